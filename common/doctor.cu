@@ -1,0 +1,24 @@
+/* doctor — is there a GPU this workbook can use, and what is it? (run by `make doctor`) */
+#include "wb.h"
+
+int main(void)
+{
+    int runtime = 0, driver = 0;
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    cudaDriverGetVersion(&driver); /* 0 when no driver is installed: reported below, not an error */
+    printf("runtime:  CUDA %d.%d, driver supports CUDA %d.%d\n", runtime / 1000, runtime % 1000 / 10,
+           driver / 1000, driver % 1000 / 10);
+    wb_device dev;
+    wb_device_init(&dev); /* exits 3 with the reason when there is no usable GPU */
+    const cudaDeviceProp *p = &dev.prop;
+    printf("GPU:      %s, compute capability %d.%d, %d SMs, %.1f GB (%.1f GB free), L2 %d MB\n", p->name,
+           p->major, p->minor, p->multiProcessorCount, dev.total_bytes / 1e9, dev.free_bytes / 1e9,
+           p->l2CacheSize >> 20);
+    if (p->major * 10 + p->minor < 75) {
+        printf("usable:   no: compute capability %d.%d is below 7.5, the oldest CUDA 13 supports\n", p->major,
+               p->minor);
+        return WB_EXIT_NO_DEVICE;
+    }
+    printf("usable:   yes\n");
+    return 0;
+}

@@ -1,0 +1,783 @@
+/*
+ * wb.h — what every chapter of the workbook shares.
+ *
+ * Plain C (C99) plus, when compiled by nvcc, the CUDA parts. Everything is `static inline`, so a
+ * chapter is one .cu file that includes this header and nothing else of ours.
+ *
+ *   exit codes .......... WB_EXIT_*            (documented in CONTRACT.md)
+ *   random inputs ....... wb_hash64, wb_fill_i32, wb_fill_f32   (counter-based: same seed, same data)
+ *   command line ........ wb_parse_args        (pure: no printing, no exit; unit-tested)
+ *   verification ........ wb_check_*           (first few mismatches, then a count)
+ *   poisoning ........... WB_POISON_BYTE       (unwritten outputs are recognisable)
+ *   output .............. wb_table_*, wb_json_result
+ *   CUDA (nvcc only) .... CUDA_CHECK, LAUNCH_CHECK, wb_time_median_ms, wb_device_init, wb_main
+ */
+#ifndef WB_H
+#define WB_H
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---------------------------------------------------------------- exit codes */
+enum {
+    WB_EXIT_PASS = 0,      /* every selected variant produced the right result */
+    WB_EXIT_WRONG = 1,     /* at least one variant is wrong or not implemented */
+    WB_EXIT_USAGE = 2,     /* bad command line: nothing ran on the GPU */
+    WB_EXIT_NO_DEVICE = 3, /* no usable CUDA device (no GPU, no driver, busy…) */
+    WB_EXIT_CUDA = 4,      /* a CUDA call or kernel failed while running */
+    WB_EXIT_IO = 5         /* a file given on the command line could not be written */
+};
+
+/* Outputs are filled with this byte before every run. As int32 it reads -1515870811 and as float
+ * -2.9e-16: no chapter can produce either from its inputs, so an element still holding it was never
+ * written by the kernel. */
+#define WB_POISON_BYTE 0xA5
+#define WB_POISON_U32 0xA5A5A5A5u
+
+/* ---------------------------------------------------------------- random inputs */
+/* splitmix64's finaliser: a good 64-bit mix. Element i of an input is a function of (seed, i) only,
+ * so any program (the chapter, a test, the grader) regenerates the same input from the seed. */
+static inline uint64_t wb_hash64(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+/* The value for element i of the input named by `stream` (0, 1, … for a chapter's several inputs). */
+static inline uint64_t wb_random_at(uint64_t seed, uint64_t stream, uint64_t i)
+{
+    return wb_hash64(wb_hash64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i);
+}
+
+/* Uniform integers in [lo, hi]; the modulo bias is below 2^-32 for the ranges chapters use. */
+static inline void wb_fill_i32(int32_t *a, size_t n, uint64_t seed, uint64_t stream, int32_t lo, int32_t hi)
+{
+    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
+    for (size_t i = 0; i < n; i++)
+        a[i] = (int32_t)((int64_t)lo + (int64_t)(wb_random_at(seed, stream, i) % span));
+}
+
+/* Uniform floats in [lo, hi) with 24 random bits each. */
+static inline void wb_fill_f32(float *a, size_t n, uint64_t seed, uint64_t stream, float lo, float hi)
+{
+    for (size_t i = 0; i < n; i++) {
+        float u = (float)(wb_random_at(seed, stream, i) >> 40) * (1.0f / 16777216.0f);
+        a[i] = lo + (hi - lo) * u;
+    }
+}
+
+/* ---------------------------------------------------------------- sizes and options */
+#define WB_MAX_DIMS 3
+#define WB_MAX_SIZES 8
+#define WB_MAX_VARIANTS 16
+
+typedef struct {
+    int dims;                   /* 1 (n) or 3 (M x N x K) */
+    long long d[WB_MAX_DIMS];   /* each ≥ 1 */
+} wb_size;
+
+/* "1000003", "2^28", "4096x1000x333": the spelling used in tables, JSON and dump file names. */
+static inline void wb_size_str(const wb_size *s, char *buf, size_t len)
+{
+    int at = snprintf(buf, len, "%lld", s->d[0]);
+    for (int k = 1; k < s->dims && at > 0 && (size_t)at < len; k++)
+        at += snprintf(buf + at, len - (size_t)at, "x%lld", s->d[k]);
+}
+
+static inline unsigned long long wb_size_elems(const wb_size *s)
+{
+    unsigned long long e = 1;
+    for (int k = 0; k < s->dims; k++) e *= (unsigned long long)s->d[k];
+    return e;
+}
+
+typedef struct {
+    const char *name; /* the CLI name, e.g. "shared-static" */
+    const char *idea; /* the one idea it adds, for --list */
+} wb_variant_info;
+
+/* What the command line needs to know about a chapter. */
+typedef struct {
+    const char *id;                     /* "1-reversal": the `chapter` field of the JSON */
+    const char *title;                  /* one line for --help and the table's header */
+    const wb_variant_info *variants;
+    int n_variants;
+    int dims;                           /* 1: "N"; 3: "MxNxK" */
+    long long max_dim;                  /* largest accepted extent (the kernels' index type) */
+    const char *size_help;              /* what a size means, for --help */
+    const char *default_sizes;          /* comma-free list of defaults, e.g. "2^28" */
+} wb_cli;
+
+typedef struct {
+    unsigned variant_mask;              /* bit v set: run variant v */
+    wb_size sizes[WB_MAX_SIZES];
+    int n_sizes;
+    uint64_t seed;
+    int reps, warmup;
+    const char *json_path;              /* NULL, a file name, or "-" for stdout */
+    const char *dump_dir;               /* NULL or a directory for raw result arrays */
+    int help, list;
+} wb_options;
+
+/* A non-negative integer, optionally written 2^k; rejects signs, junk and overflow. */
+static inline int wb_parse_count(const char *s, long long max, long long *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+    char *end;
+    errno = 0;
+    if (s[0] == '2' && s[1] == '^') {
+        long long k = strtoll(s + 2, &end, 10);
+        if (errno || *end || end == s + 2 || s[2] == '-' || s[2] == '+' || k < 0 || k > 62) return -1;
+        long long v = 1ll << k;
+        if (v > max) return -1;
+        *out = v;
+        return 0;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || end == s || v > (unsigned long long)max) return -1;
+    *out = (long long)v;
+    return 0;
+}
+
+static inline int wb_parse_size(const char *s, const wb_cli *cli, wb_size *out, char *err, size_t errlen)
+{
+    char buf[128];
+    if (strlen(s) >= sizeof buf) {
+        snprintf(err, errlen, "size '%.40s…' is too long", s);
+        return -1;
+    }
+    strcpy(buf, s);
+    out->dims = cli->dims;
+    char *save = NULL, *tok = strtok_r(buf, "x", &save);
+    int k = 0;
+    for (; tok; tok = strtok_r(NULL, "x", &save), k++) {
+        long long v;
+        if (k >= cli->dims || wb_parse_count(tok, LLONG_MAX, &v) != 0) {
+            k = -1;
+            break;
+        }
+        if (v < 1 || v > cli->max_dim) {
+            snprintf(err, errlen, "size '%s': each extent must be between 1 and %lld", s, cli->max_dim);
+            return -1;
+        }
+        out->d[k] = v;
+    }
+    if (k != cli->dims) {
+        snprintf(err, errlen, "size '%s' is not %s", s,
+                 cli->dims == 1 ? "a positive integer (e.g. 1000003 or 2^28)" : "of the form MxNxK (e.g. 4096x1000x333)");
+        return -1;
+    }
+    return 0;
+}
+
+static inline int wb_parse_int_opt(const char *name, const char *s, long long lo, long long hi, long long *out,
+                                   char *err, size_t errlen)
+{
+    if (wb_parse_count(s, LLONG_MAX, out) != 0 || *out < lo || *out > hi) {
+        snprintf(err, errlen, "%s '%s' must be an integer from %lld to %lld", name, s, lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+static inline int wb_variant_index(const wb_cli *cli, const char *name)
+{
+    for (int v = 0; v < cli->n_variants; v++)
+        if (strcmp(cli->variants[v].name, name) == 0) return v;
+    return -1;
+}
+
+/* Parses argv into *o. Returns 0, or WB_EXIT_USAGE with a one-line reason in err. Prints nothing. */
+static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_options *o, char *err, size_t errlen)
+{
+    static const struct option longopts[] = {
+        {"variant", required_argument, 0, 'v'}, {"size", required_argument, 0, 'n'},
+        {"seed", required_argument, 0, 's'},    {"reps", required_argument, 0, 'r'},
+        {"warmup", required_argument, 0, 'w'},  {"json", required_argument, 0, 'j'},
+        {"dump", required_argument, 0, 'd'},    {"list", no_argument, 0, 'l'},
+        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->seed = 42;
+    o->reps = 20;
+    o->warmup = 3;
+    err[0] = 0;
+    optind = 0; /* glibc: 0 re-initialises getopt, so the parser can run more than once (tests) */
+    opterr = 0;
+    int c;
+    long long v;
+    while ((c = getopt_long(argc, argv, ":v:n:s:r:w:j:d:lh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'v': {
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            char *save = NULL;
+            for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                if (strcmp(t, "all") == 0) {
+                    o->variant_mask |= (1u << cli->n_variants) - 1;
+                    continue;
+                }
+                int idx = wb_variant_index(cli, t);
+                if (idx < 0) {
+                    int at = snprintf(err, errlen, "unknown variant '%s' (valid:", t);
+                    for (int k = 0; k < cli->n_variants && at > 0 && (size_t)at < errlen; k++)
+                        at += snprintf(err + at, errlen - (size_t)at, " %s", cli->variants[k].name);
+                    if (at > 0 && (size_t)at < errlen) snprintf(err + at, errlen - (size_t)at, ", all)");
+                    return WB_EXIT_USAGE;
+                }
+                o->variant_mask |= 1u << idx;
+            }
+            if (!o->variant_mask) {
+                snprintf(err, errlen, "--variant needs at least one name");
+                return WB_EXIT_USAGE;
+            }
+            break;
+        }
+        case 'n':
+            if (o->n_sizes == WB_MAX_SIZES) {
+                snprintf(err, errlen, "at most %d --size options", WB_MAX_SIZES);
+                return WB_EXIT_USAGE;
+            }
+            if (wb_parse_size(optarg, cli, &o->sizes[o->n_sizes], err, errlen)) return WB_EXIT_USAGE;
+            o->n_sizes++;
+            break;
+        case 's': {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(optarg, &end, 0);
+            if (errno || *end || end == optarg || optarg[0] == '-') {
+                snprintf(err, errlen, "seed '%s' must be a non-negative 64-bit integer", optarg);
+                return WB_EXIT_USAGE;
+            }
+            o->seed = s;
+            break;
+        }
+        case 'r':
+            if (wb_parse_int_opt("reps", optarg, 1, 1000, &v, err, errlen)) return WB_EXIT_USAGE;
+            o->reps = (int)v;
+            break;
+        case 'w':
+            if (wb_parse_int_opt("warmup", optarg, 0, 100, &v, err, errlen)) return WB_EXIT_USAGE;
+            o->warmup = (int)v;
+            break;
+        case 'j': o->json_path = optarg; break;
+        case 'd': o->dump_dir = optarg; break;
+        case 'l': o->list = 1; break;
+        case 'h': o->help = 1; break;
+        case ':':
+            snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
+            return WB_EXIT_USAGE;
+        default:
+            snprintf(err, errlen, "unknown option '%s'", argv[optind - 1]);
+            return WB_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        snprintf(err, errlen, "unexpected argument '%s' (sizes go after --size)", argv[optind]);
+        return WB_EXIT_USAGE;
+    }
+    if (!o->variant_mask) o->variant_mask = (1u << cli->n_variants) - 1;
+    if (!o->n_sizes) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", cli->default_sizes);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, " ", &save); t && o->n_sizes < WB_MAX_SIZES; t = strtok_r(NULL, " ", &save))
+            if (wb_parse_size(t, cli, &o->sizes[o->n_sizes++], err, errlen)) return WB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
+{
+    fprintf(f,
+            "%s — %s\n"
+            "usage: %s [options]\n"
+            "  -v, --variant LIST  comma-separated variants to run (default: all):",
+            cli->id, cli->title, prog);
+    for (int v = 0; v < cli->n_variants; v++) fprintf(f, " %s", cli->variants[v].name);
+    fprintf(f,
+            "\n"
+            "  -n, --size S        %s; repeatable (default: %s)\n"
+            "  -s, --seed N        seed of the random inputs (default: 42)\n"
+            "  -r, --reps N        timed repetitions, the median is reported (default: 20)\n"
+            "  -w, --warmup N      untimed runs before timing (default: 3)\n"
+            "      --json FILE     also write one JSON object per variant and size ('-': stdout)\n"
+            "      --dump DIR      write each variant's raw result array to DIR/VARIANT_SIZE.bin\n"
+            "  -l, --list          list the variants and the idea each adds\n"
+            "  -h, --help          this text\n"
+            "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
+            "            4 CUDA error, 5 cannot write an output file\n",
+            cli->size_help, cli->default_sizes);
+}
+
+/* ---------------------------------------------------------------- verification */
+#define WB_CHECK_REPORT 5
+
+typedef struct {
+    unsigned long long checked, wrong, unwritten;
+    size_t cols;           /* > 0: report indices as [row][col] */
+    int n_reports;
+    char reports[WB_CHECK_REPORT][128];
+    double worst_err;      /* tolerance checks: the largest |got - ref| / bound seen */
+    unsigned long long worst_at;
+} wb_check;
+
+static inline void wb_check_init(wb_check *c, size_t cols)
+{
+    memset(c, 0, sizeof *c);
+    c->cols = cols;
+}
+
+static inline int wb_is_poison(const void *p)
+{
+    uint32_t u;
+    memcpy(&u, p, 4);
+    return u == WB_POISON_U32;
+}
+
+static inline void wb_check_note(wb_check *c, unsigned long long idx, const char *expected, const char *got,
+                                 int unwritten)
+{
+    c->wrong++;
+    c->unwritten += unwritten != 0;
+    if (c->n_reports >= WB_CHECK_REPORT) return;
+    char where[48];
+    if (c->cols)
+        snprintf(where, sizeof where, "[%llu][%llu]", idx / c->cols, idx % c->cols);
+    else
+        snprintf(where, sizeof where, "[%llu]", idx);
+    snprintf(c->reports[c->n_reports++], sizeof c->reports[0], "%s: expected %s, got %s%s", where, expected, got,
+             unwritten ? " (never written)" : "");
+}
+
+/* Exact comparison of got[0..n) with expected[0..n); `offset` is the index of element 0 in the whole
+ * output, so a sampled check reports true positions. */
+static inline void wb_check_i32(wb_check *c, unsigned long long offset, const int32_t *expected,
+                                const int32_t *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        if (got[i] == expected[i]) continue;
+        char e[24], g[24];
+        snprintf(e, sizeof e, "%d", expected[i]);
+        snprintf(g, sizeof g, "%d", got[i]);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i]));
+    }
+}
+
+static inline void wb_check_i64(wb_check *c, unsigned long long offset, const int64_t *expected,
+                                const int64_t *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        if (got[i] == expected[i]) continue;
+        char e[24], g[24];
+        uint64_t u;
+        memcpy(&u, &got[i], 8);
+        snprintf(e, sizeof e, "%lld", (long long)expected[i]);
+        snprintf(g, sizeof g, "%lld", (long long)got[i]);
+        wb_check_note(c, offset + i, e, g, u == 0xA5A5A5A5A5A5A5A5ull);
+    }
+}
+
+/* Bit-for-bit float comparison (+inf equals +inf; any NaN is wrong). */
+static inline void wb_check_f32_exact(wb_check *c, unsigned long long offset, const float *expected,
+                                      const float *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        if (memcmp(&got[i], &expected[i], 4) == 0 && !isnan(got[i])) continue;
+        char e[32], g[32];
+        snprintf(e, sizeof e, "%.9g", expected[i]);
+        snprintf(g, sizeof g, "%.9g", got[i]);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i]));
+    }
+}
+
+/* |got - ref| ≤ bound per element (bound from the chapter's error analysis); NaN never passes. */
+static inline void wb_check_f32_tol(wb_check *c, unsigned long long offset, const double *ref,
+                                    const double *bound, const float *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        double err = fabs((double)got[i] - ref[i]);
+        double rel = bound[i] > 0 ? err / bound[i] : (err > 0 ? INFINITY : 0);
+        if (!isnan(got[i]) && rel > c->worst_err) {
+            c->worst_err = rel;
+            c->worst_at = offset + i;
+        }
+        if (!isnan(got[i]) && err <= bound[i]) continue;
+        char e[32], g[40];
+        snprintf(e, sizeof e, "%.7g", ref[i]);
+        snprintf(g, sizeof g, "%.7g (|err| %.2g > %.2g)", got[i], err, bound[i]);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i]));
+    }
+}
+
+typedef enum { WB_PASS, WB_FAIL, WB_TODO } wb_verdict;
+
+static inline const char *wb_verdict_name(wb_verdict v)
+{
+    return v == WB_PASS ? "PASS" : v == WB_TODO ? "TODO" : "FAIL";
+}
+
+/* Nothing written at all means the variant was not implemented yet: say so rather than "wrong". */
+static inline wb_verdict wb_check_verdict(const wb_check *c)
+{
+    if (c->wrong == 0 && c->checked > 0) return WB_PASS;
+    if (c->checked > 0 && c->unwritten == c->checked) return WB_TODO;
+    return WB_FAIL;
+}
+
+static inline void wb_check_print(FILE *f, const wb_check *c)
+{
+    if (!c->wrong) return;
+    for (int k = 0; k < c->n_reports; k++) fprintf(f, "      mismatch %s\n", c->reports[k]);
+    fprintf(f, "      %llu of %llu checked elements wrong (%llu never written)\n", c->wrong, c->checked,
+            c->unwritten);
+}
+
+/* ---------------------------------------------------------------- results: table and JSON */
+typedef struct {
+    const char *variant;
+    char size[48];
+    wb_verdict verdict;
+    int is_reference;          /* the speed-of-light row: not a variant, never judged */
+    double ms;                 /* median kernel time; < 0 when not timed */
+    double pre_ms;             /* median preprocessing time (outside `ms`); < 0 when none */
+    double throughput;         /* in the chapter's unit */
+    double sol_pct;            /* % of the speed of light measured in the same run */
+    double speedup;            /* over the chapter's first variant at this size; < 0 when unknown */
+    char extra[24];            /* the chapter's own column (e.g. loads per element) */
+} wb_result;
+
+typedef struct {
+    const char *unit;          /* "GB/s", "GFLOP/s", "G steps/s" */
+    const char *extra_name;    /* NULL: no extra column */
+    int has_pre;               /* show the preprocessing column */
+} wb_table;
+
+static inline void wb_table_header(FILE *f, const wb_table *t)
+{
+    fprintf(f, "  %-24s %-14s %10s", "variant", "size", "time ms");
+    if (t->has_pre) fprintf(f, " %9s", "prep ms");
+    fprintf(f, " %12s %8s %7s", t->unit, "% SoL", "speedup");
+    if (t->extra_name) fprintf(f, " %10s", t->extra_name);
+    fprintf(f, "  check\n");
+}
+
+static inline void wb_table_row(FILE *f, const wb_table *t, const wb_result *r)
+{
+    char ms[16] = "-", pre[16] = "-", tp[16] = "-", pct[16] = "-", sp[16] = "-";
+    if (r->ms >= 0) {
+        snprintf(ms, sizeof ms, "%.4f", r->ms);
+        snprintf(tp, sizeof tp, "%.1f", r->throughput);
+        snprintf(pct, sizeof pct, "%.1f%%", r->sol_pct);
+    }
+    if (r->pre_ms >= 0) snprintf(pre, sizeof pre, "%.4f", r->pre_ms);
+    if (r->speedup >= 0) snprintf(sp, sizeof sp, "%.2fx", r->speedup);
+    fprintf(f, "  %-24s %-14s %10s", r->variant, r->size, ms);
+    if (t->has_pre) fprintf(f, " %9s", pre);
+    fprintf(f, " %12s %8s %7s", tp, pct, sp);
+    if (t->extra_name) fprintf(f, " %10s", r->extra);
+    fprintf(f, "  %s\n", r->is_reference ? "(speed of light)" : wb_verdict_name(r->verdict));
+}
+
+static inline void wb_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static inline void wb_json_number(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.6g", x);
+    else fputs("null", f);
+}
+
+/* One JSON object on one line; the field list is the contract in CONTRACT.md. */
+static inline void wb_json_result(FILE *f, const char *chapter, const char *gpu, const wb_size *size,
+                                  uint64_t seed, int reps, const wb_table *t, const wb_result *r)
+{
+    fputs("{\"chapter\":", f);
+    wb_json_string(f, chapter);
+    fputs(",\"variant\":", f);
+    wb_json_string(f, r->variant);
+    fputs(",\"size\":", f);
+    wb_json_string(f, r->size);
+    fputs(",\"dims\":[", f);
+    for (int k = 0; k < size->dims; k++) fprintf(f, "%s%lld", k ? "," : "", size->d[k]);
+    fprintf(f, "],\"seed\":%llu,\"reps\":%d,\"gpu\":", (unsigned long long)seed, reps);
+    wb_json_string(f, gpu);
+    fputs(",\"median_ms\":", f);
+    wb_json_number(f, r->ms >= 0 ? r->ms : NAN);
+    fputs(",\"prep_ms\":", f);
+    wb_json_number(f, r->pre_ms >= 0 ? r->pre_ms : NAN);
+    fputs(",\"throughput\":", f);
+    wb_json_number(f, r->ms >= 0 ? r->throughput : NAN);
+    fputs(",\"unit\":", f);
+    wb_json_string(f, t->unit);
+    fputs(",\"sol_pct\":", f);
+    wb_json_number(f, r->ms >= 0 ? r->sol_pct : NAN);
+    fputs(",\"speedup\":", f);
+    wb_json_number(f, r->speedup >= 0 ? r->speedup : NAN);
+    if (t->extra_name) {
+        fputs(",\"extra_name\":", f);
+        wb_json_string(f, t->extra_name);
+        fputs(",\"extra\":", f);
+        wb_json_string(f, r->extra);
+    }
+    fputs(",\"verdict\":", f);
+    wb_json_string(f, r->is_reference ? "REFERENCE" : wb_verdict_name(r->verdict));
+    fputs("}\n", f);
+    fflush(f);
+}
+
+/* ================================================================ CUDA parts (nvcc only) */
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+
+/* Names the failing call and where it is, then exits: a CUDA error leaves the context unusable. */
+static inline void wb_cuda_check(cudaError_t e, const char *call, const char *file, int line)
+{
+    if (e == cudaSuccess) return;
+    fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(e), cudaGetErrorString(e),
+            call);
+    exit(WB_EXIT_CUDA);
+}
+#define CUDA_CHECK(call) wb_cuda_check((call), #call, __FILE__, __LINE__)
+/* After every <<<...>>>: catches bad launch configurations at once (kernel faults surface at the next
+ * synchronising call, which CUDA_CHECK also catches). */
+#define LAUNCH_CHECK() wb_cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+static inline int wb_cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of `reps` timed runs of fn(ctx) after `warmup` untimed ones, each run between two events. */
+static inline double wb_time_median_ms(void (*fn)(void *), void *ctx, int warmup, int reps)
+{
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; i++) fn(ctx);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    float *t = (float *)malloc(sizeof(float) * (size_t)reps);
+    for (int i = 0; i < reps; i++) {
+        CUDA_CHECK(cudaEventRecord(start, 0));
+        fn(ctx);
+        CUDA_CHECK(cudaEventRecord(stop, 0));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        CUDA_CHECK(cudaEventElapsedTime(&t[i], start, stop));
+    }
+    qsort(t, (size_t)reps, sizeof(float), wb_cmp_float);
+    double median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    free(t);
+    CUDA_CHECK(cudaEventDestroy(start));
+    CUDA_CHECK(cudaEventDestroy(stop));
+    return median;
+}
+
+typedef struct {
+    cudaDeviceProp prop;
+    size_t free_bytes, total_bytes;
+} wb_device;
+
+/* Exits with WB_EXIT_NO_DEVICE and one plain line when there is no usable GPU. */
+static inline void wb_device_init(wb_device *dev)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        int driver = 0;
+        cudaDriverGetVersion(&driver);
+        const char *why = driver == 0 ? "no NVIDIA driver is loaded (is there a GPU in this machine?)"
+                          : e != cudaSuccess ? cudaGetErrorString(e)
+                                             : "the driver reports 0 devices";
+        fprintf(stderr, "no CUDA device found: %s. This program needs an NVIDIA GPU (see `make doctor`).\n", why);
+        exit(WB_EXIT_NO_DEVICE);
+    }
+    e = cudaSetDevice(0);
+    if (e == cudaSuccess) e = cudaMemGetInfo(&dev->free_bytes, &dev->total_bytes);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "no usable CUDA device: %s.\n", cudaGetErrorString(e));
+        exit(WB_EXIT_NO_DEVICE);
+    }
+    CUDA_CHECK(cudaGetDeviceProperties(&dev->prop, 0));
+}
+
+/* Poisons n_bytes of device memory (see WB_POISON_BYTE). */
+static inline void wb_poison(void *d_ptr, size_t n_bytes)
+{
+    CUDA_CHECK(cudaMemset(d_ptr, WB_POISON_BYTE, n_bytes));
+}
+
+/* ---------------------------------------------------------------- the chapter driver */
+/* A chapter is its variants plus a few callbacks on its own state; wb_main does the rest the same way
+ * in every chapter: parse, find the GPU, check the memory fits, and for each size set up inputs and
+ * the CPU reference, measure the speed of light, then for each variant poison, run once, verify, time. */
+typedef struct {
+    void (*launch)(void *state);     /* enqueue the variant's kernel(s); timed */
+    void (*prepare)(void *state);    /* optional: preprocessing it needs (timed apart), or NULL */
+    const char *extra;               /* the chapter's column for this variant, or NULL */
+} wb_variant_run;
+
+typedef struct {
+    wb_cli cli;
+    wb_table table;
+    const wb_variant_run *runs;      /* cli.n_variants entries, same order as cli.variants */
+    double work_scale;               /* throughput = work / seconds / work_scale */
+    /* Bytes of GPU memory a size needs, so too-large sizes are refused before allocating. */
+    double (*device_bytes)(const wb_size *size);
+    /* Units of work one run does (bytes moved, flops, min-plus steps). */
+    double (*work)(const wb_size *size);
+    /* Allocate, fill inputs from seed, compute what verification needs. */
+    void (*setup)(void *state, const wb_size *size, uint64_t seed);
+    /* Measure the speed of light on the same data; returns it in the chapter's unit, names it. */
+    double (*speed_of_light)(void *state, int warmup, int reps, const char **name);
+    /* Poison the outputs. */
+    void (*poison)(void *state);
+    /* Copy the result back and compare it with the reference. */
+    void (*check)(void *state, wb_check *check);
+    /* Write the result array copied back by check() as raw bytes. */
+    int (*dump)(void *state, FILE *f);
+    void (*teardown)(void *state);
+} wb_chapter;
+
+static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *state)
+{
+    wb_options o;
+    char err[256];
+    if (wb_parse_args(argc, argv, &ch->cli, &o, err, sizeof err)) {
+        fprintf(stderr, "%s: %s (try --help)\n", argv[0], err);
+        return WB_EXIT_USAGE;
+    }
+    if (o.help) {
+        wb_usage(stdout, argv[0], &ch->cli);
+        return WB_EXIT_PASS;
+    }
+    if (o.list) {
+        for (int v = 0; v < ch->cli.n_variants; v++)
+            printf("%-16s %s\n", ch->cli.variants[v].name, ch->cli.variants[v].idea);
+        return WB_EXIT_PASS;
+    }
+    FILE *json = NULL;
+    if (o.json_path) {
+        json = strcmp(o.json_path, "-") == 0 ? stdout : fopen(o.json_path, "w");
+        if (!json) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", argv[0], o.json_path, strerror(errno));
+            return WB_EXIT_IO;
+        }
+    }
+    if (o.dump_dir) {
+        struct stat st;
+        if (stat(o.dump_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s: --dump '%s' is not a directory\n", argv[0], o.dump_dir);
+            return WB_EXIT_USAGE;
+        }
+    }
+    FILE *out = json == stdout ? stderr : stdout; /* keep stdout pure JSON when asked for it there */
+
+    wb_device dev;
+    wb_device_init(&dev);
+    for (int s = 0; s < o.n_sizes; s++) {
+        double need = ch->device_bytes(&o.sizes[s]);
+        if (need > 0.95 * (double)dev.free_bytes) {
+            char sz[48];
+            wb_size_str(&o.sizes[s], sz, sizeof sz);
+            fprintf(stderr, "%s: size %s needs %.2f GB of GPU memory, but only %.2f GB is free\n", argv[0], sz,
+                    need / 1e9, dev.free_bytes / 1e9);
+            return WB_EXIT_USAGE;
+        }
+    }
+    fprintf(out, "%s — %s\nGPU: %s (sm_%d%d, %d SMs, %.1f GB), seed %llu, median of %d runs after %d warm-up\n",
+            ch->cli.id, ch->cli.title, dev.prop.name, dev.prop.major, dev.prop.minor,
+            dev.prop.multiProcessorCount, dev.total_bytes / 1e9, (unsigned long long)o.seed, o.reps, o.warmup);
+    wb_table_header(out, &ch->table);
+
+    int status = WB_EXIT_PASS;
+    for (int s = 0; s < o.n_sizes; s++) {
+        const wb_size *size = &o.sizes[s];
+        ch->setup(state, size, o.seed);
+        double work = ch->work(size);
+
+        wb_result ref;
+        memset(&ref, 0, sizeof ref);
+        const char *sol_name = "speed of light";
+        ref.ms = -1;
+        ref.pre_ms = -1;
+        ref.speedup = -1;
+        ref.throughput = ch->speed_of_light(state, o.warmup, o.reps, &sol_name);
+        ref.variant = sol_name;
+        ref.is_reference = 1;
+        ref.sol_pct = 100.0;
+        ref.ms = work / (ref.throughput * ch->work_scale) * 1e3;
+        wb_size_str(size, ref.size, sizeof ref.size);
+        wb_table_row(out, &ch->table, &ref);
+        if (json) wb_json_result(json, ch->cli.id, dev.prop.name, size, o.seed, o.reps, &ch->table, &ref);
+
+        double first_ms = -1;
+        for (int v = 0; v < ch->cli.n_variants; v++) {
+            if (!(o.variant_mask & (1u << v))) continue;
+            const wb_variant_run *run = &ch->runs[v];
+            wb_result r;
+            memset(&r, 0, sizeof r);
+            r.variant = ch->cli.variants[v].name;
+            strcpy(r.size, ref.size);
+            r.ms = r.pre_ms = r.speedup = -1;
+            if (run->extra) snprintf(r.extra, sizeof r.extra, "%s", run->extra);
+
+            ch->poison(state);
+            if (run->prepare) run->prepare(state);
+            run->launch(state);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            wb_check chk;
+            ch->check(state, &chk);
+            r.verdict = wb_check_verdict(&chk);
+            if (o.dump_dir) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/%s_%s.bin", o.dump_dir, r.variant, r.size);
+                FILE *f = fopen(path, "wb");
+                if (!f || ch->dump(state, f) != 0 || fclose(f) != 0) {
+                    fprintf(stderr, "%s: cannot write '%s'\n", argv[0], path);
+                    return WB_EXIT_IO;
+                }
+            }
+            if (r.verdict != WB_TODO) {
+                if (run->prepare) r.pre_ms = wb_time_median_ms(run->prepare, state, o.warmup, o.reps);
+                r.ms = wb_time_median_ms(run->launch, state, o.warmup, o.reps);
+                r.throughput = work / (r.ms * 1e-3) / ch->work_scale;
+                r.sol_pct = 100.0 * r.throughput / ref.throughput;
+                if (v == 0) first_ms = r.ms;
+                if (first_ms > 0) r.speedup = first_ms / r.ms;
+            }
+            if (r.verdict != WB_PASS) status = WB_EXIT_WRONG;
+            wb_table_row(out, &ch->table, &r);
+            wb_check_print(out, &chk);
+            if (json) wb_json_result(json, ch->cli.id, dev.prop.name, size, o.seed, o.reps, &ch->table, &r);
+        }
+        ch->teardown(state);
+    }
+    fprintf(out, "%s\n", status == WB_EXIT_PASS ? "PASS" : "FAIL");
+    if (json && json != stdout) fclose(json);
+    return status;
+}
+#endif /* __CUDACC__ */
+#endif /* WB_H */

@@ -1,0 +1,238 @@
+/* Unit tests of common/wb.h: command line, random inputs, verification. No GPU needed. */
+#include "wbtest.h"
+
+static const wb_variant_info variants[] = {{"naive", "a"}, {"shared", "b"}, {"fast-one", "c"}};
+static const wb_cli cli1 = {"9-test", "test", variants, 3, 1, 1 << 30, "N", "2^20 1000"};
+static const wb_cli cli3 = {"9-mat", "test", variants, 3, 3, 1 << 20, "MxNxK", "64x32x16"};
+
+static int parse(const wb_cli *cli, wb_options *o, char *err, const char *a1, const char *a2, const char *a3)
+{
+    char *argv[5] = {(char *)"prog", (char *)a1, (char *)a2, (char *)a3, NULL};
+    int argc = 1 + (a1 != NULL) + (a2 != NULL) + (a3 != NULL);
+    return wb_parse_args(argc, argv, cli, o, err, 256);
+}
+
+Test(cli, defaults)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli1, &o, err, NULL, NULL, NULL), 0, "%s", err);
+    cr_assert_eq(o.variant_mask, 7u);
+    cr_assert_eq(o.n_sizes, 2);
+    cr_assert_eq(o.sizes[0].d[0], 1 << 20);
+    cr_assert_eq(o.sizes[1].d[0], 1000);
+    cr_assert_eq(o.seed, 42u);
+    cr_assert(o.reps >= 5 && o.warmup >= 1);
+}
+
+Test(cli, variants_sizes_seed)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli1, &o, err, "--variant=fast-one,naive", "-n2^28", "--seed=0x10"), 0, "%s", err);
+    cr_assert_eq(o.variant_mask, 5u);
+    cr_assert_eq(o.n_sizes, 1);
+    cr_assert_eq(o.sizes[0].d[0], 1 << 28);
+    cr_assert_eq(o.seed, 16u);
+}
+
+Test(cli, matrix_size)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli3, &o, err, "--size", "4096x1000x333", NULL), 0, "%s", err);
+    cr_assert_eq(o.sizes[0].dims, 3);
+    cr_assert_eq(o.sizes[0].d[0], 4096);
+    cr_assert_eq(o.sizes[0].d[1], 1000);
+    cr_assert_eq(o.sizes[0].d[2], 333);
+    char s[48];
+    wb_size_str(&o.sizes[0], s, sizeof s);
+    cr_assert_str_eq(s, "4096x1000x333");
+}
+
+Test(cli, repeated_sizes)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli1, &o, err, "-n1", "-n31", "-n1000003"), 0, "%s", err);
+    cr_assert_eq(o.n_sizes, 3);
+    cr_assert_eq(o.sizes[2].d[0], 1000003);
+}
+
+/* Every bad input: usage status, a non-empty one-line reason, and nothing else. */
+struct bad {
+    int dims;
+    const char *a1, *a2;
+};
+ParameterizedTestParameters(cli, rejects)
+{
+    static struct bad cases[] = {
+        {1, "--size", "0"},          {1, "--size", "-5"},        {1, "--size", "abc"},
+        {1, "--size", "12abc"},      {1, "--size", ""},          {1, "--size", "2^31"},
+        {1, "--size", "1073741825"}, {1, "--size", "99999999999999999999999"},
+        {1, "--size", "4x4x4"},      {1, "--size", "+7"},        {1, "--size", "2^-1"},
+        {1, "--variant", "nope"},    {1, "--variant", ","},      {1, "--bogus", NULL},
+        {1, "--reps", "0"},          {1, "--reps", "x"},         {1, "--warmup", "-1"},
+        {1, "--seed", "-3"},         {1, "--seed", "12z"},       {1, "stray", NULL},
+        {1, "--size", NULL},         {3, "--size", "4x4"},       {3, "--size", "0x4x4"},
+        {3, "--size", "4x4x4x4"},    {3, "--size", "4xx4"},      {3, "--size", "2000000x1x1"},
+    };
+    return cr_make_param_array(struct bad, cases, sizeof cases / sizeof cases[0]);
+}
+ParameterizedTest(struct bad *b, cli, rejects)
+{
+    wb_options o;
+    char err[256];
+    int rc = parse(b->dims == 1 ? &cli1 : &cli3, &o, err, b->a1, b->a2, NULL);
+    cr_assert_eq(rc, WB_EXIT_USAGE, "accepted %s %s", b->a1, b->a2 ? b->a2 : "");
+    cr_assert_gt(strlen(err), 5);
+    cr_assert_null(strchr(err, '\n'), "reason is not one line: %s", err);
+}
+
+Test(cli, unknown_variant_lists_valid_ones)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli1, &o, err, "-v", "shard", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "shared") && strstr(err, "fast-one"), "%s", err);
+}
+
+Test(rng, reproducible_and_seed_dependent)
+{
+    enum { N = 4096 };
+    static int32_t a[N], b[N], c[N];
+    wb_fill_i32(a, N, 7, 0, -1000, 1000);
+    wb_fill_i32(b, N, 7, 0, -1000, 1000);
+    wb_fill_i32(c, N, 8, 0, -1000, 1000);
+    cr_assert_arr_eq(a, b, sizeof a);
+    int differ = 0, lo = 0, hi = 0;
+    for (int i = 0; i < N; i++) {
+        differ += a[i] != c[i];
+        cr_assert(a[i] >= -1000 && a[i] <= 1000);
+        lo += a[i] == -1000;
+        hi += a[i] == 1000;
+    }
+    cr_assert_gt(differ, N * 9 / 10, "another seed must give other data");
+    cr_assert(lo > 0 || hi > 0 || N < 2001, "the ends of the range are reachable");
+}
+
+Test(rng, streams_differ_and_prefix_stable)
+{
+    enum { N = 1000 };
+    static float x[N], y[N], z[2 * N];
+    wb_fill_f32(x, N, 1, 0, 0.0f, 1.0f);
+    wb_fill_f32(y, N, 1, 1, 0.0f, 1.0f);
+    wb_fill_f32(z, 2 * N, 1, 0, 0.0f, 1.0f);
+    cr_assert_arr_eq(x, z, sizeof x, "element i depends on (seed, i) only, not on n");
+    int same = 0;
+    double mean = 0;
+    for (int i = 0; i < N; i++) {
+        same += x[i] == y[i];
+        cr_assert(x[i] >= 0.0f && x[i] < 1.0f);
+        mean += x[i] / N;
+    }
+    cr_assert_lt(same, 5);
+    cr_assert(mean > 0.45 && mean < 0.55, "mean %f", mean);
+}
+
+Test(check, counts_and_reports_first_few)
+{
+    int32_t want[100], got[100];
+    for (int i = 0; i < 100; i++) want[i] = got[i] = i;
+    for (int i = 10; i < 30; i++) got[i] = -i;
+    memset(&got[50], WB_POISON_BYTE, 4 * 10);
+    wb_check c;
+    wb_check_init(&c, 0);
+    wb_check_i32(&c, 1000, want, got, 100);
+    cr_assert_eq(c.checked, 100u);
+    cr_assert_eq(c.wrong, 30u);
+    cr_assert_eq(c.unwritten, 10u);
+    cr_assert_eq(c.n_reports, WB_CHECK_REPORT);
+    cr_assert(strstr(c.reports[0], "[1010]: expected 10, got -10"), "%s", c.reports[0]);
+    cr_assert_eq(wb_check_verdict(&c), WB_FAIL);
+}
+
+Test(check, verdicts)
+{
+    int32_t want[8] = {1, 2, 3, 4, 5, 6, 7, 8}, got[8];
+    wb_check c;
+    wb_check_init(&c, 0);
+    wb_check_i32(&c, 0, want, want, 8);
+    cr_assert_eq(wb_check_verdict(&c), WB_PASS);
+    memset(got, WB_POISON_BYTE, sizeof got);
+    wb_check_init(&c, 0);
+    wb_check_i32(&c, 0, want, got, 8);
+    cr_assert_eq(wb_check_verdict(&c), WB_TODO, "nothing written: not implemented");
+    wb_check_init(&c, 0);
+    cr_assert_eq(wb_check_verdict(&c), WB_FAIL, "nothing checked must not pass");
+}
+
+Test(check, matrix_positions)
+{
+    int32_t want[12] = {0}, got[12] = {0};
+    got[7] = 3;
+    wb_check c;
+    wb_check_init(&c, 4);
+    wb_check_i32(&c, 0, want, got, 12);
+    cr_assert(strstr(c.reports[0], "[1][3]"), "%s", c.reports[0]);
+}
+
+Test(check, float_exact_inf_and_nan)
+{
+    float want[3] = {INFINITY, 1.5f, NAN}, got[3] = {INFINITY, 1.5f, NAN};
+    wb_check c;
+    wb_check_init(&c, 0);
+    wb_check_f32_exact(&c, 0, want, got, 3);
+    cr_assert_eq(c.wrong, 1u, "+inf equals +inf; NaN never passes");
+    got[1] = nextafterf(1.5f, 2.0f);
+    wb_check_init(&c, 0);
+    wb_check_f32_exact(&c, 0, want, got, 2);
+    cr_assert_eq(c.wrong, 1u, "one ulp off is wrong");
+}
+
+Test(check, float_tolerance)
+{
+    double ref[3] = {1.0, 2.0, 3.0}, bound[3] = {1e-3, 1e-3, 1e-3};
+    float got[3] = {1.0005f, 2.002f, NAN};
+    wb_check c;
+    wb_check_init(&c, 0);
+    wb_check_f32_tol(&c, 0, ref, bound, got, 3);
+    cr_assert_eq(c.wrong, 2u);
+    cr_assert_eq(c.worst_at, 1u);
+    cr_assert_gt(c.worst_err, 1.0);
+}
+
+Test(json, escapes_and_nulls)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    wb_json_string(f, "a\"b\\c\n");
+    fputc(' ', f);
+    wb_json_number(f, NAN);
+    fclose(f);
+    cr_assert_str_eq(buf, "\"a\\\"b\\\\c\\u000a\" null");
+    free(buf);
+}
+
+Test(json, result_line_parses)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    wb_size size = {3, {4, 5, 6}};
+    wb_table t = {"GB/s", "loads", 1};
+    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00"};
+    wb_json_result(f, "9-test", "GPU \"X\"", &size, 42, 20, &t, &r);
+    fclose(f);
+    json_error_t e;
+    json_t *o = json_loads(buf, 0, &e);
+    cr_assert_not_null(o, "%s: %s", e.text, buf);
+    cr_assert_str_eq(json_string_value(json_object_get(o, "verdict")), "FAIL");
+    cr_assert_str_eq(json_string_value(json_object_get(o, "gpu")), "GPU \"X\"");
+    cr_assert(json_is_null(json_object_get(o, "prep_ms")));
+    cr_assert_float_eq(json_real_value(json_object_get(o, "median_ms")), 1.5, 1e-9);
+    cr_assert_eq(json_array_size(json_object_get(o, "dims")), 3u);
+    json_decref(o);
+    free(buf);
+}

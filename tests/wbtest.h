@@ -1,0 +1,137 @@
+/*
+ * wbtest.h — helpers shared by the Criterion tests.
+ *
+ * GPU tests never touch CUDA themselves (Criterion forks per test): they run the chapter programs as
+ * child processes. A program that exits with WB_EXIT_NO_DEVICE turns the test into a skip with the
+ * program's own reason, so the suite passes cleanly on machines without a GPU.
+ */
+#ifndef WBTEST_H
+#define WBTEST_H
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wb.h"
+
+#define WBT_OUT_MAX (1 << 16)
+
+/* Runs a shell command, captures stdout and stderr (at most WBT_OUT_MAX-1 bytes) into out and returns
+ * its exit status, or 128+signal if it was killed. */
+static inline int wbt_run(char *out, const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[2100];
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    cr_assert_not_null(p, "popen failed for: %s", cmd);
+    size_t n = 0, got;
+    char sink[4096];
+    while ((got = fread(n < WBT_OUT_MAX - 1 ? out + n : sink, 1,
+                        n < WBT_OUT_MAX - 1 ? WBT_OUT_MAX - 1 - n : sizeof sink, p)) > 0)
+        if (n < WBT_OUT_MAX - 1) n += got;
+    out[n] = 0;
+    int st = pclose(p);
+    if (WIFEXITED(st)) return WEXITSTATUS(st);
+    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* The first line of s, for messages. */
+static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
+{
+    size_t k = strcspn(s, "\n");
+    if (k >= len) k = len - 1;
+    memcpy(buf, s, k);
+    buf[k] = 0;
+    return buf;
+}
+
+#define WBT_SKIP_IF_NO_GPU(rc, out)                                                     \
+    do {                                                                                \
+        if ((rc) == WB_EXIT_NO_DEVICE) {                                                \
+            char line_[256];                                                            \
+            cr_skip_test("needs a CUDA GPU: %s", wbt_first_line((out), line_, sizeof line_)); \
+        }                                                                               \
+    } while (0)
+
+/* A fresh temporary directory for one test's files (removed by the OS's tmp cleaning; small). */
+static inline void wbt_tmpdir(char *dir, size_t len)
+{
+    snprintf(dir, len, "/tmp/wbtest.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+}
+
+/* Reads a whole binary file; asserts it exists and has exactly `expect` bytes. */
+static inline void *wbt_read_exact(const char *path, size_t expect)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "missing output file %s", path);
+    void *buf = malloc(expect + 1);
+    size_t got = fread(buf, 1, expect + 1, f);
+    fclose(f);
+    cr_assert_eq(got, expect, "%s has %zu bytes, expected %zu", path, got, expect);
+    return buf;
+}
+
+/* Parses a file of JSON lines (the chapters' --json output) into an array. */
+static inline json_t *wbt_json_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "missing JSON file %s", path);
+    json_t *all = json_array();
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        json_error_t e;
+        json_t *obj = json_loads(line, 0, &e);
+        cr_assert_not_null(obj, "bad JSON line in %s: %s (%s)", path, e.text, line);
+        json_array_append_new(all, obj);
+    }
+    fclose(f);
+    return all;
+}
+
+/* The verdict recorded for `variant` in a JSON-lines array, or NULL. */
+static inline const char *wbt_verdict_of(json_t *lines, const char *variant)
+{
+    size_t i;
+    json_t *obj;
+    json_array_foreach(lines, i, obj)
+    {
+        const char *v = json_string_value(json_object_get(obj, "variant"));
+        if (v && strcmp(v, variant) == 0) return json_string_value(json_object_get(obj, "verdict"));
+    }
+    return NULL;
+}
+
+/* Skips the test unless a usable GPU is present (asks build/doctor, which exits 3 without one). */
+static inline void wbt_require_gpu(void)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "./build/doctor");
+    WBT_SKIP_IF_NO_GPU(rc, out);
+    cr_assert_eq(rc, 0, "build/doctor failed (%d): %s", rc, out);
+}
+
+/* Runs `compute-sanitizer --tool TOOL` on a command line; asserts no finding. Skips without a GPU or
+ * without compute-sanitizer. */
+static inline void wbt_sanitize(const char *tool, const char *cmdline)
+{
+    static char out[WBT_OUT_MAX];
+    wbt_require_gpu();
+    if (wbt_run(out, "command -v compute-sanitizer") != 0) cr_skip_test("compute-sanitizer is not on PATH");
+    int rc = wbt_run(out, "compute-sanitizer --tool %s --error-exitcode 86 %s", tool, cmdline);
+    cr_assert_eq(rc, 0, "compute-sanitizer --tool %s %s: exit %d\n%s", tool, cmdline, rc, out);
+    cr_assert(strstr(out, "ERROR SUMMARY: 0 errors"), "%s: no clean summary\n%s", tool, out);
+}
+
+#endif /* WBTEST_H */
