@@ -66,7 +66,8 @@ solution%: $(BUILD)/solution%
 	./$< $(ARGS)
 
 # ------------------------------------------------------------------ tests
-TEST_SRCS := $(wildcard tests/test_*.c)
+# Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
+TEST_SRCS ?= $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(TEST_SRCS))
 TEST_DEPS_PKGS := libcriterion-dev libjansson-dev
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
@@ -78,8 +79,10 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 
 # -no-pie: Criterion runs each test in a re-executed copy of the runner and hands it the parameters
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
-$(BUILD)/test-runner: $(TEST_OBJS)
-	$(CC) -no-pie -o $@ $^ -lcriterion -ljansson -lm
+TEST_STAMP := $(BUILD)/.tests
+$(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
+$(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP)
+	$(CC) -no-pie -o $@ $(TEST_OBJS) -lcriterion -ljansson -lm
 
 $(BUILD)/planted/%: tests/planted/%.cu common/wb.h $(FLAGS_STAMP)
 	@mkdir -p $(@D)
