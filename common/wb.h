@@ -102,8 +102,9 @@ static inline unsigned long long wb_size_elems(const wb_size *s)
 }
 
 typedef struct {
-    const char *name; /* the CLI name, e.g. "shared-static" */
-    const char *idea; /* the one idea it adds, for --list */
+    const char *name;    /* the CLI name, e.g. "shared-static" */
+    const char *idea;    /* the one idea it adds, for --list */
+    const char *kernels; /* its __global__ functions, comma-separated (for `make sass`/`profile`) */
 } wb_variant_info;
 
 /* What the command line needs to know about a chapter. */
@@ -310,7 +311,8 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "  -s, --seed N        seed of the random inputs (default: 42)\n"
             "  -r, --reps N        timed repetitions, the median is reported (default: 20)\n"
             "  -w, --warmup N      untimed runs before timing (default: 3)\n"
-            "      --json FILE     also write one JSON object per variant and size ('-': stdout)\n"
+            "      --json FILE     also write one JSON object per variant and size ('-': stdout);\n"
+            "                      with --list: the variants as JSON lines on stdout\n"
             "      --dump DIR      write each variant's raw result array to DIR/VARIANT_SIZE.bin\n"
             "  -l, --list          list the variants and the idea each adds\n"
             "  -h, --help          this text\n"
@@ -674,8 +676,20 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
         return WB_EXIT_PASS;
     }
     if (o.list) {
-        for (int v = 0; v < ch->cli.n_variants; v++)
-            printf("%-16s %s\n", ch->cli.variants[v].name, ch->cli.variants[v].idea);
+        for (int v = 0; v < ch->cli.n_variants; v++) {
+            const wb_variant_info *vi = &ch->cli.variants[v];
+            if (o.json_path) { /* machine-readable: one object per variant on stdout */
+                fputs("{\"variant\":", stdout);
+                wb_json_string(stdout, vi->name);
+                fputs(",\"idea\":", stdout);
+                wb_json_string(stdout, vi->idea);
+                fputs(",\"kernels\":", stdout);
+                wb_json_string(stdout, vi->kernels ? vi->kernels : "");
+                fputs("}\n", stdout);
+            } else {
+                printf("%-16s %s\n", vi->name, vi->idea);
+            }
+        }
         return WB_EXIT_PASS;
     }
     FILE *json = NULL;

@@ -187,10 +187,11 @@ static void teardown(void *p)
 }
 
 static const wb_variant_info variants[] = {
-    {"global", "one element per thread, straight from global memory"},
-    {"shared-static", "reverse a tile in a fixed-size __shared__ array; coalesced reads and writes"},
-    {"shared-dynamic", "the same tile, sized at launch with extern __shared__"},
-    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first"},
+    {"global", "one element per thread, straight from global memory", "reverse_global"},
+    {"shared-static", "reverse a tile in a fixed-size __shared__ array; coalesced reads and writes",
+     "reverse_shared_static"},
+    {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "reverse_shared_dynamic"},
+    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector"},
 };
 static const wb_variant_run runs[] = {
     {launch_global, NULL, NULL},
