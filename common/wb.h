@@ -105,6 +105,7 @@ typedef struct {
     const char *name;    /* the CLI name, e.g. "shared-static" */
     const char *idea;    /* the one idea it adds, for --list */
     const char *kernels; /* its __global__ functions, comma-separated (for `make sass`/`profile`) */
+    const char *claim;   /* what the seed material claimed for this idea, or NULL (printed by --claims) */
 } wb_variant_info;
 
 /* What the command line needs to know about a chapter. */
@@ -127,7 +128,7 @@ typedef struct {
     int reps, warmup;
     const char *json_path;              /* NULL, a file name, or "-" for stdout */
     const char *dump_dir;               /* NULL or a directory for raw result arrays */
-    int help, list;
+    int help, list, claims;
 } wb_options;
 
 /* A non-negative integer, optionally written 2^k; rejects signs, junk and overflow. */
@@ -206,7 +207,8 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
         {"seed", required_argument, 0, 's'},    {"reps", required_argument, 0, 'r'},
         {"warmup", required_argument, 0, 'w'},  {"json", required_argument, 0, 'j'},
         {"dump", required_argument, 0, 'd'},    {"list", no_argument, 0, 'l'},
-        {"help", no_argument, 0, 'h'},          {0, 0, 0, 0}};
+        {"claims", no_argument, 0, 'c'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->seed = 42;
     o->reps = 20;
@@ -273,6 +275,7 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
         case 'j': o->json_path = optarg; break;
         case 'd': o->dump_dir = optarg; break;
         case 'l': o->list = 1; break;
+        case 'c': o->claims = 1; break;
         case 'h': o->help = 1; break;
         case ':':
             snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
@@ -315,6 +318,7 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "                      with --list: the variants as JSON lines on stdout\n"
             "      --dump DIR      write each variant's raw result array to DIR/VARIANT_SIZE.bin\n"
             "  -l, --list          list the variants and the idea each adds\n"
+            "      --claims        after the table, set what the seed material claimed beside what this GPU measured\n"
             "  -h, --help          this text\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
             "            4 CUDA error, 5 cannot write an output file\n",
@@ -751,8 +755,9 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
         wb_table_row(out, &ch->table, &ref);
         if (json) wb_json_result(json, ch->cli.id, dev.prop.name, size, o.seed, o.reps, &ch->table, &ref);
 
-        double first_ms = -1;
+        double first_ms = -1, speedups[WB_MAX_VARIANTS];
         for (int v = 0; v < ch->cli.n_variants; v++) {
+            speedups[v] = -1;
             if (!(o.variant_mask & (1u << v))) continue;
             const wb_variant_run *run = &ch->runs[v];
             wb_result r;
@@ -790,6 +795,19 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
             wb_table_row(out, &ch->table, &r);
             wb_check_print(out, &chk);
             if (json) wb_json_result(json, ch->cli.id, dev.prop.name, size, o.seed, o.reps, &ch->table, &r);
+            speedups[v] = r.speedup;
+        }
+        if (o.claims) {
+            fprintf(out, "  the seeds' claims beside this GPU (%s), size %s:\n", dev.prop.name, ref.size);
+            for (int v = 0; v < ch->cli.n_variants; v++) {
+                const char *claim = ch->cli.variants[v].claim;
+                if (!claim || !(o.variant_mask & (1u << v))) continue;
+                fprintf(out, "    %-16s claimed: %s\n    %-16s measured here: ", ch->cli.variants[v].name, claim, "");
+                if (speedups[v] >= 0)
+                    fprintf(out, "%.2fx the speed of %s\n", speedups[v], ch->cli.variants[0].name);
+                else
+                    fprintf(out, "not timed (needs %s and this variant, both correct)\n", ch->cli.variants[0].name);
+            }
         }
         ch->teardown(state);
     }
