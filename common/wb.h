@@ -335,6 +335,7 @@ typedef struct {
     char reports[WB_CHECK_REPORT][128];
     double worst_err;      /* tolerance checks: the largest |got - ref| / bound seen */
     unsigned long long worst_at;
+    const char *worst_of;  /* tolerance checks: what the reference was; non-NULL prints the worst error */
 } wb_check;
 
 static inline void wb_check_init(wb_check *c, size_t cols)
@@ -446,6 +447,14 @@ static inline wb_verdict wb_check_verdict(const wb_check *c)
 
 static inline void wb_check_print(FILE *f, const wb_check *c)
 {
+    if (c->worst_of && c->checked && wb_check_verdict(c) != WB_TODO) {
+        char where[48];
+        if (c->cols)
+            snprintf(where, sizeof where, "[%llu][%llu]", c->worst_at / c->cols, c->worst_at % c->cols);
+        else
+            snprintf(where, sizeof where, "[%llu]", c->worst_at);
+        fprintf(f, "      worst error %.3g of its bound, at %s (reference: %s)\n", c->worst_err, where, c->worst_of);
+    }
     if (!c->wrong) return;
     if (wb_check_verdict(c) == WB_TODO) {
         fprintf(f, "      not implemented yet: none of the %llu checked outputs was written\n", c->checked);
