@@ -1,0 +1,299 @@
+/*
+ * Chapter 2 — adjacent difference: result[i] = input[i] - input[i-1] for 1 ≤ i < n, and
+ * result[0] = input[0] (as if input[-1] were 0), any n ≥ 1, int32, out of place.
+ *
+ * Variants, each adding one idea (build/chapter2 --list):
+ *   naive           one element per thread; it reads input[i] and input[i-1] from global memory, so
+ *                   every int is fetched twice (2 loads per element)
+ *   shared          each block stages its BLOCK elements in a fixed-size __shared__ array and takes
+ *                   the left neighbour from there; only the block's first thread reads its neighbour
+ *                   across the block boundary from global memory (1 + 1/BLOCK loads per element)
+ *   shared-dynamic  the same with `extern __shared__`, its size given at launch (third <<<>>> argument)
+ *   vector          16-byte streaming loads and stores, several per thread, all loads in flight before
+ *                   the first store; the left neighbour of a chunk comes from the lane to the left
+ *                   through a warp shuffle, and only lane 0 loads one more int (1 + 1/128 loads)
+ *
+ * The "loads/elem" column is the seed's measure: ints read from global memory per element computed
+ * (for n large). Caches now absorb most of the naive variant's second read, so it costs far less
+ * than twice the time; the table shows how much.
+ *
+ * Inputs are uniform in [0, 2^30 - 1], so every difference lies in [-(2^30 - 1), 2^30 - 1]: no int
+ * overflow, and the poison value (-1515870811 < -2^30) can never be a right answer.
+ *
+ * Speed of light: a device-to-device cudaMemcpy of the same n ints, measured in the same run; every
+ * variant must at least read the n inputs and write the n results, 8n bytes, and that is what its
+ * GB/s counts.
+ *
+ * Run:  make chapter2                 your version (this file, chapters/02-adjdiff/)
+ *       make solution2                the reference
+ *       build/chapter2 --size 1000003 --variant naive,vector
+ *       build/chapter2 --help
+ * Seed: NVIDIA, "CUDA Memories" (2008 slides), adj_diff_naive and adj_diff with __shared__.
+ */
+#include "wb.h"
+
+#define BLOCK 256         /* threads per block, and the tile size of the shared variants */
+#define VEC_PER_THREAD 4  /* int4 chunks each thread of the vector variant handles */
+#define WARP 32
+
+/* ------------------------------------------------------------------ CPU reference */
+/* expected[j] for j = first .. first+count-1, built in slices so the check keeps no second n-element
+ * array. */
+static void adjdiff_cpu(const int *input, int first, int count, int *expected)
+{
+    for (int j = 0; j < count; j++) {
+        int i = first + j;
+        expected[j] = input[i] - (i > 0 ? input[i - 1] : 0);
+    }
+}
+
+/* ------------------------------------------------------------------ kernels */
+/* Thread i computes result[i]. input[i-1] is the element thread i-1 also loads: every int is read
+ * twice from global memory (the second time usually from cache). */
+__global__ void adjdiff_naive(const int *input, int *result, int n)
+{
+    // BEGIN TODO(naive)
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) result[i] = input[i] - (i > 0 ? input[i - 1] : 0);
+    // END TODO(naive)
+}
+
+/* Block b owns input[b*BLOCK .. b*BLOCK+BLOCK). Each thread loads its own element once into the
+ * tile; thread tx > 0 finds its left neighbour in tile[tx-1]. Thread 0's neighbour belongs to the
+ * previous block, which has its own tile, so thread 0 reads it from global memory. In the last block
+ * the threads beyond n load nothing and write nothing, but still reach the barrier. */
+__global__ void adjdiff_shared(const int *input, int *result, int n)
+{
+    // BEGIN TODO(shared)
+    __shared__ int tile[BLOCK];
+    int tx = threadIdx.x;
+    int i = blockIdx.x * BLOCK + tx;
+    if (i < n) tile[tx] = input[i];
+    /* Thread tx is about to read tile[tx-1], which thread tx-1 wrote, possibly in another warp that
+     * has not run yet: wait until every thread of the block has stored its element. The barrier is
+     * outside the `if` because every thread of the block must reach it. */
+    __syncthreads();
+    if (i < n) {
+        if (tx > 0)
+            result[i] = tile[tx] - tile[tx - 1];
+        else
+            result[i] = tile[0] - (i > 0 ? input[i - 1] : 0);
+    }
+    // END TODO(shared)
+}
+
+/* The same with the tile sized at launch: one kernel serves any block size. */
+__global__ void adjdiff_shared_dynamic(const int *input, int *result, int n)
+{
+    // BEGIN TODO(shared-dynamic)
+    extern __shared__ int tile[];
+    int tx = threadIdx.x;
+    int i = blockIdx.x * blockDim.x + tx;
+    if (i < n) tile[tx] = input[i];
+    __syncthreads();
+    if (i < n) {
+        if (tx > 0)
+            result[i] = tile[tx] - tile[tx - 1];
+        else
+            result[i] = tile[0] - (i > 0 ? input[i - 1] : 0);
+    }
+    // END TODO(shared-dynamic)
+}
+
+/* Chunk q is input[4q .. 4q+3], one aligned 16-byte load. Within a warp the 32 lanes hold 32
+ * consecutive chunks, so the element left of a lane's chunk is the last element (.w) of the previous
+ * lane's chunk: a register-to-register shuffle, no memory access. Lane 0's neighbour sits in the
+ * chunk another warp loaded, so lane 0 reads that one int (from L2, usually). Every lane of the warp
+ * must execute the shuffle, so it stands outside the bounds test. The last n % 4 elements are not a
+ * whole chunk: the thread owning chunk n/4 does them one by one.
+ * __ldcs/__stcs mark the data as streaming (read once, written once): caches evict it first. */
+__global__ void adjdiff_vector(const int *input, int *result, int n)
+{
+    // BEGIN TODO(vector)
+    const int4 *in4 = (const int4 *)input;
+    int4 *out4 = (int4 *)result;
+    int p = n / 4;              /* whole chunks */
+    int chunks = (n + 3) / 4;   /* with the partial one */
+    int lane = threadIdx.x % WARP;
+    int first = blockIdx.x * blockDim.x * VEC_PER_THREAD + threadIdx.x;
+    int4 cur[VEC_PER_THREAD];
+    int left[VEC_PER_THREAD];
+    /* All loads first, so that VEC_PER_THREAD independent requests per thread are in flight. */
+#pragma unroll
+    for (int k = 0; k < VEC_PER_THREAD; k++) {
+        int q = first + k * blockDim.x;
+        cur[k] = q < p ? __ldcs(&in4[q]) : make_int4(0, 0, 0, 0);
+        left[k] = lane == 0 && q > 0 && q < p ? input[4 * q - 1] : 0;
+    }
+#pragma unroll
+    for (int k = 0; k < VEC_PER_THREAD; k++) {
+        int q = first + k * blockDim.x;
+        int prev = __shfl_up_sync(0xffffffffu, cur[k].w, 1);
+        if (lane == 0) prev = left[k];
+        if (q < p) {
+            __stcs(&out4[q], make_int4(cur[k].x - prev, cur[k].y - cur[k].x, cur[k].z - cur[k].y,
+                                       cur[k].w - cur[k].z));
+        } else if (q < chunks) {
+            for (int j = 4 * q; j < n; j++) result[j] = input[j] - (j > 0 ? input[j - 1] : 0);
+        }
+    }
+    // END TODO(vector)
+}
+
+/* ------------------------------------------------------------------ launchers */
+typedef struct {
+    int n;
+    int *h_in, *h_out;   /* host input; host copy of the last result */
+    int *d_in, *d_out;
+} State;
+
+static int blocks_for(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
+
+static void launch_naive(void *p)
+{
+    State *s = (State *)p;
+    adjdiff_naive<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_shared(void *p)
+{
+    State *s = (State *)p;
+    adjdiff_shared<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_shared_dynamic(void *p)
+{
+    // BEGIN TODO(shared-dynamic-launch)
+    State *s = (State *)p;
+    size_t shared_bytes = BLOCK * sizeof(int);
+    adjdiff_shared_dynamic<<<blocks_for(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+    // END TODO(shared-dynamic-launch)
+}
+
+static void launch_vector(void *p)
+{
+    State *s = (State *)p;
+    int chunks = blocks_for(s->n, 4);
+    adjdiff_vector<<<blocks_for(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+/* ------------------------------------------------------------------ the chapter for wb_main */
+static double device_bytes(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
+static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
+
+static void setup(void *p, const wb_size *size, uint64_t seed)
+{
+    State *s = (State *)p;
+    s->n = (int)size->d[0];
+    size_t bytes = sizeof(int) * (size_t)s->n;
+    s->h_in = (int *)malloc(bytes);
+    s->h_out = (int *)malloc(bytes);
+    if (!s->h_in || !s->h_out) {
+        fprintf(stderr, "out of host memory for n = %d\n", s->n);
+        exit(WB_EXIT_CUDA);
+    }
+    /* [0, 2^30 - 1]: differences fit in an int and can never equal the (negative) poison value. */
+    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, 0, (1 << 30) - 1);
+    CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
+    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
+}
+
+static void copy_d2d(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
+}
+
+static double speed_of_light(void *p, int warmup, int reps, const char **name)
+{
+    State *s = (State *)p;
+    *name = "memcpy D2D";
+    double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
+    return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
+}
+
+static void poison(void *p)
+{
+    State *s = (State *)p;
+    wb_poison(s->d_out, sizeof(int) * (size_t)s->n);
+}
+
+static void check(void *p, wb_check *chk)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToHost));
+    wb_check_init(chk, 0);
+    enum { SLICE = 1 << 16 };
+    static int expected[SLICE];
+    for (int first = 0; first < s->n; first += SLICE) {
+        int count = s->n - first < SLICE ? s->n - first : SLICE;
+        adjdiff_cpu(s->h_in, first, count, expected);
+        wb_check_i32(chk, (unsigned long long)first, expected, s->h_out + first, (size_t)count);
+    }
+}
+
+static int dump(void *p, FILE *f)
+{
+    State *s = (State *)p;
+    return fwrite(s->h_out, sizeof(int), (size_t)s->n, f) == (size_t)s->n ? 0 : -1;
+}
+
+static void teardown(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaFree(s->d_in));
+    CUDA_CHECK(cudaFree(s->d_out));
+    free(s->h_in);
+    free(s->h_out);
+}
+
+static const wb_variant_info variants[] = {
+    {"naive", "one element per thread; input[i] and input[i-1] both from global memory", "adjdiff_naive", NULL},
+    {"shared", "stage the block's elements in a fixed-size __shared__ tile; one global halo load per block",
+     "adjdiff_shared",
+     "1.57x faster than naive: shared memory halves the global loads (the 2008 \"CUDA Memories\" slides, "
+     "on a GT200)"},
+    {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "adjdiff_shared_dynamic", NULL},
+    {"vector", "16-byte streaming loads/stores, 4 per thread; left neighbour by warp shuffle", "adjdiff_vector",
+     NULL},
+};
+/* Global loads per element for large n: 2; 1 + 1/BLOCK; 1 + 1/BLOCK; 1 + 1/(4 * 32). */
+static const wb_variant_run runs[] = {
+    {launch_naive, NULL, "2"},
+    {launch_shared, NULL, "1.0039"},
+    {launch_shared_dynamic, NULL, "1.0039"},
+    {launch_vector, NULL, "1.0078"},
+};
+
+int main(int argc, char **argv)
+{
+    const wb_chapter chapter = {
+        .cli = {.id = "2-adjdiff",
+                .title = "adjacent difference, result[i] = input[i] - input[i-1], result[0] = input[0]",
+                .variants = variants,
+                .n_variants = 4,
+                .dims = 1,
+                .max_dim = 1 << 30,
+                .size_help = "N: number of ints, 1 to 2^30 (the kernels index with int)",
+                .default_sizes = "2^28"},
+        .table = {.unit = "GB/s", .extra_name = "loads/elem", .has_pre = 0},
+        .runs = runs,
+        .work_scale = 1e9,
+        .device_bytes = device_bytes,
+        .work = bytes_moved,
+        .setup = setup,
+        .speed_of_light = speed_of_light,
+        .poison = poison,
+        .check = check,
+        .dump = dump,
+        .teardown = teardown,
+    };
+    State state;
+    memset(&state, 0, sizeof state);
+    return wb_main(argc, argv, &chapter, &state);
+}
