@@ -1,0 +1,277 @@
+/*
+ * Chapter 3 — hierarchical atomic sum: result = input[0] + … + input[n-1], any n ≥ 1, any grid.
+ *
+ * Variants, each adding one idea (build/chapter3 --list):
+ *   global-atomic   every thread atomicAdd's its element into the one global result: n atomics on a
+ *                   single address, which the memory system must serialise
+ *   block-atomic    each thread atomicAdd's into a __shared__ partial sum of its block, and one thread
+ *                   per block adds that partial to the global result (n/BLOCK global atomics): the
+ *                   slides' hierarchy, fixed to work for any n and any grid
+ *   warp-shuffle    the same hierarchy without shared atomics: each warp sums its 32 values with
+ *                   register shuffles, the block sums its warps' totals, one global atomic per block
+ *   grid-stride     a grid just large enough to fill the GPU; each thread first sums many elements
+ *                   with 16-byte loads in a grid-stride loop, then the warp-shuffle block sum: a few
+ *                   thousand global atomics for any n
+ *
+ * Value ranges, and why nothing overflows: inputs are uniform in [-2^22, 2^22] and n ≤ 2^30 (the
+ * kernels index with int), so |result| ≤ 2^52: the result is a 64-bit integer (int32 would overflow
+ * beyond n = 512 at worst, and in practice from about n = 2^18). A block's shared partial sum in
+ * block-atomic covers BLOCK = 256 elements, |partial| ≤ 2^30, so it may stay an int; so may the sum
+ * of the four ints of one 16-byte chunk (≤ 2^24). Anything that sums more is 64-bit.
+ * CUDA's 64-bit atomicAdd takes unsigned long long; adding a negative value as its two's complement
+ * modulo 2^64 gives the same bits as a signed addition, so the signed total is exact.
+ *
+ * The result must be zero before the atomics accumulate into it. Zeroing it (cudaMemsetAsync) is part
+ * of every variant's launch, so it is timed, and every timed repetition starts from zero.
+ *
+ * Speed of light: CUB's cub::DeviceReduce::Sum (CUDA's own library) on the same data, in the same
+ * run, into a 64-bit result. Throughput counts the 4n bytes of input read.
+ *
+ * Run:  make chapter3                 your version (this file, chapters/03-atomicsum/)
+ *       make solution3                the reference
+ *       build/chapter3 --size 1000003 --variant block-atomic,grid-stride
+ *       build/chapter3 --help
+ * Seed: NVIDIA, "CUDA Memories" (2008 slides), "Hierarchical Atomics" (sum with a __shared__ partial).
+ */
+#include <cub/device/device_reduce.cuh>
+
+#include "wb.h"
+
+#define BLOCK 256           /* threads per block in every variant */
+#define WARP 32
+#define CHUNKS_PER_LOOP 4   /* int4 loads each thread of grid-stride issues before adding */
+#define BLOCKS_PER_SM 8     /* grid-stride's grid: 8 blocks of 256 threads fill an SM (2048 threads) */
+
+/* ------------------------------------------------------------------ CPU reference */
+static int64_t sum_cpu(const int *input, int n)
+{
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) total += input[i];
+    return total;
+}
+
+/* ------------------------------------------------------------------ kernels */
+/* n atomics on one address: correct, but each one waits for the previous at the L2 slice that owns
+ * the address. */
+__global__ void sum_global_atomic(const int *input, unsigned long long *result, int n)
+{
+    // BEGIN TODO(global-atomic)
+    // END TODO(global-atomic)
+}
+
+/* The slides' kernel summed input[threadIdx.x] and so only worked for one block; here thread i of the
+ * grid owns input[i] and threads beyond n add nothing (but still reach both barriers). */
+__global__ void sum_block_atomic(const int *input, unsigned long long *result, int n)
+{
+    // BEGIN TODO(block-atomic)
+    // END TODO(block-atomic)
+}
+
+/* The block-level sum that warp-shuffle and grid-stride share: each warp adds its 32 values through
+ * register shuffles (5 steps, no memory), lane 0 of each warp puts the warp's total in shared memory,
+ * and warp 0 adds those BLOCK/32 totals the same way; one global atomic per block. Every thread of
+ * the block must call it (the shuffles name all 32 lanes, and there is a barrier). */
+// BEGIN TODO(block-sum)
+// END TODO(block-sum)
+
+__global__ void sum_warp_shuffle(const int *input, unsigned long long *result, int n)
+{
+    // BEGIN TODO(warp-shuffle)
+    // END TODO(warp-shuffle)
+}
+
+/* Chunk q is input[4q .. 4q+3], one aligned 16-byte load. Thread t of the grid handles chunks t,
+ * t + stride, t + 2·stride, … (stride = all threads of the grid), so the grid may have any size; a
+ * warp's loads stay contiguous. CHUNKS_PER_LOOP loads are issued before any is added, to keep enough
+ * bytes in flight. The last n % 4 elements are not a whole chunk: thread 0 adds them. */
+__global__ void sum_grid_stride(const int *input, unsigned long long *result, int n)
+{
+    // BEGIN TODO(grid-stride)
+    // END TODO(grid-stride)
+}
+
+/* ------------------------------------------------------------------ launchers */
+typedef struct {
+    int n;
+    int sm_count;
+    int *h_in;
+    int64_t expected, h_result;     /* the CPU's sum; host copy of the last result */
+    int *d_in;
+    unsigned long long *d_result;
+    int64_t *d_cub_result;          /* CUB writes here, so it never touches the variants' result */
+    void *d_cub_temp;
+    size_t cub_temp_bytes;
+} State;
+
+static int blocks_for(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
+
+/* Every variant's launch starts here, in the same stream as its kernel. */
+static void zero_result(State *s)
+{
+    // BEGIN TODO(zero-result)
+    // END TODO(zero-result)
+}
+
+static void launch_global_atomic(void *p)
+{
+    State *s = (State *)p;
+    zero_result(s);
+    sum_global_atomic<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_block_atomic(void *p)
+{
+    State *s = (State *)p;
+    zero_result(s);
+    sum_block_atomic<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_warp_shuffle(void *p)
+{
+    State *s = (State *)p;
+    zero_result(s);
+    sum_warp_shuffle<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
+}
+
+/* Enough blocks to fill every SM once, fewer when n is small. */
+static void launch_grid_stride(void *p)
+{
+    State *s = (State *)p;
+    int blocks = blocks_for(blocks_for(s->n, 4), BLOCK);
+    if (blocks > s->sm_count * BLOCKS_PER_SM) blocks = s->sm_count * BLOCKS_PER_SM;
+    zero_result(s);
+    sum_grid_stride<<<blocks, BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
+}
+
+/* ------------------------------------------------------------------ the chapter for wb_main */
+/* The input, plus CUB's scratch space (a few KB; 1% is a generous bound). */
+static double device_bytes(const wb_size *size) { return 1.01 * sizeof(int) * (double)size->d[0] + 65536; }
+static double bytes_read(const wb_size *size) { return sizeof(int) * (double)size->d[0]; }
+
+static void setup(void *p, const wb_size *size, uint64_t seed)
+{
+    State *s = (State *)p;
+    s->n = (int)size->d[0];
+    size_t bytes = sizeof(int) * (size_t)s->n;
+    s->h_in = (int *)malloc(bytes);
+    if (!s->h_in) {
+        fprintf(stderr, "out of host memory for n = %d\n", s->n);
+        exit(WB_EXIT_CUDA);
+    }
+    /* [-2^22, 2^22]: see the header for why no partial sum overflows. */
+    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, -(1 << 22), 1 << 22);
+    s->expected = sum_cpu(s->h_in, s->n);
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, 0));
+    CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_result, sizeof *s->d_result));
+    CUDA_CHECK(cudaMalloc(&s->d_cub_result, sizeof *s->d_cub_result));
+    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
+    /* CUB's first call only reports how much scratch memory it needs. */
+    s->d_cub_temp = NULL;
+    s->cub_temp_bytes = 0;
+    CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
+    CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
+}
+
+static void cub_sum(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
+}
+
+static double speed_of_light(void *p, int warmup, int reps, const char **name)
+{
+    State *s = (State *)p;
+    *name = "cub::DeviceReduce::Sum";
+    double ms = wb_time_median_ms(cub_sum, s, warmup, reps);
+    /* A reference that sums wrong would make the comparison meaningless: say so. */
+    int64_t got;
+    CUDA_CHECK(cudaMemcpy(&got, s->d_cub_result, sizeof got, cudaMemcpyDeviceToHost));
+    if (got != s->expected)
+        fprintf(stderr, "warning: CUB's sum %lld differs from the CPU's %lld\n", (long long)got,
+                (long long)s->expected);
+    return sizeof(int) * (double)s->n / (ms * 1e-3) / 1e9;
+}
+
+static void poison(void *p)
+{
+    State *s = (State *)p;
+    wb_poison(s->d_result, sizeof *s->d_result);
+}
+
+static void check(void *p, wb_check *chk)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaMemcpy(&s->h_result, s->d_result, sizeof s->h_result, cudaMemcpyDeviceToHost));
+    wb_check_init(chk, 0);
+    wb_check_i64(chk, 0, &s->expected, &s->h_result, 1);
+}
+
+static int dump(void *p, FILE *f)
+{
+    State *s = (State *)p;
+    return fwrite(&s->h_result, sizeof s->h_result, 1, f) == 1 ? 0 : -1;
+}
+
+static void teardown(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaFree(s->d_in));
+    CUDA_CHECK(cudaFree(s->d_result));
+    CUDA_CHECK(cudaFree(s->d_cub_result));
+    CUDA_CHECK(cudaFree(s->d_cub_temp));
+    free(s->h_in);
+}
+
+static const wb_variant_info variants[] = {
+    {"global-atomic", "every thread atomicAdd's its element into the one global result", "sum_global_atomic",
+     NULL},
+    {"block-atomic", "atomicAdd into a __shared__ partial per block; one global atomicAdd per block",
+     "sum_block_atomic",
+     "faster than one global atomic per element: far fewer atomics on the contended global address (the "
+     "2008 \"CUDA Memories\" slides give no number)"},
+    {"warp-shuffle", "warp sums in registers by __shfl_down_sync, then the block; one global atomic per block",
+     "sum_warp_shuffle", NULL},
+    {"grid-stride", "a GPU-filling grid; each thread sums many int4 chunks first; one global atomic per block",
+     "sum_grid_stride", NULL},
+};
+/* Global atomics per run: n; n/BLOCK; n/BLOCK; BLOCKS_PER_SM per SM (at most). */
+static const wb_variant_run runs[] = {
+    {launch_global_atomic, NULL, "n"},
+    {launch_block_atomic, NULL, "n/256"},
+    {launch_warp_shuffle, NULL, "n/256"},
+    {launch_grid_stride, NULL, "8 per SM"},
+};
+
+int main(int argc, char **argv)
+{
+    const wb_chapter chapter = {
+        .cli = {.id = "3-atomicsum",
+                .title = "hierarchical atomic sum of n ints into a 64-bit result",
+                .variants = variants,
+                .n_variants = 4,
+                .dims = 1,
+                .max_dim = 1 << 30,
+                .size_help = "N: number of ints, 1 to 2^30 (the kernels index with int; inputs in "
+                             "[-2^22, 2^22], so the 64-bit sum cannot overflow)",
+                .default_sizes = "2^28"},
+        .table = {.unit = "GB/s", .extra_name = "g.atomics", .has_pre = 0},
+        .runs = runs,
+        .work_scale = 1e9,
+        .device_bytes = device_bytes,
+        .work = bytes_read,
+        .setup = setup,
+        .speed_of_light = speed_of_light,
+        .poison = poison,
+        .check = check,
+        .dump = dump,
+        .teardown = teardown,
+    };
+    State state;
+    memset(&state, 0, sizeof state);
+    return wb_main(argc, argv, &chapter, &state);
+}
