@@ -332,7 +332,7 @@ typedef struct {
     unsigned long long checked, wrong, unwritten;
     size_t cols;           /* > 0: report indices as [row][col] */
     int n_reports;
-    char reports[WB_CHECK_REPORT][128];
+    char reports[WB_CHECK_REPORT][192]; /* room for "[i][j]: expected …, got …" at its longest */
     double worst_err;      /* tolerance checks: the largest |got - ref| / bound seen */
     unsigned long long worst_at;
     const char *worst_of;  /* tolerance checks: what the reference was; non-NULL prints the worst error */
