@@ -423,7 +423,7 @@ static inline void wb_check_f32_tol(wb_check *c, unsigned long long offset, cons
             c->worst_at = offset + i;
         }
         if (!isnan(got[i]) && err <= bound[i]) continue;
-        char e[32], g[40];
+        char e[32], g[64];
         snprintf(e, sizeof e, "%.7g", ref[i]);
         snprintf(g, sizeof g, "%.7g (|err| %.2g > %.2g)", got[i], err, bound[i]);
         wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i]));
