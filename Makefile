@@ -130,3 +130,190 @@ help:
 
 clean:
 	rm -rf $(BUILD)
+
+# ------------------------------------------------------------------ handouts (BEGIN handouts section)
+# make handouts   every handouts/chN.md and handouts/instructor/*.md as self-contained HTML in
+#                 build/handouts/; each chapter's results table, plot and claims are generated from the
+#                 results recorded in handouts/results/ (committed), so no GPU is needed.
+# make results    (GPU) runs every solution at its default sizes and records handouts/results/chN.json
+#                 (the --json lines), chN.txt (the printed table and --claims) and chN.meta.json.
+HANDOUT_DEPS_PKGS := pandoc gnuplot-nox
+HANDOUT_OUT   := $(BUILD)/handouts
+HANDOUT_GEN   := $(HANDOUT_OUT)/gen
+HANDOUT_TOOL  := $(HANDOUT_OUT)/wbresults
+RESULTS_DIR   := handouts/results
+HANDOUT_SRCS  := $(wildcard handouts/ch[0-9].md)
+INSTRUCTOR_SRCS := $(wildcard handouts/instructor/*.md)
+HANDOUT_HTML  := $(patsubst handouts/%.md,$(HANDOUT_OUT)/%.html,$(HANDOUT_SRCS) $(INSTRUCTOR_SRCS))
+# pandoc 2.19 renamed --self-contained to --embed-resources; Debian 12 has 2.17.
+PANDOC_FLAGS   = --standalone $$(pandoc --help | grep -q -- --embed-resources && echo --embed-resources || echo --self-contained) \
+                 --css handouts/style.css --toc --toc-depth=2 -f markdown -t html5
+
+.PHONY: handouts handouts-deps results
+
+handouts: $(HANDOUT_HTML)
+	@echo "handouts: $(HANDOUT_HTML)"
+
+# Probe by running the tools (not dpkg); missing: apt when root or passwordless sudo, else the command.
+$(HANDOUT_OUT)/.deps-ok:
+	@mkdir -p $(@D)
+	@if ! { pandoc --version && gnuplot -e 'set terminal pngcairo'; } >/dev/null 2>&1; then \
+	  cmd="apt-get install -y --no-install-recommends $(HANDOUT_DEPS_PKGS)"; \
+	  if [ "$$(id -u)" = 0 ]; then pre=""; elif sudo -n true 2>/dev/null; then pre="sudo"; \
+	  else echo "make handouts needs $(HANDOUT_DEPS_PKGS); install them with: sudo apt-get update && sudo $$cmd" >&2; exit 1; fi; \
+	  echo "installing $(HANDOUT_DEPS_PKGS) with apt-get"; \
+	  $$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$pre env DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null \
+	    && { pandoc --version && gnuplot -e 'set terminal pngcairo'; } >/dev/null 2>&1 \
+	    || { echo "could not install $(HANDOUT_DEPS_PKGS); run: sudo apt-get update && sudo $$cmd" >&2; exit 1; }; \
+	fi
+	@touch $@
+
+handouts-deps: $(HANDOUT_OUT)/.deps-ok
+
+$(HANDOUT_TOOL): handouts/tools/wbresults.c handouts/tools/wbresults.h | $(BUILD)/tests/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -ljansson -lm
+
+# The pieces of chapter N, from handouts/results/chN.*; a chapter without results renders with a note.
+$(HANDOUT_GEN)/ch%-table.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
+	@mkdir -p $(@D)
+	$(HANDOUT_TOOL) table $< $(RESULTS_DIR)/ch$*.meta.json > $@.tmp && mv $@.tmp $@
+
+$(HANDOUT_GEN)/ch%-plot.gp: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
+	@mkdir -p $(@D)
+	$(HANDOUT_TOOL) plot $< $(RESULTS_DIR)/ch$*.meta.json $(HANDOUT_GEN)/ch$*-plot.png > $@.tmp && mv $@.tmp $@
+
+$(HANDOUT_GEN)/ch%-plot.png: $(HANDOUT_GEN)/ch%-plot.gp | $(HANDOUT_OUT)/.deps-ok
+	gnuplot $<
+
+$(HANDOUT_GEN)/ch%-claims.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.txt) $(HANDOUT_TOOL)
+	@mkdir -p $(@D)
+	$(HANDOUT_TOOL) claims $(RESULTS_DIR)/ch$*.txt > $@.tmp && mv $@.tmp $@
+
+# Keep the generated pieces (make would delete them as intermediates), so they can be looked at.
+RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch[0-9].json))
+.SECONDARY: $(foreach n,$(RESULT_NUMS),$(addprefix $(HANDOUT_GEN)/ch$(n),-table.md -plot.gp -plot.png -claims.md .md))
+HANDOUT_PIECES = $(if $(wildcard $(RESULTS_DIR)/ch$*.json),$(HANDOUT_GEN)/ch$*-table.md $(HANDOUT_GEN)/ch$*-plot.png $(HANDOUT_GEN)/ch$*-claims.md)
+$(HANDOUT_GEN)/ch%.md: handouts/ch%.md $(HANDOUT_TOOL) $$(HANDOUT_PIECES)
+	@mkdir -p $(@D)
+	$(HANDOUT_TOOL) expand $< $(or $(filter %-table.md,$^),-) $(or $(filter %-plot.png,$^),-) \
+	  "Throughput of each variant of chapter $* beside the speed of light" $(or $(filter %-claims.md,$^),-) > $@.tmp && mv $@.tmp $@
+
+$(HANDOUT_OUT)/ch%.html: $(HANDOUT_GEN)/ch%.md handouts/style.css | $(HANDOUT_OUT)/.deps-ok
+	pandoc $(PANDOC_FLAGS) --resource-path=$(HANDOUT_GEN):handouts -o $@ $<
+
+$(HANDOUT_OUT)/instructor/%.html: handouts/instructor/%.md handouts/style.css | $(HANDOUT_OUT)/.deps-ok
+	@mkdir -p $(@D)
+	pandoc $(PANDOC_FLAGS) --resource-path=handouts/instructor:handouts -o $@ $<
+
+$(BUILD)/tests/test_handouts.o: handouts/tools/wbresults.h
+
+RESULTS_CHAPTERS ?= $(SOLUTIONS_PRESENT)
+results: $(addprefix $(BUILD)/solution,$(RESULTS_CHAPTERS)) $(HANDOUT_TOOL)
+	@fail=0; for n in $(RESULTS_CHAPTERS); do \
+	  out=$(RESULTS_DIR)/ch$$n; cmd="./$(BUILD)/solution$$n --claims --json $$out.json"; \
+	  echo "$$cmd > $$out.txt"; \
+	  if ./$(BUILD)/solution$$n --claims --json $$out.json.tmp > $$out.txt.tmp 2>&1; then \
+	    mv $$out.json.tmp $$out.json && mv $$out.txt.tmp $$out.txt && cat $$out.txt && \
+	    $(HANDOUT_TOOL) meta $$out.meta.json "date=$$(date -u +%F)" "command=$$cmd" \
+	      "commit=$$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD -- solutions common 2>/dev/null || echo '+changes')" \
+	      "driver=$$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)" \
+	      "nvcc=$$($(NVCC) --version | grep -o 'release [0-9.]*' | head -n1)" "arch=$(ARCH)"; \
+	  else echo "solution$$n failed (exit $$?); kept the previous $$out.* — its output:" >&2; tail -n 20 $$out.txt.tmp >&2; \
+	    rm -f $$out.json.tmp $$out.txt.tmp; fail=1; fi; \
+	done; exit $$fail
+# ------------------------------------------------------------------ (END handouts section)
+
+# ------------------------------------------------------------------ look inside (BEGIN look-inside section)
+# make sass CH=N [V=variant] [SOLUTION=1]   the SASS of the variant's kernels, a legend of the instructions
+#                                           that matter and a count per kind (PTX when cuobjdump is missing)
+# make resources CH=N [V=..] [SOLUTION=1] [BLOCK=256] [DSMEM=0]
+#                                           registers, shared memory, stack and spills per kernel, and the
+#                                           occupancy they allow on this GPU, with the limiting resource
+# make sanitize [CH=N] [V=..] [SOLUTION=1] [SIZE=..]
+#                                           (GPU) compute-sanitizer memcheck, racecheck, synccheck, initcheck
+#                                           at a small odd size, one line per tool and variant; no CH: all
+# make profile CH=N V=variant [SOLUTION=1] [SIZE=..]
+#                                           (GPU) Nsight Compute: a short summary; the full report is kept
+#                                           in build/profile/ for the Nsight Compute GUI
+# Without SOLUTION=1 they look at your code (chapters/); with it, at the reference (solutions/).
+INSPECT     := $(BUILD)/inspect
+LI_SOL      := $(filter 1 yes true,$(SOLUTION))
+LI_KIND     := $(if $(LI_SOL),solution,chapter)
+LI_DIR      := $(if $(LI_SOL),solutions,chapters)
+LI_VALID    := $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS))
+LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
+LI_SRC       = $(firstword $(wildcard $(LI_DIR)/0$(CH)-*/*.cu))
+LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
+# Resources are compiled for the GPU here; without one, for the H100 (sm_90) unless ARCH= is given.
+LI_RES_ARCH := $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_DEVFLAGS := $(filter-out -gencode=%,$(NVCCFLAGS))
+CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(dir $(shell command -v $(NVCC) 2>/dev/null))cuobjdump))
+BLOCK       ?= 256
+DSMEM       ?= 0
+LI_VARG      = $(if $(V),--variant '$(V)')
+LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
+
+# A bad or missing CH gets the list of valid ones (the tool does the same for V).
+define LI_CHECK_CH
+case "$(CH)" in ''|*[!0-9]*) ok=;; *) ok="$(filter $(CH),$(LI_VALID))";; esac; \
+if [ -z "$$ok" ]; then \
+  echo "CH='$(CH)' is not a chapter$(if $(LI_SOL), with a solution); valid: $(LI_VALID)" >&2; exit 2; fi
+endef
+# ptxas -v for one architecture, from the chapter's source (only device code is compiled: seconds).
+define LI_PTXAS
+$(NVCC) -cubin $(LI_DEVFLAGS) -arch=$(LI_RES_ARCH) -Xptxas -v -o $(LI_OUT)-$(LI_RES_ARCH).cubin $(LI_SRC) \
+  2> $(LI_OUT)-$(LI_RES_ARCH).ptxas || { cat $(LI_OUT)-$(LI_RES_ARCH).ptxas >&2; exit 1; }
+endef
+
+.PHONY: sass resources sanitize profile
+
+$(INSPECT): grading/inspect.c grading/toolparse.h | $(BUILD)/tests/.deps-ok
+	$(NVCC) -O2 -Igrading -Icommon -Xcompiler -Wall,-Wextra -o $@ $< -ljansson
+
+sass: $(INSPECT)
+	@$(LI_CHECK_CH)
+	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@mkdir -p $(BUILD)/look
+	@if [ -n "$(CUOBJDUMP)" ]; then \
+	  $(CUOBJDUMP) -sass $(LI_PROG) > $(LI_OUT).sass && \
+	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT).sass $(LI_VARG); \
+	else \
+	  echo "cuobjdump is not installed beside $(NVCC): showing PTX (nvcc -ptx), not SASS"; \
+	  $(NVCC) -ptx $(LI_DEVFLAGS) -arch=compute_$(ARCH_NUM) -o $(LI_OUT).ptx $(LI_SRC) && \
+	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT).ptx $(LI_VARG); \
+	fi
+
+resources: $(INSPECT)
+	@$(LI_CHECK_CH)
+	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@mkdir -p $(BUILD)/look
+	@$(LI_PTXAS)
+	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas --arch $(LI_RES_ARCH) \
+	  --block $(BLOCK) --dsmem $(DSMEM) $(LI_VARG)
+
+sanitize: $(INSPECT)
+	@$(INSPECT) gpu --check
+	@if [ -n "$(V)" ] && [ -z "$(CH)" ]; then echo "V= needs CH= (variant names differ by chapter)" >&2; exit 2; fi
+	@if [ -n "$(CH)" ]; then $(LI_CHECK_CH); fi; \
+	fail=0; for n in $(if $(CH),$(CH),$(LI_VALID)); do \
+	  $(MAKE) -s --no-print-directory $(BUILD)/$(LI_KIND)$$n || { fail=1; continue; }; \
+	  $(INSPECT) sanitize --program $(BUILD)/$(LI_KIND)$$n --label "chapter $$n ($(LI_KIND))" $(LI_VARG) \
+	    $(LI_SIZEARG) || fail=1; \
+	done; exit $$fail
+
+profile: $(INSPECT)
+	@$(LI_CHECK_CH)
+	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@mkdir -p $(BUILD)/look $(BUILD)/profile
+	@$(LI_PTXAS)
+	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \
+	  --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas $(LI_SIZEARG)
+
+# The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
+$(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu common/wb.h $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
+
+test: $(INSPECT) $(BUILD)/planted/inspect_occupancy.ptxas
+# ------------------------------------------------------------------ (END look-inside section)

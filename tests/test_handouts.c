@@ -1,0 +1,556 @@
+/* The handouts tell the truth about the code and the measurements: every quoted excerpt is the current
+ * source, every variant and TODO region a handout names exists, no measured number is typed in by
+ * hand, and the tables and plots are what `make handouts` generates from a results file. No GPU needed
+ * (the programs' --list works without one). */
+#include <glob.h>
+
+#include "regions.h"
+#include "wbtest.h"
+#include "../handouts/tools/wbresults.h"
+
+/* ------------------------------------------------------------------ helpers */
+typedef struct {
+    char **items;
+    size_t n;
+} strlist;
+
+static void strlist_add(strlist *l, const char *s, size_t len)
+{
+    l->items = realloc(l->items, (l->n + 1) * sizeof *l->items);
+    l->items[l->n] = strndup(s, len);
+    l->n++;
+}
+
+static int strlist_has(const strlist *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i], s) == 0) return 1;
+    return 0;
+}
+
+static void strlist_free(strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->items[i]);
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+/* The lines of a text, each without its newline (the text is modified). */
+static strlist split_lines(char *text)
+{
+    strlist l = {0};
+    char *at = text;
+    while (*at) {
+        char *nl = strchr(at, '\n');
+        size_t len = nl ? (size_t)(nl - at) : strlen(at);
+        strlist_add(&l, at, len);
+        at += len + (nl != NULL);
+    }
+    return l;
+}
+
+static char *read_text(const char *path)
+{
+    size_t n;
+    char *t = wb_read_file(path, &n);
+    cr_assert_not_null(t, "cannot read %s (run the tests from the repository root)", path);
+    return t;
+}
+
+/* Chapter handouts: handouts/chN.md, N from 1 to 9. */
+static size_t chapter_handouts(glob_t *g)
+{
+    int rc = glob("handouts/ch[0-9].md", 0, NULL, g);
+    cr_assert(rc == 0 && g->gl_pathc > 0, "no handouts/chN.md found (run from the repository root)");
+    return g->gl_pathc;
+}
+
+static int handout_chapter(const char *path) { return path[strlen("handouts/ch")] - '0'; }
+
+/* The names written as `name`{.CLASS} in a handout (pandoc's inline-code attribute). */
+static strlist tagged(const char *text, const char *cls)
+{
+    strlist l = {0};
+    char tag[32];
+    snprintf(tag, sizeof tag, "`{.%s}", cls);
+    for (const char *p = strstr(text, tag); p; p = strstr(p + 1, tag)) {
+        const char *open = p - 1;
+        while (open >= text && *open != '`' && *open != '\n') open--;
+        cr_assert(open >= text && *open == '`', "a {.%s} tag without its `name` before it", cls);
+        strlist_add(&l, open + 1, (size_t)(p - open - 1));
+    }
+    return l;
+}
+
+/* The starter of chapter n: chapters/0n-*\/\*.cu. */
+static void starter_of(int n, char *path, size_t len)
+{
+    char pat[64];
+    glob_t g;
+    snprintf(pat, sizeof pat, "chapters/%02d-*/*.cu", n);
+    cr_assert(glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1, "chapter %d has no single starter %s", n, pat);
+    snprintf(path, len, "%s", g.gl_pathv[0]);
+    globfree(&g);
+}
+
+/* ------------------------------------------------------------------ excerpts */
+/* An excerpt is announced by a comment line, followed at once by a fenced code block:
+ *   <!-- excerpt: FILE region NAME -->             the region's lines, BEGIN and END markers included
+ *   <!-- excerpt: FILE from "A" to "B" -->         from the one line that starts with A to the first
+ *                                                  line after it that starts with B
+ * Returns the source lines the excerpt quotes, as one string (lines ending in '\n'), or NULL with the
+ * reason in err. */
+static char *excerpt_source(const char *spec, char *err, size_t errlen)
+{
+    char file[256], kind[16];
+    int used = 0;
+    if (sscanf(spec, "%255s %15s %n", file, kind, &used) != 2) {
+        snprintf(err, errlen, "cannot parse excerpt '%s'", spec);
+        return NULL;
+    }
+    size_t src_len;
+    char *src = wb_read_file(file, &src_len), *out = NULL;
+    if (!src) {
+        snprintf(err, errlen, "excerpt of %s, which cannot be read", file);
+        return NULL;
+    }
+    if (strcmp(kind, "region") == 0) {
+        char name[WB_REGION_NAME] = "";
+        wb_region r[64];
+        char why[256];
+        int n = wb_regions_parse(src, src_len, r, 64, why, sizeof why);
+        if (sscanf(spec + used, "%63s", name) != 1 || n < 0)
+            snprintf(err, errlen, "excerpt '%.200s': %.200s", spec, n < 0 ? why : "no region name");
+        for (int k = 0; k < n; k++) {
+            if (strcmp(r[k].name, name) != 0) continue;
+            size_t b = r[k].begin - 1; /* the BEGIN line's newline */
+            while (b > 0 && src[b - 1] != '\n') b--;
+            const char *e = strchr(src + r[k].end, '\n');
+            size_t end = e ? (size_t)(e - src) + 1 : src_len;
+            out = strndup(src + b, end - b);
+        }
+        if (!out && n >= 0) snprintf(err, errlen, "excerpt of region '%s', which %s does not have", name, file);
+    } else if (strcmp(kind, "from") == 0) {
+        const char *a0 = strchr(spec + used, '"'), *a1 = a0 ? strchr(a0 + 1, '"') : NULL;
+        const char *to = a1 ? strstr(a1, " to \"") : NULL;
+        const char *b0 = to ? to + 4 : NULL, *b1 = b0 ? strchr(b0 + 1, '"') : NULL;
+        if (!(a0 && a1 && b0 && b1)) {
+            snprintf(err, errlen, "excerpt '%.200s' is not: FILE from \"A\" to \"B\"", spec);
+        } else {
+            char *a = strndup(a0 + 1, (size_t)(a1 - a0 - 1)), *b = strndup(b0 + 1, (size_t)(b1 - b0 - 1));
+            strlist lines = split_lines(src);
+            size_t first = lines.n, count = 0, last;
+            for (size_t i = 0; i < lines.n; i++)
+                if (strncmp(lines.items[i], a, strlen(a)) == 0 && !count++) first = i;
+            for (last = first + 1; last < lines.n && strncmp(lines.items[last], b, strlen(b)) != 0; last++) continue;
+            if (count != 1) {
+                snprintf(err, errlen, "%zu lines of %s start with \"%s\" (an excerpt needs exactly one)", count, file, a);
+            } else if (last >= lines.n) {
+                snprintf(err, errlen, "no line after \"%s\" in %s starts with \"%s\"", a, file, b);
+            } else {
+                size_t len = 0;
+                for (size_t i = first; i <= last; i++) len += strlen(lines.items[i]) + 1;
+                out = malloc(len + 1);
+                out[0] = 0;
+                for (size_t i = first; i <= last; i++) strcat(strcat(out, lines.items[i]), "\n");
+            }
+            strlist_free(&lines);
+            free(a);
+            free(b);
+        }
+    } else {
+        snprintf(err, errlen, "excerpt kind '%.15s' (expected region or from)", kind);
+    }
+    free(src);
+    return out;
+}
+
+/* Checks every excerpt of one Markdown file. Returns how many it found, or -1 with the first problem
+ * (file:line and what is wrong) in err. */
+static int check_excerpts(const char *md_path, char *err, size_t errlen)
+{
+    size_t tlen;
+    char *text = wb_read_file(md_path, &tlen);
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s", md_path);
+        return -1;
+    }
+    strlist lines = split_lines(text);
+    int found = 0;
+    const char *open = "<!-- excerpt: ";
+    for (size_t i = 0; i < lines.n && found >= 0; i++) {
+        const char *l = lines.items[i], *close = strstr(l, " -->");
+        if (strncmp(l, open, strlen(open)) != 0) continue;
+        char spec[256], why[1024];
+        snprintf(spec, sizeof spec, "%.*s", close ? (int)(close - l - strlen(open)) : 0, l + strlen(open));
+        size_t len = 0, j = i + 2;
+        for (; j < lines.n && strcmp(lines.items[j], "```") != 0; j++) len += strlen(lines.items[j]) + 1;
+        char *source = NULL;
+        if (!close) snprintf(why, sizeof why, "excerpt comment without ' -->'");
+        else if (i + 1 >= lines.n || strncmp(lines.items[i + 1], "```", 3) != 0)
+            snprintf(why, sizeof why, "the excerpt comment must be followed at once by a ``` code block");
+        else if (j >= lines.n) snprintf(why, sizeof why, "the code block is not closed");
+        else source = excerpt_source(spec, why, sizeof why);
+        if (source) {
+            char *quoted = malloc(len + 1);
+            quoted[0] = 0;
+            for (size_t k = i + 2; k < j; k++) strcat(strcat(quoted, lines.items[k]), "\n");
+            if (strcmp(quoted, source) != 0)
+                snprintf(why, sizeof why, "the quoted code differs from the source (%.200s):\n--- quoted\n%.200s--- source\n%.200s",
+                         spec, quoted, source);
+            else found++;
+            int ok = strcmp(quoted, source) == 0;
+            free(quoted);
+            free(source);
+            if (ok) {
+                i = j;
+                continue;
+            }
+        }
+        snprintf(err, errlen, "%.100s:%zu: %.900s", md_path, i + 1, why);
+        found = -1;
+    }
+    strlist_free(&lines);
+    free(text);
+    return found;
+}
+
+Test(handouts, chapter_excerpts_match_the_source)
+{
+    glob_t g;
+    chapter_handouts(&g);
+    char err[1024];
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        int n = check_excerpts(g.gl_pathv[i], err, sizeof err);
+        cr_assert_geq(n, 0, "%s", err);
+        cr_assert_gt(n, 0, "%s quotes no code (an excerpt names its file and range)", g.gl_pathv[i]);
+    }
+    globfree(&g);
+}
+
+Test(handouts, instructor_excerpts_match_the_source)
+{
+    glob_t g;
+    char err[1024];
+    if (glob("handouts/instructor/*.md", 0, NULL, &g) != 0) return; /* the student release has none */
+    for (size_t i = 0; i < g.gl_pathc; i++) cr_assert_geq(check_excerpts(g.gl_pathv[i], err, sizeof err), 0, "%s", err);
+    globfree(&g);
+}
+
+/* The checker itself: a quote that no longer matches, or a range that is not there, is caught. */
+Test(handouts, a_stale_or_dangling_excerpt_is_caught)
+{
+    char dir[64], md[128], src[128], err[1024];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(src, sizeof src, "%s/a.cu", dir);
+    snprintf(md, sizeof md, "%s/h.md", dir);
+    const char *code = "int x;\nstatic void f(void)\n{\n    // BEGIN TODO(r)\n    x = 1;\n    // END TODO(r)\n}\n";
+    FILE *f = fopen(src, "w");
+    fputs(code, f);
+    fclose(f);
+    f = fopen(md, "w");
+    fprintf(f, "text\n<!-- excerpt: %s from \"static void f\" to \"}\" -->\n```c\nstatic void f(void)\n{\n"
+               "    // BEGIN TODO(r)\n    x = 1;\n    // END TODO(r)\n}\n```\n"
+               "<!-- excerpt: %s region r -->\n```c\n    // BEGIN TODO(r)\n    x = 1;\n    // END TODO(r)\n```\n",
+            src, src);
+    fclose(f);
+    cr_assert_eq(check_excerpts(md, err, sizeof err), 2, "%s", err);
+    /* The source changes under the handout. */
+    f = fopen(src, "w");
+    fputs("int x;\nstatic void f(void)\n{\n    // BEGIN TODO(r)\n    x = 2;\n    // END TODO(r)\n}\n", f);
+    fclose(f);
+    cr_assert_eq(check_excerpts(md, err, sizeof err), -1);
+    cr_assert(strstr(err, "h.md:2: the quoted code differs from the source"), "%s", err);
+    /* The quoted function or region disappears. */
+    f = fopen(src, "w");
+    fputs("int x;\n", f);
+    fclose(f);
+    cr_assert_eq(check_excerpts(md, err, sizeof err), -1);
+    cr_assert(strstr(err, "0 lines of") && strstr(err, "start with \"static void f\""), "%s", err);
+    remove(src);
+    remove(md);
+    rmdir(dir);
+}
+
+/* ------------------------------------------------------------------ variants and regions */
+Test(handouts, every_variant_named_exists_and_every_variant_is_named, .timeout = 60)
+{
+    glob_t g;
+    chapter_handouts(&g);
+    for (size_t h = 0; h < g.gl_pathc; h++) {
+        int n = handout_chapter(g.gl_pathv[h]);
+        /* The starter lists the same variants as the solution (the two differ only inside regions),
+         * and it exists in the student release too. */
+        static char out[WBT_OUT_MAX];
+        int rc = wbt_run(out, "./build/chapter%d --list --json - 2>/dev/null", n);
+        cr_assert_eq(rc, 0, "build/chapter%d --list --json failed (%d; built by make all?):\n%s", n, rc, out);
+        strlist program = {0};
+        strlist lines = split_lines(out);
+        for (size_t i = 0; i < lines.n; i++) {
+            json_error_t e;
+            json_t *obj = json_loads(lines.items[i], 0, &e);
+            cr_assert_not_null(obj, "chapter%d --list --json: not JSON: %s (%s)", n, lines.items[i], e.text);
+            const char *v = json_string_value(json_object_get(obj, "variant"));
+            cr_assert_not_null(v, "chapter%d --list --json: no \"variant\" in %s", n, lines.items[i]);
+            strlist_add(&program, v, strlen(v));
+            json_decref(obj);
+        }
+        strlist_free(&lines);
+        cr_assert_gt(program.n, 0, "chapter%d lists no variants", n);
+
+        char *text = read_text(g.gl_pathv[h]);
+        strlist named = tagged(text, "variant");
+        for (size_t i = 0; i < named.n; i++)
+            cr_assert(strlist_has(&program, named.items[i]), "%s names variant '%s', which chapter%d does not have",
+                      g.gl_pathv[h], named.items[i], n);
+        for (size_t i = 0; i < program.n; i++)
+            cr_assert(strlist_has(&named, program.items[i]), "%s never names chapter%d's variant `%s`{.variant}",
+                      g.gl_pathv[h], n, program.items[i]);
+        strlist_free(&named);
+        strlist_free(&program);
+        free(text);
+    }
+    globfree(&g);
+}
+
+Test(handouts, every_region_named_exists_and_every_region_is_described)
+{
+    glob_t g;
+    chapter_handouts(&g);
+    for (size_t h = 0; h < g.gl_pathc; h++) {
+        char starter[256];
+        starter_of(handout_chapter(g.gl_pathv[h]), starter, sizeof starter);
+        size_t len = 0;
+        char *src = wb_read_file(starter, &len), err[256];
+        wb_region r[64];
+        int nr = wb_regions_parse(src, len, r, 64, err, sizeof err);
+        cr_assert_gt(nr, 0, "%s: %s", starter, err);
+        char *text = read_text(g.gl_pathv[h]);
+        strlist named = tagged(text, "region");
+        for (size_t i = 0; i < named.n; i++) {
+            int found = 0;
+            for (int k = 0; k < nr; k++) found |= strcmp(r[k].name, named.items[i]) == 0;
+            cr_assert(found, "%s names TODO region '%s', which %s does not have", g.gl_pathv[h], named.items[i], starter);
+        }
+        for (int k = 0; k < nr; k++)
+            cr_assert(strlist_has(&named, r[k].name), "%s does not describe TODO region `%s`{.region} of %s",
+                      g.gl_pathv[h], r[k].name, starter);
+        strlist_free(&named);
+        free(text);
+        free(src);
+    }
+    globfree(&g);
+}
+
+/* ------------------------------------------------------------------ results: from the file, never typed */
+Test(handouts, chapter_handouts_have_the_generated_pieces_and_no_typed_results)
+{
+    glob_t g;
+    chapter_handouts(&g);
+    for (size_t h = 0; h < g.gl_pathc; h++) {
+        int n = handout_chapter(g.gl_pathv[h]);
+        char *text = read_text(g.gl_pathv[h]);
+        const char *marks[] = {WBR_MARK_TABLE, WBR_MARK_PLOT, WBR_MARK_CLAIMS};
+        for (int k = 0; k < 3; k++) {
+            char line[64];
+            snprintf(line, sizeof line, "\n%s\n", marks[k]);
+            cr_assert_not_null(strstr(text, line), "%s has no line %s", g.gl_pathv[h], marks[k]);
+        }
+        char results[64], err[256];
+        snprintf(results, sizeof results, "handouts/results/ch%d.json", n);
+        if (access(results, R_OK) == 0) {
+            json_t *rows = wbr_load_lines(results, err, sizeof err);
+            cr_assert_not_null(rows, "%s", err);
+            size_t i;
+            json_t *r;
+            json_array_foreach(rows, i, r)
+            {
+                char typed[3][32];
+                double tp = wbr_num(r, "throughput"), ms = wbr_num(r, "median_ms");
+                snprintf(typed[0], sizeof typed[0], "%.1f", tp);
+                snprintf(typed[1], sizeof typed[1], "%.4f", ms);
+                snprintf(typed[2], sizeof typed[2], tp >= 1000 ? "%.0f" : "%.1f", tp);
+                for (int k = 0; k < 3; k++)
+                    cr_assert(!isfinite(tp) || !strstr(text, typed[k]),
+                              "%s contains %s, a number of %s (%s): tables are generated, never typed", g.gl_pathv[h],
+                              typed[k], results, wbr_str(r, "variant"));
+            }
+            json_decref(rows);
+        }
+        free(text);
+    }
+    globfree(&g);
+}
+
+/* Every recorded results file is a complete run of its chapter's reference: each size has its
+ * speed-of-light row, every variant passed, and the GPU and date are recorded. */
+Test(handouts, recorded_results_are_complete, .timeout = 60)
+{
+    glob_t g;
+    if (glob("handouts/results/ch[0-9].json", 0, NULL, &g) != 0) cr_skip_test("no results recorded yet");
+    for (size_t f = 0; f < g.gl_pathc; f++) {
+        const char *path = g.gl_pathv[f];
+        int n = path[strlen("handouts/results/ch")] - '0';
+        char err[256], meta_path[64], prefix[8];
+        json_t *rows = wbr_load_lines(path, err, sizeof err);
+        cr_assert_not_null(rows, "%s", err);
+        snprintf(meta_path, sizeof meta_path, "handouts/results/ch%d.meta.json", n);
+        json_t *meta = wbr_load_meta(meta_path);
+        cr_assert(*wbr_str(meta, "date") && *wbr_str(meta, "command"), "%s must record date and command", meta_path);
+        snprintf(prefix, sizeof prefix, "%d-", n);
+        size_t i;
+        json_t *r;
+        int refs = 0, passes = 0;
+        json_array_foreach(rows, i, r)
+        {
+            cr_assert(strncmp(wbr_str(r, "chapter"), prefix, strlen(prefix)) == 0, "%s: a row of chapter %s", path,
+                      wbr_str(r, "chapter"));
+            cr_assert(*wbr_str(r, "gpu"), "%s: a row without its GPU", path);
+            if (wbr_is_reference(r)) refs++;
+            else {
+                cr_assert_str_eq(wbr_str(r, "verdict"), "PASS", "%s: %s did not pass", path, wbr_str(r, "variant"));
+                passes++;
+            }
+            cr_assert(isfinite(wbr_num(r, "throughput")), "%s: %s has no throughput", path, wbr_str(r, "variant"));
+        }
+        cr_assert(refs > 0 && passes > 0, "%s: no speed-of-light row or no variant", path);
+        json_decref(rows);
+        json_decref(meta);
+    }
+    globfree(&g);
+}
+
+/* Made-up results, with numbers no real run gives, through the make targets the handouts use: what
+ * comes out must be what went in. */
+static void write_fake_results(const char *dir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/ch1.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("{\"chapter\":\"1-fake\",\"variant\":\"copy-of-light\",\"size\":\"1000003\",\"dims\":[1000003],\"seed\":7,"
+          "\"reps\":9,\"gpu\":\"Imaginary GPU 9000\",\"median_ms\":0.0123,\"prep_ms\":null,\"throughput\":4321.98,"
+          "\"unit\":\"GB/s\",\"sol_pct\":100,\"speedup\":null,\"verdict\":\"REFERENCE\"}\n"
+          "{\"chapter\":\"1-fake\",\"variant\":\"alpha\",\"size\":\"1000003\",\"dims\":[1000003],\"seed\":7,"
+          "\"reps\":9,\"gpu\":\"Imaginary GPU 9000\",\"median_ms\":0.0765432,\"prep_ms\":null,\"throughput\":1234.5678,"
+          "\"unit\":\"GB/s\",\"sol_pct\":28.5648,\"speedup\":1,\"verdict\":\"PASS\"}\n"
+          "{\"chapter\":\"1-fake\",\"variant\":\"beta\",\"size\":\"1000003\",\"dims\":[1000003],\"seed\":7,"
+          "\"reps\":9,\"gpu\":\"Imaginary GPU 9000\",\"median_ms\":0.0321,\"prep_ms\":null,\"throughput\":3210.77,"
+          "\"unit\":\"GB/s\",\"sol_pct\":74.2892,\"speedup\":2.3845,\"verdict\":\"PASS\"}\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/ch1.meta.json", dir);
+    f = fopen(path, "w");
+    fputs("{\"date\": \"1999-12-31\", \"command\": \"./fake --json\"}\n", f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/ch1.txt", dir);
+    f = fopen(path, "w");
+    fputs("table...\n  the seeds' claims beside this GPU (Imaginary GPU 9000), size 1000003:\n"
+          "    beta             claimed: 17 times faster\n    beta             measured here: 2.38x the speed of alpha\n"
+          "PASS\n",
+          f);
+    fclose(f);
+}
+
+Test(handouts, make_generates_table_and_plot_from_the_results_file, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    char dir[64];
+    wbt_tmpdir(dir, sizeof dir);
+    write_fake_results(dir);
+    /* The same rules `make handouts` uses, pointed at the made-up results. */
+    int rc = wbt_run(out, "make --no-print-directory -s RESULTS_DIR=%s HANDOUT_GEN=%s/gen %s/gen/ch1-table.md "
+                          "%s/gen/ch1-plot.gp %s/gen/ch1-claims.md",
+                     dir, dir, dir, dir, dir);
+    cr_assert_eq(rc, 0, "make failed (%d):\n%s", rc, out);
+    char path[256];
+    snprintf(path, sizeof path, "%s/gen/ch1-table.md", dir);
+    char *table = read_text(path);
+    const char *expect[] = {"Imaginary GPU 9000", "1999-12-31", "`./fake --json`", "copy-of-light", "`alpha`",
+                            "`beta`", "4322.0", "1234.6", "3210.8", "0.0765", "28.6 %", "2.38×", "1000003"};
+    for (size_t k = 0; k < sizeof expect / sizeof *expect; k++)
+        cr_assert_not_null(strstr(table, expect[k]), "the generated table lacks '%s':\n%s", expect[k], table);
+    snprintf(path, sizeof path, "%s/gen/ch1-plot.gp", dir);
+    char *plot = read_text(path);
+    const char *expect_plot[] = {"\"alpha\" 1234.57 28.5648", "\"beta\" 3210.77 74.2892", "4321.98 with lines",
+                                 "Imaginary GPU 9000", "GB/s"};
+    for (size_t k = 0; k < sizeof expect_plot / sizeof *expect_plot; k++)
+        cr_assert_not_null(strstr(plot, expect_plot[k]), "the plot script lacks '%s':\n%s", expect_plot[k], plot);
+    snprintf(path, sizeof path, "%s/gen/ch1-claims.md", dir);
+    char *claims = read_text(path);
+    cr_assert_not_null(strstr(claims, "claimed: 17 times faster"), "%s", claims);
+    cr_assert_null(strstr(claims, "table..."), "only the claims block is quoted:\n%s", claims);
+    /* Where pandoc and gnuplot are installed (make handouts installs them), the plot is drawn too. */
+    if (wbt_run(out, "pandoc --version && gnuplot -e 'set terminal pngcairo'") == 0) {
+        rc = wbt_run(out, "make --no-print-directory -s RESULTS_DIR=%s HANDOUT_GEN=%s/gen %s/gen/ch1-plot.png", dir,
+                     dir, dir);
+        cr_assert_eq(rc, 0, "plot failed:\n%s", out);
+        snprintf(path, sizeof path, "%s/gen/ch1-plot.png", dir);
+        FILE *png = fopen(path, "rb");
+        unsigned char sig[8] = {0};
+        cr_assert(png && fread(sig, 1, 8, png) == 8 && memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", path);
+        fclose(png);
+    }
+    free(table);
+    free(plot);
+    free(claims);
+    wbt_run(out, "rm -rf %s", dir);
+}
+
+/* ------------------------------------------------------------------ the generator's own edge cases */
+Test(handouts, bad_results_files_are_refused_with_the_reason)
+{
+    char dir[64], path[128], err[256];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/bad.json", dir);
+    const char *cases[][2] = {
+        {"not json\n", "not a JSON object"},
+        {"{\"chapter\":\"1-x\",\"variant\":\"a\",\"size\":\"1\",\"gpu\":\"g\",\"unit\":\"GB/s\",\"verdict\":\"PASS\","
+         "\"median_ms\":1,\"throughput\":\"fast\",\"sol_pct\":1,\"speedup\":1}\n",
+         "\"throughput\""},
+        {"{\"chapter\":\"1-x\",\"size\":\"1\",\"gpu\":\"g\",\"unit\":\"GB/s\",\"verdict\":\"PASS\","
+         "\"median_ms\":1,\"throughput\":1,\"sol_pct\":1,\"speedup\":1}\n",
+         "\"variant\""},
+        {"\n\n", "has no results"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        FILE *f = fopen(path, "w");
+        fputs(cases[k][0], f);
+        fclose(f);
+        json_t *rows = wbr_load_lines(path, err, sizeof err);
+        cr_assert_null(rows, "case %zu was accepted", k);
+        cr_assert_not_null(strstr(err, cases[k][1]), "case %zu: '%s' does not say %s", k, err, cases[k][1]);
+    }
+    cr_assert_null(wbr_load_lines("/nonexistent/results.json", err, sizeof err));
+    remove(path);
+    rmdir(dir);
+}
+
+Test(handouts, expand_replaces_markers_and_notes_missing_pieces)
+{
+    char dir[64], md[128], table[128], outp[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(md, sizeof md, "%s/h.md", dir);
+    snprintf(table, sizeof table, "%s/t.md", dir);
+    snprintf(outp, sizeof outp, "%s/out.md", dir);
+    FILE *f = fopen(md, "w");
+    fprintf(f, "# H\n%s\nmiddle\n%s\n%s\n  %s\nend\n", WBR_MARK_TABLE, WBR_MARK_PLOT, WBR_MARK_CLAIMS, WBR_MARK_TABLE);
+    fclose(f);
+    f = fopen(table, "w");
+    fputs("| a | b |\n", f);
+    fclose(f);
+    f = fopen(outp, "w");
+    int n = wbr_expand(f, md, table, "-", "alt", "-");
+    fclose(f);
+    cr_assert_eq(n, 3, "three marker lines (an indented marker is text, not a marker)");
+    char *text = read_text(outp);
+    cr_assert_not_null(strstr(text, "# H\n| a | b |\nmiddle\n*No plot yet"), "%s", text);
+    cr_assert_not_null(strstr(text, "*No `--claims` output recorded yet.*"), "%s", text);
+    cr_assert_not_null(strstr(text, "  " WBR_MARK_TABLE "\nend\n"), "%s", text);
+    cr_assert_eq(wbr_expand(stdout, "/nonexistent.md", NULL, NULL, NULL, NULL), -1);
+    free(text);
+    remove(md);
+    remove(table);
+    remove(outp);
+    rmdir(dir);
+}
