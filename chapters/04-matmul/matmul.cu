@@ -1,0 +1,459 @@
+/*
+ * Chapter 4 — matrix multiplication: C = A·B with A M×K, B K×N, C M×N, float, row-major, any M, N, K ≥ 1.
+ * Rectangular on purpose: with square matrices a kernel that swaps two extents still passes.
+ *
+ * Variants, each adding one idea (build/chapter4 --list):
+ *   naive          one thread per element of C, its dot product read straight from global memory
+ *                  (PMPP fig. 5.1, with bounds checks): 2 global loads per multiply-add
+ *   tiled          TILE_WIDTH×TILE_WIDTH tiles of A and B staged in __shared__, two barriers per phase
+ *                  (PMPP fig. 5.12); tiles that overhang the matrices are padded with zeros, so any
+ *                  shape works: 2/TILE_WIDTH loads per multiply-add
+ *   reg-block      each thread computes an 8×8 block of C in registers from a 128×128 block tile with
+ *                  16-deep slices of K: every value read from shared memory feeds 8 multiply-adds, and
+ *                  (128+128)/(128·128) = 1/64 global loads per multiply-add
+ *   vector         the same with 16-byte (float4) accesses to global and shared memory wherever the
+ *                  shape allows (a row length that is a multiple of 4), scalar at the edges
+ *   double-buffer  two shared buffers: the global loads of the next slice are in flight while the
+ *                  current one is computed, and one barrier per slice instead of two
+ * TILE_WIDTH is 16 unless built with -DTILE_WIDTH=32 (e.g. `make build/solution4 NVCC="nvcc
+ * -DTILE_WIDTH=32"`); the table's loads/FMA column names it ("2/16 T=16").
+ *
+ * The loads/FMA column is the seeds' measure (PMPP's CGMA ratio, turned over): global-memory loads
+ * the kernel issues per multiply-add, counted in elements. It is what the code asks for, not what
+ * reaches DRAM: today's L1 and L2 caches catch most of the naive kernel's repeats, which is why tiling
+ * gains far less here than the seeds measured.
+ *
+ * Speed of light: cublasSgemm in fp32 with TF32 off (CUBLAS_PEDANTIC_MATH), on the same data in the
+ * same run. Every variant does the same 2·M·N·K floating-point operations.
+ *
+ * Verification: |c − ref| ≤ rtol·Σ_k |a_ik||b_kj| for every element, with rtol = γ_K = K·u/(1 − K·u),
+ * u = 2^-24 (Higham's bound for a K-term dot product in fp32, in any order of summation, with or
+ * without fused multiply-add), plus 2·γ_K in double for the rounding of the reference and of the bound.
+ * The reference is computed on the CPU in double precision (OpenMP) when M·N·K ≤ 2^31 and M·N ≤ 2^26.
+ * Beyond that, 32 rows spread over C (the first and last included) are computed on the CPU in double
+ * and every other row is compared with cuBLAS's result, allowing the error of both sides (2·rtol) and
+ * bounding Σ|a||b| by ‖row of A‖₂·‖column of B‖₂ (Cauchy–Schwarz). cuBLAS's own result is checked
+ * against the CPU rows before it is used. The line under each row gives the worst error as a fraction
+ * of its bound, where it is, and which reference that was. All five variants add the K products of an
+ * element in the same order (k = 0, 1, …, one fused multiply-add each), so they produce bit-identical
+ * C and the same worst error; cuBLAS orders its sums differently.
+ *
+ * Run:  make chapter4                 your version (this file, chapters/04-matmul/)
+ *       make solution4                the reference
+ *       build/chapter4 --size 1000x777x513 --variant naive,tiled
+ *       build/chapter4 --help
+ * Seeds: Kirk & Hwu, "Programming Massively Parallel Processors", chapter 5 (figures 5.1 and 5.12);
+ *        the 2008 course slides' mat_mul (both assume Width a multiple of TILE_WIDTH; ours does not).
+ */
+#include "wb.h"
+
+#include <cublas_v2.h>
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16 /* tiled: threads per block side and tile side; 32 also works (1024 threads) */
+#endif
+#if TILE_WIDTH < 1 || TILE_WIDTH > 32
+#error "TILE_WIDTH must be between 1 and 32 (a block holds at most 1024 threads)"
+#endif
+#define BLOCK_WIDTH 16 /* naive: threads per block side */
+
+/* The register-blocked variants: a block of 256 threads computes a BM×BN block tile of C, each
+ * thread a TM×TN block of it, walking K in slices BK deep. */
+#define BM 128
+#define BN 128
+#ifndef BK
+#define BK 16 /* measured on the H100 at 4096³: 16 beats 8 by ~5% (half the barriers per K) */
+#endif
+#define TM 8
+#define TN 8
+#define RB_THREADS ((BM / TM) * (BN / TN))
+#define A_PAD 4 /* As rows padded to BM+4 floats: the transposing stores hit 32 different banks */
+#define A_LOADS (BM * BK / 4 / RB_THREADS) /* float4 loads of A per thread per slice */
+#define B_LOADS (BK * BN / 4 / RB_THREADS) /* float4 loads of B per thread per slice */
+static_assert(RB_THREADS == 256 && TM == 8 && TN == 8, "the thread layout below assumes 16×16 threads of 8×8");
+static_assert(BK % 4 == 0 && A_LOADS >= 1 && B_LOADS >= 1 && (BM * BK / 4) % RB_THREADS == 0,
+              "each thread loads whole float4s of each slice");
+
+#define WB_STR_(x) #x
+#define WB_STR(x) WB_STR_(x)
+
+/* ------------------------------------------------------------------ CPU reference */
+/* Rows rows[0..n_rows) of A·B in double, and of |A|·|B| (the Σ|a||b| of the error bound). Products of
+ * two floats are exact in double; the sums round at 2^-53, far below the fp32 tolerance. */
+static void matmul_rows_cpu(const float *A, const float *B, int N, int K, const int *rows, int n_rows,
+                            double *ref, double *abs_sum)
+{
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int r = 0; r < n_rows; r++) {
+        double *c = ref + (size_t)r * N, *c_abs = abs_sum + (size_t)r * N;
+        for (int j = 0; j < N; j++) c[j] = c_abs[j] = 0.0;
+        const float *a = A + (size_t)rows[r] * K;
+        for (int k = 0; k < K; k++) {
+            double a_k = a[k], a_abs = fabs(a_k);
+            const float *b = B + (size_t)k * N;
+            for (int j = 0; j < N; j++) {
+                c[j] += a_k * b[j];
+                c_abs[j] += a_abs * fabs((double)b[j]);
+            }
+        }
+    }
+}
+
+/* γ_n = n·u/(1 − n·u) (Higham, "Accuracy and Stability of Numerical Algorithms", §3.1). */
+static double gamma_n(int n, double u) { return n * u / (1.0 - n * u); }
+
+/* The relative tolerance for K-term dot products in fp32, see the header comment. */
+static double matmul_rtol(int K) { return gamma_n(K, 0x1p-24) + 2.0 * gamma_n(K, 0x1p-53); }
+
+/* ------------------------------------------------------------------ kernels */
+/* Thread (row, col) computes C[row][col] alone: every multiply-add loads one element of A and one of
+ * B from global memory. x walks the columns, so a warp reads one A element (broadcast) and 32
+ * consecutive B elements. */
+__global__ void matmul_naive(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    // BEGIN TODO(naive)
+    // END TODO(naive)
+}
+
+/* The block computes a TILE_WIDTH×TILE_WIDTH tile of C. Phase p stages A's tile (row block, column
+ * block p) and B's tile (row block p, column block) in shared memory, one element per thread, and each
+ * thread then takes TILE_WIDTH multiply-adds from shared memory: global loads drop by TILE_WIDTH.
+ * Elements outside A or B are stored as 0, so the last phase and the edge blocks add nothing false;
+ * threads outside C still load and wait at the barriers, they only skip the final store. */
+__global__ void matmul_tiled(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    // BEGIN TODO(tiled)
+    // END TODO(tiled)
+}
+
+// BEGIN TODO(edge-access)
+// END TODO(edge-access)
+
+/* Block tile: C[row0..row0+128)[col0..col0+128). Each slice of K, BK deep, is staged in shared memory:
+ * A's 128×BK part transposed (As[k][m], so that a thread's 8 rows at one k lie side by side) and B's
+ * BK×128 part as it is. Thread (ty, tx), both 0..15, owns rows ty*4..+3 and 64+ty*4..+3 and columns
+ * tx*4..+3 and 64+tx*4..+3 of the block tile: at each k it reads 8 values of A and 8 of B and does the
+ * 64 multiply-adds of their outer product into acc. The two halves 64 apart, and the warp covering 4
+ * row groups × 8 column groups, keep its shared reads to a few distinct, consecutive addresses.
+ * Zero-padding makes the edges and the last slice harmless, as in tiled. */
+__global__ void __launch_bounds__(RB_THREADS, 2)
+    matmul_regblock(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    // BEGIN TODO(reg-block)
+    // END TODO(reg-block)
+}
+
+/* reg-block with 16-byte accesses: float4 loads from global memory where the row length allows
+ * (load4_vector), B's slice stored and both slices read back as float4, and float4 stores of C:
+ * a quarter of the load/store instructions. */
+__global__ void __launch_bounds__(RB_THREADS, 2)
+    matmul_vector(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    // BEGIN TODO(vector)
+    // END TODO(vector)
+}
+
+/* vector with two shared buffers per operand. While slice k0 is multiplied out of buffer `cur`, the
+ * loads of slice k0+BK are already on their way into registers (a_next, b_next); they go to the other
+ * buffer afterwards. One barrier per slice suffices: the buffer written in this round was last read
+ * in the previous one, and everyone has passed that round's barrier. */
+__global__ void __launch_bounds__(RB_THREADS, 2)
+    matmul_double_buffer(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    // BEGIN TODO(double-buffer)
+    // END TODO(double-buffer)
+}
+
+/* ------------------------------------------------------------------ launchers */
+typedef struct {
+    int M, N, K;
+    float *h_A, *h_B, *h_C;     /* host inputs; host copy of the last result */
+    float *d_A, *d_B, *d_C;
+    cublasHandle_t blas;
+    /* The reference: rows exact_rows[0..n_exact) in double (ex_ref) with their bounds (ex_bound);
+     * all M rows when the CPU can afford it, else a sample plus cuBLAS's C for the rest (h_blas,
+     * row_norm_A, col_norm_B, scratch rows row_ref/row_bound). */
+    int *exact_rows, n_exact;
+    double *ex_ref, *ex_bound, rtol;
+    float *h_blas;
+    double *row_norm_A, *col_norm_B, *row_ref, *row_bound;
+} State;
+
+static int ceil_div(int n, int d) { return (n + d - 1) / d; }
+
+static void cublas_check(cublasStatus_t st, const char *call, int line)
+{
+    if (st == CUBLAS_STATUS_SUCCESS) return;
+    fprintf(stderr, "%s:%d: cuBLAS error %s (%s) in %s\n", __FILE__, line, cublasGetStatusName(st),
+            cublasGetStatusString(st), call);
+    exit(WB_EXIT_CUDA);
+}
+#define CUBLAS_CHECK(call) cublas_check((call), #call, __LINE__)
+
+static void launch_naive(void *p)
+{
+    // BEGIN TODO(naive-launch)
+    // END TODO(naive-launch)
+}
+
+static void launch_tiled(void *p)
+{
+    State *s = (State *)p;
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid(ceil_div(s->N, TILE_WIDTH), ceil_div(s->M, TILE_WIDTH));
+    matmul_tiled<<<grid, block>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
+static void launch_regblock(void *p)
+{
+    State *s = (State *)p;
+    dim3 grid(ceil_div(s->N, BN), ceil_div(s->M, BM));
+    matmul_regblock<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
+static void launch_vector(void *p)
+{
+    State *s = (State *)p;
+    dim3 grid(ceil_div(s->N, BN), ceil_div(s->M, BM));
+    matmul_vector<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
+static void launch_double_buffer(void *p)
+{
+    State *s = (State *)p;
+    dim3 grid(ceil_div(s->N, BN), ceil_div(s->M, BM));
+    matmul_double_buffer<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
+/* The speed of light. cuBLAS is column-major, and a row-major matrix read column-major is its
+ * transpose: the row-major C (M×N) we want is the column-major Cᵀ (N×M) = Bᵀ·Aᵀ, where the row-major B
+ * and A already are the column-major Bᵀ (N×K, leading dimension N) and Aᵀ (K×M, leading dimension K).
+ * So: swap the operands and the roles of M and N, transpose nothing. */
+static void launch_cublas(void *p)
+{
+    State *s = (State *)p;
+    const float one = 1.0f, zero = 0.0f;
+    CUBLAS_CHECK(cublasSgemm(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K, &one, s->d_B, s->N, s->d_A, s->K,
+                             &zero, s->d_C, s->N));
+}
+
+/* ------------------------------------------------------------------ the chapter for wb_main */
+#define SAMPLED_ROWS 32
+static int exact_everywhere(long long M, long long N, long long K) { return M * N * K <= (1ll << 31) && M * N <= (1ll << 26); }
+
+static double device_bytes(const wb_size *size)
+{
+    double M = (double)size->d[0], N = (double)size->d[1], K = (double)size->d[2];
+    return sizeof(float) * (M * K + K * N + M * N) + 64e6; /* + cuBLAS's workspace and context */
+}
+
+static double flops(const wb_size *size) { return 2.0 * (double)size->d[0] * (double)size->d[1] * (double)size->d[2]; }
+
+/* Reference and bound of row i: the exact row if there is one (moving *next on), else cuBLAS's row. */
+static void reference_row(State *s, int i, int *next, const double **ref, const double **bound)
+{
+    size_t N = (size_t)s->N;
+    if (*next < s->n_exact && s->exact_rows[*next] == i) {
+        *ref = s->ex_ref + (size_t)*next * N;
+        *bound = s->ex_bound + (size_t)*next * N;
+        ++*next;
+        return;
+    }
+    const float *blas = s->h_blas + (size_t)i * N;
+    for (size_t j = 0; j < N; j++) {
+        s->row_ref[j] = blas[j];
+        s->row_bound[j] = 2.0 * s->rtol * s->row_norm_A[i] * s->col_norm_B[j];
+    }
+    *ref = s->row_ref;
+    *bound = s->row_bound;
+}
+
+/* Checks got (M×N) against the reference, every row, or only the exact ones. */
+static void check_against_reference(State *s, const float *got, wb_check *chk, int exact_only)
+{
+    wb_check_init(chk, (size_t)s->N);
+    chk->worst_of = s->h_blas ? "cuBLAS, " WB_STR(SAMPLED_ROWS) " rows CPU fp64" : "CPU fp64";
+    int next = 0;
+    for (int i = 0; i < s->M; i++) {
+        if (exact_only && !(next < s->n_exact && s->exact_rows[next] == i)) continue;
+        const double *ref, *bound;
+        reference_row(s, i, &next, &ref, &bound);
+        wb_check_f32_tol(chk, (unsigned long long)i * s->N, ref, bound, got + (size_t)i * s->N, (size_t)s->N);
+    }
+}
+
+static void *host_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
+        exit(WB_EXIT_CUDA);
+    }
+    return p;
+}
+
+static void setup(void *p, const wb_size *size, uint64_t seed)
+{
+    State *s = (State *)p;
+    memset(s, 0, sizeof *s);
+    s->M = (int)size->d[0];
+    s->N = (int)size->d[1];
+    s->K = (int)size->d[2];
+    size_t M = (size_t)s->M, N = (size_t)s->N, K = (size_t)s->K;
+    s->h_A = (float *)host_alloc(sizeof(float) * M * K);
+    s->h_B = (float *)host_alloc(sizeof(float) * K * N);
+    s->h_C = (float *)host_alloc(sizeof(float) * M * N);
+    wb_fill_f32(s->h_A, M * K, seed, 0, -1.0f, 1.0f);
+    wb_fill_f32(s->h_B, K * N, seed, 1, -1.0f, 1.0f);
+    CUDA_CHECK(cudaMalloc(&s->d_A, sizeof(float) * M * K));
+    CUDA_CHECK(cudaMalloc(&s->d_B, sizeof(float) * K * N));
+    CUDA_CHECK(cudaMalloc(&s->d_C, sizeof(float) * M * N));
+    CUDA_CHECK(cudaMemcpy(s->d_A, s->h_A, sizeof(float) * M * K, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(s->d_B, s->h_B, sizeof(float) * K * N, cudaMemcpyHostToDevice));
+    CUBLAS_CHECK(cublasCreate(&s->blas));
+    CUBLAS_CHECK(cublasSetMathMode(s->blas, CUBLAS_PEDANTIC_MATH)); /* fp32 throughout: no TF32 */
+
+    /* The exact rows: all of them, or SAMPLED_ROWS spread evenly, the first and the last included. */
+    s->rtol = matmul_rtol(s->K);
+    int all = exact_everywhere(s->M, s->N, s->K);
+    s->n_exact = all || s->M <= SAMPLED_ROWS ? s->M : SAMPLED_ROWS;
+    all = s->n_exact == s->M;
+    s->exact_rows = (int *)host_alloc(sizeof(int) * (size_t)s->n_exact);
+    for (int r = 0; r < s->n_exact; r++)
+        s->exact_rows[r] = s->n_exact == 1 ? 0 : (int)((long long)r * (s->M - 1) / (s->n_exact - 1));
+    s->ex_ref = (double *)host_alloc(sizeof(double) * (size_t)s->n_exact * N);
+    s->ex_bound = (double *)host_alloc(sizeof(double) * (size_t)s->n_exact * N);
+    matmul_rows_cpu(s->h_A, s->h_B, s->N, s->K, s->exact_rows, s->n_exact, s->ex_ref, s->ex_bound);
+    for (size_t e = 0; e < (size_t)s->n_exact * N; e++) s->ex_bound[e] *= s->rtol;
+
+    /* cuBLAS's C, checked against the exact rows; the other rows' reference when not all are exact. */
+    wb_poison(s->d_C, sizeof(float) * M * N);
+    launch_cublas(s);
+    CUDA_CHECK(cudaMemcpy(s->h_C, s->d_C, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
+    wb_check chk;
+    check_against_reference(s, s->h_C, &chk, 1);
+    if (chk.wrong) {
+        fprintf(stderr, "cuBLAS's C disagrees with the CPU reference (is the operand order right?):\n");
+        wb_check_print(stderr, &chk);
+        exit(WB_EXIT_CUDA);
+    }
+    if (!all) {
+        s->h_blas = s->h_C;
+        s->h_C = (float *)host_alloc(sizeof(float) * M * N);
+        s->row_norm_A = (double *)host_alloc(sizeof(double) * M);
+        s->col_norm_B = (double *)host_alloc(sizeof(double) * N);
+        s->row_ref = (double *)host_alloc(sizeof(double) * N);
+        s->row_bound = (double *)host_alloc(sizeof(double) * N);
+        memset(s->col_norm_B, 0, sizeof(double) * N);
+        for (size_t i = 0; i < M; i++) {
+            double sq = 0;
+            for (size_t k = 0; k < K; k++) sq += (double)s->h_A[i * K + k] * s->h_A[i * K + k];
+            s->row_norm_A[i] = sqrt(sq);
+        }
+        for (size_t k = 0; k < K; k++)
+            for (size_t j = 0; j < N; j++) s->col_norm_B[j] += (double)s->h_B[k * N + j] * s->h_B[k * N + j];
+        for (size_t j = 0; j < N; j++) s->col_norm_B[j] = sqrt(s->col_norm_B[j]);
+    }
+}
+
+static double speed_of_light(void *p, int warmup, int reps, const char **name)
+{
+    State *s = (State *)p;
+    *name = "cuBLAS sgemm fp32";
+    double ms = wb_time_median_ms(launch_cublas, s, warmup, reps);
+    return 2.0 * s->M * (double)s->N * s->K / (ms * 1e-3) / 1e9;
+}
+
+static void poison(void *p)
+{
+    State *s = (State *)p;
+    wb_poison(s->d_C, sizeof(float) * (size_t)s->M * s->N);
+}
+
+static void check(void *p, wb_check *chk)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaMemcpy(s->h_C, s->d_C, sizeof(float) * (size_t)s->M * s->N, cudaMemcpyDeviceToHost));
+    check_against_reference(s, s->h_C, chk, 0);
+}
+
+static int dump(void *p, FILE *f)
+{
+    State *s = (State *)p;
+    size_t n = (size_t)s->M * s->N;
+    return fwrite(s->h_C, sizeof(float), n, f) == n ? 0 : -1;
+}
+
+static void teardown(void *p)
+{
+    State *s = (State *)p;
+    CUBLAS_CHECK(cublasDestroy(s->blas));
+    CUDA_CHECK(cudaFree(s->d_A));
+    CUDA_CHECK(cudaFree(s->d_B));
+    CUDA_CHECK(cudaFree(s->d_C));
+    free(s->h_A);
+    free(s->h_B);
+    free(s->h_C);
+    free(s->exact_rows);
+    free(s->ex_ref);
+    free(s->ex_bound);
+    free(s->h_blas);
+    free(s->row_norm_A);
+    free(s->col_norm_B);
+    free(s->row_ref);
+    free(s->row_bound);
+}
+
+static const wb_variant_info variants[] = {
+    {"naive", "one thread per element of C, dot product straight from global memory", "matmul_naive", NULL},
+    {"tiled", "TILE_WIDTH² tiles of A and B in __shared__, two barriers per phase, zero-padded edges",
+     "matmul_tiled",
+     "much faster than naive: each input element is loaded TILE_WIDTH times less often (the 2008 slides: "
+     "17.2x on a GT200)"},
+    {"reg-block", "each thread computes an 8x8 block of C in registers from 128x128 block tiles", "matmul_regblock",
+     NULL},
+    {"vector", "16-byte (float4) loads and stores to global and shared memory, scalar at ragged edges",
+     "matmul_vector", NULL},
+    {"double-buffer", "two shared buffers: the next slice's loads overlap this slice's math, one barrier",
+     "matmul_double_buffer", NULL},
+};
+static const wb_variant_run runs[] = {
+    {launch_naive, NULL, "2"},
+    {launch_tiled, NULL, "2/" WB_STR(TILE_WIDTH) " T=" WB_STR(TILE_WIDTH)},
+    {launch_regblock, NULL, "1/64"},
+    {launch_vector, NULL, "1/64"},
+    {launch_double_buffer, NULL, "1/64"},
+};
+
+int main(int argc, char **argv)
+{
+    const wb_chapter chapter = {
+        .cli = {.id = "4-matmul",
+                .title = "matrix multiplication, C (MxN) = A (MxK) * B (KxN), fp32, row-major",
+                .variants = variants,
+                .n_variants = 5,
+                .dims = 3,
+                .max_dim = 1 << 15,
+                .size_help = "MxNxK: C is MxN, A MxK, B KxN; each 1 to 32768 (the kernels index with int: "
+                             "M*K, K*N and M*N stay within 2^30)",
+                .default_sizes = "4096x4096x4096 4096x1000x333"},
+        .table = {.unit = "GFLOP/s", .extra_name = "loads/FMA", .has_pre = 0},
+        .runs = runs,
+        .work_scale = 1e9,
+        .device_bytes = device_bytes,
+        .work = flops,
+        .setup = setup,
+        .speed_of_light = speed_of_light,
+        .poison = poison,
+        .check = check,
+        .dump = dump,
+        .teardown = teardown,
+    };
+    State state;
+    memset(&state, 0, sizeof state);
+    return wb_main(argc, argv, &chapter, &state);
+}
