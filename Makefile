@@ -317,3 +317,72 @@ $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu com
 
 test: $(INSPECT) $(BUILD)/planted/inspect_occupancy.ptxas
 # ------------------------------------------------------------------ (END look-inside section)
+
+# ------------------------------------------------------------------ grading (the autograder, grading/)
+# make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]   one submission
+# make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]                   a class (resumable)
+# make check [CH=n]                                                        the student's practice run
+# make dist-student                                                        the release without solutions/
+# The grader compiles student code with the command printed by `grading-flags` (the flags above: one
+# source of truth). The rubric is grading/rubric.json (JSON, read with jansson).
+GRADER      := $(BUILD)/grade
+GRADER_DEPS_PKGS := libjansson-dev
+GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT),--out $(OUT)) \
+               $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
+
+.PHONY: grade grade-class check dist-student grading-flags grader-deps
+
+# The same probe-then-install-or-print mechanism as the test dependencies, for jansson alone (the
+# student release needs the grader for `make check`, not Criterion).
+$(BUILD)/grading/.deps-ok:
+	@mkdir -p $(@D)
+	@printf '#include <jansson.h>\nint main(void) { json_decref(json_object()); return 0; }\n' > $(@D)/probe.c
+	@if ! $(CC) $(@D)/probe.c -o $(@D)/probe -ljansson 2>/dev/null; then \
+	  cmd="apt-get install -y --no-install-recommends $(GRADER_DEPS_PKGS)"; \
+	  if [ "$$(id -u)" = 0 ]; then pre=""; elif sudo -n true 2>/dev/null; then pre="sudo"; \
+	  else echo "the grader needs $(GRADER_DEPS_PKGS); install it with: sudo apt-get update && sudo $$cmd" >&2; exit 1; fi; \
+	  echo "installing $(GRADER_DEPS_PKGS) with apt-get"; \
+	  $$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$pre env DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null \
+	    && $(CC) $(@D)/probe.c -o $(@D)/probe -ljansson \
+	    || { echo "could not install $(GRADER_DEPS_PKGS); run: sudo apt-get update && sudo $$cmd" >&2; exit 1; }; \
+	fi
+	@touch $@
+
+grader-deps: $(BUILD)/grading/.deps-ok
+
+# snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
+$(GRADER): grading/grade.c $(wildcard grading/*.h) common/wb.h | $(BUILD)/grading/.deps-ok
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c -ljansson -lm
+
+grading-flags:
+	@echo 'NVCC $(NVCC) $(NVCCFLAGS)'
+	@echo 'LIBS $(LDLIBS) $(LDLIBS_$(CH))'
+
+grade: $(GRADER) $(SOLUTIONS)
+	@if [ -z "$(SUB)" ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
+	./$(GRADER) $(GRADE_ARGS) $(SUB)
+
+grade-class: $(GRADER) $(SOLUTIONS)
+	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]" >&2; exit 2; fi
+	./$(GRADER) $(GRADE_ARGS) --class $(SUBS)
+
+check: $(GRADER)
+	./$(GRADER) $(GRADE_ARGS) --check
+
+# The student release: the workbook without solutions/, the graders' test submissions (near-solutions)
+# and planted-bug programs, plus pristine copies of the starters so that `make check` can tell edits
+# outside the TODO regions. Files under grading/secret/ (if any) stay out too.
+DIST_NAME ?= cuda-workbook-student
+dist-student:
+	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
+	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/planted/|grading/secret/|build/|\.device/)' \
+	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
+	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
+	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done
+	@tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST_NAME).tar.gz $(DIST_NAME)
+	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted)/' >/dev/null; then \
+	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
+	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
+
+test: $(GRADER)
+# ------------------------------------------------------------------ (END grading section)
