@@ -316,6 +316,8 @@ $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu com
 	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 
 test: $(INSPECT) $(BUILD)/planted/inspect_occupancy.ptxas
+# tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
+$(BUILD)/tests/test_inspect.o: CFLAGS += -I$(abspath $(dir $(shell command -v $(NVCC) 2>/dev/null))../include)
 # ------------------------------------------------------------------ (END look-inside section)
 
 # ------------------------------------------------------------------ grading (the autograder, grading/)

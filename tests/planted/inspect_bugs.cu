@@ -1,0 +1,203 @@
+/*
+ * Planted bugs for tests/test_inspect.c: a chapter-shaped program (wb_main, `--list --json -`) whose
+ * variants each carry one bug that one compute-sanitizer tool must report, so `inspect sanitize`
+ * (make sanitize) is tested on findings, not only on clean code. Array reversal, as in chapter 1.
+ *
+ *   clean              the shared-memory reversal, correct: every tool must stay silent
+ *   race               the same without __syncthreads(): racecheck reports a shared-memory hazard
+ *   out-of-bounds      thread n also writes, to out[-1]: memcheck reports an invalid global write
+ *   uninitialized      also reads a buffer nothing ever wrote: initcheck reports it
+ *   divergent-barrier  __syncthreads() reached by only part of the block: synccheck reports it
+ */
+#include "wb.h"
+
+#define BLOCK 256
+
+__global__ void planted_clean(const int *in, int *out, int n)
+{
+    __shared__ int tile[BLOCK];
+    int t = threadIdx.x;
+    int i = blockIdx.x * BLOCK + t;
+    if (i < n) tile[BLOCK - 1 - t] = in[i];
+    __syncthreads();
+    int src = blockIdx.x * BLOCK + (BLOCK - 1 - t);
+    if (src < n) out[n - 1 - src] = tile[t];
+}
+
+__global__ void planted_race(const int *in, int *out, int n)
+{
+    __shared__ int tile[BLOCK];
+    int t = threadIdx.x;
+    int i = blockIdx.x * BLOCK + t;
+    if (i < n) tile[BLOCK - 1 - t] = in[i];
+    /* the barrier is missing: thread t reads what thread BLOCK-1-t, in another warp, may not have written */
+    int src = blockIdx.x * BLOCK + (BLOCK - 1 - t);
+    if (src < n) out[n - 1 - src] = tile[t];
+}
+
+__global__ void planted_out_of_bounds(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i <= n) out[n - 1 - i] = i < n ? in[i] : 0; /* `<=`: i == n writes out[-1] */
+}
+
+__global__ void planted_uninitialized(const int *in, const int *never_written, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[n - 1 - i] = in[i] + (never_written[i] == 0x7fffffff);
+}
+
+__global__ void planted_divergent_barrier(const int *in, int *out, int n)
+{
+    __shared__ int tile[BLOCK];
+    int t = threadIdx.x;
+    int i = blockIdx.x * BLOCK + t;
+    if (i < n) tile[BLOCK - 1 - t] = in[i];
+    if (t < BLOCK / 2) __syncthreads(); /* half of the block never arrives */
+    int src = blockIdx.x * BLOCK + (BLOCK - 1 - t);
+    if (src < n) out[n - 1 - src] = tile[t];
+}
+
+typedef struct {
+    int n;
+    int *h_in, *h_out;
+    int *d_in, *d_out, *d_scratch;
+} State;
+
+static int blocks_for(int n) { return (n + BLOCK - 1) / BLOCK; }
+
+static void launch_clean(void *p)
+{
+    State *s = (State *)p;
+    planted_clean<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+static void launch_race(void *p)
+{
+    State *s = (State *)p;
+    planted_race<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+static void launch_out_of_bounds(void *p)
+{
+    State *s = (State *)p;
+    planted_out_of_bounds<<<blocks_for(s->n + 1), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+static void launch_uninitialized(void *p)
+{
+    State *s = (State *)p;
+    planted_uninitialized<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_scratch, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+static void launch_divergent_barrier(void *p)
+{
+    State *s = (State *)p;
+    planted_divergent_barrier<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+static double device_bytes(const wb_size *size) { return 3.0 * sizeof(int) * (double)size->d[0] + 1024; }
+static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
+
+static void setup(void *p, const wb_size *size, uint64_t seed)
+{
+    State *s = (State *)p;
+    s->n = (int)size->d[0];
+    size_t bytes = sizeof(int) * (size_t)s->n;
+    s->h_in = (int *)malloc(bytes);
+    s->h_out = (int *)malloc(bytes);
+    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, 0, (1 << 30) - 1);
+    CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_scratch, bytes)); /* deliberately never written */
+    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
+}
+
+static void copy_d2d(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
+}
+
+static double speed_of_light(void *p, int warmup, int reps, const char **name)
+{
+    State *s = (State *)p;
+    *name = "memcpy D2D";
+    double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
+    return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
+}
+
+static void poison(void *p)
+{
+    State *s = (State *)p;
+    wb_poison(s->d_out, sizeof(int) * (size_t)s->n);
+}
+
+static void check(void *p, wb_check *chk)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToHost));
+    wb_check_init(chk, 0);
+    for (int j = 0; j < s->n; j++) {
+        int expected = s->h_in[s->n - 1 - j];
+        wb_check_i32(chk, (unsigned long long)j, &expected, &s->h_out[j], 1);
+    }
+}
+
+static int dump(void *p, FILE *f)
+{
+    State *s = (State *)p;
+    return fwrite(s->h_out, sizeof(int), (size_t)s->n, f) == (size_t)s->n ? 0 : -1;
+}
+
+static void teardown(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaFree(s->d_in));
+    CUDA_CHECK(cudaFree(s->d_out));
+    CUDA_CHECK(cudaFree(s->d_scratch));
+    free(s->h_in);
+    free(s->h_out);
+}
+
+static const wb_variant_info variants[] = {
+    {.name = "clean", .idea = "correct shared-memory reversal", .kernels = "planted_clean", .claim = NULL},
+    {.name = "race", .idea = "no __syncthreads() between the tile's writes and reads", .kernels = "planted_race", .claim = NULL},
+    {.name = "out-of-bounds", .idea = "one thread too many writes out[-1]", .kernels = "planted_out_of_bounds", .claim = NULL},
+    {.name = "uninitialized", .idea = "reads memory nothing wrote", .kernels = "planted_uninitialized", .claim = NULL},
+    {.name = "divergent-barrier", .idea = "__syncthreads() in a branch", .kernels = "planted_divergent_barrier", .claim = NULL},
+};
+static const wb_variant_run runs[] = {
+    {launch_clean, NULL, NULL},         {launch_race, NULL, NULL},
+    {launch_out_of_bounds, NULL, NULL}, {launch_uninitialized, NULL, NULL},
+    {launch_divergent_barrier, NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+    const wb_chapter chapter = {
+        .cli = {.id = "planted-bugs",
+                .title = "planted bugs for the sanitizer tests",
+                .variants = variants,
+                .n_variants = 5,
+                .dims = 1,
+                .max_dim = 1 << 24,
+                .size_help = "N: number of ints",
+                .default_sizes = "1031"},
+        .table = {.unit = "GB/s", .extra_name = NULL, .has_pre = 0},
+        .runs = runs,
+        .work_scale = 1e9,
+        .device_bytes = device_bytes,
+        .work = bytes_moved,
+        .setup = setup,
+        .speed_of_light = speed_of_light,
+        .poison = poison,
+        .check = check,
+        .dump = dump,
+        .teardown = teardown,
+    };
+    State state;
+    memset(&state, 0, sizeof state);
+    return wb_main(argc, argv, &chapter, &state);
+}
