@@ -137,7 +137,7 @@ Test(ch4, starter_reports_todo_and_fails, .timeout = 120)
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         const char *verdict = wbt_verdict_of(lines, variants[v]);
         cr_assert_not_null(verdict, "no JSON line for %s", variants[v]);
-        cr_assert_str_eq(verdict, "TODO", "%s", variants[v]);
+        cr_assert_str_eq(verdict, "TODO", "%s is %s, not TODO\n%s", variants[v], verdict, out);
     }
     cr_assert(strstr(out, "TODO") && strstr(out, "FAIL"), "%s", out);
     json_decref(lines);
