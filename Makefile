@@ -192,7 +192,8 @@ $(HANDOUT_GEN)/ch%-claims.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)
 
 # Keep the generated pieces (make would delete them as intermediates), so they can be looked at.
 RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch[0-9].json))
-.SECONDARY: $(foreach n,$(RESULT_NUMS),$(addprefix $(HANDOUT_GEN)/ch$(n),-table.md -plot.gp -plot.png -claims.md .md))
+.SECONDARY: $(foreach n,$(RESULT_NUMS),$(addprefix $(HANDOUT_GEN)/ch$(n),-table.md -plot.gp -plot.png -claims.md)) \
+            $(patsubst handouts/%.md,$(HANDOUT_GEN)/%.md,$(HANDOUT_SRCS))
 HANDOUT_PIECES = $(if $(wildcard $(RESULTS_DIR)/ch$*.json),$(HANDOUT_GEN)/ch$*-table.md $(HANDOUT_GEN)/ch$*-plot.png $(HANDOUT_GEN)/ch$*-claims.md)
 $(HANDOUT_GEN)/ch%.md: handouts/ch%.md $(HANDOUT_TOOL) $$(HANDOUT_PIECES)
 	@mkdir -p $(@D)
@@ -230,7 +231,7 @@ results: $(addprefix $(BUILD)/solution,$(RESULTS_CHAPTERS)) $(HANDOUT_TOOL)
 # make resources CH=N [V=..] [SOLUTION=1] [BLOCK=256] [DSMEM=0]
 #                                           registers, shared memory, stack and spills per kernel, and the
 #                                           occupancy they allow on this GPU, with the limiting resource
-# make sanitize [CH=N] [V=..] [SOLUTION=1] [SIZE=..]
+# make sanitize [CH=N] [V=..] [SOLUTION=1] [SIZE=..] [JOBS=4]
 #                                           (GPU) compute-sanitizer memcheck, racecheck, synccheck, initcheck
 #                                           at a small odd size, one line per tool and variant; no CH: all
 # make profile CH=N V=variant [SOLUTION=1] [SIZE=..]
@@ -293,13 +294,13 @@ resources: $(INSPECT)
 	  --block $(BLOCK) --dsmem $(DSMEM) $(LI_VARG)
 
 sanitize: $(INSPECT)
-	@$(INSPECT) gpu --check
+	@$(INSPECT) gpu --check --label "make sanitize"
 	@if [ -n "$(V)" ] && [ -z "$(CH)" ]; then echo "V= needs CH= (variant names differ by chapter)" >&2; exit 2; fi
 	@if [ -n "$(CH)" ]; then $(LI_CHECK_CH); fi; \
 	fail=0; for n in $(if $(CH),$(CH),$(LI_VALID)); do \
 	  $(MAKE) -s --no-print-directory $(BUILD)/$(LI_KIND)$$n || { fail=1; continue; }; \
 	  $(INSPECT) sanitize --program $(BUILD)/$(LI_KIND)$$n --label "chapter $$n ($(LI_KIND))" $(LI_VARG) \
-	    $(LI_SIZEARG) || fail=1; \
+	    $(LI_SIZEARG) $(if $(JOBS),--jobs $(JOBS)) || fail=1; \
 	done; exit $$fail
 
 profile: $(INSPECT)
