@@ -1,0 +1,578 @@
+/*
+ * Chapter 5 — the min-plus product ("shortcuts"): r[i][j] = min over k of d[i][k] + d[k][j].
+ *
+ * d is an n×n matrix of non-negative floats: d[i][j] is the cost of the direct step from i to j, and
+ * +infinity where there is no edge. r[i][j] is then the cheapest way from i to j with at most one stop.
+ * It is a matrix product with (×, +) replaced by (+, min): n³ steps v = min(v, x + y), two arithmetic
+ * instructions each. Nothing else is needed, so everything else a kernel does (loads, index arithmetic,
+ * barriers) takes issue slots from the arithmetic: the cleanest place to learn what keeps a GPU busy.
+ * Each sum x + y is rounded the same way wherever it is computed and min never rounds, so r does not
+ * depend on the order of k: the check is exact, bit for bit.
+ *
+ * Variants, each adding one idea to the one before (v4, beyond the seed, adds three) (--list):
+ *   v0  one thread per r[i][j], reading d straight from global memory. threadIdx.x runs along i, so
+ *       the 32 threads of a warp read d[i][k] from 16 different rows (strided) and write r down a
+ *       column. Given: the worked example.
+ *   v1  the same with threadIdx.x along j: a warp reads consecutive d[k][j] (coalesced), one d[i][k]
+ *       per half-warp (a broadcast), and writes along a row of r
+ *   v2  reuse in registers: each thread computes an 8×8 block of r, loading 8 + 8 values per k for 64
+ *       steps instead of 2 per step. The input is padded to a multiple of 64 with +inf and a transposed
+ *       copy made by a preprocessing kernel, so both operands are read along rows
+ *   v3  reuse in shared memory: a block of 8×8 threads stages 4 rows × 64 of each operand per step
+ *       (xx[4][64], yy[4][64]) and every thread reads its operands there instead of from global memory
+ *   v4  beyond the seed: each thread's 8 rows and 8 columns are two runs of 4 adjacent ones, so it
+ *       reads its operands from shared memory as 4 float4 per k (1/16 load per step instead of 1/4);
+ *       16 k per step, copied by cp.async for the next step while computing this one; one-warp blocks
+ * The column "ld/step" counts the load instructions a thread issues per min-plus step in the inner
+ * loop (g: global memory, s: shared memory). Each one takes the issue slot of an add or a min.
+ *
+ * Speed of light: the program measures, in the same run, a loop of v = fminf(v, x + y) on registers
+ * alone over all SMs: the most min-plus steps per second this GPU does when it does nothing else (on
+ * an H100 a min issues at half the rate of an add, so the mins set this pace). Every variant is
+ * credited with n³ steps (v2–v4 also compute the padding's steps, uncredited). Their preprocessing is
+ * timed apart ("prep ms"); copies between host and GPU are not timed.
+ *
+ * Inputs (seed s): d[i][j] uniform in [0, 1) (wb_fill_f32, stream 0), the diagonal 0 (staying put is
+ * free, so r[i][j] ≤ d[i][j]), and +inf (no edge) for: about 1 in 20 of the other entries (stream 1);
+ * every edge out of a "dead end" vertex (1 in 16, stream 2), whose row of r is then +inf but for
+ * r[i][i] = 0; every edge into a "source" vertex (1 in 16, stream 3), whose column of r is +inf but for
+ * the diagonal. So every size has many +inf in d and in r.
+ * Check: a CPU reference (OpenMP over rows) compares every row of r for n ≤ 1024; for larger n it
+ * compares 66 rows exactly: the first, the last and 64 drawn from the seed (stream 4).
+ *
+ * Run:  make chapter5                 your version (this file, chapters/05-minplus/)
+ *       make solution5                the reference
+ *       build/chapter5 --size 1000 --variant v0,v1
+ *       build/chapter5 --help
+ * Seed: "Programming Parallel Computers" (Aalto), chapter 4 (GPU), versions 0–3 of the shortcut
+ *       problem; v4 answers the question it ends with: what keeps the arithmetic units busier.
+ */
+#include "wb.h"
+
+#include <cuda_pipeline.h>
+#include <omp.h>
+
+#define FULL_CHECK_MAX_N 1024 /* larger n: the check compares SAMPLED_ROWS + 2 rows of r */
+#define SAMPLED_ROWS 64       /* rows drawn at random, besides the first and the last */
+#define V4_STEP 16            /* k per step of v4 */
+
+/* ------------------------------------------------------------------ inputs and CPU reference */
+/* The input for a seed (see the header). The tests regenerate it from the same recipe. */
+static void make_input(float *d, int n, uint64_t seed)
+{
+    wb_fill_f32(d, (size_t)n * n, seed, 0, 0.0f, 1.0f);
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; i++) {
+        int dead_end = wb_random_at(seed, 2, (uint64_t)i) % 16 == 0;
+        for (int j = 0; j < n; j++) {
+            size_t e = (size_t)n * i + j;
+            int source = wb_random_at(seed, 3, (uint64_t)j) % 16 == 0;
+            if (i == j)
+                d[e] = 0.0f;
+            else if (dead_end || source || wb_random_at(seed, 1, e) % 20 == 0)
+                d[e] = INFINITY;
+        }
+    }
+}
+
+/* Row i of r. Going through k in the outer loop reads d by rows; `z < m ? z : m` (not fminf, whose NaN
+ * rules get in the way) lets the compiler use the CPU's vector min instructions. */
+static void minplus_cpu_row(const float *d, int n, int i, float *row)
+{
+    for (int j = 0; j < n; j++) row[j] = INFINITY;
+    for (int k = 0; k < n; k++) {
+        float x = d[(size_t)n * i + k];
+        const float *dk = d + (size_t)n * k;
+        for (int j = 0; j < n; j++) {
+            float z = x + dk[j];
+            row[j] = z < row[j] ? z : row[j];
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ kernels */
+/* v0 — thread (i, j) runs the whole k loop for r[i][j]. threadIdx.x runs along i: in a warp (16×2
+ * threads of a 16×16 block) d[n*i + k] touches 16 rows, 16 separate memory sectors per load, and the
+ * writes r[n*i + j] go down a column. */
+__global__ void minplus_v0(float *r, const float *d, int n)
+{
+    int i = threadIdx.x + blockIdx.x * blockDim.x;
+    int j = threadIdx.y + blockIdx.y * blockDim.y;
+    if (i >= n || j >= n) return;
+    float v = INFINITY;
+    for (int k = 0; k < n; ++k) {
+        float x = d[n * i + k];
+        float y = d[n * k + j];
+        v = fminf(v, x + y);
+    }
+    r[n * i + j] = v;
+}
+
+/* v1 — the same kernel with the roles of threadIdx.x and threadIdx.y swapped: now consecutive threads
+ * have consecutive j. */
+__global__ void minplus_v1(float *r, const float *d, int n)
+{
+    // BEGIN TODO(v1)
+    int i = threadIdx.y + blockIdx.y * blockDim.y;
+    int j = threadIdx.x + blockIdx.x * blockDim.x;
+    if (i >= n || j >= n) return;
+    float v = INFINITY;
+    for (int k = 0; k < n; ++k) {
+        float x = d[n * i + k];
+        float y = d[n * k + j];
+        v = fminf(v, x + y);
+    }
+    r[n * i + j] = v;
+    // END TODO(v1)
+}
+
+/* Preprocessing of v2–v4: padded[i][j] = d[i][j] and transposed[j][i] = d[i][j] for i, j < n, and +inf
+ * for i or j in [n, nn), nn being n rounded up to a multiple of 64. +inf never wins a min (and inf + x is
+ * inf), so the padding changes no result: the kernels compute whole 64×64 tiles with no bounds checks
+ * inside their loops. transposed[k][i] = d[i][k] lets a kernel read the column k of d as a row. One
+ * block of 64 threads per row, as in the seed (its writes to `transposed` are strided: it runs once). */
+__global__ void pad_transpose(const float *d, float *padded, float *transposed, int n, int nn)
+{
+    int ja = threadIdx.x;
+    int i = blockIdx.y;
+    for (int jb = 0; jb < nn; jb += 64) {
+        int j = jb + ja;
+        float v = (i < n && j < n) ? d[n * i + j] : INFINITY;
+        padded[nn * i + j] = v;
+        transposed[nn * j + i] = v;
+    }
+}
+
+/* v2 — block (ic, jc) of 8×8 threads computes the 64×64 tile of r at rows ic*64, columns jc*64; thread
+ * (ia, ja) owns rows ic*64 + ib*8 + ia and columns jc*64 + jb*8 + ja (ib, jb = 0..7). Per k it loads the
+ * 8 values x[ib] = d[i][k] (row k of t) and the 8 values y[jb] = d[k][j] (row k of d), then does 64 steps
+ * on registers. d and t here are the padded nn×nn copies. */
+__global__ void minplus_v2(float *r, const float *d, const float *t, int n, int nn)
+{
+    // BEGIN TODO(v2)
+    int ia = threadIdx.x;
+    int ja = threadIdx.y;
+    int ic = blockIdx.x;
+    int jc = blockIdx.y;
+    float v[8][8];
+    for (int ib = 0; ib < 8; ++ib)
+        for (int jb = 0; jb < 8; ++jb) v[ib][jb] = INFINITY;
+    for (int k = 0; k < n; ++k) {
+        float x[8];
+        float y[8];
+        for (int ib = 0; ib < 8; ++ib) {
+            int i = ic * 64 + ib * 8 + ia;
+            x[ib] = t[nn * k + i];
+        }
+        for (int jb = 0; jb < 8; ++jb) {
+            int j = jc * 64 + jb * 8 + ja;
+            y[jb] = d[nn * k + j];
+        }
+        for (int ib = 0; ib < 8; ++ib)
+            for (int jb = 0; jb < 8; ++jb) v[ib][jb] = fminf(v[ib][jb], x[ib] + y[jb]);
+    }
+    for (int ib = 0; ib < 8; ++ib) {
+        for (int jb = 0; jb < 8; ++jb) {
+            int i = ic * 64 + ib * 8 + ia;
+            int j = jc * 64 + jb * 8 + ja;
+            if (i < n && j < n) r[n * i + j] = v[ib][jb];
+        }
+    }
+    // END TODO(v2)
+}
+
+/* v3 — the 64 threads of a block need the same 64 + 64 values per k. Per step of 4 k, each thread
+ * loads one value of each of the 4 rows into shared memory (xx: rows of t, yy: rows of d), the block
+ * waits until all are there, every thread takes its operands from xx and yy, and the block waits again
+ * before the next step overwrites them. The tile and the thread's rows and columns are those of v2. */
+__global__ void minplus_v3(float *r, const float *d, const float *t, int n, int nn)
+{
+    // BEGIN TODO(v3)
+    int ia = threadIdx.x;
+    int ja = threadIdx.y;
+    int ic = blockIdx.x;
+    int jc = blockIdx.y;
+    __shared__ float xx[4][64];
+    __shared__ float yy[4][64];
+    float v[8][8];
+    for (int ib = 0; ib < 8; ++ib)
+        for (int jb = 0; jb < 8; ++jb) v[ib][jb] = INFINITY;
+    for (int ks = 0; ks < n; ks += 4) {
+        int ija = ja * 8 + ia;
+        int i = ic * 64 + ija;
+        int j = jc * 64 + ija;
+        /* k runs past n - 1 in the last step when 4 does not divide n: those rows are padding (+inf). */
+        for (int f = 0; f < 4; ++f) {
+            int k = ks + f;
+            xx[f][ija] = t[nn * k + i];
+            yy[f][ija] = d[nn * k + j];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int f = 0; f < 4; ++f) {
+            float y[8];
+            for (int jb = 0; jb < 8; ++jb) y[jb] = yy[f][jb * 8 + ja];
+            for (int ib = 0; ib < 8; ++ib) {
+                float x = xx[f][ib * 8 + ia];
+                for (int jb = 0; jb < 8; ++jb) v[ib][jb] = fminf(v[ib][jb], x + y[jb]);
+            }
+        }
+        __syncthreads();
+    }
+    for (int ib = 0; ib < 8; ++ib) {
+        for (int jb = 0; jb < 8; ++jb) {
+            int i = ic * 64 + ib * 8 + ia;
+            int j = jc * 64 + jb * 8 + ja;
+            if (i < n && j < n) r[n * i + j] = v[ib][jb];
+        }
+    }
+    // END TODO(v3)
+}
+
+/* v4 — v3 with three changes, all to cut instructions that are neither an add nor a min, and idle time.
+ * (1) Thread (ia, ja) owns rows ic*32 + (ib/4)*16 + ia*4 + ib%4: two runs of 4 adjacent rows, and
+ *     columns jc*64 + (jb/4)*32 + ja*4 + jb%4 likewise. Its 8 x of a k are then two aligned float4 of
+ *     xx and its 8 y two float4 of yy: 4 shared loads per 64 steps instead of 16. The 8 threads with one
+ *     ia read 8 adjacent float4 of a row of yy (128 bytes, one transaction, no bank conflict).
+ * (2) A step stages V4_STEP = 16 rows of each operand with cp.async (__pipeline_memcpy_async): the copy
+ *     goes from global to shared memory without passing through registers, and the block computes on
+ *     one pair of buffers while the next step's rows arrive in the other: one barrier per step.
+ * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
+ *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
+ *     __launch_bounds__(32, 8) lets the compiler use up to 255 registers (it takes about 156, which
+ *     still fits 12 blocks per SM); at 128 it schedules the loads and the arithmetic less well.
+ * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
+// BEGIN TODO(v4-stage)
+/* Starts the copies of rows ks .. ks + V4_STEP - 1 of the block's 32 columns of t and 64 of d into xs
+ * and ys: 4 + 8 copies of 16 bytes per thread. */
+__device__ __forceinline__ void v4_stage(float (*xs)[32], float (*ys)[64], const float4 *t4, const float4 *d4,
+                                         int nn4, int ks, int ija)
+{
+#pragma unroll
+    for (int h = 0; h < 4; ++h) {
+        int f = ija / 8 + 4 * h;
+        __pipeline_memcpy_async(&xs[f][(ija % 8) * 4], &t4[nn4 * (ks + f) + ija % 8], 16);
+    }
+#pragma unroll
+    for (int h = 0; h < 8; ++h) {
+        int f = ija / 16 + 2 * h;
+        __pipeline_memcpy_async(&ys[f][(ija % 16) * 4], &d4[nn4 * (ks + f) + ija % 16], 16);
+    }
+    __pipeline_commit();
+}
+// END TODO(v4-stage)
+
+__global__ void __launch_bounds__(32, 8) minplus_v4(float *r, const float *d, const float *t, int n, int nn)
+{
+    // BEGIN TODO(v4)
+    int ja = threadIdx.x;
+    int ia = threadIdx.y;
+    int ic = blockIdx.y;
+    int jc = blockIdx.x;
+    __shared__ __align__(16) float xx[2][V4_STEP][32];
+    __shared__ __align__(16) float yy[2][V4_STEP][64];
+    float v[8][8];
+    for (int ib = 0; ib < 8; ++ib)
+        for (int jb = 0; jb < 8; ++jb) v[ib][jb] = INFINITY;
+    int ija = ia * 8 + ja;
+    const float4 *t4 = (const float4 *)(t + ic * 32);
+    const float4 *d4 = (const float4 *)(d + jc * 64);
+    int nn4 = nn / 4;
+    v4_stage(xx[0], yy[0], t4, d4, nn4, 0, ija);
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    int buf = 0;
+    for (int ks = 0; ks < n; ks += V4_STEP) {
+        /* Rows past n - 1 (up to the next multiple of V4_STEP, at most nn) are padding (+inf). The
+         * buffers written here were last read in the previous step, which the barrier below closed. */
+        int more = ks + V4_STEP < n;
+        if (more) v4_stage(xx[buf ^ 1], yy[buf ^ 1], t4, d4, nn4, ks + V4_STEP, ija);
+#pragma unroll
+        for (int f = 0; f < V4_STEP; ++f) {
+            float4 x0 = *(const float4 *)&xx[buf][f][ia * 4];
+            float4 x1 = *(const float4 *)&xx[buf][f][16 + ia * 4];
+            float4 y0 = *(const float4 *)&yy[buf][f][ja * 4];
+            float4 y1 = *(const float4 *)&yy[buf][f][32 + ja * 4];
+            float x[8] = {x0.x, x0.y, x0.z, x0.w, x1.x, x1.y, x1.z, x1.w};
+            float y[8] = {y0.x, y0.y, y0.z, y0.w, y1.x, y1.y, y1.z, y1.w};
+            for (int ib = 0; ib < 8; ++ib)
+                for (int jb = 0; jb < 8; ++jb) v[ib][jb] = fminf(v[ib][jb], x[ib] + y[jb]);
+        }
+        /* This thread's copies have landed; the barrier makes every thread's visible to all. */
+        __pipeline_wait_prior(0);
+        __syncthreads();
+        buf ^= 1;
+    }
+    for (int ib = 0; ib < 8; ++ib) {
+        int i = ic * 32 + (ib / 4) * 16 + ia * 4 + ib % 4;
+        if (i >= n) continue;
+        for (int jh = 0; jh < 2; ++jh) {
+            int j = jc * 64 + jh * 32 + ja * 4;
+            float *out = r + (size_t)n * i + j;
+            if (n % 4 == 0 && j < n) {
+                *(float4 *)out = make_float4(v[ib][jh * 4], v[ib][jh * 4 + 1], v[ib][jh * 4 + 2], v[ib][jh * 4 + 3]);
+            } else {
+                for (int jb = 0; jb < 4; ++jb)
+                    if (j + jb < n) out[jb] = v[ib][jh * 4 + jb];
+            }
+        }
+    }
+    // END TODO(v4)
+}
+
+/* The speed of light: 64 independent chains of steps v = fminf(v, x + y) per thread, on registers only.
+ * The second operand of each sum is another chain's value, so that no sum is the same from one
+ * iteration to the next (a loop-invariant x + y would be hoisted out of the loop, leaving the mins
+ * alone). The result goes to memory so that the compiler keeps the work. */
+#define PEAK_THREADS 256
+#define PEAK_ITERS 4096
+__global__ void __launch_bounds__(PEAK_THREADS) minplus_peak(const float *in, float *sink)
+{
+    float x[8], v[8][8];
+    for (int a = 0; a < 8; ++a) {
+        x[a] = in[(threadIdx.x + a) % 64];
+        for (int b = 0; b < 8; ++b) v[a][b] = in[64 + (a * 8 + b + threadIdx.x) % 64];
+    }
+#pragma unroll 4
+    for (int it = 0; it < PEAK_ITERS; ++it) {
+#pragma unroll
+        for (int a = 0; a < 8; ++a)
+#pragma unroll
+            for (int b = 0; b < 8; ++b) v[a][b] = fminf(v[a][b], x[a] + v[(a + 1) % 8][b]);
+    }
+    float m = INFINITY;
+    for (int a = 0; a < 8; ++a)
+        for (int b = 0; b < 8; ++b) m = fminf(m, v[a][b]);
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = m;
+}
+
+/* ------------------------------------------------------------------ launchers */
+typedef struct {
+    int n, nn;                        /* size; nn: n rounded up to a multiple of 64 */
+    float *h_d, *h_r;                 /* host input; host copy of the last result */
+    int n_rows, *rows;                /* the rows of r the check compares */
+    float *h_ref;                     /* those rows of the reference, n_rows × n */
+    float *d_d, *d_r;                 /* device input and result, n×n */
+    float *d_padded, *d_transposed;   /* nn×nn, made by the preprocessing of v2–v4 */
+    float *d_peak_in, *d_peak_sink;   /* the speed-of-light kernel's operands and results */
+    int peak_blocks;
+} State;
+
+static int blocks_for(int n, int per_block) { return (n + per_block - 1) / per_block; }
+
+static void launch_v0(void *p)
+{
+    State *s = (State *)p;
+    dim3 block(16, 16), grid(blocks_for(s->n, 16), blocks_for(s->n, 16));
+    minplus_v0<<<grid, block>>>(s->d_r, s->d_d, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_v1(void *p)
+{
+    State *s = (State *)p;
+    dim3 block(16, 16), grid(blocks_for(s->n, 16), blocks_for(s->n, 16));
+    minplus_v1<<<grid, block>>>(s->d_r, s->d_d, s->n);
+    LAUNCH_CHECK();
+}
+
+static void prepare_padded(void *p)
+{
+    State *s = (State *)p;
+    pad_transpose<<<dim3(1, s->nn), 64>>>(s->d_d, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
+}
+
+static void launch_v2(void *p)
+{
+    State *s = (State *)p;
+    dim3 block(8, 8), grid(s->nn / 64, s->nn / 64);
+    minplus_v2<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
+}
+
+static void launch_v3(void *p)
+{
+    State *s = (State *)p;
+    dim3 block(8, 8), grid(s->nn / 64, s->nn / 64);
+    minplus_v3<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
+}
+
+/* v4 chooses its own block and grid: d_padded and d_transposed are nn×nn, nn a multiple of 64. */
+static void launch_v4(void *p)
+{
+    // BEGIN TODO(v4-launch)
+    State *s = (State *)p;
+    dim3 block(8, 4), grid(s->nn / 64, blocks_for(s->n, 32));
+    minplus_v4<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
+    // END TODO(v4-launch)
+}
+
+/* ------------------------------------------------------------------ the chapter for wb_main */
+static int padded_size(long long n) { return (int)((n + 63) / 64 * 64); }
+
+static double device_bytes(const wb_size *size)
+{
+    double n = (double)size->d[0], nn = padded_size(size->d[0]);
+    return sizeof(float) * (2 * n * n + 2 * nn * nn);
+}
+
+static double minplus_steps(const wb_size *size)
+{
+    double n = (double)size->d[0];
+    return n * n * n;
+}
+
+static void *host_alloc(size_t bytes, int n)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "out of host memory for n = %d\n", n);
+        exit(WB_EXIT_CUDA);
+    }
+    return p;
+}
+
+static void setup(void *p, const wb_size *size, uint64_t seed)
+{
+    State *s = (State *)p;
+    int n = s->n = (int)size->d[0];
+    s->nn = padded_size(n);
+    size_t bytes = sizeof(float) * (size_t)n * n, padded_bytes = sizeof(float) * (size_t)s->nn * s->nn;
+    s->h_d = (float *)host_alloc(bytes, n);
+    s->h_r = (float *)host_alloc(bytes, n);
+    make_input(s->h_d, n, seed);
+
+    /* The rows to check: all of them, or the first, the last and SAMPLED_ROWS drawn from the seed. */
+    s->n_rows = n <= FULL_CHECK_MAX_N ? n : SAMPLED_ROWS + 2;
+    s->rows = (int *)host_alloc(sizeof(int) * (size_t)s->n_rows, n);
+    for (int q = 0; q < s->n_rows; q++)
+        s->rows[q] = n <= FULL_CHECK_MAX_N ? q
+                     : q == 0             ? 0
+                     : q == 1             ? n - 1
+                                          : (int)(wb_random_at(seed, 4, (uint64_t)q) % (uint64_t)n);
+    s->h_ref = (float *)host_alloc(sizeof(float) * (size_t)s->n_rows * n, n);
+#pragma omp parallel for schedule(dynamic)
+    for (int q = 0; q < s->n_rows; q++) minplus_cpu_row(s->h_d, n, s->rows[q], s->h_ref + (size_t)q * n);
+
+    CUDA_CHECK(cudaMalloc(&s->d_d, bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_r, bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_padded, padded_bytes));
+    CUDA_CHECK(cudaMalloc(&s->d_transposed, padded_bytes));
+    CUDA_CHECK(cudaMemcpy(s->d_d, s->h_d, bytes, cudaMemcpyHostToDevice));
+
+    /* The peak kernel's operands: 128 values of the input (the loop's speed does not depend on them). */
+    float peak_in[128];
+    for (int e = 0; e < 128; e++) peak_in[e] = s->h_d[(size_t)e % ((size_t)n * n)];
+    int per_sm = 0, sms = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, minplus_peak, PEAK_THREADS, 0));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    s->peak_blocks = per_sm * sms; /* one full wave: every SM busy until the end */
+    CUDA_CHECK(cudaMalloc(&s->d_peak_in, sizeof peak_in));
+    CUDA_CHECK(cudaMalloc(&s->d_peak_sink, sizeof(float) * (size_t)s->peak_blocks * PEAK_THREADS));
+    CUDA_CHECK(cudaMemcpy(s->d_peak_in, peak_in, sizeof peak_in, cudaMemcpyHostToDevice));
+}
+
+static void run_peak(void *p)
+{
+    State *s = (State *)p;
+    minplus_peak<<<s->peak_blocks, PEAK_THREADS>>>(s->d_peak_in, s->d_peak_sink);
+    LAUNCH_CHECK();
+}
+
+static double speed_of_light(void *p, int warmup, int reps, const char **name)
+{
+    State *s = (State *)p;
+    *name = "peak fminf(v, x + y)";
+    double ms = wb_time_median_ms(run_peak, s, warmup, reps);
+    double steps = (double)s->peak_blocks * PEAK_THREADS * PEAK_ITERS * 64;
+    return steps / (ms * 1e-3) / 1e9;
+}
+
+static void poison(void *p)
+{
+    State *s = (State *)p;
+    wb_poison(s->d_r, sizeof(float) * (size_t)s->n * s->n);
+}
+
+static void check(void *p, wb_check *chk)
+{
+    State *s = (State *)p;
+    int n = s->n;
+    CUDA_CHECK(cudaMemcpy(s->h_r, s->d_r, sizeof(float) * (size_t)n * n, cudaMemcpyDeviceToHost));
+    wb_check_init(chk, (size_t)n);
+    for (int q = 0; q < s->n_rows; q++) {
+        size_t at = (size_t)s->rows[q] * n;
+        wb_check_f32_exact(chk, at, s->h_ref + (size_t)q * n, s->h_r + at, (size_t)n);
+    }
+}
+
+static int dump(void *p, FILE *f)
+{
+    State *s = (State *)p;
+    size_t count = (size_t)s->n * s->n;
+    return fwrite(s->h_r, sizeof(float), count, f) == count ? 0 : -1;
+}
+
+static void teardown(void *p)
+{
+    State *s = (State *)p;
+    CUDA_CHECK(cudaFree(s->d_d));
+    CUDA_CHECK(cudaFree(s->d_r));
+    CUDA_CHECK(cudaFree(s->d_padded));
+    CUDA_CHECK(cudaFree(s->d_transposed));
+    CUDA_CHECK(cudaFree(s->d_peak_in));
+    CUDA_CHECK(cudaFree(s->d_peak_sink));
+    free(s->h_d);
+    free(s->h_r);
+    free(s->rows);
+    free(s->h_ref);
+}
+
+static const wb_variant_info variants[] = {
+    {"v0", "one thread per r[i][j], threadIdx.x along i: strided reads of d (given)", "minplus_v0", NULL},
+    {"v1", "threadIdx.x along j: coalesced reads of d[k][j], broadcast d[i][k]", "minplus_v1", NULL},
+    {"v2", "8x8 block of r per thread from 8+8 loads per k; padded input and transposed copy",
+     "pad_transpose,minplus_v2", NULL},
+    {"v3", "the block stages 4 rows x 64 of each operand in __shared__ per step", "pad_transpose,minplus_v3",
+     NULL},
+    {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks",
+     "pad_transpose,minplus_v4", NULL},
+};
+static const wb_variant_run runs[] = {
+    {launch_v0, NULL, "2 g"},
+    {launch_v1, NULL, "2 g"},
+    {launch_v2, prepare_padded, "1/4 g"},
+    {launch_v3, prepare_padded, "1/4 s"},
+    {launch_v4, prepare_padded, "1/16 s"},
+};
+
+int main(int argc, char **argv)
+{
+    const wb_chapter chapter = {
+        .cli = {.id = "5-minplus",
+                .title = "min-plus product, r[i][j] = min_k d[i][k] + d[k][j]",
+                .variants = variants,
+                .n_variants = 5,
+                .dims = 1,
+                .max_dim = 32768,
+                .size_help = "N: the matrix is N x N floats, 1 to 32768",
+                .default_sizes = "4000 6000"},
+        .table = {.unit = "G steps/s", .extra_name = "ld/step", .has_pre = 1},
+        .runs = runs,
+        .work_scale = 1e9,
+        .device_bytes = device_bytes,
+        .work = minplus_steps,
+        .setup = setup,
+        .speed_of_light = speed_of_light,
+        .poison = poison,
+        .check = check,
+        .dump = dump,
+        .teardown = teardown,
+    };
+    State state;
+    memset(&state, 0, sizeof state);
+    return wb_main(argc, argv, &chapter, &state);
+}
