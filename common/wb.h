@@ -160,6 +160,12 @@ static inline int wb_parse_size(const char *s, const wb_cli *cli, wb_size *out, 
     }
     strcpy(buf, s);
     out->dims = cli->dims;
+    size_t len = strlen(buf);
+    if (len == 0 || buf[0] == 'x' || buf[len - 1] == 'x' || strstr(buf, "xx")) { /* strtok would skip empties */
+        snprintf(err, errlen, "size '%s' is not %s", s,
+                 cli->dims == 1 ? "a positive integer (e.g. 1000003 or 2^28)" : "of the form MxNxK (e.g. 4096x1000x333)");
+        return -1;
+    }
     char *save = NULL, *tok = strtok_r(buf, "x", &save);
     int k = 0;
     for (; tok; tok = strtok_r(NULL, "x", &save), k++) {

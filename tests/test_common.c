@@ -75,7 +75,7 @@ ParameterizedTestParameters(cli, rejects)
         {1, "--reps", "0"},          {1, "--reps", "x"},         {1, "--warmup", "-1"},
         {1, "--seed", "-3"},         {1, "--seed", "12z"},       {1, "stray", NULL},
         {1, "--size", NULL},         {3, "--size", "4x4"},       {3, "--size", "0x4x4"},
-        {3, "--size", "4x4x4x4"},    {3, "--size", "4xx4"},      {3, "--size", "2000000x1x1"},
+        {3, "--size", "4x4x4x4"},    {3, "--size", "4xx4"},      {3, "--size", "4x4x4x"},    {3, "--size", "x4x4x4"},      {3, "--size", "2000000x1x1"},
     };
     return cr_make_param_array(struct bad, cases, sizeof cases / sizeof cases[0]);
 }
