@@ -59,10 +59,12 @@ $(BUILD)/doctor: common/doctor.cu common/wb.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
-chapter%: $(BUILD)/chapter%
+# Static pattern rules: make never applies implicit (pattern) rules to .PHONY targets, so a plain
+# `chapter%:` rule would leave `make chapter5` with "Nothing to be done".
+$(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
 	./$< $(ARGS)
 
-solution%: $(BUILD)/solution%
+$(addprefix solution,$(CHAPTERS)): solution%: $(BUILD)/solution%
 	./$< $(ARGS)
 
 # ------------------------------------------------------------------ tests
