@@ -239,8 +239,7 @@ __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int 
  *     one pair of buffers while the next step's rows arrive in the other: one barrier per step.
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
  *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
- *     __launch_bounds__(32, 8) lets the compiler use up to 255 registers (it takes about 156, which
- *     still fits 12 blocks per SM); at 128 it schedules the loads and the arithmetic less well.
+ *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
  * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
 // BEGIN TODO(v4-stage)
 /* Starts the copies of rows ks .. ks + V4_STEP - 1 of the block's 32 columns of t and 64 of d into xs
@@ -262,7 +261,7 @@ __device__ __forceinline__ void v4_stage(float (*xs)[32], float (*ys)[64], const
 }
 // END TODO(v4-stage)
 
-__global__ void __launch_bounds__(32, 8) minplus_v4(float *r, const float *d, const float *t, int n, int nn)
+__global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, const float *t, int n, int nn)
 {
     // BEGIN TODO(v4)
     int ja = threadIdx.x;
