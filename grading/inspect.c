@@ -6,6 +6,7 @@
  *   inspect resources --program P --ptxas FILE --arch sm_NN [--variant V] [--block B] [--dsmem D] [--json]
  *   inspect sanitize  --program P [--variant V] [--size S] [--tools LIST] [--jobs J] [--logs DIR]
  *   inspect profile   --program P --variant V --report PATH [--size S] [--ptxas FILE]
+ *   inspect profile   --csv FILE           the summary of a CSV written by an earlier profile
  *   inspect gpu       [--arch sm_NN] [--check]     the GPU's limits as JSON; --check: exit 3 without a GPU
  *
  * P is a chapter program (build/chapterN, build/solutionN, or any program built on wb_main): its
@@ -100,7 +101,7 @@ static int on_path(const char *tool)
 
 /* ---------------------------------------------------------------- options */
 typedef struct {
-    const char *program, *variant, *listing, *ptxas, *arch, *size, *tools, *report, *logs, *label;
+    const char *program, *variant, *listing, *ptxas, *arch, *size, *tools, *report, *logs, *label, *csv;
     int block, dsmem, jobs, json, check, timeout_s;
 } opts;
 
@@ -124,6 +125,7 @@ static void parse_opts(int argc, char **argv, int first, opts *o)
         else if (!strcmp(a, "--report")) str = &o->report;
         else if (!strcmp(a, "--logs")) str = &o->logs;
         else if (!strcmp(a, "--label")) str = &o->label;
+        else if (!strcmp(a, "--csv")) str = &o->csv;
         else if (!strcmp(a, "--block")) num = &o->block;
         else if (!strcmp(a, "--dsmem")) num = &o->dsmem;
         else if (!strcmp(a, "--jobs")) num = &o->jobs;
@@ -384,7 +386,8 @@ static int cmd_gpu(const opts *o)
         return 0;
     }
     if (o->check) {
-        fprintf(stderr, "this needs an NVIDIA GPU, and none is usable here: %s (see `make doctor`)\n", why);
+        fprintf(stderr, "%s needs an NVIDIA GPU, and none is usable here: %s (see `make doctor`)\n",
+                o->label ? o->label : "this", why);
         return EXIT_NEEDS;
     }
     int cc = arch_number(o->arch ? o->arch : "sm_90");
@@ -424,9 +427,9 @@ static int cmd_resources(const opts *o)
             printf("Occupancy on this GPU: %s (sm_%d%d, %d SMs), %d threads/block, %d B dynamic shared memory\n",
                    g.name, g.major, g.minor, g.sms, o->block, o->dsmem);
         else if (have_limits)
-            printf("Occupancy: no GPU here (%s); computed for the %s published limits, %d threads/block,\n"
-                   "           %d B dynamic shared memory (ARCH=sm_NN picks another GPU; the real GPU decides)\n",
-                   why, g.name, o->block, o->dsmem);
+            printf("Occupancy at %d threads/block and %d B dynamic shared memory, for the published limits of the\n"
+                   "%s: there is no GPU here (%s). ARCH=sm_NN picks another GPU.\n",
+                   o->block, o->dsmem, g.name, why);
         else
             printf("Occupancy needs a GPU or a known architecture (sm_75/80/86/89/90): no GPU here (%s)\n", why);
         printf("  %-24s %-18s %5s %8s %7s %13s", "kernel", "variant", "regs", "smem B", "stack B", "spill st/ld B");
@@ -677,8 +680,16 @@ static const char *ncu_failure(const char *log)
 
 static void metric_line(const char *label, const char *text) { printf("  %-22s %s\n", label, text); }
 
+static int profile_summary(const char *csvtext, const char *title);
+
 static int cmd_profile(const opts *o)
 {
+    if (o->csv) { /* summarise a CSV that ncu --import wrote before (no GPU needed) */
+        char *text = read_file(o->csv);
+        int rc = profile_summary(text, o->csv);
+        free(text);
+        return rc;
+    }
     if (!o->program || !o->report) die(EXIT_USAGE, "profile needs --program and --report");
     variants vs;
     if (!o->variant || strchr(o->variant, ',') || !strcmp(o->variant, "all")) {
@@ -756,16 +767,32 @@ static int cmd_profile(const opts *o)
     snprintf(csvpath, sizeof csvpath, "%s.csv", o->report);
     FILE *cf = fopen(csvpath, "w");
     if (cf) fputs(csvtext, cf), fclose(cf);
-    tp_csv c;
-    if (st != 0 || tp_parse_csv(csvtext, &c) != 0 || c.n_rows == 0) {
+    if (st != 0) {
         fprintf(stderr, "could not read the report back (ncu --import exit %d): %.300s\n", st, csvtext);
         free(csvtext);
         return 1;
     }
+    char title[512];
+    snprintf(title, sizeof title, "%s, variant %s (%s) on %s", o->program, vs.v[v].name, vs.v[v].idea, g.name);
+    int rc = profile_summary(csvtext, title);
     free(csvtext);
+    if (rc == 0)
+        printf("\nfull report: %s (open it in the Nsight Compute GUI: ncu-ui %s); raw metrics: %s\n", rep, rep,
+               csvpath);
+    return rc;
+}
 
+/* The student-readable summary of `ncu --import R --csv --page raw --print-units base`: one block per
+ * kernel (its first launch; later launches are in the report). */
+static int profile_summary(const char *csvtext, const char *title)
+{
+    tp_csv c;
+    if (tp_parse_csv(csvtext, &c) != 0 || c.n_rows == 0) {
+        fprintf(stderr, "no kernel rows in ncu's CSV: %.300s\n", csvtext);
+        return 1;
+    }
     int name_col = tp_csv_col(&c, "Kernel Name");
-    printf("\nNsight Compute summary: %s, variant %s (%s) on %s\n", o->program, vs.v[v].name, vs.v[v].idea, g.name);
+    printf("\nNsight Compute summary: %s\n", title);
     char seen[16][TP_NAME];
     int n_seen = 0;
     for (int r = 0; r < c.n_rows; r++) {
@@ -778,7 +805,7 @@ static int cmd_profile(const opts *o)
         if (n_seen < 16) snprintf(seen[n_seen++], TP_NAME, "%s", base);
 
         const char *unit;
-        char line[256];
+        char line[512];
         static const char *const t_dur[] = {"gpu__time_duration.sum", NULL};
         static const char *const t_blk[] = {"launch__block_size", NULL};
         static const char *const t_grid[] = {"launch__grid_size", NULL};
@@ -827,9 +854,21 @@ static int cmd_profile(const opts *o)
         static const char *const m_ws[] = {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", NULL};
         double bl = tp_csv_metric(&c, r, m_bl, NULL), bs = tp_csv_metric(&c, r, m_bs, NULL);
         double wl = tp_csv_metric(&c, r, m_wl, NULL), wsf = tp_csv_metric(&c, r, m_ws, NULL);
+        /* Source-level counters: wavefronts the shared accesses took vs the ideal for their addresses;
+         * the excess is what bank conflicts in the code cost. The hardware counter l1tex__data_bank_
+         * conflicts also counts collisions with other L1 traffic, so it is shown second. */
+        static const char *const m_wf[] = {"memory_l1_wavefronts_shared", NULL};
+        static const char *const m_wi[] = {"memory_l1_wavefronts_shared_ideal", NULL};
+        double wf = tp_csv_metric(&c, r, m_wf, NULL), wi = tp_csv_metric(&c, r, m_wi, NULL);
         if (isnan(bl) && isnan(bs)) snprintf(line, sizeof line, "n/a (not in the report)");
         else if ((isnan(wl) || wl == 0) && (isnan(wsf) || wsf == 0))
             snprintf(line, sizeof line, "no shared-memory accesses");
+        else if (!isnan(wf) && !isnan(wi) && wi > 0)
+            snprintf(line, sizeof line,
+                     "%.0f wavefronts where %.0f are ideal: %s; hardware conflict counter %.0f ld + %.0f st "
+                     "(it also counts L1 traffic collisions)",
+                     wf, wi, wf > wi * 1.001 ? "bank conflicts cost the excess" : "no bank conflicts in the code",
+                     bl, bs);
         else
             snprintf(line, sizeof line, "bank conflicts: %.0f on loads (of %.0f wavefronts), %.0f on stores (of %.0f)",
                      bl, wl, bs, wsf);
@@ -838,13 +877,12 @@ static int cmd_profile(const opts *o)
         tp_stall top[3];
         int nt = tp_ncu_top_stalls(&c, r, top);
         if (!nt) metric_line("top warp stalls", "n/a (not in the report)");
+        else metric_line("top warp stalls", "(warps waiting, per issued instruction, for:)");
         for (int s = 0; s < nt; s++) {
-            snprintf(line, sizeof line, "%-18s %5.2f cycles/instruction  %s", top[s].reason, top[s].value,
-                     tp_stall_meaning(top[s].reason));
-            metric_line(s == 0 ? "top warp stalls" : "", line);
+            snprintf(line, sizeof line, "%-18s %6.2f  %s", top[s].reason, top[s].value, tp_stall_meaning(top[s].reason));
+            metric_line("", line);
         }
     }
-    printf("\nfull report: %s (open it in the Nsight Compute GUI: ncu-ui %s); raw metrics: %s\n", rep, rep, csvpath);
     printf("note: ncu replays each kernel many times with caches flushed: its times are slightly off the table's.\n");
     tp_csv_free(&c);
     return 0;

@@ -947,25 +947,31 @@ static inline double tp_csv_metric(const tp_csv *c, int r, const char *const *na
     return NAN;
 }
 
-/* Multiplier from an ncu unit to the base unit ("Gbyte/second" -> 1e9, "Kbyte" -> 1e3, "%" -> 1). */
+/* Multiplier from an ncu unit to the base unit: "Gbyte/second" -> 1e9, "KiB" -> 1024, "ns"/"nsecond" ->
+ * 1e-9 (time in seconds), "%" -> 1. */
 static inline double tp_unit_scale(const char *unit)
 {
-    if (!unit) return 1;
+    if (!unit || !*unit) return 1;
+    static const struct {
+        const char *unit;
+        double scale;
+    } times[] = {{"ns", 1e-9}, {"nsecond", 1e-9}, {"us", 1e-6}, {"usecond", 1e-6}, {"ms", 1e-3},
+                 {"msecond", 1e-3}, {"s", 1}, {"second", 1}};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        if (strcmp(unit, times[i].unit) == 0) return times[i].scale;
     switch (unit[0]) {
     case 'K': return strncmp(unit, "KiB", 3) == 0 ? 1024.0 : 1e3;
     case 'M': return strncmp(unit, "MiB", 3) == 0 ? 1048576.0 : 1e6;
     case 'G': return strncmp(unit, "GiB", 3) == 0 ? 1073741824.0 : 1e9;
     case 'T': return 1e12;
-    case 'm': return strncmp(unit, "msecond", 7) == 0 ? 1e-3 : 1;
-    case 'u': return strncmp(unit, "usecond", 7) == 0 ? 1e-6 : 1;
-    case 'n': return strncmp(unit, "nsecond", 7) == 0 ? 1e-9 : 1;
     default: return 1;
     }
 }
 
-/* Warp stall reasons: the per-issue averages ncu's WarpStateStats section reports,
- * smsp__average_warps_issue_stalled_<reason>_per_issue_active.ratio. The three largest, "selected"
- * (not a stall) excluded. Returns how many were found (≤ 3). */
+/* Warp stall reasons: ncu's WarpStateStats metrics smsp__average_warps_issue_stalled_<reason>_per_issue_active
+ * .ratio, the average number of warps waiting for that reason per issued instruction (their sum is the
+ * "warp cycles per issued instruction" of the Nsight Compute GUI). The three largest, "selected" (not a
+ * stall) excluded. Returns how many were found (≤ 3). */
 typedef struct {
     char reason[48];
     double value;

@@ -7,7 +7,10 @@
  *   race               the same without __syncthreads(): racecheck reports a shared-memory hazard
  *   out-of-bounds      thread n also writes, to out[-1]: memcheck reports an invalid global write
  *   uninitialized      also reads a buffer nothing ever wrote: initcheck reports it
- *   divergent-barrier  __syncthreads() reached by only part of the block: synccheck reports it
+ *   divergent-barrier  __syncthreads() reached by whole warps of only half the block: on sm_90 synccheck
+ *                      stays silent (exited warps do not hang the barrier), but racecheck reports the
+ *                      race it leaves behind
+ *   bad-syncwarp       __syncwarp(mask) called by lanes that are not in the mask: synccheck reports it
  */
 #include "wb.h"
 
@@ -58,6 +61,14 @@ __global__ void planted_divergent_barrier(const int *in, int *out, int n)
     if (src < n) out[n - 1 - src] = tile[t];
 }
 
+__global__ void planted_bad_syncwarp(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = i < n ? in[i] : 0;
+    __syncwarp(0x0000ffffu); /* lanes 16..31 call it too, but the mask names only lanes 0..15 */
+    if (i < n) out[n - 1 - i] = v;
+}
+
 typedef struct {
     int n;
     int *h_in, *h_out;
@@ -94,6 +105,13 @@ static void launch_divergent_barrier(void *p)
 {
     State *s = (State *)p;
     planted_divergent_barrier<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_bad_syncwarp(void *p)
+{
+    State *s = (State *)p;
+    planted_bad_syncwarp<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
@@ -163,15 +181,28 @@ static void teardown(void *p)
 
 static const wb_variant_info variants[] = {
     {.name = "clean", .idea = "correct shared-memory reversal", .kernels = "planted_clean", .claim = NULL},
-    {.name = "race", .idea = "no __syncthreads() between the tile's writes and reads", .kernels = "planted_race", .claim = NULL},
-    {.name = "out-of-bounds", .idea = "one thread too many writes out[-1]", .kernels = "planted_out_of_bounds", .claim = NULL},
+    {.name = "race",
+     .idea = "no __syncthreads() between the tile's writes and reads",
+     .kernels = "planted_race",
+     .claim = NULL},
+    {.name = "out-of-bounds",
+     .idea = "one thread too many writes out[-1]",
+     .kernels = "planted_out_of_bounds",
+     .claim = NULL},
     {.name = "uninitialized", .idea = "reads memory nothing wrote", .kernels = "planted_uninitialized", .claim = NULL},
-    {.name = "divergent-barrier", .idea = "__syncthreads() in a branch", .kernels = "planted_divergent_barrier", .claim = NULL},
+    {.name = "divergent-barrier",
+     .idea = "__syncthreads() in a branch",
+     .kernels = "planted_divergent_barrier",
+     .claim = NULL},
+    {.name = "bad-syncwarp",
+     .idea = "__syncwarp(mask) from lanes outside the mask",
+     .kernels = "planted_bad_syncwarp",
+     .claim = NULL},
 };
 static const wb_variant_run runs[] = {
     {launch_clean, NULL, NULL},         {launch_race, NULL, NULL},
     {launch_out_of_bounds, NULL, NULL}, {launch_uninitialized, NULL, NULL},
-    {launch_divergent_barrier, NULL, NULL},
+    {launch_divergent_barrier, NULL, NULL}, {launch_bad_syncwarp, NULL, NULL},
 };
 
 int main(int argc, char **argv)
@@ -180,7 +211,7 @@ int main(int argc, char **argv)
         .cli = {.id = "planted-bugs",
                 .title = "planted bugs for the sanitizer tests",
                 .variants = variants,
-                .n_variants = 5,
+                .n_variants = 6,
                 .dims = 1,
                 .max_dim = 1 << 24,
                 .size_help = "N: number of ints",
