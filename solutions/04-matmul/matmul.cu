@@ -67,7 +67,9 @@
 #define TM 8
 #define TN 8
 #define RB_THREADS ((BM / TM) * (BN / TN))
-#define A_PAD 4 /* As rows padded to BM+4 floats: the transposing stores hit 32 different banks */
+/* As rows padded to BM+4 floats: a warp's transposing stores then hit 16 banks twice (2-way conflict)
+ * instead of 8 banks four times; BM+2 would be conflict-free but breaks the float4 reads of As. */
+#define A_PAD 4
 #define A_LOADS (BM * BK / 4 / RB_THREADS) /* float4 loads of A per thread per slice */
 #define B_LOADS (BK * BN / 4 / RB_THREADS) /* float4 loads of B per thread per slice */
 static_assert(RB_THREADS == 256 && TM == 8 && TN == 8, "the thread layout below assumes 16×16 threads of 8×8");
