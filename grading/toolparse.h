@@ -771,7 +771,9 @@ static inline void tp_parse_sanitizer(const char *text, tp_sanitizer *s)
             while (*body == ' ') body++, indent++;
             const char *rs = strstr(body, "RACECHECK SUMMARY:");
             long e, w;
-            if (strncmp(body, "ERROR SUMMARY:", 14) == 0) {
+            if (strncmp(body, "ERROR SUMMARY:", 14) == 0 && strstr(body, "not printed")) {
+                /* "ERROR SUMMARY: 1260 errors were not printed": a note after the real summary */
+            } else if (strncmp(body, "ERROR SUMMARY:", 14) == 0) {
                 s->found_summary = 1;
                 if (sscanf(body + 14, "%ld", &e) == 1) s->errors = e;
             } else if (rs) {

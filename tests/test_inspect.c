@@ -1,0 +1,645 @@
+/* The look-inside tool (make sass / resources / sanitize / profile): its parsers on tool output captured
+ * from real runs (tests/captured/, see its README), its occupancy formula against CUDA's own
+ * cuda_occupancy.h over many configurations, the make targets without a GPU, and on a GPU: the
+ * sanitizer is clean on chapter 1's solution and flags every planted bug, and the occupancy the tool
+ * computes equals cudaOccupancyMaxActiveBlocksPerMultiprocessor. */
+#include <cuda_occupancy.h>
+
+#include "toolparse.h"
+#include "wbtest.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "missing captured file %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* The test runner may itself run under make: keep the child make off its jobserver. */
+#define MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory "
+
+/* ---------------------------------------------------------------- variants */
+Test(inspect_parse, variant_list_from_chapter1)
+{
+    char *text = slurp("tests/captured/ch1_list.jsonl");
+    tp_variant v[TP_MAX_VARIANTS];
+    char err[256];
+    int n = tp_parse_variants(text, v, TP_MAX_VARIANTS, err, sizeof err);
+    cr_assert_eq(n, 4, "%s", err);
+    cr_assert_str_eq(v[0].name, "global");
+    cr_assert_str_eq(v[3].name, "vector");
+    cr_assert_eq(v[1].n_kernels, 1);
+    cr_assert_str_eq(v[1].kernels[0], "reverse_shared_static");
+    cr_assert_eq(tp_variant_find(v, n, "shared-dynamic"), 2);
+    cr_assert_eq(tp_variant_find(v, n, "shared"), -1);
+    free(text);
+}
+
+Test(inspect_parse, variant_list_edge_cases)
+{
+    tp_variant v[TP_MAX_VARIANTS];
+    char err[256];
+    /* several kernels, spaces, an escaped quote in the idea, an empty kernels field, a blank line */
+    const char *text = "{\"variant\":\"two-pass\",\"idea\":\"a \\\"scan\\\", then add\",\"kernels\":\"scan, add\"}\n"
+                       "\n"
+                       "{\"variant\":\"unnamed\",\"idea\":\"x\",\"kernels\":\"\"}\n";
+    cr_assert_eq(tp_parse_variants(text, v, TP_MAX_VARIANTS, err, sizeof err), 2, "%s", err);
+    cr_assert_str_eq(v[0].idea, "a \"scan\", then add");
+    cr_assert_eq(v[0].n_kernels, 2);
+    cr_assert_str_eq(v[0].kernels[0], "scan");
+    cr_assert_str_eq(v[0].kernels[1], "add");
+    cr_assert_eq(v[1].n_kernels, 0);
+    cr_assert_eq(tp_parse_variants("{\"variant\":\"a\",", v, TP_MAX_VARIANTS, err, sizeof err), -1);
+    cr_assert_eq(tp_parse_variants("[1,2]\n", v, TP_MAX_VARIANTS, err, sizeof err), -1);
+    cr_assert_eq(tp_parse_variants("{\"idea\":\"no name\"}\n", v, TP_MAX_VARIANTS, err, sizeof err), -1);
+    cr_assert_eq(tp_parse_variants("", v, TP_MAX_VARIANTS, err, sizeof err), -1);
+}
+
+Test(inspect_parse, kernel_names)
+{
+    cr_assert(tp_kernel_matches("_Z14reverse_globalPKiPii", "reverse_global"));
+    cr_assert(!tp_kernel_matches("_Z15reverse_global2PKiPii", "reverse_global"));
+    cr_assert(!tp_kernel_matches("_Z14reverse_globalPKiPii", "reverse_glob"));
+    cr_assert(tp_kernel_matches("reverse_global(const int *, int *, int)", "reverse_global"));
+    cr_assert(!tp_kernel_matches("reverse_global2(const int *, int *, int)", "reverse_global"));
+    cr_assert(tp_kernel_matches("void matmul_tiled<16>(const float *, const float *, float *, int, int, int)",
+                                "matmul_tiled"));
+    cr_assert(tp_kernel_matches("_Z12matmul_tiledILi16EEvPKfS1_Pfiii", "matmul_tiled"));
+    cr_assert(tp_kernel_matches("plain_c_kernel", "plain_c_kernel"));
+    cr_assert(!tp_kernel_matches("plain_c_kernel", ""));
+    char base[TP_NAME];
+    tp_base_name("_Z22reverse_shared_dynamicPKiPii", base, sizeof base);
+    cr_assert_str_eq(base, "reverse_shared_dynamic");
+    tp_base_name("void matmul_tiled<16>(const float *)", base, sizeof base);
+    cr_assert_str_eq(base, "matmul_tiled");
+}
+
+/* ---------------------------------------------------------------- ptxas -v */
+static const tp_resources *find_res(const tp_resources *r, int n, const char *kernel)
+{
+    for (int i = 0; i < n; i++)
+        if (tp_kernel_matches(r[i].name, kernel)) return &r[i];
+    cr_assert_fail("no %s in the ptxas output", kernel);
+    return NULL;
+}
+
+Test(inspect_parse, ptxas_chapter1_sm90)
+{
+    char *text = slurp("tests/captured/ptxas_ch1_sm90.txt");
+    tp_resources r[16];
+    int n = tp_parse_ptxas(text, r, 16);
+    cr_assert_eq(n, 4);
+    const tp_resources *v = find_res(r, n, "reverse_vector"), *s = find_res(r, n, "reverse_shared_static"),
+                       *d = find_res(r, n, "reverse_shared_dynamic"), *g = find_res(r, n, "reverse_global");
+    cr_assert_str_eq(v->arch, "sm_90");
+    cr_assert_eq(v->regs, 44);
+    cr_assert_eq(v->barriers, 0);
+    cr_assert_eq(s->regs, 10);
+    cr_assert_eq(s->smem, 1024, "the 'Used' line's smem, not its register count");
+    cr_assert_eq(s->barriers, 1);
+    cr_assert_eq(d->regs, 12);
+    cr_assert_eq(d->smem, 0, "dynamic shared memory is not static");
+    cr_assert_eq(g->regs, 10);
+    cr_assert_eq(g->cmem0, -1, "CUDA 13's -cubin output for sm_90 prints no cmem");
+    free(text);
+}
+
+Test(inspect_parse, ptxas_chapter1_sm75_with_cmem)
+{
+    char *text = slurp("tests/captured/ptxas_ch1_sm75.txt");
+    tp_resources r[16];
+    int n = tp_parse_ptxas(text, r, 16);
+    cr_assert_eq(n, 4);
+    const tp_resources *v = find_res(r, n, "reverse_vector"), *s = find_res(r, n, "reverse_shared_static");
+    cr_assert_eq(v->regs, 46);
+    cr_assert_eq(v->cmem0, 372);
+    cr_assert_eq(s->smem, 1024);
+    cr_assert_eq(s->cmem0, 372);
+    cr_assert_str_eq(s->arch, "sm_75");
+    free(text);
+}
+
+Test(inspect_parse, ptxas_spills_and_stack)
+{
+    char *text = slurp("tests/captured/ptxas_spill_sm90.txt");
+    tp_resources r[16];
+    int n = tp_parse_ptxas(text, r, 16);
+    cr_assert_eq(n, 2, "the 'Overriding maximum register limit' line is no kernel");
+    const tp_resources *sp = find_res(r, n, "spiller"), *t = find_res(r, n, "tiled");
+    cr_assert_eq(sp->regs, 24, "'480 bytes cumulative stack size' is not a register count");
+    cr_assert_eq(sp->stack, 480);
+    cr_assert_eq(sp->spill_stores, 300);
+    cr_assert_eq(sp->spill_loads, 312);
+    cr_assert_eq(t->smem, 8192);
+    cr_assert_eq(t->stack, 0);
+    free(text);
+}
+
+/* ---------------------------------------------------------------- listings */
+static const tp_function *find_fn(const tp_listing *l, const char *kernel)
+{
+    for (int i = 0; i < l->n_functions; i++)
+        if (tp_kernel_matches(l->functions[i].name, kernel)) return &l->functions[i];
+    cr_assert_fail("no %s in the listing", kernel);
+    return NULL;
+}
+
+static tp_counts count_of(const tp_listing *l, const char *kernel)
+{
+    tp_counts c;
+    memset(&c, 0, sizeof c);
+    tp_count(l->isa, find_fn(l, kernel), &c);
+    return c;
+}
+
+Test(inspect_parse, ptx_chapter1)
+{
+    char *text = slurp("tests/captured/ch1_sm75.ptx");
+    tp_listing l;
+    tp_parse_listing(text, &l);
+    cr_assert_eq(l.isa, TP_ISA_PTX);
+    cr_assert_eq(l.n_functions, 4);
+    cr_assert_str_eq(l.functions[0].arch, "sm_75");
+    tp_counts g = count_of(&l, "reverse_global");
+    cr_assert_eq(g.kind[TP_K_GLOBAL_LD], 1);
+    cr_assert_eq(g.width[TP_K_GLOBAL_LD][2], 1, "one 32-bit load");
+    cr_assert_eq(g.kind[TP_K_GLOBAL_ST], 1);
+    cr_assert_eq(g.kind[TP_K_BARRIER], 0);
+    cr_assert_eq(g.kind[TP_K_SHARED_LD], 0);
+    tp_counts s = count_of(&l, "reverse_shared_static");
+    cr_assert_eq(s.kind[TP_K_BARRIER], 1);
+    cr_assert_eq(s.kind[TP_K_SHARED_ST], 1);
+    cr_assert_eq(s.kind[TP_K_SHARED_LD], 1);
+    tp_counts v = count_of(&l, "reverse_vector");
+    cr_assert_eq(v.width[TP_K_GLOBAL_LD][4], 8, "2 aligned int4 loads for each of 4 chunks");
+    cr_assert_eq(v.width[TP_K_GLOBAL_ST][4], 4, "one int4 store per chunk");
+    /* parameters are loaded with ld.param: not global traffic */
+    for (int i = 0; i < find_fn(&l, "reverse_vector")->n_insns; i++) {
+        int w;
+        const char *op = find_fn(&l, "reverse_vector")->insns[i].opcode;
+        if (strncmp(op, "ld.param", 8) == 0) cr_assert_eq(tp_classify(TP_ISA_PTX, op, &w), TP_K_OTHER);
+    }
+    tp_listing_free(&l);
+    free(text);
+}
+
+Test(inspect_parse, sass_chapter1_sm90)
+{
+    char *text = slurp("tests/captured/ch1_sm90.sass");
+    tp_listing l;
+    tp_parse_listing(text, &l);
+    cr_assert_eq(l.isa, TP_ISA_SASS);
+    cr_assert_eq(l.n_functions, 4);
+    cr_assert_str_eq(find_fn(&l, "reverse_global")->arch, "sm_90");
+    tp_counts g = count_of(&l, "reverse_global");
+    cr_assert_eq(g.kind[TP_K_GLOBAL_LD], 1);
+    cr_assert_eq(g.width[TP_K_GLOBAL_LD][2], 1);
+    cr_assert_eq(g.kind[TP_K_GLOBAL_ST], 1);
+    cr_assert_eq(g.kind[TP_K_BARRIER], 0);
+    tp_counts s = count_of(&l, "reverse_shared_static");
+    cr_assert_eq(s.kind[TP_K_BARRIER], 1);
+    cr_assert_eq(s.kind[TP_K_SHARED_ST], 1);
+    cr_assert_eq(s.kind[TP_K_SHARED_LD], 1);
+    tp_counts v = count_of(&l, "reverse_vector");
+    cr_assert_geq(v.width[TP_K_GLOBAL_LD][4], 8, "the int4 loads are LDG.E.128");
+    cr_assert_geq(v.width[TP_K_GLOBAL_ST][4], 4, "the int4 stores are STG.E.128");
+    /* no NOP counted, every instruction has an address and an opcode */
+    const tp_function *f = find_fn(&l, "reverse_vector");
+    for (int i = 0; i < f->n_insns; i++) {
+        cr_assert(f->insns[i].addr[0] == '0' && f->insns[i].opcode[0], "%s", f->insns[i].text);
+        cr_assert(!strchr(f->insns[i].text, ';'), "the ';' and encoding are cut: %s", f->insns[i].text);
+    }
+    tp_listing_free(&l);
+    free(text);
+}
+
+Test(inspect_parse, sass_opcode_kinds)
+{
+    int w;
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDG.E.128.CONSTANT", &w), TP_K_GLOBAL_LD);
+    cr_assert_eq(w, 128);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDG.E.64", &w), TP_K_GLOBAL_LD);
+    cr_assert_eq(w, 64);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDG.E.U8", &w), TP_K_GLOBAL_LD);
+    cr_assert_eq(w, 8);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "STG.E.EF.128", &w), TP_K_GLOBAL_ST);
+    cr_assert_eq(w, 128);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDS.U.128", &w), TP_K_SHARED_LD);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDSM.16.M88.4", &w), TP_K_SHARED_LD);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "STL.64", &w), TP_K_LOCAL);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDGSTS.E.BYPASS.128", &w), TP_K_ASYNC_COPY);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "BAR.SYNC.DEFER_BLOCKING", &w), TP_K_BARRIER);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "ATOMS.ADD", &w), TP_K_ATOMIC_SHARED);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "RED.E.ADD.STRONG.GPU", &w), TP_K_ATOMIC_GLOBAL);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "ATOMG.E.ADD.64.STRONG.GPU", &w), TP_K_ATOMIC_GLOBAL);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "SHFL.BFLY", &w), TP_K_SHUFFLE);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "FMNMX", &w), TP_K_FMINMAX);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "VIADDMNMX", &w), TP_K_IMINMAX);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "FFMA.FTZ", &w), TP_K_FFMA);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDC", &w), TP_K_OTHER, "constant loads are not global memory");
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "LDSM", &w), TP_K_SHARED_LD);
+    cr_assert_eq(tp_classify(TP_ISA_SASS, "STS", &w), TP_K_SHARED_ST);
+    cr_assert_eq(w, 32);
+    cr_assert_eq(tp_classify(TP_ISA_PTX, "ld.global.nc.v4.f32", &w), TP_K_GLOBAL_LD);
+    cr_assert_eq(w, 128);
+    cr_assert_eq(tp_classify(TP_ISA_PTX, "red.global.add.s32", &w), TP_K_ATOMIC_GLOBAL);
+    cr_assert_eq(tp_classify(TP_ISA_PTX, "atom.shared.add.u32", &w), TP_K_ATOMIC_SHARED);
+    cr_assert_eq(tp_classify(TP_ISA_PTX, "min.f32", &w), TP_K_FMINMAX);
+    cr_assert_eq(tp_classify(TP_ISA_PTX, "min.s32", &w), TP_K_IMINMAX);
+    cr_assert_eq(tp_classify(TP_ISA_PTX, "fma.rn.f32", &w), TP_K_FFMA);
+}
+
+/* ---------------------------------------------------------------- occupancy */
+/* NVIDIA's own calculator (cuda_occupancy.h, plain C) with the same inputs as tp_occupancy: a kernel
+ * that opted in to exactly the dynamic shared memory it is launched with, default carve-out. */
+static int nvidia_blocks(const tp_gpu *g, int regs, long smem, long dsmem, int block, int barriers)
+{
+    cudaOccDeviceProp p;
+    memset(&p, 0, sizeof p);
+    p.computeMajor = g->major;
+    p.computeMinor = g->minor;
+    p.maxThreadsPerBlock = g->max_threads_per_block;
+    p.maxThreadsPerMultiprocessor = g->max_threads_per_sm;
+    p.regsPerBlock = g->regs_per_block;
+    p.regsPerMultiprocessor = g->regs_per_sm;
+    p.warpSize = g->warp_size;
+    p.sharedMemPerBlock = (size_t)g->smem_per_block;
+    p.sharedMemPerMultiprocessor = (size_t)g->smem_per_sm;
+    p.numSms = g->sms;
+    p.sharedMemPerBlockOptin = (size_t)g->smem_per_block_optin;
+    p.reservedSharedMemPerBlock = (size_t)g->reserved_smem_per_block;
+    cudaOccFuncAttributes a;
+    memset(&a, 0, sizeof a);
+    a.maxThreadsPerBlock = 1024;
+    a.numRegs = regs;
+    a.sharedSizeBytes = (size_t)smem;
+    a.partitionedGCConfig = PARTITIONED_GC_OFF;
+    a.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+    a.maxDynamicSharedSizeBytes = (size_t)dsmem;
+    a.numBlockBarriers = barriers;
+    cudaOccDeviceState st;
+    st.cacheConfig = CACHE_PREFER_NONE;
+    st.carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT;
+    cudaOccResult r;
+    memset(&r, 0, sizeof r);
+    cudaOccError e = cudaOccMaxActiveBlocksPerMultiprocessor(&r, &p, &a, &st, block, (size_t)dsmem);
+    cr_assert_eq(e, CUDA_OCC_SUCCESS, "cuda_occupancy.h refused regs=%d smem=%ld dsmem=%ld block=%d", regs, smem,
+                 dsmem, block);
+    return r.activeBlocksPerMultiprocessor;
+}
+
+Test(inspect_occupancy, formula_equals_cuda_occupancy_h_on_every_default_gpu)
+{
+    static const int ccs[] = {75, 80, 86, 89, 90};
+    static const int regs[] = {1, 8, 10, 16, 24, 32, 33, 40, 44, 48, 56, 64, 72, 80, 96, 128, 168, 200, 255};
+    static const long smems[] = {0, 4, 1024, 2048, 8192, 12000, 16384, 40000, 48 * 1024};
+    static const long dsmems[] = {0, 1000, 20000, 60000, 100 * 1024, 200 * 1024};
+    static const int blocks[] = {1, 31, 32, 33, 64, 96, 128, 160, 192, 256, 288, 384, 512, 640, 768, 1024};
+    long compared = 0;
+    for (size_t c = 0; c < sizeof ccs / sizeof ccs[0]; c++) {
+        tp_gpu g;
+        cr_assert_eq(tp_gpu_default(ccs[c], &g), 0);
+        for (size_t r = 0; r < sizeof regs / sizeof regs[0]; r++)
+            for (size_t s = 0; s < sizeof smems / sizeof smems[0]; s++)
+                for (size_t d = 0; d < sizeof dsmems / sizeof dsmems[0]; d++)
+                    for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+                        for (int bars = 0; bars <= 2; bars++) {
+                            if (smems[s] + dsmems[d] > g.smem_per_block_optin) continue; /* cannot compile/launch */
+                            tp_occ o;
+                            tp_occupancy(&g, regs[r], smems[s], dsmems[d], blocks[b], bars, &o);
+                            int want = nvidia_blocks(&g, regs[r], smems[s], dsmems[d], blocks[b], bars);
+                            cr_assert_eq(o.blocks, want,
+                                         "sm_%d regs=%d smem=%ld dsmem=%ld block=%d barriers=%d: %d, NVIDIA's %d",
+                                         ccs[c], regs[r], smems[s], dsmems[d], blocks[b], bars, o.blocks, want);
+                            compared++;
+                        }
+    }
+    cr_assert_gt(compared, 50000);
+}
+
+Test(inspect_occupancy, limiters_named)
+{
+    tp_gpu h;
+    cr_assert_eq(tp_gpu_default(90, &h), 0);
+    char lim[96];
+    tp_occ o;
+    /* chapter 1's vector kernel on the H100: 44 registers -> 1536 per warp -> 10 warps per sub-partition */
+    tp_occupancy(&h, 44, 0, 0, 256, 0, &o);
+    cr_assert_eq(o.blocks, 5);
+    cr_assert_eq(o.active_warps, 40);
+    tp_limiter_str(&o, lim, sizeof lim);
+    cr_assert_str_eq(lim, "registers");
+    /* 40000 B + 1 KB reserved, in 128-byte units: 5 blocks in 228 KB */
+    tp_occupancy(&h, 16, 40000, 0, 128, 1, &o);
+    cr_assert_eq(o.blocks, 5);
+    cr_assert_eq(o.smem_per_block, 41088);
+    tp_limiter_str(&o, lim, sizeof lim);
+    cr_assert_str_eq(lim, "shared memory");
+    tp_occupancy(&h, 16, 0, 0, 32, 0, &o);
+    cr_assert_eq(o.blocks, 32);
+    tp_limiter_str(&o, lim, sizeof lim);
+    cr_assert_str_eq(lim, "blocks/SM");
+    tp_occupancy(&h, 16, 0, 0, 1024, 0, &o);
+    cr_assert_eq(o.blocks, 2);
+    tp_limiter_str(&o, lim, sizeof lim);
+    cr_assert_str_eq(lim, "threads");
+    tp_occupancy(&h, 32, 0, 0, 256, 0, &o); /* 32 regs x 2048 threads = exactly 65536 */
+    tp_limiter_str(&o, lim, sizeof lim);
+    cr_assert_str_eq(lim, "threads + registers");
+    tp_occupancy(&h, 255, 0, 0, 1024, 0, &o);
+    cr_assert_eq(o.blocks, 0);
+    cr_assert_not_null(o.why_zero);
+    tp_occupancy(&h, 16, 0, 0, 1025, 0, &o);
+    cr_assert_eq(o.blocks, 0);
+    cr_assert_eq(tp_gpu_default(61, &h), -1, "no made-up limits for GPUs not in the table");
+}
+
+/* ---------------------------------------------------------------- compute-sanitizer */
+Test(inspect_parse, sanitizer_outputs)
+{
+    tp_sanitizer s;
+    char *t = slurp("tests/captured/sanitizer_memcheck_clean.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert(s.found_summary);
+    cr_assert_eq(tp_sanitizer_findings(&s), 0);
+    cr_assert_str_eq(s.first, "");
+    free(t);
+
+    t = slurp("tests/captured/sanitizer_racecheck_clean.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert(s.found_summary, "racecheck's own summary line counts");
+    cr_assert_eq(tp_sanitizer_findings(&s), 0);
+    free(t);
+
+    t = slurp("tests/captured/sanitizer_racecheck_race.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert(s.found_summary);
+    cr_assert_gt(s.errors, 0);
+    cr_assert(strstr(s.first, "Race reported") && strstr(s.first, "planted_race"), "%s", s.first);
+    cr_assert_eq(s.errors, 2);
+    free(t);
+
+    t = slurp("tests/captured/sanitizer_memcheck_oob.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert_gt(s.errors, 0);
+    cr_assert(strstr(s.first, "Invalid __global__ write"), "%s", s.first);
+    cr_assert(strstr(s.where, "planted_out_of_bounds"), "%s", s.where);
+    free(t);
+
+    t = slurp("tests/captured/sanitizer_initcheck_uninit.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert_gt(s.errors, 0);
+    cr_assert(strstr(s.first, "Uninitialized"), "%s", s.first);
+    free(t);
+
+    /* whole warps skipping __syncthreads() on sm_90: synccheck finds nothing (racecheck does) */
+    t = slurp("tests/captured/sanitizer_synccheck_divergent_syncthreads.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert(s.found_summary);
+    cr_assert_eq(tp_sanitizer_findings(&s), 0);
+    free(t);
+
+    t = slurp("tests/captured/sanitizer_synccheck_bad_syncwarp.txt");
+    tp_parse_sanitizer(t, &s);
+    cr_assert_eq(s.errors, 1280, "the summary, not the 'errors were not printed' note after it: %ld", s.errors);
+    cr_assert_str_eq(s.first, "Barrier error detected. Invalid arguments.");
+    cr_assert(strstr(s.where, "__syncwarp"), "%s", s.where);
+    free(t);
+
+    tp_parse_sanitizer("========= COMPUTE-SANITIZER\nsegfault\n", &s);
+    cr_assert(!s.found_summary, "a run that died has no summary, which is not 'clean'");
+}
+
+/* ---------------------------------------------------------------- ncu */
+Test(inspect_parse, csv_quoting)
+{
+    char **f;
+    int n = tp_csv_split("\"a\",\"b,c\",\"d \"\"q\"\"\",,e", &f);
+    cr_assert_eq(n, 5);
+    cr_assert_str_eq(f[1], "b,c");
+    cr_assert_str_eq(f[2], "d \"q\"");
+    cr_assert_str_eq(f[3], "");
+    cr_assert_str_eq(f[4], "e");
+    for (int i = 0; i < n; i++) free(f[i]);
+    free(f);
+    cr_assert_float_eq(tp_number("2,972.51"), 2972.51, 1e-9);
+    cr_assert(isnan(tp_number("n/a")));
+    cr_assert(isnan(tp_number("")));
+}
+
+Test(inspect_parse, ncu_raw_csv_of_chapter1_global)
+{
+    char *text = slurp("tests/captured/ncu_ch1_global.csv");
+    tp_csv c;
+    cr_assert_eq(tp_parse_csv(text, &c), 0);
+    cr_assert_geq(c.n_rows, 1);
+    cr_assert_not_null(c.units);
+    int name = tp_csv_col(&c, "Kernel Name");
+    cr_assert_geq(name, 0);
+    cr_assert(tp_kernel_matches(c.rows[0][name], "reverse_global"), "%s", c.rows[0][name]);
+    const char *unit;
+    static const char *const dram[] = {"dram__bytes.sum.per_second", NULL};
+    double bw = tp_csv_metric(&c, 0, dram, &unit) * tp_unit_scale(unit);
+    cr_assert(bw > 1e11 && bw < 5e12, "DRAM %g B/s (%s)", bw, unit);
+    static const char *const pct[] = {"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", NULL};
+    double p = tp_csv_metric(&c, 0, pct, NULL);
+    cr_assert(p > 5 && p <= 100, "%g%%", p);
+    static const char *const sec[] = {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", NULL};
+    static const char *const req[] = {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", NULL};
+    double ratio = tp_csv_metric(&c, 0, sec, NULL) / tp_csv_metric(&c, 0, req, NULL);
+    cr_assert(ratio > 3.9 && ratio < 4.1, "coalesced 4-byte loads: 4 sectors per request, got %g", ratio);
+    tp_stall top[3];
+    int n = tp_ncu_top_stalls(&c, 0, top);
+    cr_assert_eq(n, 3);
+    cr_assert_geq(top[0].value, top[1].value);
+    cr_assert_geq(top[1].value, top[2].value);
+    for (int i = 0; i < 3; i++) cr_assert_str_neq(top[i].reason, "selected");
+    tp_csv_free(&c);
+    free(text);
+}
+
+Test(inspect_parse, ncu_shared_memory_of_chapter2_shared)
+{
+    char *text = slurp("tests/captured/ncu_ch2_shared.csv");
+    tp_csv c;
+    cr_assert_eq(tp_parse_csv(text, &c), 0);
+    static const char *const wf[] = {"memory_l1_wavefronts_shared", NULL};
+    static const char *const wi[] = {"memory_l1_wavefronts_shared_ideal", NULL};
+    static const char *const bl[] = {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", NULL};
+    cr_assert_float_eq(tp_csv_metric(&c, 0, wf, NULL), 26214400.0, 0.5);
+    cr_assert_float_eq(tp_csv_metric(&c, 0, wi, NULL), 26214400.0, 0.5, "tile[tx] and tile[tx-1]: no conflicts");
+    cr_assert_gt(tp_csv_metric(&c, 0, bl, NULL), 0, "the hardware counter is not zero even so");
+    tp_stall top[3];
+    cr_assert_eq(tp_ncu_top_stalls(&c, 0, top), 3);
+    cr_assert_str_eq(top[1].reason, "barrier", "the tile's __syncthreads() shows up");
+    tp_csv_free(&c);
+    free(text);
+}
+
+/* The summary a student reads, from the captured CSV (inspect profile --csv: no GPU needed). */
+Test(inspect_parse, profile_summary_text)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "./build/inspect profile --csv tests/captured/ncu_ch1_global.csv");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "0.8945 ms"), "time in ms from ncu's ns:\n%s", out);
+    cr_assert(strstr(out, "2383 GB/s = 71.1% of the DRAM's peak"), "%s", out);
+    cr_assert(strstr(out, "achieved 72.8%"), "%s", out);
+    cr_assert(strstr(out, "4.00 sectors/request on loads"), "%s", out);
+    cr_assert(strstr(out, "no shared-memory accesses"), "%s", out);
+    cr_assert(strstr(out, "long_scoreboard"), "%s", out);
+    rc = wbt_run(out, "./build/inspect profile --csv tests/captured/ncu_ch2_shared.csv");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "no bank conflicts in the code"), "%s", out);
+}
+
+/* ---------------------------------------------------------------- the make targets */
+static int has_gpu(void)
+{
+    static char out[WBT_OUT_MAX];
+    return wbt_run(out, "./build/inspect gpu --check") == 0;
+}
+
+/* One test, so that two make runs never write the same build/look files at once. */
+Test(inspect_make, targets_and_bad_values, .timeout = 600)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, MAKE "sass CH=1 SOLUTION=1 V=vector");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "reverse_vector") && !strstr(out, "== kernel reverse_global"), "%s", out);
+    cr_assert(strstr(out, "global load") && strstr(out, "128-bit"), "the int4 loads are counted as 128-bit:\n%s", out);
+
+    rc = wbt_run(out, MAKE "resources CH=1 SOLUTION=1");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "reverse_shared_static") && strstr(out, "limited by"), "%s", out);
+    cr_assert(strstr(out, "registers") || strstr(out, "threads"), "%s", out);
+
+    rc = wbt_run(out, MAKE "sass CH=99");
+    cr_assert_eq(rc, 2, "%s", out);
+    cr_assert(strstr(out, "valid: 1"), "a bad CH lists the valid ones:\n%s", out);
+    rc = wbt_run(out, MAKE "resources CH=");
+    cr_assert_eq(rc, 2, "%s", out);
+    rc = wbt_run(out, MAKE "sass CH=1 V=nope");
+    cr_assert_eq(rc, 2, "%s", out);
+    cr_assert(strstr(out, "valid: global shared-static shared-dynamic vector"), "%s", out);
+    rc = wbt_run(out, MAKE "profile CH=1");
+    cr_assert_eq(rc, 2, "profile without V lists the variants:\n%s", out);
+    cr_assert(strstr(out, "global shared-static"), "%s", out);
+
+    if (has_gpu()) return; /* the GPU tests below cover sanitize and profile there */
+    rc = wbt_run(out, MAKE "sanitize CH=1");
+    cr_assert_neq(rc, 0);
+    cr_assert(strstr(out, "needs an NVIDIA GPU"), "%s", out);
+    rc = wbt_run(out, MAKE "profile CH=1 V=global");
+    cr_assert_neq(rc, 0);
+    cr_assert(strstr(out, "needs an NVIDIA GPU"), "%s", out);
+}
+
+/* ---------------------------------------------------------------- on a GPU */
+static void require_gpu_or_skip(void)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "./build/inspect gpu --check");
+    if (rc == 3) {
+        char line[256];
+        cr_skip_test("needs a CUDA GPU: %s", wbt_first_line(out, line, sizeof line));
+    }
+    cr_assert_eq(rc, 0, "%s", out);
+    if (wbt_run(out, "command -v compute-sanitizer") != 0) cr_skip_test("compute-sanitizer is not on PATH");
+}
+
+Test(inspect_gpu, sanitize_is_clean_on_chapter1_solution, .timeout = 600)
+{
+    static char out[WBT_OUT_MAX];
+    require_gpu_or_skip();
+    int rc = wbt_run(out, MAKE "sanitize CH=1 SOLUTION=1");
+    cr_assert_eq(rc, 0, "%s", out);
+    int lines = 0;
+    for (const char *p = strstr(out, "  memcheck"); p; p = strstr(p + 1, "   clean   program PASS")) lines++;
+    cr_assert_geq(lines, 16, "4 tools x 4 variants, each clean and PASS:\n%s", out);
+}
+
+Test(inspect_gpu, sanitize_flags_each_planted_bug, .timeout = 600)
+{
+    static char out[WBT_OUT_MAX];
+    require_gpu_or_skip();
+    int rc = wbt_run(out, "./build/inspect sanitize --program build/planted/inspect_bugs --logs /tmp/inspect-planted");
+    cr_assert_eq(rc, 1, "findings must give exit 1:\n%s", out);
+    /* On sm_90 synccheck does not report whole warps skipping __syncthreads(); racecheck sees the race. */
+    static const char *const expect[][2] = {{"racecheck", "race"},
+                                            {"memcheck", "out-of-bounds"},
+                                            {"initcheck", "uninitialized"},
+                                            {"racecheck", "divergent-barrier"},
+                                            {"synccheck", "bad-syncwarp"}};
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        char pat[96];
+        snprintf(pat, sizeof pat, "  %-10s %-20s FOUND", expect[i][0], expect[i][1]);
+        cr_assert(strstr(out, pat), "expected '%s' in:\n%s", pat, out);
+    }
+    static const char *const tools[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
+    for (size_t i = 0; i < 4; i++) {
+        char pat[96];
+        snprintf(pat, sizeof pat, "  %-10s %-20s clean", tools[i], "clean");
+        cr_assert(strstr(out, pat), "the correct variant must be clean under %s:\n%s", tools[i], out);
+    }
+}
+
+/* The tool's blocks/SM from ptxas -v and the GPU's properties equals what the CUDA runtime says for
+ * the same kernels (tests/planted/inspect_occupancy.cu) at many block sizes and shared memory sizes. */
+Test(inspect_gpu, resources_occupancy_equals_the_api, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX], tool[WBT_OUT_MAX];
+    require_gpu_or_skip();
+    int rc = wbt_run(out, "./build/planted/inspect_occupancy");
+    WBT_SKIP_IF_NO_GPU(rc, out);
+    cr_assert_eq(rc, 0, "%s", out);
+    int checked = 0, limiters_seen = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        json_error_t je;
+        json_t *api = json_loads(line, 0, &je);
+        cr_assert_not_null(api, "%s: %s", je.text, line);
+        const char *kernel = json_string_value(json_object_get(api, "kernel"));
+        int block = (int)json_integer_value(json_object_get(api, "block"));
+        int dsmem = (int)json_integer_value(json_object_get(api, "dsmem"));
+        int want = (int)json_integer_value(json_object_get(api, "api_blocks"));
+        rc = wbt_run(tool, "./build/inspect resources --ptxas build/planted/inspect_occupancy.ptxas --block %d "
+                           "--dsmem %d --json", block, dsmem);
+        cr_assert_eq(rc, 0, "%s", tool);
+        int found = 0;
+        char *s2 = NULL;
+        for (char *tl = strtok_r(tool, "\n", &s2); tl; tl = strtok_r(NULL, "\n", &s2)) {
+            json_t *mine = json_loads(tl, 0, &je);
+            cr_assert_not_null(mine, "%s", tl);
+            if (strcmp(json_string_value(json_object_get(mine, "kernel")), kernel) == 0) {
+                found = 1;
+                cr_assert_eq(json_integer_value(json_object_get(mine, "regs")),
+                             json_integer_value(json_object_get(api, "num_regs")), "%s: ptxas registers", kernel);
+                cr_assert_eq(json_integer_value(json_object_get(mine, "smem")),
+                             json_integer_value(json_object_get(api, "static_smem")), "%s: static smem", kernel);
+                cr_assert_eq(json_integer_value(json_object_get(mine, "blocks_per_sm")), want,
+                             "%s block=%d dsmem=%d: inspect says %lld blocks/SM (%s), the API %d", kernel, block,
+                             dsmem, (long long)json_integer_value(json_object_get(mine, "blocks_per_sm")),
+                             json_string_value(json_object_get(mine, "limiter")), want);
+                const char *lim = json_string_value(json_object_get(mine, "limiter"));
+                limiters_seen |= strstr(lim, "registers") ? 1 : 0;
+                limiters_seen |= strstr(lim, "shared memory") ? 2 : 0;
+                limiters_seen |= strstr(lim, "threads") ? 4 : 0;
+                limiters_seen |= strstr(lim, "blocks/SM") ? 8 : 0;
+            }
+            json_decref(mine);
+        }
+        cr_assert(found, "inspect resources did not list %s", kernel);
+        json_decref(api);
+        checked++;
+    }
+    cr_assert_geq(checked, 50);
+    cr_assert_eq(limiters_seen, 15, "each resource limits at least one configuration (seen: %d)", limiters_seen);
+}
