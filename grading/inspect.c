@@ -432,6 +432,8 @@ static int cmd_resources(const opts *o)
                    o->block, o->dsmem, g.name, why);
         else
             printf("Occupancy needs a GPU or a known architecture (sm_75/80/86/89/90): no GPU here (%s)\n", why);
+        if (have_variants && !kernels_named(&vs))
+            printf("note: a variant does not name its kernels (wb_variant_info.kernels): every kernel is shown\n");
         printf("  %-24s %-18s %5s %8s %7s %13s", "kernel", "variant", "regs", "smem B", "stack B", "spill st/ld B");
         if (have_limits) printf(" %9s %9s %9s  %s", "blocks/SM", "warps/SM", "occupancy", "limited by");
         printf("\n");
