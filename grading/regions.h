@@ -152,7 +152,7 @@ static inline char *wb_regions_splice(const char *pristine, size_t plen, const c
         for (int j = 0; j < sn; j++)
             if (strcmp(pr[k].name, sr[j].name) == 0) match[k] = j;
         if (match[k] < 0) {
-            snprintf(err, errlen, "TODO region '%s' is missing (its BEGIN/END markers were removed or renamed)",
+            snprintf(err, errlen, "TODO region '%.63s' is missing (its BEGIN/END markers were removed or renamed)",
                      pr[k].name);
             return NULL;
         }

@@ -1,7 +1,7 @@
 /* Unit tests of common/wb.h: command line, random inputs, verification. No GPU needed. */
 #include "wbtest.h"
 
-static const wb_variant_info variants[] = {{"naive", "a"}, {"shared", "b"}, {"fast-one", "c"}};
+static const wb_variant_info variants[] = {{"naive", "a", "k_naive", NULL}, {"shared", "b", "k_shared", NULL}, {"fast-one", "c", "k_fast", NULL}};
 static const wb_cli cli1 = {"9-test", "test", variants, 3, 1, 1 << 30, "N", "2^20 1000"};
 static const wb_cli cli3 = {"9-mat", "test", variants, 3, 3, 1 << 20, "MxNxK", "64x32x16"};
 

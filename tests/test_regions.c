@@ -37,8 +37,9 @@ Test(regions, starters_match_solutions_outside_regions)
                   starter, solution, line);
         wb_region r[64];
         char err[256];
-        size_t n;
+        size_t n = 0;
         char *text = wb_read_file(starter, &n);
+        cr_assert_not_null(text, "cannot read %s", starter);
         cr_assert_gt(wb_regions_parse(text, n, r, 64, err, sizeof err), 0, "%s has no TODO region", starter);
         free(text);
         free(a);
