@@ -4,6 +4,9 @@
 #   make test                   install missing test dependencies, build everything, run Criterion
 #   make all | doctor | clean
 #   make ARCH=sm_86 ...         build for another GPU than the one detected
+#   make sass | resources | sanitize | profile CH=N [V=variant] [SOLUTION=1]   look inside a chapter
+#   make check [CH=N] | grade SUB=path | grade-class SUBS=dir | dist-student   the autograder
+#   make handouts | results     render the handouts / record the solutions' results (GPU)
 
 NVCC    ?= nvcc
 CC      := gcc
@@ -127,7 +130,7 @@ doctor: $(BUILD)/doctor
 	@./$(BUILD)/doctor
 
 help:
-	@sed -n '1,8p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "chapters here: $(CHAPTERS)"
 
 clean:
