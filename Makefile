@@ -130,7 +130,7 @@ doctor: $(BUILD)/doctor
 	@./$(BUILD)/doctor
 
 help:
-	@sed -n '1,11p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,9p' Makefile | sed 's/^# \{0,1\}//'
 	@echo "chapters here: $(CHAPTERS)"
 
 clean:
