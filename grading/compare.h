@@ -111,7 +111,7 @@ static inline void gr_compare(const gr_chapter_rubric *ch, const long long *dims
         c->wrong++;
         if (c->first < 0) {
             c->first = (long long)i;
-            if (ch->cols_dim >= 0 && rows > 1) snprintf(c->where, sizeof c->where, "[%zu][%zu]", i / cols, i % cols);
+            if (ch->cols_dim >= 0) snprintf(c->where, sizeof c->where, "[%zu][%zu]", i / cols, i % cols);
             else snprintf(c->where, sizeof c->where, "[%zu]", i);
             gr_fmt(ch->elem, ref, i, c->expected, sizeof c->expected);
             gr_fmt(ch->elem, got, i, c->got, sizeof c->got);
@@ -131,7 +131,7 @@ static inline void gr_compare(const gr_chapter_rubric *ch, const long long *dims
             const_set = 1;
         } else if (!(d == c->constant || fabs(d - c->constant) <= 1e-6 * fabs(c->constant))) have_const = 0;
         if (!isfinite(d) || poison) have_const = 0;
-        for (int k = 0; k < 2 * GR_SHIFTS && shift_ok; k++) {
+        for (int k = 0; k < 2 * GR_SHIFTS && shift_ok && !poison; k++) { /* unwritten ones say nothing */
             if (!(shift_ok & (1u << k))) continue;
             long long s = k < GR_SHIFTS ? k + 1 : -(k - GR_SHIFTS + 1);
             long long j = (long long)i + s;
@@ -148,7 +148,7 @@ static inline void gr_compare(const gr_chapter_rubric *ch, const long long *dims
     else if (T > 1 && all_tail) c->pattern = GR_PAT_TAIL;
     else if (c->poison == c->wrong && c->wrong < n) c->pattern = GR_PAT_POISON;
     else if (tiled && all_boundary && c->wrong < n / 2) c->pattern = GR_PAT_BOUNDARY;
-    else if (shift_ok && c->wrong > 1) {
+    else if (shift_ok && c->wrong - c->poison > 1) {
         c->pattern = GR_PAT_SHIFT;
         for (int k = 0; k < 2 * GR_SHIFTS; k++)
             if (shift_ok & (1u << k)) {
@@ -200,8 +200,8 @@ static inline void gr_pattern_text(const gr_chapter_rubric *ch, const gr_cmp *c,
                              "index arithmetic, or a missing __syncthreads().");
         break;
     case GR_PAT_SHIFT:
-        snprintf(pat, plen, "the result is shifted by %lld place%s (got[i] == expected[i%+lld])", c->shift,
-                 llabs(c->shift) == 1 ? "" : "s", c->shift);
+        snprintf(pat, plen, "the result is shifted by %lld place%s (got[i] == expected[i%+lld])%s", c->shift,
+                 llabs(c->shift) == 1 ? "" : "s", c->shift, c->poison ? ", and some elements never written" : "");
         snprintf(hint, hlen, "An off-by-one in the index arithmetic (e.g. n - i instead of n - 1 - i).");
         break;
     case GR_PAT_CONSTANT:

@@ -42,6 +42,8 @@ typedef struct {
     int gpu;                       /* index of the GPU this process uses */
     char sanitizer[PATH_MAX];      /* compute-sanitizer, or "" */
     char hide_sub[PATH_MAX];       /* the submission root, hidden from the programs */
+    char work[PATH_MAX];           /* this submission's private temporary tree */
+    unsigned salt;                 /* random part of directory names */
 } gr_ctx;
 
 static int gr_verbose = 1;
@@ -431,7 +433,8 @@ typedef struct {
     int runs_todo, runs_total, runs_missing;
     char first[1200];              /* the feedback of the first bad run */
     char failed_run[300];          /* how the isolated run ended, when a dump was missing */
-    int crashed, timed_out;
+    int crashed, timed_out, errored;
+    int dead;                      /* its isolated run failed: not run again for later seeds/sizes */
     char sizes_bad[200];
 } gr_corr;
 
@@ -547,6 +550,8 @@ static int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
             gr_cmd c;
             snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
             gr_dump_run(x, ref, refdir, "all", ch, seed, first, count, &r, what, &c);
+            /* The reference's results must stay out of the student program's reach. */
+            if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG("cannot protect %s", refdir);
             if (!(r.exited && r.code == 0)) {
                 char d[200], t[400];
                 gr_run_describe(&r, &c.o, d, sizeof d);
@@ -557,15 +562,23 @@ static int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
                 return no_gpu ? -3 : -1;
             }
             gr_run_result_free(&r);
+            char live[1024] = "";
+            for (int v = 0; v < cr->n_v; v++)
+                if (!corr[v].dead) {
+                    size_t l = strlen(live);
+                    snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
+                }
             snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
-            gr_dump_run(x, stu, studir, "all", ch, seed, first, count, &r, what, &c);
-            gr_run_result_free(&r);
+            if (live[0]) {
+                gr_dump_run(x, stu, studir, live, ch, seed, first, count, &r, what, &c);
+                gr_run_result_free(&r);
+            } else gr_mkdirs(studir, 0755);
             /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing
              * variant does not take the others down with it and its own failure is named. */
             char isofmt[PATH_MAX];
             snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", work, si, first);
             for (int v = 0; v < cr->n_v; v++) {
-                if (gr_dump_complete(studir, ch, cr->v[v].name, first, count)) continue;
+                if (corr[v].dead || gr_dump_complete(studir, ch, cr->v[v].name, first, count)) continue;
                 char iso[PATH_MAX];
                 snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
                 snprintf(what, sizeof what, "ch%d %s alone", ch->number, cr->v[v].name);
@@ -577,7 +590,9 @@ static int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
                     snprintf(corr[v].failed_run, sizeof corr[v].failed_run, "the program %s%s%s", d, *t ? ":\n" : "",
                              t);
                     corr[v].timed_out |= r.timed_out;
-                    corr[v].crashed |= !r.timed_out;
+                    corr[v].crashed |= !r.timed_out && (r.signaled || r.fsize_exceeded || r.cpu_exceeded || r.disk_exceeded);
+                    corr[v].errored |= !r.timed_out && !corr[v].crashed;
+                    corr[v].dead = 1;
                 }
                 gr_run_result_free(&r);
             }
@@ -601,7 +616,8 @@ static int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
             continue;
         }
         if (k->runs_todo == k->runs_bad && k->runs_bad == k->runs_total) snprintf(r->verdict, sizeof r->verdict, "TODO");
-        else if (k->failed_run[0]) snprintf(r->verdict, sizeof r->verdict, "%s", k->timed_out ? "TIMEOUT" : "CRASH");
+        else if (k->failed_run[0])
+            snprintf(r->verdict, sizeof r->verdict, "%s", k->timed_out ? "TIMEOUT" : k->crashed ? "CRASH" : "ERROR");
         else snprintf(r->verdict, sizeof r->verdict, "WRONG");
         if (!strcmp(r->verdict, "TODO"))
             snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
@@ -821,8 +837,8 @@ static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char
 
 /* ---------------------------------------------------------------- performance */
 typedef struct {
-    double ms[GR_MAX_VAR][64];
-    int n[GR_MAX_VAR];
+    double ms[GR_MAX_VAR][64], prep[GR_MAX_VAR][64];
+    int n[GR_MAX_VAR], n_prep[GR_MAX_VAR];
     double sol_ms[64];
     int n_sol;
     double wall_lo, wall_hi;       /* the smallest wall time seen at each repetition count */
@@ -876,7 +892,8 @@ static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char
     }
     double wall = r.wall_s;
     double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
-    if (*slot <= 0 || wall < *slot) *slot = wall;
+    if (side->failed) wall = -1;
+    if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
     gr_run_result_free(&r);
     char jp[PATH_MAX], canon[64];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
@@ -901,7 +918,12 @@ static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char
                 if (strcmp(verdict, "PASS")) {
                     if (!side->failed) snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", v, verdict);
                     side->failed = 1;
-                } else if (side->n[k] < 64) side->ms[k][side->n[k]++] = t;
+                } else if (side->n[k] < 64) {
+                    side->ms[k][side->n[k]++] = t;
+                    json_t *pre = json_object_get(o, "prep_ms");
+                    if (json_is_number(pre) && json_number_value(pre) > 0 && side->n_prep[k] < 64)
+                        side->prep[k][side->n_prep[k]++] = json_number_value(pre);
+                }
             }
         }
         json_decref(o);
@@ -917,13 +939,23 @@ static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char
 
 /* Was the process wall clock consistent with the kernel times it reported? The extra repetitions of
  * the high run must have taken at least about what the reported medians say. */
-static int gr_wall_credible(const gr_ctx *x, gr_perf_side *s, const int *sel, int nsel, double *delta, double *predicted)
+/* Milliseconds one repetition of the whole run takes by the reported times: every selected variant
+ * (and its preprocessing) and the speed-of-light row are each timed `reps` times. */
+static double gr_per_rep_ms(gr_perf_side *s, const int *sel, int nsel)
 {
     double sum = 0;
-    for (int i = 0; i < nsel; i++) sum += gr_median(s->ms[sel[i]], s->n[sel[i]]);
+    for (int i = 0; i < nsel; i++) {
+        sum += gr_median(s->ms[sel[i]], s->n[sel[i]]);
+        if (s->n_prep[sel[i]]) sum += gr_median(s->prep[sel[i]], s->n_prep[sel[i]]);
+    }
     double sol = gr_median(s->sol_ms, s->n_sol);
-    if (sol > 0) sum += sol;
-    *predicted = (x->rub.reps_hi - x->rub.reps_lo) * sum * 1e-3;
+    return sum + (sol > 0 ? sol : 0);
+}
+
+static int gr_wall_credible(const gr_ctx *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
+                            double *predicted)
+{
+    *predicted = (reps_hi - x->rub.reps_lo) * gr_per_rep_ms(s, sel, nsel) * 1e-3;
     *delta = s->wall_hi - s->wall_lo;
     return *delta <= x->rub.wall_factor * *predicted + x->rub.wall_slack_s;
 }
@@ -942,16 +974,26 @@ static void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *re
     }
     if (!nsel) return;
     gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
+    /* The high repetition count is chosen from the reference's own times (never the student's) so that
+     * the extra repetitions take about cross_check_s: long enough for the wall clock to tell. */
+    int hi = x->rub.reps_hi;
     for (int round = 0; round < x->rub.rounds; round++) {
-        int reps[2] = {x->rub.reps_lo, x->rub.reps_hi};
         for (int k = 0; k < 2; k++) { /* alternate: reference, student, reference, student … */
-            gr_perf_run(x, ch, ref, work, list, reps[k], rs, cr, sel, nsel, "ref");
-            gr_perf_run(x, ch, stu, work, list, reps[k], ss, cr, sel, nsel, "stu");
+            int reps = k == 0 ? x->rub.reps_lo : hi;
+            gr_perf_run(x, ch, ref, work, list, reps, rs, cr, sel, nsel, "ref");
+            if (round == 0 && k == 0) {
+                double per = gr_per_rep_ms(rs, sel, nsel);
+                if (per > 0) {
+                    double want = x->rub.reps_lo + ceil(x->rub.cross_check_s * 1e3 / per);
+                    hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
+                }
+            }
+            gr_perf_run(x, ch, stu, work, list, reps, ss, cr, sel, nsel, "stu");
         }
     }
     double d_s, p_s, d_r, p_r;
-    int cred_s = gr_wall_credible(x, ss, sel, nsel, &d_s, &p_s);
-    int cred_r = gr_wall_credible(x, rs, sel, nsel, &d_r, &p_r);
+    int cred_s = gr_wall_credible(x, ss, sel, nsel, hi, &d_s, &p_s);
+    int cred_r = gr_wall_credible(x, rs, sel, nsel, hi, &d_r, &p_r);
     int forged = !ss->failed && !cred_s && cred_r;
     if (rs->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "reference benchmark failed (%s): no performance points", rs->why);
     else if (ss->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "%s: no performance points", ss->why);
@@ -959,12 +1001,12 @@ static void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *re
         snprintf(cr->perf_note, sizeof cr->perf_note,
                  "the reported kernel times do not account for the process's wall clock (%d more repetitions took "
                  "%.2f s more; the reported times predict %.3f s): times not credible, no performance points",
-                 x->rub.reps_hi - x->rub.reps_lo, d_s, p_s);
+                 hi - x->rub.reps_lo, d_s, p_s);
     else
         snprintf(cr->perf_note, sizeof cr->perf_note,
                  "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
                  "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s%s",
-                 ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, x->rub.reps_hi, x->rub.reps_hi - x->rub.reps_lo, d_s,
+                 ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi, hi - x->rub.reps_lo, d_s,
                  p_s, cred_r ? "" : " (the reference's own cross-check was inconclusive, so it is not enforced)");
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
@@ -1037,15 +1079,28 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
 {
     double t0 = gr_now();
     memset(res, 0, sizeof *res);
+    {
+        int fd = open("/dev/urandom", O_RDONLY);
+        if (fd < 0 || read(fd, &x->salt, sizeof x->salt) != sizeof x->salt) x->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
+        if (fd >= 0) close(fd);
+    }
     snprintf(res->student, sizeof res->student, "%s", student);
     snprintf(res->mode, sizeof res->mode, "%s", x->check_mode ? "check" : "grade");
     memcpy(res->seeds, x->seeds, sizeof res->seeds);
     res->n_seeds = x->n_seeds;
     gr_mkdirs(out_dir, 0755);
+    /* Runs happen in a private temporary tree, not in out_dir: the programs run as nobody and must be
+     * able to reach their directories (0711 all the way), while the random names keep one run from
+     * finding another's files where bubblewrap does not hide them. Reports go to out_dir. */
     char work[PATH_MAX], sub[PATH_MAX];
-    snprintf(work, sizeof work, "%s/work", out_dir);
-    gr_rmtree(work);
-    gr_mkdirs(work, 0755);
+    const char *tmp = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/wb-grade.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+    if (!mkdtemp(work)) {
+        snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
+        return;
+    }
+    chmod(work, 0711);
+    snprintf(x->work, sizeof x->work, "%s", work);
     /* an isolation probe: what the sandbox will be */
     {
         gr_cmd c;
@@ -1061,11 +1116,13 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
         char why[600];
         if (gr_extract(x, sub_in, sub, why, sizeof why)) {
             snprintf(res->error, sizeof res->error, "%s", why);
+            gr_rmtree(work);
             res->wall_s = gr_now() - t0;
             return;
         }
     } else if (!realpath(sub_in, sub) || !gr_is_dir(sub)) {
         snprintf(res->error, sizeof res->error, "%s is neither a directory nor a .zip/.tar.gz", sub_in);
+        gr_rmtree(work);
         res->wall_s = gr_now() - t0;
         return;
     }
@@ -1101,7 +1158,7 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
         }
         /* Builds run in parallel, each in its own process (each its own subreaper). */
         char cw[PATH_MAX];
-        snprintf(cw, sizeof cw, "%s/ch%d", work, ch->number);
+        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
         fflush(NULL);
         pid_t pid = fork();
         if (pid == 0) {
@@ -1120,7 +1177,7 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
         double tc = gr_now();
         if (strcmp(cr->status, "graded")) continue;
         char cw[PATH_MAX], path[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
-        snprintf(cw, sizeof cw, "%s/ch%d", work, ch->number);
+        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
         snprintf(path, sizeof path, "%s/status", cw);
         char *status = gr_read_capped(path, 4096, NULL);
         snprintf(path, sizeof path, "%s/compile.log", cw);
@@ -1197,6 +1254,7 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
         gr_rmtree(path);
     }
     gr_sub_totals(res);
+    gr_rmtree(work);
     res->wall_s = gr_now() - t0;
 }
 

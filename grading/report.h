@@ -144,6 +144,7 @@ static inline void gr_write_feedback(FILE *f, const gr_sub_result *s, const char
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
         fprintf(f, "## Chapter %d (%s): %.1f / %.1f\n\n", ch->number, ch->dir, ch->score, ch->max);
+        if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
         if (strcmp(ch->status, "graded")) {
             fprintf(f, "**%s**: %s\n\n", ch->status, ch->reason);
             if (ch->compile_log && *ch->compile_log) {
@@ -153,7 +154,6 @@ static inline void gr_write_feedback(FILE *f, const gr_sub_result *s, const char
             }
             continue;
         }
-        if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
         if (ch->self_check) fprintf(f, "> Correctness here is your program's own check (no reference available).\n\n");
         fprintf(f, "| variant | result | correctness | sanitizer | time vs reference | points |\n");
         fprintf(f, "|---|---|---|---|---|---|\n");

@@ -59,7 +59,7 @@ typedef struct {
     int nproc;
     size_t out_cap;
     int rounds, reps_lo, reps_hi, warmup;
-    double wall_slack_s, wall_factor;
+    double wall_slack_s, wall_factor, cross_check_s;
     gr_band band[GR_MAX_BANDS];
     int n_bands;
     char tools[GR_MAX_TOOLS][16];
@@ -142,7 +142,7 @@ static inline void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, con
     json_object_foreach(obj, k, v)
     {
         (void)v;
-        int ok = 0;
+        int ok = strcmp(k, "comment") == 0; /* a comment is welcome anywhere */
         for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
         if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
     }
@@ -385,19 +385,21 @@ static inline int gr_rubric_parse(const char *text, gr_rubric *r, char *err, siz
     json_t *p = json_object_get(root, "perf");
     if (p && !json_is_object(p)) gr_perr(&c, "perf: must be an object");
     if (!p || !json_is_object(p)) p = empty;
-    static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "bands", NULL};
+    static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "cross_check_s",
+                                     "bands", NULL};
     gr_known_keys(&c, p, "perf", pk);
     r->rounds = (int)gr_num(&c, p, "rounds", "perf", 2, 1, 20, 0);
     r->warmup = (int)gr_num(&c, p, "warmup", "perf", 2, 0, 100, 0);
     r->wall_slack_s = gr_num(&c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
-    r->wall_factor = gr_num(&c, p, "wall_factor", "perf", 2.0, 1, 100, 0);
+    r->wall_factor = gr_num(&c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
+    r->cross_check_s = gr_num(&c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
     r->reps_lo = 5;
-    r->reps_hi = 50;
+    r->reps_hi = 1000;
     json_t *reps = json_object_get(p, "reps");
     if (reps) {
         if (!json_is_array(reps) || json_array_size(reps) != 2 || !json_is_integer(json_array_get(reps, 0)) ||
             !json_is_integer(json_array_get(reps, 1)))
-            gr_perr(&c, "perf.reps: must be [low, high], two integers");
+            gr_perr(&c, "perf.reps: must be [low, highest high], two integers");
         else {
             r->reps_lo = (int)json_integer_value(json_array_get(reps, 0));
             r->reps_hi = (int)json_integer_value(json_array_get(reps, 1));

@@ -119,8 +119,9 @@ static inline long gr_tasks_of_uid(uid_t uid)
     return total;
 }
 
-/* Kills and reaps every child of this process (the subreaper collects escaped ones). */
-static inline void gr_kill_children(void)
+/* Kills every child of this process (the subreaper collects escaped ones) and reaps them, except
+ * `keep` (the run's main process, which the caller reaps to learn its status; 0: none). */
+static inline void gr_kill_children(pid_t keep)
 {
     for (int round = 0; round < 200; round++) {
         int found = 0;
@@ -142,13 +143,15 @@ static inline void gr_kill_children(void)
             long ppid;
             if (sscanf(rp + 1, " %c %ld", &state, &ppid) != 2) continue;
             if (ppid == (long)getpid()) {
-                kill((pid_t)atol(e->d_name), SIGKILL);
-                found = 1;
+                pid_t child = (pid_t)atol(e->d_name);
+                kill(child, SIGKILL);
+                if (child != keep) {
+                    found = 1;
+                    waitpid(child, NULL, WNOHANG);
+                }
             }
         }
         closedir(d);
-        int st;
-        while (waitpid(-1, &st, WNOHANG) > 0) found = 1;
         if (!found) break;
         usleep(5000);
     }
@@ -209,9 +212,12 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
     /* bubblewrap where it works: as nobody (so RLIMIT_NPROC binds), else as root with --uid. */
     char bwrap[PATH_MAX];
     int use_bwrap = 0, bwrap_drop = 0;
+    /* As root, bubblewrap is used only if it works as nobody: inside a user namespace made by root the
+     * processes still count as root's, whom RLIMIT_NPROC does not bind, and the process limit matters
+     * more than hiding files (a fork bomb harms every other user of the machine). */
     if (!o->no_bwrap && !getenv("WB_GRADE_NO_BWRAP") && gr_which("bwrap", bwrap, sizeof bwrap)) {
-        if (root && gr_bwrap_probe(bwrap, 1)) use_bwrap = bwrap_drop = 1;
-        else if (gr_bwrap_probe(bwrap, 0)) use_bwrap = 1;
+        if (root) use_bwrap = bwrap_drop = gr_bwrap_probe(bwrap, 1);
+        else use_bwrap = gr_bwrap_probe(bwrap, 0);
     }
     int drop = root && (!use_bwrap || bwrap_drop);
     if (drop && chown(o->workdir, GR_NOBODY, GR_NOBODY) != 0) drop = drop; /* best effort; reported by failures */
@@ -372,11 +378,15 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
         double now = gr_now();
         if (!done) {
             pid_t w = waitpid(pid, &status, WNOHANG);
+            if (w == -1 && errno == ECHILD) { /* reaped elsewhere: cannot know its status */
+                status = W_EXITCODE(126, 0);
+                w = pid;
+            }
             if (w == pid) {
                 done = 1;
                 res->wall_s = now - t0;
                 kill(-pid, SIGKILL); /* whatever it left behind in its group */
-                gr_kill_children();
+                gr_kill_children(0);
                 drain_until = now + 0.3; /* an escaped grandchild could hold the pipes open */
             }
         }
@@ -387,7 +397,7 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
             if (gr_du(o->workdir) > (unsigned long long)o->disk && !res->disk_exceeded) {
                 res->disk_exceeded = 1;
                 kill(-pid, SIGKILL);
-                gr_kill_children();
+                gr_kill_children(pid);
             }
         }
         if (now > deadline && !term_sent) {
@@ -398,13 +408,13 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
         }
         if (term_sent && now > kill_at) {
             kill(-pid, SIGKILL);
-            gr_kill_children();
+            gr_kill_children(pid);
             kill_at = now + 1.0;
         }
     }
     close(po[0]);
     close(pe[0]);
-    gr_kill_children();
+    gr_kill_children(0);
     if (WIFEXITED(status)) {
         res->exited = 1;
         res->code = WEXITSTATUS(status);

@@ -1,0 +1,665 @@
+/* The grader's parts that need no GPU: the rubric (the real one and bad ones), scoring bands, the
+ * comparison of result files and its feedback patterns, the report writers (results.json against the
+ * Gradescope schema, grades.csv against RFC 4180, feedback.md), and compile-failure / not-gradable
+ * handling of build/grade. */
+#define _GNU_SOURCE 1
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "wbtest.h"
+
+#include "regions.h"
+#include "report.h"
+
+/* ---------------------------------------------------------------- rubric */
+static void load_real(gr_rubric *r)
+{
+    char err[600];
+    cr_assert_eq(gr_rubric_load("grading/rubric.json", r, err, sizeof err), 0, "%s", err);
+}
+
+Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout = 60)
+{
+    static gr_rubric r;
+    load_real(&r);
+    cr_assert_geq(r.n_ch, 1);
+    for (int c = 0; c < r.n_ch; c++) {
+        const gr_chapter_rubric *ch = &r.ch[c];
+        char path[512];
+        snprintf(path, sizeof path, "chapters/%s/%s", ch->dir, ch->file);
+        if (access(path, R_OK) != 0) continue; /* a chapter not written yet is skipped by the grader too */
+        snprintf(path, sizeof path, "build/chapter%d", ch->number);
+        cr_assert_eq(access(path, X_OK), 0, "%s is not built", path);
+        static char out[WBT_OUT_MAX];
+        cr_assert_eq(wbt_run(out, "./build/chapter%d --list --json -", ch->number), 0, "%s", out);
+        int listed = 0;
+        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+            json_t *o = json_loads(line, 0, NULL);
+            const char *v = json_string_value(json_object_get(o, "variant"));
+            if (v) {
+                listed++;
+                cr_expect_not_null(gr_rubric_variant(ch, v), "chapter %d: variant %s is not in the rubric", ch->number, v);
+            }
+            json_decref(o);
+        }
+        cr_expect_eq(listed, ch->n_var, "chapter %d: the program lists %d variants, the rubric %d", ch->number, listed,
+                     ch->n_var);
+        for (int e = 0; e < ch->n_edge; e++) cr_expect(gr_size_valid(ch->edge[e]));
+    }
+}
+
+struct bad_rubric {
+    const char *json, *why;
+};
+
+#define CH1 "\"number\": 1, \"dir\": \"01-reversal\", \"file\": \"reversal.cu\", \"dump\": \"int32\", " \
+            "\"edge_sizes\": [\"1\"], \"sanitizer_size\": \"31\", \"perf_size\": \"2^20\""
+#define VARS "\"variants\": [{\"name\": \"global\", \"correct\": 1}]"
+
+ParameterizedTestParameters(grading_rubric, bad_inputs_are_refused_with_the_place)
+{
+    static struct bad_rubric cases[] = {
+        {"{", "line 1"},
+        {"[]", "must be a JSON object"},
+        {"{\"chapters\": []}", "non-empty array"},
+        {"{\"chapterz\": [{" CH1 ", " VARS "}]}", "unknown key 'chapterz'"},
+        {"{\"chapters\": [{" CH1 ", " VARS ", \"tile\": \"16\"}]}", "chapters[0].tile: must be a number"},
+        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"global\"}]}]}", "missing 'correct'"},
+        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": -1}]}]}", "outside [0, 1000]"},
+        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": 1}, {\"name\": \"g\", \"correct\": 1}]}]}",
+         "appears twice"},
+        {"{\"chapters\": [{" CH1 ", " VARS ", \"compare\": \"tolerance\"}]}", "a tolerance needs dump float32"},
+        {"{\"chapters\": [{" CH1 ", " VARS ", \"compare\": \"fuzzy\"}]}", "not exact or tolerance"},
+        {"{\"chapters\": [{\"number\": 1, \"dir\": \"../x\", \"file\": \"a.cu\", \"dump\": \"int32\", \"edge_sizes\": "
+         "[\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
+         "plain names"},
+        {"{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int16\", \"edge_sizes\": "
+         "[\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
+         "not int32, int64 or float32"},
+        {"{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", \"edge_sizes\": "
+         "[\"0\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
+         "edge_sizes[0]"},
+        {"{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", \"edge_sizes\": "
+         "[\"1\", \"2x3x4\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
+         "mixes 1-D and MxNxK"},
+        {"{\"perf\": {\"bands\": [{\"within\": 2, \"fraction\": 0.5}, {\"within\": 1.5, \"fraction\": 0.2}]}, "
+         "\"chapters\": [{" CH1 ", " VARS "}]}",
+         "bands must grow"},
+        {"{\"perf\": {\"bands\": [{\"within\": 1.2, \"fraction\": 0.5}, {\"within\": 2, \"fraction\": 0.8}]}, "
+         "\"chapters\": [{" CH1 ", " VARS "}]}",
+         "cannot earn more"},
+        {"{\"perf\": {\"reps\": [50, 5]}, \"chapters\": [{" CH1 ", " VARS "}]}", "perf.reps"},
+        {"{\"limits\": {\"nproc\": 8}, \"chapters\": [{" CH1 ", " VARS "}]}", "limits.nproc"},
+        {"{\"sanitizer_tools\": [\"leakcheck\"], \"chapters\": [{" CH1 ", " VARS "}]}", "sanitizer_tools[0]"},
+        {"{\"chapters\": [{" CH1 ", " VARS "}, {" CH1 ", " VARS "}]}", "chapter 1 appears twice"},
+        {"{\"seeds\": 1, \"seeds\": 2, \"chapters\": [{" CH1 ", " VARS "}]}", "duplicate"},
+    };
+    return cr_make_param_array(struct bad_rubric, cases, sizeof cases / sizeof cases[0]);
+}
+ParameterizedTest(struct bad_rubric *b, grading_rubric, bad_inputs_are_refused_with_the_place)
+{
+    static gr_rubric r;
+    char err[600] = "";
+    cr_assert_eq(gr_rubric_parse(b->json, &r, err, sizeof err), -1, "accepted: %s", b->json);
+    cr_assert(strstr(err, b->why), "error '%s' should mention '%s'", err, b->why);
+}
+
+Test(grading_rubric, a_minimal_rubric_gets_defaults)
+{
+    static gr_rubric r;
+    char err[600];
+    cr_assert_eq(gr_rubric_parse("{\"chapters\": [{" CH1 ", " VARS "}]}", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(r.n_ch, 1);
+    cr_assert_eq(r.seeds, 2);
+    cr_assert_eq(r.n_tools, 3);
+    cr_assert_eq(r.ch[0].n_tools, 3);
+    cr_assert_eq(r.ch[0].cols_dim, -1);
+    cr_assert_eq(r.nproc >= 64, 1);
+}
+
+/* ---------------------------------------------------------------- bands */
+Test(grading_bands, step_function_of_the_time_ratio)
+{
+    static gr_rubric r;
+    load_real(&r);
+    cr_assert_float_eq(gr_band_fraction(&r, 0.5), 1.0, 1e-12, "faster than the reference: full points");
+    cr_assert_float_eq(gr_band_fraction(&r, 1.2), 1.0, 1e-12, "the bound is inclusive");
+    cr_assert_float_eq(gr_band_fraction(&r, 1.2001), r.band[1].fraction, 1e-12);
+    cr_assert_float_eq(gr_band_fraction(&r, 9.99), r.band[r.n_bands - 1].fraction, 1e-12);
+    cr_assert_float_eq(gr_band_fraction(&r, 10.01), 0.0, 1e-12, "beyond the last band: nothing");
+    cr_assert_float_eq(gr_band_fraction(&r, 0.0), 0.0, 1e-12, "a zero time is not credible");
+    cr_assert_float_eq(gr_band_fraction(&r, NAN), 0.0, 1e-12);
+    cr_assert_float_eq(gr_band_fraction(&r, INFINITY), 0.0, 1e-12);
+    for (double x = 1.0; x < 12; x += 0.01) /* never rewards being slower */
+        cr_assert_geq(gr_band_fraction(&r, x), gr_band_fraction(&r, x + 0.01));
+}
+
+/* ---------------------------------------------------------------- comparison and patterns */
+static gr_chapter_rubric chapter(gr_elem e, int tile, int cols_dim)
+{
+    gr_chapter_rubric ch;
+    memset(&ch, 0, sizeof ch);
+    ch.elem = e;
+    ch.tile = tile;
+    ch.cols_dim = cols_dim;
+    return ch;
+}
+
+static int32_t *ramp(size_t n)
+{
+    int32_t *a = malloc(n * 4);
+    for (size_t i = 0; i < n; i++) a[i] = (int32_t)(i * 7 + 3);
+    return a;
+}
+
+static void compare_i32(const gr_chapter_rubric *ch, long long n, const int32_t *ref, const int32_t *got, gr_cmp *c)
+{
+    long long dims[3] = {n, 0, 0};
+    gr_compare(ch, dims, 1, ref, n * 4, got, n * 4, c);
+}
+
+Test(grading_compare, identical_is_correct)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000);
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, a, &c);
+    cr_assert_eq(c.pattern, GR_PAT_NONE);
+    cr_assert_eq(c.wrong, 0u);
+    free(a);
+}
+
+Test(grading_compare, all_poison_is_unwritten)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000), *b = malloc(4000);
+    memset(b, 0xA5, 4000);
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_UNWRITTEN);
+    cr_assert_eq(c.wrong, 1000u);
+    cr_assert_eq(c.first, 0);
+    cr_assert_str_eq(c.expected, "3");
+    cr_assert_str_eq(c.got, "-1515870811");
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, wrong_only_in_the_last_partial_tile)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000), *b = ramp(1000);
+    b[900] = 0;
+    b[999] = 5;
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_TAIL);
+    cr_assert_eq(c.first, 900);
+    cr_assert_eq(c.wrong, 2u);
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, wrong_only_at_tile_boundaries)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1024), *b = ramp(1024);
+    b[255] = 1;
+    b[256] = 2;
+    b[512] = 3;
+    gr_cmp c;
+    compare_i32(&ch, 1024, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_BOUNDARY);
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, a_shifted_result_is_recognised_even_with_a_hole)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000), *b = malloc(4000);
+    b[0] = (int32_t)0xA5A5A5A5; /* the element the off-by-one never writes */
+    for (int i = 1; i < 1000; i++) b[i] = a[i - 1];
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_SHIFT, "pattern %d", c.pattern);
+    cr_assert_eq(c.shift, -1);
+    cr_assert_eq(c.poison, 1u);
+    char pat[300], hint[300];
+    gr_pattern_text(&ch, &c, pat, sizeof pat, hint, sizeof hint);
+    cr_assert(strstr(pat, "shifted by -1"), "%s", pat);
+    cr_assert(strstr(hint, "off-by-one"), "%s", hint);
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, off_by_a_constant)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000), *b = ramp(1000);
+    for (int i = 0; i < 1000; i += 3) b[i] += 1;
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_CONSTANT);
+    cr_assert_float_eq(c.constant, 1.0, 0);
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, some_never_written)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000), *b = ramp(1000);
+    for (int i = 0; i < 100; i++) b[i * 3] = (int32_t)0xA5A5A5A5;
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_POISON);
+    cr_assert_eq(c.poison, 100u);
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, scattered_errors)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(1000), *b = ramp(1000);
+    b[10] = 77;
+    b[300] = -5;
+    b[611] = 1234567;
+    gr_cmp c;
+    compare_i32(&ch, 1000, a, b, &c);
+    cr_assert_eq(c.pattern, GR_PAT_SCATTERED);
+    cr_assert_eq(c.wrong, 3u);
+    free(a);
+    free(b);
+}
+
+Test(grading_compare, wrong_length_or_missing_file)
+{
+    gr_chapter_rubric ch = chapter(GR_I32, 256, -1);
+    int32_t *a = ramp(100);
+    long long dims[3] = {100, 0, 0};
+    gr_cmp c;
+    gr_compare(&ch, dims, 1, a, 400, a, 396, &c);
+    cr_assert_eq(c.pattern, GR_PAT_LENGTH);
+    gr_compare(&ch, dims, 1, a, 400, NULL, -1, &c);
+    cr_assert_eq(c.pattern, GR_PAT_LENGTH);
+    free(a);
+}
+
+Test(grading_compare, int64_exact_and_its_poison)
+{
+    gr_chapter_rubric ch = chapter(GR_I64, 1, -1);
+    int64_t ref = 4503599627370496ll, got = ref + 1, poison;
+    memset(&poison, 0xA5, 8);
+    long long dims[3] = {1, 0, 0};
+    gr_cmp c;
+    gr_compare(&ch, dims, 1, &ref, 8, &ref, 8, &c);
+    cr_assert_eq(c.pattern, GR_PAT_NONE);
+    gr_compare(&ch, dims, 1, &ref, 8, &got, 8, &c);
+    cr_assert_eq(c.wrong, 1u, "2^52 + 1 differs from 2^52 in int64 (not in double)");
+    gr_compare(&ch, dims, 1, &ref, 8, &poison, 8, &c);
+    cr_assert_eq(c.pattern, GR_PAT_UNWRITTEN);
+}
+
+Test(grading_compare, float_exact_is_bitwise_with_inf_and_never_nan)
+{
+    gr_chapter_rubric ch = chapter(GR_F32, 64, 0);
+    float ref[4] = {0.0f, INFINITY, 1.5f, 2.0f}, got[4] = {0.0f, INFINITY, 1.5f, 2.0f};
+    long long dims[3] = {2, 0, 0};
+    gr_cmp c;
+    gr_compare(&ch, dims, 1, ref, 16, got, 16, &c);
+    cr_assert_eq(c.pattern, GR_PAT_NONE, "+inf equals +inf");
+    got[2] = nextafterf(1.5f, 2.0f);
+    gr_compare(&ch, dims, 1, ref, 16, got, 16, &c);
+    cr_assert_eq(c.wrong, 1u, "one ulp off is wrong in an exact chapter");
+    cr_assert_str_eq(c.where, "[1][0]", "2x2 output, row length n");
+    got[2] = NAN;
+    gr_compare(&ch, dims, 1, ref, 16, got, 16, &c);
+    cr_assert_eq(c.pattern, GR_PAT_NAN);
+    float nanref[1] = {NAN};
+    gr_compare(&ch, dims, 1, nanref, 4, nanref, 4, &c);
+    cr_assert_eq(c.wrong, 1u, "NaN never matches, not even NaN");
+}
+
+Test(grading_compare, float_tolerance_scales_with_sqrt_k)
+{
+    gr_chapter_rubric ch = chapter(GR_F32, 16, 1);
+    ch.tolerance = 1;
+    ch.rtol = 1e-5;
+    ch.atol = 1e-4;
+    ch.sqrt_k = 1;
+    float ref[2] = {10.0f, -3.0f}, got[2];
+    long long dims[3] = {1, 2, 100}; /* M=1, N=2, K=100: bound (1e-4 + 1e-5|r|) * 10 */
+    gr_cmp c;
+    got[0] = 10.0f + 1.9e-3f;
+    got[1] = -3.0f - 1.2e-3f;
+    gr_compare(&ch, dims, 3, ref, 8, got, 8, &c);
+    cr_assert_eq(c.wrong, 0u, "within the bound");
+    cr_assert_lt(c.worst, 1.0);
+    got[1] = -3.0f - 2e-3f;
+    gr_compare(&ch, dims, 3, ref, 8, got, 8, &c);
+    cr_assert_eq(c.wrong, 1u, "beyond the bound");
+    cr_assert_str_eq(c.where, "[0][1]");
+    got[1] = INFINITY;
+    gr_compare(&ch, dims, 3, ref, 8, got, 8, &c);
+    cr_assert_eq(c.wrong, 1u, "inf is never within a tolerance of a finite value");
+}
+
+/* ---------------------------------------------------------------- reports */
+static void sample(gr_sub_result *s)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->student, sizeof s->student, "ada \"the\" lovelace, jr");
+    snprintf(s->mode, sizeof s->mode, "grade");
+    s->n_seeds = 2;
+    s->seeds[0] = 11;
+    s->seeds[1] = 12;
+    snprintf(s->isolation, sizeof s->isolation, "bubblewrap, uid 65534");
+    s->n_ch = 2;
+    gr_ch_result *a = &s->ch[0], *b = &s->ch[1];
+    a->number = 1;
+    snprintf(a->dir, sizeof a->dir, "01-reversal");
+    snprintf(a->status, sizeof a->status, "graded");
+    a->n_v = 2;
+    gr_var_result *v = &a->v[0];
+    snprintf(v->name, sizeof v->name, "global");
+    v->rub = (gr_variant_rubric){"global", 2, 1, 1};
+    snprintf(v->verdict, sizeof v->verdict, "PASS");
+    v->correct_pts = 2;
+    v->san_ran = 1;
+    v->san_pts = 1;
+    v->perf_ran = 1;
+    v->ratio = 1.5;
+    v->perf_pts = 0.6;
+    v = &a->v[1];
+    snprintf(v->name, sizeof v->name, "vector");
+    v->rub = (gr_variant_rubric){"vector", 2, 2, 1};
+    snprintf(v->verdict, sizeof v->verdict, "WRONG");
+    /* student-controlled text: backticks, invalid UTF-8, quotes */
+    snprintf(v->detail, sizeof v->detail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
+    b->number = 2;
+    snprintf(b->dir, sizeof b->dir, "02-adjdiff");
+    snprintf(b->status, sizeof b->status, "build failed");
+    snprintf(b->reason, sizeof b->reason, "nvcc exited with code 2");
+    b->compile_log = strdup("adjdiff.cu(55): error: expected a \";\"\n");
+    b->n_v = 1;
+    snprintf(b->v[0].name, sizeof b->v[0].name, "naive");
+    b->v[0].rub = (gr_variant_rubric){"naive", 3, 0, 0};
+    gr_sub_totals(s);
+}
+
+Test(grading_report, results_json_follows_the_gradescope_schema)
+{
+    static gr_sub_result s;
+    sample(&s);
+    char dir[64], path[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    cr_assert_eq(gr_write_results_json(path, &s), 0);
+    json_error_t e;
+    json_t *root = json_load_file(path, 0, &e);
+    cr_assert_not_null(root, "invalid JSON: %s", e.text);
+    cr_assert(json_is_number(json_object_get(root, "score")));
+    cr_assert(json_is_number(json_object_get(root, "execution_time")));
+    json_t *tests = json_object_get(root, "tests");
+    cr_assert(json_is_array(tests));
+    double sum = 0, max = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tests, i, t)
+    {
+        const char *keys[] = {"name", "score", "max_score", "status", "output", "visibility"};
+        for (int k = 0; k < 6; k++) cr_assert_not_null(json_object_get(t, keys[k]), "test %zu lacks %s", i, keys[k]);
+        cr_assert(json_is_string(json_object_get(t, "name")));
+        cr_assert(json_is_number(json_object_get(t, "score")));
+        cr_assert(json_is_number(json_object_get(t, "max_score")));
+        const char *st = json_string_value(json_object_get(t, "status"));
+        cr_assert(st && (!strcmp(st, "passed") || !strcmp(st, "failed")), "status %s", st);
+        const char *vis = json_string_value(json_object_get(t, "visibility"));
+        cr_assert(vis && (!strcmp(vis, "visible") || !strcmp(vis, "hidden") || !strcmp(vis, "after_due_date") ||
+                          !strcmp(vis, "after_published")));
+        sum += json_number_value(json_object_get(t, "score"));
+        max += json_number_value(json_object_get(t, "max_score"));
+    }
+    cr_assert_float_eq(sum, json_number_value(json_object_get(root, "score")), 1e-9, "tests add up to the score");
+    cr_assert_float_eq(max, s.max, 1e-9, "and to the maximum");
+    cr_assert_float_eq(s.score, 2 + 1 + 0.6, 1e-9);
+    /* the invalid UTF-8 became U+FFFD rather than breaking the file */
+    char *text = gr_read_capped(path, 1 << 20, NULL);
+    cr_assert(strstr(text, "\\ufffd") || strstr(text, "\xEF\xBF\xBD"), "%s", text);
+    cr_assert(strstr(text, "expected a \\\";\\\""), "the compile log is in the build failure's output");
+    free(text);
+    json_decref(root);
+    free(s.ch[1].compile_log);
+}
+
+/* A small RFC 4180 reader: fields, quotes doubled inside quoted fields, CRLF records. */
+static int csv_parse(const char *s, char fields[][8][128], int max_rows)
+{
+    int row = 0, col = 0;
+    size_t k = 0;
+    while (*s && row < max_rows) {
+        if (*s == '"') {
+            s++;
+            while (*s && !(*s == '"' && s[1] != '"')) {
+                if (*s == '"') s++;
+                fields[row][col][k++] = *s++;
+            }
+            cr_assert_eq(*s, '"', "unterminated quoted field");
+            s++;
+        }
+        while (*s && *s != ',' && *s != '\r' && *s != '\n') {
+            cr_assert_neq(*s, '"', "a quote in an unquoted field");
+            fields[row][col][k++] = *s++;
+        }
+        fields[row][col][k] = 0;
+        k = 0;
+        if (*s == ',') {
+            col++;
+            s++;
+        } else if (*s == '\r') {
+            cr_assert_eq(s[1], '\n', "records end with CRLF");
+            s += 2;
+            row++;
+            col = 0;
+        } else if (*s) cr_assert_fail("bare LF");
+    }
+    return row;
+}
+
+Test(grading_report, grades_csv_is_rfc4180_and_the_summary_adds_up)
+{
+    static gr_sub_result s;
+    static gr_rubric r;
+    load_real(&r);
+    char dir[64], sd[160], path[256];
+    wbt_tmpdir(dir, sizeof dir);
+    const char *who[] = {"ada \"the\" lovelace, jr", "bob\nnewline", "carl"};
+    for (int k = 0; k < 3; k++) {
+        sample(&s);
+        snprintf(s.student, sizeof s.student, "%s", who[k]);
+        if (k == 2) snprintf(s.error, sizeof s.error, "cannot unpack, \"bad\" zip");
+        snprintf(sd, sizeof sd, "%s/s%d", dir, k);
+        gr_mkdirs(sd, 0755);
+        snprintf(path, sizeof path, "%s/grading.json", sd);
+        cr_assert_eq(gr_write_grading_json(path, &s), 0);
+        free(s.ch[1].compile_log);
+    }
+    cr_assert_eq(gr_write_class(dir, &r, NULL), 3);
+    snprintf(path, sizeof path, "%s/grades.csv", dir);
+    char *csv = gr_read_capped(path, 1 << 20, NULL);
+    cr_assert_not_null(csv);
+    static char f[8][8][128];
+    int rows = csv_parse(csv, f, 8);
+    cr_assert_eq(rows, 4, "header + 3 students:\n%s", csv);
+    cr_assert_str_eq(f[0][0], "student");
+    cr_assert_str_eq(f[0][1], "ch1");
+    cr_assert_str_eq(f[1][0], "ada \"the\" lovelace, jr");
+    cr_assert_str_eq(f[2][0], "bob\nnewline");
+    cr_assert_str_eq(f[1][1], "3.60", "chapter 1's points");
+    cr_assert_str_eq(f[1][2], "0.00", "chapter 2 failed to build");
+    int total_col = 1 + r.n_ch;
+    cr_assert_str_eq(f[1][total_col], "3.60");
+    cr_assert_str_eq(f[3][total_col + 2], "cannot unpack, \"bad\" zip");
+    free(csv);
+    snprintf(path, sizeof path, "%s/summary.md", dir);
+    char *sum = gr_read_capped(path, 1 << 20, NULL);
+    cr_assert(sum && strstr(sum, "3 submissions graded") && strstr(sum, "1 not gradable"), "%s", sum);
+    free(sum);
+}
+
+Test(grading_report, feedback_md_fences_student_text)
+{
+    static gr_sub_result s;
+    sample(&s);
+    char dir[64], path[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/feedback.md", dir);
+    FILE *f = fopen(path, "w");
+    gr_write_feedback(f, &s, "make grade SUB=x SEEDS=11,12");
+    fclose(f);
+    char *md = gr_read_capped(path, 1 << 20, NULL);
+    cr_assert(strstr(md, "**Score: 3.6 / 12.0**"), "%s", md);
+    cr_assert(strstr(md, "`11,12`"), "the seeds are recorded");
+    cr_assert(strstr(md, "| vector | WRONG |"), "%s", md);
+    cr_assert(strstr(md, "`````text\n"), "a fence longer than the student's ```` run");
+    cr_assert(strstr(md, "**build failed**"));
+    free(md);
+    free(s.ch[1].compile_log);
+}
+
+/* ---------------------------------------------------------------- build/grade without a GPU */
+static void write_sub(const char *dir, const char *text)
+{
+    char d[256], p[320];
+    snprintf(d, sizeof d, "%s/chapters/01-reversal", dir);
+    gr_mkdirs(d, 0755);
+    snprintf(p, sizeof p, "%s/reversal.cu", d);
+    cr_assert_eq(gr_write_file(p, text, strlen(text)), 0);
+}
+
+static json_t *grade(const char *sub, const char *out, char *log)
+{
+    int rc = wbt_run(log, "./build/grade --quiet --ch 1 --no-perf --no-sanitizer --seeds 5 --out %s %s", out, sub);
+    cr_assert(rc == 0 || rc == 3, "build/grade exit %d\n%s", rc, log);
+    char p[256];
+    snprintf(p, sizeof p, "%s/grading.json", out);
+    json_error_t e;
+    json_t *g = json_load_file(p, 0, &e);
+    cr_assert_not_null(g, "%s: %s\n%s", p, e.text, log);
+    return g;
+}
+
+static const char *ch1_status(json_t *g)
+{
+    return json_string_value(json_object_get(json_array_get(json_object_get(g, "chapters"), 0), "status"));
+}
+
+Test(grading_build, mangled_markers_are_not_gradable, .timeout = 120)
+{
+    static char log[WBT_OUT_MAX];
+    char dir[64], out[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    size_t n;
+    char *text = wb_read_file("solutions/01-reversal/reversal.cu", &n);
+    char *end = strstr(text, "    // END TODO(vector)\n");
+    memmove(end, end + strlen("    // END TODO(vector)\n"), strlen(end + strlen("    // END TODO(vector)\n")) + 1);
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    write_sub(sub, text);
+    free(text);
+    json_t *g = grade(sub, out, log);
+    cr_assert_str_eq(ch1_status(g), "not gradable", "%s", log);
+    cr_assert_float_eq(json_number_value(json_object_get(g, "score")), 0.0, 0);
+    char p[256];
+    snprintf(p, sizeof p, "%s/feedback.md", out);
+    char *md = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert(strstr(md, "inside region 'vector'"), "%s", md);
+    free(md);
+    json_decref(g);
+}
+
+Test(grading_build, a_missing_file_is_reported, .timeout = 120)
+{
+    static char log[WBT_OUT_MAX];
+    char dir[64], out[128], sub[96];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(sub, sizeof sub, "%s/empty", dir);
+    gr_mkdirs(sub, 0755);
+    json_t *g = grade(sub, out, log);
+    cr_assert_str_eq(ch1_status(g), "missing", "%s", log);
+    json_decref(g);
+}
+
+Test(grading_build, a_symlink_to_the_solution_is_refused, .timeout = 120)
+{
+    static char log[WBT_OUT_MAX];
+    char dir[64], out[128], sub[128], link[256], target[PATH_MAX];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(sub, sizeof sub, "%s/sub/chapters/01-reversal", dir);
+    gr_mkdirs(sub, 0755);
+    snprintf(link, sizeof link, "%s/reversal.cu", sub);
+    cr_assert_not_null(realpath("solutions/01-reversal/reversal.cu", target));
+    cr_assert_eq(symlink(target, link), 0);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    json_t *g = grade(sub, out, log);
+    cr_assert_str_eq(ch1_status(g), "missing", "a link out of the submission is not the student's file\n%s", log);
+    json_decref(g);
+}
+
+Test(grading_build, a_compile_error_keeps_the_compiler_log, .timeout = 300)
+{
+    static char log[WBT_OUT_MAX];
+    char dir[64], out[128], sub[96];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    size_t n;
+    char *text = wb_read_file("solutions/01-reversal/reversal.cu", &n);
+    char *at = strstr(text, "if (i < n) out[n - 1 - i] = in[i];");
+    at[strlen("if (i < n) out[n - 1 - i] = in[i]")] = ' '; /* drop the semicolon */
+    write_sub(sub, text);
+    free(text);
+    json_t *g = grade(sub, out, log);
+    cr_assert_str_eq(ch1_status(g), "build failed", "%s", log);
+    char p[256];
+    snprintf(p, sizeof p, "%s/feedback.md", out);
+    char *md = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert(strstr(md, "Compiler output") && strstr(md, "error"), "%s", md);
+    free(md);
+    snprintf(p, sizeof p, "%s/results.json", out);
+    json_error_t e;
+    json_t *r = json_load_file(p, 0, &e);
+    cr_assert_not_null(r, "%s", e.text);
+    json_decref(r);
+    json_decref(g);
+}
+
+/* Student code is compiled in the sandbox: where bubblewrap works, it cannot #include the solution. */
+Test(grading_build, compilation_cannot_read_the_solution_under_bubblewrap, .timeout = 300)
+{
+    static char log[WBT_OUT_MAX];
+    char dir[64], out[128], sub[96], sol[PATH_MAX];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    cr_assert_not_null(realpath("solutions/01-reversal/reversal.cu", sol));
+    size_t n;
+    char *text = wb_read_file("chapters/01-reversal/reversal.cu", &n);
+    const char *marker = "    // BEGIN TODO(global)\n";
+    char *at = strstr(text, marker) + strlen(marker);
+    gr_str s = {0};
+    gr_str_addn(&s, text, (size_t)(at - text));
+    gr_str_addf(&s, "#if __has_include(\"%s\")\n#error THE SOLUTION IS READABLE\n#endif\n", sol);
+    gr_str_add(&s, at);
+    write_sub(sub, gr_str_c(&s));
+    gr_str_free(&s);
+    free(text);
+    json_t *g = grade(sub, out, log);
+    const char *iso = json_string_value(json_object_get(g, "isolation"));
+    if (!strstr(iso, "bubblewrap")) cr_skip_test("no working bubblewrap here (isolation: %s)", iso);
+    cr_assert_str_neq(ch1_status(g), "build failed", "the solution was readable during compilation\n%s", log);
+    json_decref(g);
+}

@@ -1,0 +1,249 @@
+/* The sandbox runner with small hostile host programs (shell one-liners): each gets the right verdict,
+ * the runner always comes back, and nothing the program started survives it. No GPU needed. Where
+ * bubblewrap works here, its extra layer is checked too (hidden directories, read-only root). */
+#define _GNU_SOURCE 1
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "wbtest.h"
+
+#include "sandbox.h"
+
+typedef struct {
+    gr_run_opts o;
+    const char *argv[8];
+    char dir[64];
+} box;
+
+static void box_init(box *b, const char *script, double timeout)
+{
+    memset(b, 0, sizeof *b);
+    wbt_tmpdir(b->dir, sizeof b->dir);
+    b->argv[0] = "/bin/sh";
+    b->argv[1] = "-c";
+    b->argv[2] = script;
+    b->o.argv = b->argv;
+    b->o.workdir = b->dir;
+    b->o.timeout_s = timeout;
+    b->o.cpu_s = 30;
+    b->o.fsize = 8 << 20;
+    b->o.disk = 16 << 20;
+    b->o.nproc = 64;
+    b->o.out_cap = 4096;
+}
+
+static int alive(pid_t pid) { return kill(pid, 0) == 0 || errno == EPERM; }
+
+/* No child of the test process may be left (the runner reaps what it started). */
+static void assert_no_children(void)
+{
+    errno = 0;
+    cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child process is left over");
+    cr_assert_eq(errno, ECHILD);
+}
+
+Test(grading_sandbox, a_normal_run_and_its_exit_code)
+{
+    box b;
+    box_init(&b, "echo out; echo err >&2; exit 7", 10);
+    gr_run_result r;
+    cr_assert_eq(gr_run(&b.o, &r), 0);
+    cr_assert(r.exited && r.code == 7);
+    cr_assert_str_eq(r.out, "out\n");
+    cr_assert_str_eq(r.err, "err\n");
+    cr_assert(!r.timed_out && !r.signaled);
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, a_hang_is_killed_with_its_whole_group, .timeout = 30)
+{
+    box b;
+    box_init(&b, "sleep 300 & echo $! > bg.pid; exec sleep 300", 1.0);
+    double t0 = gr_now();
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    double took = gr_now() - t0;
+    cr_assert(r.timed_out, "not reported as a timeout");
+    cr_assert_lt(took, 5.0, "took %.1f s to end a 1 s run", took);
+    char p[128];
+    snprintf(p, sizeof p, "%s/bg.pid", b.dir);
+    char *pid = gr_read_capped(p, 64, NULL);
+    if (pid && atoi(pid) > 0 && !strstr(r.how, "bubblewrap")) /* inside bubblewrap the pid is the namespace's */
+        cr_assert(!alive(atoi(pid)), "the background sleep %d survived", atoi(pid));
+    free(pid);
+    assert_no_children();
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, an_escape_to_a_new_session_is_still_ended, .timeout = 30)
+{
+    box b;
+    box_init(&b, "setsid sh -c 'echo $$ > esc.pid; exec sleep 300' & sleep 0.3; exit 0", 10);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    cr_assert(r.exited && r.code == 0, "%s", r.err);
+    char p[128];
+    snprintf(p, sizeof p, "%s/esc.pid", b.dir);
+    char *pid = gr_read_capped(p, 64, NULL);
+    cr_assert_not_null(pid, "the escapee did not start: %s", r.err);
+    if (!strstr(r.how, "bubblewrap")) cr_assert(!alive(atoi(pid)), "the setsid escapee %d survived", atoi(pid));
+    free(pid);
+    assert_no_children();
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, a_crash_is_a_signal)
+{
+    box b;
+    box_init(&b, "kill -SEGV $$", 10);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    char d[200];
+    gr_run_describe(&r, &b.o, d, sizeof d);
+    if (strstr(r.how, "bubblewrap")) /* bubblewrap passes the death on as 128 + signal */
+        cr_assert((r.signaled && r.sig == SIGSEGV) || (r.exited && r.code == 128 + SIGSEGV), "%s", d);
+    else cr_assert(r.signaled && r.sig == SIGSEGV, "%s", d);
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, a_fork_bomb_is_bounded_and_cleaned_up, .timeout = 60)
+{
+    box b;
+    box_init(&b, "b() { b & b & wait; }; b", 3.0);
+    double t0 = gr_now();
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    cr_assert_lt(gr_now() - t0, 20.0);
+    cr_assert(r.timed_out || r.exited, "how did it end?");
+    assert_no_children();
+    /* nothing of it is left running as nobody (or as us) with our process as ancestor */
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, one_huge_file_hits_the_file_size_limit, .timeout = 30)
+{
+    box b;
+    box_init(&b, "exec head -c 100000000 /dev/zero > big", 20);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    char d[200];
+    gr_run_describe(&r, &b.o, d, sizeof d);
+    cr_assert(r.fsize_exceeded || (r.exited && r.code != 0), "%s", d);
+    char p[128];
+    snprintf(p, sizeof p, "%s/big", b.dir);
+    cr_assert_leq(gr_file_size(p), 8 << 20, "the file grew past the limit");
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, many_files_hit_the_disk_cap, .timeout = 60)
+{
+    box b;
+    box_init(&b, "i=0; while :; do head -c 4000000 /dev/zero > f$i; i=$((i+1)); done", 30);
+    double t0 = gr_now();
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    char d[200];
+    gr_run_describe(&r, &b.o, d, sizeof d);
+    cr_assert(r.disk_exceeded, "%s", d);
+    cr_assert_lt(gr_now() - t0, 15.0, "the cap is polled, not waited for the timeout");
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, cpu_time_is_limited, .timeout = 60)
+{
+    box b;
+    box_init(&b, "while :; do :; done", 30);
+    b.o.cpu_s = 1;
+    double t0 = gr_now();
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    char d[200];
+    gr_run_describe(&r, &b.o, d, sizeof d);
+    cr_assert(!r.timed_out && gr_now() - t0 < 10, "%s", d);
+    cr_assert(r.cpu_exceeded, "%s", d);
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, output_is_capped_head_and_tail, .timeout = 30)
+{
+    box b;
+    box_init(&b, "echo FIRST; yes 'a line of junk' | head -c 50000000; echo; echo LAST", 20);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    cr_assert(r.exited && r.code == 0);
+    cr_assert_gt(r.out_total, 40000000ull);
+    cr_assert_lt(strlen(r.out), 4096 + GR_TAIL + 100, "kept %zu bytes", strlen(r.out));
+    cr_assert(strncmp(r.out, "FIRST\n", 6) == 0);
+    cr_assert(strstr(r.out, "bytes cut") && strstr(r.out, "LAST\n"), "head and tail are kept");
+    gr_run_result_free(&r);
+}
+
+/* Fake PASS lines and JSON are just text to the runner: the verdict never comes from them. */
+Test(grading_sandbox, fake_pass_output_is_captured_not_believed)
+{
+    box b;
+    box_init(&b, "echo PASS; echo '{\"verdict\":\"PASS\",\"median_ms\":0.0001}'; exit 1", 10);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    cr_assert(r.exited && r.code == 1, "the exit code is the program's, whatever it prints");
+    cr_assert(strstr(r.out, "PASS"));
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, the_environment_is_minimal)
+{
+    setenv("WB_GRADER_SECRET", "s3cret", 1);
+    box b;
+    box_init(&b, "env", 10);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    cr_assert(r.exited && r.code == 0);
+    cr_assert_null(strstr(r.out, "s3cret"), "the grader's environment leaked:\n%s", r.out);
+    cr_assert(strstr(r.out, "HOME="), "%s", r.out);
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, as_root_the_program_runs_as_nobody)
+{
+    if (geteuid() != 0) cr_skip_test("not root: the program runs as the grader's own user");
+    box b;
+    box_init(&b, "id -u", 10);
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    cr_assert_eq(atoi(r.out), GR_NOBODY, "%s (%s)", r.out, r.how);
+    gr_run_result_free(&r);
+}
+
+Test(grading_sandbox, a_program_that_does_not_exist)
+{
+    box b;
+    box_init(&b, "", 10);
+    b.argv[0] = "/nonexistent/program";
+    b.argv[1] = NULL;
+    gr_run_result r;
+    cr_assert_eq(gr_run(&b.o, &r), -1);
+    cr_assert(r.start_failed);
+    gr_run_result_free(&r);
+}
+
+/* The extra layer: the workbook (with solutions/) hidden, the root read-only, /tmp private. */
+Test(grading_sandbox, bubblewrap_hides_the_solutions, .timeout = 30)
+{
+    char bw[PATH_MAX], root[PATH_MAX];
+    if (!gr_which("bwrap", bw, sizeof bw)) cr_skip_test("bubblewrap is not installed here");
+    cr_assert_not_null(getcwd(root, sizeof root));
+    char script[PATH_MAX + 200];
+    snprintf(script, sizeof script,
+             "cat %s/solutions/01-reversal/reversal.cu >/dev/null 2>&1 && echo READ; "
+             "touch /usr/wb-probe 2>/dev/null && echo WROTE; echo ok > mine && echo MINE",
+             root);
+    box b;
+    box_init(&b, script, 10);
+    const char *hide[] = {root, NULL};
+    b.o.hide = hide;
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    if (!strstr(r.how, "bubblewrap")) cr_skip_test("bubblewrap does not work here (%s)", r.how);
+    cr_assert_null(strstr(r.out, "READ"), "the solution was readable inside the sandbox");
+    cr_assert_null(strstr(r.out, "WROTE"), "the root was writable");
+    cr_assert(strstr(r.out, "MINE"), "the working directory must stay writable: %s %s", r.out, r.err);
+    gr_run_result_free(&r);
+}
