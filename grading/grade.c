@@ -630,8 +630,8 @@ static int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
 }
 
 /* check mode without a reference: the program's own verdicts (clearly labelled). */
-static void gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                          gr_ch_result *cr)
+static int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
+                         gr_ch_result *cr, char *why, size_t wlen)
 {
     int bad[GR_MAX_VAR] = {0}, todo[GR_MAX_VAR] = {0}, seen[GR_MAX_VAR] = {0};
     char note[GR_MAX_VAR][600];
@@ -657,6 +657,14 @@ static void gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
             gr_arg(&c, "self.json");
             gr_run_result r;
             gr_exec(&c, &r, "self-check");
+            if (r.exited && r.code == WB_EXIT_NO_DEVICE) {
+                char t[400];
+                gr_tail_lines(r.err, 1, t, sizeof t);
+                snprintf(why, wlen, "%s", t);
+                gr_run_result_free(&r);
+                gr_rmtree(dir);
+                return -3;
+            }
             char jp[PATH_MAX];
             snprintf(jp, sizeof jp, "%s/self.json", dir);
             size_t n;
@@ -696,6 +704,7 @@ static void gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const ch
         r->correct_pts = pass ? r->rub.correct : 0;
         if (!pass) snprintf(r->detail, sizeof r->detail, "%s", note[k][0] ? note[k] : "no verdict reported");
     }
+    return 0;
 }
 
 /* ---------------------------------------------------------------- sanitizer */
@@ -1238,7 +1247,10 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
                 }
             } else {
                 cr->self_check = 1;
-                gr_self_check(x, ch, stu, cw, cr);
+                if (gr_self_check(x, ch, stu, cw, cr, why, sizeof why)) {
+                    snprintf(cr->status, sizeof cr->status, "no GPU");
+                    snprintf(cr->reason, sizeof cr->reason, "%s", why);
+                }
             }
         }
         if (!strcmp(cr->status, "graded")) {

@@ -367,6 +367,11 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
     double sum = 0, best = -1, worst = 1e300, maxs = 0;
     double ch_sum[GR_MAX_CH] = {0}, ch_max[GR_MAX_CH] = {0};
     int full = 0, errors = 0;
+    if (term) {
+        fprintf(term, "%-24s", "student");
+        for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);
+        fprintf(term, " %8s  %s\n", "total", "verdicts / note");
+    }
     for (int i = 0; i < n; i++) {
         char gp[PATH_MAX];
         snprintf(gp, sizeof gp, "%s/%s/grading.json", out_dir, list[i]->d_name);
@@ -378,6 +383,8 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
         const char *who = json_string_value(json_object_get(g, "student"));
         gr_csv_field(csv, who ? who : "?");
         json_t *chs = json_object_get(g, "chapters");
+        if (term) fprintf(term, "%-24.24s", who ? who : "?");
+        gr_str verdicts = {0};
         for (int c = 0; c < rub->n_ch; c++) {
             double sc = 0;
             int found = 0;
@@ -388,6 +395,23 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
                 sc = json_number_value(json_object_get(o, "score"));
                 ch_max[c] = json_number_value(json_object_get(o, "max_score"));
                 found = 1;
+                const char *st = json_string_value(json_object_get(o, "status"));
+                if (st && strcmp(st, "graded")) gr_str_addf(&verdicts, "%sch%d %s", verdicts.len ? "; " : "", rub->ch[c].number, st);
+                else {
+                    size_t q;
+                    json_t *v;
+                    gr_str_addf(&verdicts, "%s", verdicts.len ? "; " : "");
+                    json_array_foreach(json_object_get(o, "variants"), q, v)
+                    {
+                        const char *vv = json_string_value(json_object_get(v, "verdict"));
+                        int san = json_is_true(json_object_get(v, "sanitizer_finding"));
+                        gr_str_addf(&verdicts, "%s%s%s", q ? " " : "", vv ? vv : "?", san ? "+SAN" : "");
+                    }
+                }
+            }
+            if (term) {
+                if (found) fprintf(term, " %8.2f", sc);
+                else fprintf(term, " %8s", "-");
             }
             ch_sum[c] += sc;
             fputc(',', csv);
@@ -402,6 +426,8 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
         fputc(',', csv);
         gr_csv_field(csv, err ? err : "");
         fputs("\r\n", csv);
+        if (term) fprintf(term, " %8.2f  %s%s%s\n", total, gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
+        gr_str_free(&verdicts);
         sum += total;
         maxs = mx > maxs ? mx : maxs;
         if (total > best) best = total;
