@@ -377,18 +377,19 @@ grade-class: $(GRADER) $(SOLUTIONS)
 check: $(GRADER)
 	./$(GRADER) $(GRADE_ARGS) --check
 
-# The student release: the workbook without solutions/, the graders' test submissions (near-solutions)
-# and planted-bug programs, plus pristine copies of the starters so that `make check` can tell edits
-# outside the TODO regions. Files under grading/secret/ (if any) stay out too.
+# The student release: the workbook without solutions/, the graders' test submissions (near-solutions),
+# planted-bug programs, captured compiler/sanitizer output of the solutions, and the instructor's
+# handouts (answers), plus pristine copies of the starters so that `make check` can tell edits outside
+# the TODO regions. Files under grading/secret/ (if any) stay out too.
 DIST_NAME ?= cuda-workbook-student
 dist-student:
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/planted/|grading/secret/|build/|\.device/)' \
+	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
 	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
 	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
 	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done
 	@tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST_NAME).tar.gz $(DIST_NAME)
-	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted)/' >/dev/null; then \
+	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted|handouts/instructor)/' >/dev/null; then \
 	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
 	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
 
