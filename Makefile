@@ -384,7 +384,7 @@ check: $(GRADER)
 DIST_NAME ?= cuda-workbook-student
 dist-student:
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
+	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/test_grading_(gpu|e2e)\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
 	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
 	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
 	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done

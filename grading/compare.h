@@ -145,7 +145,7 @@ static inline void gr_compare(const gr_chapter_rubric *ch, const long long *dims
     int tiled = T > 1 && (cols > T || rows > T);
     if (c->poison == n) c->pattern = GR_PAT_UNWRITTEN;
     else if (c->nan) c->pattern = GR_PAT_NAN;
-    else if (T > 1 && all_tail) c->pattern = GR_PAT_TAIL;
+    else if (tiled && all_tail) c->pattern = GR_PAT_TAIL;
     else if (c->poison == c->wrong && c->wrong < n) c->pattern = GR_PAT_POISON;
     else if (tiled && all_boundary && c->wrong < n / 2) c->pattern = GR_PAT_BOUNDARY;
     else if (shift_ok && c->wrong - c->poison > 1) {

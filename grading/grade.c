@@ -349,10 +349,19 @@ static int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const 
         gr_write_file(path, spliced, olen);
         snprintf(path, sizeof path, "%s/common", bdir);
         gr_mkdirs(path, 0755);
-        char from[PATH_MAX];
-        snprintf(from, sizeof from, "%s/common/wb.h", x->root);
-        snprintf(path, sizeof path, "%s/common/wb.h", bdir);
-        gr_copy_file(from, path);
+        /* the course's headers (every .h in common/), never the student's */
+        char from[PATH_MAX], cdir[PATH_MAX];
+        snprintf(cdir, sizeof cdir, "%s/common", x->root);
+        DIR *cd = opendir(cdir);
+        struct dirent *ce;
+        while (cd && (ce = readdir(cd))) {
+            size_t nl = strlen(ce->d_name);
+            if (nl < 3 || strcmp(ce->d_name + nl - 2, ".h")) continue;
+            snprintf(from, sizeof from, "%s/%s", cdir, ce->d_name);
+            snprintf(path, sizeof path, "%s/common/%s", bdir, ce->d_name);
+            gr_copy_file(from, path);
+        }
+        if (cd) closedir(cd);
         char nvcc[4096], libs[1024];
         if (gr_flags(ch->number, nvcc, sizeof nvcc, libs, sizeof libs)) {
             snprintf(status, sizeof status, "grader error: `make grading-flags CH=%d` gave no nvcc command", ch->number);
@@ -431,7 +440,9 @@ static int gr_list_variants(const gr_ctx *x, const char *prog, const char *work,
 typedef struct {
     int runs_bad;                  /* (seed, size) runs that did not match */
     int runs_todo, runs_total, runs_missing;
-    char first[1200];              /* the feedback of the first bad run */
+    char first[1200];              /* the feedback of the most telling bad run */
+    unsigned long long first_n;    /* its number of elements */
+    int first_len;                 /* it was a comparison (not a missing file) */
     char failed_run[300];          /* how the isolated run ended, when a dump was missing */
     int crashed, timed_out, errored;
     int dead;                      /* its isolated run failed: not run again for later seeds/sizes */
@@ -481,8 +492,13 @@ static void gr_compare_run(const gr_chapter_rubric *ch, const char *refdir, cons
             size_t bl = strlen(corr[v].sizes_bad);
             if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s]))
                 snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
-            if (!corr[v].first[0] || (strstr(corr[v].first, "never written") && cmp.pattern != GR_PAT_UNWRITTEN &&
-                                      cmp.pattern != GR_PAT_LENGTH)) {
+            /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
+             * A missing file only counts when nothing else is wrong. */
+            int better = !corr[v].first[0] ||
+                         (cmp.pattern != GR_PAT_LENGTH && (corr[v].first_len ? cmp.n > corr[v].first_n : 1));
+            if (better) {
+                corr[v].first_n = cmp.n;
+                corr[v].first_len = cmp.pattern != GR_PAT_LENGTH;
                 char pat[300], hint[300];
                 gr_pattern_text(ch, &cmp, pat, sizeof pat, hint, sizeof hint);
                 if (cmp.pattern == GR_PAT_LENGTH)
@@ -769,12 +785,15 @@ static int gr_san_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *
     gr_arg(&c, "--warmup");
     gr_arg(&c, "0");
     gr_cmd_ro(&c, stu);
+    gr_cmd_ro(&c, x->sanitizer);
     char what[96];
     snprintf(what, sizeof what, "ch%d %s %s", ch->number, tool, variants);
     gr_exec(&c, r, what);
-    int finding = (r->exited && r->code == 86) || (strstr(r->out, "ERROR SUMMARY: ") && !strstr(r->out, "ERROR SUMMARY: 0 error"));
+    int summary = strstr(r->out, "ERROR SUMMARY: ") != NULL;
+    int finding = (r->exited && r->code == 86) || (summary && !strstr(r->out, "ERROR SUMMARY: 0 error"));
     gr_rmtree(dir);
     if (r->timed_out) return -1;
+    if (!finding && !(summary && r->exited && r->code == 0)) return -2; /* the tool itself did not finish */
     return finding;
 }
 
@@ -802,7 +821,20 @@ static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char
         gr_run_result r;
         int f = gr_san_run(x, ch, stu, work, ch->tools[t], list, &r);
         if (f < 0) {
-            LOG("sanitizer %s timed out: no finding counted", ch->tools[t]);
+            /* No verdict from the tool: no points, and say why (never award what was not checked). */
+            char d[200], tail[400];
+            gr_cmd dummy;
+            gr_cmd_init(&dummy, x, work, x->rub.t_sanitizer, 1);
+            gr_run_describe(&r, &dummy.o, d, sizeof d);
+            gr_tail_lines(r.err[0] ? r.err : r.out, 3, tail, sizeof tail);
+            for (int i = 0; i < n; i++) {
+                gr_var_result *vr = &cr->v[idx[i]];
+                vr->san_pts = 0;
+                if (!vr->san_finding)
+                    snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s): %s", ch->tools[t],
+                             d, tail);
+            }
+            LOG("sanitizer %s did not finish: %s", ch->tools[t], d);
             gr_run_result_free(&r);
             continue;
         }
@@ -1309,6 +1341,12 @@ static int gr_class(gr_ctx *x, const char *subs)
         return 2;
     }
     int ngpu = gr_gpu_count();
+    /* Build the references once, before the graders start (they would race to build them). */
+    for (int i = 0; i < x->rub.n_ch; i++) {
+        char ref[PATH_MAX], pristine[PATH_MAX];
+        if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
+            gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
+    }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
     LOG("%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
     pid_t *slot = calloc((size_t)jobs, sizeof *slot);

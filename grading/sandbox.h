@@ -428,6 +428,9 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
     /* bubblewrap reports its child's death by signal as exit 128+sig */
     if (use_bwrap && res->exited && res->code > 128 && res->code < 128 + 65) {
         int s = res->code - 128;
+        res->exited = 0;
+        res->signaled = 1;
+        res->sig = s;
         if (s == SIGXCPU) res->cpu_exceeded = 1;
         if (s == SIGXFSZ) res->fsize_exceeded = 1;
     }
@@ -453,10 +456,10 @@ static inline void gr_run_result_free(gr_run_result *r)
 static inline void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len)
 {
     if (r->start_failed) snprintf(buf, len, "could not start: %.200s", r->err ? r->err : "");
-    else if (r->timed_out) snprintf(buf, len, "killed after the %.0f s time limit (hung?)", o->timeout_s);
-    else if (r->disk_exceeded) snprintf(buf, len, "killed: wrote more than %lld MB to disk", o->disk >> 20);
-    else if (r->fsize_exceeded) snprintf(buf, len, "killed: a file grew beyond %lld MB", o->fsize >> 20);
-    else if (r->cpu_exceeded) snprintf(buf, len, "killed: used more than %.0f s of CPU time", o->cpu_s);
+    else if (r->timed_out) snprintf(buf, len, "was killed after the %.0f s time limit (hung?)", o->timeout_s);
+    else if (r->disk_exceeded) snprintf(buf, len, "was killed: it wrote more than %lld MB to disk", o->disk >> 20);
+    else if (r->fsize_exceeded) snprintf(buf, len, "was killed: a file grew beyond %lld MB", o->fsize >> 20);
+    else if (r->cpu_exceeded) snprintf(buf, len, "was killed: it used more than %.0f s of CPU time", o->cpu_s);
     else if (r->signaled) snprintf(buf, len, "crashed with signal %d (%s)", r->sig, strsignal(r->sig));
     else snprintf(buf, len, "exited with code %d", r->code);
 }

@@ -1,0 +1,118 @@
+/*
+ * fakedrv.h — a host-only stand-in for wb_main, so that the grader can be tested end to end without a
+ * GPU (tests/test_grading_e2e.c): the same command line (wb_parse_args), --list --json, --dump files,
+ * JSON lines, poisoned outputs, exit codes. "Kernels" are plain C loops timed with the wall clock.
+ */
+#ifndef FAKEDRV_H
+#define FAKEDRV_H
+
+#include <time.h>
+
+#include "wb.h"
+
+typedef void (*fake_fn)(const int32_t *in, int32_t *out, int n);
+typedef struct {
+    const char *name, *kernels;
+    fake_fn fn;
+} fake_variant;
+
+static double fake_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static int fake_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The reference of each variant, by name: "plus" adds one, "reverse" reverses. */
+static void fake_expected(const char *name, const int32_t *in, int32_t *out, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(name, "plus")) out[i] = in[i] + 1;
+        else out[n - 1 - i] = in[i];
+    }
+}
+
+static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
+{
+    wb_variant_info info[8];
+    for (int v = 0; v < nv; v++) info[v] = (wb_variant_info){vars[v].name, "a loop", vars[v].kernels};
+    wb_cli cli = {.id = "9-fake", .title = "fake chapter", .variants = info, .n_variants = nv, .dims = 1,
+                  .max_dim = 1 << 26, .size_help = "N", .default_sizes = "1000"};
+    wb_options o;
+    char err[256];
+    if (wb_parse_args(argc, argv, &cli, &o, err, sizeof err)) {
+        fprintf(stderr, "%s: %s\n", argv[0], err);
+        return WB_EXIT_USAGE;
+    }
+    if (o.list) {
+        for (int v = 0; v < nv; v++)
+            printf("{\"variant\":\"%s\",\"idea\":\"a loop\",\"kernels\":\"%s\"}\n", vars[v].name, vars[v].kernels);
+        return 0;
+    }
+    FILE *json = o.json_path ? (strcmp(o.json_path, "-") ? fopen(o.json_path, "w") : stdout) : NULL;
+    int status = 0;
+    for (int s = 0; s < o.n_sizes; s++) {
+        int n = (int)o.sizes[s].d[0];
+        int32_t *in = malloc(4 * (size_t)n), *out = malloc(4 * (size_t)n), *exp = malloc(4 * (size_t)n);
+        wb_fill_i32(in, (size_t)n, o.seed, 0, 0, (1 << 30) - 1);
+        double t[1000];
+        for (int r = 0; r < o.reps; r++) {
+            double t0 = fake_now_ms();
+            memcpy(out, in, 4 * (size_t)n);
+            t[r] = fake_now_ms() - t0;
+        }
+        qsort(t, (size_t)o.reps, sizeof t[0], fake_cmp);
+        if (json)
+            fprintf(json, "{\"chapter\":\"9-fake\",\"variant\":\"memcpy\",\"size\":\"%d\",\"median_ms\":%.6g,"
+                          "\"prep_ms\":null,\"verdict\":\"REFERENCE\"}\n", n, t[o.reps / 2]);
+        for (int v = 0; v < nv; v++) {
+            if (!(o.variant_mask & (1u << v))) continue;
+            memset(out, WB_POISON_BYTE, 4 * (size_t)n);
+            vars[v].fn(in, out, n);
+            fake_expected(vars[v].name, in, exp, n);
+            wb_check chk;
+            wb_check_init(&chk, 0);
+            wb_check_i32(&chk, 0, exp, out, (size_t)n);
+            wb_verdict verdict = wb_check_verdict(&chk);
+            if (o.dump_dir) {
+                char path[1024];
+                snprintf(path, sizeof path, "%s/%s_%d.bin", o.dump_dir, vars[v].name, n);
+                FILE *f = fopen(path, "wb");
+                if (!f || fwrite(out, 4, (size_t)n, f) != (size_t)n || fclose(f)) return WB_EXIT_IO;
+            }
+            double ms = -1;
+            if (verdict != WB_TODO) {
+                for (int r = 0; r < o.warmup; r++) vars[v].fn(in, out, n);
+                for (int r = 0; r < o.reps; r++) {
+                    double t0 = fake_now_ms();
+                    vars[v].fn(in, out, n);
+                    t[r] = fake_now_ms() - t0;
+                }
+                qsort(t, (size_t)o.reps, sizeof t[0], fake_cmp);
+                ms = t[o.reps / 2];
+            }
+            if (verdict != WB_PASS) status = WB_EXIT_WRONG;
+            printf("  %-10s %-10d %10.4f  %s\n", vars[v].name, n, ms, wb_verdict_name(verdict));
+            if (json) {
+                fprintf(json, "{\"chapter\":\"9-fake\",\"variant\":\"%s\",\"size\":\"%d\",\"median_ms\":", vars[v].name, n);
+                if (ms >= 0) fprintf(json, "%.6g", ms);
+                else fputs("null", json);
+                fprintf(json, ",\"prep_ms\":null,\"verdict\":\"%s\"}\n", wb_verdict_name(verdict));
+            }
+        }
+        free(in);
+        free(out);
+        free(exp);
+    }
+    printf("%s\n", status ? "FAIL" : "PASS");
+    if (json && json != stdout) fclose(json);
+    return status;
+}
+
+#endif /* FAKEDRV_H */
