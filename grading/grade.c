@@ -21,6 +21,7 @@
 #include "wb.h"
 #include "report.h"
 #include "sandbox.h"
+#include "sanitizer.h"
 
 #include <sys/file.h>
 
@@ -724,41 +725,6 @@ static int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const cha
 }
 
 /* ---------------------------------------------------------------- sanitizer */
-static int gr_kernel_in(const char *text, const char *kernels)
-{
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", kernels);
-    char *save = NULL;
-    for (char *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-        char pat[96];
-        snprintf(pat, sizeof pat, "%s(", k);
-        if (strstr(text, pat)) return 1;
-    }
-    return 0;
-}
-
-/* The first finding: the first sanitizer line that is not a banner, with the two lines after it. */
-static void gr_first_finding(const char *text, char *out, size_t len)
-{
-    const char *p = text;
-    out[0] = 0;
-    while (p && *p) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        if (n > 10 && !strncmp(p, "=========", 9) && !strstr(p, "COMPUTE-SANITIZER") && strncmp(p, "========= ERROR SUMMARY", 23)) {
-            const char *end = p;
-            for (int k = 0; k < 4 && end; k++) {
-                end = strchr(end, '\n');
-                if (end) end++;
-            }
-            size_t m = end ? (size_t)(end - p) : strlen(p);
-            snprintf(out, len, "%.*s", (int)m, p);
-            return;
-        }
-        p = nl ? nl + 1 : NULL;
-    }
-}
-
 static int gr_san_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work, const char *tool,
                       const char *variants, gr_run_result *r)
 {
@@ -789,8 +755,8 @@ static int gr_san_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *
     char what[96];
     snprintf(what, sizeof what, "ch%d %s %s", ch->number, tool, variants);
     gr_exec(&c, r, what);
-    int summary = strstr(r->out, "ERROR SUMMARY: ") != NULL;
-    int finding = (r->exited && r->code == 86) || (summary && !strstr(r->out, "ERROR SUMMARY: 0 error"));
+    int summary, errors = gr_san_errors(r->out, &summary);
+    int finding = (r->exited && r->code == 86) || errors > 0;
     gr_rmtree(dir);
     if (r->timed_out) return -1;
     if (!finding && !(summary && r->exited && r->code == 0)) return -2; /* the tool itself did not finish */

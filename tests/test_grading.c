@@ -8,6 +8,7 @@
 
 #include "regions.h"
 #include "report.h"
+#include "sanitizer.h"
 
 /* ---------------------------------------------------------------- rubric */
 static void load_real(gr_rubric *r)
@@ -662,4 +663,49 @@ Test(grading_build, compilation_cannot_read_the_solution_under_bubblewrap, .time
     if (!strstr(iso, "bubblewrap")) cr_skip_test("no working bubblewrap here (isolation: %s)", iso);
     cr_assert_str_neq(ch1_status(g), "build failed", "the solution was readable during compilation\n%s", log);
     json_decref(g);
+}
+
+/* ---------------------------------------------------------------- compute-sanitizer's output */
+struct captured {
+    const char *file, *kernel, *first;
+    int errors;
+};
+ParameterizedTestParameters(grading_sanitizer, reads_the_captured_outputs)
+{
+    static struct captured cases[] = {
+        {"sanitizer_memcheck_clean.txt", NULL, NULL, 0},
+        {"sanitizer_memcheck_oob.txt", "planted_out_of_bounds", "========= Invalid __global__ write", 2},
+        {"sanitizer_racecheck_clean.txt", NULL, NULL, 0},
+        {"sanitizer_racecheck_race.txt", "planted_race", "========= Error: Race reported", 2},
+        {"sanitizer_synccheck_bad_syncwarp.txt", "planted_bad_syncwarp", "========= Barrier error", 1280},
+        {"sanitizer_initcheck_uninit.txt", "planted_uninitialized", "========= Uninitialized __global__", 2062},
+    };
+    return cr_make_param_array(struct captured, cases, sizeof cases / sizeof cases[0]);
+}
+ParameterizedTest(struct captured *c, grading_sanitizer, reads_the_captured_outputs)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/captured/%s", c->file);
+    char *text = gr_read_capped(path, 1 << 22, NULL);
+    if (!text) cr_skip_test("%s is not here", path);
+    int summary, errors = gr_san_errors(text, &summary);
+    cr_assert(summary, "%s: no summary line found", c->file);
+    cr_assert_eq(errors, c->errors, "%s: %d errors", c->file, errors);
+    if (c->kernel) {
+        char k[128];
+        snprintf(k, sizeof k, "some_other_kernel,%s", c->kernel);
+        cr_assert(gr_kernel_in(text, k), "%s names %s", c->file, c->kernel);
+        cr_assert(!gr_kernel_in(text, "planted_race_free"), "a different kernel is not named");
+        char first[600];
+        gr_first_finding(text, first, sizeof first);
+        cr_assert(strncmp(first, c->first, strlen(c->first)) == 0, "%s: first finding '%s'", c->file, first);
+    }
+    free(text);
+}
+
+Test(grading_sanitizer, no_summary_means_the_tool_did_not_finish)
+{
+    int summary;
+    cr_assert_eq(gr_san_errors("========= COMPUTE-SANITIZER\n========= Error: Target application terminated\n", &summary), 0);
+    cr_assert_eq(summary, 0);
 }
