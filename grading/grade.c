@@ -48,6 +48,7 @@ typedef struct {
 } gr_ctx;
 
 static int gr_verbose = 1;
+static int gr_gpu_without_bwrap; /* bubblewrap could not reach the GPU here: GPU runs go without it */
 #define LOG(...)                                                                                                        \
     do {                                                                                                                \
         if (gr_verbose) {                                                                                               \
@@ -145,6 +146,7 @@ static void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double 
     c->o.nproc = x->rub.nproc;
     c->o.out_cap = x->rub.out_cap;
     c->o.gpu = gpu;
+    c->o.no_bwrap = gpu && gr_gpu_without_bwrap;
     snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%d", x->gpu);
     if (gpu && !getenv("WB_GRADE_KEEP_VISIBLE")) c->env[0] = c->env_gpu;
     else if (gpu && getenv("CUDA_VISIBLE_DEVICES")) {
@@ -1066,6 +1068,51 @@ static void gr_perf_self(const gr_ctx *x, const gr_chapter_rubric *ch, const cha
 }
 
 /* ---------------------------------------------------------------- one submission */
+/* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel
+ * that refuses device nodes in a user namespace, say) but the plain sandbox can, GPU runs go without
+ * bubblewrap, and the report says so. Asked once per process, with a one-element run. */
+static void gr_gpu_probe(const gr_ctx *x, const char *prog, const gr_chapter_rubric *ch, const char *work,
+                         gr_sub_result *res)
+{
+    static int asked;
+    if (asked) goto note;
+    asked = 1;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/probe", work);
+    gr_mkdirs(dir, 0755);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        gr_cmd c;
+        gr_cmd_init(&c, x, dir, x->rub.t_run, 1);
+        c.o.no_bwrap = attempt == 1;
+        gr_arg(&c, "%s", prog);
+        gr_arg(&c, "--variant");
+        gr_arg(&c, "%s", ch->var[0].name);
+        gr_arg(&c, "--size");
+        gr_arg(&c, "%s", ch->edge[0]);
+        gr_arg(&c, "--reps");
+        gr_arg(&c, "1");
+        gr_arg(&c, "--warmup");
+        gr_arg(&c, "0");
+        gr_cmd_ro(&c, prog);
+        gr_run_result r;
+        gr_exec(&c, &r, attempt ? "GPU probe without bubblewrap" : "GPU probe");
+        int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+        int used_bwrap = strstr(r.how, "bubblewrap") != NULL;
+        gr_run_result_free(&r);
+        if (attempt == 1) {
+            if (no_gpu) gr_gpu_without_bwrap = 0; /* no GPU at all: bubblewrap was not the problem */
+            break;
+        }
+        if (!no_gpu || !used_bwrap) break; /* the GPU works (or bubblewrap was not in use) */
+        gr_gpu_without_bwrap = 1; /* try once more without bubblewrap; kept if it works */
+    }
+    gr_rmtree(dir);
+note:
+    if (gr_gpu_without_bwrap && !strstr(res->isolation, "GPU runs without"))
+        snprintf(res->isolation + strlen(res->isolation), sizeof res->isolation - strlen(res->isolation),
+                 "; GPU runs without bubblewrap (it could not reach the GPU here)");
+}
+
 static int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, size_t len)
 {
     char sol[PATH_MAX];
@@ -1220,6 +1267,7 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
         gr_prog_variant pv[GR_MAX_VAR];
         char why[600];
         int lock = gr_gpu_lock(x->gpu);
+        gr_gpu_probe(x, have_ref ? ref : stu, ch, cw, res);
         int npv = gr_list_variants(x, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
         for (int v = 0; v < npv; v++) /* variants the rubric does not list are graded for information */
             if (!gr_rubric_variant(ch, pv[v].name) && cr->n_v < GR_MAX_VAR) {

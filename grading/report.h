@@ -46,7 +46,7 @@ typedef struct {
     gr_ch_result ch[GR_MAX_CH];
     int n_ch;
     double score, max, wall_s;
-    char isolation[128];
+    char isolation[256];
     char error[400];                /* set when the submission could not be graded at all */
 } gr_sub_result;
 

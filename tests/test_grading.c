@@ -22,13 +22,18 @@ Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout
     static gr_rubric r;
     load_real(&r);
     cr_assert_geq(r.n_ch, 1);
+    int checked = 0;
     for (int c = 0; c < r.n_ch; c++) {
         const gr_chapter_rubric *ch = &r.ch[c];
         char path[512];
         snprintf(path, sizeof path, "chapters/%s/%s", ch->dir, ch->file);
         if (access(path, R_OK) != 0) continue; /* a chapter not written yet is skipped by the grader too */
         snprintf(path, sizeof path, "build/chapter%d", ch->number);
-        cr_assert_eq(access(path, X_OK), 0, "%s is not built", path);
+        if (access(path, X_OK) != 0) { /* a subset build (make test CHAPTERS=…) */
+            cr_log_warn("%s is not built: its rubric entry is not checked against it", path);
+            continue;
+        }
+        checked++;
         static char out[WBT_OUT_MAX];
         cr_assert_eq(wbt_run(out, "./build/chapter%d --list --json -", ch->number), 0, "%s", out);
         int listed = 0;
@@ -45,6 +50,7 @@ Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout
                      ch->n_var);
         for (int e = 0; e < ch->n_edge; e++) cr_expect(gr_size_valid(ch->edge[e]));
     }
+    cr_assert_geq(checked, 1, "no chapter program was built to check the rubric against");
 }
 
 struct bad_rubric {
