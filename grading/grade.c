@@ -765,6 +765,58 @@ static int gr_san_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *
     return finding;
 }
 
+/* The tools are not timed, so they run at the same time, each in its own process (each its own
+ * subreaper); their results come back through files. */
+static void gr_san_run_all(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
+                           const char *variants, gr_run_result *res, int *f)
+{
+    pid_t pid[GR_MAX_TOOLS];
+    for (int t = 0; t < ch->n_tools; t++) {
+        fflush(NULL);
+        pid[t] = fork();
+        if (pid[t] == 0) {
+            gr_run_result r;
+            int rc = gr_san_run(x, ch, stu, work, ch->tools[t], variants, &r);
+            char p[PATH_MAX], meta[128];
+            snprintf(p, sizeof p, "%s/san-%s.meta", work, ch->tools[t]);
+            snprintf(meta, sizeof meta, "%d %d %d %d %d %d %d", rc, r.exited, r.code, r.signaled, r.sig, r.timed_out,
+                     r.start_failed);
+            gr_write_file(p, meta, strlen(meta));
+            snprintf(p, sizeof p, "%s/san-%s.out", work, ch->tools[t]);
+            gr_write_file(p, r.out, strlen(r.out));
+            snprintf(p, sizeof p, "%s/san-%s.err", work, ch->tools[t]);
+            gr_write_file(p, r.err, strlen(r.err));
+            fflush(NULL);
+            _exit(0);
+        }
+    }
+    for (int t = 0; t < ch->n_tools; t++) {
+        if (pid[t] > 0) waitpid(pid[t], NULL, 0);
+        memset(&res[t], 0, sizeof res[t]);
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/san-%s.meta", work, ch->tools[t]);
+        char *meta = gr_read_capped(p, 128, NULL);
+        f[t] = -1;
+        if (!meta || sscanf(meta, "%d %d %d %d %d %d %d", &f[t], &res[t].exited, &res[t].code, &res[t].signaled,
+                            &res[t].sig, &res[t].timed_out, &res[t].start_failed) != 7) {
+            f[t] = -1;
+            res[t].start_failed = 1;
+        }
+        free(meta);
+        snprintf(p, sizeof p, "%s/san-%s.out", work, ch->tools[t]);
+        res[t].out = gr_read_capped(p, 1 << 20, NULL);
+        snprintf(p, sizeof p, "%s/san-%s.err", work, ch->tools[t]);
+        res[t].err = gr_read_capped(p, 1 << 20, NULL);
+        if (!res[t].out) res[t].out = strdup("");
+        if (!res[t].err) res[t].err = strdup("the sanitizer's grader process died");
+        const char *ext[] = {"meta", "out", "err"};
+        for (int e = 0; e < 3; e++) {
+            snprintf(p, sizeof p, "%s/san-%s.%s", work, ch->tools[t], ext[e]);
+            unlink(p);
+        }
+    }
+}
+
 static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
                         gr_ch_result *cr, const gr_prog_variant *pv, int npv)
 {
@@ -785,9 +837,12 @@ static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char
         idx[n++] = v;
     }
     if (!n) return;
+    gr_run_result all[GR_MAX_TOOLS];
+    int found[GR_MAX_TOOLS];
+    gr_san_run_all(x, ch, stu, work, list, all, found);
     for (int t = 0; t < ch->n_tools; t++) {
-        gr_run_result r;
-        int f = gr_san_run(x, ch, stu, work, ch->tools[t], list, &r);
+        gr_run_result r = all[t];
+        int f = found[t];
         if (f < 0) {
             /* No verdict from the tool: no points, and say why (never award what was not checked). */
             char d[200], tail[400];
