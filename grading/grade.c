@@ -101,7 +101,8 @@ static int gr_gpu_count(void)
     return n > 0 ? n : 1;
 }
 
-/* A per-GPU lock, so graders sharing a machine never time kernels at the same time. */
+/* A per-GPU lock, so graders sharing a machine never time kernels while anything else runs there:
+ * untimed runs (correctness, sanitizer) share it, benchmarks take it alone (gr_gpu_exclusive). */
 static int gr_gpu_lock(int gpu)
 {
     const char *dir = getenv("WB_GRADE_LOCK_DIR");
@@ -110,9 +111,16 @@ static int gr_gpu_lock(int gpu)
     int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
     if (fd < 0) return -1;
     fchmod(fd, 0666);
-    while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+    while (flock(fd, LOCK_SH) != 0 && errno == EINTR) {
     }
     return fd;
+}
+
+static void gr_gpu_exclusive(int fd)
+{
+    if (fd >= 0)
+        while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
+        }
 }
 
 static void gr_gpu_unlock(int fd)
@@ -1362,6 +1370,7 @@ static void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, con
         if (!strcmp(cr->status, "graded")) {
             if (!x->no_san) gr_sanitize(x, ch, stu, cw, cr, pv, npv);
             if (!x->no_perf) {
+                gr_gpu_exclusive(lock);
                 if (have_ref) gr_perf(x, ch, ref, stu, cw, cr);
                 else gr_perf_self(x, ch, stu, cw, cr);
             }
