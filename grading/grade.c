@@ -90,8 +90,34 @@ static int gr_flags(int chapter, char *nvcc, size_t nlen, char *libs, size_t lle
     return nvcc[0] ? 0 : -1;
 }
 
+/* The GPUs this grader may use: those CUDA_VISIBLE_DEVICES names when it is set, else every GPU
+ * nvidia-smi lists. gr_gpu_id gives the k-th one's id (an index or a UUID) for the child's
+ * CUDA_VISIBLE_DEVICES and the lock's name. */
+static void gr_gpu_id(int k, char *id, size_t len)
+{
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (vis && *vis) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", vis);
+        char *save = NULL;
+        int i = 0;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save), i++)
+            if (i == k) {
+                snprintf(id, len, "%s", t);
+                return;
+            }
+    }
+    snprintf(id, len, "%d", k);
+}
+
 static int gr_gpu_count(void)
 {
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (vis && *vis) {
+        int n = 1;
+        for (const char *p = vis; *p; p++) n += *p == ',';
+        return n;
+    }
     int st;
     char *out = gr_capture_cmd("nvidia-smi -L 2>/dev/null", 65536, &st);
     int n = 0;
@@ -103,11 +129,15 @@ static int gr_gpu_count(void)
 
 /* A per-GPU lock, so graders sharing a machine never time kernels while anything else runs there:
  * untimed runs (correctness, sanitizer) share it, benchmarks take it alone (gr_gpu_exclusive). */
+static void gr_gpu_id(int k, char *id, size_t len);
 static int gr_gpu_lock(int gpu)
 {
     const char *dir = getenv("WB_GRADE_LOCK_DIR");
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/wb-grade-gpu%d.lock", dir && *dir ? dir : "/tmp", gpu);
+    char path[PATH_MAX], id[32];
+    gr_gpu_id(gpu, id, sizeof id);
+    for (char *p = id; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-') *p = '_';
+    snprintf(path, sizeof path, "%s/wb-grade-gpu%s.lock", dir && *dir ? dir : "/tmp", id);
     int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
     if (fd < 0) return -1;
     fchmod(fd, 0666);
@@ -155,12 +185,10 @@ static void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double 
     c->o.out_cap = x->rub.out_cap;
     c->o.gpu = gpu;
     c->o.no_bwrap = gpu && gr_gpu_without_bwrap;
-    snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%d", x->gpu);
-    if (gpu && !getenv("WB_GRADE_KEEP_VISIBLE")) c->env[0] = c->env_gpu;
-    else if (gpu && getenv("CUDA_VISIBLE_DEVICES")) {
-        snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
-        c->env[0] = c->env_gpu;
-    }
+    char id[32];
+    gr_gpu_id(x->gpu, id, sizeof id);
+    snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
+    if (gpu) c->env[0] = c->env_gpu;
     c->o.env = c->env;
     int h = 0;
     c->hide[h++] = x->root;
@@ -1623,8 +1651,7 @@ int main(int argc, char **argv)
         if (access(cand, X_OK) == 0) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", cand);
         else x.sanitizer[0] = 0;
     }
-    const char *vis = getenv("WB_GRADE_GPU");
-    x.gpu = vis ? atoi(vis) : 0;
+    x.gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
     if (klass) {
         snprintf(x.out, sizeof x.out, "%s", out ? out : "build/grades");
         gr_mkdirs(x.out, 0755);
