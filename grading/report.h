@@ -383,6 +383,7 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
         const char *who = json_string_value(json_object_get(g, "student"));
         gr_csv_field(csv, who ? who : "?");
         json_t *chs = json_object_get(g, "chapters");
+        int ungraded = 0;
         if (term) fprintf(term, "%-24.24s", who ? who : "?");
         gr_str verdicts = {0};
         for (int c = 0; c < rub->n_ch; c++) {
@@ -396,6 +397,7 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
                 ch_max[c] = json_number_value(json_object_get(o, "max_score"));
                 found = 1;
                 const char *st = json_string_value(json_object_get(o, "status"));
+                ungraded |= st && strcmp(st, "graded");
                 if (st && strcmp(st, "graded")) gr_str_addf(&verdicts, "%sch%d %s", verdicts.len ? "; " : "", rub->ch[c].number, st);
                 else {
                     size_t q;
@@ -433,7 +435,7 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
         if (total > best) best = total;
         if (total < worst) worst = total;
         full += mx > 0 && total >= mx;
-        errors += err && *err;
+        errors += (err && *err) || ungraded;
         json_decref(g);
     }
     free(list);
@@ -442,7 +444,7 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
     FILE *sm = fopen(path, "w");
     if (sm) {
         fprintf(sm, "# Class summary\n\n%d submissions graded; mean %.2f / %.2f, best %.2f, lowest %.2f; %d full "
-                    "marks; %d not gradable.\n\n| chapter | mean | max |\n|---|---|---|\n",
+                    "marks; %d with a chapter or more not graded (missing, not gradable, build failed).\n\n| chapter | mean | max |\n|---|---|---|\n",
                 students, students ? sum / students : 0, maxs, students ? best : 0, students ? worst : 0, full, errors);
         for (int c = 0; c < rub->n_ch; c++)
             if (ch_max[c] > 0)
@@ -450,7 +452,7 @@ static inline int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE
         fclose(sm);
     }
     if (term)
-        fprintf(term, "class: %d submissions, mean %.2f / %.2f, %d full marks, %d not gradable -> %s/grades.csv\n",
+        fprintf(term, "class: %d submissions, mean %.2f / %.2f, %d full marks, %d with a chapter not graded -> %s/grades.csv\n",
                 students, students ? sum / students : 0, maxs, full, errors, out_dir);
     return students;
 }
