@@ -817,10 +817,12 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
             speedups[v] = r.speedup;
         }
         if (o.claims) {
-            fprintf(out, "  the seeds' claims beside this GPU (%s), size %s:\n", dev.prop.name, ref.size);
+            int any = 0;
             for (int v = 0; v < ch->cli.n_variants; v++) {
                 const char *claim = ch->cli.variants[v].claim;
                 if (!claim || !(o.variant_mask & (1u << v))) continue;
+                if (!any++)
+                    fprintf(out, "  the seeds' claims beside this GPU (%s), size %s:\n", dev.prop.name, ref.size);
                 fprintf(out, "    %-16s claimed: %s\n    %-16s measured here: ", ch->cli.variants[v].name, claim, "");
                 if (speedups[v] >= 0)
                     fprintf(out, "%.2fx the speed of %s\n", speedups[v], ch->cli.variants[0].name);
