@@ -211,8 +211,17 @@ static void gr_arg(gr_cmd *c, const char *fmt, ...)
 }
 
 /* A program outside the hidden directories (e.g. the reference in build/) is made visible read-only. */
+/* Makes `path` readable inside bubblewrap. Only a path under a hidden directory needs a bind: the rest of
+ * / is already bound read-only, and binding it again can fail (bwrap cannot create the mount point
+ * below a symbolic link such as /usr/local/cuda). */
 static void gr_cmd_ro(gr_cmd *c, const char *path)
 {
+    int hidden = 0;
+    for (int h = 0; c->hide[h]; h++) {
+        size_t n = strlen(c->hide[h]);
+        if (strncmp(path, c->hide[h], n) == 0 && (path[n] == '/' || path[n] == 0)) hidden = 1;
+    }
+    if (!hidden) return;
     for (int i = 0; i < 3; i++)
         if (!c->ro[i]) {
             c->ro[i] = path;
@@ -408,6 +417,10 @@ static int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const 
             gr_cmd c;
             gr_cmd_init(&c, x, bdir, x->rub.t_build, 0);
             c.o.out_cap = 6 << 10;
+            /* Builds of a class run in parallel as the same uid, and RLIMIT_NPROC counts all of that uid's
+             * tasks: a limit sized for one run made nvcc's own fork fail (exit 127) when several builds
+             * peaked together. The compiler runs no student code, so it gets a wide margin. */
+            c.o.nproc = 16 * x->rub.nproc;
             char *save = NULL;
             for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
             gr_arg(&c, "-o");
@@ -904,6 +917,7 @@ static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char
             for (int i = 0; i < n; i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
                 vr->san_pts = 0;
+                vr->san_unfinished = 1;
                 if (!vr->san_finding)
                     snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s): %s", ch->tools[t],
                              d, tail);
@@ -1666,6 +1680,8 @@ int main(int argc, char **argv)
         if (access(cand, X_OK) == 0) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", cand);
         else x.sanitizer[0] = 0;
     }
+    char real_san[PATH_MAX]; /* without symbolic links, so that a bubblewrap bind of it can succeed */
+    if (x.sanitizer[0] && realpath(x.sanitizer, real_san)) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", real_san);
     x.gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
     if (klass) {
         snprintf(x.out, sizeof x.out, "%s", out ? out : "build/grades");

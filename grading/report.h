@@ -18,6 +18,7 @@ typedef struct {
     char detail[1400];              /* correctness feedback: first mismatch, count, pattern, hint */
     char san[700];                  /* sanitizer: "clean", the first finding, or why not run */
     int san_ran, san_finding;
+    int san_unfinished;             /* a tool gave no verdict: no points, and never shown as clean */
     int perf_ran;
     double stu_ms, ref_ms, ratio;
     char perf_note[300];
@@ -99,7 +100,7 @@ static inline void gr_print_table(FILE *f, const gr_sub_result *s)
             char corr[24], san[24], perf[24];
             snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
             if (!r->san_ran) snprintf(san, sizeof san, "-");
-            else snprintf(san, sizeof san, "%s %.1f/%.1f", r->san_finding ? "FOUND" : "ok", r->san_pts, r->rub.sanitizer);
+            else snprintf(san, sizeof san, "%s %.1f/%.1f", r->san_finding ? "FOUND" : r->san_unfinished ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
             if (r->perf_ran && r->ratio > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
             else snprintf(perf, sizeof perf, "-");
             fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, r->verdict, corr, san,
@@ -163,9 +164,12 @@ static inline void gr_write_feedback(FILE *f, const gr_sub_result *s, const char
             if (r->perf_ran && r->ratio > 0)
                 snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
             else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
+            const char *san = !r->san_ran         ? "-"
+                              : r->san_finding    ? "finding"
+                              : r->san_unfinished ? "not checked"
+                                                  : "clean";
             fprintf(f, "| %s | %s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, r->verdict, r->correct_pts,
-                    r->rub.correct, !r->san_ran ? "-" : r->san_finding ? "finding" : "clean", perf, gr_var_score(r),
-                    gr_var_max(r));
+                    r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
         }
         fputc('\n', f);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
