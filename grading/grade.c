@@ -211,17 +211,9 @@ static void gr_arg(gr_cmd *c, const char *fmt, ...)
 }
 
 /* A program outside the hidden directories (e.g. the reference in build/) is made visible read-only. */
-/* Makes `path` readable inside bubblewrap. Only a path under a hidden directory needs a bind: the rest of
- * / is already bound read-only, and binding it again can fail (bwrap cannot create the mount point
- * below a symbolic link such as /usr/local/cuda). */
+/* Makes `path` readable inside bubblewrap (bound again after the hidden directories and the tmpfs /tmp). */
 static void gr_cmd_ro(gr_cmd *c, const char *path)
 {
-    int hidden = 0;
-    for (int h = 0; c->hide[h]; h++) {
-        size_t n = strlen(c->hide[h]);
-        if (strncmp(path, c->hide[h], n) == 0 && (path[n] == '/' || path[n] == 0)) hidden = 1;
-    }
-    if (!hidden) return;
     for (int i = 0; i < 3; i++)
         if (!c->ro[i]) {
             c->ro[i] = path;
