@@ -409,10 +409,6 @@ static int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const 
             gr_cmd c;
             gr_cmd_init(&c, x, bdir, x->rub.t_build, 0);
             c.o.out_cap = 6 << 10;
-            /* Builds of a class run in parallel as the same uid, and RLIMIT_NPROC counts all of that uid's
-             * tasks: a limit sized for one run made nvcc's own fork fail (exit 127) when several builds
-             * peaked together. The compiler runs no student code, so it gets a wide margin. */
-            c.o.nproc = 16 * x->rub.nproc;
             char *save = NULL;
             for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
             gr_arg(&c, "-o");

@@ -28,6 +28,16 @@
 #include <sys/wait.h>
 
 #define GR_NOBODY 65534
+/* As root, each run gets a uid of its own (no account is needed for one). RLIMIT_NPROC counts a uid's
+ * tasks machine-wide, so with one shared uid, runs going on in parallel ate each other's process
+ * budget (nvcc and the shell failed to fork), and a fork bomb in one submission could starve another's.
+ * The grader's pid and a counter make the uid unique among the runs alive at a time. */
+#define GR_RUN_UID_BASE 0x40000000u
+static inline uid_t gr_run_uid(void)
+{
+    static unsigned counter;
+    return (uid_t)(GR_RUN_UID_BASE + ((unsigned)getpid() & 0x3fffffu) * 64u + (counter++ % 64u));
+}
 #define GR_TAIL 4096
 
 typedef struct {
@@ -220,7 +230,8 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
         else use_bwrap = gr_bwrap_probe(bwrap, 0);
     }
     int drop = root && (!use_bwrap || bwrap_drop);
-    if (drop && chown(o->workdir, GR_NOBODY, GR_NOBODY) != 0) drop = drop; /* best effort; reported by failures */
+    uid_t run_uid = drop ? gr_run_uid() : getuid();
+    if (drop && chown(o->workdir, run_uid, run_uid) != 0) drop = drop; /* best effort; reported by failures */
 
     const char **argv = NULL;
     int argc = 0, acap = 0;
@@ -264,8 +275,10 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
         gr_argv_push(&argv, &argc, &acap, prog);
     }
     for (int i = 1; o->argv[i]; i++) gr_argv_push(&argv, &argc, &acap, o->argv[i]);
-    snprintf(res->how, sizeof res->how, "%s%s", use_bwrap ? "bubblewrap" : "process group + rlimits",
-             drop ? ", uid 65534" : (use_bwrap && root ? ", uid 65534 in a user namespace" : ""));
+    char uid_note[64] = "";
+    if (drop) snprintf(uid_note, sizeof uid_note, ", uid %u of its own", (unsigned)run_uid);
+    else if (use_bwrap && root) snprintf(uid_note, sizeof uid_note, ", uid 65534 in a user namespace");
+    snprintf(res->how, sizeof res->how, "%s%s", use_bwrap ? "bubblewrap" : "process group + rlimits", uid_note);
 
     /* The minimal environment: nothing of the grader's but the library path and the GPU choice. */
     char e_path[PATH_MAX + 64], e_home[PATH_MAX + 8], e_tmp[PATH_MAX + 8], e_ld[8192];
@@ -288,8 +301,7 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
     env[ne] = NULL;
 
     long nproc_limit = (long)(o->nproc > 0 ? o->nproc : 64);
-    if (drop) nproc_limit += gr_tasks_of_uid(GR_NOBODY);
-    else nproc_limit += gr_tasks_of_uid(getuid());
+    nproc_limit += gr_tasks_of_uid(run_uid);
 
     int po[2], pe[2];
     if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
@@ -330,7 +342,7 @@ static inline int gr_run(const gr_run_opts *o, gr_run_result *res)
         setrlimit(RLIMIT_NPROC, &rl);
         signal(SIGPIPE, SIG_DFL);
         signal(SIGXFSZ, SIG_DFL);
-        if (drop && (setgroups(0, NULL) != 0 || setgid(GR_NOBODY) != 0 || setuid(GR_NOBODY) != 0)) {
+        if (drop && (setgroups(0, NULL) != 0 || setgid(run_uid) != 0 || setuid(run_uid) != 0)) {
             fprintf(stderr, "sandbox: cannot drop privileges: %s\n", strerror(errno));
             _exit(126);
         }

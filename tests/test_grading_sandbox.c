@@ -201,15 +201,21 @@ Test(grading_sandbox, the_environment_is_minimal)
     gr_run_result_free(&r);
 }
 
-Test(grading_sandbox, as_root_the_program_runs_as_nobody)
+Test(grading_sandbox, as_root_each_run_gets_an_unprivileged_uid_of_its_own)
 {
     if (geteuid() != 0) cr_skip_test("not root: the program runs as the grader's own user");
-    box b;
+    box a, b;
+    box_init(&a, "id -u", 10);
     box_init(&b, "id -u", 10);
-    gr_run_result r;
-    gr_run(&b.o, &r);
-    cr_assert_eq(atoi(r.out), GR_NOBODY, "%s (%s)", r.out, r.how);
-    gr_run_result_free(&r);
+    gr_run_result ra, rb;
+    gr_run(&a.o, &ra);
+    gr_run(&b.o, &rb);
+    unsigned long ua = strtoul(ra.out, NULL, 10), ub = strtoul(rb.out, NULL, 10);
+    cr_assert_geq(ua, GR_RUN_UID_BASE, "%s (%s)", ra.out, ra.how);
+    cr_assert_geq(ub, GR_RUN_UID_BASE, "%s (%s)", rb.out, rb.how);
+    cr_assert_neq(ua, ub, "two runs shared uid %lu: their process limits would be shared", ua);
+    gr_run_result_free(&ra);
+    gr_run_result_free(&rb);
 }
 
 Test(grading_sandbox, a_program_that_does_not_exist)
