@@ -107,22 +107,12 @@ ParameterizedTestParameters(ch2, bad_usage)
 }
 ParameterizedTest(const char **args, ch2, bad_usage)
 {
-    static char out[WBT_OUT_MAX];
-    int rc = wbt_run(out, "./build/solution2 %s", *args);
-    cr_assert_eq(rc, WB_EXIT_USAGE, "'%s' gave exit %d:\n%s", *args, rc, out);
-    size_t lines = 0;
-    for (const char *c = out; *c; c++) lines += *c == '\n';
-    cr_assert_eq(lines, 1u, "'%s' should print exactly one line:\n%s", *args, out);
+    wbt_assert_bad_usage("./build/solution2", *args);
 }
 
 Test(ch2, help_and_list_work_without_gpu)
 {
-    static char out[WBT_OUT_MAX];
-    cr_assert_eq(wbt_run(out, "./build/chapter2 --help"), 0);
-    cr_assert(strstr(out, "--variant") && strstr(out, "exit codes"), "%s", out);
-    cr_assert_eq(wbt_run(out, "./build/chapter2 --list"), 0);
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
-        cr_assert(strstr(out, variants[v]), "--list lacks %s", variants[v]);
+    wbt_assert_help_and_list("./build/chapter2", variants, sizeof variants / sizeof variants[0]);
 }
 
 struct san {

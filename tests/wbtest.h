@@ -137,4 +137,25 @@ static inline void wbt_sanitize(const char *tool, const char *cmdline)
               "%s: no clean summary\n%s", tool, out);
 }
 
+/* A bad command line: the usage exit code and exactly one line, before any GPU work (runs anywhere). */
+static inline void wbt_assert_bad_usage(const char *program, const char *args)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "%s %s", program, args);
+    cr_assert_eq(rc, WB_EXIT_USAGE, "'%s %s' gave exit %d:\n%s", program, args, rc, out);
+    size_t lines = 0;
+    for (const char *c = out; *c; c++) lines += *c == '\n';
+    cr_assert_eq(lines, 1u, "'%s %s' should print exactly one line:\n%s", program, args, out);
+}
+
+/* --help names the options and exit codes, and --list names every variant (no GPU needed). */
+static inline void wbt_assert_help_and_list(const char *program, const char *const *variants, size_t n)
+{
+    static char out[WBT_OUT_MAX];
+    cr_assert_eq(wbt_run(out, "%s --help", program), 0);
+    cr_assert(strstr(out, "--variant") && strstr(out, "exit codes"), "%s", out);
+    cr_assert_eq(wbt_run(out, "%s --list", program), 0);
+    for (size_t v = 0; v < n; v++) cr_assert(strstr(out, variants[v]), "--list lacks %s", variants[v]);
+}
+
 #endif /* WBTEST_H */
