@@ -31,6 +31,10 @@ GENCODE := -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
 NVCCFLAGS := -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
              -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-fopenmp --Werror cross-execution-space-call
 CFLAGS    := -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading
+# The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
+ifeq ($(wildcard solutions),)
+  CFLAGS += -DWBT_STUDENT_RELEASE
+endif
 LDLIBS    := -lgomp
 # Per-chapter extra libraries (cuBLAS is only the speed-of-light reference of chapter 4).
 LDLIBS_4  := -lcublas
@@ -321,7 +325,7 @@ $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu com
 	@mkdir -p $(@D)
 	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 
-test: $(INSPECT) $(BUILD)/planted/inspect_occupancy.ptxas
+test: $(INSPECT) $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
 # tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
 $(BUILD)/tests/test_inspect.o: CFLAGS += -I$(abspath $(dir $(shell command -v $(NVCC) 2>/dev/null))../include)
 # ------------------------------------------------------------------ (END look-inside section)
@@ -379,12 +383,13 @@ check: $(GRADER)
 
 # The student release: the workbook without solutions/, the graders' test submissions (near-solutions),
 # planted-bug programs, captured compiler/sanitizer output of the solutions, and the instructor's
-# handouts (answers), plus pristine copies of the starters so that `make check` can tell edits outside
-# the TODO regions. Files under grading/secret/ (if any) stay out too.
+# handouts (answers), and the tests of the grader and look-inside tools (they need those files), plus
+# pristine copies of the starters so that `make check` and `make test` can tell edits outside the TODO
+# regions. There, `make test` checks the student's own chapters. grading/secret/ (if any) stays out too.
 DIST_NAME ?= cuda-workbook-student
 dist-student:
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/test_grading_(gpu|e2e)\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
+	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_inspect\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
 	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
 	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
 	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done

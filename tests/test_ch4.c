@@ -76,7 +76,7 @@ ParameterizedTest(struct run *r, ch4, solution_variant_is_within_tolerance, .tim
     snprintf(size, sizeof size, "%dx%dx%d", M, N, K);
     snprintf(what, sizeof what, "%s %s", r->variant, size);
     unsigned long long seed = 4000 + (unsigned long long)M * 7 + (unsigned long long)N * 5 + (unsigned long long)K;
-    int rc = wbt_run(out, "./build/solution4 --variant %s --size %s --seed %llu --reps 1 --warmup 0 --dump %s",
+    int rc = wbt_run(out, WBT_SOLUTION "4 --variant %s --size %s --seed %llu --reps 1 --warmup 0 --dump %s",
                      r->variant, size, seed, dir);
     WBT_SKIP_IF_NO_GPU(rc, out);
     cr_assert_eq(rc, WB_EXIT_PASS, "%s: exit %d\n%s", what, rc, out);
@@ -106,7 +106,7 @@ Test(ch4, large_shape_checked_against_cublas, .timeout = 300)
     wbt_tmpdir(dir, sizeof dir);
     const int M = 1100, N = 1300, K = 1600;
     unsigned long long seed = 77;
-    int rc = wbt_run(out, "./build/solution4 --size %dx%dx%d --seed %llu --reps 1 --warmup 0 --dump %s", M, N, K,
+    int rc = wbt_run(out, WBT_SOLUTION "4 --size %dx%dx%d --seed %llu --reps 1 --warmup 0 --dump %s", M, N, K,
                      seed, dir);
     WBT_SKIP_IF_NO_GPU(rc, out);
     cr_assert_eq(rc, WB_EXIT_PASS, "exit %d\n%s", rc, out);
@@ -126,6 +126,7 @@ Test(ch4, large_shape_checked_against_cublas, .timeout = 300)
 
 Test(ch4, starter_reports_todo_and_fails, .timeout = 120)
 {
+    WBT_SKIP_IN_STUDENT_RELEASE();
     static char out[WBT_OUT_MAX];
     char dir[64], json[128];
     wbt_tmpdir(dir, sizeof dir);
@@ -151,7 +152,7 @@ Test(ch4, json_has_reference_row_and_sane_numbers, .timeout = 120)
     char dir[64], json[128];
     wbt_tmpdir(dir, sizeof dir);
     snprintf(json, sizeof json, "%s/r.json", dir);
-    int rc = wbt_run(out, "./build/solution4 --size 300x200x100 --reps 3 --warmup 1 --json %s", json);
+    int rc = wbt_run(out, WBT_SOLUTION "4 --size 300x200x100 --reps 3 --warmup 1 --json %s", json);
     WBT_SKIP_IF_NO_GPU(rc, out);
     cr_assert_eq(rc, 0, "%s", out);
     json_t *lines = wbt_json_lines(json);
@@ -189,7 +190,7 @@ ParameterizedTestParameters(ch4, bad_usage)
 }
 ParameterizedTest(const char **args, ch4, bad_usage)
 {
-    wbt_assert_bad_usage("./build/solution4", *args);
+    wbt_assert_bad_usage(WBT_SOLUTION "4", *args);
 }
 
 Test(ch4, help_and_list_work_without_gpu)
@@ -217,6 +218,6 @@ ParameterizedTestParameters(ch4, sanitizer_clean)
 ParameterizedTest(struct san *s, ch4, sanitizer_clean, .timeout = 300)
 {
     char cmd[256];
-    snprintf(cmd, sizeof cmd, "./build/solution4 --size 131x130x36 --variant %s --reps 1 --warmup 0", s->variant);
+    snprintf(cmd, sizeof cmd, WBT_SOLUTION "4 --size 131x130x36 --variant %s --reps 1 --warmup 0", s->variant);
     wbt_sanitize(s->tool, cmd);
 }

@@ -22,6 +22,17 @@
 
 #define WBT_OUT_MAX (1 << 16)
 
+/* The programs whose variants the tests check: the reference solutions in the full workbook; in the
+ * student release (no solutions/, built with -DWBT_STUDENT_RELEASE by the Makefile) the student's own
+ * chapters, so that `make test` there checks the student's work with the same tests. */
+#ifdef WBT_STUDENT_RELEASE
+#define WBT_SOLUTION "./build/chapter"
+#define WBT_SKIP_IN_STUDENT_RELEASE() cr_skip_test("student release: this test is about the untouched starter")
+#else
+#define WBT_SOLUTION "./build/solution"
+#define WBT_SKIP_IN_STUDENT_RELEASE() ((void)0)
+#endif
+
 /* Runs a shell command, captures stdout and stderr (at most WBT_OUT_MAX-1 bytes) into out and returns
  * its exit status, or 128+signal if it was killed. */
 static inline int wbt_run(char *out, const char *fmt, ...)
