@@ -128,13 +128,9 @@ Test(ch4, starter_reports_todo_and_fails, .timeout = 120)
 {
     WBT_SKIP_IN_STUDENT_RELEASE();
     static char out[WBT_OUT_MAX];
-    char dir[64], json[128];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(json, sizeof json, "%s/r.json", dir);
-    int rc = wbt_run(out, "./build/chapter4 --size 100x60x40 --reps 1 --warmup 0 --json %s", json);
-    WBT_SKIP_IF_NO_GPU(rc, out);
+    int rc;
+    json_t *lines = wbt_run_json(out, &rc, "./build/chapter4 --size 100x60x40 --reps 1 --warmup 0");
     cr_assert_eq(rc, WB_EXIT_WRONG, "the untouched starter must exit %d, got %d\n%s", WB_EXIT_WRONG, rc, out);
-    json_t *lines = wbt_json_lines(json);
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
         const char *verdict = wbt_verdict_of(lines, variants[v]);
         cr_assert_not_null(verdict, "no JSON line for %s", variants[v]);
@@ -142,20 +138,14 @@ Test(ch4, starter_reports_todo_and_fails, .timeout = 120)
     }
     cr_assert(strstr(out, "TODO") && strstr(out, "FAIL"), "%s", out);
     json_decref(lines);
-    remove(json);
-    rmdir(dir);
 }
 
 Test(ch4, json_has_reference_row_and_sane_numbers, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
-    char dir[64], json[128];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(json, sizeof json, "%s/r.json", dir);
-    int rc = wbt_run(out, WBT_SOLUTION "4 --size 300x200x100 --reps 3 --warmup 1 --json %s", json);
-    WBT_SKIP_IF_NO_GPU(rc, out);
+    int rc;
+    json_t *lines = wbt_run_json(out, &rc, WBT_SOLUTION "4 --size 300x200x100 --reps 3 --warmup 1");
     cr_assert_eq(rc, 0, "%s", out);
-    json_t *lines = wbt_json_lines(json);
     cr_assert_eq(json_array_size(lines), 6u, "cuBLAS row + 5 variants");
     size_t i;
     json_t *o;
@@ -175,8 +165,6 @@ Test(ch4, json_has_reference_row_and_sane_numbers, .timeout = 120)
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(lines, 0), "verdict")), "REFERENCE");
     cr_assert_str_eq(json_string_value(json_object_get(json_array_get(lines, 2), "extra")), "2/16 T=16");
     json_decref(lines);
-    remove(json);
-    rmdir(dir);
 }
 
 /* Bad command lines are refused before any GPU work, so these run without a GPU too. */

@@ -236,3 +236,20 @@ Test(json, result_line_parses)
     json_decref(o);
     free(buf);
 }
+
+/* The GPU tests' JSON runner, checked here with a stand-in program that writes one JSON line to the
+ * file named after --json. */
+Test(wbtest, run_json_collects_the_lines_and_the_status)
+{
+    static char out[WBT_OUT_MAX];
+    int rc;
+    json_t *lines = wbt_run_json(out, &rc, "sh -c 'echo \"{\\\"variant\\\":\\\"v\\\",\\\"verdict\\\":\\\"TODO\\\"}\" > \"$2\"; exit 1' sh");
+    cr_assert_eq(rc, 1, "%s", out);
+    cr_assert_eq(json_array_size(lines), 1u);
+    cr_assert_str_eq(wbt_verdict_of(lines, "v"), "TODO");
+    json_decref(lines);
+    lines = wbt_run_json(out, &rc, "true");
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(json_array_size(lines), 0u, "no file written: no lines");
+    json_decref(lines);
+}

@@ -111,6 +111,22 @@ static inline json_t *wbt_json_lines(const char *path)
     return all;
 }
 
+/* Runs `command --json FILE` with FILE in a fresh temporary directory and returns the JSON lines it
+ * wrote (an empty array if none; the caller json_decref's them), the exit status in *rc. Skips the test
+ * when the program finds no GPU. */
+static inline json_t *wbt_run_json(char *out, int *rc, const char *command)
+{
+    char dir[64], json[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    *rc = wbt_run(out, "%s --json %s", command, json);
+    json_t *lines = access(json, R_OK) == 0 ? wbt_json_lines(json) : json_array();
+    remove(json);
+    rmdir(dir);
+    WBT_SKIP_IF_NO_GPU(*rc, out);
+    return lines;
+}
+
 /* The verdict recorded for `variant` in a JSON-lines array, or NULL. */
 static inline const char *wbt_verdict_of(json_t *lines, const char *variant)
 {
