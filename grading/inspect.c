@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "regions.h" /* wb_read_file */
 #include "toolparse.h"
 
 #define EXIT_FINDINGS 1
@@ -69,15 +70,9 @@ static char *run_capture(const char *cmd, int *status)
 
 static char *read_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) die(1, "cannot read %s: %s", path, strerror(errno));
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)len + 1);
-    size_t got = fread(buf, 1, (size_t)len, f);
-    buf[got] = 0;
-    fclose(f);
+    size_t len;
+    char *buf = wb_read_file(path, &len);
+    if (!buf) die(1, "cannot read %s: %s", path, strerror(errno));
     return buf;
 }
 
