@@ -39,6 +39,20 @@ LDLIBS    := -lgomp
 # Per-chapter extra libraries (cuBLAS is only the speed-of-light reference of chapter 4).
 LDLIBS_4  := -lcublas
 
+# $(call ensure_packages,PROBE,PACKAGES,WHO): runs the shell command PROBE (compile-and-link or run the
+# tool, never ask dpkg: on the GPU machines packages are unpacked, not installed); if it fails, installs
+# the Debian PACKAGES with apt when root or with passwordless sudo and probes again, else prints the
+# exact command and fails.
+ensure_packages = if ! { $(1); } >/dev/null 2>&1; then \
+	  cmd="apt-get install -y --no-install-recommends $(2)"; \
+	  if [ "$$(id -u)" = 0 ]; then pre=""; elif sudo -n true 2>/dev/null; then pre="sudo"; \
+	  else echo "$(3) needs $(2); install them with: sudo apt-get update && sudo $$cmd" >&2; exit 1; fi; \
+	  echo "installing $(2) with apt-get"; \
+	  $$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$pre env DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null \
+	    && { $(1); } >/dev/null 2>&1 \
+	    || { echo "could not install $(2); run: sudo apt-get update && sudo $$cmd" >&2; exit 1; }; \
+	fi
+
 # ------------------------------------------------------------------ chapters
 # chapters/01-reversal/reversal.cu -> chapter number 1
 CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]-*))
@@ -97,20 +111,10 @@ $(BUILD)/planted/%: tests/planted/%.cu common/wb.h $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
 
-# Probe by compiling and linking, not by asking dpkg: on the GPU machines the libraries are unpacked,
-# not installed. Missing: install with apt when root or passwordless sudo, else print the command.
 $(BUILD)/tests/.deps-ok:
 	@mkdir -p $(@D)
 	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\nTest(p, p) { json_decref(json_object()); }\n' > $(@D)/probe.c
-	@if ! $(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson 2>/dev/null; then \
-	  cmd="apt-get install -y --no-install-recommends $(TEST_DEPS_PKGS)"; \
-	  if [ "$$(id -u)" = 0 ]; then pre=""; elif sudo -n true 2>/dev/null; then pre="sudo"; \
-	  else echo "make test needs $(TEST_DEPS_PKGS); install them with: sudo apt-get update && sudo $$cmd" >&2; exit 1; fi; \
-	  echo "installing $(TEST_DEPS_PKGS) with apt-get"; \
-	  $$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$pre env DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null \
-	    && $(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson \
-	    || { echo "could not install $(TEST_DEPS_PKGS); run: sudo apt-get update && sudo $$cmd" >&2; exit 1; }; \
-	fi
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson,$(TEST_DEPS_PKGS),make test)
 	@touch $@
 
 deps: $(BUILD)/tests/.deps-ok
@@ -166,15 +170,7 @@ handouts: $(HANDOUT_HTML)
 # Probe by running the tools (not dpkg); missing: apt when root or passwordless sudo, else the command.
 $(HANDOUT_OUT)/.deps-ok:
 	@mkdir -p $(@D)
-	@if ! { pandoc --version && gnuplot -e 'set terminal pngcairo'; } >/dev/null 2>&1; then \
-	  cmd="apt-get install -y --no-install-recommends $(HANDOUT_DEPS_PKGS)"; \
-	  if [ "$$(id -u)" = 0 ]; then pre=""; elif sudo -n true 2>/dev/null; then pre="sudo"; \
-	  else echo "make handouts needs $(HANDOUT_DEPS_PKGS); install them with: sudo apt-get update && sudo $$cmd" >&2; exit 1; fi; \
-	  echo "installing $(HANDOUT_DEPS_PKGS) with apt-get"; \
-	  $$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$pre env DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null \
-	    && { pandoc --version && gnuplot -e 'set terminal pngcairo'; } >/dev/null 2>&1 \
-	    || { echo "could not install $(HANDOUT_DEPS_PKGS); run: sudo apt-get update && sudo $$cmd" >&2; exit 1; }; \
-	fi
+	@$(call ensure_packages,pandoc --version && gnuplot -e 'set terminal pngcairo',$(HANDOUT_DEPS_PKGS),make handouts)
 	@touch $@
 
 handouts-deps: $(HANDOUT_OUT)/.deps-ok
@@ -344,20 +340,11 @@ GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT
 
 .PHONY: grade grade-class check dist-student grading-flags grader-deps
 
-# The same probe-then-install-or-print mechanism as the test dependencies, for jansson alone (the
-# student release needs the grader for `make check`, not Criterion).
+# jansson alone: the student release needs the grader for `make check`, not Criterion.
 $(BUILD)/grading/.deps-ok:
 	@mkdir -p $(@D)
 	@printf '#include <jansson.h>\nint main(void) { json_decref(json_object()); return 0; }\n' > $(@D)/probe.c
-	@if ! $(CC) $(@D)/probe.c -o $(@D)/probe -ljansson 2>/dev/null; then \
-	  cmd="apt-get install -y --no-install-recommends $(GRADER_DEPS_PKGS)"; \
-	  if [ "$$(id -u)" = 0 ]; then pre=""; elif sudo -n true 2>/dev/null; then pre="sudo"; \
-	  else echo "the grader needs $(GRADER_DEPS_PKGS); install it with: sudo apt-get update && sudo $$cmd" >&2; exit 1; fi; \
-	  echo "installing $(GRADER_DEPS_PKGS) with apt-get"; \
-	  $$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq && $$pre env DEBIAN_FRONTEND=noninteractive $$cmd >/dev/null \
-	    && $(CC) $(@D)/probe.c -o $(@D)/probe -ljansson \
-	    || { echo "could not install $(GRADER_DEPS_PKGS); run: sudo apt-get update && sudo $$cmd" >&2; exit 1; }; \
-	fi
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson,$(GRADER_DEPS_PKGS),the grader)
 	@touch $@
 
 grader-deps: $(BUILD)/grading/.deps-ok
