@@ -12,6 +12,12 @@ NVCC    ?= nvcc
 CC      := gcc
 BUILD   := build
 ARGS    ?=
+# The toolkit's root, as nvcc itself reports it: `command -v nvcc` may be a wrapper script or a symlink
+# (e.g. /usr/local/bin/nvcc), so its directory says nothing about where the headers and tools are.
+# Evaluated once, on first use.
+CUDA_TOP = $(eval CUDA_TOP := $(abspath $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 \
+             | sed -n 's/^\#\$$ TOP=//p' | head -n1)))$(CUDA_TOP)
+CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupancy.h $(CUDA_TOP)/include/cuda_occupancy.h))
 
 # ------------------------------------------------------------------ target GPU
 # The GPU's compute capability, e.g. "9.0" -> sm_90. No GPU: sm_75, the oldest architecture CUDA 13
@@ -254,7 +260,7 @@ LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
 # Resources are compiled for the GPU here; without one, for the H100 (sm_90) unless ARCH= is given.
 LI_RES_ARCH := $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
 LI_DEVFLAGS := $(filter-out -gencode=%,$(NVCCFLAGS))
-CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(dir $(shell command -v $(NVCC) 2>/dev/null))cuobjdump))
+CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
 BLOCK       ?= 256
 DSMEM       ?= 0
 LI_VARG      = $(if $(V),--variant '$(V)')
@@ -323,7 +329,8 @@ $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu com
 
 test: $(INSPECT) $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
 # tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
-$(BUILD)/tests/test_inspect.o: CFLAGS += -I$(abspath $(dir $(shell command -v $(NVCC) 2>/dev/null))../include)
+$(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INCLUDE)),$(error \
+  cuda_occupancy.h not found under nvcc's toolkit root '$(CUDA_TOP)' (is $(NVCC) a CUDA toolkit nvcc?)))
 # ------------------------------------------------------------------ (END look-inside section)
 
 # ------------------------------------------------------------------ grading (the autograder, grading/)
