@@ -18,6 +18,10 @@ ARGS    ?=
 CUDA_TOP = $(eval CUDA_TOP := $(abspath $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 \
              | sed -n 's/^\#\$$ TOP=//p' | head -n1)))$(CUDA_TOP)
 CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupancy.h $(CUDA_TOP)/include/cuda_occupancy.h))
+# The toolkit's own tools (compute-sanitizer, ncu, cuobjdump) for recipes and tests, after the user's PATH.
+ifneq ($(CUDA_TOP),)
+  export PATH := $(PATH):$(CUDA_TOP)/bin
+endif
 
 # ------------------------------------------------------------------ target GPU
 # The GPU's compute capability, e.g. "9.0" -> sm_90. No GPU: sm_75, the oldest architecture CUDA 13
@@ -138,7 +142,7 @@ test: deps all $(PLANTED) $(BUILD)/test-runner
 
 # ------------------------------------------------------------------ the rest
 doctor: $(BUILD)/doctor
-	@echo "nvcc:     $$($(NVCC) --version | grep -o 'release [0-9.]*, V[0-9.]*')"
+	@echo "nvcc:     $$($(NVCC) --version | grep -o 'release [0-9.]*, V[0-9.]*') ($$(command -v $(NVCC)); toolkit root $(CUDA_TOP))"
 	@echo "driver:   $$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
 	@echo "arch:     ARCH=$(ARCH) ($(if $(DETECTED_CC),detected from the GPU,no GPU detected: default)), flags: $(GENCODE)"
 	@./$(BUILD)/doctor

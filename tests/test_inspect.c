@@ -4,6 +4,7 @@
  * sanitizer is clean on chapter 1's solution and flags every planted bug, and the occupancy the tool
  * computes equals cudaOccupancyMaxActiveBlocksPerMultiprocessor. */
 #include <cuda_occupancy.h>
+#include <sys/stat.h>
 
 #include "toolparse.h"
 #include "wbtest.h"
@@ -540,6 +541,31 @@ Test(inspect_make, targets_and_bad_values, .timeout = 600)
     rc = wbt_run(out, MAKE "profile CH=1 V=global");
     cr_assert_neq(rc, 0);
     cr_assert(strstr(out, "needs an NVIDIA GPU"), "%s", out);
+}
+
+/* CI reaches nvcc through a wrapper script (/usr/local/bin/nvcc: `exec /usr/local/cuda-13.0/bin/nvcc`),
+ * so the toolkit's headers are not beside the nvcc on PATH. The Makefile asks nvcc for its root instead;
+ * here the one test object that includes a CUDA header is built, in a build folder of its own, with
+ * nvcc reached through such a wrapper. */
+Test(inspect_make, cuda_headers_found_through_a_wrapper_nvcc, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    char real[1024], dir[64], path[1100];
+    if (wbt_run(real, "command -v nvcc") != 0) cr_skip_test("nvcc is not on PATH");
+    real[strcspn(real, "\n")] = 0;
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/nvcc", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\nexec '%s' \"$@\"\n", real);
+    fclose(f);
+    cr_assert_eq(chmod(path, 0755), 0);
+
+    int rc = wbt_run(out, MAKE "BUILD=%s/build NVCC=%s %s/build/tests/test_inspect.o", dir, path, dir);
+    cr_assert_eq(rc, 0, "building with nvcc through %s failed:\n%s", path, out);
+    snprintf(path, sizeof path, "%s/build/tests/test_inspect.o", dir);
+    cr_assert_eq(access(path, R_OK), 0, "no %s after the build:\n%s", path, out);
+    wbt_run(out, "rm -rf '%s'", dir);
 }
 
 /* ---------------------------------------------------------------- on a GPU */
