@@ -9,7 +9,7 @@
  * Each sum x + y is rounded the same way wherever it is computed and min never rounds, so r does not
  * depend on the order of k: the check is exact, bit for bit.
  *
- * Variants, each adding one idea to the one before (v4, beyond the seed, adds three) (--list):
+ * Variants, each adding one idea to the one before (v4, beyond the seed, adds four) (--list):
  *   v0  one thread per r[i][j], reading d straight from global memory. threadIdx.x runs along i, so
  *       the 32 threads of a warp read d[i][k] from 16 different rows (strided) and write r down a
  *       column. Given: the worked example.
@@ -22,13 +22,16 @@
  *       (xx[4][64], yy[4][64]) and every thread reads its operands there instead of from global memory
  *   v4  beyond the seed: each thread's 8 rows and 8 columns are two runs of 4 adjacent ones, so it
  *       reads its operands from shared memory as 4 float4 per k (1/16 load per step instead of 1/4);
- *       16 k per step, copied by cp.async for the next step while computing this one; one-warp blocks
+ *       16 k per step, copied by cp.async for the next step while computing this one; one-warp blocks;
+ *       and one 3-way min per two steps (a Hopper DPX instruction, on the floats' bit patterns)
  * The column "ld/step" counts the load instructions a thread issues per min-plus step in the inner
  * loop (g: global memory, s: shared memory). Each one takes the issue slot of an add or a min.
  *
  * Speed of light: the program measures, in the same run, a loop of v = fminf(v, x + y) on registers
  * alone over all SMs: the most min-plus steps per second this GPU does when it does nothing else (on
- * an H100 a min issues at half the rate of an add, so the mins set this pace). Every variant is
+ * an H100 a min issues at half the rate of an add, so the mins set this pace). v4 changes that mix: two
+ * adds feed one 3-way min, so on an H100 it passes 100 %, the peak of the step as the seed writes it, not
+ * of every way to compute r. Every variant is
  * credited with n³ steps (v2–v4 also compute the padding's steps, uncredited). Their preprocessing is
  * timed apart ("prep ms"); copies between host and GPU are not timed.
  *
@@ -54,7 +57,7 @@
 
 #define FULL_CHECK_MAX_N 1024 /* larger n: the check compares SAMPLED_ROWS + 2 rows of r */
 #define SAMPLED_ROWS 64       /* rows drawn at random, besides the first and the last */
-#define V4_STEP 16            /* k per step of v4 */
+#define V4_STEP 16            /* k per step of v4 (even: it takes them two at a time) */
 
 /* ------------------------------------------------------------------ inputs and CPU reference */
 /* The input for a seed (see the header). The tests regenerate it from the same recipe. */
@@ -229,7 +232,8 @@ __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int 
     // END TODO(v3)
 }
 
-/* v4 — v3 with three changes, all to cut instructions that are neither an add nor a min, and idle time.
+/* v4 — v3 with four changes: (1)-(3) cut instructions that are neither an add nor a min, and idle time;
+ * (4) cuts the mins.
  * (1) Thread (ia, ja) owns rows ic*32 + (ib/4)*16 + ia*4 + ib%4: two runs of 4 adjacent rows, and
  *     columns jc*64 + (jb/4)*32 + ja*4 + jb%4 likewise. Its 8 x of a k are then two aligned float4 of
  *     xx and its 8 y two float4 of yy: 4 shared loads per 64 steps instead of 16. The 8 threads with one
@@ -240,6 +244,12 @@ __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int 
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
  *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
+ * (4) Two steps share one min: v = min(v, x + y, x2 + y2) for k and k + 1. The mins, not the adds, set
+ *     the pace (on an H100 a min issues at half the rate of an add), and a 3-way min halves their
+ *     number. No 3-way float min exists before Blackwell, but Hopper has a 3-way integer min (DPX,
+ *     __vimin3_s32: one instruction, VIMNMX3), and floats that are ≥ +0 or +inf (here: every value,
+ *     inputs and sums) order as their bit patterns do read as ints. Other GPUs run it as two integer
+ *     mins: still exact, no faster.
  * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
 // BEGIN TODO(v4-stage)
 /* Starts the copies of rows ks .. ks + V4_STEP - 1 of the block's 32 columns of t and 64 of d into xs
@@ -258,6 +268,12 @@ __device__ __forceinline__ void v4_stage(float (*xs)[32], float (*ys)[64], const
         __pipeline_memcpy_async(&ys[f][(ija % 16) * 4], &d4[nn4 * (ks + f) + ija % 16], 16);
     }
     __pipeline_commit();
+}
+
+/* min(a, b, c) of floats that are ≥ +0 or +inf (never -0 or NaN), compared as ints: see (4). */
+__device__ __forceinline__ float min3_nonneg(float a, float b, float c)
+{
+    return __int_as_float(__vimin3_s32(__float_as_int(a), __float_as_int(b), __float_as_int(c)));
 }
 // END TODO(v4-stage)
 
@@ -287,15 +303,22 @@ __global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, c
         int more = ks + V4_STEP < n;
         if (more) v4_stage(xx[buf ^ 1], yy[buf ^ 1], t4, d4, nn4, ks + V4_STEP, ija);
 #pragma unroll
-        for (int f = 0; f < V4_STEP; ++f) {
+        for (int f = 0; f < V4_STEP; f += 2) {
             float4 x0 = *(const float4 *)&xx[buf][f][ia * 4];
             float4 x1 = *(const float4 *)&xx[buf][f][16 + ia * 4];
             float4 y0 = *(const float4 *)&yy[buf][f][ja * 4];
             float4 y1 = *(const float4 *)&yy[buf][f][32 + ja * 4];
+            float4 x20 = *(const float4 *)&xx[buf][f + 1][ia * 4];
+            float4 x21 = *(const float4 *)&xx[buf][f + 1][16 + ia * 4];
+            float4 y20 = *(const float4 *)&yy[buf][f + 1][ja * 4];
+            float4 y21 = *(const float4 *)&yy[buf][f + 1][32 + ja * 4];
             float x[8] = {x0.x, x0.y, x0.z, x0.w, x1.x, x1.y, x1.z, x1.w};
             float y[8] = {y0.x, y0.y, y0.z, y0.w, y1.x, y1.y, y1.z, y1.w};
+            float x2[8] = {x20.x, x20.y, x20.z, x20.w, x21.x, x21.y, x21.z, x21.w};
+            float y2[8] = {y20.x, y20.y, y20.z, y20.w, y21.x, y21.y, y21.z, y21.w};
             for (int ib = 0; ib < 8; ++ib)
-                for (int jb = 0; jb < 8; ++jb) v[ib][jb] = fminf(v[ib][jb], x[ib] + y[jb]);
+                for (int jb = 0; jb < 8; ++jb)
+                    v[ib][jb] = min3_nonneg(v[ib][jb], x[ib] + y[jb], x2[ib] + y2[jb]);
         }
         /* This thread's copies have landed; the barrier makes every thread's visible to all. */
         __pipeline_wait_prior(0);
@@ -537,7 +560,8 @@ static const wb_variant_info variants[] = {
      "pad_transpose,minplus_v2", NULL},
     {"v3", "the block stages 4 rows x 64 of each operand in __shared__ per step", "pad_transpose,minplus_v3",
      NULL},
-    {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks",
+    {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks; "
+           "one 3-way integer min (DPX) per two steps",
      "pad_transpose,minplus_v4", NULL},
 };
 static const wb_variant_run runs[] = {
