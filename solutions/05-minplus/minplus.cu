@@ -244,9 +244,9 @@ __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int 
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
  *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
- * (4) Two steps share one min: v = min(v, x + y, x2 + y2) for k and k + 1. The mins, not the adds, set
- *     the pace (on an H100 a min issues at half the rate of an add), and a 3-way min halves their
- *     number. No 3-way float min exists before Blackwell, but Hopper has a 3-way integer min (DPX,
+ * (4) Two steps share one min: v = min(v, x + y, x2 + y2) for k and k + 1. A step of v3 issues an add
+ *     and a min, which runs at half the rate of an add (H100); with a 3-way min a step issues 1.5
+ *     instructions and half the mins, which leaves slots for everything else. No 3-way float min exists before Blackwell, but Hopper has a 3-way integer min (DPX,
  *     __vimin3_s32: one instruction, VIMNMX3), and floats that are ≥ +0 or +inf (here: every value,
  *     inputs and sums) order as their bit patterns do read as ints. Other GPUs run it as two integer
  *     mins: still exact, no faster.
@@ -268,6 +268,20 @@ __device__ __forceinline__ void v4_stage(float (*xs)[32], float (*ys)[64], const
         __pipeline_memcpy_async(&ys[f][(ija % 16) * 4], &d4[nn4 * (ks + f) + ija % 16], 16);
     }
     __pipeline_commit();
+}
+
+/* The 8 x and 8 y of one k for thread (ia, ja): two aligned float4 of the row xrow of xx, two of yrow of
+ * yy, see (1). */
+__device__ __forceinline__ void v4_operands(const float *xrow, const float *yrow, int ia, int ja, float x[8],
+                                            float y[8])
+{
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+        float4 xv = *(const float4 *)&xrow[h * 16 + ia * 4];
+        float4 yv = *(const float4 *)&yrow[h * 32 + ja * 4];
+        x[4 * h] = xv.x; x[4 * h + 1] = xv.y; x[4 * h + 2] = xv.z; x[4 * h + 3] = xv.w;
+        y[4 * h] = yv.x; y[4 * h + 1] = yv.y; y[4 * h + 2] = yv.z; y[4 * h + 3] = yv.w;
+    }
 }
 
 /* min(a, b, c) of floats that are ≥ +0 or +inf (never -0 or NaN), compared as ints: see (4). */
@@ -304,18 +318,9 @@ __global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, c
         if (more) v4_stage(xx[buf ^ 1], yy[buf ^ 1], t4, d4, nn4, ks + V4_STEP, ija);
 #pragma unroll
         for (int f = 0; f < V4_STEP; f += 2) {
-            float4 x0 = *(const float4 *)&xx[buf][f][ia * 4];
-            float4 x1 = *(const float4 *)&xx[buf][f][16 + ia * 4];
-            float4 y0 = *(const float4 *)&yy[buf][f][ja * 4];
-            float4 y1 = *(const float4 *)&yy[buf][f][32 + ja * 4];
-            float4 x20 = *(const float4 *)&xx[buf][f + 1][ia * 4];
-            float4 x21 = *(const float4 *)&xx[buf][f + 1][16 + ia * 4];
-            float4 y20 = *(const float4 *)&yy[buf][f + 1][ja * 4];
-            float4 y21 = *(const float4 *)&yy[buf][f + 1][32 + ja * 4];
-            float x[8] = {x0.x, x0.y, x0.z, x0.w, x1.x, x1.y, x1.z, x1.w};
-            float y[8] = {y0.x, y0.y, y0.z, y0.w, y1.x, y1.y, y1.z, y1.w};
-            float x2[8] = {x20.x, x20.y, x20.z, x20.w, x21.x, x21.y, x21.z, x21.w};
-            float y2[8] = {y20.x, y20.y, y20.z, y20.w, y21.x, y21.y, y21.z, y21.w};
+            float x[8], y[8], x2[8], y2[8];
+            v4_operands(xx[buf][f], yy[buf][f], ia, ja, x, y);
+            v4_operands(xx[buf][f + 1], yy[buf][f + 1], ia, ja, x2, y2);
             for (int ib = 0; ib < 8; ++ib)
                 for (int jb = 0; jb < 8; ++jb)
                     v[ib][jb] = min3_nonneg(v[ib][jb], x[ib] + y[jb], x2[ib] + y2[jb]);
