@@ -174,9 +174,9 @@ __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int 
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
  *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
- * (4) Two steps share one min: v = min(v, x + y, x2 + y2) for k and k + 1. The mins, not the adds, set
- *     the pace (on an H100 a min issues at half the rate of an add), and a 3-way min halves their
- *     number. No 3-way float min exists before Blackwell, but Hopper has a 3-way integer min (DPX,
+ * (4) Two steps share one min: v = min(v, x + y, x2 + y2) for k and k + 1. A step of v3 issues an add
+ *     and a min, which runs at half the rate of an add (H100); with a 3-way min a step issues 1.5
+ *     instructions and half the mins, which leaves slots for everything else. No 3-way float min exists before Blackwell, but Hopper has a 3-way integer min (DPX,
  *     __vimin3_s32: one instruction, VIMNMX3), and floats that are ≥ +0 or +inf (here: every value,
  *     inputs and sums) order as their bit patterns do read as ints. Other GPUs run it as two integer
  *     mins: still exact, no faster.
