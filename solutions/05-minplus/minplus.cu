@@ -271,17 +271,16 @@ __device__ __forceinline__ void v4_stage(float (*xs)[32], float (*ys)[64], const
 }
 
 /* The 8 x and 8 y of one k for thread (ia, ja): two aligned float4 of the row xrow of xx, two of yrow of
- * yy, see (1). */
+ * yy, see (1). Both x loads come first: on the H100 v4 ran about 1 % slower with x and y interleaved. */
 __device__ __forceinline__ void v4_operands(const float *xrow, const float *yrow, int ia, int ja, float x[8],
                                             float y[8])
 {
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-        float4 xv = *(const float4 *)&xrow[h * 16 + ia * 4];
-        float4 yv = *(const float4 *)&yrow[h * 32 + ja * 4];
-        x[4 * h] = xv.x; x[4 * h + 1] = xv.y; x[4 * h + 2] = xv.z; x[4 * h + 3] = xv.w;
-        y[4 * h] = yv.x; y[4 * h + 1] = yv.y; y[4 * h + 2] = yv.z; y[4 * h + 3] = yv.w;
-    }
+    float4 x0 = *(const float4 *)&xrow[ia * 4];
+    float4 x1 = *(const float4 *)&xrow[16 + ia * 4];
+    float4 y0 = *(const float4 *)&yrow[ja * 4];
+    float4 y1 = *(const float4 *)&yrow[32 + ja * 4];
+    x[0] = x0.x; x[1] = x0.y; x[2] = x0.z; x[3] = x0.w; x[4] = x1.x; x[5] = x1.y; x[6] = x1.z; x[7] = x1.w;
+    y[0] = y0.x; y[1] = y0.y; y[2] = y0.z; y[3] = y0.w; y[4] = y1.x; y[5] = y1.y; y[6] = y1.z; y[7] = y1.w;
 }
 
 /* min(a, b, c) of floats that are ≥ +0 or +inf (never -0 or NaN), compared as ints: see (4). */
