@@ -80,13 +80,13 @@ $(shell mkdir -p $(BUILD) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $(FLAGS_STAM
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
 
-$(BUILD)/chapter%: $$(wildcard chapters/0$$*-*/*.cu) common/wb.h $(FLAGS_STAMP)
+$(BUILD)/chapter%: $$(wildcard chapters/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/solution%: $$(wildcard solutions/0$$*-*/*.cu) common/wb.h $(FLAGS_STAMP)
+$(BUILD)/solution%: $$(wildcard solutions/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/doctor: common/doctor.cu common/wb.h $(FLAGS_STAMP)
+$(BUILD)/doctor: common/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
@@ -117,7 +117,7 @@ $(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || ech
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP)
 	$(CC) -no-pie -o $@ $(TEST_OBJS) -lcriterion -ljansson -lm
 
-$(BUILD)/planted/%: tests/planted/%.cu common/wb.h $(FLAGS_STAMP)
+$(BUILD)/planted/%: tests/planted/%.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
 
@@ -327,7 +327,7 @@ profile: $(INSPECT)
 	  --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas $(LI_SIZEARG)
 
 # The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
-$(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu common/wb.h $(FLAGS_STAMP)
+$(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 

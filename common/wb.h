@@ -4,11 +4,9 @@
  * Plain C (C99) plus, when compiled by nvcc, the CUDA parts. Everything is `static inline`, so a
  * chapter is one .cu file that includes this header and nothing else of ours.
  *
- *   exit codes .......... WB_EXIT_*            (documented in CONTRACT.md)
- *   random inputs ....... wb_hash64, wb_fill_i32, wb_fill_f32   (counter-based: same seed, same data)
+ *   the contract ........ contract.h: exit codes, poison, random inputs, sizes, dump names, verdicts
  *   command line ........ wb_parse_args        (pure: no printing, no exit; unit-tested)
  *   verification ........ wb_check_*           (first few mismatches, then a count)
- *   poisoning ........... WB_POISON_BYTE       (unwritten outputs are recognisable)
  *   output .............. wb_table_*, wb_json_result
  *   CUDA (nvcc only) .... CUDA_CHECK, LAUNCH_CHECK, wb_time_median_ms, wb_device_init, wb_main
  */
@@ -26,80 +24,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* ---------------------------------------------------------------- exit codes */
-enum {
-    WB_EXIT_PASS = 0,      /* every selected variant produced the right result */
-    WB_EXIT_WRONG = 1,     /* at least one variant is wrong or not implemented */
-    WB_EXIT_USAGE = 2,     /* bad command line: nothing ran on the GPU */
-    WB_EXIT_NO_DEVICE = 3, /* no usable CUDA device (no GPU, no driver, busy…) */
-    WB_EXIT_CUDA = 4,      /* a CUDA call or kernel failed while running */
-    WB_EXIT_IO = 5         /* a file given on the command line could not be written */
-};
-
-/* Outputs are filled with this byte before every run. As int32 it reads -1515870811 and as float
- * -2.9e-16: no chapter can produce either from its inputs, so an element still holding it was never
- * written by the kernel. */
-#define WB_POISON_BYTE 0xA5
-#define WB_POISON_U32 0xA5A5A5A5u
-
-/* ---------------------------------------------------------------- random inputs */
-/* splitmix64's finaliser: a good 64-bit mix. Element i of an input is a function of (seed, i) only,
- * so any program (the chapter, a test, the grader) regenerates the same input from the seed. */
-static inline uint64_t wb_hash64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-/* The value for element i of the input named by `stream` (0, 1, … for a chapter's several inputs). */
-static inline uint64_t wb_random_at(uint64_t seed, uint64_t stream, uint64_t i)
-{
-    return wb_hash64(wb_hash64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i);
-}
-
-/* Uniform integers in [lo, hi]; the modulo bias is below 2^-32 for the ranges chapters use. */
-static inline void wb_fill_i32(int32_t *a, size_t n, uint64_t seed, uint64_t stream, int32_t lo, int32_t hi)
-{
-    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
-    for (size_t i = 0; i < n; i++)
-        a[i] = (int32_t)((int64_t)lo + (int64_t)(wb_random_at(seed, stream, i) % span));
-}
-
-/* Uniform floats in [lo, hi) with 24 random bits each. */
-static inline void wb_fill_f32(float *a, size_t n, uint64_t seed, uint64_t stream, float lo, float hi)
-{
-    for (size_t i = 0; i < n; i++) {
-        float u = (float)(wb_random_at(seed, stream, i) >> 40) * (1.0f / 16777216.0f);
-        a[i] = lo + (hi - lo) * u;
-    }
-}
+#include "contract.h"
 
 /* ---------------------------------------------------------------- sizes and options */
-#define WB_MAX_DIMS 3
 #define WB_MAX_SIZES 8
 #define WB_MAX_VARIANTS 16
-
-typedef struct {
-    int dims;                   /* 1 (n) or 3 (M x N x K) */
-    long long d[WB_MAX_DIMS];   /* each ≥ 1 */
-} wb_size;
-
-/* "1000003", "2^28", "4096x1000x333": the spelling used in tables, JSON and dump file names. */
-static inline void wb_size_str(const wb_size *s, char *buf, size_t len)
-{
-    int at = snprintf(buf, len, "%lld", s->d[0]);
-    for (int k = 1; k < s->dims && at > 0 && (size_t)at < len; k++)
-        at += snprintf(buf + at, len - (size_t)at, "x%lld", s->d[k]);
-}
-
-static inline unsigned long long wb_size_elems(const wb_size *s)
-{
-    unsigned long long e = 1;
-    for (int k = 0; k < s->dims; k++) e *= (unsigned long long)s->d[k];
-    return e;
-}
 
 typedef struct {
     const char *name;    /* the CLI name, e.g. "shared-static" */
@@ -131,61 +60,9 @@ typedef struct {
     int help, list, claims;
 } wb_options;
 
-/* A non-negative integer, optionally written 2^k; rejects signs, junk and overflow. */
-static inline int wb_parse_count(const char *s, long long max, long long *out)
-{
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') return -1;
-    char *end;
-    errno = 0;
-    if (s[0] == '2' && s[1] == '^') {
-        long long k = strtoll(s + 2, &end, 10);
-        if (errno || *end || end == s + 2 || s[2] == '-' || s[2] == '+' || k < 0 || k > 62) return -1;
-        long long v = 1ll << k;
-        if (v > max) return -1;
-        *out = v;
-        return 0;
-    }
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || end == s || v > (unsigned long long)max) return -1;
-    *out = (long long)v;
-    return 0;
-}
-
 static inline int wb_parse_size(const char *s, const wb_cli *cli, wb_size *out, char *err, size_t errlen)
 {
-    char buf[128];
-    if (strlen(s) >= sizeof buf) {
-        snprintf(err, errlen, "size '%.40s…' is too long", s);
-        return -1;
-    }
-    strcpy(buf, s);
-    out->dims = cli->dims;
-    size_t len = strlen(buf);
-    if (len == 0 || buf[0] == 'x' || buf[len - 1] == 'x' || strstr(buf, "xx")) { /* strtok would skip empties */
-        snprintf(err, errlen, "size '%s' is not %s", s,
-                 cli->dims == 1 ? "a positive integer (e.g. 1000003 or 2^28)" : "of the form MxNxK (e.g. 4096x1000x333)");
-        return -1;
-    }
-    char *save = NULL, *tok = strtok_r(buf, "x", &save);
-    int k = 0;
-    for (; tok; tok = strtok_r(NULL, "x", &save), k++) {
-        long long v;
-        if (k >= cli->dims || wb_parse_count(tok, LLONG_MAX, &v) != 0) {
-            k = -1;
-            break;
-        }
-        if (v < 1 || v > cli->max_dim) {
-            snprintf(err, errlen, "size '%s': each extent must be between 1 and %lld", s, cli->max_dim);
-            return -1;
-        }
-        out->d[k] = v;
-    }
-    if (k != cli->dims) {
-        snprintf(err, errlen, "size '%s' is not %s", s,
-                 cli->dims == 1 ? "a positive integer (e.g. 1000003 or 2^28)" : "of the form MxNxK (e.g. 4096x1000x333)");
-        return -1;
-    }
-    return 0;
+    return wb_size_parse(s, cli->dims, cli->max_dim, out, err, errlen);
 }
 
 static inline int wb_parse_int_opt(const char *name, const char *s, long long lo, long long hi, long long *out,
@@ -350,13 +227,6 @@ static inline void wb_check_init(wb_check *c, size_t cols)
     c->cols = cols;
 }
 
-static inline int wb_is_poison(const void *p)
-{
-    uint32_t u;
-    memcpy(&u, p, 4);
-    return u == WB_POISON_U32;
-}
-
 static inline void wb_check_note(wb_check *c, unsigned long long idx, const char *expected, const char *got,
                                  int unwritten)
 {
@@ -383,7 +253,7 @@ static inline void wb_check_i32(wb_check *c, unsigned long long offset, const in
         char e[24], g[24];
         snprintf(e, sizeof e, "%d", expected[i]);
         snprintf(g, sizeof g, "%d", got[i]);
-        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i]));
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i], 4));
     }
 }
 
@@ -394,11 +264,9 @@ static inline void wb_check_i64(wb_check *c, unsigned long long offset, const in
         c->checked++;
         if (got[i] == expected[i]) continue;
         char e[24], g[24];
-        uint64_t u;
-        memcpy(&u, &got[i], 8);
         snprintf(e, sizeof e, "%lld", (long long)expected[i]);
         snprintf(g, sizeof g, "%lld", (long long)got[i]);
-        wb_check_note(c, offset + i, e, g, u == 0xA5A5A5A5A5A5A5A5ull);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i], 8));
     }
 }
 
@@ -412,7 +280,7 @@ static inline void wb_check_f32_exact(wb_check *c, unsigned long long offset, co
         char e[32], g[32];
         snprintf(e, sizeof e, "%.9g", expected[i]);
         snprintf(g, sizeof g, "%.9g", got[i]);
-        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i]));
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i], 4));
     }
 }
 
@@ -424,7 +292,7 @@ static inline void wb_check_f32_tol(wb_check *c, unsigned long long offset, cons
 {
     for (size_t i = 0; i < n; i++) {
         c->checked++;
-        int poisoned = wb_is_poison(&got[i]);
+        int poisoned = wb_is_poison(&got[i], 4);
         double err = fabs((double)got[i] - ref[i]);
         double rel = bound[i] > 0 ? err / bound[i] : (err > 0 ? INFINITY : 0);
         if (!isnan(got[i]) && !poisoned && rel > c->worst_err) {
@@ -438,13 +306,6 @@ static inline void wb_check_f32_tol(wb_check *c, unsigned long long offset, cons
         else snprintf(g, sizeof g, "%.7g (|err| %.2g > %.2g)", got[i], err, bound[i]);
         wb_check_note(c, offset + i, e, g, poisoned);
     }
-}
-
-typedef enum { WB_PASS, WB_FAIL, WB_TODO } wb_verdict;
-
-static inline const char *wb_verdict_name(wb_verdict v)
-{
-    return v == WB_PASS ? "PASS" : v == WB_TODO ? "TODO" : "FAIL";
 }
 
 /* Nothing written at all means the variant was not implemented yet: say so rather than "wrong". */
@@ -795,8 +656,7 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
             r.verdict = wb_check_verdict(&chk);
             if (o.dump_dir) {
                 char path[1024];
-                snprintf(path, sizeof path, "%s/%s_%s.bin", o.dump_dir, r.variant, r.size);
-                FILE *f = fopen(path, "wb");
+                FILE *f = wb_dump_path(path, sizeof path, o.dump_dir, r.variant, r.size) ? NULL : fopen(path, "wb");
                 if (!f || ch->dump(state, f) != 0 || fclose(f) != 0) {
                     fprintf(stderr, "%s: cannot write '%s'\n", argv[0], path);
                     return WB_EXIT_IO;
