@@ -114,8 +114,17 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
 TEST_STAMP := $(BUILD)/.tests
 $(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
-$(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP)
-	$(CC) -no-pie -o $@ $(TEST_OBJS) -lcriterion -ljansson -lm
+# The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
+LIB_SRCS := common/jsonl.c grading/sanitizer.c
+LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
+$(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h) | $(BUILD)/grading/.deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+$(BUILD)/libwb.a: $(LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(BUILD)/libwb.a
+	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -lm
 
 $(BUILD)/planted/%: tests/planted/%.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -284,8 +293,8 @@ endef
 
 .PHONY: sass resources sanitize profile
 
-$(INSPECT): grading/inspect.c grading/toolparse.h | $(BUILD)/tests/.deps-ok
-	$(NVCC) -O2 -Igrading -Icommon -Xcompiler -Wall,-Wextra -o $@ $< -ljansson
+$(INSPECT): grading/inspect.c grading/toolparse.h $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
+	$(NVCC) -O2 -Igrading -Icommon -Xcompiler -Wall,-Wextra -o $@ $< $(BUILD)/libwb.a -ljansson
 
 sass: $(INSPECT)
 	@$(LI_CHECK_CH)
@@ -361,8 +370,8 @@ $(BUILD)/grading/.deps-ok:
 grader-deps: $(BUILD)/grading/.deps-ok
 
 # snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
-$(GRADER): grading/grade.c $(wildcard grading/*.h) common/wb.h | $(BUILD)/grading/.deps-ok
-	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c -ljansson -lm
+$(GRADER): grading/grade.c $(wildcard grading/*.h) common/wb.h $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -lm
 
 grading-flags:
 	@echo 'NVCC $(NVCC) $(NVCCFLAGS)'

@@ -795,8 +795,10 @@ static int gr_san_run_once(const gr_ctx *x, const gr_chapter_rubric *ch, const c
     char what[96];
     snprintf(what, sizeof what, "ch%d %s %s", ch->number, tool, variants);
     gr_exec(&c, r, what);
-    int summary, errors = gr_san_errors(r->out, &summary);
-    int finding = (r->exited && r->code == 86) || errors > 0;
+    gr_san_report rep;
+    gr_san_parse(r->out, &rep);
+    int summary = rep.found_summary;
+    int finding = (r->exited && r->code == 86) || gr_san_findings(&rep) > 0;
     gr_rmtree(dir);
     if (r->timed_out) return -1;
     if (!finding && !(summary && r->exited && r->code == 0)) return -2; /* the tool itself did not finish */
@@ -924,11 +926,11 @@ static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char
             const char *kernels = "";
             for (int k = 0; k < npv; k++)
                 if (!strcmp(pv[k].name, vr->name)) kernels = pv[k].kernels;
-            if (n == 1 || (*kernels && gr_kernel_in(r.out, kernels))) {
+            if (n == 1 || (*kernels && gr_san_kernel_in(r.out, kernels))) {
                 attributed = 1;
                 if (!vr->san_finding) {
                     char first[500];
-                    gr_first_finding(r.out, first, sizeof first);
+                    gr_san_first_excerpt(r.out, first, sizeof first);
                     snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first[0] ? first : "(see the log)");
                 }
                 vr->san_finding = 1;
@@ -942,7 +944,7 @@ static void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char
                 gr_run_result one;
                 if (gr_san_run(x, ch, stu, work, ch->tools[t], vr->name, &one) == 1) {
                     char first[500];
-                    gr_first_finding(one.out, first, sizeof first);
+                    gr_san_first_excerpt(one.out, first, sizeof first);
                     if (!vr->san_finding) snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
                     vr->san_finding = 1;
                     vr->san_pts = 0;

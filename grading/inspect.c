@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "regions.h" /* wb_read_file */
+#include "sanitizer.h"
 #include "toolparse.h"
 
 #define EXIT_FINDINGS 1
@@ -625,8 +626,8 @@ static int cmd_sanitize(const opts *o)
     for (int k = 0; k < n_jobs; k++) {
         san_job *j = &jobs[k];
         char *text = read_file(j->log);
-        tp_sanitizer s;
-        tp_parse_sanitizer(text, &s);
+        gr_san_report s;
+        gr_san_parse(text, &s);
         free(text);
         char verdict[1024];
         int bad;
@@ -638,7 +639,7 @@ static int cmd_sanitize(const opts *o)
             snprintf(verdict, sizeof verdict, "NO SUMMARY (exit %d%s%s): see the log", j->status,
                      j->status == 124 ? ", timed out after " : "", j->status == 124 ? "the limit" : "");
             bad = 1;
-        } else if (tp_sanitizer_findings(&s) > 0) {
+        } else if (gr_san_findings(&s) > 0) {
             snprintf(verdict, sizeof verdict, "FOUND %ld error%s%s: %s%s%s", s.errors, s.errors == 1 ? "" : "s",
                      s.warnings ? " + warnings" : "", s.first, s.where[0] ? " | " : "", s.where);
             bad = 1;

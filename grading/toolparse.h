@@ -12,7 +12,6 @@
  *   resources ........ tp_parse_ptxas         nvcc -Xptxas -v -> registers, smem, stack, spills per kernel
  *   occupancy ........ tp_occupancy           blocks per SM from the GPU's limits (the formula of
  *                                             CUDA's cuda_occupancy.h, which the occupancy API follows)
- *   sanitizer ........ tp_parse_sanitizer     compute-sanitizer's summary lines and first finding
  *   ncu .............. tp_parse_csv, tp_ncu_* `ncu --import R --csv --page raw` -> metric values
  *
  * Plain C, static inline, no CUDA. Parsers never print and never exit.
@@ -738,80 +737,6 @@ static inline void tp_limiter_str(const tp_occ *o, char *buf, size_t len)
         }
 }
 
-/* ================================================================ compute-sanitizer */
-typedef struct {
-    int found_summary;       /* saw "ERROR SUMMARY" or "RACECHECK SUMMARY" */
-    long errors, warnings;   /* from the summary */
-    char first[256];         /* the first reported finding, trimmed, or "" */
-    char where[256];         /* the "at ..." line after it, trimmed, or "" */
-    int not_supported;       /* the sanitizer refused the device or could not start */
-    char tool_error[256];    /* a line the sanitizer printed about itself failing */
-} tp_sanitizer;
-
-/* Parses compute-sanitizer's output (prefix "========= "). memcheck, synccheck and initcheck end with
- *   ========= ERROR SUMMARY: 2 errors
- * racecheck (by default) with
- *   ========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
- * Findings start with "Invalid ...", "Error: Race reported ...", "Barrier error ...",
- * "Uninitialized __global__ memory read ...", "Program hit ..." and the like. */
-static inline void tp_parse_sanitizer(const char *text, tp_sanitizer *s)
-{
-    memset(s, 0, sizeof *s);
-    int want_where = 0;
-    for (const char *p = text; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char line[1024];
-        tp_copy(line, sizeof line, p, len);
-        char *cr = strchr(line, '\r');
-        if (cr) *cr = 0;
-        if (strncmp(line, "=========", 9) == 0) {
-            const char *body = line + 9;
-            int indent = 0;
-            while (*body == ' ') body++, indent++;
-            const char *rs = strstr(body, "RACECHECK SUMMARY:");
-            long e, w;
-            if (strncmp(body, "ERROR SUMMARY:", 14) == 0 && strstr(body, "not printed")) {
-                /* "ERROR SUMMARY: 1260 errors were not printed": a note after the real summary */
-            } else if (strncmp(body, "ERROR SUMMARY:", 14) == 0) {
-                s->found_summary = 1;
-                if (sscanf(body + 14, "%ld", &e) == 1) s->errors = e;
-            } else if (rs) {
-                s->found_summary = 1;
-                const char *paren = strchr(rs, '(');
-                if (paren && sscanf(paren, "(%ld error%*[s,] %ld warning", &e, &w) == 2) {
-                    s->errors = e;
-                    s->warnings = w;
-                } else if (paren && sscanf(paren, "(%ld errors, %ld warnings", &e, &w) == 2) {
-                    s->errors = e;
-                    s->warnings = w;
-                }
-            } else if (strstr(body, "not supported") || strstr(body, "Device not supported") ||
-                       strstr(body, "Error: Target application terminated before first instrumented") ||
-                       strstr(body, "Unable to find injection library")) {
-                if (strstr(body, "not supported") || strstr(body, "injection")) s->not_supported = 1;
-                if (!s->tool_error[0]) snprintf(s->tool_error, sizeof s->tool_error, "%s", body);
-            } else if (indent <= 1 && *body && !s->first[0] && strncmp(body, "COMPUTE-SANITIZER", 17) != 0 &&
-                       strncmp(body, "Saved host backtrace", 20) != 0 && strncmp(body, "Host Frame", 10) != 0 &&
-                       (strncmp(body, "Invalid", 7) == 0 || strncmp(body, "Error", 5) == 0 ||
-                        strncmp(body, "Warning", 7) == 0 || strncmp(body, "Barrier", 7) == 0 ||
-                        strncmp(body, "Uninitialized", 13) == 0 || strncmp(body, "Program hit", 11) == 0 ||
-                        strncmp(body, "Race", 4) == 0 || strncmp(body, "Misaligned", 10) == 0 ||
-                        strncmp(body, "Out-of-range", 12) == 0 || strncmp(body, "Malloc", 6) == 0 ||
-                        strncmp(body, "Leaked", 6) == 0 || strstr(body, "hazard"))) {
-                tp_copy(s->first, sizeof s->first, body, strlen(body));
-                want_where = 1;
-            } else if (want_where && indent > 1 && strncmp(body, "at ", 3) == 0) {
-                tp_copy(s->where, sizeof s->where, body, strlen(body));
-                want_where = 0;
-            }
-        }
-        if (!eol) break;
-        p = eol + 1;
-    }
-}
-
-static inline long tp_sanitizer_findings(const tp_sanitizer *s) { return s->errors + s->warnings; }
 
 /* ================================================================ CSV (ncu --csv) */
 typedef struct {

@@ -694,16 +694,17 @@ ParameterizedTest(struct captured *c, grading_sanitizer, reads_the_captured_outp
     snprintf(path, sizeof path, "tests/captured/%s", c->file);
     char *text = gr_read_capped(path, 1 << 22, NULL);
     if (!text) cr_skip_test("%s is not here", path);
-    int summary, errors = gr_san_errors(text, &summary);
-    cr_assert(summary, "%s: no summary line found", c->file);
-    cr_assert_eq(errors, c->errors, "%s: %d errors", c->file, errors);
+    gr_san_report rep;
+    gr_san_parse(text, &rep);
+    cr_assert(rep.found_summary, "%s: no summary line found", c->file);
+    cr_assert_eq(rep.errors, c->errors, "%s: %ld errors", c->file, rep.errors);
     if (c->kernel) {
         char k[128];
         snprintf(k, sizeof k, "some_other_kernel,%s", c->kernel);
-        cr_assert(gr_kernel_in(text, k), "%s names %s", c->file, c->kernel);
-        cr_assert(!gr_kernel_in(text, "planted_race_free"), "a different kernel is not named");
+        cr_assert(gr_san_kernel_in(text, k), "%s names %s", c->file, c->kernel);
+        cr_assert(!gr_san_kernel_in(text, "planted_race_free"), "a different kernel is not named");
         char first[600];
-        gr_first_finding(text, first, sizeof first);
+        gr_san_first_excerpt(text, first, sizeof first);
         cr_assert(strncmp(first, c->first, strlen(c->first)) == 0, "%s: first finding '%s'", c->file, first);
     }
     free(text);
@@ -711,7 +712,8 @@ ParameterizedTest(struct captured *c, grading_sanitizer, reads_the_captured_outp
 
 Test(grading_sanitizer, no_summary_means_the_tool_did_not_finish)
 {
-    int summary;
-    cr_assert_eq(gr_san_errors("========= COMPUTE-SANITIZER\n========= Error: Target application terminated\n", &summary), 0);
-    cr_assert_eq(summary, 0);
+    gr_san_report rep;
+    gr_san_parse("========= COMPUTE-SANITIZER\n========= Error: Target application terminated\n", &rep);
+    cr_assert_eq(gr_san_findings(&rep), 0);
+    cr_assert_eq(rep.found_summary, 0);
 }

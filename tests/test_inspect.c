@@ -6,6 +6,7 @@
 #include <cuda_occupancy.h>
 #include <sys/stat.h>
 
+#include "sanitizer.h"
 #include "toolparse.h"
 #include "wbtest.h"
 
@@ -365,22 +366,22 @@ Test(inspect_occupancy, limiters_named)
 /* ---------------------------------------------------------------- compute-sanitizer */
 Test(inspect_parse, sanitizer_outputs)
 {
-    tp_sanitizer s;
+    gr_san_report s;
     char *t = slurp("tests/captured/sanitizer_memcheck_clean.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert(s.found_summary);
-    cr_assert_eq(tp_sanitizer_findings(&s), 0);
+    cr_assert_eq(gr_san_findings(&s), 0);
     cr_assert_str_eq(s.first, "");
     free(t);
 
     t = slurp("tests/captured/sanitizer_racecheck_clean.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert(s.found_summary, "racecheck's own summary line counts");
-    cr_assert_eq(tp_sanitizer_findings(&s), 0);
+    cr_assert_eq(gr_san_findings(&s), 0);
     free(t);
 
     t = slurp("tests/captured/sanitizer_racecheck_race.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert(s.found_summary);
     cr_assert_gt(s.errors, 0);
     cr_assert(strstr(s.first, "Race reported") && strstr(s.first, "planted_race"), "%s", s.first);
@@ -388,33 +389,33 @@ Test(inspect_parse, sanitizer_outputs)
     free(t);
 
     t = slurp("tests/captured/sanitizer_memcheck_oob.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert_gt(s.errors, 0);
     cr_assert(strstr(s.first, "Invalid __global__ write"), "%s", s.first);
     cr_assert(strstr(s.where, "planted_out_of_bounds"), "%s", s.where);
     free(t);
 
     t = slurp("tests/captured/sanitizer_initcheck_uninit.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert_gt(s.errors, 0);
     cr_assert(strstr(s.first, "Uninitialized"), "%s", s.first);
     free(t);
 
     /* whole warps skipping __syncthreads() on sm_90: synccheck finds nothing (racecheck does) */
     t = slurp("tests/captured/sanitizer_synccheck_divergent_syncthreads.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert(s.found_summary);
-    cr_assert_eq(tp_sanitizer_findings(&s), 0);
+    cr_assert_eq(gr_san_findings(&s), 0);
     free(t);
 
     t = slurp("tests/captured/sanitizer_synccheck_bad_syncwarp.txt");
-    tp_parse_sanitizer(t, &s);
+    gr_san_parse(t, &s);
     cr_assert_eq(s.errors, 1280, "the summary, not the 'errors were not printed' note after it: %ld", s.errors);
     cr_assert_str_eq(s.first, "Barrier error detected. Invalid arguments.");
     cr_assert(strstr(s.where, "__syncwarp"), "%s", s.where);
     free(t);
 
-    tp_parse_sanitizer("========= COMPUTE-SANITIZER\nsegfault\n", &s);
+    gr_san_parse("========= COMPUTE-SANITIZER\nsegfault\n", &s);
     cr_assert(!s.found_summary, "a run that died has no summary, which is not 'clean'");
 }
 
