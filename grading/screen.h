@@ -1,0 +1,64 @@
+/*
+ * screen.h — reading a student's TODO regions for code that does the work for them or games the
+ * timing: a library call (cuBLAS, CUB, Thrust), a stream or graph of its own, host threads, files,
+ * the environment, sleeps, timers, the poison pattern, preprocessor tricks, or a region that leaves
+ * its function (its braces do not balance, so it could define functions the harness calls).
+ *
+ * The rules are data: grading/rubric.json lists them ("screen") and each chapter may add or allow
+ * some ("screen_extra", "screen_allow"), so an instructor can forbid inline PTX in one chapter and
+ * allow it in another. Comments, string and character literals are not read.
+ */
+#ifndef GR_SCREEN_H
+#define GR_SCREEN_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* What a hit costs the variant whose region it is in. */
+typedef enum { GR_COST_PERF, GR_COST_CORRECT } gr_screen_cost;
+
+/* How a rule's pattern matches an identifier (qualified names such as cub::DeviceReduce count as one). */
+typedef enum {
+    GR_MATCH_EXACT,     /* the whole identifier */
+    GR_MATCH_PREFIX,    /* the identifier starts with it ("cublas" matches cublasSgemm) */
+    GR_MATCH_DIRECTIVE, /* a preprocessor directive ("include", "define"); "#pragma unroll" is never a hit */
+    GR_MATCH_NUMBER     /* an integer literal of this value (decimal or hex, any suffix) */
+} gr_screen_match;
+
+typedef struct {
+    char pattern[48];
+    gr_screen_match match;
+    gr_screen_cost cost;
+    char why[160];      /* the sentence a student reads, e.g. "cuBLAS does the multiplication" */
+} gr_screen_rule;
+
+#define GR_SCREEN_MAX_RULES 96
+
+typedef struct {
+    gr_screen_rule rule[GR_SCREEN_MAX_RULES];
+    int n;
+} gr_screen_rules;
+
+typedef struct {
+    char region[64];
+    int line;           /* line of the hit in the student's file (regions know their first line) */
+    char token[64];     /* what was found, as written */
+    const gr_screen_rule *rule; /* NULL: the region's braces do not balance */
+} gr_screen_hit;
+
+/* Reads a JSON array of {"pattern", "match": "exact"|"prefix"|"directive"|"number", "cost":
+ * "perf"|"correct", "why"} into *rules (appending). Returns 0, or -1 with the reason in err. */
+int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen);
+
+/* Removes the rules whose pattern is listed in the JSON array of strings `allow` (may be NULL). */
+void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow);
+
+/* Screens one region's text (first_line: the line number of its first line in the file). Appends up to
+ * max - *n hits to hits[*n..] and returns how many this region had (also those not stored). */
+int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
+                     gr_screen_hit *hits, int max, int *n);
+
+/* One sentence for feedback: "region `vector`, line 12: cublasSgemm — cuBLAS does the multiplication". */
+void gr_screen_hit_str(const gr_screen_hit *h, char *out, size_t len);
+
+#endif /* GR_SCREEN_H */
