@@ -1,14 +1,10 @@
 /*
  * gr_util.h — small helpers of the grader: a growing string, files and directories, time.
- * Plain C, static inline (the tests include the grader's headers directly).
+ * Plain C; the bodies are in gr_util.c (part of build/libwb.a).
  */
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 
-/* Needs _GNU_SOURCE before the first system header (nftw, unshare, prctl): define it first. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,199 +26,44 @@ typedef struct {
     size_t len, cap;
 } gr_str;
 
-static inline void gr_str_addn(gr_str *b, const char *p, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *s = (char *)realloc(b->s, cap);
-        if (!s) abort();
-        b->s = s;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, p, n);
-    b->len += n;
-    b->s[b->len] = 0;
-}
+void gr_str_addn(gr_str *b, const char *p, size_t n);
 
-static inline void gr_str_add(gr_str *b, const char *p) { gr_str_addn(b, p, strlen(p)); }
+void gr_str_add(gr_str *b, const char *p);
 
-static inline void gr_str_addf(gr_str *b, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n < sizeof small) {
-        gr_str_addn(b, small, (size_t)n);
-        return;
-    }
-    char *big = (char *)malloc((size_t)n + 1);
-    if (!big) abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    gr_str_addn(b, big, (size_t)n);
-    free(big);
-}
+void gr_str_addf(gr_str *b, const char *fmt, ...);
 
-static inline const char *gr_str_c(const gr_str *b) { return b->s ? b->s : ""; }
-static inline void gr_str_free(gr_str *b)
-{
-    free(b->s);
-    memset(b, 0, sizeof *b);
-}
+const char *gr_str_c(const gr_str *b);
+void gr_str_free(gr_str *b);
 
 /* ---------------------------------------------------------------- time */
-static inline double gr_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+double gr_now(void);
 
 /* ---------------------------------------------------------------- files and directories */
-static inline int gr_mkdirs(const char *path, mode_t mode)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
-            *p = '/';
-        }
-    if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
-static inline int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)st;
-    (void)flag;
-    (void)f;
-    return remove(p) == 0 || errno == ENOENT ? 0 : 0; /* best effort: go on with the rest */
-}
+int gr_mkdirs(const char *path, mode_t mode);
 
 /* rm -rf; refuses "", "/" and relative paths shorter than 2 characters. */
-static inline void gr_rmtree(const char *path)
-{
-    if (!path || !*path || strcmp(path, "/") == 0 || strlen(path) < 2) return;
-    nftw(path, gr_rm_one, 32, FTW_DEPTH | FTW_PHYS);
-}
-
-static unsigned long long gr_du_total_;
-static inline int gr_du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-    (void)p;
-    (void)flag;
-    (void)f;
-    gr_du_total_ += (unsigned long long)st->st_blocks * 512ull;
-    return 0;
-}
+void gr_rmtree(const char *path);
 
 /* Bytes of disk used under path (st_blocks, so sparse files count what they really take). */
-static inline unsigned long long gr_du(const char *path)
-{
-    gr_du_total_ = 0;
-    nftw(path, gr_du_one, 32, FTW_PHYS);
-    return gr_du_total_;
-}
+unsigned long long gr_du(const char *path);
 
-static inline int gr_is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
+int gr_is_dir(const char *p);
 
-static inline int gr_is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
+int gr_is_file(const char *p);
 
-static inline long long gr_file_size(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
-}
+long long gr_file_size(const char *p);
 
 /* Reads at most max bytes of a regular file (not following a final symlink); NULL if it cannot. */
-static inline char *gr_read_capped(const char *path, size_t max, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return NULL;
-    }
-    size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
-    char *buf = (char *)malloc(want + 1);
-    size_t n = 0;
-    while (buf && n < want) {
-        ssize_t got = read(fd, buf + n, want - n);
-        if (got <= 0) break;
-        n += (size_t)got;
-    }
-    close(fd);
-    if (!buf) return NULL;
-    buf[n] = 0;
-    if (len) *len = n;
-    return buf;
-}
+char *gr_read_capped(const char *path, size_t max, size_t *len);
 
-static inline int gr_write_file(const char *path, const char *data, size_t len)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    size_t w = fwrite(data, 1, len, f);
-    return (fclose(f) == 0 && w == len) ? 0 : -1;
-}
+int gr_write_file(const char *path, const char *data, size_t len);
 
-static inline int gr_copy_file(const char *from, const char *to)
-{
-    size_t n;
-    char *d = gr_read_capped(from, (size_t)1 << 30, &n);
-    if (!d) return -1;
-    int rc = gr_write_file(to, d, n);
-    free(d);
-    return rc;
-}
+int gr_copy_file(const char *from, const char *to);
 
 /* The first executable `name` on PATH (or name itself when it has a slash); 0 if none. */
-static inline int gr_which(const char *name, char *out, size_t len)
-{
-    if (strchr(name, '/')) {
-        if (access(name, X_OK) != 0) return 0;
-        snprintf(out, len, "%s", name);
-        return 1;
-    }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/bin:/bin";
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *save = NULL;
-    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char cand[PATH_MAX];
-        snprintf(cand, sizeof cand, "%s/%s", d, name);
-        if (access(cand, X_OK) == 0 && gr_is_file(cand)) {
-            snprintf(out, len, "%s", cand);
-            return 1;
-        }
-    }
-    return 0;
-}
+int gr_which(const char *name, char *out, size_t len);
 
 /* Is `path` (resolved) inside directory `root` (resolved)? Refuses symlinks that lead out. */
-static inline int gr_inside(const char *root, const char *path)
-{
-    char r[PATH_MAX], p[PATH_MAX];
-    if (!realpath(root, r) || !realpath(path, p)) return 0;
-    size_t n = strlen(r);
-    return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
-}
+int gr_inside(const char *root, const char *path);
 
 #endif /* GR_UTIL_H */

@@ -6,7 +6,7 @@
  * solution are byte-identical; the grader takes only the regions of a student's file and splices them
  * into the pristine starter.
  *
- * Plain C, static inline; used by the tests and the grader.
+ * Plain C (regions.c); used by the grader, the look-inside tool and the tests.
  */
 #ifndef WB_REGIONS_H
 #define WB_REGIONS_H
@@ -25,187 +25,22 @@ typedef struct {
     int line;       /* 1-based line number of the BEGIN marker */
 } wb_region;
 
-/* If the line at text[at..] is a marker of kind "BEGIN" or "END", copies its name and returns 1;
- * returns -1 for a marker with a malformed name, 0 for any other line. */
-static inline int wb_region_marker(const char *line, size_t len, const char *kind, char *name)
-{
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
-    char prefix[32];
-    int plen = snprintf(prefix, sizeof prefix, "// %s TODO(", kind);
-    if (len - i < (size_t)plen || memcmp(line + i, prefix, (size_t)plen) != 0) return 0;
-    i += (size_t)plen;
-    size_t k = 0;
-    while (i < len && (isalnum((unsigned char)line[i]) || line[i] == '-' || line[i] == '_')) {
-        if (k + 1 >= WB_REGION_NAME) return -1;
-        name[k++] = line[i++];
-    }
-    name[k] = 0;
-    if (k == 0 || i >= len || line[i] != ')') return -1;
-    for (i++; i < len; i++)
-        if (!isspace((unsigned char)line[i])) return -1;
-    return 1;
-}
-
 /* Finds the regions of text[0..len). Returns how many (at most max are stored), or -1 with a one-line
  * reason in err: a BEGIN inside a region, an END without its BEGIN, a name used twice, an unclosed
  * region, or a marker whose name is malformed. */
-static inline int wb_regions_parse(const char *text, size_t len, wb_region *out, int max, char *err, size_t errlen)
-{
-    int n = 0, open = 0, lineno = 0;
-    char name[WB_REGION_NAME];
-    size_t at = 0;
-    while (at < len) {
-        const char *nl = memchr(text + at, '\n', len - at);
-        size_t line_len = nl ? (size_t)(nl - (text + at)) : len - at;
-        size_t next = nl ? at + line_len + 1 : len;
-        lineno++;
-        int b = wb_region_marker(text + at, line_len, "BEGIN", name);
-        int e = b ? 0 : wb_region_marker(text + at, line_len, "END", name);
-        if (b < 0 || e < 0) {
-            snprintf(err, errlen, "line %d: malformed TODO marker (expected '// %s TODO(name)')", lineno,
-                     b < 0 ? "BEGIN" : "END");
-            return -1;
-        }
-        if (b) {
-            if (open) {
-                snprintf(err, errlen, "line %d: BEGIN TODO(%s) inside region '%s' (line %d), which is not closed",
-                         lineno, name, out[n].name, out[n].line);
-                return -1;
-            }
-            if (n >= max) {
-                snprintf(err, errlen, "line %d: more than %d TODO regions", lineno, max);
-                return -1;
-            }
-            for (int k = 0; k < n; k++)
-                if (strcmp(out[k].name, name) == 0) {
-                    snprintf(err, errlen, "line %d: TODO region '%s' appears twice (first at line %d)", lineno,
-                             name, out[k].line);
-                    return -1;
-                }
-            snprintf(out[n].name, sizeof out[n].name, "%s", name);
-            out[n].begin = next;
-            out[n].line = lineno;
-            open = 1;
-        } else if (e) {
-            if (!open || strcmp(name, out[n].name) != 0) {
-                snprintf(err, errlen, "line %d: END TODO(%s) without a matching BEGIN", lineno, name);
-                return -1;
-            }
-            out[n].end = at;
-            n++;
-            open = 0;
-        }
-        at = next;
-    }
-    if (open) {
-        snprintf(err, errlen, "TODO region '%s' (line %d) is never closed", out[n].name, out[n].line);
-        return -1;
-    }
-    return n;
-}
+int wb_regions_parse(const char *text, size_t len, wb_region *out, int max, char *err, size_t errlen);
 
 /* The text with every region's content removed (markers kept): what must be identical between a
  * starter and its solution. Returns a malloc'd string (length in *out_len), or NULL on a parse error. */
-static inline char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *err, size_t errlen)
-{
-    wb_region r[64];
-    int n = wb_regions_parse(text, len, r, 64, err, errlen);
-    if (n < 0) return NULL;
-    char *out = (char *)malloc(len + 1);
-    if (!out) return NULL;
-    size_t o = 0, at = 0;
-    for (int k = 0; k < n; k++) {
-        memcpy(out + o, text + at, r[k].begin - at);
-        o += r[k].begin - at;
-        at = r[k].end;
-    }
-    memcpy(out + o, text + at, len - at);
-    o += len - at;
-    out[o] = 0;
-    *out_len = o;
-    return out;
-}
+char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *err, size_t errlen);
 
 /* The pristine file with each region's content replaced by the same-named region of the student's
  * file. Every pristine region must be present in the student's file; extra student regions are an
  * error too. Returns a malloc'd string, or NULL with the reason in err. */
-static inline char *wb_regions_splice(const char *pristine, size_t plen, const char *student, size_t slen,
-                                      size_t *out_len, char *err, size_t errlen)
-{
-    wb_region pr[64], sr[64];
-    char why[200];
-    int pn = wb_regions_parse(pristine, plen, pr, 64, why, sizeof why);
-    if (pn < 0) {
-        snprintf(err, errlen, "starter: %s", why);
-        return NULL;
-    }
-    int sn = wb_regions_parse(student, slen, sr, 64, why, sizeof why);
-    if (sn < 0) {
-        snprintf(err, errlen, "%s", why);
-        return NULL;
-    }
-    size_t total = plen + 1;
-    int match[64];
-    for (int k = 0; k < pn; k++) {
-        match[k] = -1;
-        for (int j = 0; j < sn; j++)
-            if (strcmp(pr[k].name, sr[j].name) == 0) match[k] = j;
-        if (match[k] < 0) {
-            snprintf(err, errlen, "TODO region '%.63s' is missing (its BEGIN/END markers were removed or renamed)",
-                     pr[k].name);
-            return NULL;
-        }
-        total += sr[match[k]].end - sr[match[k]].begin;
-    }
-    if (sn != pn) {
-        snprintf(err, errlen, "the file has %d TODO regions, the starter %d", sn, pn);
-        return NULL;
-    }
-    char *out = (char *)malloc(total);
-    if (!out) return NULL;
-    size_t o = 0, at = 0;
-    for (int k = 0; k < pn; k++) {
-        memcpy(out + o, pristine + at, pr[k].begin - at);
-        o += pr[k].begin - at;
-        const wb_region *s = &sr[match[k]];
-        memcpy(out + o, student + s->begin, s->end - s->begin);
-        o += s->end - s->begin;
-        at = pr[k].end;
-    }
-    memcpy(out + o, pristine + at, plen - at);
-    o += plen - at;
-    out[o] = 0;
-    *out_len = o;
-    return out;
-}
+char *wb_regions_splice(const char *pristine, size_t plen, const char *student, size_t slen,
+                                      size_t *out_len, char *err, size_t errlen);
 
 /* Reads a whole file; NULL if it cannot. */
-static inline char *wb_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = (char *)malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *bigger = (char *)realloc(buf, 2 * cap + 1);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf) return NULL;
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
+char *wb_read_file(const char *path, size_t *len);
 
 #endif /* WB_REGIONS_H */

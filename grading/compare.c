@@ -1,0 +1,178 @@
+/* compare.c — see compare.h. */
+#define _GNU_SOURCE 1
+#include "compare.h"
+
+static size_t gr_elem_size(gr_elem e) { return e == GR_I64 ? 8 : 4; }
+
+/* Value i as a double (for constants and messages) and as raw bits (for poison). */
+static double gr_val(gr_elem e, const void *a, size_t i)
+{
+    if (e == GR_I32) return ((const int32_t *)a)[i];
+    if (e == GR_I64) return (double)((const int64_t *)a)[i];
+    return ((const float *)a)[i];
+}
+
+static void gr_fmt(gr_elem e, const void *a, size_t i, char *buf, size_t len)
+{
+    if (e == GR_I32) snprintf(buf, len, "%d", ((const int32_t *)a)[i]);
+    else if (e == GR_I64) snprintf(buf, len, "%lld", (long long)((const int64_t *)a)[i]);
+    else snprintf(buf, len, "%.9g", ((const float *)a)[i]);
+}
+
+static int gr_is_poison_at(gr_elem e, const void *a, size_t i)
+{
+    if (e == GR_I64) {
+        uint64_t u;
+        memcpy(&u, (const char *)a + 8 * i, 8);
+        return u == GR_POISON64;
+    }
+    uint32_t u;
+    memcpy(&u, (const char *)a + 4 * i, 4);
+    return u == GR_POISON32;
+}
+
+static int gr_equal(const gr_chapter_rubric *ch, double kscale, const void *ref, const void *got, size_t i,
+                           size_t j, double *rel)
+{
+    if (ch->elem == GR_I32) return ((const int32_t *)ref)[i] == ((const int32_t *)got)[j];
+    if (ch->elem == GR_I64) return ((const int64_t *)ref)[i] == ((const int64_t *)got)[j];
+    float r = ((const float *)ref)[i], g = ((const float *)got)[j];
+    if (isnan(g)) return 0;
+    if (!ch->tolerance) return memcmp(&r, &g, 4) == 0;
+    if (isinf(r) || isinf(g)) return r == g;
+    double bound = (ch->atol + ch->rtol * fabs((double)r)) * kscale, err = fabs((double)g - (double)r);
+    if (rel && bound > 0 && err / bound > *rel) *rel = err / bound;
+    return err <= bound;
+}
+
+void gr_compare(const gr_chapter_rubric *ch, const long long *dims, int ndims, const void *ref,
+                              long long ref_bytes, const void *got, long long got_bytes, gr_cmp *c)
+{
+    memset(c, 0, sizeof *c);
+    c->first = -1;
+    c->exp_bytes = ref_bytes;
+    c->got_bytes = got_bytes;
+    size_t es = gr_elem_size(ch->elem);
+    if (!got || got_bytes != ref_bytes || ref_bytes % (long long)es) {
+        c->pattern = GR_PAT_LENGTH;
+        c->wrong = c->n = (unsigned long long)(ref_bytes / (long long)es);
+        return;
+    }
+    size_t n = (size_t)ref_bytes / es;
+    c->n = n;
+    double kscale = ch->sqrt_k && ndims == 3 ? sqrt((double)dims[2]) : 1.0;
+    /* Output geometry for the tail/boundary patterns: rows × cols, tiles of ch->tile. */
+    size_t cols = ch->cols_dim >= 0 && ch->cols_dim < ndims ? (size_t)dims[ch->cols_dim] : n;
+    if (cols == 0 || n % cols) cols = n;
+    size_t rows = n / cols, T = (size_t)ch->tile;
+    size_t full_cols = cols / T * T, full_rows = rows / T * T;
+    int all_tail = 1, all_boundary = 1, have_const = 1, const_set = 0;
+    unsigned shift_ok = (1u << (2 * GR_SHIFTS)) - 1; /* bit per candidate shift ±1..±GR_SHIFTS */
+    for (size_t i = 0; i < n; i++) {
+        if (gr_equal(ch, kscale, ref, got, i, i, &c->worst)) continue;
+        c->wrong++;
+        if (c->first < 0) {
+            c->first = (long long)i;
+            if (ch->cols_dim >= 0) snprintf(c->where, sizeof c->where, "[%zu][%zu]", i / cols, i % cols);
+            else snprintf(c->where, sizeof c->where, "[%zu]", i);
+            gr_fmt(ch->elem, ref, i, c->expected, sizeof c->expected);
+            gr_fmt(ch->elem, got, i, c->got, sizeof c->got);
+        }
+        int poison = gr_is_poison_at(ch->elem, got, i);
+        c->poison += poison;
+        if (ch->elem == GR_F32 && isnan(((const float *)got)[i]) && !poison) c->nan++;
+        size_t r = i / cols, q = i % cols;
+        int tail = (cols % T && q >= full_cols) || (rows > 1 && rows % T && r >= full_rows);
+        all_tail &= tail;
+        int edge = q % T == 0 || q % T == T - 1 || q == cols - 1 ||
+                   (rows > 1 && (r % T == 0 || r % T == T - 1 || r == rows - 1));
+        all_boundary &= edge;
+        double d = gr_val(ch->elem, got, i) - gr_val(ch->elem, ref, i);
+        if (!const_set) {
+            c->constant = d;
+            const_set = 1;
+        } else if (!(d == c->constant || fabs(d - c->constant) <= 1e-6 * fabs(c->constant))) have_const = 0;
+        if (!isfinite(d) || poison) have_const = 0;
+        for (int k = 0; k < 2 * GR_SHIFTS && shift_ok && !poison; k++) { /* unwritten ones say nothing */
+            if (!(shift_ok & (1u << k))) continue;
+            long long s = k < GR_SHIFTS ? k + 1 : -(k - GR_SHIFTS + 1);
+            long long j = (long long)i + s;
+            if (j < 0 || j >= (long long)n || !gr_equal(ch, kscale, ref, got, (size_t)j, i, NULL)) shift_ok &= ~(1u << k);
+        }
+    }
+    if (!c->wrong) {
+        c->pattern = GR_PAT_NONE;
+        return;
+    }
+    int tiled = T > 1 && (cols > T || rows > T);
+    if (c->poison == n) c->pattern = GR_PAT_UNWRITTEN;
+    else if (c->nan) c->pattern = GR_PAT_NAN;
+    else if (tiled && all_tail) c->pattern = GR_PAT_TAIL;
+    else if (c->poison == c->wrong && c->wrong < n) c->pattern = GR_PAT_POISON;
+    else if (tiled && all_boundary && c->wrong < n / 2) c->pattern = GR_PAT_BOUNDARY;
+    else if (shift_ok && c->wrong - c->poison > 1) {
+        c->pattern = GR_PAT_SHIFT;
+        for (int k = 0; k < 2 * GR_SHIFTS; k++)
+            if (shift_ok & (1u << k)) {
+                c->shift = k < GR_SHIFTS ? k + 1 : -(k - GR_SHIFTS + 1);
+                break;
+            }
+    } else if (have_const && c->constant != 0) c->pattern = GR_PAT_CONSTANT;
+    else if (c->poison) c->pattern = GR_PAT_POISON;
+    else c->pattern = GR_PAT_SCATTERED;
+}
+
+void gr_pattern_text(const gr_chapter_rubric *ch, const gr_cmp *c, char *pat, size_t plen, char *hint,
+                                   size_t hlen)
+{
+    switch (c->pattern) {
+    case GR_PAT_NONE:
+        snprintf(pat, plen, "correct");
+        snprintf(hint, hlen, "-");
+        break;
+    case GR_PAT_LENGTH:
+        if (c->got_bytes < 0) snprintf(pat, plen, "no result file was written");
+        else
+            snprintf(pat, plen, "the result has %lld bytes, the reference %lld", c->got_bytes, c->exp_bytes);
+        snprintf(hint, hlen, "The program did not finish this run: see how it ended (crash, time limit, CUDA error).");
+        break;
+    case GR_PAT_UNWRITTEN:
+        snprintf(pat, plen, "never written: every element still holds the poison 0xA5A5A5A5");
+        snprintf(hint, hlen, "Not implemented yet, or the kernel never stores to the output (is it launched?).");
+        break;
+    case GR_PAT_NAN:
+        snprintf(pat, plen, "%llu NaN values where numbers were expected", c->nan);
+        snprintf(hint, hlen, "NaN comes from reading memory nobody wrote (a shared tile not filled at the edges?) "
+                             "or from inf - inf / 0 * inf.");
+        break;
+    case GR_PAT_POISON:
+        snprintf(pat, plen, "%llu of %llu elements never written (still the poison 0xA5A5A5A5)", c->poison, c->n);
+        snprintf(hint, hlen, "The grid does not cover every element: round the number of blocks up "
+                             "((n + B - 1) / B) and check the bounds test.");
+        break;
+    case GR_PAT_TAIL:
+        snprintf(pat, plen, "wrong only in the last, partial tile of %d", ch->tile);
+        snprintf(hint, hlen, "The last partial block/tile is mishandled: check the bounds test (i < n) and the "
+                             "rounding up of the grid; test a size that is not a multiple of the block.");
+        break;
+    case GR_PAT_BOUNDARY:
+        snprintf(pat, plen, "wrong only at tile boundaries (index %% %d is 0 or %d)", ch->tile, ch->tile - 1);
+        snprintf(hint, hlen, "Elements at tile edges are wrong: the neighbour across a block boundary, the tile "
+                             "index arithmetic, or a missing __syncthreads().");
+        break;
+    case GR_PAT_SHIFT:
+        snprintf(pat, plen, "the result is shifted by %lld place%s (got[i] == expected[i%+lld])%s", c->shift,
+                 llabs(c->shift) == 1 ? "" : "s", c->shift, c->poison ? ", and some elements never written" : "");
+        snprintf(hint, hlen, "An off-by-one in the index arithmetic (e.g. n - i instead of n - 1 - i).");
+        break;
+    case GR_PAT_CONSTANT:
+        snprintf(pat, plen, "every wrong value is off by the same constant (got - expected = %.9g)", c->constant);
+        snprintf(hint, hlen, "A constant error: an extra term, or an accumulator that does not start at the "
+                             "identity (0 for +, +infinity for min).");
+        break;
+    default:
+        snprintf(pat, plen, "%llu of %llu elements wrong, no simple pattern", c->wrong, c->n);
+        snprintf(hint, hlen, "Try a tiny size by hand (--size 5) and run compute-sanitizer --tool racecheck: "
+                             "scattered errors are often a race or a wrong index mapping.");
+    }
+}

@@ -1,0 +1,193 @@
+/* gr_util.c — see gr_util.h. */
+#define _GNU_SOURCE 1
+#include "gr_util.h"
+
+void gr_str_addn(gr_str *b, const char *p, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *s = (char *)realloc(b->s, cap);
+        if (!s) abort();
+        b->s = s;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, p, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void gr_str_add(gr_str *b, const char *p) { gr_str_addn(b, p, strlen(p)); }
+
+void gr_str_addf(gr_str *b, const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if ((size_t)n < sizeof small) {
+        gr_str_addn(b, small, (size_t)n);
+        return;
+    }
+    char *big = (char *)malloc((size_t)n + 1);
+    if (!big) abort();
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    gr_str_addn(b, big, (size_t)n);
+    free(big);
+}
+
+const char *gr_str_c(const gr_str *b) { return b->s ? b->s : ""; }
+
+void gr_str_free(gr_str *b)
+{
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+double gr_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int gr_mkdirs(const char *path, mode_t mode)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)st;
+    (void)flag;
+    (void)f;
+    return remove(p) == 0 || errno == ENOENT ? 0 : 0; /* best effort: go on with the rest */
+}
+
+void gr_rmtree(const char *path)
+{
+    if (!path || !*path || strcmp(path, "/") == 0 || strlen(path) < 2) return;
+    nftw(path, gr_rm_one, 32, FTW_DEPTH | FTW_PHYS);
+}
+
+static unsigned long long gr_du_total_;
+
+static int gr_du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)p;
+    (void)flag;
+    (void)f;
+    gr_du_total_ += (unsigned long long)st->st_blocks * 512ull;
+    return 0;
+}
+
+unsigned long long gr_du(const char *path)
+{
+    gr_du_total_ = 0;
+    nftw(path, gr_du_one, 32, FTW_PHYS);
+    return gr_du_total_;
+}
+
+int gr_is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int gr_is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+long long gr_file_size(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
+}
+
+char *gr_read_capped(const char *path, size_t max, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return NULL;
+    }
+    size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+    char *buf = (char *)malloc(want + 1);
+    size_t n = 0;
+    while (buf && n < want) {
+        ssize_t got = read(fd, buf + n, want - n);
+        if (got <= 0) break;
+        n += (size_t)got;
+    }
+    close(fd);
+    if (!buf) return NULL;
+    buf[n] = 0;
+    if (len) *len = n;
+    return buf;
+}
+
+int gr_write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t w = fwrite(data, 1, len, f);
+    return (fclose(f) == 0 && w == len) ? 0 : -1;
+}
+
+int gr_copy_file(const char *from, const char *to)
+{
+    size_t n;
+    char *d = gr_read_capped(from, (size_t)1 << 30, &n);
+    if (!d) return -1;
+    int rc = gr_write_file(to, d, n);
+    free(d);
+    return rc;
+}
+
+int gr_which(const char *name, char *out, size_t len)
+{
+    if (strchr(name, '/')) {
+        if (access(name, X_OK) != 0) return 0;
+        snprintf(out, len, "%s", name);
+        return 1;
+    }
+    const char *path = getenv("PATH");
+    if (!path) path = "/usr/bin:/bin";
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *save = NULL;
+    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char cand[PATH_MAX];
+        snprintf(cand, sizeof cand, "%s/%s", d, name);
+        if (access(cand, X_OK) == 0 && gr_is_file(cand)) {
+            snprintf(out, len, "%s", cand);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int gr_inside(const char *root, const char *path)
+{
+    char r[PATH_MAX], p[PATH_MAX];
+    if (!realpath(root, r) || !realpath(path, p)) return 0;
+    size_t n = strlen(r);
+    return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
+}

@@ -1,0 +1,410 @@
+/* report.c — see report.h. */
+#define _GNU_SOURCE 1
+#include "report.h"
+
+static double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
+
+static double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
+
+void gr_sub_totals(gr_sub_result *s)
+{
+    s->score = s->max = 0;
+    for (int c = 0; c < s->n_ch; c++) {
+        gr_ch_result *ch = &s->ch[c];
+        ch->score = ch->max = 0;
+        for (int v = 0; v < ch->n_v; v++) {
+            ch->score += gr_var_score(&ch->v[v]);
+            ch->max += gr_var_max(&ch->v[v]);
+        }
+        s->score += ch->score;
+        s->max += ch->max;
+    }
+}
+
+static void gr_seeds_str(const gr_sub_result *s, char *buf, size_t len)
+{
+    int at = 0;
+    buf[0] = 0;
+    for (int i = 0; i < s->n_seeds && at >= 0 && (size_t)at < len; i++)
+        at += snprintf(buf + at, len - (size_t)at, "%s%llu", i ? "," : "", s->seeds[i]);
+}
+
+void gr_print_table(FILE *f, const gr_sub_result *s)
+{
+    char seeds[200];
+    gr_seeds_str(s, seeds, sizeof seeds);
+    fprintf(f, "%s: %s (seeds %s; isolation: %s)\n", s->mode, s->student, seeds, s->isolation);
+    if (s->error[0]) fprintf(f, "  NOT GRADED: %s\n", s->error);
+    fprintf(f, "  %-3s %-18s %-10s %-9s %-11s %-12s %s\n", "ch", "variant", "result", "correct", "sanitizer",
+            "time/ref", "points");
+    for (int c = 0; c < s->n_ch; c++) {
+        const gr_ch_result *ch = &s->ch[c];
+        if (strcmp(ch->status, "graded")) {
+            fprintf(f, "  %-3d %-18s %-10s %s\n", ch->number, "(all)", ch->status, ch->reason);
+            for (int v = 0; v < ch->n_v; v++)
+                fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, ch->v[v].name, "-", "-", "-",
+                        "-", 0.0, gr_var_max(&ch->v[v]));
+            continue;
+        }
+        for (int v = 0; v < ch->n_v; v++) {
+            const gr_var_result *r = &ch->v[v];
+            char corr[24], san[24], perf[24];
+            snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
+            if (!r->san_ran) snprintf(san, sizeof san, "-");
+            else snprintf(san, sizeof san, "%s %.1f/%.1f", r->san_finding ? "FOUND" : r->san_unfinished ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
+            if (r->perf_ran && r->ratio > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
+            else snprintf(perf, sizeof perf, "-");
+            fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, r->verdict, corr, san,
+                    perf, gr_var_score(r), gr_var_max(r));
+        }
+        if (ch->outside[0]) fprintf(f, "      note: %s\n", ch->outside);
+        if (ch->perf_note[0]) fprintf(f, "      note: %s\n", ch->perf_note);
+    }
+    fprintf(f, "  total %.1f / %.1f   (%.1f s)\n", s->score, s->max, s->wall_s);
+}
+
+/* ---------------------------------------------------------------- feedback.md */
+static void gr_md_block(FILE *f, const char *text)
+{
+    /* a fence longer than any run of backticks inside, so student text cannot end the block */
+    int longest = 0, run = 0;
+    for (const char *p = text; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+    }
+    int fence = longest < 3 ? 3 : longest + 1;
+    for (int i = 0; i < fence; i++) fputc('`', f);
+    fputs("text\n", f);
+    fputs(text, f);
+    if (*text && text[strlen(text) - 1] != '\n') fputc('\n', f);
+    for (int i = 0; i < fence; i++) fputc('`', f);
+    fputc('\n', f);
+}
+
+void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
+{
+    char seeds[200];
+    gr_seeds_str(s, seeds, sizeof seeds);
+    fprintf(f, "# Feedback: %s\n\n", s->student);
+    if (!strcmp(s->mode, "check"))
+        fprintf(f, "_This is `make check`, a practice run. Where no reference solution is available, correctness "
+                   "comes from **your program's own CPU check** (marked \"self-check\"); grading compares your "
+                   "raw results with the reference instead._\n\n");
+    if (s->error[0]) fprintf(f, "**Not graded:** %s\n\n", s->error);
+    fprintf(f, "**Score: %.1f / %.1f**\n\n", s->score, s->max);
+    fprintf(f, "Random seeds of this run: `%s` (replay: `%s`).\n\n", seeds, replay);
+    for (int c = 0; c < s->n_ch; c++) {
+        const gr_ch_result *ch = &s->ch[c];
+        fprintf(f, "## Chapter %d (%s): %.1f / %.1f\n\n", ch->number, ch->dir, ch->score, ch->max);
+        if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
+        if (strcmp(ch->status, "graded")) {
+            fprintf(f, "**%s**: %s\n\n", ch->status, ch->reason);
+            if (ch->compile_log && *ch->compile_log) {
+                fprintf(f, "Compiler output (start and end):\n\n");
+                gr_md_block(f, ch->compile_log);
+                fputc('\n', f);
+            }
+            continue;
+        }
+        if (ch->self_check) fprintf(f, "> Correctness here is your program's own check (no reference available).\n\n");
+        fprintf(f, "| variant | result | correctness | sanitizer | time vs reference | points |\n");
+        fprintf(f, "|---|---|---|---|---|---|\n");
+        for (int v = 0; v < ch->n_v; v++) {
+            const gr_var_result *r = &ch->v[v];
+            char perf[64] = "-";
+            if (r->perf_ran && r->ratio > 0)
+                snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
+            else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
+            const char *san = !r->san_ran         ? "-"
+                              : r->san_finding    ? "finding"
+                              : r->san_unfinished ? "not checked"
+                                                  : "clean";
+            fprintf(f, "| %s | %s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, r->verdict, r->correct_pts,
+                    r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
+        }
+        fputc('\n', f);
+        if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
+        for (int v = 0; v < ch->n_v; v++) {
+            const gr_var_result *r = &ch->v[v];
+            if (!r->detail[0] && !r->san_finding && !r->perf_note[0]) continue;
+            fprintf(f, "### %s\n\n", r->name);
+            if (r->detail[0]) gr_md_block(f, r->detail);
+            if (r->san_finding) {
+                fprintf(f, "compute-sanitizer:\n\n");
+                gr_md_block(f, r->san);
+            }
+            if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
+            fputc('\n', f);
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- results.json (Gradescope) */
+static json_t *gr_gs_test(const char *name, double score, double max, const char *output)
+{
+    json_t *t = json_object();
+    json_object_set_new(t, "name", json_string(name));
+    json_object_set_new(t, "score", json_real(score));
+    json_object_set_new(t, "max_score", json_real(max));
+    json_object_set_new(t, "status", json_string(score >= max ? "passed" : "failed"));
+    json_object_set_new(t, "output", json_string(output ? output : ""));
+    json_object_set_new(t, "visibility", json_string("visible"));
+    return t;
+}
+
+/* jansson refuses invalid UTF-8: student text (compiler logs, program output) is made valid first. */
+static char *gr_utf8_clean(const char *s)
+{
+    size_t n = strlen(s);
+    char *o = (char *)malloc(n * 3 + 1), *q = o;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        int ok = len > 0;
+        for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
+        if (ok) {
+            memcpy(q, p, (size_t)len);
+            q += len;
+            p += len;
+        } else {
+            memcpy(q, "\xEF\xBF\xBD", 3); /* U+FFFD */
+            q += 3;
+            p++;
+        }
+    }
+    *q = 0;
+    return o;
+}
+
+static json_t *gr_jstr(const char *s)
+{
+    char *c = gr_utf8_clean(s ? s : "");
+    json_t *j = json_string(c);
+    free(c);
+    return j;
+}
+
+int gr_write_results_json(const char *path, const gr_sub_result *s)
+{
+    json_t *root = json_object(), *tests = json_array();
+    json_object_set_new(root, "score", json_real(s->score));
+    json_object_set_new(root, "execution_time", json_real(s->wall_s));
+    char seeds[200], out[600];
+    gr_seeds_str(s, seeds, sizeof seeds);
+    snprintf(out, sizeof out, "%s%sSeeds: %s. Isolation: %s.", s->error[0] ? "Not graded: " : "", s->error, seeds,
+             s->isolation);
+    json_object_set_new(root, "output", gr_jstr(out));
+    for (int c = 0; c < s->n_ch; c++) {
+        const gr_ch_result *ch = &s->ch[c];
+        char name[200];
+        if (strcmp(ch->status, "graded")) {
+            gr_str o = {0};
+            gr_str_addf(&o, "%s: %s", ch->status, ch->reason);
+            if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
+            for (int v = 0; v < ch->n_v; v++) {
+                snprintf(name, sizeof name, "Chapter %d / %s", ch->number, ch->v[v].name);
+                json_t *t = gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o));
+                json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
+                json_array_append_new(tests, t);
+            }
+            gr_str_free(&o);
+            continue;
+        }
+        for (int v = 0; v < ch->n_v; v++) {
+            const gr_var_result *r = &ch->v[v];
+            struct {
+                const char *what;
+                double got, max;
+                const char *text;
+            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, r->detail[0] ? r->detail : r->verdict},
+                          {"sanitizer", r->san_pts, r->rub.sanitizer, r->san},
+                          {"performance", r->perf_pts, r->rub.perf, r->perf_note}};
+            for (int k = 0; k < 3; k++) {
+                if (parts[k].max <= 0) continue;
+                snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, parts[k].what);
+                json_t *t = gr_gs_test(name, parts[k].got, parts[k].max, "");
+                gr_str o = {0};
+                if (k == 0 && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
+                gr_str_add(&o, parts[k].text);
+                json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
+                gr_str_free(&o);
+                json_array_append_new(tests, t);
+            }
+        }
+    }
+    json_object_set_new(root, "tests", tests);
+    int rc = json_dump_file(root, path, JSON_INDENT(2));
+    json_decref(root);
+    return rc;
+}
+
+int gr_write_grading_json(const char *path, const gr_sub_result *s)
+{
+    json_t *root = json_object(), *chs = json_array(), *seeds = json_array();
+    json_object_set_new(root, "student", gr_jstr(s->student));
+    json_object_set_new(root, "mode", json_string(s->mode));
+    json_object_set_new(root, "score", json_real(s->score));
+    json_object_set_new(root, "max_score", json_real(s->max));
+    json_object_set_new(root, "execution_time", json_real(s->wall_s));
+    json_object_set_new(root, "isolation", gr_jstr(s->isolation));
+    json_object_set_new(root, "error", gr_jstr(s->error));
+    for (int i = 0; i < s->n_seeds; i++) json_array_append_new(seeds, json_integer((json_int_t)s->seeds[i]));
+    json_object_set_new(root, "seeds", seeds);
+    for (int c = 0; c < s->n_ch; c++) {
+        const gr_ch_result *ch = &s->ch[c];
+        json_t *o = json_object(), *vs = json_array();
+        json_object_set_new(o, "number", json_integer(ch->number));
+        json_object_set_new(o, "status", json_string(ch->status));
+        json_object_set_new(o, "score", json_real(ch->score));
+        json_object_set_new(o, "max_score", json_real(ch->max));
+        json_object_set_new(o, "seconds", json_real(ch->wall_s));
+        for (int v = 0; v < ch->n_v; v++) {
+            const gr_var_result *r = &ch->v[v];
+            json_t *x = json_object();
+            json_object_set_new(x, "variant", json_string(r->name));
+            json_object_set_new(x, "verdict", json_string(r->verdict));
+            json_object_set_new(x, "score", json_real(gr_var_score(r)));
+            json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
+            json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
+            json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
+            json_array_append_new(vs, x);
+        }
+        json_object_set_new(o, "variants", vs);
+        json_array_append_new(chs, o);
+    }
+    json_object_set_new(root, "chapters", chs);
+    int rc = json_dump_file(root, path, JSON_INDENT(2));
+    json_decref(root);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- CSV (RFC 4180) */
+static void gr_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void gr_csv_num(FILE *f, double x)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%.2f", x);
+    fputs(b, f);
+}
+
+int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/grades.csv", out_dir);
+    FILE *csv = fopen(path, "wb");
+    if (!csv) return -1;
+    gr_csv_field(csv, "student");
+    for (int c = 0; c < rub->n_ch; c++) {
+        char h[32];
+        snprintf(h, sizeof h, "ch%d", rub->ch[c].number);
+        fputc(',', csv);
+        gr_csv_field(csv, h);
+    }
+    fputs(",total,max,note\r\n", csv);
+    struct dirent **list = NULL;
+    int n = scandir(out_dir, &list, NULL, alphasort), students = 0;
+    double sum = 0, best = -1, worst = 1e300, maxs = 0;
+    double ch_sum[GR_MAX_CH] = {0}, ch_max[GR_MAX_CH] = {0};
+    int full = 0, errors = 0;
+    if (term) {
+        fprintf(term, "%-24s", "student");
+        for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);
+        fprintf(term, " %8s  %s\n", "total", "verdicts / note");
+    }
+    for (int i = 0; i < n; i++) {
+        char gp[PATH_MAX];
+        snprintf(gp, sizeof gp, "%s/%s/grading.json", out_dir, list[i]->d_name);
+        json_error_t je;
+        json_t *g = list[i]->d_name[0] != '.' ? json_load_file(gp, 0, &je) : NULL;
+        free(list[i]);
+        if (!g) continue;
+        students++;
+        const char *who = json_string_value(json_object_get(g, "student"));
+        gr_csv_field(csv, who ? who : "?");
+        json_t *chs = json_object_get(g, "chapters");
+        int ungraded = 0;
+        if (term) fprintf(term, "%-24.24s", who ? who : "?");
+        gr_str verdicts = {0};
+        for (int c = 0; c < rub->n_ch; c++) {
+            double sc = 0;
+            int found = 0;
+            size_t k;
+            json_t *o;
+            json_array_foreach(chs, k, o) if (json_integer_value(json_object_get(o, "number")) == rub->ch[c].number)
+            {
+                sc = json_number_value(json_object_get(o, "score"));
+                ch_max[c] = json_number_value(json_object_get(o, "max_score"));
+                found = 1;
+                const char *st = json_string_value(json_object_get(o, "status"));
+                ungraded |= st && strcmp(st, "graded");
+                if (st && strcmp(st, "graded")) gr_str_addf(&verdicts, "%sch%d %s", verdicts.len ? "; " : "", rub->ch[c].number, st);
+                else {
+                    size_t q;
+                    json_t *v;
+                    gr_str_addf(&verdicts, "%s", verdicts.len ? "; " : "");
+                    json_array_foreach(json_object_get(o, "variants"), q, v)
+                    {
+                        const char *vv = json_string_value(json_object_get(v, "verdict"));
+                        int san = json_is_true(json_object_get(v, "sanitizer_finding"));
+                        gr_str_addf(&verdicts, "%s%s%s", q ? " " : "", vv ? vv : "?", san ? "+SAN" : "");
+                    }
+                }
+            }
+            if (term) {
+                if (found) fprintf(term, " %8.2f", sc);
+                else fprintf(term, " %8s", "-");
+            }
+            ch_sum[c] += sc;
+            fputc(',', csv);
+            if (found) gr_csv_num(csv, sc);
+        }
+        double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
+        const char *err = json_string_value(json_object_get(g, "error"));
+        fputc(',', csv);
+        gr_csv_num(csv, total);
+        fputc(',', csv);
+        gr_csv_num(csv, mx);
+        fputc(',', csv);
+        gr_csv_field(csv, err ? err : "");
+        fputs("\r\n", csv);
+        if (term) fprintf(term, " %8.2f  %s%s%s\n", total, gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
+        gr_str_free(&verdicts);
+        sum += total;
+        maxs = mx > maxs ? mx : maxs;
+        if (total > best) best = total;
+        if (total < worst) worst = total;
+        full += mx > 0 && total >= mx;
+        errors += (err && *err) || ungraded;
+        json_decref(g);
+    }
+    free(list);
+    fclose(csv);
+    snprintf(path, sizeof path, "%s/summary.md", out_dir);
+    FILE *sm = fopen(path, "w");
+    if (sm) {
+        fprintf(sm, "# Class summary\n\n%d submissions graded; mean %.2f / %.2f, best %.2f, lowest %.2f; %d full "
+                    "marks; %d with a chapter or more not graded (missing, not gradable, build failed).\n\n| chapter | mean | max |\n|---|---|---|\n",
+                students, students ? sum / students : 0, maxs, students ? best : 0, students ? worst : 0, full, errors);
+        for (int c = 0; c < rub->n_ch; c++)
+            if (ch_max[c] > 0)
+                fprintf(sm, "| %d | %.2f | %.2f |\n", rub->ch[c].number, students ? ch_sum[c] / students : 0, ch_max[c]);
+        fclose(sm);
+    }
+    if (term)
+        fprintf(term, "class: %d submissions, mean %.2f / %.2f, %d full marks, %d with a chapter not graded -> %s/grades.csv\n",
+                students, students ? sum / students : 0, maxs, full, errors, out_dir);
+    return students;
+}

@@ -1,0 +1,428 @@
+/* rubric.c — see rubric.h. */
+#define _GNU_SOURCE 1
+#include "rubric.h"
+
+int gr_size_valid(const char *s)
+{
+    if (!*s || strlen(s) >= 48) return 0;
+    int parts = 0;
+    const char *p = s;
+    while (*p) {
+        if (p[0] == '2' && p[1] == '^') {
+            p += 2;
+            if (!isdigit((unsigned char)*p)) return 0;
+            while (isdigit((unsigned char)*p)) p++;
+        } else {
+            if (!isdigit((unsigned char)*p) || *p == '0') return 0;
+            while (isdigit((unsigned char)*p)) p++;
+        }
+        parts++;
+        if (*p == 'x') {
+            p++;
+            if (!*p) return 0;
+        } else if (*p) return 0;
+    }
+    return parts == 1 || parts == 3;
+}
+
+int gr_size_dims(const char *s, long long d[3])
+{
+    if (!gr_size_valid(s)) return 0;
+    int k = 0;
+    const char *p = s;
+    while (*p && k < 3) {
+        if (p[0] == '2' && p[1] == '^') {
+            d[k++] = 1ll << strtol(p + 2, (char **)&p, 10);
+        } else {
+            d[k++] = strtoll(p, (char **)&p, 10);
+        }
+        if (*p == 'x') p++;
+    }
+    return k;
+}
+
+void gr_size_canon(const char *s, char *out, size_t len)
+{
+    long long d[3];
+    int k = gr_size_dims(s, d);
+    int at = snprintf(out, len, "%lld", k ? d[0] : 0);
+    for (int i = 1; i < k && at > 0 && (size_t)at < len; i++) at += snprintf(out + at, len - (size_t)at, "x%lld", d[i]);
+}
+
+static void gr_perr(gr_pctx *c, const char *fmt, ...)
+{
+    if (c->failed) return; /* keep the first error: it is the one to fix */
+    c->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v)
+    {
+        (void)v;
+        int ok = strcmp(k, "comment") == 0; /* a comment is welcome anywhere */
+        for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
+        if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
+    }
+}
+
+static double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo,
+                            double hi, int required)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) gr_perr(c, "%s: missing '%s'", where, key);
+        return dflt;
+    }
+    if (!json_is_number(v)) {
+        gr_perr(c, "%s.%s: must be a number", where, key);
+        return dflt;
+    }
+    double x = json_number_value(v);
+    if (!(x >= lo && x <= hi)) gr_perr(c, "%s.%s: %g is outside [%g, %g]", where, key, x, lo, hi);
+    return x;
+}
+
+static void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, char *out, size_t len,
+                               const char *dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (!dflt) gr_perr(c, "%s: missing '%s'", where, key);
+        else snprintf(out, len, "%s", dflt);
+        return;
+    }
+    if (!json_is_string(v) || !json_string_length(v)) {
+        gr_perr(c, "%s.%s: must be a non-empty string", where, key);
+        return;
+    }
+    if (json_string_length(v) >= len) {
+        gr_perr(c, "%s.%s: longer than %zu characters", where, key, len - 1);
+        return;
+    }
+    snprintf(out, len, "%s", json_string_value(v));
+}
+
+static int gr_safe_name(const char *s)
+{
+    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.') return 0;
+    return 1;
+}
+
+static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16], int *n)
+{
+    if (!json_is_array(arr)) {
+        gr_perr(c, "%s: must be an array of tool names", where);
+        return;
+    }
+    *n = 0;
+    size_t i;
+    json_t *t;
+    json_array_foreach(arr, i, t)
+    {
+        const char *s = json_string_value(t);
+        if (!s || (strcmp(s, "memcheck") && strcmp(s, "racecheck") && strcmp(s, "synccheck") && strcmp(s, "initcheck"))) {
+            gr_perr(c, "%s[%zu]: must be memcheck, racecheck, synccheck or initcheck", where, i);
+            return;
+        }
+        if (*n == GR_MAX_TOOLS) {
+            gr_perr(c, "%s: at most %d tools", where, GR_MAX_TOOLS);
+            return;
+        }
+        snprintf(tools[(*n)++], 16, "%s", s);
+    }
+}
+
+/* ---------------------------------------------------------------- the rubric */
+static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
+{
+    char where[64];
+    snprintf(where, sizeof where, "chapters[%d]", idx);
+    if (!json_is_object(o)) {
+        gr_perr(c, "%s: must be an object", where);
+        return;
+    }
+    static const char *const keys[] = {"number", "dir", "file", "dump", "compare", "tolerance", "tile", "cols_dim",
+                                       "edge_sizes", "sanitizer_size", "perf_size", "sanitizer_tools", "variants",
+                                       "screen_extra", "screen_allow", "comment", NULL};
+    gr_known_keys(c, o, where, keys);
+    gr_chapter_rubric *ch = &r->ch[idx];
+    memset(ch, 0, sizeof *ch);
+    ch->screen = r->screen;
+    char serr[200];
+    json_t *extra = json_object_get(o, "screen_extra"), *allow = json_object_get(o, "screen_allow");
+    if (extra && gr_screen_rules_add(&ch->screen, extra, serr, sizeof serr)) gr_perr(c, "%s.screen_extra: %s", where, serr);
+    if (allow && !json_is_array(allow)) gr_perr(c, "%s.screen_allow: must be an array of patterns", where);
+    else gr_screen_rules_allow(&ch->screen, allow);
+    ch->number = (int)gr_num(c, o, "number", where, 0, 1, 99, 1);
+    if (ch->number != floor(ch->number)) gr_perr(c, "%s.number: must be an integer", where);
+    for (int k = 0; k < idx; k++)
+        if (r->ch[k].number == ch->number) gr_perr(c, "%s: chapter %d appears twice", where, ch->number);
+    gr_strfield(c, o, "dir", where, ch->dir, sizeof ch->dir, NULL);
+    gr_strfield(c, o, "file", where, ch->file, sizeof ch->file, NULL);
+    if (!c->failed && (!gr_safe_name(ch->dir) || !gr_safe_name(ch->file)))
+        gr_perr(c, "%s: dir and file must be plain names (letters, digits, '-', '_', '.')", where);
+    char dump[16] = "", cmp[16] = "";
+    gr_strfield(c, o, "dump", where, dump, sizeof dump, NULL);
+    gr_strfield(c, o, "compare", where, cmp, sizeof cmp, "exact");
+    if (!strcmp(dump, "int32")) ch->elem = GR_I32;
+    else if (!strcmp(dump, "int64")) ch->elem = GR_I64;
+    else if (!strcmp(dump, "float32")) ch->elem = GR_F32;
+    else if (!c->failed) gr_perr(c, "%s.dump: '%s' is not int32, int64 or float32", where, dump);
+    if (!strcmp(cmp, "tolerance")) ch->tolerance = 1;
+    else if (strcmp(cmp, "exact") && !c->failed) gr_perr(c, "%s.compare: '%s' is not exact or tolerance", where, cmp);
+    json_t *tol = json_object_get(o, "tolerance");
+    if (ch->tolerance) {
+        if (ch->elem != GR_F32) gr_perr(c, "%s: a tolerance needs dump float32", where);
+        if (!json_is_object(tol)) gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
+        else {
+            char tw[80];
+            snprintf(tw, sizeof tw, "%s.tolerance", where);
+            static const char *const tk[] = {"rel", "abs", "scale_sqrt_k", NULL};
+            gr_known_keys(c, tol, tw, tk);
+            ch->rtol = gr_num(c, tol, "rel", tw, 0, 0, 1, 1);
+            ch->atol = gr_num(c, tol, "abs", tw, 0, 0, 1e6, 1);
+            json_t *sk = json_object_get(tol, "scale_sqrt_k");
+            if (sk && !json_is_boolean(sk)) gr_perr(c, "%s.scale_sqrt_k: must be true or false", tw);
+            ch->sqrt_k = sk && json_is_true(sk);
+            if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
+        }
+    } else if (tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
+    ch->tile = (int)gr_num(c, o, "tile", where, 1, 1, 65536, 0);
+    json_t *cd = json_object_get(o, "cols_dim");
+    ch->cols_dim = -1;
+    if (cd && !json_is_null(cd)) ch->cols_dim = (int)gr_num(c, o, "cols_dim", where, -1, 0, 2, 0);
+
+    json_t *edge = json_object_get(o, "edge_sizes");
+    if (!json_is_array(edge) || json_array_size(edge) == 0) gr_perr(c, "%s.edge_sizes: must be a non-empty array", where);
+    else if (json_array_size(edge) > GR_MAX_EDGE) gr_perr(c, "%s.edge_sizes: at most %d", where, GR_MAX_EDGE);
+    else {
+        size_t i;
+        json_t *e;
+        json_array_foreach(edge, i, e)
+        {
+            const char *s = json_string_value(e);
+            if (!s || !gr_size_valid(s)) {
+                gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
+                break;
+            }
+            snprintf(ch->edge[ch->n_edge++], 48, "%s", s);
+        }
+    }
+    gr_strfield(c, o, "sanitizer_size", where, ch->sanitizer_size, sizeof ch->sanitizer_size, NULL);
+    gr_strfield(c, o, "perf_size", where, ch->perf_size, sizeof ch->perf_size, NULL);
+    if (!c->failed && !gr_size_valid(ch->sanitizer_size)) gr_perr(c, "%s.sanitizer_size: not a size", where);
+    if (!c->failed && !gr_size_valid(ch->perf_size)) gr_perr(c, "%s.perf_size: not a size", where);
+    if (!c->failed) {
+        long long d[3];
+        int dims = gr_size_dims(ch->edge[0], d);
+        for (int i = 0; i < ch->n_edge; i++)
+            if (gr_size_dims(ch->edge[i], d) != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
+        if (gr_size_dims(ch->perf_size, d) != dims || gr_size_dims(ch->sanitizer_size, d) != dims)
+            gr_perr(c, "%s: perf_size and sanitizer_size must have the edge sizes' form", where);
+        if (ch->cols_dim >= dims) gr_perr(c, "%s.cols_dim: the sizes have only %d extent(s)", where, dims);
+        if (ch->sqrt_k && dims != 3) gr_perr(c, "%s.tolerance.scale_sqrt_k: needs MxNxK sizes", where);
+    }
+    json_t *tools = json_object_get(o, "sanitizer_tools");
+    if (tools) gr_tools(c, tools, where, ch->tools, &ch->n_tools);
+    else {
+        ch->n_tools = r->n_tools;
+        memcpy(ch->tools, r->tools, sizeof ch->tools);
+    }
+    json_t *vars = json_object_get(o, "variants");
+    if (!json_is_array(vars) || json_array_size(vars) == 0) {
+        gr_perr(c, "%s.variants: must be a non-empty array", where);
+        return;
+    }
+    if (json_array_size(vars) > GR_MAX_VAR) {
+        gr_perr(c, "%s.variants: at most %d", where, GR_MAX_VAR);
+        return;
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(vars, i, v)
+    {
+        char vw[96];
+        snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
+        if (!json_is_object(v)) {
+            gr_perr(c, "%s: must be an object", vw);
+            return;
+        }
+        static const char *const vk[] = {"name", "correct", "perf", "sanitizer", NULL};
+        gr_known_keys(c, v, vw, vk);
+        gr_variant_rubric *vr = &ch->var[ch->n_var++];
+        gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
+        vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
+        vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
+        vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
+        for (int k = 0; k + 1 < ch->n_var; k++)
+            if (!strcmp(ch->var[k].name, vr->name)) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
+    }
+}
+
+int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    gr_pctx c = {err, errlen, 0};
+    json_error_t je;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        snprintf(err, errlen, "line %d, column %d: %s", je.line, je.column, je.text);
+        return -1;
+    }
+    if (!json_is_object(root)) {
+        snprintf(err, errlen, "the rubric must be a JSON object");
+        json_decref(root);
+        return -1;
+    }
+    static const char *const keys[] = {"course", "seeds", "timeouts_s", "limits", "perf", "sanitizer_tools",
+                                       "screen", "chapters", "comment", NULL};
+    gr_known_keys(&c, root, "rubric", keys);
+    gr_strfield(&c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
+    r->seeds = (int)gr_num(&c, root, "seeds", "rubric", 2, 1, 8, 0);
+
+    json_t *t = json_object_get(root, "timeouts_s");
+    json_t *empty = json_object();
+    if (t && !json_is_object(t)) gr_perr(&c, "timeouts_s: must be an object");
+    if (!t || !json_is_object(t)) t = empty;
+    static const char *const tk[] = {"build", "run", "sanitizer", "perf", NULL};
+    gr_known_keys(&c, t, "timeouts_s", tk);
+    r->t_build = gr_num(&c, t, "build", "timeouts_s", 240, 1, 3600, 0);
+    r->t_run = gr_num(&c, t, "run", "timeouts_s", 60, 1, 3600, 0);
+    r->t_sanitizer = gr_num(&c, t, "sanitizer", "timeouts_s", 240, 1, 3600, 0);
+    r->t_perf = gr_num(&c, t, "perf", "timeouts_s", 120, 1, 3600, 0);
+
+    json_t *l = json_object_get(root, "limits");
+    if (l && !json_is_object(l)) gr_perr(&c, "limits: must be an object");
+    if (!l || !json_is_object(l)) l = empty;
+    static const char *const lk[] = {"cpu_s", "file_mb", "disk_mb", "nproc", "output_kb", NULL};
+    gr_known_keys(&c, l, "limits", lk);
+    r->cpu_s = gr_num(&c, l, "cpu_s", "limits", 300, 1, 36000, 0);
+    r->file_bytes = (long long)gr_num(&c, l, "file_mb", "limits", 1024, 1, 1 << 20, 0) << 20;
+    r->disk_bytes = (long long)gr_num(&c, l, "disk_mb", "limits", 2048, 1, 1 << 20, 0) << 20;
+    r->nproc = (int)gr_num(&c, l, "nproc", "limits", 256, 64, 100000, 0);
+    r->out_cap = (size_t)gr_num(&c, l, "output_kb", "limits", 64, 1, 1 << 20, 0) << 10;
+
+    json_t *p = json_object_get(root, "perf");
+    if (p && !json_is_object(p)) gr_perr(&c, "perf: must be an object");
+    if (!p || !json_is_object(p)) p = empty;
+    static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "cross_check_s",
+                                     "bands", NULL};
+    gr_known_keys(&c, p, "perf", pk);
+    r->rounds = (int)gr_num(&c, p, "rounds", "perf", 2, 1, 20, 0);
+    r->warmup = (int)gr_num(&c, p, "warmup", "perf", 2, 0, 100, 0);
+    r->wall_slack_s = gr_num(&c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
+    r->wall_factor = gr_num(&c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
+    r->cross_check_s = gr_num(&c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
+    r->reps_lo = 5;
+    r->reps_hi = 1000;
+    json_t *reps = json_object_get(p, "reps");
+    if (reps) {
+        if (!json_is_array(reps) || json_array_size(reps) != 2 || !json_is_integer(json_array_get(reps, 0)) ||
+            !json_is_integer(json_array_get(reps, 1)))
+            gr_perr(&c, "perf.reps: must be [low, highest high], two integers");
+        else {
+            r->reps_lo = (int)json_integer_value(json_array_get(reps, 0));
+            r->reps_hi = (int)json_integer_value(json_array_get(reps, 1));
+            if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo)
+                gr_perr(&c, "perf.reps: need 1 ≤ low < high ≤ 1000");
+        }
+    }
+    json_t *bands = json_object_get(p, "bands");
+    if (!bands) {
+        r->band[0] = (gr_band){1.2, 1.0};
+        r->band[1] = (gr_band){2.0, 0.5};
+        r->band[2] = (gr_band){10.0, 0.1};
+        r->n_bands = 3;
+    } else if (!json_is_array(bands) || json_array_size(bands) == 0 || json_array_size(bands) > GR_MAX_BANDS) {
+        gr_perr(&c, "perf.bands: must be an array of 1 to %d {\"within\": x, \"fraction\": f}", GR_MAX_BANDS);
+    } else {
+        size_t i;
+        json_t *b;
+        json_array_foreach(bands, i, b)
+        {
+            char bw[48];
+            snprintf(bw, sizeof bw, "perf.bands[%zu]", i);
+            if (!json_is_object(b)) {
+                gr_perr(&c, "%s: must be an object", bw);
+                break;
+            }
+            static const char *const bk[] = {"within", "fraction", NULL};
+            gr_known_keys(&c, b, bw, bk);
+            gr_band *g = &r->band[r->n_bands++];
+            g->within = gr_num(&c, b, "within", bw, 1, 1, 1e6, 1);
+            g->fraction = gr_num(&c, b, "fraction", bw, 0, 0, 1, 1);
+            if (i > 0 && !(g->within > r->band[i - 1].within))
+                gr_perr(&c, "%s.within: bands must grow (%g after %g)", bw, g->within, r->band[i - 1].within);
+            if (i > 0 && g->fraction > r->band[i - 1].fraction)
+                gr_perr(&c, "%s.fraction: a slower band cannot earn more (%g after %g)", bw, g->fraction,
+                        r->band[i - 1].fraction);
+        }
+    }
+    json_t *tools = json_object_get(root, "sanitizer_tools");
+    if (tools) gr_tools(&c, tools, "sanitizer_tools", r->tools, &r->n_tools);
+    else {
+        r->n_tools = 3;
+        strcpy(r->tools[0], "memcheck");
+        strcpy(r->tools[1], "racecheck");
+        strcpy(r->tools[2], "synccheck");
+    }
+    /* The region screen's rules (grading/screen.h): every chapter starts from these. */
+    json_t *screen = json_object_get(root, "screen");
+    char serr[200];
+    if (screen && gr_screen_rules_add(&r->screen, screen, serr, sizeof serr)) gr_perr(&c, "screen: %s", serr);
+    json_t *chs = json_object_get(root, "chapters");
+    if (!json_is_array(chs) || json_array_size(chs) == 0) gr_perr(&c, "rubric: 'chapters' must be a non-empty array");
+    else if (json_array_size(chs) > GR_MAX_CH) gr_perr(&c, "chapters: at most %d", GR_MAX_CH);
+    else {
+        size_t i;
+        json_t *ch;
+        json_array_foreach(chs, i, ch)
+        {
+            if (c.failed) break;
+            gr_parse_chapter(&c, ch, (int)i, r);
+            r->n_ch++;
+        }
+    }
+    json_decref(empty);
+    json_decref(root);
+    return c.failed ? -1 : 0;
+}
+
+int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen)
+{
+    size_t n;
+    char *text = gr_read_capped(path, 1 << 20, &n);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        return -1;
+    }
+    char why[400];
+    int rc = gr_rubric_parse(text, r, why, sizeof why);
+    if (rc) snprintf(err, errlen, "%s: %s", path, why);
+    free(text);
+    return rc;
+}
+
+const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name)
+{
+    for (int i = 0; i < ch->n_var; i++)
+        if (!strcmp(ch->var[i].name, name)) return &ch->var[i];
+    return NULL;
+}
+
+double gr_band_fraction(const gr_rubric *r, double ratio)
+{
+    if (!(ratio > 0) || !isfinite(ratio)) return 0;
+    for (int i = 0; i < r->n_bands; i++)
+        if (ratio <= r->band[i].within) return r->band[i].fraction;
+    return 0;
+}
