@@ -21,14 +21,8 @@ static void gr_fmt(gr_elem e, const void *a, size_t i, char *buf, size_t len)
 
 static int gr_is_poison_at(gr_elem e, const void *a, size_t i)
 {
-    if (e == GR_I64) {
-        uint64_t u;
-        memcpy(&u, (const char *)a + 8 * i, 8);
-        return u == GR_POISON64;
-    }
-    uint32_t u;
-    memcpy(&u, (const char *)a + 4 * i, 4);
-    return u == GR_POISON32;
+    size_t size = e == GR_I64 ? 8 : 4;
+    return wb_is_poison((const char *)a + size * i, size);
 }
 
 static int gr_equal(const gr_chapter_rubric *ch, double kscale, const void *ref, const void *got, size_t i,

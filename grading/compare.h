@@ -11,8 +11,6 @@
 
 #include "rubric.h"
 
-#define GR_POISON32 0xA5A5A5A5u
-#define GR_POISON64 0xA5A5A5A5A5A5A5A5ull
 #define GR_SHIFTS 4 /* a whole result shifted by up to this many places is recognised */
 
 typedef enum {

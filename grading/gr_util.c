@@ -191,3 +191,15 @@ int gr_inside(const char *root, const char *path)
     size_t n = strlen(r);
     return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
 }
+
+double gr_median(double *a, int n)
+{
+    if (n <= 0) return -1;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+            double t = a[j];
+            a[j] = a[j - 1];
+            a[j - 1] = t;
+        }
+    return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
+}

@@ -35,6 +35,9 @@ void gr_str_addf(gr_str *b, const char *fmt, ...);
 const char *gr_str_c(const gr_str *b);
 void gr_str_free(gr_str *b);
 
+/* The median of a[0..n) (sorts a); -1 when n is 0. */
+double gr_median(double *a, int n);
+
 /* ---------------------------------------------------------------- time */
 double gr_now(void);
 

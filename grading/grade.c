@@ -18,7 +18,8 @@
  */
 #define _GNU_SOURCE 1
 #include "regions.h"
-#include "wb.h"
+#include "contract.h"
+#include "jsonl.h"
 #include "report.h"
 #include "sandbox.h"
 #include "sanitizer.h"
@@ -459,18 +460,20 @@ static int gr_list_variants(const gr_ctx *x, const char *prog, const char *work,
     gr_run_result r;
     gr_exec(&c, &r, "list variants");
     int n = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(r.out, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
-        json_t *o = json_loads(line, 0, NULL);
-        const char *v = json_string_value(json_object_get(o, "variant"));
-        const char *k = json_string_value(json_object_get(o, "kernels"));
-        if (v) {
+    char jerr[200] = "";
+    json_t *lines = wb_jsonl_parse(r.out, strlen(r.out), jerr, sizeof jerr), *o;
+    size_t i;
+    json_array_foreach(lines, i, o)
+    {
+        const char *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
+        const char *k = json_string_value(json_object_get(o, WB_JSON_KERNELS));
+        if (v && n < max) {
             snprintf(pv[n].name, sizeof pv[n].name, "%s", v);
             snprintf(pv[n].kernels, sizeof pv[n].kernels, "%s", k ? k : "");
             n++;
         }
-        json_decref(o);
     }
+    json_decref(lines);
     if (!n) snprintf(why, wlen, "`%s --list --json -` listed no variants (%s)", prog, r.err);
     gr_run_result_free(&r);
     return n;
@@ -505,12 +508,12 @@ static void gr_compare_run(const gr_chapter_rubric *ch, const char *refdir, cons
         for (int s = first; s < first + count; s++) {
             char canon[64], rp[PATH_MAX], sp[PATH_MAX];
             gr_size_canon(ch->edge[s], canon, sizeof canon);
-            snprintf(rp, sizeof rp, "%s/%s_%s.bin", refdir, vr[v].name, canon);
-            snprintf(sp, sizeof sp, "%s/%s_%s.bin", studir, vr[v].name, canon);
+            wb_dump_path(rp, sizeof rp, refdir, vr[v].name, canon);
+            wb_dump_path(sp, sizeof sp, studir, vr[v].name, canon);
             if (isolated_dir_fmt) { /* the variant was re-run alone: its own directory */
                 char alt[PATH_MAX];
                 snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
-                if (gr_is_dir(alt)) snprintf(sp, sizeof sp, "%s/%s_%s.bin", alt, vr[v].name, canon);
+                if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, canon);
             }
             long long rb = gr_file_size(rp), sb = gr_file_size(sp);
             corr[v].runs_total++;
@@ -583,7 +586,7 @@ static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const 
     for (int s = first; s < first + count; s++) {
         char canon[64], p[PATH_MAX];
         gr_size_canon(ch->edge[s], canon, sizeof canon);
-        snprintf(p, sizeof p, "%s/%s_%s.bin", dir, variant, canon);
+        wb_dump_path(p, sizeof p, dir, variant, canon);
         if (!gr_is_file(p)) return 0;
     }
     return 1;
@@ -723,25 +726,24 @@ static int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const cha
             }
             char jp[PATH_MAX];
             snprintf(jp, sizeof jp, "%s/self.json", dir);
-            size_t n;
-            char *text = gr_read_capped(jp, 1 << 20, &n);
-            char *save = NULL;
-            for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-                json_t *o = json_loads(line, 0, NULL);
-                const char *v = json_string_value(json_object_get(o, "variant"));
-                const char *verdict = json_string_value(json_object_get(o, "verdict"));
-                for (int k = 0; v && verdict && k < cr->n_v; k++)
-                    if (!strcmp(cr->v[k].name, v)) {
+            char jerr[200];
+            json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
+            size_t li;
+            json_array_foreach(lines, li, o)
+            {
+                wb_row row;
+                if (wb_row_get(o, &row, jerr, sizeof jerr)) continue;
+                for (int k = 0; k < cr->n_v; k++)
+                    if (!strcmp(cr->v[k].name, row.variant)) {
                         seen[k]++;
-                        bad[k] += strcmp(verdict, "PASS") != 0;
-                        todo[k] += strcmp(verdict, "TODO") == 0;
-                        if (strcmp(verdict, "PASS") && !note[k][0])
-                            snprintf(note[k], sizeof note[k], "self-check: %s at size %s, seed %llu", verdict,
-                                     json_string_value(json_object_get(o, "size")), x->seeds[si]);
+                        bad[k] += row.verdict != WB_PASS;
+                        todo[k] += row.verdict == WB_TODO;
+                        if (row.verdict != WB_PASS && !note[k][0])
+                            snprintf(note[k], sizeof note[k], "self-check: %s at size %s, seed %llu",
+                                     wb_verdict_name(row.verdict), row.size, x->seeds[si]);
                     }
-                json_decref(o);
             }
-            free(text);
+            json_decref(lines);
             if (!(r.exited && (r.code == 0 || r.code == 1)))
                 for (int k = 0; k < cr->n_v; k++)
                     if (!note[k][0]) {
@@ -965,17 +967,6 @@ typedef struct {
     char why[300];
 } gr_perf_side;
 
-static double gr_median(double *a, int n)
-{
-    if (n <= 0) return -1;
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-            double t = a[j];
-            a[j] = a[j - 1];
-            a[j - 1] = t;
-        }
-    return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
-}
 
 static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *prog, const char *work,
                         const char *list, int reps, gr_perf_side *side, gr_ch_result *cr, const int *sel, int nsel,
@@ -1017,37 +1008,31 @@ static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char
     char jp[PATH_MAX], canon[64];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
     gr_size_canon(ch->perf_size, canon, sizeof canon);
-    size_t n;
-    char *text = gr_read_capped(jp, 1 << 20, &n);
-    char *save = NULL;
     int got[GR_MAX_VAR] = {0};
-    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
-        json_t *o = json_loads(line, 0, NULL);
-        const char *v = json_string_value(json_object_get(o, "variant"));
-        const char *verdict = json_string_value(json_object_get(o, "verdict"));
-        const char *size = json_string_value(json_object_get(o, "size"));
-        json_t *ms = json_object_get(o, "median_ms");
-        if (v && verdict && size && json_is_number(ms) && !strcmp(size, canon) && json_number_value(ms) > 0) {
-            double t = json_number_value(ms);
-            if (!strcmp(verdict, "REFERENCE") && side->n_sol < 64) side->sol_ms[side->n_sol++] = t;
-            for (int i = 0; i < nsel; i++) {
-                int k = sel[i];
-                if (strcmp(cr->v[k].name, v) || got[k]) continue;
-                got[k] = 1;
-                if (strcmp(verdict, "PASS")) {
-                    if (!side->failed) snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", v, verdict);
-                    side->failed = 1;
-                } else if (side->n[k] < 64) {
-                    side->ms[k][side->n[k]++] = t;
-                    json_t *pre = json_object_get(o, "prep_ms");
-                    if (json_is_number(pre) && json_number_value(pre) > 0 && side->n_prep[k] < 64)
-                        side->prep[k][side->n_prep[k]++] = json_number_value(pre);
-                }
+    char jerr[200];
+    json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
+    size_t li;
+    json_array_foreach(lines, li, o)
+    {
+        wb_row row;
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, canon) || !(row.median_ms > 0)) continue;
+        if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
+        for (int i = 0; i < nsel; i++) {
+            int k = sel[i];
+            if (strcmp(cr->v[k].name, row.variant) || got[k]) continue;
+            got[k] = 1;
+            if (row.verdict != WB_PASS) {
+                if (!side->failed)
+                    snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", row.variant,
+                             wb_verdict_name(row.verdict));
+                side->failed = 1;
+            } else if (side->n[k] < 64) {
+                side->ms[k][side->n[k]++] = row.median_ms;
+                if (row.prep_ms > 0 && side->n_prep[k] < 64) side->prep[k][side->n_prep[k]++] = row.prep_ms;
             }
         }
-        json_decref(o);
     }
-    free(text);
+    json_decref(lines);
     for (int i = 0; i < nsel; i++)
         if (!got[sel[i]] && !side->failed) {
             side->failed = 1;

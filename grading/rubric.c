@@ -2,51 +2,32 @@
 #define _GNU_SOURCE 1
 #include "rubric.h"
 
+/* The one size parser is the contract's (wb_size_parse); the rubric's sizes are 1-D or MxNxK. */
+static int gr_size_of(const char *s, wb_size *out)
+{
+    char err[160];
+    return wb_size_parse(s, strchr(s, 'x') ? 3 : 1, LLONG_MAX, out, err, sizeof err);
+}
+
 int gr_size_valid(const char *s)
 {
-    if (!*s || strlen(s) >= 48) return 0;
-    int parts = 0;
-    const char *p = s;
-    while (*p) {
-        if (p[0] == '2' && p[1] == '^') {
-            p += 2;
-            if (!isdigit((unsigned char)*p)) return 0;
-            while (isdigit((unsigned char)*p)) p++;
-        } else {
-            if (!isdigit((unsigned char)*p) || *p == '0') return 0;
-            while (isdigit((unsigned char)*p)) p++;
-        }
-        parts++;
-        if (*p == 'x') {
-            p++;
-            if (!*p) return 0;
-        } else if (*p) return 0;
-    }
-    return parts == 1 || parts == 3;
+    wb_size sz;
+    return gr_size_of(s, &sz) == 0;
 }
 
 int gr_size_dims(const char *s, long long d[3])
 {
-    if (!gr_size_valid(s)) return 0;
-    int k = 0;
-    const char *p = s;
-    while (*p && k < 3) {
-        if (p[0] == '2' && p[1] == '^') {
-            d[k++] = 1ll << strtol(p + 2, (char **)&p, 10);
-        } else {
-            d[k++] = strtoll(p, (char **)&p, 10);
-        }
-        if (*p == 'x') p++;
-    }
-    return k;
+    wb_size sz;
+    if (gr_size_of(s, &sz)) return 0;
+    for (int k = 0; k < sz.dims; k++) d[k] = sz.d[k];
+    return sz.dims;
 }
 
 void gr_size_canon(const char *s, char *out, size_t len)
 {
-    long long d[3];
-    int k = gr_size_dims(s, d);
-    int at = snprintf(out, len, "%lld", k ? d[0] : 0);
-    for (int i = 1; i < k && at > 0 && (size_t)at < len; i++) at += snprintf(out + at, len - (size_t)at, "x%lld", d[i]);
+    wb_size sz;
+    if (gr_size_of(s, &sz)) snprintf(out, len, "0");
+    else wb_size_str(&sz, out, len);
 }
 
 static void gr_perr(gr_pctx *c, const char *fmt, ...)

@@ -9,6 +9,7 @@
 #ifndef GR_RUBRIC_H
 #define GR_RUBRIC_H
 
+#include "contract.h"
 #include "gr_util.h"
 #include "screen.h"
 
