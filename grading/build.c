@@ -1,0 +1,158 @@
+/* build.c — see build.h. */
+#define _GNU_SOURCE 1
+#include "build.h"
+#include "submission.h"
+
+/* The Makefile is the one source of the nvcc command: `make grading-flags CH=n` prints it. */
+static int gr_flags(int chapter, char *nvcc, size_t nlen, char *libs, size_t llen)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "make -s --no-print-directory grading-flags CH=%d 2>&1", chapter);
+    int st;
+    char *out = gr_capture_cmd(cmd, 16384, &st);
+    if (!out) return -1;
+    nvcc[0] = libs[0] = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "NVCC ", 5)) snprintf(nvcc, nlen, "%s", line + 5);
+        if (!strncmp(line, "LIBS ", 5)) snprintf(libs, llen, "%s", line + 5);
+        if (!strncmp(line, "LIBS", 4) && !line[4]) libs[0] = 0;
+    }
+    free(out);
+    return nvcc[0] ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- build (in a forked child per chapter) */
+/* Splices, then compiles in the sandbox. Writes WORK/status ("ok" or a reason), WORK/compile.log,
+ * WORK/outside (a note on ignored edits). Returns 0 when the binary WORK/build/prog exists. */
+int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *student, const char *work)
+{
+    char path[PATH_MAX], pristine_path[PATH_MAX], status[800] = "ok";
+    gr_mkdirs(work, 0755);
+    char bdir[PATH_MAX];
+    snprintf(bdir, sizeof bdir, "%s/build", work);
+    gr_rmtree(bdir);
+    gr_mkdirs(bdir, 0755);
+    size_t plen, slen, olen;
+    gr_pristine_path(x, ch, pristine_path, sizeof pristine_path);
+    char *pristine = gr_read_capped(pristine_path, 4 << 20, &plen);
+    char *stu = gr_read_capped(student, 4 << 20, &slen);
+    char err[400];
+    char *spliced = NULL;
+    if (!pristine) snprintf(status, sizeof status, "not gradable: the starter %s is missing", pristine_path);
+    else if (!stu) snprintf(status, sizeof status, "not gradable: cannot read %s", student);
+    else if (memchr(stu, 0, slen)) snprintf(status, sizeof status, "not gradable: the file is not text");
+    else if (!(spliced = wb_regions_splice(pristine, plen, stu, slen, &olen, err, sizeof err)))
+        snprintf(status, sizeof status, "not gradable: %s", err);
+    if (spliced) {
+        /* Edits outside the regions: compare the files with the regions' contents removed. */
+        size_t a_len, b_len;
+        char e2[200];
+        char *a = wb_regions_outside(pristine, plen, &a_len, e2, sizeof e2);
+        char *b = wb_regions_outside(stu, slen, &b_len, e2, sizeof e2);
+        if (a && b && (a_len != b_len || memcmp(a, b, a_len))) {
+            size_t k = 0;
+            int line = 1;
+            while (k < a_len && k < b_len && a[k] == b[k]) line += a[k++] == '\n';
+            char note[300];
+            snprintf(note, sizeof note,
+                     "your file differs from the starter outside the TODO regions (first near line %d of the file "
+                     "without the regions' contents); those edits were ignored: only the regions are graded",
+                     line);
+            snprintf(path, sizeof path, "%s/outside", work);
+            gr_write_file(path, note, strlen(note));
+        }
+        free(a);
+        free(b);
+        snprintf(path, sizeof path, "%s/%s", bdir, ch->file);
+        gr_write_file(path, spliced, olen);
+        snprintf(path, sizeof path, "%s/common", bdir);
+        gr_mkdirs(path, 0755);
+        /* the course's headers (every .h in common/), never the student's */
+        char from[PATH_MAX], cdir[PATH_MAX];
+        snprintf(cdir, sizeof cdir, "%s/common", x->root);
+        DIR *cd = opendir(cdir);
+        struct dirent *ce;
+        while (cd && (ce = readdir(cd))) {
+            size_t nl = strlen(ce->d_name);
+            if (nl < 3 || strcmp(ce->d_name + nl - 2, ".h")) continue;
+            snprintf(from, sizeof from, "%s/%s", cdir, ce->d_name);
+            snprintf(path, sizeof path, "%s/common/%s", bdir, ce->d_name);
+            gr_copy_file(from, path);
+        }
+        if (cd) closedir(cd);
+        char nvcc[4096], libs[1024];
+        if (gr_flags(ch->number, nvcc, sizeof nvcc, libs, sizeof libs)) {
+            snprintf(status, sizeof status, "grader error: `make grading-flags CH=%d` gave no nvcc command", ch->number);
+        } else {
+            gr_cmd c;
+            gr_cmd_init(&c, x, bdir, x->rub.t_build, 0);
+            c.o.out_cap = 6 << 10;
+            char *save = NULL;
+            for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
+            gr_arg(&c, "-o");
+            gr_arg(&c, "prog");
+            gr_arg(&c, "%s", ch->file);
+            for (char *t = strtok_r(libs, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
+            gr_run_result r;
+            char what[64];
+            snprintf(what, sizeof what, "build chapter %d", ch->number);
+            gr_exec(&c, &r, what);
+            gr_str log = {0};
+            gr_str_add(&log, r.err);
+            if (*r.out) gr_str_addf(&log, "%s%s", log.len ? "\n" : "", r.out);
+            snprintf(path, sizeof path, "%s/compile.log", work);
+            gr_write_file(path, gr_str_c(&log), log.len);
+            gr_str_free(&log);
+            snprintf(path, sizeof path, "%s/prog", bdir);
+            if (!(r.exited && r.code == 0 && gr_is_file(path))) {
+                char d[200];
+                gr_run_describe(&r, &c.o, d, sizeof d);
+                snprintf(status, sizeof status, "build failed: nvcc %s", d);
+            }
+            gr_run_result_free(&r);
+        }
+    }
+    snprintf(path, sizeof path, "%s/status", work);
+    gr_write_file(path, status, strlen(status));
+    free(pristine);
+    free(stu);
+    free(spliced);
+    return strcmp(status, "ok") ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- the program's variants */
+int gr_list_variants(const gr_ctx *x, const char *prog, const char *work, gr_prog_variant *pv, int max,
+                            char *why, size_t wlen)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/list", work);
+    gr_mkdirs(dir, 0755);
+    gr_cmd c;
+    gr_cmd_init(&c, x, dir, x->rub.t_run, 0);
+    gr_arg(&c, "%s", prog);
+    gr_arg(&c, "--list");
+    gr_arg(&c, "--json");
+    gr_arg(&c, "-");
+    gr_cmd_ro(&c, prog);
+    gr_run_result r;
+    gr_exec(&c, &r, "list variants");
+    int n = 0;
+    char jerr[200] = "";
+    json_t *lines = wb_jsonl_parse(r.out, strlen(r.out), jerr, sizeof jerr), *o;
+    size_t i;
+    json_array_foreach(lines, i, o)
+    {
+        const char *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
+        const char *k = json_string_value(json_object_get(o, WB_JSON_KERNELS));
+        if (v && n < max) {
+            snprintf(pv[n].name, sizeof pv[n].name, "%s", v);
+            snprintf(pv[n].kernels, sizeof pv[n].kernels, "%s", k ? k : "");
+            n++;
+        }
+    }
+    json_decref(lines);
+    if (!n) snprintf(why, wlen, "`%s --list --json -` listed no variants (%s)", prog, r.err);
+    gr_run_result_free(&r);
+    return n;
+}

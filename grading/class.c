@@ -1,0 +1,112 @@
+/* class.c — see class.h. */
+#define _GNU_SOURCE 1
+#include "class.h"
+#include "gpu.h"
+#include "pipeline.h"
+#include "submission.h"
+
+/* ---------------------------------------------------------------- a class */
+int gr_class(gr_ctx *x, const char *subs)
+{
+    struct dirent **list = NULL;
+    int n = scandir(subs, &list, NULL, alphasort);
+    if (n < 0) {
+        fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
+        return 2;
+    }
+    int ngpu = gr_gpu_count();
+    /* Build the references once, before the graders start (they would race to build them). */
+    for (int i = 0; i < x->rub.n_ch; i++) {
+        char ref[PATH_MAX], pristine[PATH_MAX];
+        if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
+            gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
+    }
+    int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
+    LOG("%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
+    pid_t *slot = calloc((size_t)jobs, sizeof *slot);
+    char (*slot_out)[PATH_MAX] = calloc((size_t)jobs, PATH_MAX);
+    char (*slot_who)[128] = calloc((size_t)jobs, 128);
+    int graded = 0, skipped = 0;
+    for (int i = 0; i <= n; i++) {
+        const char *name = i < n ? list[i]->d_name : NULL;
+        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
+        if (name) {
+            if (name[0] == '.') continue;
+            snprintf(entry, sizeof entry, "%s/%s", subs, name);
+            if (!gr_is_dir(entry) && !gr_is_archive(entry)) continue;
+            char base[256];
+            snprintf(base, sizeof base, "%s", name);
+            const char *exts[] = {".tar.gz", ".tgz", ".zip", ".tar"};
+            for (int e = 0; e < 4; e++) {
+                size_t bl = strlen(base), el = strlen(exts[e]);
+                if (bl > el && !strcmp(base + bl - el, exts[e])) {
+                    base[bl - el] = 0;
+                    break;
+                }
+            }
+            gr_sanitize_name(base, who, sizeof who);
+            snprintf(out_dir, sizeof out_dir, "%s/%s", x->out, who);
+            char done[PATH_MAX];
+            snprintf(done, sizeof done, "%s/grading.json", out_dir);
+            if (!x->force && gr_is_file(done)) {
+                skipped++;
+                continue;
+            }
+        }
+        /* wait for a free slot (or, at the end, for all) */
+        for (;;) {
+            int free_slot = -1, busy = 0;
+            for (int s = 0; s < jobs; s++) {
+                if (slot[s]) busy++;
+                else if (free_slot < 0) free_slot = s;
+            }
+            if (name && free_slot >= 0) {
+                fflush(NULL);
+                pid_t pid = fork();
+                if (pid == 0) {
+                    gr_ctx mine = *x;
+                    mine.gpu = free_slot % ngpu;
+                    gr_sub_result *res = calloc(1, sizeof *res);
+                    gr_grade_one(&mine, entry, who, out_dir, res);
+                    gr_write_reports(&mine, entry, out_dir, res, stdout);
+                    fflush(NULL);
+                    _exit(0);
+                }
+                slot[free_slot] = pid;
+                snprintf(slot_out[free_slot], PATH_MAX, "%s", out_dir);
+                snprintf(slot_who[free_slot], 128, "%s", who);
+                graded++;
+                break;
+            }
+            if (!busy) break;
+            int st;
+            pid_t w = waitpid(-1, &st, 0);
+            for (int s = 0; s < jobs; s++)
+                if (slot[s] == w) {
+                    slot[s] = 0;
+                    char done[PATH_MAX];
+                    snprintf(done, sizeof done, "%s/grading.json", slot_out[s]);
+                    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) || !gr_is_file(done)) {
+                        /* the grader itself failed on this one: record it and go on */
+                        gr_sub_result *res = calloc(1, sizeof *res);
+                        snprintf(res->student, sizeof res->student, "%s", slot_who[s]);
+                        snprintf(res->mode, sizeof res->mode, "grade");
+                        snprintf(res->error, sizeof res->error, "the grader failed on this submission (%s %d); "
+                                                                "rerun with --force",
+                                 WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+                        gr_mkdirs(slot_out[s], 0755);
+                        gr_write_grading_json(done, res);
+                        free(res);
+                    }
+                }
+        }
+        if (name) free(list[i]);
+    }
+    free(list);
+    free(slot);
+    free(slot_out);
+    free(slot_who);
+    LOG("graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
+    gr_write_class(x->out, &x->rub, stdout);
+    return 0;
+}

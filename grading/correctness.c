@@ -1,0 +1,289 @@
+/* correctness.c — see correctness.h. */
+#define _GNU_SOURCE 1
+#include "correctness.h"
+
+/* ---------------------------------------------------------------- correctness */
+typedef struct {
+    int runs_bad;                  /* (seed, size) runs that did not match */
+    int runs_todo, runs_total, runs_missing;
+    char first[1200];              /* the feedback of the most telling bad run */
+    unsigned long long first_n;    /* its number of elements */
+    int first_len;                 /* it was a comparison (not a missing file) */
+    char failed_run[300];          /* how the isolated run ended, when a dump was missing */
+    int crashed, timed_out, errored;
+    int dead;                      /* its isolated run failed: not run again for later seeds/sizes */
+    char sizes_bad[200];
+} gr_corr;
+
+static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_cmd *c)
+{
+    for (int i = first; i < first + count; i++) {
+        gr_arg(c, "--size");
+        gr_arg(c, "%s", ch->edge[i]);
+    }
+}
+
+/* Compares every variant's dumps of one (seed, chunk of sizes) run. */
+static void gr_compare_run(const gr_chapter_rubric *ch, const char *refdir, const char *studir, unsigned long long seed,
+                           int first, int count, gr_var_result *vr, int nv, gr_corr *corr, const char *isolated_dir_fmt)
+{
+    for (int v = 0; v < nv; v++) {
+        for (int s = first; s < first + count; s++) {
+            char canon[64], rp[PATH_MAX], sp[PATH_MAX];
+            gr_size_canon(ch->edge[s], canon, sizeof canon);
+            wb_dump_path(rp, sizeof rp, refdir, vr[v].name, canon);
+            wb_dump_path(sp, sizeof sp, studir, vr[v].name, canon);
+            if (isolated_dir_fmt) { /* the variant was re-run alone: its own directory */
+                char alt[PATH_MAX];
+                snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
+                if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, canon);
+            }
+            long long rb = gr_file_size(rp), sb = gr_file_size(sp);
+            corr[v].runs_total++;
+            if (rb < 0) continue; /* the reference has none: nothing to hold the student to */
+            size_t rl, sl;
+            char *ref = gr_read_capped(rp, (size_t)rb + 1, &rl);
+            char *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &sl) : NULL;
+            long long dims[3];
+            int nd = gr_size_dims(ch->edge[s], dims);
+            gr_cmp cmp;
+            gr_compare(ch, dims, nd, ref, rb, got, got ? sb : (sb < 0 ? -1 : sb), &cmp);
+            if (!got && sb < 0) cmp.got_bytes = -1;
+            free(ref);
+            free(got);
+            if (cmp.pattern == GR_PAT_NONE) continue;
+            corr[v].runs_bad++;
+            corr[v].runs_todo += cmp.pattern == GR_PAT_UNWRITTEN;
+            corr[v].runs_missing += cmp.pattern == GR_PAT_LENGTH;
+            size_t bl = strlen(corr[v].sizes_bad);
+            if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s]))
+                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
+            /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
+             * A missing file only counts when nothing else is wrong. */
+            int better = !corr[v].first[0] ||
+                         (cmp.pattern != GR_PAT_LENGTH && (corr[v].first_len ? cmp.n > corr[v].first_n : 1));
+            if (better) {
+                corr[v].first_n = cmp.n;
+                corr[v].first_len = cmp.pattern != GR_PAT_LENGTH;
+                char pat[300], hint[300];
+                gr_pattern_text(ch, &cmp, pat, sizeof pat, hint, sizeof hint);
+                if (cmp.pattern == GR_PAT_LENGTH)
+                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed, ch->edge[s],
+                             pat, hint);
+                else
+                    snprintf(corr[v].first, sizeof corr[v].first,
+                             "seed %llu, size %s: first mismatch at %s: expected %s, got %s; %llu of %llu elements "
+                             "wrong\nPattern: %s\nHint: %s",
+                             seed, ch->edge[s], cmp.where, cmp.expected, cmp.got, cmp.wrong, cmp.n, pat, hint);
+            }
+        }
+    }
+}
+
+/* Runs a program over one chunk of sizes with --dump into dir. */
+static void gr_dump_run(const gr_ctx *x, const char *prog, const char *dir, const char *variants,
+                        const gr_chapter_rubric *ch, unsigned long long seed, int first, int count, gr_run_result *r,
+                        const char *what, gr_cmd *c)
+{
+    gr_rmtree(dir);
+    gr_mkdirs(dir, 0755);
+    gr_cmd_init(c, x, dir, x->rub.t_run, 1);
+    gr_arg(c, "%s", prog);
+    gr_arg(c, "--variant");
+    gr_arg(c, "%s", variants);
+    gr_size_list(ch, first, count, c);
+    gr_arg(c, "--seed");
+    gr_arg(c, "%llu", seed);
+    gr_arg(c, "--reps");
+    gr_arg(c, "1");
+    gr_arg(c, "--warmup");
+    gr_arg(c, "0");
+    gr_arg(c, "--dump");
+    gr_arg(c, "%s", dir);
+    gr_cmd_ro(c, prog);
+    gr_exec(c, r, what);
+}
+
+static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
+{
+    for (int s = first; s < first + count; s++) {
+        char canon[64], p[PATH_MAX];
+        gr_size_canon(ch->edge[s], canon, sizeof canon);
+        wb_dump_path(p, sizeof p, dir, variant, canon);
+        if (!gr_is_file(p)) return 0;
+    }
+    return 1;
+}
+
+/* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
+int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu,
+                          const char *work, gr_ch_result *cr, char *why, size_t wlen)
+{
+    gr_corr corr[GR_MAX_VAR];
+    memset(corr, 0, sizeof corr);
+    for (int si = 0; si < x->n_seeds; si++) {
+        unsigned long long seed = x->seeds[si];
+        for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
+            int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+            char refdir[PATH_MAX], studir[PATH_MAX], what[80];
+            snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", work, si, first);
+            snprintf(studir, sizeof studir, "%s/stu-%d-%d", work, si, first);
+            gr_run_result r;
+            gr_cmd c;
+            snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
+            gr_dump_run(x, ref, refdir, "all", ch, seed, first, count, &r, what, &c);
+            /* The reference's results must stay out of the student program's reach. */
+            if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG("cannot protect %s", refdir);
+            if (!(r.exited && r.code == 0)) {
+                char d[200], t[400];
+                gr_run_describe(&r, &c.o, d, sizeof d);
+                gr_tail_lines(r.err, 2, t, sizeof t);
+                snprintf(why, wlen, "the reference %s %s: %s", ref, d, t);
+                int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+                gr_run_result_free(&r);
+                return no_gpu ? -3 : -1;
+            }
+            gr_run_result_free(&r);
+            char live[1024] = "";
+            for (int v = 0; v < cr->n_v; v++)
+                if (!corr[v].dead) {
+                    size_t l = strlen(live);
+                    snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
+                }
+            snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
+            if (live[0]) {
+                gr_dump_run(x, stu, studir, live, ch, seed, first, count, &r, what, &c);
+                gr_run_result_free(&r);
+            } else gr_mkdirs(studir, 0755);
+            /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing
+             * variant does not take the others down with it and its own failure is named. */
+            char isofmt[PATH_MAX];
+            snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", work, si, first);
+            for (int v = 0; v < cr->n_v; v++) {
+                if (corr[v].dead || gr_dump_complete(studir, ch, cr->v[v].name, first, count)) continue;
+                char iso[PATH_MAX];
+                snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
+                snprintf(what, sizeof what, "ch%d %s alone", ch->number, cr->v[v].name);
+                gr_dump_run(x, stu, iso, cr->v[v].name, ch, seed, first, count, &r, what, &c);
+                if (!gr_dump_complete(iso, ch, cr->v[v].name, first, count) && !corr[v].failed_run[0]) {
+                    char d[200], t[400];
+                    gr_run_describe(&r, &c.o, d, sizeof d);
+                    gr_tail_lines(r.err, 3, t, sizeof t);
+                    snprintf(corr[v].failed_run, sizeof corr[v].failed_run, "the program %s%s%s", d, *t ? ":\n" : "",
+                             t);
+                    corr[v].timed_out |= r.timed_out;
+                    corr[v].crashed |= !r.timed_out && (r.signaled || r.fsize_exceeded || r.cpu_exceeded || r.disk_exceeded);
+                    corr[v].errored |= !r.timed_out && !corr[v].crashed;
+                    corr[v].dead = 1;
+                }
+                gr_run_result_free(&r);
+            }
+            gr_compare_run(ch, refdir, studir, seed, first, count, cr->v, cr->n_v, corr, isofmt);
+            gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
+            gr_rmtree(studir);
+            for (int v = 0; v < cr->n_v; v++) {
+                char iso[PATH_MAX];
+                snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
+                gr_rmtree(iso);
+            }
+        }
+    }
+    for (int v = 0; v < cr->n_v; v++) {
+        gr_var_result *r = &cr->v[v];
+        gr_corr *k = &corr[v];
+        if (!k->runs_bad) {
+            snprintf(r->verdict, sizeof r->verdict, "PASS");
+            r->correct_pts = r->rub.correct;
+            r->detail[0] = 0;
+            continue;
+        }
+        if (k->runs_todo == k->runs_bad && k->runs_bad == k->runs_total) snprintf(r->verdict, sizeof r->verdict, "TODO");
+        else if (k->failed_run[0])
+            snprintf(r->verdict, sizeof r->verdict, "%s", k->timed_out ? "TIMEOUT" : k->crashed ? "CRASH" : "ERROR");
+        else snprintf(r->verdict, sizeof r->verdict, "WRONG");
+        if (!strcmp(r->verdict, "TODO"))
+            snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
+                                                   "0xA5A5A5A5) at any size.");
+        else
+            snprintf(r->detail, sizeof r->detail, "%s%s%s\nWrong at %d of %d runs (sizes: %s).", k->failed_run,
+                     k->failed_run[0] ? "\n" : "", k->first, k->runs_bad, k->runs_total, k->sizes_bad);
+    }
+    return 0;
+}
+
+/* check mode without a reference: the program's own verdicts (clearly labelled). */
+int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
+                         gr_ch_result *cr, char *why, size_t wlen)
+{
+    int bad[GR_MAX_VAR] = {0}, todo[GR_MAX_VAR] = {0}, seen[GR_MAX_VAR] = {0};
+    char note[GR_MAX_VAR][600];
+    memset(note, 0, sizeof note);
+    for (int si = 0; si < x->n_seeds; si++)
+        for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
+            int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+            char dir[PATH_MAX];
+            snprintf(dir, sizeof dir, "%s/self-%d-%d", work, si, first);
+            gr_rmtree(dir);
+            gr_mkdirs(dir, 0755);
+            gr_cmd c;
+            gr_cmd_init(&c, x, dir, x->rub.t_run, 1);
+            gr_arg(&c, "%s", stu);
+            gr_size_list(ch, first, count, &c);
+            gr_arg(&c, "--seed");
+            gr_arg(&c, "%llu", x->seeds[si]);
+            gr_arg(&c, "--reps");
+            gr_arg(&c, "1");
+            gr_arg(&c, "--warmup");
+            gr_arg(&c, "0");
+            gr_arg(&c, "--json");
+            gr_arg(&c, "self.json");
+            gr_run_result r;
+            gr_exec(&c, &r, "self-check");
+            if (r.exited && r.code == WB_EXIT_NO_DEVICE) {
+                char t[400];
+                gr_tail_lines(r.err, 1, t, sizeof t);
+                snprintf(why, wlen, "%s", t);
+                gr_run_result_free(&r);
+                gr_rmtree(dir);
+                return -3;
+            }
+            char jp[PATH_MAX];
+            snprintf(jp, sizeof jp, "%s/self.json", dir);
+            char jerr[200];
+            json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
+            size_t li;
+            json_array_foreach(lines, li, o)
+            {
+                wb_row row;
+                if (wb_row_get(o, &row, jerr, sizeof jerr)) continue;
+                for (int k = 0; k < cr->n_v; k++)
+                    if (!strcmp(cr->v[k].name, row.variant)) {
+                        seen[k]++;
+                        bad[k] += row.verdict != WB_PASS;
+                        todo[k] += row.verdict == WB_TODO;
+                        if (row.verdict != WB_PASS && !note[k][0])
+                            snprintf(note[k], sizeof note[k], "self-check: %s at size %s, seed %llu",
+                                     wb_verdict_name(row.verdict), row.size, x->seeds[si]);
+                    }
+            }
+            json_decref(lines);
+            if (!(r.exited && (r.code == 0 || r.code == 1)))
+                for (int k = 0; k < cr->n_v; k++)
+                    if (!note[k][0]) {
+                        char d[200];
+                        gr_run_describe(&r, &c.o, d, sizeof d);
+                        snprintf(note[k], sizeof note[k], "the program %s", d);
+                    }
+            gr_run_result_free(&r);
+            gr_rmtree(dir);
+        }
+    int expect = x->n_seeds * ch->n_edge;
+    for (int k = 0; k < cr->n_v; k++) {
+        gr_var_result *r = &cr->v[k];
+        int pass = seen[k] == expect && !bad[k];
+        snprintf(r->verdict, sizeof r->verdict, "%s", pass ? "SELF-PASS" : todo[k] == seen[k] && seen[k] ? "TODO" : "SELF-FAIL");
+        r->correct_pts = pass ? r->rub.correct : 0;
+        if (!pass) snprintf(r->detail, sizeof r->detail, "%s", note[k][0] ? note[k] : "no verdict reported");
+    }
+    return 0;
+}

@@ -1,0 +1,71 @@
+/* job.h — the grading context and running commands in the sandbox (argv, visible paths, logging). */
+#ifndef GR_JOB_H
+#define GR_JOB_H
+
+#include "contract.h"
+#include "jsonl.h"
+#include "regions.h"
+#include "report.h"
+#include "sandbox.h"
+#include "sanitizer.h"
+
+#define GR_MAX_SIZES_PER_RUN 8
+
+typedef struct {
+    char name[64];
+    char kernels[256];
+} gr_prog_variant;
+
+typedef struct {
+    char root[PATH_MAX];           /* the workbook (cwd) */
+    char rubric_path[PATH_MAX];
+    gr_rubric rub;
+    char out[PATH_MAX];
+    int only_ch, force, no_perf, no_san, jobs, check_mode;
+    unsigned long long seeds[8];
+    int n_seeds;
+    int gpu;                       /* index of the GPU this process uses */
+    char sanitizer[PATH_MAX];      /* compute-sanitizer, or "" */
+    char hide_sub[PATH_MAX];       /* the submission root, hidden from the programs */
+    char work[PATH_MAX];           /* this submission's private temporary tree */
+    unsigned salt;                 /* random part of directory names */
+} gr_ctx;
+
+/* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */
+extern int gr_verbose;
+extern int gr_gpu_without_bwrap;
+#define LOG(...)                                                                                                        \
+    do {                                                                                                                \
+        if (gr_verbose) {                                                                                               \
+            fprintf(stderr, "[grade] " __VA_ARGS__);                                                                    \
+            fputc('\n', stderr);                                                                                        \
+        }                                                                                                               \
+    } while (0)
+
+typedef struct {
+    gr_run_opts o;
+    const char *argv[96];
+    int argc;
+    char store[96][160];
+    char env_gpu[64];
+    const char *env[4];
+    const char *hide[4];
+    const char *ro[4];
+} gr_cmd;
+
+/* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
+char *gr_capture_cmd(const char *cmd, size_t cap, int *status);
+
+void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double timeout, int gpu);
+
+void gr_arg(gr_cmd *c, const char *fmt, ...);
+
+/* Makes `path` readable inside bubblewrap (bound again after the hidden directories and the tmpfs /tmp). */
+void gr_cmd_ro(gr_cmd *c, const char *path);
+
+int gr_exec(gr_cmd *c, gr_run_result *r, const char *what);
+
+/* The last non-empty lines of a text, for short feedback. */
+void gr_tail_lines(const char *text, int lines, char *out, size_t len);
+
+#endif /* GR_JOB_H */

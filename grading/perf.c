@@ -1,0 +1,208 @@
+/* perf.c — see perf.h. */
+#define _GNU_SOURCE 1
+#include "perf.h"
+
+/* ---------------------------------------------------------------- performance */
+typedef struct {
+    double ms[GR_MAX_VAR][64], prep[GR_MAX_VAR][64];
+    int n[GR_MAX_VAR], n_prep[GR_MAX_VAR];
+    double sol_ms[64];
+    int n_sol;
+    double wall_lo, wall_hi;       /* the smallest wall time seen at each repetition count */
+    int failed;
+    char why[300];
+} gr_perf_side;
+
+static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *prog, const char *work,
+                        const char *list, int reps, gr_perf_side *side, gr_ch_result *cr, const int *sel, int nsel,
+                        const char *who)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/perf-%s", work, who);
+    gr_rmtree(dir);
+    gr_mkdirs(dir, 0755);
+    gr_cmd c;
+    gr_cmd_init(&c, x, dir, x->rub.t_perf, 1);
+    gr_arg(&c, "%s", prog);
+    gr_arg(&c, "--variant");
+    gr_arg(&c, "%s", list);
+    gr_arg(&c, "--size");
+    gr_arg(&c, "%s", ch->perf_size);
+    gr_arg(&c, "--reps");
+    gr_arg(&c, "%d", reps);
+    gr_arg(&c, "--warmup");
+    gr_arg(&c, "%d", x->rub.warmup);
+    gr_arg(&c, "--json");
+    gr_arg(&c, "t.json");
+    gr_cmd_ro(&c, prog);
+    gr_run_result r;
+    char what[96];
+    snprintf(what, sizeof what, "ch%d perf %s reps %d", ch->number, who, reps);
+    gr_exec(&c, &r, what);
+    if (!(r.exited && (r.code == 0 || r.code == 1))) {
+        char d[200];
+        gr_run_describe(&r, &c.o, d, sizeof d);
+        side->failed = 1;
+        snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
+    }
+    double wall = r.wall_s;
+    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
+    if (side->failed) wall = -1;
+    if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
+    gr_run_result_free(&r);
+    char jp[PATH_MAX], canon[64];
+    snprintf(jp, sizeof jp, "%s/t.json", dir);
+    gr_size_canon(ch->perf_size, canon, sizeof canon);
+    int got[GR_MAX_VAR] = {0};
+    char jerr[200];
+    json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
+    size_t li;
+    json_array_foreach(lines, li, o)
+    {
+        wb_row row;
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, canon) || !(row.median_ms > 0)) continue;
+        if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
+        for (int i = 0; i < nsel; i++) {
+            int k = sel[i];
+            if (strcmp(cr->v[k].name, row.variant) || got[k]) continue;
+            got[k] = 1;
+            if (row.verdict != WB_PASS) {
+                if (!side->failed)
+                    snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", row.variant,
+                             wb_verdict_name(row.verdict));
+                side->failed = 1;
+            } else if (side->n[k] < 64) {
+                side->ms[k][side->n[k]++] = row.median_ms;
+                if (row.prep_ms > 0 && side->n_prep[k] < 64) side->prep[k][side->n_prep[k]++] = row.prep_ms;
+            }
+        }
+    }
+    json_decref(lines);
+    for (int i = 0; i < nsel; i++)
+        if (!got[sel[i]] && !side->failed) {
+            side->failed = 1;
+            snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[sel[i]].name);
+        }
+    gr_rmtree(dir);
+}
+
+/* Was the process wall clock consistent with the kernel times it reported? The extra repetitions of
+ * the high run must have taken at least about what the reported medians say. */
+/* Milliseconds one repetition of the whole run takes by the reported times: every selected variant
+ * (and its preprocessing) and the speed-of-light row are each timed `reps` times. */
+static double gr_per_rep_ms(gr_perf_side *s, const int *sel, int nsel)
+{
+    double sum = 0;
+    for (int i = 0; i < nsel; i++) {
+        sum += gr_median(s->ms[sel[i]], s->n[sel[i]]);
+        if (s->n_prep[sel[i]]) sum += gr_median(s->prep[sel[i]], s->n_prep[sel[i]]);
+    }
+    double sol = gr_median(s->sol_ms, s->n_sol);
+    return sum + (sol > 0 ? sol : 0);
+}
+
+static void gr_wall_delta(const gr_ctx *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
+                          double *predicted)
+{
+    *predicted = (reps_hi - x->rub.reps_lo) * gr_per_rep_ms(s, sel, nsel) * 1e-3;
+    *delta = s->wall_hi - s->wall_lo;
+}
+
+void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu, const char *work,
+                    gr_ch_result *cr)
+{
+    int sel[GR_MAX_VAR], nsel = 0;
+    char list[1024] = "";
+    for (int v = 0; v < cr->n_v; v++) {
+        gr_var_result *r = &cr->v[v];
+        if (strcmp(r->verdict, "PASS") || r->rub.perf <= 0) continue;
+        sel[nsel++] = v;
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", r->name);
+    }
+    if (!nsel) return;
+    gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
+    /* The high repetition count is chosen from the reference's own times (never the student's) so that
+     * the extra repetitions take about cross_check_s: long enough for the wall clock to tell. */
+    int hi = x->rub.reps_hi;
+    for (int round = 0; round < x->rub.rounds; round++) {
+        for (int k = 0; k < 2; k++) { /* alternate: reference, student, reference, student … */
+            int reps = k == 0 ? x->rub.reps_lo : hi;
+            gr_perf_run(x, ch, ref, work, list, reps, rs, cr, sel, nsel, "ref");
+            if (round == 0 && k == 0) {
+                double per = gr_per_rep_ms(rs, sel, nsel);
+                if (per > 0) {
+                    double want = x->rub.reps_lo + ceil(x->rub.cross_check_s * 1e3 / per);
+                    hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
+                }
+            }
+            gr_perf_run(x, ch, stu, work, list, reps, ss, cr, sel, nsel, "stu");
+        }
+    }
+    /* The reference calibrates the check: how much wall clock its extra repetitions took per reported
+     * millisecond (launch and timing overhead, a busy machine). The student may take wall_factor times
+     * that, plus wall_slack_s; a forged time beyond about that factor cannot. */
+    double d_s, p_s, d_r, p_r;
+    gr_wall_delta(x, ss, sel, nsel, hi, &d_s, &p_s);
+    gr_wall_delta(x, rs, sel, nsel, hi, &d_r, &p_r);
+    double calib = p_r > 0 && d_r > 0 ? d_r / p_r : 1.0;
+    calib = calib < 1 ? 1 : calib > 5 ? 5 : calib;
+    int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;
+    if (rs->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "reference benchmark failed (%s): no performance points", rs->why);
+    else if (ss->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "%s: no performance points", ss->why);
+    else if (forged)
+        snprintf(cr->perf_note, sizeof cr->perf_note,
+                 "the reported kernel times do not account for the process's wall clock (%d more repetitions took "
+                 "%.2f s more; the reported times predict %.3f s, x%.2f as measured on the reference): times not "
+                 "credible, no performance points",
+                 hi - x->rub.reps_lo, d_s, p_s, calib);
+    else
+        snprintf(cr->perf_note, sizeof cr->perf_note,
+                 "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
+                 "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
+                 "the reference)",
+                 ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi, hi - x->rub.reps_lo, d_s, p_s, calib);
+    for (int i = 0; i < nsel; i++) {
+        gr_var_result *r = &cr->v[sel[i]];
+        r->perf_ran = 1;
+        r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
+        r->ref_ms = gr_median(rs->ms[sel[i]], rs->n[sel[i]]);
+        if (rs->failed || ss->failed || forged || r->stu_ms <= 0 || r->ref_ms <= 0) continue;
+        r->ratio = r->stu_ms / r->ref_ms;
+        double frac = gr_band_fraction(&x->rub, r->ratio);
+        r->perf_pts = frac * r->rub.perf;
+        snprintf(r->perf_note, sizeof r->perf_note, "Speed: %.4f ms vs the reference's %.4f ms (%.2fx): %.0f%% of the "
+                                                    "performance points.",
+                 r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
+    }
+    free(rs);
+    free(ss);
+}
+
+/* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
+void gr_perf_self(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
+                         gr_ch_result *cr)
+{
+    int sel[GR_MAX_VAR], nsel = 0;
+    char list[1024] = "";
+    for (int v = 0; v < cr->n_v; v++)
+        if (!strcmp(cr->v[v].verdict, "SELF-PASS")) {
+            sel[nsel++] = v;
+            size_t l = strlen(list);
+            snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", cr->v[v].name);
+        }
+    if (!nsel) return;
+    gr_perf_side *ss = calloc(1, sizeof *ss);
+    gr_perf_run(x, ch, stu, work, list, x->rub.reps_hi, ss, cr, sel, nsel, "self");
+    for (int i = 0; i < nsel; i++) {
+        gr_var_result *r = &cr->v[sel[i]];
+        r->perf_ran = 1;
+        r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
+        snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
+                                                    "points are given when graded).",
+                 ch->perf_size, r->stu_ms);
+    }
+    snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: times only; the grader compares them with the reference "
+                                                  "on the same GPU");
+    free(ss);
+}

@@ -1,0 +1,14 @@
+/* perf.h — alternating benchmark runs, medians, the wall-clock cross-check and the performance points. */
+#ifndef GR_PERF_H
+#define GR_PERF_H
+
+#include "job.h"
+
+void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu, const char *work,
+                    gr_ch_result *cr);
+
+/* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
+void gr_perf_self(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
+                         gr_ch_result *cr);
+
+#endif /* GR_PERF_H */

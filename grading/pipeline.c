@@ -1,0 +1,226 @@
+/* pipeline.c — see pipeline.h. */
+#define _GNU_SOURCE 1
+#include "pipeline.h"
+#include "build.h"
+#include "correctness.h"
+#include "gpu.h"
+#include "perf.h"
+#include "sanitize.h"
+#include "submission.h"
+
+void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char *out_dir, gr_sub_result *res)
+{
+    double t0 = gr_now();
+    memset(res, 0, sizeof *res);
+    {
+        int fd = open("/dev/urandom", O_RDONLY);
+        if (fd < 0 || read(fd, &x->salt, sizeof x->salt) != sizeof x->salt) x->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
+        if (fd >= 0) close(fd);
+    }
+    snprintf(res->student, sizeof res->student, "%s", student);
+    snprintf(res->mode, sizeof res->mode, "%s", x->check_mode ? "check" : "grade");
+    memcpy(res->seeds, x->seeds, sizeof res->seeds);
+    res->n_seeds = x->n_seeds;
+    gr_mkdirs(out_dir, 0755);
+    /* Runs happen in a private temporary tree, not in out_dir: the programs run as nobody and must be
+     * able to reach their directories (0711 all the way), while the random names keep one run from
+     * finding another's files where bubblewrap does not hide them. Reports go to out_dir. */
+    char work[PATH_MAX], sub[PATH_MAX];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(work, sizeof work, "%s/wb-grade.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+    if (!mkdtemp(work)) {
+        snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
+        return;
+    }
+    chmod(work, 0711);
+    snprintf(x->work, sizeof x->work, "%s", work);
+    /* an isolation probe: what the sandbox will be */
+    {
+        gr_cmd c;
+        gr_cmd_init(&c, x, work, 10, 0);
+        gr_arg(&c, "true");
+        gr_run_result r;
+        gr_run(&c.o, &r);
+        snprintf(res->isolation, sizeof res->isolation, "%s", r.how);
+        gr_run_result_free(&r);
+    }
+    if (gr_is_archive(sub_in)) {
+        snprintf(sub, sizeof sub, "%s/submission", work);
+        char why[600];
+        if (gr_extract(x, sub_in, sub, why, sizeof why)) {
+            snprintf(res->error, sizeof res->error, "%s", why);
+            gr_rmtree(work);
+            res->wall_s = gr_now() - t0;
+            return;
+        }
+    } else if (!realpath(sub_in, sub) || !gr_is_dir(sub)) {
+        snprintf(res->error, sizeof res->error, "%s is neither a directory nor a .zip/.tar.gz", sub_in);
+        gr_rmtree(work);
+        res->wall_s = gr_now() - t0;
+        return;
+    }
+    snprintf(x->hide_sub, sizeof x->hide_sub, "%s", sub);
+
+    /* Which chapters: those of the rubric that this workbook has. */
+    pid_t builders[GR_MAX_CH];
+    int idx[GR_MAX_CH];
+    for (int i = 0; i < x->rub.n_ch; i++) {
+        const gr_chapter_rubric *ch = &x->rub.ch[i];
+        char pristine[PATH_MAX];
+        if (x->only_ch && ch->number != x->only_ch) continue;
+        if (!gr_pristine_path(x, ch, pristine, sizeof pristine)) continue;
+        gr_ch_result *cr = &res->ch[res->n_ch];
+        idx[res->n_ch] = i;
+        builders[res->n_ch] = 0;
+        res->n_ch++;
+        cr->number = ch->number;
+        snprintf(cr->dir, sizeof cr->dir, "%s", ch->dir);
+        snprintf(cr->status, sizeof cr->status, "graded");
+        cr->n_v = ch->n_var;
+        for (int v = 0; v < ch->n_var; v++) {
+            snprintf(cr->v[v].name, sizeof cr->v[v].name, "%s", ch->var[v].name);
+            cr->v[v].rub = ch->var[v];
+            snprintf(cr->v[v].verdict, sizeof cr->v[v].verdict, "NOT-RUN");
+        }
+        char stu[PATH_MAX];
+        if (!gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
+            snprintf(cr->status, sizeof cr->status, "missing");
+            snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
+                     ch->dir, ch->file);
+            continue;
+        }
+        /* Builds run in parallel, each in its own process (each its own subreaper). */
+        char cw[PATH_MAX];
+        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
+        fflush(NULL);
+        pid_t pid = fork();
+        if (pid == 0) {
+            gr_build_chapter(x, ch, stu, cw);
+            fflush(NULL);
+            _exit(0);
+        }
+        builders[res->n_ch - 1] = pid;
+    }
+    for (int c = 0; c < res->n_ch; c++)
+        if (builders[c] > 0) waitpid(builders[c], NULL, 0);
+
+    for (int c = 0; c < res->n_ch; c++) {
+        gr_ch_result *cr = &res->ch[c];
+        const gr_chapter_rubric *ch = &x->rub.ch[idx[c]];
+        double tc = gr_now();
+        if (strcmp(cr->status, "graded")) continue;
+        char cw[PATH_MAX], path[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
+        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
+        snprintf(path, sizeof path, "%s/status", cw);
+        char *status = gr_read_capped(path, 4096, NULL);
+        snprintf(path, sizeof path, "%s/compile.log", cw);
+        size_t ll;
+        char *log = gr_read_capped(path, 1 << 20, &ll);
+        cr->compile_log = log;
+        snprintf(path, sizeof path, "%s/outside", cw);
+        char *outside = gr_read_capped(path, 4096, NULL);
+        if (outside) snprintf(cr->outside, sizeof cr->outside, "%s", outside);
+        free(outside);
+        if (!status || strcmp(status, "ok")) {
+            const char *s = status ? status : "build failed: the build process died";
+            snprintf(cr->status, sizeof cr->status, "%s",
+                     !strncmp(s, "not gradable", 12) ? "not gradable" : !strncmp(s, "grader error", 12) ? "grader error" : "build failed");
+            const char *colon = strchr(s, ':');
+            snprintf(cr->reason, sizeof cr->reason, "%s", colon ? colon + 2 : s);
+            free(status);
+            continue;
+        }
+        free(status);
+        snprintf(stu, sizeof stu, "%s/build/prog", cw);
+        int have_ref = gr_have_reference(x, ch, ref, sizeof ref);
+        if (!have_ref && !x->check_mode) {
+            snprintf(cr->status, sizeof cr->status, "grader error");
+            snprintf(cr->reason, sizeof cr->reason, "no reference build/solution%d (is solutions/ here?)", ch->number);
+            continue;
+        }
+        gr_prog_variant pv[GR_MAX_VAR];
+        char why[600];
+        int lock = gr_gpu_lock(x->gpu);
+        gr_gpu_probe(x, have_ref ? ref : stu, ch, cw, res);
+        int npv = gr_list_variants(x, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
+        for (int v = 0; v < npv; v++) /* variants the rubric does not list are graded for information */
+            if (!gr_rubric_variant(ch, pv[v].name) && cr->n_v < GR_MAX_VAR) {
+                gr_var_result *r = &cr->v[cr->n_v++];
+                snprintf(r->name, sizeof r->name, "%s", pv[v].name);
+                snprintf(r->rub.name, sizeof r->rub.name, "%s", pv[v].name);
+                snprintf(r->verdict, sizeof r->verdict, "NOT-RUN");
+            }
+        for (int v = 0; v < ch->n_var; v++) {
+            int found = 0;
+            for (int k = 0; k < npv; k++) found |= !strcmp(pv[k].name, ch->var[v].name);
+            if (!found && npv) {
+                snprintf(cr->status, sizeof cr->status, "grader error");
+                snprintf(cr->reason, sizeof cr->reason, "the rubric names variant '%s', which the program does not have",
+                         ch->var[v].name);
+            }
+        }
+        if (!npv) {
+            snprintf(cr->status, sizeof cr->status, "grader error");
+            snprintf(cr->reason, sizeof cr->reason, "%s", why);
+        }
+        if (!strcmp(cr->status, "graded")) {
+            if (have_ref) {
+                int rc = gr_correctness(x, ch, ref, stu, cw, cr, why, sizeof why);
+                if (rc) {
+                    snprintf(cr->status, sizeof cr->status, "%s", rc == -3 ? "no GPU" : "grader error");
+                    snprintf(cr->reason, sizeof cr->reason, "%s", why);
+                }
+            } else {
+                cr->self_check = 1;
+                if (gr_self_check(x, ch, stu, cw, cr, why, sizeof why)) {
+                    snprintf(cr->status, sizeof cr->status, "no GPU");
+                    snprintf(cr->reason, sizeof cr->reason, "%s", why);
+                }
+            }
+        }
+        if (!strcmp(cr->status, "graded")) {
+            if (!x->no_san) gr_sanitize(x, ch, stu, cw, cr, pv, npv);
+            if (!x->no_perf) {
+                gr_gpu_exclusive(lock);
+                if (have_ref) gr_perf(x, ch, ref, stu, cw, cr);
+                else gr_perf_self(x, ch, stu, cw, cr);
+            }
+        }
+        gr_gpu_unlock(lock);
+        cr->wall_s = gr_now() - tc;
+        snprintf(path, sizeof path, "%s/build", cw);
+        gr_rmtree(path);
+    }
+    gr_sub_totals(res);
+    gr_rmtree(work);
+    res->wall_s = gr_now() - t0;
+}
+
+static void gr_replay_cmd(const gr_ctx *x, const char *sub, char *buf, size_t len)
+{
+    char seeds[200];
+    int at = 0;
+    seeds[0] = 0;
+    for (int i = 0; i < x->n_seeds; i++) at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
+    if (x->check_mode) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
+    else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
+}
+
+int gr_write_reports(const gr_ctx *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
+{
+    char path[PATH_MAX], replay[PATH_MAX + 300];
+    gr_replay_cmd(x, sub, replay, sizeof replay);
+    snprintf(path, sizeof path, "%s/feedback.md", out_dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        gr_write_feedback(f, res, replay);
+        fclose(f);
+    }
+    snprintf(path, sizeof path, "%s/results.json", out_dir);
+    int rc = gr_write_results_json(path, res);
+    snprintf(path, sizeof path, "%s/grading.json", out_dir);
+    rc |= gr_write_grading_json(path, res);
+    if (term) gr_print_table(term, res);
+    for (int c = 0; c < res->n_ch; c++) free(res->ch[c].compile_log);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* submission.h — a submission's files: archives, finding the student's file, the pristine starter. */
+#ifndef GR_SUBMISSION_H
+#define GR_SUBMISSION_H
+
+#include "job.h"
+
+/* ---------------------------------------------------------------- the submission's files */
+int gr_is_archive(const char *p);
+
+/* Unpacks an archive into dir, in the sandbox (a zip bomb meets the disk and file-size caps). */
+int gr_extract(const gr_ctx *x, const char *archive, const char *dir, char *why, size_t wlen);
+
+/* Where the student's file for a chapter is: SUB/chapters/DIR/FILE, SUB/DIR/FILE (like solutions/),
+ * SUB/FILE, or the same one folder down (archives that wrap everything in a folder). Only regular
+ * files inside SUB count: a symlink out of it (to solutions/, say) is refused. */
+int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len, int depth);
+
+/* The pristine starter: grading/pristine/ in the student release, else chapters/. */
+int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len);
+
+int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, size_t len);
+
+void gr_sanitize_name(const char *in, char *out, size_t len);
+
+#endif /* GR_SUBMISSION_H */
