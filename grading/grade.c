@@ -22,6 +22,9 @@
 #include "pipeline.h"
 #include "submission.h"
 
+#include <getopt.h>
+#include <sys/random.h>
+
 /* ---------------------------------------------------------------- main */
 static void gr_usage(FILE *f)
 {
@@ -32,61 +35,117 @@ static void gr_usage(FILE *f)
                "         --no-sanitizer  --student NAME  --quiet\n");
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for. */
+typedef struct {
+    const char *sub, *klass, *student, *seeds, *out;
+    long long ch, jobs;
+} gr_cli;
+
+/* A whole number in [lo, hi] and nothing else ("seven", "3x", "" and "-1" are refused). */
+static int gr_strict_int(const char *s, long long lo, long long hi, long long *out)
 {
-    static gr_ctx x;
-    const char *sub = NULL, *klass = NULL, *student = NULL, *seeds = NULL, *out = NULL;
-    snprintf(x.rubric_path, sizeof x.rubric_path, "grading/rubric.json");
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define TAKE(var)                                                                                                       \
-    do {                                                                                                                \
-        if (!val) {                                                                                                     \
-            fprintf(stderr, "grade: %s needs a value\n", a);                                                            \
-            return 2;                                                                                                   \
-        }                                                                                                               \
-        var = val;                                                                                                      \
-        i++;                                                                                                            \
-    } while (0)
-        if (!strcmp(a, "--class")) TAKE(klass);
-        else if (!strcmp(a, "--out")) TAKE(out);
-        else if (!strcmp(a, "--student")) TAKE(student);
-        else if (!strcmp(a, "--seeds")) TAKE(seeds);
-        else if (!strcmp(a, "--rubric")) {
-            const char *r;
-            TAKE(r);
-            snprintf(x.rubric_path, sizeof x.rubric_path, "%s", r);
-        } else if (!strcmp(a, "--ch")) {
-            const char *c;
-            TAKE(c);
-            x.only_ch = atoi(c);
-        } else if (!strcmp(a, "--jobs")) {
-            const char *j;
-            TAKE(j);
-            x.jobs = atoi(j);
-        } else if (!strcmp(a, "--check")) x.check_mode = 1;
-        else if (!strcmp(a, "--force")) x.force = 1;
-        else if (!strcmp(a, "--no-perf")) x.no_perf = 1;
-        else if (!strcmp(a, "--no-sanitizer")) x.no_san = 1;
-        else if (!strcmp(a, "--quiet")) gr_verbose = 0;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            gr_usage(stdout);
-            return 0;
-        } else if (a[0] == '-') {
-            fprintf(stderr, "grade: unknown option %s\n", a);
+    return wb_parse_count(s, hi, out) == 0 && *out >= lo ? 0 : -1;
+}
+
+/* Parses argv with getopt_long into *cli and *x; returns -1 to go on, else the exit code. */
+static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
+{
+    enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET };
+    static const struct option longopts[] = {
+        {"class", required_argument, 0, O_CLASS},     {"out", required_argument, 0, O_OUT},
+        {"student", required_argument, 0, O_STUDENT}, {"seeds", required_argument, 0, O_SEEDS},
+        {"rubric", required_argument, 0, O_RUBRIC},   {"ch", required_argument, 0, O_CH},
+        {"jobs", required_argument, 0, O_JOBS},       {"check", no_argument, 0, O_CHECK},
+        {"force", no_argument, 0, O_FORCE},           {"no-perf", no_argument, 0, O_NO_PERF},
+        {"no-sanitizer", no_argument, 0, O_NO_SAN},   {"quiet", no_argument, 0, O_QUIET},
+        {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
+    memset(cli, 0, sizeof *cli);
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case O_CLASS: cli->klass = optarg; break;
+        case O_OUT: cli->out = optarg; break;
+        case O_STUDENT: cli->student = optarg; break;
+        case O_SEEDS: cli->seeds = optarg; break;
+        case O_RUBRIC: snprintf(x->rubric_path, sizeof x->rubric_path, "%s", optarg); break;
+        case O_CH:
+            if (gr_strict_int(optarg, 1, 99, &cli->ch)) {
+                fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", optarg);
+                return 2;
+            }
+            break;
+        case O_JOBS:
+            if (gr_strict_int(optarg, 1, 256, &cli->jobs)) {
+                fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", optarg);
+                return 2;
+            }
+            break;
+        case O_CHECK: x->check_mode = 1; break;
+        case O_FORCE: x->force = 1; break;
+        case O_NO_PERF: x->no_perf = 1; break;
+        case O_NO_SAN: x->no_san = 1; break;
+        case O_QUIET: gr_verbose = 0; break;
+        case 'h': gr_usage(stdout); return 0;
+        case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return 2;
+        default:
+            fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
             gr_usage(stderr);
-            return 2;
-        } else if (!sub) sub = a;
-        else {
-            fprintf(stderr, "grade: one submission at a time (got %s and %s); use --class DIR\n", sub, a);
             return 2;
         }
     }
-    if (!!sub + !!klass + x.check_mode != 1) {
+    if (optind < argc) cli->sub = argv[optind++];
+    if (optind < argc) {
+        fprintf(stderr, "grade: one submission at a time (got %s and %s); use --class DIR\n", cli->sub, argv[optind]);
+        return 2;
+    }
+    if (!!cli->sub + !!cli->klass + x->check_mode != 1) {
         gr_usage(stderr);
         return 2;
     }
+    x->only_ch = (int)cli->ch;
+    x->jobs = (int)cli->jobs;
+    return -1;
+}
+
+/* The seeds of this grading: --seeds replays recorded ones; otherwise fresh ones from the kernel's
+ * random source, drawn here and never written where a student's program could read them first.
+ * Returns -1 to go on, else the exit code. */
+static int gr_seeds(gr_ctx *x, const char *seeds)
+{
+    if (seeds && *seeds) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", seeds);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            long long v;
+            if (x->n_seeds == 8 || gr_strict_int(t, 0, 0x7fffffff, &v)) {
+                fprintf(stderr, "grade: bad seed '%s' (at most 8, each from 0 to 2147483647)\n", t);
+                return 2;
+            }
+            x->seeds[x->n_seeds++] = (unsigned long long)v;
+        }
+        return -1;
+    }
+    for (int i = 0; i < x->rub.seeds; i++) {
+        uint32_t v;
+        if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
+            fprintf(stderr, "grade: no random seed from the kernel (getrandom: %s)\n", strerror(errno));
+            return 3;
+        }
+        x->seeds[x->n_seeds++] = v & 0x7fffffff;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    static gr_ctx x;
+    gr_cli cli;
+    snprintf(x.rubric_path, sizeof x.rubric_path, "grading/rubric.json");
+    int rc = gr_parse_cli(argc, argv, &cli, &x);
+    if (rc >= 0) return rc;
+    const char *sub = cli.sub, *klass = cli.klass, *student = cli.student, *out = cli.out;
     if (!getcwd(x.root, sizeof x.root) || !gr_is_file("common/wb.h")) {
         fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
         return 2;
@@ -96,30 +155,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "grade: bad rubric: %s\n", err);
         return 2;
     }
-    if (seeds && *seeds) {
-        char buf[256];
-        snprintf(buf, sizeof buf, "%s", seeds);
-        char *save = NULL;
-        for (char *t = strtok_r(buf, ",", &save); t && x.n_seeds < 8; t = strtok_r(NULL, ",", &save)) {
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(t, &end, 10);
-            if (errno || *end || t[0] == '-') {
-                fprintf(stderr, "grade: bad seed '%s'\n", t);
-                return 2;
-            }
-            x.seeds[x.n_seeds++] = v;
-        }
-    } else {
-        /* fresh seeds each grading (recorded in the reports; --seeds replays them) */
-        int fd = open("/dev/urandom", O_RDONLY);
-        for (int i = 0; i < x.rub.seeds; i++) {
-            uint32_t v = (uint32_t)time(NULL) * 2654435761u + (uint32_t)i;
-            if (fd >= 0 && read(fd, &v, sizeof v) != sizeof v) v ^= (uint32_t)getpid();
-            x.seeds[x.n_seeds++] = v & 0x7fffffff;
-        }
-        if (fd >= 0) close(fd);
+    if (x.only_ch && !gr_rubric_has_chapter(&x.rub, x.only_ch)) {
+        fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x.only_ch, x.only_ch);
+        return 2;
     }
+    if ((rc = gr_seeds(&x, cli.seeds)) >= 0) return rc;
     if (!gr_which("compute-sanitizer", x.sanitizer, sizeof x.sanitizer)) {
         char cand[] = "/usr/local/cuda/bin/compute-sanitizer";
         if (access(cand, X_OK) == 0) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", cand);
@@ -156,7 +196,7 @@ int main(int argc, char **argv)
     if (realpath(out_dir, abs)) snprintf(out_dir, sizeof out_dir, "%s", abs);
     gr_sub_result *res = calloc(1, sizeof *res);
     gr_grade_one(&x, sub, who, out_dir, res);
-    int rc = gr_write_reports(&x, sub, out_dir, res, stdout);
+    rc = gr_write_reports(&x, sub, out_dir, res, stdout);
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
     int bad = res->error[0] != 0;
     for (int c = 0; c < res->n_ch; c++) bad |= !strcmp(res->ch[c].status, "grader error") || !strcmp(res->ch[c].status, "no GPU");

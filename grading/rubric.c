@@ -407,3 +407,10 @@ double gr_band_fraction(const gr_rubric *r, double ratio)
         if (ratio <= r->band[i].within) return r->band[i].fraction;
     return 0;
 }
+
+int gr_rubric_has_chapter(const gr_rubric *r, int number)
+{
+    for (int c = 0; c < r->n_ch; c++)
+        if (r->ch[c].number == number) return 1;
+    return 0;
+}

@@ -95,6 +95,9 @@ int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen);
 
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name);
 
+/* Does the rubric grade chapter `number`? */
+int gr_rubric_has_chapter(const gr_rubric *r, int number);
+
 /* The fraction of the performance points for time ratio student/reference (bands are step functions). */
 double gr_band_fraction(const gr_rubric *r, double ratio);
 

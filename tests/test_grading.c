@@ -717,3 +717,29 @@ Test(grading_sanitizer, no_summary_means_the_tool_did_not_finish)
     cr_assert_eq(gr_san_findings(&rep), 0);
     cr_assert_eq(rep.found_summary, 0);
 }
+
+/* ---------------------------------------------------------------- the command line */
+/* getopt_long with strict numbers: a usage error is exit 2 and one line saying what is wrong. */
+Test(grading_cli, bad_options_are_usage_errors, .timeout = 30)
+{
+    static const struct {
+        const char *args, *says;
+    } cases[] = {
+        {"--ch seven x", "--ch 'seven' is not a chapter number"},
+        {"--ch 99 x", "the rubric has no chapter 99"},
+        {"--ch 3x x", "--ch '3x' is not a chapter number"},
+        {"--jobs 0 --class x", "--jobs '0' must be a whole number"},
+        {"--jobs many --class x", "--jobs 'many' must be a whole number"},
+        {"--seeds 1,-2 x", "bad seed '-2'"},
+        {"--bogus x", "unknown option --bogus"},
+        {"--ch", "--ch needs a value"},
+        {"a b", "one submission at a time"},
+        {"", "usage: grade"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[8192];
+        int rc = wbt_run(out, "./build/grade %s", cases[i].args);
+        cr_expect_eq(rc, 2, "grade %s: exit %d\n%s", cases[i].args, rc, out);
+        cr_expect(strstr(out, cases[i].says) != NULL, "grade %s: '%s' not in\n%s", cases[i].args, cases[i].says, out);
+    }
+}
