@@ -9,6 +9,7 @@
 #   make handouts | results     render the handouts / record the solutions' results (GPU)
 
 NVCC    ?= nvcc
+comma   := ,
 CC      := gcc
 BUILD   := build
 ARGS    ?=
@@ -354,9 +355,10 @@ $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INC
 # make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]                   a class (resumable)
 # make check [CH=n]                                                        the student's practice run
 # make dist-student                                                        the release without solutions/
-# The grader compiles student code with the command printed by `grading-flags` (the flags above: one
-# source of truth). The rubric is grading/rubric.json (JSON, read with jansson).
+# The grader compiles student code with the command recorded in build/grading-flags.json (the flags
+# above: one source of truth; `make grading-flags` prints it). The rubric is grading/rubric.json (JSON, read with jansson).
 GRADER      := $(BUILD)/grade
+GRADING_FLAGS := $(BUILD)/grading-flags.json
 GRADER_DEPS_PKGS := libjansson-dev
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT),--out $(OUT)) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
@@ -373,12 +375,18 @@ $(BUILD)/grading/.deps-ok:
 grader-deps: $(BUILD)/grading/.deps-ok
 
 # snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
-$(GRADER): grading/grade.c $(wildcard grading/*.h) common/wb.h $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
+$(GRADER): grading/grade.c $(wildcard grading/*.h) common/contract.h $(BUILD)/libwb.a $(GRADING_FLAGS) | $(BUILD)/grading/.deps-ok
 	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -lm
 
-grading-flags:
-	@echo 'NVCC $(NVCC) $(NVCCFLAGS)'
-	@echo 'LIBS $(LDLIBS) $(LDLIBS_$(CH))'
+# The compile command and each chapter's libraries, recorded for the grader (it reads this file instead
+# of calling back into make); rewritten whenever the flags change.
+json_str = "$(subst ",\",$(subst \,\\,$(1)))"
+$(GRADING_FLAGS): $(FLAGS_STAMP) Makefile
+	@printf '{"nvcc": %s, "libs": {"default": %s%s}}\n' '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
+	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS) $(LDLIBS_$(n)))))' > $@
+
+grading-flags: $(GRADING_FLAGS)
+	@cat $(GRADING_FLAGS)
 
 grade: $(GRADER) $(SOLUTIONS)
 	@if [ -z "$(SUB)" ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
