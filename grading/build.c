@@ -23,12 +23,45 @@ static int gr_flags(const gr_ctx *x, int chapter, char *nvcc, size_t nlen, char 
     return nvcc[0] ? 0 : -1;
 }
 
+/* ---------------------------------------------------------------- the build child's report */
+int gr_build_report_write(const char *path, const gr_build_report *r)
+{
+    json_t *o = json_pack("{s:s, s:s, s:s}", "status", gr_ch_status_name(r->status), "reason", r->reason, "outside",
+                          r->outside);
+    int rc = o ? json_dump_file(o, path, 0) : -1;
+    json_decref(o);
+    return rc;
+}
+
+int gr_build_report_read(const char *path, gr_build_report *r)
+{
+    memset(r, 0, sizeof *r);
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    int status = gr_ch_status_parse(json_string_value(json_object_get(o, "status")));
+    const char *reason = json_string_value(json_object_get(o, "reason"));
+    const char *outside = json_string_value(json_object_get(o, "outside"));
+    if (status >= 0) r->status = (gr_ch_status)status;
+    snprintf(r->reason, sizeof r->reason, "%s", reason ? reason : "");
+    snprintf(r->outside, sizeof r->outside, "%s", outside ? outside : "");
+    json_decref(o);
+    return status >= 0 ? 0 : -1;
+}
+
+static void gr_build_fail(gr_build_report *r, gr_ch_status status, const char *fmt, ...)
+{
+    r->status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
+    va_end(ap);
+}
+
 /* ---------------------------------------------------------------- build (in a forked child per chapter) */
-/* Splices, then compiles in the sandbox. Writes WORK/status ("ok" or a reason), WORK/compile.log,
- * WORK/outside (a note on ignored edits). Returns 0 when the binary WORK/build/prog exists. */
 int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *student, const char *work)
 {
-    char path[PATH_MAX], pristine_path[PATH_MAX], status[800] = "ok";
+    char path[PATH_MAX], pristine_path[PATH_MAX];
+    gr_build_report rep = {.status = GR_CH_GRADED};
     gr_mkdirs(work, 0755);
     char bdir[PATH_MAX];
     snprintf(bdir, sizeof bdir, "%s/build", work);
@@ -40,11 +73,12 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
     char *stu = gr_read_capped(student, 4 << 20, &slen);
     char err[400];
     char *spliced = NULL;
-    if (!pristine) snprintf(status, sizeof status, "not gradable: the starter %s is missing", pristine_path);
-    else if (!stu) snprintf(status, sizeof status, "not gradable: cannot read %s", student);
-    else if (memchr(stu, 0, slen)) snprintf(status, sizeof status, "not gradable: the file is not text");
+    /* Messages name the student's own file (as the assignment names it), never a path of this host. */
+    if (!pristine) gr_build_fail(&rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
+    else if (!stu) gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
+    else if (memchr(stu, 0, slen)) gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
     else if (!(spliced = wb_regions_splice(pristine, plen, stu, slen, &olen, err, sizeof err)))
-        snprintf(status, sizeof status, "not gradable: %s", err);
+        gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
     if (spliced) {
         /* Edits outside the regions: compare the files with the regions' contents removed. */
         size_t a_len, b_len;
@@ -55,13 +89,10 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
             size_t k = 0;
             int line = 1;
             while (k < a_len && k < b_len && a[k] == b[k]) line += a[k++] == '\n';
-            char note[300];
-            snprintf(note, sizeof note,
+            snprintf(rep.outside, sizeof rep.outside,
                      "your file differs from the starter outside the TODO regions (first near line %d of the file "
                      "without the regions' contents); those edits were ignored: only the regions are graded",
                      line);
-            snprintf(path, sizeof path, "%s/outside", work);
-            gr_write_file(path, note, strlen(note));
         }
         free(a);
         free(b);
@@ -84,7 +115,7 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
         if (cd) closedir(cd);
         char nvcc[4096], libs[1024];
         if (gr_flags(x, ch->number, nvcc, sizeof nvcc, libs, sizeof libs)) {
-            snprintf(status, sizeof status, "grader error: build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
+            gr_build_fail(&rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         } else {
             gr_cmd c;
             gr_cmd_init(&c, x, bdir, x->rub.t_build, 0);
@@ -109,17 +140,17 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
             if (!(r.exited && r.code == 0 && gr_is_file(path))) {
                 char d[200];
                 gr_run_describe(&r, &c.o, d, sizeof d);
-                snprintf(status, sizeof status, "build failed: nvcc %s", d);
+                gr_build_fail(&rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
             }
             gr_run_result_free(&r);
         }
     }
-    snprintf(path, sizeof path, "%s/status", work);
-    gr_write_file(path, status, strlen(status));
+    snprintf(path, sizeof path, "%s/build.json", work);
+    gr_build_report_write(path, &rep);
     free(pristine);
     free(stu);
     free(spliced);
-    return strcmp(status, "ok") ? -1 : 0;
+    return rep.status == GR_CH_GRADED ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- the program's variants */

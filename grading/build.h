@@ -4,8 +4,19 @@
 
 #include "job.h"
 
-/* Splices, then compiles in the sandbox. Writes WORK/status ("ok" or a reason), WORK/compile.log,
- * WORK/outside (a note on ignored edits). Returns 0 when the binary WORK/build/prog exists. */
+/* What the build child (a forked process per chapter) reports to its parent, in WORK/build.json. */
+typedef struct {
+    gr_ch_status status;      /* GR_CH_GRADED: built; else not gradable, build failed or grader error */
+    char reason[800];         /* why not, in words for the student */
+    char outside[300];        /* a note on edits outside the TODO regions (ignored), or "" */
+} gr_build_report;
+
+/* The one pair that writes and reads it (JSON). read returns -1 if the file is missing or bad. */
+int gr_build_report_write(const char *path, const gr_build_report *r);
+int gr_build_report_read(const char *path, gr_build_report *r);
+
+/* Splices, then compiles in the sandbox. Writes WORK/build.json (gr_build_report) and WORK/compile.log.
+ * Returns 0 when the binary WORK/build/prog exists. */
 int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *student, const char *work);
 
 /* ---------------------------------------------------------------- the program's variants */

@@ -192,16 +192,16 @@ int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref
         gr_var_result *r = &cr->v[v];
         gr_corr *k = &corr[v];
         if (!k->runs_bad) {
-            snprintf(r->verdict, sizeof r->verdict, "PASS");
+            r->verdict = GR_V_PASS;
             r->correct_pts = r->rub.correct;
             r->detail[0] = 0;
             continue;
         }
-        if (k->runs_todo == k->runs_bad && k->runs_bad == k->runs_total) snprintf(r->verdict, sizeof r->verdict, "TODO");
+        if (k->runs_todo == k->runs_bad && k->runs_bad == k->runs_total) r->verdict = GR_V_TODO;
         else if (k->failed_run[0])
-            snprintf(r->verdict, sizeof r->verdict, "%s", k->timed_out ? "TIMEOUT" : k->crashed ? "CRASH" : "ERROR");
-        else snprintf(r->verdict, sizeof r->verdict, "WRONG");
-        if (!strcmp(r->verdict, "TODO"))
+            r->verdict = k->timed_out ? GR_V_TIMEOUT : k->crashed ? GR_V_CRASH : GR_V_ERROR;
+        else r->verdict = GR_V_WRONG;
+        if ((r->verdict == GR_V_TODO))
             snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
                                                    "0xA5A5A5A5) at any size.");
         else
@@ -281,7 +281,7 @@ int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu,
     for (int k = 0; k < cr->n_v; k++) {
         gr_var_result *r = &cr->v[k];
         int pass = seen[k] == expect && !bad[k];
-        snprintf(r->verdict, sizeof r->verdict, "%s", pass ? "SELF-PASS" : todo[k] == seen[k] && seen[k] ? "TODO" : "SELF-FAIL");
+        r->verdict = pass ? GR_V_SELF_PASS : todo[k] == seen[k] && seen[k] ? GR_V_TODO : GR_V_SELF_FAIL;
         r->correct_pts = pass ? r->rub.correct : 0;
         if (!pass) snprintf(r->detail, sizeof r->detail, "%s", note[k][0] ? note[k] : "no verdict reported");
     }

@@ -199,7 +199,7 @@ int main(int argc, char **argv)
     rc = gr_write_reports(&x, sub, out_dir, res, stdout);
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
     int bad = res->error[0] != 0;
-    for (int c = 0; c < res->n_ch; c++) bad |= !strcmp(res->ch[c].status, "grader error") || !strcmp(res->ch[c].status, "no GPU");
+    for (int c = 0; c < res->n_ch; c++) bad |= res->ch[c].status == GR_CH_GRADER_ERROR || res->ch[c].status == GR_CH_NO_GPU;
     free(res);
     return rc ? 5 : bad ? 3 : 0;
 }

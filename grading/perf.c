@@ -115,7 +115,7 @@ void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, cons
     char list[1024] = "";
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
-        if (strcmp(r->verdict, "PASS") || r->rub.perf <= 0) continue;
+        if ((r->verdict != GR_V_PASS) || r->rub.perf <= 0) continue;
         sel[nsel++] = v;
         size_t l = strlen(list);
         snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", r->name);
@@ -186,7 +186,7 @@ void gr_perf_self(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu,
     int sel[GR_MAX_VAR], nsel = 0;
     char list[1024] = "";
     for (int v = 0; v < cr->n_v; v++)
-        if (!strcmp(cr->v[v].verdict, "SELF-PASS")) {
+        if ((cr->v[v].verdict == GR_V_SELF_PASS)) {
             sel[nsel++] = v;
             size_t l = strlen(list);
             snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", cr->v[v].name);

@@ -75,16 +75,16 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         res->n_ch++;
         cr->number = ch->number;
         snprintf(cr->dir, sizeof cr->dir, "%s", ch->dir);
-        snprintf(cr->status, sizeof cr->status, "graded");
+        cr->status = GR_CH_GRADED;
         cr->n_v = ch->n_var;
         for (int v = 0; v < ch->n_var; v++) {
             snprintf(cr->v[v].name, sizeof cr->v[v].name, "%s", ch->var[v].name);
             cr->v[v].rub = ch->var[v];
-            snprintf(cr->v[v].verdict, sizeof cr->v[v].verdict, "NOT-RUN");
+            cr->v[v].verdict = GR_V_NOT_RUN;
         }
         char stu[PATH_MAX];
         if (!gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
-            snprintf(cr->status, sizeof cr->status, "missing");
+            cr->status = GR_CH_MISSING;
             snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
                      ch->dir, ch->file);
             continue;
@@ -108,33 +108,29 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         gr_ch_result *cr = &res->ch[c];
         const gr_chapter_rubric *ch = &x->rub.ch[idx[c]];
         double tc = gr_now();
-        if (strcmp(cr->status, "graded")) continue;
+        if ((cr->status != GR_CH_GRADED)) continue;
         char cw[PATH_MAX], path[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
         snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
-        snprintf(path, sizeof path, "%s/status", cw);
-        char *status = gr_read_capped(path, 4096, NULL);
+        gr_build_report rep;
+        snprintf(path, sizeof path, "%s/build.json", cw);
+        if (gr_build_report_read(path, &rep)) {
+            rep.status = GR_CH_BUILD_FAILED;
+            snprintf(rep.reason, sizeof rep.reason, "the build process died");
+        }
         snprintf(path, sizeof path, "%s/compile.log", cw);
         size_t ll;
         char *log = gr_read_capped(path, 1 << 20, &ll);
         cr->compile_log = log;
-        snprintf(path, sizeof path, "%s/outside", cw);
-        char *outside = gr_read_capped(path, 4096, NULL);
-        if (outside) snprintf(cr->outside, sizeof cr->outside, "%s", outside);
-        free(outside);
-        if (!status || strcmp(status, "ok")) {
-            const char *s = status ? status : "build failed: the build process died";
-            snprintf(cr->status, sizeof cr->status, "%s",
-                     !strncmp(s, "not gradable", 12) ? "not gradable" : !strncmp(s, "grader error", 12) ? "grader error" : "build failed");
-            const char *colon = strchr(s, ':');
-            snprintf(cr->reason, sizeof cr->reason, "%s", colon ? colon + 2 : s);
-            free(status);
+        snprintf(cr->outside, sizeof cr->outside, "%s", rep.outside);
+        if (rep.status != GR_CH_GRADED) {
+            cr->status = rep.status;
+            snprintf(cr->reason, sizeof cr->reason, "%s", rep.reason);
             continue;
         }
-        free(status);
         snprintf(stu, sizeof stu, "%s/build/prog", cw);
         int have_ref = gr_have_reference(x, ch, ref, sizeof ref);
         if (!have_ref && !x->check_mode) {
-            snprintf(cr->status, sizeof cr->status, "grader error");
+            cr->status = GR_CH_GRADER_ERROR;
             snprintf(cr->reason, sizeof cr->reason, "no reference build/solution%d (is solutions/ here?)", ch->number);
             continue;
         }
@@ -148,37 +144,37 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
                 gr_var_result *r = &cr->v[cr->n_v++];
                 snprintf(r->name, sizeof r->name, "%s", pv[v].name);
                 snprintf(r->rub.name, sizeof r->rub.name, "%s", pv[v].name);
-                snprintf(r->verdict, sizeof r->verdict, "NOT-RUN");
+                r->verdict = GR_V_NOT_RUN;
             }
         for (int v = 0; v < ch->n_var; v++) {
             int found = 0;
             for (int k = 0; k < npv; k++) found |= !strcmp(pv[k].name, ch->var[v].name);
             if (!found && npv) {
-                snprintf(cr->status, sizeof cr->status, "grader error");
+                cr->status = GR_CH_GRADER_ERROR;
                 snprintf(cr->reason, sizeof cr->reason, "the rubric names variant '%s', which the program does not have",
                          ch->var[v].name);
             }
         }
         if (!npv) {
-            snprintf(cr->status, sizeof cr->status, "grader error");
+            cr->status = GR_CH_GRADER_ERROR;
             snprintf(cr->reason, sizeof cr->reason, "%s", why);
         }
-        if (!strcmp(cr->status, "graded")) {
+        if ((cr->status == GR_CH_GRADED)) {
             if (have_ref) {
                 int rc = gr_correctness(x, ch, ref, stu, cw, cr, why, sizeof why);
                 if (rc) {
-                    snprintf(cr->status, sizeof cr->status, "%s", rc == -3 ? "no GPU" : "grader error");
+                    cr->status = rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR;
                     snprintf(cr->reason, sizeof cr->reason, "%s", why);
                 }
             } else {
                 cr->self_check = 1;
                 if (gr_self_check(x, ch, stu, cw, cr, why, sizeof why)) {
-                    snprintf(cr->status, sizeof cr->status, "no GPU");
+                    cr->status = GR_CH_NO_GPU;
                     snprintf(cr->reason, sizeof cr->reason, "%s", why);
                 }
             }
         }
-        if (!strcmp(cr->status, "graded")) {
+        if ((cr->status == GR_CH_GRADED)) {
             if (!x->no_san) gr_sanitize(x, ch, stu, cw, cr, pv, npv);
             if (!x->no_perf) {
                 gr_gpu_exclusive(lock);

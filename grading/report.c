@@ -2,6 +2,19 @@
 #define _GNU_SOURCE 1
 #include "report.h"
 
+static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
+static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
+
+const char *gr_verdict_name(gr_verdict v) { return gr_verdict_names[v]; }
+const char *gr_ch_status_name(gr_ch_status s) { return gr_ch_status_names[s]; }
+
+int gr_ch_status_parse(const char *s)
+{
+    for (int k = 0; s && k < (int)(sizeof gr_ch_status_names / sizeof gr_ch_status_names[0]); k++)
+        if (!strcmp(s, gr_ch_status_names[k])) return k;
+    return -1;
+}
+
 static double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
 
 static double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
@@ -39,8 +52,8 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             "time/ref", "points");
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
-        if (strcmp(ch->status, "graded")) {
-            fprintf(f, "  %-3d %-18s %-10s %s\n", ch->number, "(all)", ch->status, ch->reason);
+        if ((ch->status != GR_CH_GRADED)) {
+            fprintf(f, "  %-3d %-18s %-10s %s\n", ch->number, "(all)", gr_ch_status_name(ch->status), ch->reason);
             for (int v = 0; v < ch->n_v; v++)
                 fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, ch->v[v].name, "-", "-", "-",
                         "-", 0.0, gr_var_max(&ch->v[v]));
@@ -54,7 +67,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             else snprintf(san, sizeof san, "%s %.1f/%.1f", r->san_finding ? "FOUND" : r->san_unfinished ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
             if (r->perf_ran && r->ratio > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
             else snprintf(perf, sizeof perf, "-");
-            fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, r->verdict, corr, san,
+            fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, gr_verdict_name(r->verdict), corr, san,
                     perf, gr_var_score(r), gr_var_max(r));
         }
         if (ch->outside[0]) fprintf(f, "      note: %s\n", ch->outside);
@@ -97,8 +110,8 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         const gr_ch_result *ch = &s->ch[c];
         fprintf(f, "## Chapter %d (%s): %.1f / %.1f\n\n", ch->number, ch->dir, ch->score, ch->max);
         if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
-        if (strcmp(ch->status, "graded")) {
-            fprintf(f, "**%s**: %s\n\n", ch->status, ch->reason);
+        if ((ch->status != GR_CH_GRADED)) {
+            fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
             if (ch->compile_log && *ch->compile_log) {
                 fprintf(f, "Compiler output (start and end):\n\n");
                 gr_md_block(f, ch->compile_log);
@@ -119,7 +132,7 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
                               : r->san_finding    ? "finding"
                               : r->san_unfinished ? "not checked"
                                                   : "clean";
-            fprintf(f, "| %s | %s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, r->verdict, r->correct_pts,
+            fprintf(f, "| %s | %s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict), r->correct_pts,
                     r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
         }
         fputc('\n', f);
@@ -197,9 +210,9 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
         char name[200];
-        if (strcmp(ch->status, "graded")) {
+        if ((ch->status != GR_CH_GRADED)) {
             gr_str o = {0};
-            gr_str_addf(&o, "%s: %s", ch->status, ch->reason);
+            gr_str_addf(&o, "%s: %s", gr_ch_status_name(ch->status), ch->reason);
             if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
             for (int v = 0; v < ch->n_v; v++) {
                 snprintf(name, sizeof name, "Chapter %d / %s", ch->number, ch->v[v].name);
@@ -216,7 +229,7 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
                 const char *what;
                 double got, max;
                 const char *text;
-            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, r->detail[0] ? r->detail : r->verdict},
+            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, r->detail[0] ? r->detail : gr_verdict_name(r->verdict)},
                           {"sanitizer", r->san_pts, r->rub.sanitizer, r->san},
                           {"performance", r->perf_pts, r->rub.perf, r->perf_note}};
             for (int k = 0; k < 3; k++) {
@@ -254,7 +267,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
         const gr_ch_result *ch = &s->ch[c];
         json_t *o = json_object(), *vs = json_array();
         json_object_set_new(o, "number", json_integer(ch->number));
-        json_object_set_new(o, "status", json_string(ch->status));
+        json_object_set_new(o, "status", json_string(gr_ch_status_name(ch->status)));
         json_object_set_new(o, "score", json_real(ch->score));
         json_object_set_new(o, "max_score", json_real(ch->max));
         json_object_set_new(o, "seconds", json_real(ch->wall_s));
@@ -262,7 +275,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             const gr_var_result *r = &ch->v[v];
             json_t *x = json_object();
             json_object_set_new(x, "variant", json_string(r->name));
-            json_object_set_new(x, "verdict", json_string(r->verdict));
+            json_object_set_new(x, "verdict", json_string(gr_verdict_name(r->verdict)));
             json_object_set_new(x, "score", json_real(gr_var_score(r)));
             json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
             json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));

@@ -10,10 +10,20 @@
 #include "compare.h"
 #include "rubric.h"
 
+/* A variant's verdict; gr_verdict_name() gives the word reports and JSON use. */
+typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL } gr_verdict;
+const char *gr_verdict_name(gr_verdict v);
+
+/* A chapter's state in a grading; gr_ch_status_name() gives the words reports and JSON use. */
+typedef enum { GR_CH_GRADED, GR_CH_MISSING, GR_CH_NOT_GRADABLE, GR_CH_BUILD_FAILED, GR_CH_GRADER_ERROR, GR_CH_NO_GPU } gr_ch_status;
+const char *gr_ch_status_name(gr_ch_status s);
+/* The state named by its word, or -1. */
+int gr_ch_status_parse(const char *s);
+
 typedef struct {
     char name[64];
     gr_variant_rubric rub;          /* its points (zero if the rubric does not list it) */
-    char verdict[16];               /* PASS WRONG TODO CRASH TIMEOUT ERROR NOT-RUN SELF-PASS SELF-FAIL */
+    gr_verdict verdict;
     double correct_pts, perf_pts, san_pts;
     char detail[1400];              /* correctness feedback: first mismatch, count, pattern, hint */
     char san[700];                  /* sanitizer: "clean", the first finding, or why not run */
@@ -27,7 +37,7 @@ typedef struct {
 typedef struct {
     int number;
     char dir[128];
-    char status[32];                /* graded, missing, not gradable, build failed, not in workbook */
+    gr_ch_status status;
     char reason[600];
     char outside[300];              /* edits outside the TODO regions (ignored) */
     char *compile_log;              /* head + tail */

@@ -117,7 +117,7 @@ void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, 
     int idx[GR_MAX_VAR], n = 0;
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
-        if (strcmp(r->verdict, "PASS") && strcmp(r->verdict, "SELF-PASS")) continue;
+        if ((r->verdict != GR_V_PASS) && (r->verdict != GR_V_SELF_PASS)) continue;
         if (!x->sanitizer[0]) {
             snprintf(r->san, sizeof r->san, "compute-sanitizer not found: not checked, no points");
             continue;

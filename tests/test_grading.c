@@ -365,12 +365,12 @@ static void sample(gr_sub_result *s)
     gr_ch_result *a = &s->ch[0], *b = &s->ch[1];
     a->number = 1;
     snprintf(a->dir, sizeof a->dir, "01-reversal");
-    snprintf(a->status, sizeof a->status, "graded");
+    a->status = GR_CH_GRADED;
     a->n_v = 2;
     gr_var_result *v = &a->v[0];
     snprintf(v->name, sizeof v->name, "global");
     v->rub = (gr_variant_rubric){"global", 2, 1, 1};
-    snprintf(v->verdict, sizeof v->verdict, "PASS");
+    v->verdict = GR_V_PASS;
     v->correct_pts = 2;
     v->san_ran = 1;
     v->san_pts = 1;
@@ -380,12 +380,12 @@ static void sample(gr_sub_result *s)
     v = &a->v[1];
     snprintf(v->name, sizeof v->name, "vector");
     v->rub = (gr_variant_rubric){"vector", 2, 2, 1};
-    snprintf(v->verdict, sizeof v->verdict, "WRONG");
+    v->verdict = GR_V_WRONG;
     /* student-controlled text: backticks, invalid UTF-8, quotes */
     snprintf(v->detail, sizeof v->detail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
     b->number = 2;
     snprintf(b->dir, sizeof b->dir, "02-adjdiff");
-    snprintf(b->status, sizeof b->status, "build failed");
+    b->status = GR_CH_BUILD_FAILED;
     snprintf(b->reason, sizeof b->reason, "nvcc exited with code 2");
     b->compile_log = strdup("adjdiff.cu(55): error: expected a \";\"\n");
     b->n_v = 1;
