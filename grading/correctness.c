@@ -23,10 +23,20 @@ static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_c
     }
 }
 
+/* One run of a program for its --dump files: which seed, which of the chapter's edge sizes. */
+typedef struct {
+    unsigned long long seed;
+    int first, count;           /* edge sizes first .. first + count - 1 */
+} gr_dump_chunk;
+
 /* Compares every variant's dumps of one (seed, chunk of sizes) run. */
-static void gr_compare_run(const gr_chapter_rubric *ch, const char *refdir, const char *studir, unsigned long long seed,
-                           int first, int count, gr_var_result *vr, int nv, gr_corr *corr, const char *isolated_dir_fmt)
+static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
+                           gr_corr *corr, const char *isolated_dir_fmt)
 {
+    const gr_chapter_rubric *ch = j->ch;
+    unsigned long long seed = k->seed;
+    int first = k->first, count = k->count, nv = j->cr->n_v;
+    gr_var_result *vr = j->cr->v;
     for (int v = 0; v < nv; v++) {
         for (int s = first; s < first + count; s++) {
             char canon[64], rp[PATH_MAX], sp[PATH_MAX];
@@ -81,10 +91,13 @@ static void gr_compare_run(const gr_chapter_rubric *ch, const char *refdir, cons
 }
 
 /* Runs a program over one chunk of sizes with --dump into dir. */
-static void gr_dump_run(const gr_ctx *x, const char *prog, const char *dir, const char *variants,
-                        const gr_chapter_rubric *ch, unsigned long long seed, int first, int count, gr_run_result *r,
-                        const char *what, gr_cmd *c)
+static void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
+                        const char *dir, const char *what, gr_cmd *c, gr_run_result *r)
 {
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    unsigned long long seed = k->seed;
+    int first = k->first, count = k->count;
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd_init(c, x, dir, x->rub.t_run, 1);
@@ -116,22 +129,26 @@ static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const 
 }
 
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
-int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu,
-                          const char *work, gr_ch_result *cr, char *why, size_t wlen)
+int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    const char *ref = j->ref, *stu = j->stu, *work = j->work;
+    gr_ch_result *cr = j->cr;
     gr_corr corr[GR_MAX_VAR];
     memset(corr, 0, sizeof corr);
     for (int si = 0; si < x->n_seeds; si++) {
         unsigned long long seed = x->seeds[si];
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+            const gr_dump_chunk chunk = {seed, first, count};
             char refdir[PATH_MAX], studir[PATH_MAX], what[80];
             snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", work, si, first);
             snprintf(studir, sizeof studir, "%s/stu-%d-%d", work, si, first);
             gr_run_result r;
             gr_cmd c;
             snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
-            gr_dump_run(x, ref, refdir, "all", ch, seed, first, count, &r, what, &c);
+            gr_dump_run(j, &chunk, ref, "all", refdir, what, &c, &r);
             /* The reference's results must stay out of the student program's reach. */
             if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG("cannot protect %s", refdir);
             if (!(r.exited && r.code == 0)) {
@@ -152,7 +169,7 @@ int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref
                 }
             snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
             if (live[0]) {
-                gr_dump_run(x, stu, studir, live, ch, seed, first, count, &r, what, &c);
+                gr_dump_run(j, &chunk, stu, live, studir, what, &c, &r);
                 gr_run_result_free(&r);
             } else gr_mkdirs(studir, 0755);
             /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing
@@ -164,7 +181,7 @@ int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref
                 char iso[PATH_MAX];
                 snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
                 snprintf(what, sizeof what, "ch%d %s alone", ch->number, cr->v[v].name);
-                gr_dump_run(x, stu, iso, cr->v[v].name, ch, seed, first, count, &r, what, &c);
+                gr_dump_run(j, &chunk, stu, cr->v[v].name, iso, what, &c, &r);
                 if (!gr_dump_complete(iso, ch, cr->v[v].name, first, count) && !corr[v].failed_run[0]) {
                     char d[200], t[400];
                     gr_run_describe(&r, &c.o, d, sizeof d);
@@ -178,7 +195,7 @@ int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref
                 }
                 gr_run_result_free(&r);
             }
-            gr_compare_run(ch, refdir, studir, seed, first, count, cr->v, cr->n_v, corr, isofmt);
+            gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
             gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
             gr_rmtree(studir);
             for (int v = 0; v < cr->n_v; v++) {
@@ -212,9 +229,12 @@ int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref
 }
 
 /* check mode without a reference: the program's own verdicts (clearly labelled). */
-int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                         gr_ch_result *cr, char *why, size_t wlen)
+int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
 {
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    const char *stu = j->stu, *work = j->work;
+    gr_ch_result *cr = j->cr;
     int bad[GR_MAX_VAR] = {0}, todo[GR_MAX_VAR] = {0}, seen[GR_MAX_VAR] = {0};
     char note[GR_MAX_VAR][600];
     memset(note, 0, sizeof note);

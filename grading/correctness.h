@@ -5,11 +5,9 @@
 #include "job.h"
 
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
-int gr_correctness(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu,
-                          const char *work, gr_ch_result *cr, char *why, size_t wlen);
+int gr_correctness(const gr_chjob *j, char *why, size_t wlen);
 
 /* check mode without a reference: the program's own verdicts (clearly labelled). */
-int gr_self_check(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                         gr_ch_result *cr, char *why, size_t wlen);
+int gr_self_check(const gr_chjob *j, char *why, size_t wlen);
 
 #endif /* GR_CORRECTNESS_H */

@@ -42,6 +42,16 @@ extern int gr_gpu_without_bwrap;
         }                                                                                                               \
     } while (0)
 
+/* One chapter of one submission being graded: what every grading step works on. */
+typedef struct {
+    const gr_ctx *x;
+    const gr_chapter_rubric *ch;
+    const char *ref;          /* the reference program, or NULL (check mode without solutions/) */
+    const char *stu;          /* the student's build */
+    const char *work;         /* the chapter's private working directory */
+    gr_ch_result *cr;         /* where the results go */
+} gr_chjob;
+
 typedef struct {
     gr_run_opts o;
     const char *argv[96];

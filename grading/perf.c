@@ -13,10 +13,21 @@ typedef struct {
     char why[300];
 } gr_perf_side;
 
-static void gr_perf_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *prog, const char *work,
-                        const char *list, int reps, gr_perf_side *side, gr_ch_result *cr, const int *sel, int nsel,
-                        const char *who)
+/* Which variants a benchmark run times: their names for --variant, and their indices in the results. */
+typedef struct {
+    char list[1024];
+    int sel[GR_MAX_VAR], nsel;
+} gr_perf_plan;
+
+static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
+                        gr_perf_side *side)
 {
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    const char *work = j->work, *list = plan->list;
+    gr_ch_result *cr = j->cr;
+    const int *sel = plan->sel;
+    int nsel = plan->nsel;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/perf-%s", work, who);
     gr_rmtree(dir);
@@ -108,18 +119,28 @@ static void gr_wall_delta(const gr_ctx *x, gr_perf_side *s, const int *sel, int 
     *delta = s->wall_hi - s->wall_lo;
 }
 
-void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu, const char *work,
-                    gr_ch_result *cr)
+/* The variants with this verdict that earn performance points. */
+static void gr_perf_select(const gr_ch_result *cr, gr_verdict verdict, gr_perf_plan *plan)
 {
-    int sel[GR_MAX_VAR], nsel = 0;
-    char list[1024] = "";
+    memset(plan, 0, sizeof *plan);
     for (int v = 0; v < cr->n_v; v++) {
-        gr_var_result *r = &cr->v[v];
-        if ((r->verdict != GR_V_PASS) || r->rub.perf <= 0) continue;
-        sel[nsel++] = v;
-        size_t l = strlen(list);
-        snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", r->name);
+        const gr_var_result *r = &cr->v[v];
+        if (r->verdict != verdict || (verdict == GR_V_PASS && r->rub.perf <= 0)) continue;
+        plan->sel[plan->nsel++] = v;
+        size_t l = strlen(plan->list);
+        snprintf(plan->list + l, sizeof plan->list - l, "%s%s", l ? "," : "", r->name);
     }
+}
+
+void gr_perf(const gr_chjob *j)
+{
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    gr_ch_result *cr = j->cr;
+    gr_perf_plan plan;
+    gr_perf_select(cr, GR_V_PASS, &plan);
+    const int *sel = plan.sel;
+    int nsel = plan.nsel;
     if (!nsel) return;
     gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
     /* The high repetition count is chosen from the reference's own times (never the student's) so that
@@ -128,7 +149,7 @@ void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, cons
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = 0; k < 2; k++) { /* alternate: reference, student, reference, student … */
             int reps = k == 0 ? x->rub.reps_lo : hi;
-            gr_perf_run(x, ch, ref, work, list, reps, rs, cr, sel, nsel, "ref");
+            gr_perf_run(j, j->ref, "ref", reps, &plan, rs);
             if (round == 0 && k == 0) {
                 double per = gr_per_rep_ms(rs, sel, nsel);
                 if (per > 0) {
@@ -136,7 +157,7 @@ void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, cons
                     hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
                 }
             }
-            gr_perf_run(x, ch, stu, work, list, reps, ss, cr, sel, nsel, "stu");
+            gr_perf_run(j, j->stu, "stu", reps, &plan, ss);
         }
     }
     /* The reference calibrates the check: how much wall clock its extra repetitions took per reported
@@ -180,20 +201,18 @@ void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, cons
 }
 
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
-void gr_perf_self(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                         gr_ch_result *cr)
+void gr_perf_self(const gr_chjob *j)
 {
-    int sel[GR_MAX_VAR], nsel = 0;
-    char list[1024] = "";
-    for (int v = 0; v < cr->n_v; v++)
-        if ((cr->v[v].verdict == GR_V_SELF_PASS)) {
-            sel[nsel++] = v;
-            size_t l = strlen(list);
-            snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", cr->v[v].name);
-        }
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    gr_ch_result *cr = j->cr;
+    gr_perf_plan plan;
+    gr_perf_select(cr, GR_V_SELF_PASS, &plan);
+    const int *sel = plan.sel;
+    int nsel = plan.nsel;
     if (!nsel) return;
     gr_perf_side *ss = calloc(1, sizeof *ss);
-    gr_perf_run(x, ch, stu, work, list, x->rub.reps_hi, ss, cr, sel, nsel, "self");
+    gr_perf_run(j, j->stu, "self", x->rub.reps_hi, &plan, ss);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;

@@ -4,11 +4,9 @@
 
 #include "job.h"
 
-void gr_perf(const gr_ctx *x, const gr_chapter_rubric *ch, const char *ref, const char *stu, const char *work,
-                    gr_ch_result *cr);
+void gr_perf(const gr_chjob *j);
 
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
-void gr_perf_self(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                         gr_ch_result *cr);
+void gr_perf_self(const gr_chjob *j);
 
 #endif /* GR_PERF_H */

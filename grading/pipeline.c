@@ -134,6 +134,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             snprintf(cr->reason, sizeof cr->reason, "no reference build/solution%d (is solutions/ here?)", ch->number);
             continue;
         }
+        const gr_chjob job = {x, ch, have_ref ? ref : NULL, stu, cw, cr};
         gr_prog_variant pv[GR_MAX_VAR];
         char why[600];
         int lock = gr_gpu_lock(x->gpu);
@@ -161,25 +162,25 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         }
         if ((cr->status == GR_CH_GRADED)) {
             if (have_ref) {
-                int rc = gr_correctness(x, ch, ref, stu, cw, cr, why, sizeof why);
+                int rc = gr_correctness(&job, why, sizeof why);
                 if (rc) {
                     cr->status = rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR;
                     snprintf(cr->reason, sizeof cr->reason, "%s", why);
                 }
             } else {
                 cr->self_check = 1;
-                if (gr_self_check(x, ch, stu, cw, cr, why, sizeof why)) {
+                if (gr_self_check(&job, why, sizeof why)) {
                     cr->status = GR_CH_NO_GPU;
                     snprintf(cr->reason, sizeof cr->reason, "%s", why);
                 }
             }
         }
         if ((cr->status == GR_CH_GRADED)) {
-            if (!x->no_san) gr_sanitize(x, ch, stu, cw, cr, pv, npv);
+            if (!x->no_san) gr_sanitize(&job, pv, npv);
             if (!x->no_perf) {
                 gr_gpu_exclusive(lock);
-                if (have_ref) gr_perf(x, ch, ref, stu, cw, cr);
-                else gr_perf_self(x, ch, stu, cw, cr);
+                if (have_ref) gr_perf(&job);
+                else gr_perf_self(&job);
             }
         }
         gr_gpu_unlock(lock);

@@ -3,9 +3,11 @@
 #include "sanitize.h"
 
 /* ---------------------------------------------------------------- sanitizer */
-static int gr_san_run_once(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                           const char *tool, const char *variants, gr_run_result *r, int no_bwrap)
+static int gr_san_run_once(const gr_chjob *j, const char *tool, const char *variants, gr_run_result *r, int no_bwrap)
 {
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    const char *stu = j->stu, *work = j->work;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/san-%s", work, tool);
     gr_rmtree(dir);
@@ -46,30 +48,30 @@ static int gr_san_run_once(const gr_ctx *x, const gr_chapter_rubric *ch, const c
 
 /* compute-sanitizer attaches to the program in ways a sandbox may refuse: if it does not finish under
  * bubblewrap, it is tried once more with the plain sandbox (same limits, still as nobody when root). */
-static int gr_san_run(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work, const char *tool,
-                      const char *variants, gr_run_result *r)
+static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants, gr_run_result *r)
 {
-    int f = gr_san_run_once(x, ch, stu, work, tool, variants, r, 0);
+    int f = gr_san_run_once(j, tool, variants, r, 0);
     if (f == -2 && strstr(r->how, "bubblewrap")) {
         LOG("%s did not finish under bubblewrap: once more without it", tool);
         gr_run_result_free(r);
-        f = gr_san_run_once(x, ch, stu, work, tool, variants, r, 1);
+        f = gr_san_run_once(j, tool, variants, r, 1);
     }
     return f;
 }
 
 /* The tools are not timed, so they run at the same time, each in its own process (each its own
  * subreaper); their results come back through files. */
-static void gr_san_run_all(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                           const char *variants, gr_run_result *res, int *f)
+static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_result *res, int *f)
 {
+    const gr_chapter_rubric *ch = j->ch;
+    const char *work = j->work;
     pid_t pid[GR_MAX_TOOLS];
     for (int t = 0; t < ch->n_tools; t++) {
         fflush(NULL);
         pid[t] = fork();
         if (pid[t] == 0) {
             gr_run_result r;
-            int rc = gr_san_run(x, ch, stu, work, ch->tools[t], variants, &r);
+            int rc = gr_san_run(j, ch->tools[t], variants, &r);
             char p[PATH_MAX], meta[128];
             snprintf(p, sizeof p, "%s/san-%s.meta", work, ch->tools[t]);
             snprintf(meta, sizeof meta, "%d %d %d %d %d %d %d", rc, r.exited, r.code, r.signaled, r.sig, r.timed_out,
@@ -110,9 +112,12 @@ static void gr_san_run_all(const gr_ctx *x, const gr_chapter_rubric *ch, const c
     }
 }
 
-void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                        gr_ch_result *cr, const gr_prog_variant *pv, int npv)
+void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 {
+    const gr_ctx *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    const char *work = j->work;
+    gr_ch_result *cr = j->cr;
     char list[1024] = "";
     int idx[GR_MAX_VAR], n = 0;
     for (int v = 0; v < cr->n_v; v++) {
@@ -132,7 +137,7 @@ void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, 
     if (!n) return;
     gr_run_result all[GR_MAX_TOOLS];
     int found[GR_MAX_TOOLS];
-    gr_san_run_all(x, ch, stu, work, list, all, found);
+    gr_san_run_all(j, list, all, found);
     for (int t = 0; t < ch->n_tools; t++) {
         gr_run_result r = all[t];
         int f = found[t];
@@ -181,7 +186,7 @@ void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, 
             for (int i = 0; i < n; i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
                 gr_run_result one;
-                if (gr_san_run(x, ch, stu, work, ch->tools[t], vr->name, &one) == 1) {
+                if (gr_san_run(j, ch->tools[t], vr->name, &one) == 1) {
                     char first[500];
                     gr_san_first_excerpt(one.out, first, sizeof first);
                     if (!vr->san_finding) snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);

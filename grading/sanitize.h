@@ -4,7 +4,6 @@
 
 #include "job.h"
 
-void gr_sanitize(const gr_ctx *x, const gr_chapter_rubric *ch, const char *stu, const char *work,
-                        gr_ch_result *cr, const gr_prog_variant *pv, int npv);
+void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv);
 
 #endif /* GR_SANITIZE_H */
