@@ -203,3 +203,26 @@ double gr_median(double *a, int n)
         }
     return n % 2 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
 }
+
+char *gr_utf8_clean(const char *s)
+{
+    size_t n = strlen(s);
+    char *o = (char *)malloc(n * 3 + 1), *q = o;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
+        int ok = len > 0;
+        for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
+        if (ok) {
+            memcpy(q, p, (size_t)len);
+            q += len;
+            p += len;
+        } else {
+            memcpy(q, "\xEF\xBF\xBD", 3); /* U+FFFD */
+            q += 3;
+            p++;
+        }
+    }
+    *q = 0;
+    return o;
+}

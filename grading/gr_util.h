@@ -35,6 +35,9 @@ void gr_str_addf(gr_str *b, const char *fmt, ...);
 const char *gr_str_c(const gr_str *b);
 void gr_str_free(gr_str *b);
 
+/* A copy of s (malloc) in which every byte that is not valid UTF-8 is U+FFFD: student output is arbitrary bytes. */
+char *gr_utf8_clean(const char *s);
+
 /* The median of a[0..n) (sorts a); -1 when n is 0. */
 double gr_median(double *a, int n);
 

@@ -166,30 +166,7 @@ static json_t *gr_gs_test(const char *name, double score, double max, const char
 }
 
 /* jansson refuses invalid UTF-8: student text (compiler logs, program output) is made valid first. */
-static char *gr_utf8_clean(const char *s)
-{
-    size_t n = strlen(s);
-    char *o = (char *)malloc(n * 3 + 1), *q = o;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p) {
-        int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
-        int ok = len > 0;
-        for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
-        if (ok) {
-            memcpy(q, p, (size_t)len);
-            q += len;
-            p += len;
-        } else {
-            memcpy(q, "\xEF\xBF\xBD", 3); /* U+FFFD */
-            q += 3;
-            p++;
-        }
-    }
-    *q = 0;
-    return o;
-}
-
-static json_t *gr_jstr(const char *s)
+json_t *gr_jstr(const char *s)
 {
     char *c = gr_utf8_clean(s ? s : "");
     json_t *j = json_string(c);

@@ -63,6 +63,9 @@ typedef struct {
 
 void gr_sub_totals(gr_sub_result *s);
 
+/* A JSON string of arbitrary bytes (invalid UTF-8 replaced). */
+json_t *gr_jstr(const char *s);
+
 /* ---------------------------------------------------------------- terminal table */
 void gr_print_table(FILE *f, const gr_sub_result *s);
 

@@ -61,6 +61,11 @@ typedef struct {
     char how[96];                 /* the isolation used, for the report */
 } gr_run_result;
 
+/* The one pair that hands a run's result (and the caller's own code `rc`) from a child process to
+ * its parent: a JSON file. load returns -1 (and a result marked start_failed) if the file is missing. */
+int gr_run_result_save(const char *path, int rc, const gr_run_result *r);
+int gr_run_result_load(const char *path, int *rc, gr_run_result *r);
+
 typedef struct {
     char *head;
     size_t hlen, cap;

@@ -60,7 +60,7 @@ static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants,
 }
 
 /* The tools are not timed, so they run at the same time, each in its own process (each its own
- * subreaper); their results come back through files. */
+ * subreaper); each hands its result back with gr_run_result_save/load. */
 static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_result *res, int *f)
 {
     const gr_chapter_rubric *ch = j->ch;
@@ -72,15 +72,9 @@ static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_resul
         if (pid[t] == 0) {
             gr_run_result r;
             int rc = gr_san_run(j, ch->tools[t], variants, &r);
-            char p[PATH_MAX], meta[128];
-            snprintf(p, sizeof p, "%s/san-%s.meta", work, ch->tools[t]);
-            snprintf(meta, sizeof meta, "%d %d %d %d %d %d %d", rc, r.exited, r.code, r.signaled, r.sig, r.timed_out,
-                     r.start_failed);
-            gr_write_file(p, meta, strlen(meta));
-            snprintf(p, sizeof p, "%s/san-%s.out", work, ch->tools[t]);
-            gr_write_file(p, r.out, strlen(r.out));
-            snprintf(p, sizeof p, "%s/san-%s.err", work, ch->tools[t]);
-            gr_write_file(p, r.err, strlen(r.err));
+            char p[PATH_MAX];
+            snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
+            gr_run_result_save(p, rc, &r);
             fflush(NULL);
             _exit(0);
         }
@@ -89,26 +83,9 @@ static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_resul
         if (pid[t] > 0) waitpid(pid[t], NULL, 0);
         memset(&res[t], 0, sizeof res[t]);
         char p[PATH_MAX];
-        snprintf(p, sizeof p, "%s/san-%s.meta", work, ch->tools[t]);
-        char *meta = gr_read_capped(p, 128, NULL);
-        f[t] = -1;
-        if (!meta || sscanf(meta, "%d %d %d %d %d %d %d", &f[t], &res[t].exited, &res[t].code, &res[t].signaled,
-                            &res[t].sig, &res[t].timed_out, &res[t].start_failed) != 7) {
-            f[t] = -1;
-            res[t].start_failed = 1;
-        }
-        free(meta);
-        snprintf(p, sizeof p, "%s/san-%s.out", work, ch->tools[t]);
-        res[t].out = gr_read_capped(p, 1 << 20, NULL);
-        snprintf(p, sizeof p, "%s/san-%s.err", work, ch->tools[t]);
-        res[t].err = gr_read_capped(p, 1 << 20, NULL);
-        if (!res[t].out) res[t].out = strdup("");
-        if (!res[t].err) res[t].err = strdup("the sanitizer's grader process died");
-        const char *ext[] = {"meta", "out", "err"};
-        for (int e = 0; e < 3; e++) {
-            snprintf(p, sizeof p, "%s/san-%s.%s", work, ch->tools[t], ext[e]);
-            unlink(p);
-        }
+        snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
+        gr_run_result_load(p, &f[t], &res[t]);
+        unlink(p);
     }
 }
 
