@@ -22,7 +22,7 @@ json_t *wb_jsonl_parse(const char *text, size_t len, char *err, size_t errlen)
         json_error_t je;
         json_t *obj = json_loadb(p, n, 0, &je);
         if (!json_is_object(obj)) {
-            snprintf(err, errlen, "line %d: %s", lineno, obj ? "not a JSON object" : je.text);
+            snprintf(err, errlen, "line %d: not a JSON object (%s)", lineno, obj ? "another JSON value" : je.text);
             json_decref(obj);
             json_decref(lines);
             return NULL;

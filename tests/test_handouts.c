@@ -6,7 +6,7 @@
 
 #include "regions.h"
 #include "wbtest.h"
-#include "../handouts/tools/wbresults.h"
+#include "wbresults.h"
 
 /* ------------------------------------------------------------------ helpers */
 typedef struct {

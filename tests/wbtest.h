@@ -43,7 +43,7 @@ static inline int wbt_run(char *out, const char *fmt, ...)
     vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
     char full[2100];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    snprintf(full, sizeof full, "{ %s ; } 2>&1", cmd); /* the shell's own messages too (command not found) */
     FILE *p = popen(full, "r");
     cr_assert_not_null(p, "popen failed for: %s", cmd);
     size_t n = 0, got;
