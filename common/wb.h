@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "contract.h"
 
@@ -30,19 +31,28 @@
 #define WB_MAX_SIZES 8
 #define WB_MAX_VARIANTS 16
 
+#define WB_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* Each chapter defines `struct State`: its sizes and buffers. The harness only passes it around. */
+typedef struct State State;
+
+/* One row of a chapter's variant table: everything about a variant in one place. */
 typedef struct {
-    const char *name;    /* the CLI name, e.g. "shared-static" */
-    const char *idea;    /* the one idea it adds, for --list */
-    const char *kernels; /* its __global__ functions, comma-separated (for `make sass`/`profile`) */
-    const char *claim;   /* what the seed material claimed for this idea, or NULL (printed by --claims) */
-} wb_variant_info;
+    const char *name;             /* the CLI name, e.g. "shared-static" */
+    const char *idea;             /* the one idea it adds, for --list */
+    const char *kernels;          /* its __global__ functions, comma-separated (for `make sass`/`profile`) */
+    void (*launch)(State *s);     /* enqueue its kernel(s); timed */
+    void (*prepare)(State *s);    /* preprocessing it needs, timed apart; or NULL */
+    const char *extra;            /* the chapter's own column for it (e.g. loads per element), or NULL */
+    const char *claim;            /* what the course's source material claimed for it, or NULL (--claims) */
+} wb_variant;
 
 /* What the command line needs to know about a chapter. */
 typedef struct {
     const char *id;                     /* "1-reversal": the `chapter` field of the JSON */
     const char *title;                  /* one line for --help and the table's header */
-    const wb_variant_info *variants;
-    int n_variants;
+    const wb_variant *variants;
+    int n_variants;                     /* WB_COUNT(variants) */
     int dims;                           /* 1: "N"; 3: "MxNxK" */
     long long max_dim;                  /* largest accepted extent (the kernels' index type) */
     const char *size_help;              /* what a size means, for --help */
@@ -58,6 +68,7 @@ typedef struct {
     const char *json_path;              /* NULL, a file name, or "-" for stdout */
     const char *dump_dir;               /* NULL or a directory for raw result arrays */
     int help, list, claims;
+    int default_sizes;                  /* no --size given: the chapter's defaults (scaled down to fit) */
 } wb_options;
 
 static inline int wb_parse_size(const char *s, const wb_cli *cli, wb_size *out, char *err, size_t errlen)
@@ -82,6 +93,40 @@ static inline int wb_variant_index(const wb_cli *cli, const char *name)
     return -1;
 }
 
+/* "a,b" or "all": a bit per variant. Any length; an empty name (",a", "a,", "a,,b"), an unknown name
+ * or a name given twice is an error, never silently dropped. */
+static inline int wb_parse_variant_list(const char *list, const wb_cli *cli, unsigned *mask, char *err, size_t errlen)
+{
+    *mask = 0;
+    const char *p = list;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0) {
+            snprintf(err, errlen, "--variant '%.60s%s' has an empty name (a stray comma?)", list, strlen(list) > 60 ? "…" : "");
+            return -1;
+        }
+        unsigned bits = 0;
+        if (len == 3 && !strncmp(p, "all", 3)) bits = (1u << cli->n_variants) - 1;
+        for (int v = 0; !bits && v < cli->n_variants; v++)
+            if (strlen(cli->variants[v].name) == len && !strncmp(cli->variants[v].name, p, len)) bits = 1u << v;
+        if (!bits) {
+            int at = snprintf(err, errlen, "unknown variant '%.*s' (valid:", (int)(len < 60 ? len : 60), p);
+            for (int k = 0; k < cli->n_variants && at > 0 && (size_t)at < errlen; k++)
+                at += snprintf(err + at, errlen - (size_t)at, " %s", cli->variants[k].name);
+            if (at > 0 && (size_t)at < errlen) snprintf(err + at, errlen - (size_t)at, ", all)");
+            return -1;
+        }
+        if (*mask & bits) {
+            snprintf(err, errlen, "--variant names '%.*s' twice", (int)(len < 60 ? len : 60), p);
+            return -1;
+        }
+        *mask |= bits;
+        if (!comma) return 0;
+        p = comma + 1;
+    }
+}
+
 /* Parses argv into *o. Returns 0, or WB_EXIT_USAGE with a one-line reason in err. Prints nothing. */
 static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_options *o, char *err, size_t errlen)
 {
@@ -103,31 +148,9 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
     long long v;
     while ((c = getopt_long(argc, argv, ":v:n:s:r:w:j:d:lh", longopts, NULL)) != -1) {
         switch (c) {
-        case 'v': {
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", optarg);
-            char *save = NULL;
-            for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                if (strcmp(t, "all") == 0) {
-                    o->variant_mask |= (1u << cli->n_variants) - 1;
-                    continue;
-                }
-                int idx = wb_variant_index(cli, t);
-                if (idx < 0) {
-                    int at = snprintf(err, errlen, "unknown variant '%s' (valid:", t);
-                    for (int k = 0; k < cli->n_variants && at > 0 && (size_t)at < errlen; k++)
-                        at += snprintf(err + at, errlen - (size_t)at, " %s", cli->variants[k].name);
-                    if (at > 0 && (size_t)at < errlen) snprintf(err + at, errlen - (size_t)at, ", all)");
-                    return WB_EXIT_USAGE;
-                }
-                o->variant_mask |= 1u << idx;
-            }
-            if (!o->variant_mask) {
-                snprintf(err, errlen, "--variant needs at least one name");
-                return WB_EXIT_USAGE;
-            }
+        case 'v':
+            if (wb_parse_variant_list(optarg, cli, &o->variant_mask, err, errlen)) return WB_EXIT_USAGE;
             break;
-        }
         case 'n':
             if (o->n_sizes == WB_MAX_SIZES) {
                 snprintf(err, errlen, "at most %d --size options", WB_MAX_SIZES);
@@ -174,6 +197,7 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
     }
     if (!o->variant_mask) o->variant_mask = (1u << cli->n_variants) - 1;
     if (!o->n_sizes) {
+        o->default_sizes = 1;
         char buf[128];
         snprintf(buf, sizeof buf, "%s", cli->default_sizes);
         char *save = NULL;
@@ -201,7 +225,7 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "                      with --list: the variants as JSON lines on stdout\n"
             "      --dump DIR      write each variant's raw result array to DIR/VARIANT_SIZE.bin\n"
             "  -l, --list          list the variants and the idea each adds\n"
-            "      --claims        after the table, set what the seed material claimed beside what this GPU measured\n"
+            "      --claims        after the table, set what the source material claimed beside what this GPU measured\n"
             "  -h, --help          this text\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
             "            4 CUDA error, 5 cannot write an output file\n",
@@ -227,11 +251,19 @@ static inline void wb_check_init(wb_check *c, size_t cols)
     c->cols = cols;
 }
 
-static inline void wb_check_note(wb_check *c, unsigned long long idx, const char *expected, const char *got,
-                                 int unwritten)
+/* Counts a wrong element; returns 1 when it is one of the first few whose values should be formatted
+ * and reported (wb_check_note). Only those are formatted: an untouched starter has hundreds of
+ * millions of wrong elements, and formatting each of them took minutes. */
+static inline int wb_check_miss(wb_check *c, int unwritten)
 {
     c->wrong++;
     c->unwritten += unwritten != 0;
+    return c->n_reports < WB_CHECK_REPORT;
+}
+
+static inline void wb_check_note(wb_check *c, unsigned long long idx, const char *expected, const char *got,
+                                 int unwritten)
+{
     if (c->n_reports >= WB_CHECK_REPORT) return;
     char where[48];
     if (c->cols)
@@ -249,7 +281,7 @@ static inline void wb_check_i32(wb_check *c, unsigned long long offset, const in
 {
     for (size_t i = 0; i < n; i++) {
         c->checked++;
-        if (got[i] == expected[i]) continue;
+        if (got[i] == expected[i] || !wb_check_miss(c, wb_is_poison(&got[i], 4))) continue;
         char e[24], g[24];
         snprintf(e, sizeof e, "%d", expected[i]);
         snprintf(g, sizeof g, "%d", got[i]);
@@ -262,7 +294,7 @@ static inline void wb_check_i64(wb_check *c, unsigned long long offset, const in
 {
     for (size_t i = 0; i < n; i++) {
         c->checked++;
-        if (got[i] == expected[i]) continue;
+        if (got[i] == expected[i] || !wb_check_miss(c, wb_is_poison(&got[i], 8))) continue;
         char e[24], g[24];
         snprintf(e, sizeof e, "%lld", (long long)expected[i]);
         snprintf(g, sizeof g, "%lld", (long long)got[i]);
@@ -276,7 +308,7 @@ static inline void wb_check_f32_exact(wb_check *c, unsigned long long offset, co
 {
     for (size_t i = 0; i < n; i++) {
         c->checked++;
-        if (memcmp(&got[i], &expected[i], 4) == 0 && !isnan(got[i])) continue;
+        if ((memcmp(&got[i], &expected[i], 4) == 0 && !isnan(got[i])) || !wb_check_miss(c, wb_is_poison(&got[i], 4))) continue;
         char e[32], g[32];
         snprintf(e, sizeof e, "%.9g", expected[i]);
         snprintf(g, sizeof g, "%.9g", got[i]);
@@ -299,7 +331,7 @@ static inline void wb_check_f32_tol(wb_check *c, unsigned long long offset, cons
             c->worst_err = rel;
             c->worst_at = offset + i;
         }
-        if (!isnan(got[i]) && !poisoned && err <= bound[i]) continue;
+        if ((!isnan(got[i]) && !poisoned && err <= bound[i]) || !wb_check_miss(c, poisoned)) continue;
         char e[32], g[64];
         snprintf(e, sizeof e, "%.7g", ref[i]);
         if (poisoned) snprintf(g, sizeof g, "%.7g", got[i]);
@@ -461,18 +493,18 @@ static inline int wb_cmp_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of `reps` timed runs of fn(ctx) after `warmup` untimed ones, each run between two events. */
-static inline double wb_time_median_ms(void (*fn)(void *), void *ctx, int warmup, int reps)
+/* Median of `reps` timed runs of fn(s) after `warmup` untimed ones, each run between two events. */
+static inline double wb_time_median_ms(void (*fn)(State *), State *s, int warmup, int reps)
 {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    for (int i = 0; i < warmup; i++) fn(ctx);
+    for (int i = 0; i < warmup; i++) fn(s);
     CUDA_CHECK(cudaDeviceSynchronize());
     float *t = (float *)malloc(sizeof(float) * (size_t)reps);
     for (int i = 0; i < reps; i++) {
         CUDA_CHECK(cudaEventRecord(start, 0));
-        fn(ctx);
+        fn(s);
         CUDA_CHECK(cudaEventRecord(stop, 0));
         CUDA_CHECK(cudaEventSynchronize(stop));
         CUDA_CHECK(cudaEventElapsedTime(&t[i], start, stop));
@@ -483,6 +515,21 @@ static inline double wb_time_median_ms(void (*fn)(void *), void *ctx, int warmup
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     return median;
+}
+
+/* Blocks (or chunks) needed to cover n items, per_block at a time. */
+static inline int wb_ceil_div(long long n, long long per_block) { return (int)((n + per_block - 1) / per_block); }
+
+/* Host memory for `what`, or exit with a plain message: running out of host memory is not a CUDA error
+ * (exit code WB_EXIT_CUDA all the same: the run could not go on). */
+static inline void *wb_host_alloc(size_t bytes, const char *what)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory: %.2f GB for %s could not be allocated\n", bytes / 1e9, what);
+        exit(WB_EXIT_CUDA);
+    }
+    return p;
 }
 
 typedef struct {
@@ -532,38 +579,89 @@ static inline void wb_poison(void *d_ptr, size_t n_bytes)
 }
 
 /* ---------------------------------------------------------------- the chapter driver */
-/* A chapter is its variants plus a few callbacks on its own state; wb_main does the rest the same way
- * in every chapter: parse, find the GPU, check the memory fits, and for each size set up inputs and
- * the CPU reference, measure the speed of light, then for each variant poison, run once, verify, time. */
-typedef struct {
-    void (*launch)(void *state);     /* enqueue the variant's kernel(s); timed */
-    void (*prepare)(void *state);    /* optional: preprocessing it needs (timed apart), or NULL */
-    const char *extra;               /* the chapter's column for this variant, or NULL */
-} wb_variant_run;
+/* The result a chapter's variants write: wb_main poisons it before each run, copies it back, hands it
+ * to the chapter's check and writes it for --dump. The chapter fills this in its setup. */
+typedef enum { WB_ELEM_I32, WB_ELEM_I64, WB_ELEM_F32 } wb_elem;
 
+typedef struct {
+    void *device;       /* where the variants write (cudaMalloc'd by the chapter) */
+    void *host;         /* where wb_main copies it back (allocated by the chapter) */
+    wb_elem type;
+    size_t count;       /* elements */
+} wb_output;
+
+static inline size_t wb_elem_size(wb_elem t) { return t == WB_ELEM_I64 ? 8 : 4; }
+
+/* A chapter is its variant table plus a few functions on its own State; wb_main does the rest the same
+ * way in every chapter: parse, find the GPU, check the memory fits, and for each size set up inputs
+ * and the CPU reference, measure the speed of light, then for each variant poison, run once, copy
+ * back, check, dump, time. */
 typedef struct {
     wb_cli cli;
     wb_table table;
-    const wb_variant_run *runs;      /* cli.n_variants entries, same order as cli.variants */
     double work_scale;               /* throughput = work / seconds / work_scale */
-    /* Bytes of GPU memory a size needs, so too-large sizes are refused before allocating. */
+    /* Bytes of GPU memory a size needs, so too-large sizes are refused (or defaults scaled down). */
     double (*device_bytes)(const wb_size *size);
     /* Units of work one run does (bytes moved, flops, min-plus steps). */
     double (*work)(const wb_size *size);
-    /* Allocate, fill inputs from seed, compute what verification needs. */
-    void (*setup)(void *state, const wb_size *size, uint64_t seed);
+    /* Allocate, fill inputs from seed, compute what the check needs, and describe the output. */
+    void (*setup)(State *s, const wb_size *size, uint64_t seed, wb_output *out);
     /* Measure the speed of light on the same data; returns it in the chapter's unit, names it. */
-    double (*speed_of_light)(void *state, int warmup, int reps, const char **name);
-    /* Poison the outputs. */
-    void (*poison)(void *state);
-    /* Copy the result back and compare it with the reference. */
-    void (*check)(void *state, wb_check *check);
-    /* Write the result array copied back by check() as raw bytes. */
-    int (*dump)(void *state, FILE *f);
-    void (*teardown)(void *state);
+    double (*speed_of_light)(State *s, int warmup, int reps, const char **name);
+    /* Compare the result (out.host, copied back) with the reference. */
+    void (*check)(State *s, const void *result, wb_check *check);
+    void (*teardown)(State *s);
 } wb_chapter;
 
-static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *state)
+/* --json FILE is written to FILE.partial and renamed when the run completes (exit 0 or 1), so a run
+ * that finds no GPU, fails or is stopped never empties or damages an earlier FILE. */
+static char wb_json_partial[4096];
+static void wb_json_discard(void)
+{
+    if (wb_json_partial[0]) unlink(wb_json_partial);
+}
+
+/* A default size that does not fit this GPU is halved (every extent for MxNxK) until it does, with a
+ * note; an explicit --size that does not fit is a usage error. Returns 0, or the exit code. */
+static inline int wb_fit_sizes(const char *prog, const wb_chapter *ch, wb_options *o, const wb_device *dev)
+{
+    for (int s = 0; s < o->n_sizes; s++) {
+        wb_size *size = &o->sizes[s];
+        char before[48], after[48];
+        wb_size_str(size, before, sizeof before);
+        double need = ch->device_bytes(size);
+        while (o->default_sizes && need > 0.95 * (double)dev->free_bytes && size->d[0] > 1) {
+            for (int k = 0; k < size->dims; k++) size->d[k] = size->d[k] > 1 ? size->d[k] / 2 : 1;
+            need = ch->device_bytes(size);
+        }
+        if (need > 0.95 * (double)dev->free_bytes) {
+            fprintf(stderr, "%s: size %s needs %.2f GB of GPU memory, but only %.2f GB is free\n", prog, before,
+                    need / 1e9, dev->free_bytes / 1e9);
+            return WB_EXIT_USAGE;
+        }
+        wb_size_str(size, after, sizeof after);
+        if (strcmp(before, after))
+            fprintf(stderr, "note: the default size %s does not fit in this GPU's %.2f GB of free memory: running %s\n",
+                    before, dev->free_bytes / 1e9, after);
+    }
+    return 0;
+}
+
+static inline void wb_print_claims(FILE *out, const wb_chapter *ch, const wb_options *o, const wb_device *dev,
+                                   const char *size, const double *speedups)
+{
+    int any = 0;
+    for (int v = 0; v < ch->cli.n_variants; v++) {
+        const char *claim = ch->cli.variants[v].claim;
+        if (!claim || !(o->variant_mask & (1u << v))) continue;
+        if (!any++) fprintf(out, "  the sources' claims beside this GPU (%s), size %s:\n", dev->prop.name, size);
+        fprintf(out, "    %-16s claimed: %s\n    %-16s measured here: ", ch->cli.variants[v].name, claim, "");
+        if (speedups[v] >= 0) fprintf(out, "%.2fx the speed of %s\n", speedups[v], ch->cli.variants[0].name);
+        else fprintf(out, "not timed (needs %s and this variant, both correct)\n", ch->cli.variants[0].name);
+    }
+}
+
+static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *state)
 {
     wb_options o;
     char err[256];
@@ -577,13 +675,13 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
     }
     if (o.list) {
         for (int v = 0; v < ch->cli.n_variants; v++) {
-            const wb_variant_info *vi = &ch->cli.variants[v];
+            const wb_variant *vi = &ch->cli.variants[v];
             if (o.json_path) { /* machine-readable: one object per variant on stdout */
-                fputs("{\"variant\":", stdout);
+                fputs("{\"" WB_JSON_VARIANT "\":", stdout);
                 wb_json_string(stdout, vi->name);
-                fputs(",\"idea\":", stdout);
+                fputs(",\"" WB_JSON_IDEA "\":", stdout);
                 wb_json_string(stdout, vi->idea);
-                fputs(",\"kernels\":", stdout);
+                fputs(",\"" WB_JSON_KERNELS "\":", stdout);
                 wb_json_string(stdout, vi->kernels ? vi->kernels : "");
                 fputs("}\n", stdout);
             } else {
@@ -592,14 +690,6 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
         }
         return WB_EXIT_PASS;
     }
-    FILE *json = NULL;
-    if (o.json_path) {
-        json = strcmp(o.json_path, "-") == 0 ? stdout : fopen(o.json_path, "w");
-        if (!json) {
-            fprintf(stderr, "%s: cannot write '%s': %s\n", argv[0], o.json_path, strerror(errno));
-            return WB_EXIT_IO;
-        }
-    }
     if (o.dump_dir) {
         struct stat st;
         if (stat(o.dump_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -607,20 +697,21 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
             return WB_EXIT_USAGE;
         }
     }
-    FILE *out = json == stdout ? stderr : stdout; /* keep stdout pure JSON when asked for it there */
-
     wb_device dev;
     wb_device_init(&dev);
-    for (int s = 0; s < o.n_sizes; s++) {
-        double need = ch->device_bytes(&o.sizes[s]);
-        if (need > 0.95 * (double)dev.free_bytes) {
-            char sz[48];
-            wb_size_str(&o.sizes[s], sz, sizeof sz);
-            fprintf(stderr, "%s: size %s needs %.2f GB of GPU memory, but only %.2f GB is free\n", argv[0], sz,
-                    need / 1e9, dev.free_bytes / 1e9);
-            return WB_EXIT_USAGE;
+    int fit = wb_fit_sizes(argv[0], ch, &o, &dev);
+    if (fit) return fit;
+    FILE *json = NULL;
+    if (o.json_path && strcmp(o.json_path, "-") == 0) json = stdout;
+    else if (o.json_path) {
+        if (snprintf(wb_json_partial, sizeof wb_json_partial, "%s.partial", o.json_path) >= (int)sizeof wb_json_partial ||
+            !(json = fopen(wb_json_partial, "w"))) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", argv[0], o.json_path, strerror(errno));
+            return WB_EXIT_IO;
         }
+        atexit(wb_json_discard);
     }
+    FILE *out = json == stdout ? stderr : stdout; /* keep stdout pure JSON when asked for it there */
     fprintf(out, "%s — %s\nGPU: %s (sm_%d%d, %d SMs, %.1f GB), seed %llu, median of %d runs after %d warm-up\n",
             ch->cli.id, ch->cli.title, dev.prop.name, dev.prop.major, dev.prop.minor,
             dev.prop.multiProcessorCount, dev.total_bytes / 1e9, (unsigned long long)o.seed, o.reps, o.warmup);
@@ -629,15 +720,16 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
     int status = WB_EXIT_PASS;
     for (int s = 0; s < o.n_sizes; s++) {
         const wb_size *size = &o.sizes[s];
-        ch->setup(state, size, o.seed);
+        wb_output res;
+        memset(&res, 0, sizeof res);
+        ch->setup(state, size, o.seed, &res);
+        size_t res_bytes = res.count * wb_elem_size(res.type);
         double work = ch->work(size);
 
         wb_result ref;
         memset(&ref, 0, sizeof ref);
         const char *sol_name = "speed of light";
-        ref.ms = -1;
-        ref.pre_ms = -1;
-        ref.speedup = -1;
+        ref.ms = ref.pre_ms = ref.speedup = -1;
         ref.throughput = ch->speed_of_light(state, o.warmup, o.reps, &sol_name);
         ref.variant = sol_name;
         ref.is_reference = 1;
@@ -651,32 +743,34 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
         for (int v = 0; v < ch->cli.n_variants; v++) {
             speedups[v] = -1;
             if (!(o.variant_mask & (1u << v))) continue;
-            const wb_variant_run *run = &ch->runs[v];
+            const wb_variant *var = &ch->cli.variants[v];
             wb_result r;
             memset(&r, 0, sizeof r);
-            r.variant = ch->cli.variants[v].name;
+            r.variant = var->name;
             strcpy(r.size, ref.size);
             r.ms = r.pre_ms = r.speedup = -1;
-            if (run->extra) snprintf(r.extra, sizeof r.extra, "%s", run->extra);
+            if (var->extra) snprintf(r.extra, sizeof r.extra, "%s", var->extra);
 
-            ch->poison(state);
-            if (run->prepare) run->prepare(state);
-            run->launch(state);
+            wb_poison(res.device, res_bytes);
+            if (var->prepare) var->prepare(state);
+            var->launch(state);
             CUDA_CHECK(cudaDeviceSynchronize());
+            CUDA_CHECK(cudaMemcpy(res.host, res.device, res_bytes, cudaMemcpyDeviceToHost));
             wb_check chk;
-            ch->check(state, &chk);
+            wb_check_init(&chk, 0);
+            ch->check(state, res.host, &chk);
             r.verdict = wb_check_verdict(&chk);
             if (o.dump_dir) {
                 char path[1024];
                 FILE *f = wb_dump_path(path, sizeof path, o.dump_dir, r.variant, r.size) ? NULL : fopen(path, "wb");
-                if (!f || ch->dump(state, f) != 0 || fclose(f) != 0) {
+                if (!f || fwrite(res.host, 1, res_bytes, f) != res_bytes || fclose(f) != 0) {
                     fprintf(stderr, "%s: cannot write '%s'\n", argv[0], path);
                     return WB_EXIT_IO;
                 }
             }
             if (r.verdict != WB_TODO) {
-                if (run->prepare) r.pre_ms = wb_time_median_ms(run->prepare, state, o.warmup, o.reps);
-                r.ms = wb_time_median_ms(run->launch, state, o.warmup, o.reps);
+                if (var->prepare) r.pre_ms = wb_time_median_ms(var->prepare, state, o.warmup, o.reps);
+                r.ms = wb_time_median_ms(var->launch, state, o.warmup, o.reps);
                 r.throughput = work / (r.ms * 1e-3) / ch->work_scale;
                 r.sol_pct = 100.0 * r.throughput / ref.throughput;
                 if (v == 0) first_ms = r.ms;
@@ -688,24 +782,17 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, void *sta
             if (json) wb_json_result(json, ch->cli.id, dev.prop.name, size, o.seed, o.reps, &ch->table, &r);
             speedups[v] = r.speedup;
         }
-        if (o.claims) {
-            int any = 0;
-            for (int v = 0; v < ch->cli.n_variants; v++) {
-                const char *claim = ch->cli.variants[v].claim;
-                if (!claim || !(o.variant_mask & (1u << v))) continue;
-                if (!any++)
-                    fprintf(out, "  the seeds' claims beside this GPU (%s), size %s:\n", dev.prop.name, ref.size);
-                fprintf(out, "    %-16s claimed: %s\n    %-16s measured here: ", ch->cli.variants[v].name, claim, "");
-                if (speedups[v] >= 0)
-                    fprintf(out, "%.2fx the speed of %s\n", speedups[v], ch->cli.variants[0].name);
-                else
-                    fprintf(out, "not timed (needs %s and this variant, both correct)\n", ch->cli.variants[0].name);
-            }
-        }
+        if (o.claims) wb_print_claims(out, ch, &o, &dev, ref.size, speedups);
         ch->teardown(state);
     }
     fprintf(out, "%s\n", status == WB_EXIT_PASS ? "PASS" : "FAIL");
-    if (json && json != stdout) fclose(json);
+    if (json && json != stdout) {
+        if (fclose(json) != 0 || rename(wb_json_partial, o.json_path) != 0) {
+            fprintf(stderr, "%s: cannot write '%s': %s\n", argv[0], o.json_path, strerror(errno));
+            return WB_EXIT_IO;
+        }
+        wb_json_partial[0] = 0;
+    }
     return status;
 }
 #endif /* __CUDACC__ */

@@ -1,7 +1,11 @@
 /* Unit tests of common/wb.h: command line, random inputs, verification. No GPU needed. */
+#include <time.h>
+
 #include "wbtest.h"
 
-static const wb_variant_info variants[] = {{"naive", "a", "k_naive", NULL}, {"shared", "b", "k_shared", NULL}, {"fast-one", "c", "k_fast", NULL}};
+static const wb_variant variants[] = {{"naive", "a", "k_naive", NULL, NULL, NULL, NULL},
+                                     {"shared", "b", "k_shared", NULL, NULL, NULL, NULL},
+                                     {"fast-one", "c", "k_fast", NULL, NULL, NULL, NULL}};
 static const wb_cli cli1 = {"9-test", "test", variants, 3, 1, 1 << 30, "N", "2^20 1000"};
 static const wb_cli cli3 = {"9-mat", "test", variants, 3, 3, 1 << 20, "MxNxK", "64x32x16"};
 
@@ -252,4 +256,56 @@ Test(wbtest, run_json_collects_the_lines_and_the_status)
     cr_assert_eq(rc, 0);
     cr_assert_eq(json_array_size(lines), 0u, "no file written: no lines");
     json_decref(lines);
+}
+
+/* --variant: any length works, and a list that would be cut, has an empty name or repeats one is an error. */
+Test(cli, variant_lists_are_never_cut_or_guessed)
+{
+    wb_options o;
+    char err[256];
+    char longlist[4096] = "";
+    for (int k = 0; k < 300; k++) strcat(longlist, k % 3 == 0 ? "naive," : k % 3 == 1 ? "shared," : "fast-one,");
+    longlist[strlen(longlist) - 1] = 0;
+    cr_assert_eq(parse(&cli1, &o, err, "--variant", longlist, NULL), WB_EXIT_USAGE, "repeats are refused");
+    cr_assert(strstr(err, "twice"), "%s", err);
+    char many[600] = "naive,shared,";
+    for (int k = 0; k < 60; k++) strcat(many, "xxxxxxxx");
+    strcat(many, ",fast-one");
+    cr_assert_eq(parse(&cli1, &o, err, "--variant", many, NULL), WB_EXIT_USAGE, "a name past 255 characters is read");
+    cr_assert(strstr(err, "unknown variant 'xxxx"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--variant", "naive,", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "empty name"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--variant", "naive,,shared", NULL), WB_EXIT_USAGE);
+    cr_assert_eq(parse(&cli1, &o, err, "--variant", "all,naive", NULL), WB_EXIT_USAGE, "all already names naive");
+    cr_assert_eq(parse(&cli1, &o, err, "--variant", "fast-one,naive", NULL), 0, "%s", err);
+    cr_assert_eq(o.variant_mask, 5u);
+    cr_assert_eq(o.default_sizes, 1, "no --size: the defaults");
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "5", NULL), 0, "%s", err);
+    cr_assert_eq(o.default_sizes, 0);
+}
+
+/* Mismatches are counted without formatting each: an untouched starter at 2^28 elements must check in
+ * about the time of a comparison, yet report the first few in full. */
+Test(check, counts_every_mismatch_but_formats_only_the_first_few, .timeout = 20)
+{
+    size_t n = (size_t)1 << 26;
+    int32_t *want = malloc(4 * n), *got = malloc(4 * n);
+    cr_assert(want && got);
+    for (size_t i = 0; i < n; i++) want[i] = (int32_t)i;
+    memset(got, WB_POISON_BYTE, 4 * n);
+    got[3] = 3;
+    wb_check c;
+    wb_check_init(&c, 0);
+    double t = (double)clock() / CLOCKS_PER_SEC;
+    wb_check_i32(&c, 0, want, got, n);
+    t = (double)clock() / CLOCKS_PER_SEC - t;
+    cr_assert_eq(c.checked, n);
+    cr_assert_eq(c.wrong, n - 1);
+    cr_assert_eq(c.unwritten, n - 1);
+    cr_assert_eq(c.n_reports, WB_CHECK_REPORT);
+    cr_assert(strstr(c.reports[0], "[0]: expected 0, got -1515870811 (never written)"), "%s", c.reports[0]);
+    cr_assert(strstr(c.reports[3], "[4]: expected 4"), "index 3 was right, so the fourth report is [4]: %s", c.reports[3]);
+    cr_assert_lt(t, 5.0, "checking 2^26 elements took %.1f s of CPU", t);
+    free(want);
+    free(got);
 }

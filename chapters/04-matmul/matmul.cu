@@ -42,7 +42,7 @@
  *       make solution4                the reference
  *       build/chapter4 --size 1000x777x513 --variant naive,tiled
  *       build/chapter4 --help
- * Seeds: Kirk & Hwu, "Programming Massively Parallel Processors", chapter 5 (figures 5.1 and 5.12);
+ * Sources: Kirk & Hwu, "Programming Massively Parallel Processors", chapter 5 (figures 5.1 and 5.12);
  *        the 2008 course slides' mat_mul (both assume Width a multiple of TILE_WIDTH; ours does not).
  */
 #include "wb.h"
@@ -79,6 +79,21 @@ static_assert(BK % 4 == 0 && A_LOADS >= 1 && B_LOADS >= 1 && (BM * BK / 4) % RB_
 #define WB_STR_(x) #x
 #define WB_STR(x) WB_STR_(x)
 
+/* What every variant works on: the sizes and the buffers (set up by the harness at the end). */
+struct State {
+    int M, N, K;
+    float *h_A, *h_B, *h_C;     /* host inputs; host copy of the result */
+    float *d_A, *d_B, *d_C;
+    cublasHandle_t blas;
+    /* The reference: rows exact_rows[0..n_exact) in double (ex_ref) with their bounds (ex_bound);
+     * all M rows when the CPU can afford it, else a sample plus cuBLAS's C for the rest (h_blas,
+     * row_norm_A, col_norm_B, scratch rows row_ref/row_bound). */
+    int *exact_rows, n_exact;
+    double *ex_ref, *ex_bound, rtol;
+    float *h_blas;
+    double *row_norm_A, *col_norm_B, *row_ref, *row_bound;
+};
+
 /* ------------------------------------------------------------------ CPU reference */
 /* Rows rows[0..n_rows) of A·B in double, and of |A|·|B| (the Σ|a||b| of the error bound). Products of
  * two floats are exact in double; the sums round at 2^-53, far below the fp32 tolerance. */
@@ -107,14 +122,33 @@ static double gamma_n(int n, double u) { return n * u / (1.0 - n * u); }
 /* The relative tolerance for K-term dot products in fp32, see the header comment. */
 static double matmul_rtol(int K) { return gamma_n(K, 0x1p-24) + 2.0 * gamma_n(K, 0x1p-53); }
 
-/* ------------------------------------------------------------------ kernels */
+/* ------------------------------------------------------------------ kernels and their launchers */
+static void cublas_check(cublasStatus_t st, const char *call, int line)
+{
+    if (st == CUBLAS_STATUS_SUCCESS) return;
+    fprintf(stderr, "%s:%d: cuBLAS error %s (%s) in %s\n", __FILE__, line, cublasGetStatusName(st),
+            cublasGetStatusString(st), call);
+    exit(WB_EXIT_CUDA);
+}
+#define CUBLAS_CHECK(call) cublas_check((call), #call, __LINE__)
+
 /* Thread (row, col) computes C[row][col] alone: every multiply-add loads one element of A and one of
  * B from global memory. x walks the columns, so a warp reads one A element (broadcast) and 32
  * consecutive B elements. */
 __global__ void matmul_naive(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(naive)
+    /* One thread per element of C: row = blockIdx.y * blockDim.y + threadIdx.y, col likewise along x; where both
+     * lie inside C, C[row][col] = the sum over k of A[row][k] * B[k][col] (row-major: A[row * K + k]). */
     // END TODO(naive)
+}
+
+static void launch_naive(State *s)
+{
+    // BEGIN TODO(naive-launch)
+    /* A BLOCK_WIDTH x BLOCK_WIDTH block of threads per tile of C (x: columns, y: rows), enough blocks to cover
+     * C whatever its size (wb_ceil_div), then LAUNCH_CHECK(). */
+    // END TODO(naive-launch)
 }
 
 /* The block computes a TILE_WIDTH×TILE_WIDTH tile of C. Phase p stages A's tile (row block, column
@@ -125,10 +159,23 @@ __global__ void matmul_naive(const float *A, const float *B, float *C, int M, in
 __global__ void matmul_tiled(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(tiled)
+    /* Phase by phase along k: load a TILE_WIDTH x TILE_WIDTH tile of A and one of B into __shared__ arrays (0 where
+     * the index lies outside the matrix), __syncthreads(), add the tile's TILE_WIDTH products, __syncthreads(). */
     // END TODO(tiled)
 }
 
+static void launch_tiled(State *s)
+{
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid(wb_ceil_div(s->N, TILE_WIDTH), wb_ceil_div(s->M, TILE_WIDTH));
+    matmul_tiled<<<grid, block>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
 // BEGIN TODO(edge-access)
+/* File-level __device__ helpers for your register-blocked kernels (reg-block, vector, double-buffer): read
+ * 4 consecutive elements of a row with zeros outside the matrix, store 4 leaving out what lies outside, and
+ * 16-byte versions where the row length and address allow. They make ragged sizes safe in one place. */
 // END TODO(edge-access)
 
 /* Block tile: C[row0..row0+128)[col0..col0+128). Each slice of K, BK deep, is staged in shared memory:
@@ -142,17 +189,35 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_regblock(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(reg-block)
+    /* A BM x BN tile of C per block, each thread an 8x8 sub-block in registers; per BK-wide slice of k, load A's
+     * slice (transposed, padded) and B's into shared memory, __syncthreads(), 8x8 outer products, __syncthreads(). */
     // END TODO(reg-block)
 }
 
+static void launch_regblock(State *s)
+{
+    dim3 grid(wb_ceil_div(s->N, BN), wb_ceil_div(s->M, BM));
+    matmul_regblock<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
 /* reg-block with 16-byte accesses: float4 loads from global memory where the row length allows
- * (load4_vector), B's slice stored and both slices read back as float4, and float4 stores of C:
+ * (a 16-byte load helper of your edge-access region; the reference calls it load4_vector), B's slice stored and both slices read back as float4, and float4 stores of C:
  * a quarter of the load/store instructions. */
 __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_vector(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(vector)
+    /* reg-block with 16-byte accesses: float4 loads from global memory (your edge-access helpers), float4
+     * shared-memory reads, float4 stores of C; scalar only at the ragged edges. */
     // END TODO(vector)
+}
+
+static void launch_vector(State *s)
+{
+    dim3 grid(wb_ceil_div(s->N, BN), wb_ceil_div(s->M, BM));
+    matmul_vector<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
 }
 
 /* vector with two shared buffers per operand. While slice k0 is multiplied out of buffer `cur`, the
@@ -163,87 +228,32 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_double_buffer(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(double-buffer)
+    /* vector with two shared buffers: load slice s+1 into registers while computing slice s, then store it to the
+     * other buffer; one __syncthreads() per slice. */
     // END TODO(double-buffer)
 }
 
-/* ------------------------------------------------------------------ launchers */
-typedef struct {
-    int M, N, K;
-    float *h_A, *h_B, *h_C;     /* host inputs; host copy of the last result */
-    float *d_A, *d_B, *d_C;
-    cublasHandle_t blas;
-    /* The reference: rows exact_rows[0..n_exact) in double (ex_ref) with their bounds (ex_bound);
-     * all M rows when the CPU can afford it, else a sample plus cuBLAS's C for the rest (h_blas,
-     * row_norm_A, col_norm_B, scratch rows row_ref/row_bound). */
-    int *exact_rows, n_exact;
-    double *ex_ref, *ex_bound, rtol;
-    float *h_blas;
-    double *row_norm_A, *col_norm_B, *row_ref, *row_bound;
-} State;
-
-static int ceil_div(int n, int d) { return (n + d - 1) / d; }
-
-static void cublas_check(cublasStatus_t st, const char *call, int line)
+static void launch_double_buffer(State *s)
 {
-    if (st == CUBLAS_STATUS_SUCCESS) return;
-    fprintf(stderr, "%s:%d: cuBLAS error %s (%s) in %s\n", __FILE__, line, cublasGetStatusName(st),
-            cublasGetStatusString(st), call);
-    exit(WB_EXIT_CUDA);
-}
-#define CUBLAS_CHECK(call) cublas_check((call), #call, __LINE__)
-
-static void launch_naive(void *p)
-{
-    // BEGIN TODO(naive-launch)
-    // END TODO(naive-launch)
-}
-
-static void launch_tiled(void *p)
-{
-    State *s = (State *)p;
-    dim3 block(TILE_WIDTH, TILE_WIDTH);
-    dim3 grid(ceil_div(s->N, TILE_WIDTH), ceil_div(s->M, TILE_WIDTH));
-    matmul_tiled<<<grid, block>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
-    LAUNCH_CHECK();
-}
-
-static void launch_regblock(void *p)
-{
-    State *s = (State *)p;
-    dim3 grid(ceil_div(s->N, BN), ceil_div(s->M, BM));
-    matmul_regblock<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
-    LAUNCH_CHECK();
-}
-
-static void launch_vector(void *p)
-{
-    State *s = (State *)p;
-    dim3 grid(ceil_div(s->N, BN), ceil_div(s->M, BM));
-    matmul_vector<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
-    LAUNCH_CHECK();
-}
-
-static void launch_double_buffer(void *p)
-{
-    State *s = (State *)p;
-    dim3 grid(ceil_div(s->N, BN), ceil_div(s->M, BM));
+    dim3 grid(wb_ceil_div(s->N, BN), wb_ceil_div(s->M, BM));
     matmul_double_buffer<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
     LAUNCH_CHECK();
 }
 
+/* ================================================================== the harness
+ * Everything below runs the variants above, checks and times them (common/wb.h does the work).
+ * You need not read below this line. */
 /* The speed of light. cuBLAS is column-major, and a row-major matrix read column-major is its
  * transpose: the row-major C (M×N) we want is the column-major Cᵀ (N×M) = Bᵀ·Aᵀ, where the row-major B
  * and A already are the column-major Bᵀ (N×K, leading dimension N) and Aᵀ (K×M, leading dimension K).
  * So: swap the operands and the roles of M and N, transpose nothing. */
-static void launch_cublas(void *p)
+static void launch_cublas(State *s)
 {
-    State *s = (State *)p;
     const float one = 1.0f, zero = 0.0f;
     CUBLAS_CHECK(cublasSgemm(s->blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K, &one, s->d_B, s->N, s->d_A, s->K,
                              &zero, s->d_C, s->N));
 }
 
-/* ------------------------------------------------------------------ the chapter for wb_main */
 #define SAMPLED_ROWS 32
 static int exact_everywhere(long long M, long long N, long long K) { return M * N * K <= (1ll << 31) && M * N <= (1ll << 26); }
 
@@ -288,27 +298,16 @@ static void check_against_reference(State *s, const float *got, wb_check *chk, i
     }
 }
 
-static void *host_alloc(size_t bytes)
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-        exit(WB_EXIT_CUDA);
-    }
-    return p;
-}
-
-static void setup(void *p, const wb_size *size, uint64_t seed)
-{
-    State *s = (State *)p;
     memset(s, 0, sizeof *s);
     s->M = (int)size->d[0];
     s->N = (int)size->d[1];
     s->K = (int)size->d[2];
     size_t M = (size_t)s->M, N = (size_t)s->N, K = (size_t)s->K;
-    s->h_A = (float *)host_alloc(sizeof(float) * M * K);
-    s->h_B = (float *)host_alloc(sizeof(float) * K * N);
-    s->h_C = (float *)host_alloc(sizeof(float) * M * N);
+    s->h_A = (float *)wb_host_alloc(sizeof(float) * M * K, "the matrices and the reference");
+    s->h_B = (float *)wb_host_alloc(sizeof(float) * K * N, "the matrices and the reference");
+    s->h_C = (float *)wb_host_alloc(sizeof(float) * M * N, "the matrices and the reference");
     wb_fill_f32(s->h_A, M * K, seed, 0, -1.0f, 1.0f);
     wb_fill_f32(s->h_B, K * N, seed, 1, -1.0f, 1.0f);
     CUDA_CHECK(cudaMalloc(&s->d_A, sizeof(float) * M * K));
@@ -324,11 +323,11 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
     int all = exact_everywhere(s->M, s->N, s->K);
     s->n_exact = all || s->M <= SAMPLED_ROWS ? s->M : SAMPLED_ROWS;
     all = s->n_exact == s->M;
-    s->exact_rows = (int *)host_alloc(sizeof(int) * (size_t)s->n_exact);
+    s->exact_rows = (int *)wb_host_alloc(sizeof(int) * (size_t)s->n_exact, "the matrices and the reference");
     for (int r = 0; r < s->n_exact; r++)
         s->exact_rows[r] = s->n_exact == 1 ? 0 : (int)((long long)r * (s->M - 1) / (s->n_exact - 1));
-    s->ex_ref = (double *)host_alloc(sizeof(double) * (size_t)s->n_exact * N);
-    s->ex_bound = (double *)host_alloc(sizeof(double) * (size_t)s->n_exact * N);
+    s->ex_ref = (double *)wb_host_alloc(sizeof(double) * (size_t)s->n_exact * N, "the matrices and the reference");
+    s->ex_bound = (double *)wb_host_alloc(sizeof(double) * (size_t)s->n_exact * N, "the matrices and the reference");
     matmul_rows_cpu(s->h_A, s->h_B, s->N, s->K, s->exact_rows, s->n_exact, s->ex_ref, s->ex_bound);
     for (size_t e = 0; e < (size_t)s->n_exact * N; e++) s->ex_bound[e] *= s->rtol;
 
@@ -345,11 +344,11 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
     }
     if (!all) {
         s->h_blas = s->h_C;
-        s->h_C = (float *)host_alloc(sizeof(float) * M * N);
-        s->row_norm_A = (double *)host_alloc(sizeof(double) * M);
-        s->col_norm_B = (double *)host_alloc(sizeof(double) * N);
-        s->row_ref = (double *)host_alloc(sizeof(double) * N);
-        s->row_bound = (double *)host_alloc(sizeof(double) * N);
+        s->h_C = (float *)wb_host_alloc(sizeof(float) * M * N, "the matrices and the reference");
+        s->row_norm_A = (double *)wb_host_alloc(sizeof(double) * M, "the matrices and the reference");
+        s->col_norm_B = (double *)wb_host_alloc(sizeof(double) * N, "the matrices and the reference");
+        s->row_ref = (double *)wb_host_alloc(sizeof(double) * N, "the matrices and the reference");
+        s->row_bound = (double *)wb_host_alloc(sizeof(double) * N, "the matrices and the reference");
         memset(s->col_norm_B, 0, sizeof(double) * N);
         for (size_t i = 0; i < M; i++) {
             double sq = 0;
@@ -360,39 +359,23 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
             for (size_t j = 0; j < N; j++) s->col_norm_B[j] += (double)s->h_B[k * N + j] * s->h_B[k * N + j];
         for (size_t j = 0; j < N; j++) s->col_norm_B[j] = sqrt(s->col_norm_B[j]);
     }
+    *out = wb_output{s->d_C, s->h_C, WB_ELEM_F32, (size_t)s->M * s->N};
 }
 
-static double speed_of_light(void *p, int warmup, int reps, const char **name)
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "cuBLAS sgemm fp32";
     double ms = wb_time_median_ms(launch_cublas, s, warmup, reps);
     return 2.0 * s->M * (double)s->N * s->K / (ms * 1e-3) / 1e9;
 }
 
-static void poison(void *p)
+static void check(State *s, const void *result, wb_check *chk)
 {
-    State *s = (State *)p;
-    wb_poison(s->d_C, sizeof(float) * (size_t)s->M * s->N);
+    check_against_reference(s, (const float *)result, chk, 0);
 }
 
-static void check(void *p, wb_check *chk)
+static void teardown(State *s)
 {
-    State *s = (State *)p;
-    CUDA_CHECK(cudaMemcpy(s->h_C, s->d_C, sizeof(float) * (size_t)s->M * s->N, cudaMemcpyDeviceToHost));
-    check_against_reference(s, s->h_C, chk, 0);
-}
-
-static int dump(void *p, FILE *f)
-{
-    State *s = (State *)p;
-    size_t n = (size_t)s->M * s->N;
-    return fwrite(s->h_C, sizeof(float), n, f) == n ? 0 : -1;
-}
-
-static void teardown(void *p)
-{
-    State *s = (State *)p;
     CUBLAS_CHECK(cublasDestroy(s->blas));
     CUDA_CHECK(cudaFree(s->d_A));
     CUDA_CHECK(cudaFree(s->d_B));
@@ -410,25 +393,19 @@ static void teardown(void *p)
     free(s->row_bound);
 }
 
-static const wb_variant_info variants[] = {
-    {"naive", "one thread per element of C, dot product straight from global memory", "matmul_naive", NULL},
+static const wb_variant variants[] = {
+    {"naive", "one thread per element of C, dot product straight from global memory", "matmul_naive",
+     launch_naive, NULL, "2"},
     {"tiled", "TILE_WIDTH² tiles of A and B in __shared__, two barriers per phase, zero-padded edges",
-     "matmul_tiled",
+     "matmul_tiled", launch_tiled, NULL, "2/" WB_STR(TILE_WIDTH) " T=" WB_STR(TILE_WIDTH),
      "much faster than naive: each input element is loaded TILE_WIDTH times less often (the 2008 slides: "
      "17.2x on a GT200)"},
-    {"reg-block", "each thread computes an 8x8 block of C in registers from 128x128 block tiles", "matmul_regblock",
-     NULL},
+    {"reg-block", "each thread computes an 8x8 block of C in registers from 128x128 block tiles",
+     "matmul_regblock", launch_regblock, NULL, "1/64"},
     {"vector", "16-byte (float4) loads and stores to global and shared memory, scalar at ragged edges",
-     "matmul_vector", NULL},
+     "matmul_vector", launch_vector, NULL, "1/64"},
     {"double-buffer", "two shared buffers: the next slice's loads overlap this slice's math, one barrier",
-     "matmul_double_buffer", NULL},
-};
-static const wb_variant_run runs[] = {
-    {launch_naive, NULL, "2"},
-    {launch_tiled, NULL, "2/" WB_STR(TILE_WIDTH) " T=" WB_STR(TILE_WIDTH)},
-    {launch_regblock, NULL, "1/64"},
-    {launch_vector, NULL, "1/64"},
-    {launch_double_buffer, NULL, "1/64"},
+     "matmul_double_buffer", launch_double_buffer, NULL, "1/64"},
 };
 
 int main(int argc, char **argv)
@@ -437,25 +414,21 @@ int main(int argc, char **argv)
         .cli = {.id = "4-matmul",
                 .title = "matrix multiplication, C (MxN) = A (MxK) * B (KxN), fp32, row-major",
                 .variants = variants,
-                .n_variants = 5,
+                .n_variants = WB_COUNT(variants),
                 .dims = 3,
                 .max_dim = 1 << 15,
                 .size_help = "MxNxK: C is MxN, A MxK, B KxN; each 1 to 32768 (the kernels index with int: "
                              "M*K, K*N and M*N stay within 2^30)",
                 .default_sizes = "4096x4096x4096 4096x1000x333"},
         .table = {.unit = "GFLOP/s", .extra_name = "loads/FMA", .has_pre = 0},
-        .runs = runs,
         .work_scale = 1e9,
         .device_bytes = device_bytes,
         .work = flops,
         .setup = setup,
         .speed_of_light = speed_of_light,
-        .poison = poison,
         .check = check,
-        .dump = dump,
         .teardown = teardown,
     };
-    State state;
-    memset(&state, 0, sizeof state);
+    State state = {};
     return wb_main(argc, argv, &chapter, &state);
 }

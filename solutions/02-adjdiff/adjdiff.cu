@@ -28,13 +28,20 @@
  *       make solution2                the reference
  *       build/chapter2 --size 1000003 --variant naive,vector
  *       build/chapter2 --help
- * Seed: NVIDIA, "CUDA Memories" (2008 slides), adj_diff_naive and adj_diff with __shared__.
+ * Source: NVIDIA, "CUDA Memories" (2008 slides), adj_diff_naive and adj_diff with __shared__.
  */
 #include "wb.h"
 
 #define BLOCK 256         /* threads per block, and the tile size of the shared variants */
 #define VEC_PER_THREAD 4  /* int4 chunks each thread of the vector variant handles */
 #define WARP 32
+
+/* What every variant works on: the sizes and the buffers (set up by the harness at the end). */
+struct State {
+    int n;
+    int *h_in, *h_out;   /* host input; host copy of the result */
+    int *d_in, *d_out;
+};
 
 /* ------------------------------------------------------------------ CPU reference */
 /* expected[j] for j = first .. first+count-1, built in slices so the check keeps no second n-element
@@ -47,7 +54,7 @@ static void adjdiff_cpu(const int *input, int first, int count, int *expected)
     }
 }
 
-/* ------------------------------------------------------------------ kernels */
+/* ------------------------------------------------------------------ kernels and their launchers */
 /* Thread i computes result[i]. input[i-1] is the element thread i-1 also loads: every int is read
  * twice from global memory (the second time usually from cache). */
 __global__ void adjdiff_naive(const int *input, int *result, int n)
@@ -56,6 +63,12 @@ __global__ void adjdiff_naive(const int *input, int *result, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) result[i] = input[i] - (i > 0 ? input[i - 1] : 0);
     // END TODO(naive)
+}
+
+static void launch_naive(State *s)
+{
+    adjdiff_naive<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
 }
 
 /* Block b owns input[b*BLOCK .. b*BLOCK+BLOCK). Each thread loads its own element once into the
@@ -82,6 +95,12 @@ __global__ void adjdiff_shared(const int *input, int *result, int n)
     // END TODO(shared)
 }
 
+static void launch_shared(State *s)
+{
+    adjdiff_shared<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
 /* The same with the tile sized at launch: one kernel serves any block size. */
 __global__ void adjdiff_shared_dynamic(const int *input, int *result, int n)
 {
@@ -98,6 +117,15 @@ __global__ void adjdiff_shared_dynamic(const int *input, int *result, int n)
             result[i] = tile[0] - (i > 0 ? input[i - 1] : 0);
     }
     // END TODO(shared-dynamic)
+}
+
+static void launch_shared_dynamic(State *s)
+{
+    // BEGIN TODO(shared-dynamic-launch)
+    size_t shared_bytes = BLOCK * sizeof(int);
+    adjdiff_shared_dynamic<<<wb_ceil_div(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+    // END TODO(shared-dynamic-launch)
 }
 
 /* Chunk q is input[4q .. 4q+3], one aligned 16-byte load. Within a warp the 32 lanes hold 32
@@ -140,134 +168,75 @@ __global__ void adjdiff_vector(const int *input, int *result, int n)
     // END TODO(vector)
 }
 
-/* ------------------------------------------------------------------ launchers */
-typedef struct {
-    int n;
-    int *h_in, *h_out;   /* host input; host copy of the last result */
-    int *d_in, *d_out;
-} State;
-
-static int blocks_for(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
-
-static void launch_naive(void *p)
+static void launch_vector(State *s)
 {
-    State *s = (State *)p;
-    adjdiff_naive<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    int chunks = wb_ceil_div(s->n, 4);
+    adjdiff_vector<<<wb_ceil_div(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
-static void launch_shared(void *p)
-{
-    State *s = (State *)p;
-    adjdiff_shared<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
-    LAUNCH_CHECK();
-}
-
-static void launch_shared_dynamic(void *p)
-{
-    // BEGIN TODO(shared-dynamic-launch)
-    State *s = (State *)p;
-    size_t shared_bytes = BLOCK * sizeof(int);
-    adjdiff_shared_dynamic<<<blocks_for(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
-    LAUNCH_CHECK();
-    // END TODO(shared-dynamic-launch)
-}
-
-static void launch_vector(void *p)
-{
-    State *s = (State *)p;
-    int chunks = blocks_for(s->n, 4);
-    adjdiff_vector<<<blocks_for(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
-    LAUNCH_CHECK();
-}
-
-/* ------------------------------------------------------------------ the chapter for wb_main */
-static double device_bytes(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
+/* ================================================================== the harness
+ * Everything below runs the variants above, checks and times them (common/wb.h does the work).
+ * You need not read below this line. */
 static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
 
-static void setup(void *p, const wb_size *size, uint64_t seed)
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
-    State *s = (State *)p;
     s->n = (int)size->d[0];
     size_t bytes = sizeof(int) * (size_t)s->n;
-    s->h_in = (int *)malloc(bytes);
-    s->h_out = (int *)malloc(bytes);
-    if (!s->h_in || !s->h_out) {
-        fprintf(stderr, "out of host memory for n = %d\n", s->n);
-        exit(WB_EXIT_CUDA);
-    }
+    s->h_in = (int *)wb_host_alloc(bytes, "the input");
+    s->h_out = (int *)wb_host_alloc(bytes, "the result");
     /* [0, 2^30 - 1]: differences fit in an int and can never equal the (negative) poison value. */
     wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, 0, (1 << 30) - 1);
     CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
     CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
     CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
+    *out = wb_output{s->d_out, s->h_out, WB_ELEM_I32, (size_t)s->n};
 }
 
-static void copy_d2d(void *p)
+static void copy_d2d(State *s)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
 }
 
-static double speed_of_light(void *p, int warmup, int reps, const char **name)
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "memcpy D2D";
     double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
     return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
 }
 
-static void poison(void *p)
+static void check(State *s, const void *result, wb_check *chk)
 {
-    State *s = (State *)p;
-    wb_poison(s->d_out, sizeof(int) * (size_t)s->n);
-}
-
-static void check(void *p, wb_check *chk)
-{
-    State *s = (State *)p;
-    CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToHost));
-    wb_check_init(chk, 0);
     enum { SLICE = 1 << 16 };
     static int expected[SLICE];
     for (int first = 0; first < s->n; first += SLICE) {
         int count = s->n - first < SLICE ? s->n - first : SLICE;
         adjdiff_cpu(s->h_in, first, count, expected);
-        wb_check_i32(chk, (unsigned long long)first, expected, s->h_out + first, (size_t)count);
+        wb_check_i32(chk, (unsigned long long)first, expected, (const int *)result + first, (size_t)count);
     }
 }
 
-static int dump(void *p, FILE *f)
+static void teardown(State *s)
 {
-    State *s = (State *)p;
-    return fwrite(s->h_out, sizeof(int), (size_t)s->n, f) == (size_t)s->n ? 0 : -1;
-}
-
-static void teardown(void *p)
-{
-    State *s = (State *)p;
     CUDA_CHECK(cudaFree(s->d_in));
     CUDA_CHECK(cudaFree(s->d_out));
     free(s->h_in);
     free(s->h_out);
 }
 
-static const wb_variant_info variants[] = {
-    {"naive", "one element per thread; input[i] and input[i-1] both from global memory", "adjdiff_naive", NULL},
+/* Global loads per element for large n: 2; 1 + 1/BLOCK; 1 + 1/BLOCK; 1 + 1/(4 * 32). */
+static const wb_variant variants[] = {
+    {"naive", "one element per thread; input[i] and input[i-1] both from global memory", "adjdiff_naive",
+     launch_naive, NULL, "2"},
     {"shared", "stage the block's elements in a fixed-size __shared__ tile; one global halo load per block",
-     "adjdiff_shared",
+     "adjdiff_shared", launch_shared, NULL, "1.0039",
      "1.57x faster than naive: shared memory halves the global loads (the 2008 \"CUDA Memories\" slides, "
      "on a GT200)"},
-    {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "adjdiff_shared_dynamic", NULL},
+    {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "adjdiff_shared_dynamic",
+     launch_shared_dynamic, NULL, "1.0039"},
     {"vector", "16-byte streaming loads/stores, 4 per thread; left neighbour by warp shuffle", "adjdiff_vector",
-     NULL},
-};
-/* Global loads per element for large n: 2; 1 + 1/BLOCK; 1 + 1/BLOCK; 1 + 1/(4 * 32). */
-static const wb_variant_run runs[] = {
-    {launch_naive, NULL, "2"},
-    {launch_shared, NULL, "1.0039"},
-    {launch_shared_dynamic, NULL, "1.0039"},
-    {launch_vector, NULL, "1.0078"},
+     launch_vector, NULL, "1.0078"},
 };
 
 int main(int argc, char **argv)
@@ -276,24 +245,20 @@ int main(int argc, char **argv)
         .cli = {.id = "2-adjdiff",
                 .title = "adjacent difference, result[i] = input[i] - input[i-1], result[0] = input[0]",
                 .variants = variants,
-                .n_variants = 4,
+                .n_variants = WB_COUNT(variants),
                 .dims = 1,
                 .max_dim = 1 << 30,
                 .size_help = "N: number of ints, 1 to 2^30 (the kernels index with int)",
                 .default_sizes = "2^28"},
         .table = {.unit = "GB/s", .extra_name = "loads/elem", .has_pre = 0},
-        .runs = runs,
         .work_scale = 1e9,
-        .device_bytes = device_bytes,
+        .device_bytes = bytes_moved, /* an input and an output of n ints */
         .work = bytes_moved,
         .setup = setup,
         .speed_of_light = speed_of_light,
-        .poison = poison,
         .check = check,
-        .dump = dump,
         .teardown = teardown,
     };
-    State state;
-    memset(&state, 0, sizeof state);
+    State state = {};
     return wb_main(argc, argv, &chapter, &state);
 }

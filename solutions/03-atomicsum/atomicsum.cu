@@ -31,7 +31,7 @@
  *       make solution3                the reference
  *       build/chapter3 --size 1000003 --variant block-atomic,grid-stride
  *       build/chapter3 --help
- * Seed: NVIDIA, "CUDA Memories" (2008 slides), "Hierarchical Atomics" (sum with a __shared__ partial).
+ * Source: NVIDIA, "CUDA Memories" (2008 slides), "Hierarchical Atomics" (sum with a __shared__ partial).
  */
 #include <cub/device/device_reduce.cuh>
 
@@ -42,6 +42,19 @@
 #define CHUNKS_PER_LOOP 4   /* int4 loads each thread of grid-stride issues before adding */
 #define BLOCKS_PER_SM 8     /* grid-stride's grid: 8 blocks of 256 threads fill an SM (2048 threads) */
 
+/* What every variant works on: the sizes and the buffers (set up by the harness at the end). */
+struct State {
+    int n;
+    int sm_count;
+    int *h_in;
+    int64_t expected, h_result;     /* the CPU's sum; host copy of the result */
+    int *d_in;
+    unsigned long long *d_result;
+    int64_t *d_cub_result;          /* CUB writes here, so it never touches the variants' result */
+    void *d_cub_temp;
+    size_t cub_temp_bytes;
+};
+
 /* ------------------------------------------------------------------ CPU reference */
 static int64_t sum_cpu(const int *input, int n)
 {
@@ -50,7 +63,15 @@ static int64_t sum_cpu(const int *input, int n)
     return total;
 }
 
-/* ------------------------------------------------------------------ kernels */
+/* ------------------------------------------------------------------ kernels and their launchers */
+/* Every variant's launch starts here, in the same stream as its kernel. */
+static void zero_result(State *s)
+{
+    // BEGIN TODO(zero-result)
+    CUDA_CHECK(cudaMemsetAsync(s->d_result, 0, sizeof *s->d_result, 0));
+    // END TODO(zero-result)
+}
+
 /* n atomics on one address: correct, but each one waits for the previous at the L2 slice that owns
  * the address. */
 __global__ void sum_global_atomic(const int *input, unsigned long long *result, int n)
@@ -59,6 +80,13 @@ __global__ void sum_global_atomic(const int *input, unsigned long long *result, 
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) atomicAdd(result, (unsigned long long)(long long)input[i]);
     // END TODO(global-atomic)
+}
+
+static void launch_global_atomic(State *s)
+{
+    zero_result(s);
+    sum_global_atomic<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
 }
 
 /* The slides' kernel summed input[threadIdx.x] and so only worked for one block; here thread i of the
@@ -76,6 +104,13 @@ __global__ void sum_block_atomic(const int *input, unsigned long long *result, i
     __syncthreads();
     if (threadIdx.x == 0) atomicAdd(result, (unsigned long long)(long long)partial);
     // END TODO(block-atomic)
+}
+
+static void launch_block_atomic(State *s)
+{
+    zero_result(s);
+    sum_block_atomic<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
 }
 
 /* The block-level sum that warp-shuffle and grid-stride share: each warp adds its 32 values through
@@ -112,6 +147,13 @@ __global__ void sum_warp_shuffle(const int *input, unsigned long long *result, i
     // END TODO(warp-shuffle)
 }
 
+static void launch_warp_shuffle(State *s)
+{
+    zero_result(s);
+    sum_warp_shuffle<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
+    LAUNCH_CHECK();
+}
+
 /* Chunk q is input[4q .. 4q+3], one aligned 16-byte load. Thread t of the grid handles chunks t,
  * t + stride, t + 2·stride, … (stride = all threads of the grid), so the grid may have any size; a
  * warp's loads stay contiguous. CHUNKS_PER_LOOP loads are issued before any is added, to keep enough
@@ -140,79 +182,28 @@ __global__ void sum_grid_stride(const int *input, unsigned long long *result, in
     // END TODO(grid-stride)
 }
 
-/* ------------------------------------------------------------------ launchers */
-typedef struct {
-    int n;
-    int sm_count;
-    int *h_in;
-    int64_t expected, h_result;     /* the CPU's sum; host copy of the last result */
-    int *d_in;
-    unsigned long long *d_result;
-    int64_t *d_cub_result;          /* CUB writes here, so it never touches the variants' result */
-    void *d_cub_temp;
-    size_t cub_temp_bytes;
-} State;
-
-static int blocks_for(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
-
-/* Every variant's launch starts here, in the same stream as its kernel. */
-static void zero_result(State *s)
-{
-    // BEGIN TODO(zero-result)
-    CUDA_CHECK(cudaMemsetAsync(s->d_result, 0, sizeof *s->d_result, 0));
-    // END TODO(zero-result)
-}
-
-static void launch_global_atomic(void *p)
-{
-    State *s = (State *)p;
-    zero_result(s);
-    sum_global_atomic<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
-    LAUNCH_CHECK();
-}
-
-static void launch_block_atomic(void *p)
-{
-    State *s = (State *)p;
-    zero_result(s);
-    sum_block_atomic<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
-    LAUNCH_CHECK();
-}
-
-static void launch_warp_shuffle(void *p)
-{
-    State *s = (State *)p;
-    zero_result(s);
-    sum_warp_shuffle<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_result, s->n);
-    LAUNCH_CHECK();
-}
-
 /* Enough blocks to fill every SM once, fewer when n is small. */
-static void launch_grid_stride(void *p)
+static void launch_grid_stride(State *s)
 {
-    State *s = (State *)p;
-    int blocks = blocks_for(blocks_for(s->n, 4), BLOCK);
+    int blocks = wb_ceil_div(wb_ceil_div(s->n, 4), BLOCK);
     if (blocks > s->sm_count * BLOCKS_PER_SM) blocks = s->sm_count * BLOCKS_PER_SM;
     zero_result(s);
     sum_grid_stride<<<blocks, BLOCK>>>(s->d_in, s->d_result, s->n);
     LAUNCH_CHECK();
 }
 
-/* ------------------------------------------------------------------ the chapter for wb_main */
+/* ================================================================== the harness
+ * Everything below runs the variants above, checks and times them (common/wb.h does the work).
+ * You need not read below this line. */
 /* The input, plus CUB's scratch space (a few KB; 1% is a generous bound). */
 static double device_bytes(const wb_size *size) { return 1.01 * sizeof(int) * (double)size->d[0] + 65536; }
 static double bytes_read(const wb_size *size) { return sizeof(int) * (double)size->d[0]; }
 
-static void setup(void *p, const wb_size *size, uint64_t seed)
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
-    State *s = (State *)p;
     s->n = (int)size->d[0];
     size_t bytes = sizeof(int) * (size_t)s->n;
-    s->h_in = (int *)malloc(bytes);
-    if (!s->h_in) {
-        fprintf(stderr, "out of host memory for n = %d\n", s->n);
-        exit(WB_EXIT_CUDA);
-    }
+    s->h_in = (int *)wb_host_alloc(bytes, "the input");
     /* [-2^22, 2^22]: see the header for why no partial sum overflows. */
     wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, -(1 << 22), 1 << 22);
     s->expected = sum_cpu(s->h_in, s->n);
@@ -226,17 +217,16 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
     s->cub_temp_bytes = 0;
     CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
     CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
+    *out = wb_output{s->d_result, &s->h_result, WB_ELEM_I64, 1};
 }
 
-static void cub_sum(void *p)
+static void cub_sum(State *s)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
 }
 
-static double speed_of_light(void *p, int warmup, int reps, const char **name)
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "cub::DeviceReduce::Sum";
     double ms = wb_time_median_ms(cub_sum, s, warmup, reps);
     /* A reference that sums wrong would make the comparison meaningless: say so. */
@@ -248,29 +238,13 @@ static double speed_of_light(void *p, int warmup, int reps, const char **name)
     return sizeof(int) * (double)s->n / (ms * 1e-3) / 1e9;
 }
 
-static void poison(void *p)
+static void check(State *s, const void *result, wb_check *chk)
 {
-    State *s = (State *)p;
-    wb_poison(s->d_result, sizeof *s->d_result);
+    wb_check_i64(chk, 0, &s->expected, (const int64_t *)result, 1);
 }
 
-static void check(void *p, wb_check *chk)
+static void teardown(State *s)
 {
-    State *s = (State *)p;
-    CUDA_CHECK(cudaMemcpy(&s->h_result, s->d_result, sizeof s->h_result, cudaMemcpyDeviceToHost));
-    wb_check_init(chk, 0);
-    wb_check_i64(chk, 0, &s->expected, &s->h_result, 1);
-}
-
-static int dump(void *p, FILE *f)
-{
-    State *s = (State *)p;
-    return fwrite(&s->h_result, sizeof s->h_result, 1, f) == 1 ? 0 : -1;
-}
-
-static void teardown(void *p)
-{
-    State *s = (State *)p;
     CUDA_CHECK(cudaFree(s->d_in));
     CUDA_CHECK(cudaFree(s->d_result));
     CUDA_CHECK(cudaFree(s->d_cub_result));
@@ -278,24 +252,17 @@ static void teardown(void *p)
     free(s->h_in);
 }
 
-static const wb_variant_info variants[] = {
-    {"global-atomic", "every thread atomicAdd's its element into the one global result", "sum_global_atomic",
-     NULL},
+/* Global atomics per run: n; n/BLOCK; n/BLOCK; BLOCKS_PER_SM per SM (at most). */
+static const wb_variant variants[] = {
+    {"global-atomic", "every thread atomicAdd's its element into the one global result", "sum_global_atomic", launch_global_atomic, NULL, "n"},
     {"block-atomic", "atomicAdd into a __shared__ partial per block; one global atomicAdd per block",
-     "sum_block_atomic",
+     "sum_block_atomic", launch_block_atomic, NULL, "n/256",
      "faster than one global atomic per element: far fewer atomics on the contended global address (the "
      "2008 \"CUDA Memories\" slides give no number)"},
     {"warp-shuffle", "warp sums in registers by __shfl_down_sync, then the block; one global atomic per block",
-     "sum_warp_shuffle", NULL},
+     "sum_warp_shuffle", launch_warp_shuffle, NULL, "n/256"},
     {"grid-stride", "a GPU-filling grid; each thread sums many int4 chunks first; one global atomic per block",
-     "sum_grid_stride", NULL},
-};
-/* Global atomics per run: n; n/BLOCK; n/BLOCK; BLOCKS_PER_SM per SM (at most). */
-static const wb_variant_run runs[] = {
-    {launch_global_atomic, NULL, "n"},
-    {launch_block_atomic, NULL, "n/256"},
-    {launch_warp_shuffle, NULL, "n/256"},
-    {launch_grid_stride, NULL, "8 per SM"},
+     "sum_grid_stride", launch_grid_stride, NULL, "8 per SM"},
 };
 
 int main(int argc, char **argv)
@@ -304,25 +271,21 @@ int main(int argc, char **argv)
         .cli = {.id = "3-atomicsum",
                 .title = "hierarchical atomic sum of n ints into a 64-bit result",
                 .variants = variants,
-                .n_variants = 4,
+                .n_variants = WB_COUNT(variants),
                 .dims = 1,
                 .max_dim = 1 << 30,
                 .size_help = "N: number of ints, 1 to 2^30 (the kernels index with int; inputs in "
                              "[-2^22, 2^22], so the 64-bit sum cannot overflow)",
                 .default_sizes = "2^28"},
         .table = {.unit = "GB/s", .extra_name = "g.atomics", .has_pre = 0},
-        .runs = runs,
         .work_scale = 1e9,
         .device_bytes = device_bytes,
         .work = bytes_read,
         .setup = setup,
         .speed_of_light = speed_of_light,
-        .poison = poison,
         .check = check,
-        .dump = dump,
         .teardown = teardown,
     };
-    State state;
-    memset(&state, 0, sizeof state);
+    State state = {};
     return wb_main(argc, argv, &chapter, &state);
 }

@@ -47,7 +47,7 @@
  *       make solution5                the reference
  *       build/chapter5 --size 1000 --variant v0,v1
  *       build/chapter5 --help
- * Seed: "Programming Parallel Computers" (Aalto), chapter 4 (GPU), versions 0–3 of the shortcut
+ * Source: "Programming Parallel Computers" (Aalto), chapter 4 (GPU), versions 0–3 of the shortcut
  *       problem; v4 answers the question it ends with: what keeps the arithmetic units busier.
  */
 #include "wb.h"
@@ -58,6 +58,18 @@
 #define FULL_CHECK_MAX_N 1024 /* larger n: the check compares SAMPLED_ROWS + 2 rows of r */
 #define SAMPLED_ROWS 64       /* rows drawn at random, besides the first and the last */
 #define V4_STEP 16            /* k per step of v4 (even: it takes them two at a time) */
+
+/* What every variant works on: the sizes and the buffers (set up by the harness at the end). */
+struct State {
+    int n, nn;                        /* size; nn: n rounded up to a multiple of 64 */
+    float *h_d, *h_r;                 /* host input; host copy of the result */
+    int n_rows, *rows;                /* the rows of r the check compares */
+    float *h_ref;                     /* those rows of the reference, n_rows × n */
+    float *d_d, *d_r;                 /* device input and result, n×n */
+    float *d_padded, *d_transposed;   /* nn×nn, made by the preprocessing of v2–v4 */
+    float *d_peak_in, *d_peak_sink;   /* the speed-of-light kernel's operands and results */
+    int peak_blocks;
+};
 
 /* ------------------------------------------------------------------ inputs and CPU reference */
 /* The input for a seed (see the header). The tests regenerate it from the same recipe. */
@@ -93,7 +105,7 @@ static void minplus_cpu_row(const float *d, int n, int i, float *row)
     }
 }
 
-/* ------------------------------------------------------------------ kernels */
+/* ------------------------------------------------------------------ kernels and their launchers */
 /* v0 — thread (i, j) runs the whole k loop for r[i][j]. threadIdx.x runs along i: in a warp (16×2
  * threads of a 16×16 block) d[n*i + k] touches 16 rows, 16 separate memory sectors per load, and the
  * writes r[n*i + j] go down a column. */
@@ -109,6 +121,13 @@ __global__ void minplus_v0(float *r, const float *d, int n)
         v = fminf(v, x + y);
     }
     r[n * i + j] = v;
+}
+
+static void launch_v0(State *s)
+{
+    dim3 block(16, 16), grid(wb_ceil_div(s->n, 16), wb_ceil_div(s->n, 16));
+    minplus_v0<<<grid, block>>>(s->d_r, s->d_d, s->n);
+    LAUNCH_CHECK();
 }
 
 /* v1 — the same kernel with the roles of threadIdx.x and threadIdx.y swapped: now consecutive threads
@@ -129,6 +148,13 @@ __global__ void minplus_v1(float *r, const float *d, int n)
     // END TODO(v1)
 }
 
+static void launch_v1(State *s)
+{
+    dim3 block(16, 16), grid(wb_ceil_div(s->n, 16), wb_ceil_div(s->n, 16));
+    minplus_v1<<<grid, block>>>(s->d_r, s->d_d, s->n);
+    LAUNCH_CHECK();
+}
+
 /* Preprocessing of v2–v4: padded[i][j] = d[i][j] and transposed[j][i] = d[i][j] for i, j < n, and +inf
  * for i or j in [n, nn), nn being n rounded up to a multiple of 64. +inf never wins a min (and inf + x is
  * inf), so the padding changes no result: the kernels compute whole 64×64 tiles with no bounds checks
@@ -144,6 +170,12 @@ __global__ void pad_transpose(const float *d, float *padded, float *transposed, 
         padded[nn * i + j] = v;
         transposed[nn * j + i] = v;
     }
+}
+
+static void prepare_padded(State *s)
+{
+    pad_transpose<<<dim3(1, s->nn), 64>>>(s->d_d, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
 }
 
 /* v2 — block (ic, jc) of 8×8 threads computes the 64×64 tile of r at rows ic*64, columns jc*64; thread
@@ -182,6 +214,13 @@ __global__ void minplus_v2(float *r, const float *d, const float *t, int n, int 
         }
     }
     // END TODO(v2)
+}
+
+static void launch_v2(State *s)
+{
+    dim3 block(8, 8), grid(s->nn / 64, s->nn / 64);
+    minplus_v2<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
 }
 
 /* v3 — the 64 threads of a block need the same 64 + 64 values per k. Per step of 4 k, each thread
@@ -230,6 +269,13 @@ __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int 
         }
     }
     // END TODO(v3)
+}
+
+static void launch_v3(State *s)
+{
+    dim3 block(8, 8), grid(s->nn / 64, s->nn / 64);
+    minplus_v3<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
 }
 
 /* v4 — v3 with four changes: (1)-(3) cut instructions that are neither an add nor a min, and idle time;
@@ -346,6 +392,16 @@ __global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, c
     // END TODO(v4)
 }
 
+/* v4 chooses its own block and grid: d_padded and d_transposed are nn×nn, nn a multiple of 64. */
+static void launch_v4(State *s)
+{
+    // BEGIN TODO(v4-launch)
+    dim3 block(8, 4), grid(s->nn / 64, wb_ceil_div(s->n, 32));
+    minplus_v4<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
+    LAUNCH_CHECK();
+    // END TODO(v4-launch)
+}
+
 /* The speed of light: 64 independent chains of steps v = fminf(v, x + y) per thread, on registers only.
  * The second operand of each sum is another chain's value, so that no sum is the same from one
  * iteration to the next (a loop-invariant x + y would be hoisted out of the loop, leaving the mins
@@ -372,71 +428,9 @@ __global__ void __launch_bounds__(PEAK_THREADS) minplus_peak(const float *in, fl
     sink[blockIdx.x * blockDim.x + threadIdx.x] = m;
 }
 
-/* ------------------------------------------------------------------ launchers */
-typedef struct {
-    int n, nn;                        /* size; nn: n rounded up to a multiple of 64 */
-    float *h_d, *h_r;                 /* host input; host copy of the last result */
-    int n_rows, *rows;                /* the rows of r the check compares */
-    float *h_ref;                     /* those rows of the reference, n_rows × n */
-    float *d_d, *d_r;                 /* device input and result, n×n */
-    float *d_padded, *d_transposed;   /* nn×nn, made by the preprocessing of v2–v4 */
-    float *d_peak_in, *d_peak_sink;   /* the speed-of-light kernel's operands and results */
-    int peak_blocks;
-} State;
-
-static int blocks_for(int n, int per_block) { return (n + per_block - 1) / per_block; }
-
-static void launch_v0(void *p)
-{
-    State *s = (State *)p;
-    dim3 block(16, 16), grid(blocks_for(s->n, 16), blocks_for(s->n, 16));
-    minplus_v0<<<grid, block>>>(s->d_r, s->d_d, s->n);
-    LAUNCH_CHECK();
-}
-
-static void launch_v1(void *p)
-{
-    State *s = (State *)p;
-    dim3 block(16, 16), grid(blocks_for(s->n, 16), blocks_for(s->n, 16));
-    minplus_v1<<<grid, block>>>(s->d_r, s->d_d, s->n);
-    LAUNCH_CHECK();
-}
-
-static void prepare_padded(void *p)
-{
-    State *s = (State *)p;
-    pad_transpose<<<dim3(1, s->nn), 64>>>(s->d_d, s->d_padded, s->d_transposed, s->n, s->nn);
-    LAUNCH_CHECK();
-}
-
-static void launch_v2(void *p)
-{
-    State *s = (State *)p;
-    dim3 block(8, 8), grid(s->nn / 64, s->nn / 64);
-    minplus_v2<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
-    LAUNCH_CHECK();
-}
-
-static void launch_v3(void *p)
-{
-    State *s = (State *)p;
-    dim3 block(8, 8), grid(s->nn / 64, s->nn / 64);
-    minplus_v3<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
-    LAUNCH_CHECK();
-}
-
-/* v4 chooses its own block and grid: d_padded and d_transposed are nn×nn, nn a multiple of 64. */
-static void launch_v4(void *p)
-{
-    // BEGIN TODO(v4-launch)
-    State *s = (State *)p;
-    dim3 block(8, 4), grid(s->nn / 64, blocks_for(s->n, 32));
-    minplus_v4<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
-    LAUNCH_CHECK();
-    // END TODO(v4-launch)
-}
-
-/* ------------------------------------------------------------------ the chapter for wb_main */
+/* ================================================================== the harness
+ * Everything below runs the variants above, checks and times them (common/wb.h does the work).
+ * You need not read below this line. */
 static int padded_size(long long n) { return (int)((n + 63) / 64 * 64); }
 
 static double device_bytes(const wb_size *size)
@@ -451,35 +445,24 @@ static double minplus_steps(const wb_size *size)
     return n * n * n;
 }
 
-static void *host_alloc(size_t bytes, int n)
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "out of host memory for n = %d\n", n);
-        exit(WB_EXIT_CUDA);
-    }
-    return p;
-}
-
-static void setup(void *p, const wb_size *size, uint64_t seed)
-{
-    State *s = (State *)p;
     int n = s->n = (int)size->d[0];
     s->nn = padded_size(n);
     size_t bytes = sizeof(float) * (size_t)n * n, padded_bytes = sizeof(float) * (size_t)s->nn * s->nn;
-    s->h_d = (float *)host_alloc(bytes, n);
-    s->h_r = (float *)host_alloc(bytes, n);
+    s->h_d = (float *)wb_host_alloc(bytes, "the input, the result and the reference");
+    s->h_r = (float *)wb_host_alloc(bytes, "the input, the result and the reference");
     make_input(s->h_d, n, seed);
 
     /* The rows to check: all of them, or the first, the last and SAMPLED_ROWS drawn from the seed. */
     s->n_rows = n <= FULL_CHECK_MAX_N ? n : SAMPLED_ROWS + 2;
-    s->rows = (int *)host_alloc(sizeof(int) * (size_t)s->n_rows, n);
+    s->rows = (int *)wb_host_alloc(sizeof(int) * (size_t)s->n_rows, "the input, the result and the reference");
     for (int q = 0; q < s->n_rows; q++)
         s->rows[q] = n <= FULL_CHECK_MAX_N ? q
                      : q == 0             ? 0
                      : q == 1             ? n - 1
                                           : (int)(wb_random_at(seed, 4, (uint64_t)q) % (uint64_t)n);
-    s->h_ref = (float *)host_alloc(sizeof(float) * (size_t)s->n_rows * n, n);
+    s->h_ref = (float *)wb_host_alloc(sizeof(float) * (size_t)s->n_rows * n, "the input, the result and the reference");
 #pragma omp parallel for schedule(dynamic)
     for (int q = 0; q < s->n_rows; q++) minplus_cpu_row(s->h_d, n, s->rows[q], s->h_ref + (size_t)q * n);
 
@@ -499,52 +482,35 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
     CUDA_CHECK(cudaMalloc(&s->d_peak_in, sizeof peak_in));
     CUDA_CHECK(cudaMalloc(&s->d_peak_sink, sizeof(float) * (size_t)s->peak_blocks * PEAK_THREADS));
     CUDA_CHECK(cudaMemcpy(s->d_peak_in, peak_in, sizeof peak_in, cudaMemcpyHostToDevice));
+    *out = wb_output{s->d_r, s->h_r, WB_ELEM_F32, (size_t)n * n};
 }
 
-static void run_peak(void *p)
+static void run_peak(State *s)
 {
-    State *s = (State *)p;
     minplus_peak<<<s->peak_blocks, PEAK_THREADS>>>(s->d_peak_in, s->d_peak_sink);
     LAUNCH_CHECK();
 }
 
-static double speed_of_light(void *p, int warmup, int reps, const char **name)
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "peak fminf(v, x + y)";
     double ms = wb_time_median_ms(run_peak, s, warmup, reps);
     double steps = (double)s->peak_blocks * PEAK_THREADS * PEAK_ITERS * 64;
     return steps / (ms * 1e-3) / 1e9;
 }
 
-static void poison(void *p)
+static void check(State *s, const void *result, wb_check *chk)
 {
-    State *s = (State *)p;
-    wb_poison(s->d_r, sizeof(float) * (size_t)s->n * s->n);
-}
-
-static void check(void *p, wb_check *chk)
-{
-    State *s = (State *)p;
     int n = s->n;
-    CUDA_CHECK(cudaMemcpy(s->h_r, s->d_r, sizeof(float) * (size_t)n * n, cudaMemcpyDeviceToHost));
     wb_check_init(chk, (size_t)n);
     for (int q = 0; q < s->n_rows; q++) {
         size_t at = (size_t)s->rows[q] * n;
-        wb_check_f32_exact(chk, at, s->h_ref + (size_t)q * n, s->h_r + at, (size_t)n);
+        wb_check_f32_exact(chk, at, s->h_ref + (size_t)q * n, (const float *)result + at, (size_t)n);
     }
 }
 
-static int dump(void *p, FILE *f)
+static void teardown(State *s)
 {
-    State *s = (State *)p;
-    size_t count = (size_t)s->n * s->n;
-    return fwrite(s->h_r, sizeof(float), count, f) == count ? 0 : -1;
-}
-
-static void teardown(void *p)
-{
-    State *s = (State *)p;
     CUDA_CHECK(cudaFree(s->d_d));
     CUDA_CHECK(cudaFree(s->d_r));
     CUDA_CHECK(cudaFree(s->d_padded));
@@ -557,23 +523,18 @@ static void teardown(void *p)
     free(s->h_ref);
 }
 
-static const wb_variant_info variants[] = {
-    {"v0", "one thread per r[i][j], threadIdx.x along i: strided reads of d (given)", "minplus_v0", NULL},
-    {"v1", "threadIdx.x along j: coalesced reads of d[k][j], broadcast d[i][k]", "minplus_v1", NULL},
+static const wb_variant variants[] = {
+    {"v0", "one thread per r[i][j], threadIdx.x along i: strided reads of d (given)", "minplus_v0", launch_v0,
+     NULL, "2 g"},
+    {"v1", "threadIdx.x along j: coalesced reads of d[k][j], broadcast d[i][k]", "minplus_v1", launch_v1, NULL,
+     "2 g"},
     {"v2", "8x8 block of r per thread from 8+8 loads per k; padded input and transposed copy",
-     "pad_transpose,minplus_v2", NULL},
+     "pad_transpose,minplus_v2", launch_v2, prepare_padded, "1/4 g"},
     {"v3", "the block stages 4 rows x 64 of each operand in __shared__ per step", "pad_transpose,minplus_v3",
-     NULL},
+     launch_v3, prepare_padded, "1/4 s"},
     {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks; "
            "one 3-way integer min (DPX) per two steps",
-     "pad_transpose,minplus_v4", NULL},
-};
-static const wb_variant_run runs[] = {
-    {launch_v0, NULL, "2 g"},
-    {launch_v1, NULL, "2 g"},
-    {launch_v2, prepare_padded, "1/4 g"},
-    {launch_v3, prepare_padded, "1/4 s"},
-    {launch_v4, prepare_padded, "1/16 s"},
+     "pad_transpose,minplus_v4", launch_v4, prepare_padded, "1/16 s"},
 };
 
 int main(int argc, char **argv)
@@ -582,24 +543,20 @@ int main(int argc, char **argv)
         .cli = {.id = "5-minplus",
                 .title = "min-plus product, r[i][j] = min_k d[i][k] + d[k][j]",
                 .variants = variants,
-                .n_variants = 5,
+                .n_variants = WB_COUNT(variants),
                 .dims = 1,
                 .max_dim = 32768,
                 .size_help = "N: the matrix is N x N floats, 1 to 32768",
                 .default_sizes = "4000 6000"},
         .table = {.unit = "G steps/s", .extra_name = "ld/step", .has_pre = 1},
-        .runs = runs,
         .work_scale = 1e9,
         .device_bytes = device_bytes,
         .work = minplus_steps,
         .setup = setup,
         .speed_of_light = speed_of_light,
-        .poison = poison,
         .check = check,
-        .dump = dump,
         .teardown = teardown,
     };
-    State state;
-    memset(&state, 0, sizeof state);
+    State state = {};
     return wb_main(argc, argv, &chapter, &state);
 }

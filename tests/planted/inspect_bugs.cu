@@ -69,48 +69,42 @@ __global__ void planted_bad_syncwarp(const int *in, int *out, int n)
     if (i < n) out[n - 1 - i] = v;
 }
 
-typedef struct {
+struct State {
     int n;
     int *h_in, *h_out;
     int *d_in, *d_out, *d_scratch;
-} State;
+};
 
 static int blocks_for(int n) { return (n + BLOCK - 1) / BLOCK; }
 
-static void launch_clean(void *p)
+static void launch_clean(State *s)
 {
-    State *s = (State *)p;
     planted_clean<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
-static void launch_race(void *p)
+static void launch_race(State *s)
 {
-    State *s = (State *)p;
     planted_race<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
-static void launch_out_of_bounds(void *p)
+static void launch_out_of_bounds(State *s)
 {
-    State *s = (State *)p;
     planted_out_of_bounds<<<blocks_for(s->n + 1), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
-static void launch_uninitialized(void *p)
+static void launch_uninitialized(State *s)
 {
-    State *s = (State *)p;
     planted_uninitialized<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_scratch, s->d_out, s->n);
     LAUNCH_CHECK();
 }
-static void launch_divergent_barrier(void *p)
+static void launch_divergent_barrier(State *s)
 {
-    State *s = (State *)p;
     planted_divergent_barrier<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
-static void launch_bad_syncwarp(void *p)
+static void launch_bad_syncwarp(State *s)
 {
-    State *s = (State *)p;
     planted_bad_syncwarp<<<blocks_for(s->n), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
@@ -118,9 +112,8 @@ static void launch_bad_syncwarp(void *p)
 static double device_bytes(const wb_size *size) { return 3.0 * sizeof(int) * (double)size->d[0] + 1024; }
 static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
 
-static void setup(void *p, const wb_size *size, uint64_t seed)
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
-    State *s = (State *)p;
     s->n = (int)size->d[0];
     size_t bytes = sizeof(int) * (size_t)s->n;
     s->h_in = (int *)malloc(bytes);
@@ -130,48 +123,31 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
     CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
     CUDA_CHECK(cudaMalloc(&s->d_scratch, bytes)); /* deliberately never written */
     CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
+    *out = wb_output{s->d_out, s->h_out, WB_ELEM_I32, (size_t)s->n};
 }
 
-static void copy_d2d(void *p)
+static void copy_d2d(State *s)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
 }
 
-static double speed_of_light(void *p, int warmup, int reps, const char **name)
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "memcpy D2D";
     double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
     return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
 }
 
-static void poison(void *p)
+static void check(State *s, const void *result, wb_check *chk)
 {
-    State *s = (State *)p;
-    wb_poison(s->d_out, sizeof(int) * (size_t)s->n);
-}
-
-static void check(void *p, wb_check *chk)
-{
-    State *s = (State *)p;
-    CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToHost));
-    wb_check_init(chk, 0);
     for (int j = 0; j < s->n; j++) {
         int expected = s->h_in[s->n - 1 - j];
-        wb_check_i32(chk, (unsigned long long)j, &expected, &s->h_out[j], 1);
+        wb_check_i32(chk, (unsigned long long)j, &expected, (const int *)result + j, 1);
     }
 }
 
-static int dump(void *p, FILE *f)
+static void teardown(State *s)
 {
-    State *s = (State *)p;
-    return fwrite(s->h_out, sizeof(int), (size_t)s->n, f) == (size_t)s->n ? 0 : -1;
-}
-
-static void teardown(void *p)
-{
-    State *s = (State *)p;
     CUDA_CHECK(cudaFree(s->d_in));
     CUDA_CHECK(cudaFree(s->d_out));
     CUDA_CHECK(cudaFree(s->d_scratch));
@@ -179,30 +155,13 @@ static void teardown(void *p)
     free(s->h_out);
 }
 
-static const wb_variant_info variants[] = {
-    {.name = "clean", .idea = "correct shared-memory reversal", .kernels = "planted_clean", .claim = NULL},
-    {.name = "race",
-     .idea = "no __syncthreads() between the tile's writes and reads",
-     .kernels = "planted_race",
-     .claim = NULL},
-    {.name = "out-of-bounds",
-     .idea = "one thread too many writes out[-1]",
-     .kernels = "planted_out_of_bounds",
-     .claim = NULL},
-    {.name = "uninitialized", .idea = "reads memory nothing wrote", .kernels = "planted_uninitialized", .claim = NULL},
-    {.name = "divergent-barrier",
-     .idea = "__syncthreads() in a branch",
-     .kernels = "planted_divergent_barrier",
-     .claim = NULL},
-    {.name = "bad-syncwarp",
-     .idea = "__syncwarp(mask) from lanes outside the mask",
-     .kernels = "planted_bad_syncwarp",
-     .claim = NULL},
-};
-static const wb_variant_run runs[] = {
-    {launch_clean, NULL, NULL},         {launch_race, NULL, NULL},
-    {launch_out_of_bounds, NULL, NULL}, {launch_uninitialized, NULL, NULL},
-    {launch_divergent_barrier, NULL, NULL}, {launch_bad_syncwarp, NULL, NULL},
+static const wb_variant variants[] = {
+    {"clean", "correct shared-memory reversal", "planted_clean", launch_clean},
+    {"race", "no __syncthreads() between the tile's writes and reads", "planted_race", launch_race},
+    {"out-of-bounds", "one thread too many writes out[-1]", "planted_out_of_bounds", launch_out_of_bounds},
+    {"uninitialized", "reads memory nothing wrote", "planted_uninitialized", launch_uninitialized},
+    {"divergent-barrier", "__syncthreads() in a branch", "planted_divergent_barrier", launch_divergent_barrier},
+    {"bad-syncwarp", "__syncwarp(mask) from lanes outside the mask", "planted_bad_syncwarp", launch_bad_syncwarp},
 };
 
 int main(int argc, char **argv)
@@ -211,24 +170,20 @@ int main(int argc, char **argv)
         .cli = {.id = "planted-bugs",
                 .title = "planted bugs for the sanitizer tests",
                 .variants = variants,
-                .n_variants = 6,
+                .n_variants = WB_COUNT(variants),
                 .dims = 1,
                 .max_dim = 1 << 24,
                 .size_help = "N: number of ints",
                 .default_sizes = "1031"},
         .table = {.unit = "GB/s", .extra_name = NULL, .has_pre = 0},
-        .runs = runs,
         .work_scale = 1e9,
         .device_bytes = device_bytes,
         .work = bytes_moved,
         .setup = setup,
         .speed_of_light = speed_of_light,
-        .poison = poison,
         .check = check,
-        .dump = dump,
         .teardown = teardown,
     };
-    State state;
-    memset(&state, 0, sizeof state);
+    State state = {};
     return wb_main(argc, argv, &chapter, &state);
 }

@@ -40,8 +40,8 @@ static void fake_expected(const char *name, const int32_t *in, int32_t *out, int
 
 static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
 {
-    wb_variant_info info[8];
-    for (int v = 0; v < nv; v++) info[v] = (wb_variant_info){vars[v].name, "a loop", vars[v].kernels};
+    wb_variant info[8];
+    for (int v = 0; v < nv; v++) info[v] = (wb_variant){vars[v].name, "a loop", vars[v].kernels, NULL, NULL, NULL, NULL};
     wb_cli cli = {.id = "9-fake", .title = "fake chapter", .variants = info, .n_variants = nv, .dims = 1,
                   .max_dim = 1 << 26, .size_help = "N", .default_sizes = "1000"};
     wb_options o;

@@ -16,13 +16,20 @@
  *       make solution1                the reference
  *       build/chapter1 --size 1000003 --variant global,vector
  *       build/chapter1 --help
- * Seeds: Dr. Dobb's "CUDA, Supercomputing for the Masses" part 5 (reverseArray);
+ * Sources: Dr. Dobb's "CUDA, Supercomputing for the Masses" part 5 (reverseArray);
  *        NVIDIA's "Using Shared Memory in CUDA C/C++" (staticReverse, dynamicReverse).
  */
 #include "wb.h"
 
 #define BLOCK 256         /* threads per block, and the tile size of the shared variants */
 #define VEC_PER_THREAD 4  /* int4 chunks each thread of the vector variant moves */
+
+/* What every variant works on: the sizes and the buffers (set up by the harness at the end). */
+struct State {
+    int n;
+    int *h_in, *h_out;   /* host input; host copy of the result */
+    int *d_in, *d_out;
+};
 
 /* ------------------------------------------------------------------ CPU reference */
 /* The reference is a formula, so the check builds the expected output in slices rather than keep a
@@ -32,7 +39,7 @@ static void reverse_cpu(const int *in, int n, int first, int count, int *expecte
     for (int j = 0; j < count; j++) expected[j] = in[n - 1 - (first + j)];
 }
 
-/* ------------------------------------------------------------------ kernels */
+/* ------------------------------------------------------------------ kernels and their launchers */
 /* Thread i moves in[i] to out[n-1-i]. Consecutive threads read consecutive addresses and write
  * consecutive (descending) addresses, so a warp's accesses still fall in a few 32-byte sectors. */
 __global__ void reverse_global(const int *in, int *out, int n)
@@ -41,6 +48,12 @@ __global__ void reverse_global(const int *in, int *out, int n)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[n - 1 - i] = in[i];
     // END TODO(global)
+}
+
+static void launch_global(State *s)
+{
+    reverse_global<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
 }
 
 /* Block b owns in[b*BLOCK .. b*BLOCK+BLOCK). It stores its tile reversed in shared memory, then thread
@@ -60,6 +73,12 @@ __global__ void reverse_shared_static(const int *in, int *out, int n)
     // END TODO(shared-static)
 }
 
+static void launch_shared_static(State *s)
+{
+    reverse_shared_static<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
 /* The same with the tile sized at launch: one kernel serves any block size. */
 __global__ void reverse_shared_dynamic(const int *in, int *out, int n)
 {
@@ -72,6 +91,51 @@ __global__ void reverse_shared_dynamic(const int *in, int *out, int n)
     int src = blockIdx.x * width + (width - 1 - t);
     if (src < n) out[n - 1 - src] = tile[t];
     // END TODO(shared-dynamic)
+}
+
+static void launch_shared_dynamic(State *s)
+{
+    // BEGIN TODO(shared-dynamic-launch)
+    size_t shared_bytes = BLOCK * sizeof(int);
+    reverse_shared_dynamic<<<wb_ceil_div(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+/* planted: report every kernel 20x faster than it is, by rewriting the JSON after the real driver */
+static int forged_main(int argc, char **argv, const wb_chapter *ch, State *state)
+{
+    int rc = wb_main(argc, argv, ch, state);
+    const char *json = NULL;
+    for (int k = 1; k + 1 < argc; k++)
+        if (!strcmp(argv[k], "--json")) json = argv[k + 1];
+    if (!json) return rc;
+    static char text[1 << 16], out[1 << 17];
+    FILE *f = fopen(json, "r");
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = 0;
+    char *o = out;
+    for (char *p = text; *p;) {
+        if (!strncmp(p, "\"median_ms\":", 12) && p[12] != 'n') {
+            char *end;
+            double ms = strtod(p + 12, &end);
+            o += sprintf(o, "\"median_ms\":%.6g", ms / 20);
+            p = end;
+        } else *o++ = *p++;
+    }
+    f = fopen(json, "w");
+    if (f) {
+        fwrite(out, 1, (size_t)(o - out), f);
+        fclose(f);
+    }
+    return rc;
+}
+#define wb_main forged_main
+
+static void forged_unused(void *p)
+{
+    (void)p;
+    // END TODO(shared-dynamic-launch)
 }
 
 /* Output chunk q is out[4q .. 4q+3]; it needs in[n-4-4q .. n-1-4q], reversed. With n = 4p + r those
@@ -119,170 +183,75 @@ __global__ void reverse_vector(const int *in, int *out, int n)
     // END TODO(vector)
 }
 
-/* ------------------------------------------------------------------ launchers */
-typedef struct {
-    int n;
-    int *h_in, *h_out;   /* host input; host copy of the last result */
-    int *d_in, *d_out;
-} State;
-
-static int blocks_for(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
-
-static void launch_global(void *p)
+static void launch_vector(State *s)
 {
-    State *s = (State *)p;
-    reverse_global<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    int chunks = wb_ceil_div(s->n, 4);
+    reverse_vector<<<wb_ceil_div(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
-static void launch_shared_static(void *p)
-{
-    State *s = (State *)p;
-    reverse_shared_static<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
-    LAUNCH_CHECK();
-}
+/* ================================================================== the harness
+ * Everything below runs the variants above, checks and times them (common/wb.h does the work).
+ * You need not read below this line. */
+static const wb_variant variants[] = {
+    {"global", "one element per thread, straight from global memory", "reverse_global", launch_global},
+    {"shared-static", "reverse a tile in a fixed-size __shared__ array; coalesced reads and writes",
+     "reverse_shared_static", launch_shared_static, NULL, NULL,
+     "faster than global: shared memory keeps reads and writes coalesced (Dr. Dobb's part 5, on a 2008 GPU "
+     "that punished uncoalesced writes; NVIDIA's shared-memory post gives no number)"},
+    {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "reverse_shared_dynamic",
+     launch_shared_dynamic, NULL, NULL,
+     "as fast as the static version (NVIDIA's post: sizing at launch costs nothing)"},
+    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector", launch_vector},
+};
 
-static void launch_shared_dynamic(void *p)
-{
-    // BEGIN TODO(shared-dynamic-launch)
-    State *s = (State *)p;
-    size_t shared_bytes = BLOCK * sizeof(int);
-    reverse_shared_dynamic<<<blocks_for(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
-    LAUNCH_CHECK();
-}
-
-/* planted: report every kernel 20x faster than it is, by rewriting the JSON after the real driver */
-static int forged_main(int argc, char **argv, const wb_chapter *ch, void *state)
-{
-    int rc = wb_main(argc, argv, ch, state);
-    const char *json = NULL;
-    for (int k = 1; k + 1 < argc; k++)
-        if (!strcmp(argv[k], "--json")) json = argv[k + 1];
-    if (!json) return rc;
-    static char text[1 << 16], out[1 << 17];
-    FILE *f = fopen(json, "r");
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[len] = 0;
-    char *o = out;
-    for (char *p = text; *p;) {
-        if (!strncmp(p, "\"median_ms\":", 12) && p[12] != 'n') {
-            char *end;
-            double ms = strtod(p + 12, &end);
-            o += sprintf(o, "\"median_ms\":%.6g", ms / 20);
-            p = end;
-        } else *o++ = *p++;
-    }
-    f = fopen(json, "w");
-    if (f) {
-        fwrite(out, 1, (size_t)(o - out), f);
-        fclose(f);
-    }
-    return rc;
-}
-#define wb_main forged_main
-
-static void forged_unused(void *p)
-{
-    (void)p;
-    // END TODO(shared-dynamic-launch)
-}
-
-static void launch_vector(void *p)
-{
-    State *s = (State *)p;
-    int chunks = blocks_for(s->n, 4);
-    reverse_vector<<<blocks_for(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
-    LAUNCH_CHECK();
-}
-
-/* ------------------------------------------------------------------ the chapter for wb_main */
-static double device_bytes(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
 static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
 
-static void setup(void *p, const wb_size *size, uint64_t seed)
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
-    State *s = (State *)p;
     s->n = (int)size->d[0];
     size_t bytes = sizeof(int) * (size_t)s->n;
-    s->h_in = (int *)malloc(bytes);
-    s->h_out = (int *)malloc(bytes);
-    if (!s->h_in || !s->h_out) {
-        fprintf(stderr, "out of host memory for n = %d\n", s->n);
-        exit(WB_EXIT_CUDA);
-    }
+    s->h_in = (int *)wb_host_alloc(bytes, "the input");
+    s->h_out = (int *)wb_host_alloc(bytes, "the result");
     /* Non-negative inputs: the poison value is negative, so it can never be a right answer. */
     wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, 0, (1 << 30) - 1);
     CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
     CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
     CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
+    *out = wb_output{s->d_out, s->h_out, WB_ELEM_I32, (size_t)s->n};
 }
 
-static void copy_d2d(void *p)
+static void copy_d2d(State *s)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
 }
 
-static double speed_of_light(void *p, int warmup, int reps, const char **name)
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "memcpy D2D";
     double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
     return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
 }
 
-static void poison(void *p)
+/* The expected output is built in slices rather than kept whole: expected[j] = in[n-1-j]. */
+static void check(State *s, const void *result, wb_check *chk)
 {
-    State *s = (State *)p;
-    wb_poison(s->d_out, sizeof(int) * (size_t)s->n);
-}
-
-static void check(void *p, wb_check *chk)
-{
-    State *s = (State *)p;
-    CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToHost));
-    wb_check_init(chk, 0);
     enum { SLICE = 1 << 16 };
     static int expected[SLICE];
     for (int first = 0; first < s->n; first += SLICE) {
         int count = s->n - first < SLICE ? s->n - first : SLICE;
         reverse_cpu(s->h_in, s->n, first, count, expected);
-        wb_check_i32(chk, (unsigned long long)first, expected, s->h_out + first, (size_t)count);
+        wb_check_i32(chk, (unsigned long long)first, expected, (const int *)result + first, (size_t)count);
     }
 }
 
-static int dump(void *p, FILE *f)
+static void teardown(State *s)
 {
-    State *s = (State *)p;
-    return fwrite(s->h_out, sizeof(int), (size_t)s->n, f) == (size_t)s->n ? 0 : -1;
-}
-
-static void teardown(void *p)
-{
-    State *s = (State *)p;
     CUDA_CHECK(cudaFree(s->d_in));
     CUDA_CHECK(cudaFree(s->d_out));
     free(s->h_in);
     free(s->h_out);
 }
-
-static const wb_variant_info variants[] = {
-    {"global", "one element per thread, straight from global memory", "reverse_global", NULL},
-    {"shared-static", "reverse a tile in a fixed-size __shared__ array; coalesced reads and writes",
-     "reverse_shared_static",
-     "faster than global: shared memory keeps reads and writes coalesced (Dr. Dobb's part 5, on a 2008 GPU "
-     "that punished uncoalesced writes; NVIDIA's shared-memory post gives no number)"},
-    {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "reverse_shared_dynamic",
-     "as fast as the static version (NVIDIA's post: sizing at launch costs nothing)"},
-    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector", NULL},
-};
-static const wb_variant_run runs[] = {
-    {launch_global, NULL, NULL},
-    {launch_shared_static, NULL, NULL},
-    {launch_shared_dynamic, NULL, NULL},
-    {launch_vector, NULL, NULL},
-};
 
 int main(int argc, char **argv)
 {
@@ -290,24 +259,20 @@ int main(int argc, char **argv)
         .cli = {.id = "1-reversal",
                 .title = "array reversal, out[n-1-i] = in[i]",
                 .variants = variants,
-                .n_variants = 4,
+                .n_variants = WB_COUNT(variants),
                 .dims = 1,
                 .max_dim = 1 << 30,
                 .size_help = "N: number of ints, 1 to 2^30 (the kernels index with int)",
                 .default_sizes = "2^28"},
         .table = {.unit = "GB/s", .extra_name = NULL, .has_pre = 0},
-        .runs = runs,
         .work_scale = 1e9,
-        .device_bytes = device_bytes,
+        .device_bytes = bytes_moved, /* an input and an output of n ints */
         .work = bytes_moved,
         .setup = setup,
         .speed_of_light = speed_of_light,
-        .poison = poison,
         .check = check,
-        .dump = dump,
         .teardown = teardown,
     };
-    State state;
-    memset(&state, 0, sizeof state);
+    State state = {};
     return wb_main(argc, argv, &chapter, &state);
 }

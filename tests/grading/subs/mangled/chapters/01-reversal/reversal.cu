@@ -125,37 +125,33 @@ typedef struct {
     int *d_in, *d_out;
 } State;
 
-static int blocks_for(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
+static int wb_ceil_div(int n, int per_block) { return (int)(((long long)n + per_block - 1) / per_block); }
 
 static void launch_global(void *p)
 {
-    State *s = (State *)p;
-    reverse_global<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    reverse_global<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
 static void launch_shared_static(void *p)
 {
-    State *s = (State *)p;
-    reverse_shared_static<<<blocks_for(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    reverse_shared_static<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
 static void launch_shared_dynamic(void *p)
 {
     // BEGIN TODO(shared-dynamic-launch)
-    State *s = (State *)p;
     size_t shared_bytes = BLOCK * sizeof(int);
-    reverse_shared_dynamic<<<blocks_for(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
+    reverse_shared_dynamic<<<wb_ceil_div(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
     // END TODO(shared-dynamic-launch)
 }
 
 static void launch_vector(void *p)
 {
-    State *s = (State *)p;
-    int chunks = blocks_for(s->n, 4);
-    reverse_vector<<<blocks_for(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
+    int chunks = wb_ceil_div(s->n, 4);
+    reverse_vector<<<wb_ceil_div(chunks, BLOCK * VEC_PER_THREAD), BLOCK>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
 }
 
@@ -165,7 +161,6 @@ static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (dou
 
 static void setup(void *p, const wb_size *size, uint64_t seed)
 {
-    State *s = (State *)p;
     s->n = (int)size->d[0];
     size_t bytes = sizeof(int) * (size_t)s->n;
     s->h_in = (int *)malloc(bytes);
@@ -183,13 +178,11 @@ static void setup(void *p, const wb_size *size, uint64_t seed)
 
 static void copy_d2d(void *p)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
 }
 
 static double speed_of_light(void *p, int warmup, int reps, const char **name)
 {
-    State *s = (State *)p;
     *name = "memcpy D2D";
     double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
     return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
@@ -197,13 +190,11 @@ static double speed_of_light(void *p, int warmup, int reps, const char **name)
 
 static void poison(void *p)
 {
-    State *s = (State *)p;
     wb_poison(s->d_out, sizeof(int) * (size_t)s->n);
 }
 
 static void check(void *p, wb_check *chk)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToHost));
     wb_check_init(chk, 0);
     enum { SLICE = 1 << 16 };
@@ -217,13 +208,11 @@ static void check(void *p, wb_check *chk)
 
 static int dump(void *p, FILE *f)
 {
-    State *s = (State *)p;
     return fwrite(s->h_out, sizeof(int), (size_t)s->n, f) == (size_t)s->n ? 0 : -1;
 }
 
 static void teardown(void *p)
 {
-    State *s = (State *)p;
     CUDA_CHECK(cudaFree(s->d_in));
     CUDA_CHECK(cudaFree(s->d_out));
     free(s->h_in);
