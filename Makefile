@@ -19,28 +19,33 @@ CUDA_TOP = $(eval CUDA_TOP := $(abspath $(shell $(NVCC) --dryrun -c -x cu /dev/n
              | sed -n 's/^\#\$$ TOP=//p' | head -n1)))$(CUDA_TOP)
 CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupancy.h $(CUDA_TOP)/include/cuda_occupancy.h))
 # The toolkit's own tools (compute-sanitizer, ncu, cuobjdump) for recipes and tests, after the user's PATH.
-ifneq ($(CUDA_TOP),)
-  export PATH := $(PATH):$(CUDA_TOP)/bin
-endif
+# Added only for the targets that run them (see "tests" and the look-inside/grading targets), so that
+# make does not ask nvcc where the toolkit is for `make help` or `make chapter1`.
+BASE_PATH := $(PATH)
+TOOLKIT_PATH = $(BASE_PATH)$(if $(CUDA_TOP),:$(CUDA_TOP)/bin)
+test doctor sass resources sanitize profile check grade grade-class: export PATH = $(TOOLKIT_PATH)
 
 # ------------------------------------------------------------------ target GPU
 # The GPU's compute capability, e.g. "9.0" -> sm_90. No GPU: sm_75, the oldest architecture CUDA 13
 # supports, whose embedded PTX the driver compiles for any newer GPU at start-up.
-DETECTED_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '. \r')
+# All of these are evaluated on first use (once), not when the Makefile is read: `make help` or
+# `make clean` run no nvidia-smi.
+DETECTED_CC = $(eval DETECTED_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+                | head -n1 | tr -d '. \r'))$(DETECTED_CC)
 ifeq ($(origin ARCH),undefined)
-  ARCH := $(if $(DETECTED_CC),sm_$(DETECTED_CC),sm_75)
+  ARCH = $(eval ARCH := $(if $(DETECTED_CC),sm_$(DETECTED_CC),sm_75))$(ARCH)
 endif
-ARCH_NUM := $(patsubst sm_%,%,$(patsubst compute_%,%,$(ARCH)))
-ifeq ($(shell echo '$(ARCH_NUM)' | grep -Ex '[0-9]{2,3}[af]?'),)
-  $(error ARCH='$(ARCH)' is not of the form sm_NN (e.g. sm_86, sm_90))
-endif
+ARCH_NUM = $(eval ARCH_NUM := $(patsubst sm_%,%,$(patsubst compute_%,%,$(ARCH))))$(if \
+             $(shell echo '$(ARCH_NUM)' | grep -Ex '[0-9]{2,3}[af]?'),,$(error \
+             ARCH='$(ARCH)' is not of the form sm_NN (e.g. sm_86, sm_90)))$(ARCH_NUM)
 # Machine code for ARCH plus its PTX, so the same binary also runs on later GPUs.
-GENCODE := -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
-           -gencode=arch=compute_$(ARCH_NUM),code=compute_$(ARCH_NUM)
+GENCODE = -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
+          -gencode=arch=compute_$(ARCH_NUM),code=compute_$(ARCH_NUM)
 
-NVCCFLAGS := -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
+NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
              -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-fopenmp --Werror cross-execution-space-call
-CFLAGS    := -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading
+# Recursive (=), so that a target's `CFLAGS += $(...)` is expanded only when that target is built.
+CFLAGS     = -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
@@ -64,26 +69,31 @@ ensure_packages = if ! { $(1); } >/dev/null 2>&1; then \
 	fi
 
 # ------------------------------------------------------------------ chapters
-# chapters/01-reversal/reversal.cu -> chapter number 1
+# chapters/01-reversal/reversal.cu -> chapter number 1; chapters/10-x/x.cu -> 10 (two digits or more).
 CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]-*))
 CHAPTERS     := $(foreach d,$(CHAPTER_DIRS),$(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(d))))))
+# $(call chapter_src,DIR,N): the .cu file of chapter N under chapters/ or solutions/ (N is 1, 2, … 10 …;
+# the folder is 01-…, 09-…, 10-…).
+chapter_src   = $(firstword $(wildcard $(1)/$(if $(filter 1 2 3 4 5 6 7 8 9,$(2)),0)$(2)-*/*.cu))
 STARTERS     := $(addprefix $(BUILD)/chapter,$(CHAPTERS))
-SOLUTIONS_PRESENT := $(foreach n,$(CHAPTERS),$(if $(wildcard solutions/0$(n)-*/*.cu),$(n)))
+SOLUTIONS_PRESENT := $(foreach n,$(CHAPTERS),$(if $(call chapter_src,solutions,$(n)),$(n)))
 SOLUTIONS    := $(addprefix $(BUILD)/solution,$(SOLUTIONS_PRESENT))
 
-# Rebuild when the flags change (e.g. another ARCH), not only when sources do.
+# Rebuild when the flags change (e.g. another ARCH), not only when sources do: the stamp's recipe runs
+# on every build but rewrites the file (and so triggers rebuilds) only when the flags differ.
 FLAGS_STAMP := $(BUILD)/.flags
-$(shell mkdir -p $(BUILD) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(NVCC) $(NVCCFLAGS)' > $(FLAGS_STAMP))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
 
-.PHONY: all help test deps doctor clean $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
+.PHONY: all help test deps doctor clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 .SECONDEXPANSION:
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
 
-$(BUILD)/chapter%: $$(wildcard chapters/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/solution%: $$(wildcard solutions/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/solution%: $$(call chapter_src,solutions,$$*) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
 $(BUILD)/doctor: common/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
@@ -113,7 +123,8 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 # -no-pie: Criterion runs each test in a re-executed copy of the runner and hands it the parameters
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
 TEST_STAMP := $(BUILD)/.tests
-$(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
+$(TEST_STAMP): FORCE
+	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
 LIB_SRCS := common/jsonl.c grading/sanitizer.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
@@ -138,11 +149,28 @@ $(BUILD)/tests/.deps-ok:
 
 deps: $(BUILD)/tests/.deps-ok
 
+# Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader and the
+# occupancy listing are defined further down, hence the second expansion).
+TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
+               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
+# Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
+# tests' wbt_tmpdir, nvcc, the grader), which is removed after the run whatever the tests did. Then the
+# suite fails if the run left a new entry in /tmp (TMP_CHECK=0: only warn, e.g. where other jobs share /tmp).
+TEST_TMP  := $(BUILD)/tmp
+TMP_CHECK ?= 1
 # Criterion counts a skipped test as passing; the TAP report says which were skipped and why.
 # REQUIRE_GPU=1 (on a GPU machine) turns any skip into a failure.
 REQUIRE_GPU ?= 0
-test: deps all $(PLANTED) $(BUILD)/test-runner
-	./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap
+test: $$(TEST_PREREQS)
+	@chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	@ls -A /tmp | LC_ALL=C sort > $(BUILD)/.tmp-before
+	TMPDIR=$(CURDIR)/$(TEST_TMP) ./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap; rc=$$?; \
+	 chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP); \
+	 left=$$(ls -A /tmp | LC_ALL=C sort | LC_ALL=C comm -13 $(BUILD)/.tmp-before - | tr '\n' ' '); \
+	 if [ -n "$$left" ]; then \
+	   echo "make test left new entries in /tmp (tests must use TMPDIR, i.e. wbt_tmpdir): $$left" >&2; \
+	   if [ "$(TMP_CHECK)" != 0 ] && [ $$rc = 0 ]; then rc=1; fi; \
+	 fi; exit $$rc
 	@skipped=$$(grep -c '# SKIP' $(BUILD)/test-results.tap || true); \
 	 if [ "$$skipped" -gt 0 ]; then \
 	   echo "skipped: $$skipped tests, because: $$(grep -o '# SKIP.*' $(BUILD)/test-results.tap | sort | uniq -c | sort -rn | head -n1 | sed 's/ *# SKIP//')"; \
@@ -268,11 +296,11 @@ LI_KIND     := $(if $(LI_SOL),solution,chapter)
 LI_DIR      := $(if $(LI_SOL),solutions,chapters)
 LI_VALID    := $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS))
 LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
-LI_SRC       = $(firstword $(wildcard $(LI_DIR)/0$(CH)-*/*.cu))
+LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
 # Resources are compiled for the GPU here; without one, for the H100 (sm_90) unless ARCH= is given.
-LI_RES_ARCH := $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
-LI_DEVFLAGS := $(filter-out -gencode=%,$(NVCCFLAGS))
+LI_RES_ARCH  = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
 CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
 BLOCK       ?= 256
 DSMEM       ?= 0
@@ -340,7 +368,6 @@ $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu com
 	@mkdir -p $(@D)
 	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 
-test: $(INSPECT) $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
 # tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
 $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INCLUDE)),$(error \
   cuda_occupancy.h not found under nvcc's toolkit root '$(CUDA_TOP)' (is $(NVCC) a CUDA toolkit nvcc?)))
@@ -405,5 +432,4 @@ dist-student:
 	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
 	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
 
-test: $(GRADER)
 # ------------------------------------------------------------------ (END grading section)
