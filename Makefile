@@ -105,8 +105,12 @@ $(BUILD)/doctor: common/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 $(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
 	./$< $(ARGS)
 
-$(addprefix solution,$(CHAPTERS)): solution%: $(BUILD)/solution%
+$(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 	./$< $(ARGS)
+
+# The student release (and any copy without solutions/) has no references: say so (also under make -n).
+$(addprefix solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))) $(addprefix $(BUILD)/solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))):
+	$(error $@: this copy has no reference solution of chapter $(lastword $(subst n, ,$@)) (solutions/ is not part of the student release))
 
 # ------------------------------------------------------------------ tests
 # Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
@@ -420,11 +424,18 @@ check: $(GRADER)
 # handouts (answers), and the tests of the grader and look-inside tools (they need those files), plus
 # pristine copies of the starters so that `make check` and `make test` can tell edits outside the TODO
 # regions. There, `make test` checks the student's own chapters. grading/secret/ (if any) stays out too.
+# The file list comes from the files themselves (find), not from git, so that any copy (a clone, an
+# unpacked tarball, the release itself) makes the same release; build outputs, the version control's
+# own files and object files stay out. The release's README.md is release/README.md (the student's);
+# release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_inspect\.c|tests/test_release\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
+	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_inspect\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
+	@find . -type f | sed 's|^\./||' | LC_ALL=C sort | grep -Ev '$(DIST_EXCLUDE)' \
 	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
+	@cp release/README.md $(BUILD)/dist/$(DIST_NAME)/README.md
 	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
 	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done
 	@tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST_NAME).tar.gz $(DIST_NAME)
