@@ -158,7 +158,8 @@ deps: $(BUILD)/tests/.deps-ok
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
-# tests' wbt_tmpdir, nvcc, the grader), which is removed after the run whatever the tests did. Then the
+# tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
+# set), which is removed after the run whatever the tests did. Then the
 # suite fails if the run left a new entry in /tmp (TMP_CHECK=0: only warn, e.g. where other jobs share /tmp).
 TEST_TMP  := $(BUILD)/tmp
 TMP_CHECK ?= 1
@@ -168,7 +169,7 @@ REQUIRE_GPU ?= 0
 test: $$(TEST_PREREQS)
 	@chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	@ls -A /tmp | LC_ALL=C sort > $(BUILD)/.tmp-before
-	TMPDIR=$(CURDIR)/$(TEST_TMP) ./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap; rc=$$?; \
+	TMPDIR=$(CURDIR)/$(TEST_TMP) WB_GRADE_LOCK_DIR=$${WB_GRADE_LOCK_DIR:-$(CURDIR)/$(TEST_TMP)} ./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap; rc=$$?; \
 	 chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP); \
 	 left=$$(ls -A /tmp | LC_ALL=C sort | LC_ALL=C comm -13 $(BUILD)/.tmp-before - | tr '\n' ' '); \
 	 if [ -n "$$left" ]; then \
