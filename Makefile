@@ -20,28 +20,34 @@ CUDA_TOP = $(eval CUDA_TOP := $(abspath $(shell $(NVCC) --dryrun -c -x cu /dev/n
              | sed -n 's/^\#\$$ TOP=//p' | head -n1)))$(CUDA_TOP)
 CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupancy.h $(CUDA_TOP)/include/cuda_occupancy.h))
 # The toolkit's own tools (compute-sanitizer, ncu, cuobjdump) for recipes and tests, after the user's PATH.
-ifneq ($(CUDA_TOP),)
-  export PATH := $(PATH):$(CUDA_TOP)/bin
-endif
+# Added only for the targets that run them (see "tests" and the look-inside/grading targets), so that
+# make does not ask nvcc where the toolkit is for `make help` or `make chapter1`.
+BASE_PATH := $(PATH)
+TOOLKIT_PATH = $(BASE_PATH)$(if $(CUDA_TOP),:$(CUDA_TOP)/bin)
+test doctor sass resources sanitize profile check grade grade-class: export PATH = $(TOOLKIT_PATH)
 
 # ------------------------------------------------------------------ target GPU
 # The GPU's compute capability, e.g. "9.0" -> sm_90. No GPU: sm_75, the oldest architecture CUDA 13
 # supports, whose embedded PTX the driver compiles for any newer GPU at start-up.
-DETECTED_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '. \r')
+# All of these are evaluated on first use (once), not when the Makefile is read: `make help` or
+# `make clean` run no nvidia-smi.
+DETECTED_CC = $(eval DETECTED_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+                | head -n1 | tr -d '. \r'))$(DETECTED_CC)
 ifeq ($(origin ARCH),undefined)
-  ARCH := $(if $(DETECTED_CC),sm_$(DETECTED_CC),sm_75)
+  ARCH = $(eval ARCH := $(if $(DETECTED_CC),sm_$(DETECTED_CC),sm_75))$(ARCH)
 endif
-ARCH_NUM := $(patsubst sm_%,%,$(patsubst compute_%,%,$(ARCH)))
-ifeq ($(shell echo '$(ARCH_NUM)' | grep -Ex '[0-9]{2,3}[af]?'),)
-  $(error ARCH='$(ARCH)' is not of the form sm_NN (e.g. sm_86, sm_90))
-endif
+ARCH_NUM = $(eval ARCH_NUM := $(patsubst sm_%,%,$(patsubst compute_%,%,$(ARCH))))$(if \
+             $(shell echo '$(ARCH_NUM)' | grep -Ex '[0-9]{2,3}[af]?'),,$(error \
+             ARCH='$(ARCH)' is not of the form sm_NN (e.g. sm_86, sm_90)))$(ARCH_NUM)
 # Machine code for ARCH plus its PTX, so the same binary also runs on later GPUs.
-GENCODE := -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
-           -gencode=arch=compute_$(ARCH_NUM),code=compute_$(ARCH_NUM)
+GENCODE = -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
+          -gencode=arch=compute_$(ARCH_NUM),code=compute_$(ARCH_NUM)
 
-NVCCFLAGS := -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
-             -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-Wno-missing-field-initializers,-fopenmp --Werror cross-execution-space-call
-CFLAGS    := -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading -Itools/inspect -Itools/results
+NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
+             -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-Wno-missing-field-initializers,-fopenmp \
+             --Werror cross-execution-space-call
+# Recursive (=), so that a target's `CFLAGS += $(...)` is expanded only when that target is built.
+CFLAGS     = -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading -Itools/inspect -Itools/results
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
@@ -65,26 +71,31 @@ ensure_packages = if ! { $(1); } >/dev/null 2>&1; then \
 	fi
 
 # ------------------------------------------------------------------ chapters
-# chapters/01-reversal/reversal.cu -> chapter number 1
+# chapters/01-reversal/reversal.cu -> chapter number 1; chapters/10-x/x.cu -> 10 (two digits or more).
 CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]-*))
 CHAPTERS     := $(foreach d,$(CHAPTER_DIRS),$(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(d))))))
+# $(call chapter_src,DIR,N): the .cu file of chapter N under chapters/ or solutions/ (N is 1, 2, … 10 …;
+# the folder is 01-…, 09-…, 10-…).
+chapter_src   = $(firstword $(wildcard $(1)/$(if $(filter 1 2 3 4 5 6 7 8 9,$(2)),0)$(2)-*/*.cu))
 STARTERS     := $(addprefix $(BUILD)/chapter,$(CHAPTERS))
-SOLUTIONS_PRESENT := $(foreach n,$(CHAPTERS),$(if $(wildcard solutions/0$(n)-*/*.cu),$(n)))
+SOLUTIONS_PRESENT := $(foreach n,$(CHAPTERS),$(if $(call chapter_src,solutions,$(n)),$(n)))
 SOLUTIONS    := $(addprefix $(BUILD)/solution,$(SOLUTIONS_PRESENT))
 
-# Rebuild when the flags change (e.g. another ARCH), not only when sources do.
+# Rebuild when the flags change (e.g. another ARCH), not only when sources do: the stamp's recipe runs
+# on every build but rewrites the file (and so triggers rebuilds) only when the flags differ.
 FLAGS_STAMP := $(BUILD)/.flags
-$(shell mkdir -p $(BUILD) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(NVCC) $(NVCCFLAGS)' > $(FLAGS_STAMP))
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
 
-.PHONY: all help test deps doctor clean $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
+.PHONY: all help test deps doctor clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 .SECONDEXPANSION:
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
 
-$(BUILD)/chapter%: $$(wildcard chapters/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/solution%: $$(wildcard solutions/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/solution%: $$(call chapter_src,solutions,$$*) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
 $(BUILD)/doctor: tools/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
@@ -96,8 +107,12 @@ $(BUILD)/doctor: tools/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 $(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
 	./$< $(ARGS)
 
-$(addprefix solution,$(CHAPTERS)): solution%: $(BUILD)/solution%
+$(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 	./$< $(ARGS)
+
+# The student release (and any copy without solutions/) has no references: say so (also under make -n).
+$(addprefix solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))) $(addprefix $(BUILD)/solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))):
+	$(error $@: this copy has no reference solution of chapter $(lastword $(subst n, ,$@)) (solutions/ is not part of the student release))
 
 # ------------------------------------------------------------------ tests
 # Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
@@ -114,7 +129,8 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 # -no-pie: Criterion runs each test in a re-executed copy of the runner and hands it the parameters
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
 TEST_STAMP := $(BUILD)/.tests
-$(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
+$(TEST_STAMP): FORCE
+	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
 LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
@@ -143,11 +159,29 @@ $(BUILD)/tests/.deps-ok:
 
 deps: $(BUILD)/tests/.deps-ok
 
+# Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader and the
+# occupancy listing are defined further down, hence the second expansion).
+TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
+               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
+# Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
+# tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
+# set), which is removed after the run whatever the tests did. Then the
+# suite fails if the run left a new entry in /tmp (TMP_CHECK=0: only warn, e.g. where other jobs share /tmp).
+TEST_TMP  := $(BUILD)/tmp
+TMP_CHECK ?= 1
 # Criterion counts a skipped test as passing; the TAP report says which were skipped and why.
 # REQUIRE_GPU=1 (on a GPU machine) turns any skip into a failure.
 REQUIRE_GPU ?= 0
-test: deps all $(PLANTED) $(BUILD)/test-runner
-	./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap
+test: $$(TEST_PREREQS)
+	@chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
+	@ls -A /tmp | LC_ALL=C sort > $(BUILD)/.tmp-before
+	TMPDIR=$(CURDIR)/$(TEST_TMP) WB_GRADE_LOCK_DIR=$${WB_GRADE_LOCK_DIR:-$(CURDIR)/$(TEST_TMP)} ./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap; rc=$$?; \
+	 chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP); \
+	 left=$$(ls -A /tmp | LC_ALL=C sort | LC_ALL=C comm -13 $(BUILD)/.tmp-before - | tr '\n' ' '); \
+	 if [ -n "$$left" ]; then \
+	   echo "make test left new entries in /tmp (tests must use TMPDIR, i.e. wbt_tmpdir): $$left" >&2; \
+	   if [ "$(TMP_CHECK)" != 0 ] && [ $$rc = 0 ]; then rc=1; fi; \
+	 fi; exit $$rc
 	@skipped=$$(grep -c '# SKIP' $(BUILD)/test-results.tap || true); \
 	 if [ "$$skipped" -gt 0 ]; then \
 	   echo "skipped: $$skipped tests, because: $$(grep -o '# SKIP.*' $(BUILD)/test-results.tap | sort | uniq -c | sort -rn | head -n1 | sed 's/ *# SKIP//')"; \
@@ -273,11 +307,11 @@ LI_KIND     := $(if $(LI_SOL),solution,chapter)
 LI_DIR      := $(if $(LI_SOL),solutions,chapters)
 LI_VALID    := $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS))
 LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
-LI_SRC       = $(firstword $(wildcard $(LI_DIR)/0$(CH)-*/*.cu))
+LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
 # Resources are compiled for the GPU here; without one, for the H100 (sm_90) unless ARCH= is given.
-LI_RES_ARCH := $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
-LI_DEVFLAGS := $(filter-out -gencode=%,$(NVCCFLAGS))
+LI_RES_ARCH  = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
 CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
 BLOCK       ?= 256
 DSMEM       ?= 0
@@ -348,7 +382,6 @@ $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu com
 	@mkdir -p $(@D)
 	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 
-test: $(INSPECT) $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
 # tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
 $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INCLUDE)),$(error \
   cuda_occupancy.h not found under nvcc's toolkit root '$(CUDA_TOP)' (is $(NVCC) a CUDA toolkit nvcc?)))
@@ -408,11 +441,18 @@ check: $(GRADER)
 # handouts (answers), and the tests of the grader and look-inside tools (they need those files), plus
 # pristine copies of the starters so that `make check` and `make test` can tell edits outside the TODO
 # regions. There, `make test` checks the student's own chapters. grading/secret/ (if any) stays out too.
+# The file list comes from the files themselves (find), not from git, so that any copy (a clone, an
+# unpacked tarball, the release itself) makes the same release; build outputs, the version control's
+# own files and object files stay out. The release's README.md is release/README.md (the student's);
+# release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_inspect\.c|tests/test_release\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
+	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@git ls-files -co --exclude-standard | grep -Ev '^(solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_inspect\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|build/|\.device/)' \
+	@find . -type f | sed 's|^\./||' | LC_ALL=C sort | grep -Ev '$(DIST_EXCLUDE)' \
 	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
+	@cp release/README.md $(BUILD)/dist/$(DIST_NAME)/README.md
 	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
 	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done
 	@tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST_NAME).tar.gz $(DIST_NAME)
@@ -420,5 +460,4 @@ dist-student:
 	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
 	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
 
-test: $(GRADER)
 # ------------------------------------------------------------------ (END grading section)

@@ -597,7 +597,9 @@ Test(inspect_gpu, sanitize_flags_each_planted_bug, .timeout = 600)
 {
     static char out[WBT_OUT_MAX];
     require_gpu_or_skip();
-    int rc = wbt_run(out, "./build/inspect sanitize --program build/planted/inspect_bugs --logs /tmp/inspect-planted");
+    char logs[64];
+    wbt_tmpdir(logs, sizeof logs);
+    int rc = wbt_run(out, "./build/inspect sanitize --program build/planted/inspect_bugs --logs %s", logs);
     cr_assert_eq(rc, 1, "findings must give exit 1:\n%s", out);
     /* On sm_90 synccheck does not report whole warps skipping __syncthreads(); racecheck sees the race. */
     static const char *const expect[][2] = {{"racecheck", "race"},

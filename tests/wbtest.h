@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "jsonl.h"
 #include "wb.h"
 
 #define WBT_OUT_MAX (1 << 16)
@@ -75,13 +77,27 @@ static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
         }                                                                               \
     } while (0)
 
-/* A fresh temporary directory for one test's files (removed by the OS's tmp cleaning; small). */
+/* A fresh temporary directory for one test's files, under $TMPDIR: `make test` points TMPDIR at a
+ * directory of its own under build/ and removes it after the run, whatever the tests did, so a test
+ * that fails before its own cleanup leaves nothing behind (and nothing lands in /tmp). Outside
+ * `make test` TMPDIR falls back to /tmp as usual. Where the absolute path would not fit in `len`
+ * (callers use small buffers), the path relative to the current directory is used when it is below it. */
 static inline void wbt_tmpdir(char *dir, size_t len)
 {
-    snprintf(dir, len, "/tmp/wbtest.XXXXXX");
-    cr_assert_not_null(mkdtemp(dir), "mkdtemp failed");
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || *tmp != '/') tmp = "/tmp";
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/') n--;
+    char cwd[4096];
+    size_t c = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    if (n + sizeof "/wbtest.XXXXXX" > len && c && strncmp(tmp, cwd, c) == 0 && tmp[c] == '/') {
+        tmp += c + 1;
+        n -= c + 1;
+    }
+    cr_assert_lt(n + sizeof "/wbtest.XXXXXX", len, "TMPDIR '%s' is too long for a test's directory", tmp);
+    snprintf(dir, len, "%.*s/wbtest.XXXXXX", (int)n, tmp);
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp %s failed: %s", dir, strerror(errno));
 }
-
 /* Reads a whole binary file; asserts it exists and has exactly `expect` bytes. */
 static inline void *wbt_read_exact(const char *path, size_t expect)
 {
@@ -94,20 +110,13 @@ static inline void *wbt_read_exact(const char *path, size_t expect)
     return buf;
 }
 
-/* Parses a file of JSON lines (the chapters' --json output) into an array. */
+/* Parses a file of JSON lines (the chapters' --json output) into an array, with common/jsonl.c (the one
+ * JSON-lines reader); a line that is not a JSON object fails the test. */
 static inline json_t *wbt_json_lines(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    cr_assert_not_null(f, "missing JSON file %s", path);
-    json_t *all = json_array();
-    char line[4096];
-    while (fgets(line, sizeof line, f)) {
-        json_error_t e;
-        json_t *obj = json_loads(line, 0, &e);
-        cr_assert_not_null(obj, "bad JSON line in %s: %s (%s)", path, e.text, line);
-        json_array_append_new(all, obj);
-    }
-    fclose(f);
+    char err[512];
+    json_t *all = wb_jsonl_load(path, err, sizeof err);
+    cr_assert_not_null(all, "bad JSON lines in %s: %s", path, err);
     return all;
 }
 
@@ -116,7 +125,7 @@ static inline json_t *wbt_json_lines(const char *path)
  * when the program finds no GPU. */
 static inline json_t *wbt_run_json(char *out, int *rc, const char *command)
 {
-    char dir[64], json[128];
+    char dir[256], json[300];
     wbt_tmpdir(dir, sizeof dir);
     snprintf(json, sizeof json, "%s/r.json", dir);
     *rc = wbt_run(out, "%s --json %s", command, json);
@@ -130,14 +139,7 @@ static inline json_t *wbt_run_json(char *out, int *rc, const char *command)
 /* The verdict recorded for `variant` in a JSON-lines array, or NULL. */
 static inline const char *wbt_verdict_of(json_t *lines, const char *variant)
 {
-    size_t i;
-    json_t *obj;
-    json_array_foreach(lines, i, obj)
-    {
-        const char *v = json_string_value(json_object_get(obj, "variant"));
-        if (v && strcmp(v, variant) == 0) return json_string_value(json_object_get(obj, "verdict"));
-    }
-    return NULL;
+    return json_string_value(json_object_get(wb_jsonl_find(lines, variant, NULL), WB_JSON_VERDICT));
 }
 
 /* Skips the test unless a usable GPU is present (asks build/doctor, which exits 3 without one). */

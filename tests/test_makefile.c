@@ -1,0 +1,88 @@
+/*
+ * test_makefile.c — the Makefile itself (issue 12): a tenth chapter builds and runs like the others,
+ * reading the Makefile runs no tool (`make help` starts no nvidia-smi, no nvcc), and `make test` has its
+ * prerequisites in one place. The chapter-10 case works on a copy of the repository in a temporary folder.
+ */
+#include "wbtest.h"
+
+/* Sub-makes must not inherit the outer `make test`'s flags (jobserver, command-line variables). */
+#define WBT_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory"
+
+static char out[WBT_OUT_MAX];
+
+/* A copy of the Makefile, common/ and chapter 1 (starter and, where present, reference), with chapter 1
+ * copied again as chapter 10 (chapters/10-reversal2/reversal2.cu). */
+static void copy_with_chapter10(char *dir, size_t len)
+{
+    wbt_tmpdir(dir, len);
+    int rc = wbt_run(out,
+                     "set -e; cp Makefile '%1$s'/ && cp -r common '%1$s'/ && mkdir -p '%1$s'/chapters/10-reversal2 && "
+                     "cp -r chapters/01-reversal '%1$s'/chapters/ && "
+                     "cp chapters/01-reversal/reversal.cu '%1$s'/chapters/10-reversal2/reversal2.cu && "
+                     "if [ -d solutions/01-reversal ]; then mkdir -p '%1$s'/solutions/10-reversal2 && "
+                     "cp -r solutions/01-reversal '%1$s'/solutions/ && "
+                     "cp solutions/01-reversal/reversal.cu '%1$s'/solutions/10-reversal2/reversal2.cu; fi",
+                     dir);
+    cr_assert_eq(rc, 0, "copying the repository failed: %s", out);
+}
+
+Test(makefile, tenth_chapter_builds_and_runs_like_the_others, .timeout = 600)
+{
+    char dir[512];
+    copy_with_chapter10(dir, sizeof dir);
+    int has_solutions = access("solutions/01-reversal", F_OK) == 0;
+
+    int rc = wbt_run(out, "cd '%s' && " WBT_MAKE " help", dir);
+    cr_assert_eq(rc, 0, "make help: %s", out);
+    cr_assert(strstr(out, "chapters here: 1 10"), "chapter 10 is not listed:\n%s", out);
+
+    rc = wbt_run(out, "cd '%s' && " WBT_MAKE " -n chapter10 %s", dir, has_solutions ? "solution10" : "");
+    cr_assert_eq(rc, 0, "make -n chapter10: %s", out);
+    cr_assert(strstr(out, "chapters/10-reversal2/reversal2.cu") && strstr(out, "./build/chapter10"),
+              "make -n chapter10 does not build and run chapter 10's own source:\n%s", out);
+    if (has_solutions)
+        cr_assert(strstr(out, "solutions/10-reversal2/reversal2.cu") && strstr(out, "./build/solution10"),
+                  "make -n solution10 does not build and run chapter 10's reference:\n%s", out);
+
+    /* nvcc compiles without a GPU. */
+    rc = wbt_run(out, "cd '%s' && " WBT_MAKE " build/chapter10 %s", dir, has_solutions ? "build/solution10" : "");
+    cr_assert_eq(rc, 0, "building chapter 10 failed:\n%s", out);
+    char path[600];
+    snprintf(path, sizeof path, "%s/build/chapter10", dir);
+    cr_assert_eq(access(path, X_OK), 0, "no %s after the build", path);
+
+    /* `make chapter10` reaches the program: it runs it, which then exits 3 without a GPU (make says
+     * "Error 3") or 1 with one (the starter's TODO variants). */
+    rc = wbt_run(out, "cd '%s' && " WBT_MAKE " chapter10 ARGS='--size 1000'", dir);
+    cr_assert(strstr(out, "./build/chapter10 --size 1000"), "make chapter10 did not run the program:\n%s", out);
+    cr_assert(rc == 0 || strstr(out, "Error 3") || strstr(out, "Error 1"), "make chapter10 (exit %d):\n%s", rc, out);
+    cr_assert_null(strstr(out, "No rule"), "%s", out);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* Reading the Makefile runs nothing: a logging nvidia-smi and nvcc first on PATH stay silent for targets
+ * that need no GPU and no compiler. */
+Test(makefile, parsing_runs_no_tool)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out,
+                     "set -e; for t in nvidia-smi nvcc; do printf '#!/bin/sh\\necho \"$0 $*\" >> %1$s/log\\nexit 1\\n' "
+                     "> %1$s/$t; chmod +x %1$s/$t; done; "
+                     "PATH='%1$s':$PATH " WBT_MAKE " -s help >/dev/null; "
+                     "PATH='%1$s':$PATH " WBT_MAKE " -s -n clean >/dev/null; "
+                     "PATH='%1$s':$PATH " WBT_MAKE " -s -n dist-student >/dev/null; "
+                     "cat %1$s/log 2>/dev/null || true",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(out[0], 0, "reading the Makefile ran tools:\n%s", out);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* `make test`'s prerequisites are declared in one rule. */
+Test(makefile, test_prerequisites_in_one_place)
+{
+    int rc = wbt_run(out, "grep -c '^test *:' Makefile");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(atoi(out), 1, "the Makefile has %d rules for `test:`, expected 1", atoi(out));
+}
