@@ -40,7 +40,7 @@ GENCODE := -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
 
 NVCCFLAGS := -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
              -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-fopenmp --Werror cross-execution-space-call
-CFLAGS    := -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading
+CFLAGS    := -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading -Itools/inspect -Itools/results
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
@@ -86,7 +86,7 @@ $(BUILD)/chapter%: $$(wildcard chapters/0$$*-*/*.cu) common/wb.h common/contract
 $(BUILD)/solution%: $$(wildcard solutions/0$$*-*/*.cu) common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/doctor: common/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/doctor: tools/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
@@ -115,9 +115,10 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 TEST_STAMP := $(BUILD)/.tests
 $(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
-LIB_SRCS := common/jsonl.c grading/sanitizer.c
+LIB_SRCS := common/jsonl.c grading/sanitizer.c \
+            tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
-$(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h) | $(BUILD)/grading/.deps-ok
+$(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h tools/*/*.h) | $(BUILD)/grading/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 $(BUILD)/libwb.a: $(LIB_OBJS)
@@ -194,9 +195,9 @@ $(HANDOUT_OUT)/.deps-ok:
 
 handouts-deps: $(HANDOUT_OUT)/.deps-ok
 
-$(HANDOUT_TOOL): handouts/tools/wbresults.c handouts/tools/wbresults.h | $(BUILD)/tests/.deps-ok
+$(HANDOUT_TOOL): tools/results/main.c tools/results/wbresults.h $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< -ljansson -lm
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libwb.a -ljansson -lm
 
 # The pieces of chapter N, from handouts/results/chN.*; a chapter without results renders with a note.
 $(HANDOUT_GEN)/ch%-table.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
@@ -231,7 +232,7 @@ $(HANDOUT_OUT)/instructor/%.html: handouts/instructor/%.md handouts/style.css | 
 	@mkdir -p $(@D)
 	pandoc $(PANDOC_FLAGS) --resource-path=handouts/instructor:handouts -o $@ $<
 
-$(BUILD)/tests/test_handouts.o: handouts/tools/wbresults.h
+$(BUILD)/tests/test_handouts.o: tools/results/wbresults.h
 
 RESULTS_CHAPTERS ?= $(SOLUTIONS_PRESENT)
 results: $(addprefix $(BUILD)/solution,$(RESULTS_CHAPTERS)) $(HANDOUT_TOOL)
@@ -293,8 +294,11 @@ endef
 
 .PHONY: sass resources sanitize profile
 
-$(INSPECT): grading/inspect.c grading/toolparse.h $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
-	$(NVCC) -O2 -Igrading -Icommon -Xcompiler -Wall,-Wextra -o $@ $< $(BUILD)/libwb.a -ljansson
+# tools/inspect/: the look-inside tool (its README has the module map); its parsers are in libwb.a,
+# so the test runner checks them on captured output.
+INSPECT_SRCS := $(addprefix tools/inspect/,common.c look.c run.c inspect.c gpu.cu)
+$(INSPECT): $(INSPECT_SRCS) $(wildcard tools/inspect/*.h) common/wb.h common/contract.h $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
+	$(NVCC) -O2 -Igrading -Icommon -Itools/inspect -Xcompiler -Wall,-Wextra -o $@ $(INSPECT_SRCS) $(BUILD)/libwb.a -ljansson
 
 sass: $(INSPECT)
 	@$(LI_CHECK_CH)

@@ -5,9 +5,12 @@ int main(void)
 {
     int runtime = 0, driver = 0;
     CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    cudaDriverGetVersion(&driver); /* 0 when no driver is installed: reported below, not an error */
-    printf("runtime:  CUDA %d.%d, driver supports CUDA %d.%d\n", runtime / 1000, runtime % 1000 / 10,
-           driver / 1000, driver % 1000 / 10);
+    cudaDriverGetVersion(&driver); /* 0 when no driver is loaded: wb_device_init says so below */
+    if (driver)
+        printf("runtime:  CUDA %d.%d, driver supports CUDA %d.%d\n", runtime / 1000, runtime % 1000 / 10,
+               driver / 1000, driver % 1000 / 10);
+    else
+        printf("runtime:  CUDA %d.%d, no NVIDIA driver loaded\n", runtime / 1000, runtime % 1000 / 10);
     wb_device dev;
     wb_device_init(&dev); /* exits 3 with the reason when there is no usable GPU */
     const cudaDeviceProp *p = &dev.prop;

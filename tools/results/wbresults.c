@@ -1,66 +1,36 @@
-/*
- * wbresults.h — turns a chapter's recorded results (the JSON lines of `build/solutionN --json`) into
- * the pieces a handout includes: a Markdown table, a gnuplot script for the throughput plot, and the
- * seeds' claims beside the measurement (from the `--claims` text of the same run).
- *
- * The handouts never carry a measured number typed by hand: `make handouts` calls the tool built from
- * wbresults.c, which calls these functions; tests/test_handouts.c calls them too, on made-up results,
- * to show that what comes out is what went in.
- *
- * Plain C with jansson, static inline (like common/ and grading/).
- */
-#ifndef WB_RESULTS_H
-#define WB_RESULTS_H
+/* wbresults.c — see wbresults.h. */
+#define _GNU_SOURCE 1
+#include "wbresults.h"
 
-#include <jansson.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "jsonl.h"
 
-/* Markers a handout places on lines of their own; `wbr_expand` replaces each with its piece. */
-#define WBR_MARK_TABLE "<!-- results-table -->"
-#define WBR_MARK_PLOT "<!-- results-plot -->"
-#define WBR_MARK_CLAIMS "<!-- results-claims -->"
-
-/* A number field: its value, or NAN when absent or null (the contract writes null for "does not apply"). */
-static inline double wbr_num(json_t *obj, const char *key)
+double wbr_num(json_t *obj, const char *key)
 {
     json_t *v = json_object_get(obj, key);
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static inline const char *wbr_str(json_t *obj, const char *key)
+const char *wbr_str(json_t *obj, const char *key)
 {
     const char *s = json_string_value(json_object_get(obj, key));
     return s ? s : "";
 }
 
-/* Reads a results file (one JSON object per line, CONTRACT.md). Returns an array, or NULL with the
- * reason in err: the file cannot be read, a line is not JSON, or a field the tables need is missing. */
-static inline json_t *wbr_load_lines(const char *path, char *err, size_t errlen)
+json_t *wbr_load_lines(const char *path, char *err, size_t errlen)
 {
-    static const char *const strings[] = {"chapter", "variant", "size", "gpu", "unit", "verdict"};
-    static const char *const numbers[] = {"median_ms", "throughput", "sol_pct", "speedup"};
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read %s", path);
+    static const char *const strings[] = {WB_JSON_CHAPTER, WB_JSON_VARIANT, WB_JSON_SIZE, WB_JSON_GPU, WB_JSON_UNIT, WB_JSON_VERDICT};
+    static const char *const numbers[] = {WB_JSON_MEDIAN_MS, WB_JSON_THROUGHPUT, WB_JSON_SOL_PCT, WB_JSON_SPEEDUP};
+    char inner[300];
+    json_t *all = wb_jsonl_load(path, inner, sizeof inner), *obj;
+    if (!all) {
+        snprintf(err, errlen, "%.280s", inner);
         return NULL;
     }
-    json_t *all = json_array();
-    char line[8192];
-    int lineno = 0;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        if (strspn(line, " \t\r\n") == strlen(line)) continue;
-        json_error_t e;
-        json_t *obj = json_loads(line, 0, &e);
+    size_t i;
+    json_array_foreach(all, i, obj)
+    {
         const char *why = NULL;
         char whybuf[256];
-        if (!obj || !json_is_object(obj)) {
-            snprintf(whybuf, sizeof whybuf, "not a JSON object (%.160s)", obj ? "other value" : e.text);
-            why = whybuf;
-        }
         for (size_t k = 0; !why && k < sizeof strings / sizeof *strings; k++)
             if (!json_is_string(json_object_get(obj, strings[k]))) {
                 snprintf(whybuf, sizeof whybuf, "field \"%s\" is missing or not a string", strings[k]);
@@ -74,15 +44,11 @@ static inline json_t *wbr_load_lines(const char *path, char *err, size_t errlen)
             }
         }
         if (why) {
-            snprintf(err, errlen, "%.100s:%d: %.140s", path, lineno, why);
-            json_decref(obj);
+            snprintf(err, errlen, "%.100s: result %zu: %.140s", path, i + 1, why);
             json_decref(all);
-            fclose(f);
             return NULL;
         }
-        json_array_append_new(all, obj);
     }
-    fclose(f);
     if (json_array_size(all) == 0) {
         snprintf(err, errlen, "%s has no results", path);
         json_decref(all);
@@ -91,8 +57,7 @@ static inline json_t *wbr_load_lines(const char *path, char *err, size_t errlen)
     return all;
 }
 
-/* The meta file beside a results file (date, command, commit…): an object, or an empty one. */
-static inline json_t *wbr_load_meta(const char *path)
+json_t *wbr_load_meta(const char *path)
 {
     json_error_t e;
     json_t *m = path ? json_load_file(path, 0, &e) : NULL;
@@ -103,10 +68,10 @@ static inline json_t *wbr_load_meta(const char *path)
     return m;
 }
 
-static inline int wbr_is_reference(json_t *row) { return strcmp(wbr_str(row, "verdict"), "REFERENCE") == 0; }
+int wbr_is_reference(json_t *row) { return strcmp(wbr_str(row, "verdict"), "REFERENCE") == 0; }
 
 /* Elements of a size, from its "dims" (for picking the largest size to plot). */
-static inline double wbr_size_elems(json_t *row)
+static double wbr_size_elems(json_t *row)
 {
     json_t *dims = json_object_get(row, "dims"), *d;
     size_t i;
@@ -117,7 +82,7 @@ static inline double wbr_size_elems(json_t *row)
 }
 
 /* "268435456" -> "268435456 = 2^28"; other sizes as they are. */
-static inline void wbr_size_label(const char *size, char *buf, size_t len)
+static void wbr_size_label(const char *size, char *buf, size_t len)
 {
     char *end;
     unsigned long long v = strtoull(size, &end, 10);
@@ -130,14 +95,14 @@ static inline void wbr_size_label(const char *size, char *buf, size_t len)
     }
 }
 
-static inline void wbr_fmt(char *buf, size_t len, const char *fmt, double x)
+static void wbr_fmt(char *buf, size_t len, const char *fmt, double x)
 {
     if (isfinite(x)) snprintf(buf, len, fmt, x);
     else snprintf(buf, len, "–");
 }
 
 /* The first non-reference variant of the file: the one every speed-up is measured against. */
-static inline const char *wbr_baseline(json_t *rows)
+static const char *wbr_baseline(json_t *rows)
 {
     size_t i;
     json_t *r;
@@ -146,7 +111,7 @@ static inline const char *wbr_baseline(json_t *rows)
 }
 
 /* The caption under a table or plot: where the numbers come from. */
-static inline void wbr_provenance(FILE *f, json_t *rows, json_t *meta, const char *results_path)
+static void wbr_provenance(FILE *f, json_t *rows, json_t *meta, const char *results_path)
 {
     json_t *first = json_array_get(rows, 0);
     fprintf(f, "Reference solution run on %s", wbr_str(first, "gpu"));
@@ -162,9 +127,7 @@ static inline void wbr_provenance(FILE *f, json_t *rows, json_t *meta, const cha
     fputs(".", f);
 }
 
-/* A Markdown (pandoc pipe) table of every row, the speed-of-light row first within each size, as
- * the program prints it, plus a caption naming the GPU, date, command and file. */
-static inline void wbr_table(FILE *f, json_t *rows, json_t *meta, const char *results_path)
+void wbr_table(FILE *f, json_t *rows, json_t *meta, const char *results_path)
 {
     size_t i;
     json_t *r;
@@ -201,10 +164,7 @@ static inline void wbr_table(FILE *f, json_t *rows, json_t *meta, const char *re
     fputs("\n", f);
 }
 
-/* Writes a gnuplot script that draws the largest size's variants as bars of throughput, each labelled
- * with its % of the speed of light, and the speed of light as a dashed line, into png_path. Returns 0,
- * or -1 (nothing written) when the file has no speed-of-light row or no timed variant. */
-static inline int wbr_plot(FILE *f, json_t *rows, json_t *meta, const char *png_path)
+int wbr_plot(FILE *f, json_t *rows, json_t *meta, const char *png_path)
 {
     size_t i;
     json_t *r, *ref = NULL;
@@ -231,7 +191,7 @@ static inline int wbr_plot(FILE *f, json_t *rows, json_t *meta, const char *png_
     char label[64];
     wbr_size_label(size, label, sizeof label);
     const char *unit = wbr_str(ref, "unit");
-    fprintf(f, "# generated by handouts/tools/wbresults from a results file; do not edit\n");
+    fprintf(f, "# generated by tools/results (build/handouts/wbresults) from a results file; do not edit\n");
     fprintf(f, "set terminal pngcairo size 960,540 font 'DejaVu Sans,12' noenhanced\n");
     fprintf(f, "set output '%s'\n", png_path);
     fprintf(f, "set title '%s, size %s — reference solution on %s%s%s'\n", wbr_str(ref, "chapter"), label,
@@ -257,32 +217,39 @@ static inline int wbr_plot(FILE *f, json_t *rows, json_t *meta, const char *png_
     return 0;
 }
 
-/* The seeds' claims beside the measurement: the block that `--claims` printed after the table, from
- * the text output of the same run, as a code block. Writes a note instead when the run recorded none. */
-static inline void wbr_claims(FILE *f, const char *txt_path)
+/* The heading --claims prints above its block; runs recorded before the rename wrote "seeds'". */
+static int wbr_is_claims_heading(const char *line)
+{
+    return strstr(line, "the sources' claims beside this GPU") || strstr(line, "the seeds' claims beside this GPU");
+}
+
+void wbr_claims(FILE *f, const char *txt_path)
 {
     FILE *in = txt_path ? fopen(txt_path, "r") : NULL;
     char line[1024];
     int inside = 0, any = 0;
     while (in && fgets(line, sizeof line, in)) {
-        if (strstr(line, "the seeds' claims beside this GPU")) inside = 1;
+        if (wbr_is_claims_heading(line)) inside = 1;
         else if (inside && strncmp(line, "    ", 4) != 0) inside = 0;
         if (!inside) continue;
         if (!any) fputs("```\n", f);
         any = 1;
-        fputs(line, f);
+        /* The programs now print "sources'"; a run recorded before says "seeds'": show today's word. */
+        char *old = strstr(line, "the seeds' claims");
+        if (old) fprintf(f, "%.*sthe sources' claims%s", (int)(old - line), line, old + strlen("the seeds' claims"));
+        else fputs(line, f);
     }
+    /* The handout's own sentence introduces the block; only where it was recorded follows it, as a
+     * plain paragraph (a line starting with ": " is not a caption in Markdown, it shows as text). */
+    if (any) fprintf(f, "```\n\n*Recorded in `%s`.*\n", txt_path);
+    else if (in) fputs("*No variant of this chapter makes a claim from the source material, so `--claims` prints "
+                       "nothing to set beside the measurement.*\n", f);
+    else fprintf(f, "*The recorded run has no `--claims` output yet (`make results` on a GPU records it in `%s`).*\n",
+                 txt_path ? txt_path : "the results folder");
     if (in) fclose(in);
-    if (any) {
-        fputs("```\n\n", f);
-        fprintf(f, ": The program's `--claims` output, from `%s`.\n", txt_path);
-    } else {
-        fprintf(f, "*The recorded run has no `--claims` output yet (`make results` on a GPU records it in `%s`).*\n",
-                txt_path ? txt_path : "the results folder");
-    }
 }
 
-static inline int wbr_copy_file(FILE *out, const char *path)
+static int wbr_copy_file(FILE *out, const char *path)
 {
     FILE *in = fopen(path, "r");
     if (!in) return -1;
@@ -293,11 +260,7 @@ static inline int wbr_copy_file(FILE *out, const char *path)
     return 0;
 }
 
-/* Copies the handout md_path to out with each marker line replaced by its piece: the table file, an
- * image link to plot_png (relative to the rendered handout), the claims file. A piece whose file does
- * not exist becomes a one-line note, so a handout still renders before its chapter has results.
- * Returns the number of markers replaced, or -1 when md_path cannot be read. */
-static inline int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
+int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
                              const char *plot_alt, const char *claims_md)
 {
     FILE *in = fopen(md_path, "r");
@@ -334,5 +297,3 @@ static inline int wbr_expand(FILE *out, const char *md_path, const char *table_m
     fclose(in);
     return replaced;
 }
-
-#endif /* WB_RESULTS_H */

@@ -1,0 +1,197 @@
+/* ncu.c — Nsight Compute's CSV (ncu --csv --page raw): metrics and the top stall reasons (see toolparse.h). */
+#define _GNU_SOURCE 1
+#include "toolparse.h"
+
+int tp_csv_split(const char *line, char ***fields_out)
+{
+    int n = 0, cap = 16;
+    char **fields = (char **)malloc(sizeof(char *) * (size_t)cap);
+    const char *p = line;
+    size_t linelen = strlen(line);
+    char *buf = (char *)malloc(linelen + 1);
+    for (;;) {
+        size_t k = 0;
+        if (*p == '"') {
+            p++;
+            while (*p) {
+                if (*p == '"' && p[1] == '"') buf[k++] = '"', p += 2;
+                else if (*p == '"') { p++; break; }
+                else buf[k++] = *p++;
+            }
+            while (*p && *p != ',') p++;
+        } else {
+            while (*p && *p != ',' && *p != '\r' && *p != '\n') buf[k++] = *p++;
+        }
+        buf[k] = 0;
+        if (n == cap) fields = (char **)realloc(fields, sizeof(char *) * (size_t)(cap *= 2));
+        fields[n++] = strdup(buf);
+        if (*p != ',') break;
+        p++;
+    }
+    free(buf);
+    *fields_out = fields;
+    return n;
+}
+
+void tp_csv_free(tp_csv *c)
+{
+    for (int j = 0; j < c->n_cols; j++) {
+        free(c->header[j]);
+        if (c->units) free(c->units[j]);
+    }
+    for (int i = 0; i < c->n_rows; i++) {
+        for (int j = 0; j < c->n_cols; j++) free(c->rows[i][j]);
+        free(c->rows[i]);
+    }
+    free(c->header);
+    free(c->units);
+    free(c->rows);
+    memset(c, 0, sizeof *c);
+}
+
+int tp_parse_csv(const char *text, tp_csv *c)
+{
+    memset(c, 0, sizeof *c);
+    int cap = 0;
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char *line = (char *)malloc(len + 1);
+        tp_copy(line, len + 1, p, len);
+        if (line[0] == '"') {
+            char **f;
+            int n = tp_csv_split(line, &f);
+            if (!c->header) {
+                if (strcmp(f[0], "ID") == 0) {
+                    c->header = f;
+                    c->n_cols = n;
+                    f = NULL;
+                }
+            } else if (!c->units && c->n_rows == 0 && f[0][0] == 0) {
+                c->units = (char **)calloc((size_t)c->n_cols, sizeof(char *));
+                for (int j = 0; j < c->n_cols; j++) c->units[j] = strdup(j < n ? f[j] : "");
+            } else {
+                char **row = (char **)calloc((size_t)c->n_cols, sizeof(char *));
+                for (int j = 0; j < c->n_cols; j++) row[j] = strdup(j < n ? f[j] : "");
+                if (c->n_rows == cap) c->rows = (char ***)realloc(c->rows, sizeof(char **) * (size_t)(cap = cap ? 2 * cap : 8));
+                c->rows[c->n_rows++] = row;
+            }
+            if (f) {
+                for (int j = 0; j < n; j++) free(f[j]);
+                free(f);
+            }
+        }
+        free(line);
+        if (!eol) break;
+        p = eol + 1;
+    }
+    return c->header ? 0 : -1;
+}
+
+int tp_csv_col(const tp_csv *c, const char *name)
+{
+    for (int j = 0; j < c->n_cols; j++)
+        if (strcmp(c->header[j], name) == 0) return j;
+    return -1;
+}
+
+double tp_number(const char *cell)
+{
+    char buf[64];
+    size_t k = 0;
+    for (const char *s = cell; *s && k + 1 < sizeof buf; s++)
+        if (*s != ',' && *s != ' ') buf[k++] = *s;
+    buf[k] = 0;
+    if (!k) return NAN;
+    char *end;
+    double v = strtod(buf, &end);
+    return *end ? NAN : v;
+}
+
+double tp_csv_metric(const tp_csv *c, int r, const char *const *names, const char **unit)
+{
+    for (; *names; names++) {
+        int j = tp_csv_col(c, *names);
+        if (j >= 0) {
+            double v = tp_number(c->rows[r][j]);
+            if (!isnan(v)) {
+                if (unit) *unit = c->units ? c->units[j] : "";
+                return v;
+            }
+        }
+    }
+    if (unit) *unit = "";
+    return NAN;
+}
+
+double tp_unit_scale(const char *unit)
+{
+    if (!unit || !*unit) return 1;
+    static const struct {
+        const char *unit;
+        double scale;
+    } times[] = {{"ns", 1e-9}, {"nsecond", 1e-9}, {"us", 1e-6}, {"usecond", 1e-6}, {"ms", 1e-3},
+                 {"msecond", 1e-3}, {"s", 1}, {"second", 1}};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+        if (strcmp(unit, times[i].unit) == 0) return times[i].scale;
+    switch (unit[0]) {
+    case 'K': return strncmp(unit, "KiB", 3) == 0 ? 1024.0 : 1e3;
+    case 'M': return strncmp(unit, "MiB", 3) == 0 ? 1048576.0 : 1e6;
+    case 'G': return strncmp(unit, "GiB", 3) == 0 ? 1073741824.0 : 1e9;
+    case 'T': return 1e12;
+    default: return 1;
+    }
+}
+
+int tp_ncu_top_stalls(const tp_csv *c, int r, tp_stall top[3])
+{
+    static const char prefix[] = "smsp__average_warps_issue_stalled_";
+    static const char suffix[] = "_per_issue_active.ratio";
+    int n = 0;
+    for (int j = 0; j < c->n_cols; j++) {
+        const char *h = c->header[j];
+        size_t hl = strlen(h), pl = sizeof prefix - 1, sl = sizeof suffix - 1;
+        if (hl <= pl + sl || strncmp(h, prefix, pl) != 0 || strcmp(h + hl - sl, suffix) != 0) continue;
+        char reason[48];
+        tp_copy(reason, sizeof reason, h + pl, hl - pl - sl);
+        if (strcmp(reason, "selected") == 0) continue;
+        double v = tp_number(c->rows[r][j]);
+        if (isnan(v) || v <= 0) continue;
+        int at = n < 3 ? n++ : 3;
+        while (at > 0 && top[at - 1].value < v) {
+            if (at < 3) top[at] = top[at - 1];
+            at--;
+        }
+        if (at < 3) {
+            tp_copy(top[at].reason, sizeof top[at].reason, reason, strlen(reason));
+            top[at].value = v;
+        }
+    }
+    return n;
+}
+
+const char *tp_stall_meaning(const char *reason)
+{
+    static const char *const table[][2] = {
+        {"long_scoreboard", "waiting for data from global/local memory (L1TEX)"},
+        {"short_scoreboard", "waiting for shared memory or a special-function result (MIO)"},
+        {"barrier", "waiting at __syncthreads() for the rest of the block"},
+        {"membar", "waiting at a memory fence"},
+        {"mio_throttle", "shared-memory/special instruction queue full"},
+        {"lg_throttle", "global/local memory instruction queue full (fewer, wider loads help)"},
+        {"tex_throttle", "texture/L1TEX queue full"},
+        {"math_pipe_throttle", "the arithmetic pipe is busy (good in compute-bound code)"},
+        {"wait", "a fixed-latency dependency on the previous instruction"},
+        {"not_selected", "ready, but another warp was picked (enough parallelism)"},
+        {"dispatch_stall", "the dispatcher could not issue"},
+        {"drain", "waiting for stores to drain before the warp exits"},
+        {"branch_resolving", "waiting for a branch target"},
+        {"no_instruction", "instruction fetch miss"},
+        {"imc_miss", "constant cache miss"},
+        {"sleeping", "the warp is sleeping (nanosleep or a yield)"},
+        {"misc", "other"},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(reason, table[i][0]) == 0) return table[i][1];
+    return "";
+}
