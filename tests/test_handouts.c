@@ -737,3 +737,21 @@ Test(handouts, recorded_claims_render_without_stray_paragraphs)
     remove(outp);
     rmdir(dir);
 }
+
+/* Long code lines must stay readable: pandoc's own styles set .sourceCode { overflow: visible }, so the
+ * handouts' style sheet has to make code blocks scroll on screen (and wrap on paper). */
+Test(handouts, long_code_lines_scroll_or_wrap)
+{
+    char *css = read_text("handouts/style.css");
+    cr_assert_not_null(css);
+    const char *rule = strstr(css, "pre.sourceCode");
+    cr_assert_not_null(rule, "style.css has no rule for pandoc's highlighted blocks (pre.sourceCode)");
+    const char *body = strchr(rule, '{'), *end = body ? strchr(body, '}') : NULL;
+    cr_assert(body && end, "%s", rule);
+    char decl[256];
+    snprintf(decl, sizeof decl, "%.*s", (int)(end - body), body);
+    cr_assert_not_null(strstr(decl, "overflow-x: auto"), "pre.sourceCode does not scroll: %s", decl);
+    const char *print = strstr(css, "@media print");
+    cr_assert(print && strstr(print, "pre-wrap"), "code does not wrap in print");
+    free(css);
+}

@@ -1,6 +1,13 @@
 /* resources.c — ptxas -v (registers, shared memory, spills) and the occupancy they allow (see toolparse.h). */
 #define _GNU_SOURCE 1
-#include "toolparse.h"
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resources.h"
 
 int tp_parse_ptxas(const char *text, tp_resources *out, int max)
 {
