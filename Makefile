@@ -270,7 +270,7 @@ $(HANDOUT_OUT)/instructor/%.html: handouts/instructor/%.md handouts/style.css | 
 	@mkdir -p $(@D)
 	pandoc $(PANDOC_FLAGS) --resource-path=handouts/instructor:handouts -o $@ $<
 
-$(BUILD)/tests/test_handouts.o: tools/results/wbresults.h
+$(BUILD)/tests/test_handouts.o $(BUILD)/tests/test_results.o: tools/results/wbresults.h
 
 RESULTS_CHAPTERS ?= $(SOLUTIONS_PRESENT)
 results: $(addprefix $(BUILD)/solution,$(RESULTS_CHAPTERS)) $(HANDOUT_TOOL)

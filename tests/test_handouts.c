@@ -2,6 +2,7 @@
  * source, every variant and TODO region a handout names exists, no measured number is typed in by
  * hand, and the tables and plots are what `make handouts` generates from a results file. No GPU needed
  * (the programs' --list works without one). */
+#include <ctype.h>
 #include <glob.h>
 
 #include "regions.h"
@@ -228,13 +229,123 @@ Test(handouts, chapter_excerpts_match_the_source)
     globfree(&g);
 }
 
+/* Whitespace runs become one space, so that a quote wrapped in prose matches the source's lines. */
+static char *squeeze_space(const char *s)
+{
+    char *out = malloc(strlen(s) + 1), *o = out;
+    for (; *s; s++) {
+        if (isspace((unsigned char)*s)) {
+            if (o > out && o[-1] != ' ') *o++ = ' ';
+        } else {
+            *o++ = *s;
+        }
+    }
+    *o = 0;
+    return out;
+}
+
+/* Quotes of the source in prose ("the comment says \"...\"") are not excerpts, so nothing else checks
+ * them: each must still be in a chapter or solution file. Returns how many it checked, or -1 with the
+ * first quote that is not there in err. */
+static int check_prose_quotes(const char *md_path, const char *sources, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = wb_read_file(md_path, &len);
+    if (!text) {
+        snprintf(err, errlen, "cannot read %s", md_path);
+        return -1;
+    }
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "says \"")) != NULL;) {
+        const char *a = p + 6, *b = strchr(a, '"');
+        if (!b) break;
+        char *raw = strndup(a, (size_t)(b - a)), *q = squeeze_space(raw);
+        int found = strstr(sources, q) != NULL;
+        if (!found) {
+            int line = 1;
+            for (const char *c = text; c < p; c++) line += *c == '\n';
+            snprintf(err, errlen, "%.100s:%d quotes \"%.200s\", which no chapter or solution file contains", md_path,
+                     line, q);
+        }
+        free(raw);
+        free(q);
+        if (!found) {
+            n = -1;
+            break;
+        }
+        n++;
+        p = b + 1;
+    }
+    free(text);
+    return n;
+}
+
+/* Every chapter and solution file, whitespace squeezed, as one string. */
+static char *all_sources(void)
+{
+    glob_t g;
+    size_t cap = 1, used = 0;
+    char *all = calloc(1, 1);
+    const char *pats[] = {"chapters/*/*.cu", "solutions/*/*.cu"};
+    for (size_t k = 0; k < 2; k++) {
+        if (glob(pats[k], 0, NULL, &g) != 0) continue;
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            size_t len;
+            char *src = wb_read_file(g.gl_pathv[i], &len), *sq = src ? squeeze_space(src) : NULL;
+            if (sq) {
+                size_t n = strlen(sq);
+                cap = used + n + 2;
+                all = realloc(all, cap);
+                memcpy(all + used, sq, n);
+                used += n;
+                all[used++] = '\n';
+                all[used] = 0;
+            }
+            free(src);
+            free(sq);
+        }
+        globfree(&g);
+    }
+    return all;
+}
+
 Test(handouts, instructor_excerpts_match_the_source)
 {
     glob_t g;
     char err[1024];
-    if (glob("handouts/instructor/*.md", 0, NULL, &g) != 0) return; /* the student release has none */
-    for (size_t i = 0; i < g.gl_pathc; i++) cr_assert_geq(check_excerpts(g.gl_pathv[i], err, sizeof err), 0, "%s", err);
+    if (glob("handouts/instructor/*.md", 0, NULL, &g) != 0)
+        cr_skip_test("this copy has no instructor notes (handouts/instructor/; the student release leaves them out)");
+    char *sources = all_sources();
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        int n = check_excerpts(g.gl_pathv[i], err, sizeof err);
+        cr_assert_geq(n, 0, "%s", err);
+        if (strstr(g.gl_pathv[i], "answers.md"))
+            cr_assert_gt(n, 0, "%s quotes no code through an excerpt (the answers discuss the references)", g.gl_pathv[i]);
+        cr_assert_geq(check_prose_quotes(g.gl_pathv[i], sources, err, sizeof err), 0, "%s", err);
+    }
+    free(sources);
     globfree(&g);
+}
+
+/* The prose-quote check itself: a quote that the source no longer has is caught, a wrapped one is found. */
+Test(handouts, a_prose_quote_of_a_comment_that_is_gone_is_caught)
+{
+    char dir[64], md[128], err[1024];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(md, sizeof md, "%s/a.md", dir);
+    FILE *f = fopen(md, "w");
+    fputs("The comment says \"a warp's transposing\nstores\", fine.\n", f);
+    fclose(f);
+    char *sources = squeeze_space("/* a warp's transposing   stores then hit 16 banks */\n");
+    cr_assert_eq(check_prose_quotes(md, sources, err, sizeof err), 1, "%s", err);
+    f = fopen(md, "w");
+    fputs("line one\nThe comment on `A_PAD` says \"32 different banks\"; the computation says 16.\n", f);
+    fclose(f);
+    cr_assert_eq(check_prose_quotes(md, sources, err, sizeof err), -1);
+    cr_assert(strstr(err, "a.md:2 quotes \"32 different banks\""), "%s", err);
+    free(sources);
+    remove(md);
+    rmdir(dir);
 }
 
 /* The checker itself: a quote that no longer matches, or a range that is not there, is caught. */
@@ -420,137 +531,20 @@ Test(handouts, recorded_results_are_complete, .timeout = 60)
     globfree(&g);
 }
 
-/* Made-up results, with numbers no real run gives, through the make targets the handouts use: what
- * comes out must be what went in. */
-static void write_fake_results(const char *dir)
+/* Long code lines must stay readable: pandoc's own styles set .sourceCode { overflow: visible }, so the
+ * handouts' style sheet has to make code blocks scroll on screen (and wrap on paper). */
+Test(handouts, long_code_lines_scroll_or_wrap)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/ch1.json", dir);
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f);
-    fputs("{\"chapter\":\"1-fake\",\"variant\":\"copy-of-light\",\"size\":\"1000003\",\"dims\":[1000003],\"seed\":7,"
-          "\"reps\":9,\"gpu\":\"Imaginary GPU 9000\",\"median_ms\":0.0123,\"prep_ms\":null,\"throughput\":4321.98,"
-          "\"unit\":\"GB/s\",\"sol_pct\":100,\"speedup\":null,\"verdict\":\"REFERENCE\"}\n"
-          "{\"chapter\":\"1-fake\",\"variant\":\"alpha\",\"size\":\"1000003\",\"dims\":[1000003],\"seed\":7,"
-          "\"reps\":9,\"gpu\":\"Imaginary GPU 9000\",\"median_ms\":0.0765432,\"prep_ms\":null,\"throughput\":1234.5678,"
-          "\"unit\":\"GB/s\",\"sol_pct\":28.5648,\"speedup\":1,\"verdict\":\"PASS\"}\n"
-          "{\"chapter\":\"1-fake\",\"variant\":\"beta\",\"size\":\"1000003\",\"dims\":[1000003],\"seed\":7,"
-          "\"reps\":9,\"gpu\":\"Imaginary GPU 9000\",\"median_ms\":0.0321,\"prep_ms\":null,\"throughput\":3210.77,"
-          "\"unit\":\"GB/s\",\"sol_pct\":74.2892,\"speedup\":2.3845,\"verdict\":\"PASS\"}\n",
-          f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/ch1.meta.json", dir);
-    f = fopen(path, "w");
-    fputs("{\"date\": \"1999-12-31\", \"command\": \"./fake --json\"}\n", f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/ch1.txt", dir);
-    f = fopen(path, "w");
-    fputs("table...\n  the seeds' claims beside this GPU (Imaginary GPU 9000), size 1000003:\n"
-          "    beta             claimed: 17 times faster\n    beta             measured here: 2.38x the speed of alpha\n"
-          "PASS\n",
-          f);
-    fclose(f);
-}
-
-Test(handouts, make_generates_table_and_plot_from_the_results_file, .timeout = 120)
-{
-    static char out[WBT_OUT_MAX];
-    char dir[64];
-    wbt_tmpdir(dir, sizeof dir);
-    write_fake_results(dir);
-    /* The same rules `make handouts` uses, pointed at the made-up results. */
-    int rc = wbt_run(out, "make --no-print-directory -s RESULTS_DIR=%s HANDOUT_GEN=%s/gen %s/gen/ch1-table.md "
-                          "%s/gen/ch1-plot.gp %s/gen/ch1-claims.md",
-                     dir, dir, dir, dir, dir);
-    cr_assert_eq(rc, 0, "make failed (%d):\n%s", rc, out);
-    char path[256];
-    snprintf(path, sizeof path, "%s/gen/ch1-table.md", dir);
-    char *table = read_text(path);
-    const char *expect[] = {"Imaginary GPU 9000", "1999-12-31", "`./fake --json`", "copy-of-light", "`alpha`",
-                            "`beta`", "4322.0", "1234.6", "3210.8", "0.0765", "28.6 %", "2.38×", "1000003"};
-    for (size_t k = 0; k < sizeof expect / sizeof *expect; k++)
-        cr_assert_not_null(strstr(table, expect[k]), "the generated table lacks '%s':\n%s", expect[k], table);
-    snprintf(path, sizeof path, "%s/gen/ch1-plot.gp", dir);
-    char *plot = read_text(path);
-    const char *expect_plot[] = {"\"alpha\" 1234.57 28.5648", "\"beta\" 3210.77 74.2892", "4321.98 with lines",
-                                 "Imaginary GPU 9000", "GB/s"};
-    for (size_t k = 0; k < sizeof expect_plot / sizeof *expect_plot; k++)
-        cr_assert_not_null(strstr(plot, expect_plot[k]), "the plot script lacks '%s':\n%s", expect_plot[k], plot);
-    snprintf(path, sizeof path, "%s/gen/ch1-claims.md", dir);
-    char *claims = read_text(path);
-    cr_assert_not_null(strstr(claims, "claimed: 17 times faster"), "%s", claims);
-    cr_assert_null(strstr(claims, "table..."), "only the claims block is quoted:\n%s", claims);
-    /* Where pandoc and gnuplot are installed (make handouts installs them), the plot is drawn too. */
-    if (wbt_run(out, "pandoc --version && gnuplot -e 'set terminal pngcairo'") == 0) {
-        rc = wbt_run(out, "make --no-print-directory -s RESULTS_DIR=%s HANDOUT_GEN=%s/gen %s/gen/ch1-plot.png", dir,
-                     dir, dir);
-        cr_assert_eq(rc, 0, "plot failed:\n%s", out);
-        snprintf(path, sizeof path, "%s/gen/ch1-plot.png", dir);
-        FILE *png = fopen(path, "rb");
-        unsigned char sig[8] = {0};
-        cr_assert(png && fread(sig, 1, 8, png) == 8 && memcmp(sig, "\x89PNG\r\n\x1a\n", 8) == 0, "%s is not a PNG", path);
-        fclose(png);
-    }
-    free(table);
-    free(plot);
-    free(claims);
-    wbt_run(out, "rm -rf %s", dir);
-}
-
-/* ------------------------------------------------------------------ the generator's own edge cases */
-Test(handouts, bad_results_files_are_refused_with_the_reason)
-{
-    char dir[64], path[128], err[256];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/bad.json", dir);
-    const char *cases[][2] = {
-        {"not json\n", "not a JSON object"},
-        {"{\"chapter\":\"1-x\",\"variant\":\"a\",\"size\":\"1\",\"gpu\":\"g\",\"unit\":\"GB/s\",\"verdict\":\"PASS\","
-         "\"median_ms\":1,\"throughput\":\"fast\",\"sol_pct\":1,\"speedup\":1}\n",
-         "\"throughput\""},
-        {"{\"chapter\":\"1-x\",\"size\":\"1\",\"gpu\":\"g\",\"unit\":\"GB/s\",\"verdict\":\"PASS\","
-         "\"median_ms\":1,\"throughput\":1,\"sol_pct\":1,\"speedup\":1}\n",
-         "\"variant\""},
-        {"\n\n", "has no results"},
-    };
-    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        FILE *f = fopen(path, "w");
-        fputs(cases[k][0], f);
-        fclose(f);
-        json_t *rows = wbr_load_lines(path, err, sizeof err);
-        cr_assert_null(rows, "case %zu was accepted", k);
-        cr_assert_not_null(strstr(err, cases[k][1]), "case %zu: '%s' does not say %s", k, err, cases[k][1]);
-    }
-    cr_assert_null(wbr_load_lines("/nonexistent/results.json", err, sizeof err));
-    remove(path);
-    rmdir(dir);
-}
-
-Test(handouts, expand_replaces_markers_and_notes_missing_pieces)
-{
-    char dir[64], md[128], table[128], outp[128];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(md, sizeof md, "%s/h.md", dir);
-    snprintf(table, sizeof table, "%s/t.md", dir);
-    snprintf(outp, sizeof outp, "%s/out.md", dir);
-    FILE *f = fopen(md, "w");
-    fprintf(f, "# H\n%s\nmiddle\n%s\n%s\n  %s\nend\n", WBR_MARK_TABLE, WBR_MARK_PLOT, WBR_MARK_CLAIMS, WBR_MARK_TABLE);
-    fclose(f);
-    f = fopen(table, "w");
-    fputs("| a | b |\n", f);
-    fclose(f);
-    f = fopen(outp, "w");
-    int n = wbr_expand(f, md, table, "-", "alt", "-");
-    fclose(f);
-    cr_assert_eq(n, 3, "three marker lines (an indented marker is text, not a marker)");
-    char *text = read_text(outp);
-    cr_assert_not_null(strstr(text, "# H\n| a | b |\nmiddle\n*No plot yet"), "%s", text);
-    cr_assert_not_null(strstr(text, "*No `--claims` output recorded yet.*"), "%s", text);
-    cr_assert_not_null(strstr(text, "  " WBR_MARK_TABLE "\nend\n"), "%s", text);
-    cr_assert_eq(wbr_expand(stdout, "/nonexistent.md", NULL, NULL, NULL, NULL), -1);
-    free(text);
-    remove(md);
-    remove(table);
-    remove(outp);
-    rmdir(dir);
+    char *css = read_text("handouts/style.css");
+    cr_assert_not_null(css);
+    const char *rule = strstr(css, "pre.sourceCode");
+    cr_assert_not_null(rule, "style.css has no rule for pandoc's highlighted blocks (pre.sourceCode)");
+    const char *body = strchr(rule, '{'), *end = body ? strchr(body, '}') : NULL;
+    cr_assert(body && end, "%s", rule);
+    char decl[256];
+    snprintf(decl, sizeof decl, "%.*s", (int)(end - body), body);
+    cr_assert_not_null(strstr(decl, "overflow-x: auto"), "pre.sourceCode does not scroll: %s", decl);
+    const char *print = strstr(css, "@media print");
+    cr_assert(print && strstr(print, "pre-wrap"), "code does not wrap in print");
+    free(css);
 }

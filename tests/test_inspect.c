@@ -569,6 +569,25 @@ Test(inspect_make, cuda_headers_found_through_a_wrapper_nvcc, .timeout = 300)
     wbt_run(out, "rm -rf '%s'", dir);
 }
 
+/* One probe, one wording: where there is no GPU, the look-inside tool and `make doctor` give the
+ * reason of wb_device_probe (common/wb.h), the same words as the chapter programs. */
+Test(inspect_make, no_gpu_reason_is_the_probes_in_inspect_and_doctor, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX], doc[WBT_OUT_MAX];
+    int rc = wbt_run(out, "./build/inspect gpu --check");
+    if (rc == 0) cr_skip_test("there is a GPU here: no reason to compare");
+    cr_assert_eq(rc, 3, "%s", out);
+    cr_assert_eq(wbt_run(doc, "make --no-print-directory -s build/doctor && ./build/doctor"), 3, "%s", doc);
+    const char *why = strstr(out, "no CUDA device found: ");
+    if (!why) why = strstr(out, "no usable CUDA device: ");
+    cr_assert_not_null(why, "inspect does not give the probe's reason:\n%s", out);
+    char reason[256];
+    snprintf(reason, sizeof reason, "%.*s", (int)strcspn(why, "\n("), why);
+    cr_assert_not_null(strstr(doc, reason), "doctor says otherwise than inspect ('%s'):\n%s", reason, doc);
+    cr_assert_null(strstr(doc, "CUDA 0.0"), "%s", doc);
+    cr_assert_null(strstr(out, "insufficient"), "%s", out);
+}
+
 /* ---------------------------------------------------------------- on a GPU */
 static void require_gpu_or_skip(void)
 {

@@ -2,7 +2,9 @@
  * `make resources` and friends say "no GPU" in the same words as the chapters and `make doctor`. */
 #include "wb.h"
 
-#include "inspect.h"
+#include "toolparse.h"
+
+extern "C" int gpu_present(tp_gpu *g, char *why, size_t len);
 
 extern "C" int gpu_present(tp_gpu *g, char *why, size_t len)
 {

@@ -14,29 +14,18 @@
  * nvcc -ptx and nvcc -Xptxas -v printed. Everything read from a tool's output goes through the
  * parsers of toolparse.h, which the tests check on captured output.
  *
- * C, compiled by nvcc only to link the CUDA runtime for cudaGetDeviceProperties (no kernels here).
+ * C, linked by nvcc with gpu.cu, which asks the CUDA runtime for the GPU through wb_device_probe (no
+ * kernels here); tools/README.md has the module map.
  * Exit codes: 0 fine / clean; 1 findings (sanitize) or a tool failed; 2 bad usage (a bad variant
  * gets the list of valid ones); 3 no GPU (sanitize, profile, gpu --check) or a tool is missing.
  */
-#include <cuda_runtime_api.h>
-#include <errno.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include "regions.h" /* wb_read_file */
-#include "sanitizer.h"
-#include "toolparse.h"
-#define _GNU_SOURCE 1
 #include "inspect.h"
 
 int main(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fprintf(argc < 2 ? stderr : stdout,
-                "usage: inspect sass|resources|sanitize|profile|gpu [options] (see the header of grading/inspect.c;\n"
+                "usage: inspect sass|resources|sanitize|profile|gpu [options] (see the header of tools/inspect/inspect.c;\n"
                 "       normally run through make sass / resources / sanitize / profile)\n");
         return argc < 2 ? EXIT_USAGE : 0;
     }

@@ -3,6 +3,12 @@
 #define WB_INSPECT_H
 
 #include <ctype.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>

@@ -1,6 +1,13 @@
 /* listing.c — cuobjdump -sass / nvcc -ptx listings: functions, instructions, the kinds the legend counts (see toolparse.h). */
 #define _GNU_SOURCE 1
-#include "toolparse.h"
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "listing.h"
 
 void tp_listing_free(tp_listing *l)
 {

@@ -1,6 +1,13 @@
 /* names.c — small helpers, a chapter's variants (--list --json) and kernel names in tool output (see toolparse.h). */
 #define _GNU_SOURCE 1
-#include "toolparse.h"
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
 
 #include "jsonl.h"
 

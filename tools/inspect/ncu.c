@@ -1,6 +1,14 @@
 /* ncu.c — Nsight Compute's CSV (ncu --csv --page raw): metrics and the top stall reasons (see toolparse.h). */
 #define _GNU_SOURCE 1
-#include "toolparse.h"
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h" /* tp_copy */
+#include "ncu.h"
 
 int tp_csv_split(const char *line, char ***fields_out)
 {

@@ -1,6 +1,13 @@
 /* resources.c — ptxas -v (registers, shared memory, spills) and the occupancy they allow (see toolparse.h). */
 #define _GNU_SOURCE 1
-#include "toolparse.h"
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "resources.h"
 
 int tp_parse_ptxas(const char *text, tp_resources *out, int max)
 {
@@ -67,46 +74,43 @@ int tp_parse_ptxas(const char *text, tp_resources *out, int max)
     return n;
 }
 
+/* The limits of one GPU of each supported compute capability (cudaDeviceProp of that card), for
+ * `make resources` where there is no GPU to ask. */
+static const struct {
+    int cc;
+    const char *name;
+    int sms, max_threads_per_sm, max_blocks_per_sm;
+    long smem_per_sm_kb, smem_optin_kb, reserved_smem;
+} tp_known_gpus[] = {
+    {75, "Tesla T4 (sm_75)", 40, 1024, 16, 64, 64, 0},
+    {80, "A100 (sm_80)", 108, 2048, 32, 164, 163, 1024},
+    {86, "A10 / RTX 30xx (sm_86)", 72, 1536, 16, 100, 99, 1024},
+    {89, "L4 / RTX 40xx (sm_89)", 58, 1536, 24, 100, 99, 1024},
+    {90, "H100 SXM (sm_90)", 132, 2048, 32, 228, 227, 1024},
+};
+
 int tp_gpu_default(int cc, tp_gpu *g)
 {
     memset(g, 0, sizeof *g);
-    g->warp_size = 32;
-    g->max_threads_per_block = 1024;
-    g->regs_per_sm = g->regs_per_block = 65536;
-    g->smem_per_block = 48 * 1024;
-    g->is_default = 1;
-    switch (cc) {
-    case 75:
-        snprintf(g->name, sizeof g->name, "Tesla T4 (sm_75)");
-        g->sms = 40, g->max_threads_per_sm = 1024, g->max_blocks_per_sm = 16;
-        g->smem_per_sm = 64 * 1024, g->smem_per_block_optin = 64 * 1024, g->reserved_smem_per_block = 0;
-        break;
-    case 80:
-        snprintf(g->name, sizeof g->name, "A100 (sm_80)");
-        g->sms = 108, g->max_threads_per_sm = 2048, g->max_blocks_per_sm = 32;
-        g->smem_per_sm = 164 * 1024, g->smem_per_block_optin = 163 * 1024, g->reserved_smem_per_block = 1024;
-        break;
-    case 86:
-        snprintf(g->name, sizeof g->name, "A10 / RTX 30xx (sm_86)");
-        g->sms = 72, g->max_threads_per_sm = 1536, g->max_blocks_per_sm = 16;
-        g->smem_per_sm = 100 * 1024, g->smem_per_block_optin = 99 * 1024, g->reserved_smem_per_block = 1024;
-        break;
-    case 89:
-        snprintf(g->name, sizeof g->name, "L4 / RTX 40xx (sm_89)");
-        g->sms = 58, g->max_threads_per_sm = 1536, g->max_blocks_per_sm = 24;
-        g->smem_per_sm = 100 * 1024, g->smem_per_block_optin = 99 * 1024, g->reserved_smem_per_block = 1024;
-        break;
-    case 90:
-        snprintf(g->name, sizeof g->name, "H100 SXM (sm_90)");
-        g->sms = 132, g->max_threads_per_sm = 2048, g->max_blocks_per_sm = 32;
-        g->smem_per_sm = 228 * 1024, g->smem_per_block_optin = 227 * 1024, g->reserved_smem_per_block = 1024;
-        break;
-    default:
-        return -1;
+    for (size_t k = 0; k < sizeof tp_known_gpus / sizeof *tp_known_gpus; k++) {
+        if (tp_known_gpus[k].cc != cc) continue;
+        snprintf(g->name, sizeof g->name, "%s", tp_known_gpus[k].name);
+        g->major = cc / 10;
+        g->minor = cc % 10;
+        g->warp_size = 32;
+        g->max_threads_per_block = 1024;
+        g->regs_per_sm = g->regs_per_block = 65536;
+        g->smem_per_block = 48 * 1024;
+        g->is_default = 1;
+        g->sms = tp_known_gpus[k].sms;
+        g->max_threads_per_sm = tp_known_gpus[k].max_threads_per_sm;
+        g->max_blocks_per_sm = tp_known_gpus[k].max_blocks_per_sm;
+        g->smem_per_sm = tp_known_gpus[k].smem_per_sm_kb * 1024;
+        g->smem_per_block_optin = tp_known_gpus[k].smem_optin_kb * 1024;
+        g->reserved_smem_per_block = tp_known_gpus[k].reserved_smem;
+        return 0;
     }
-    g->major = cc / 10;
-    g->minor = cc % 10;
-    return 0;
+    return -1;
 }
 
 /* Shared memory carve-outs the hardware offers, in KB (cudaOccAlignUpShmemSizeVoltaPlus). */
