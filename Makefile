@@ -92,13 +92,13 @@ $(FLAGS_STAMP): FORCE
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
 
-$(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/solution%: $$(call chapter_src,solutions,$$*) common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
-$(BUILD)/doctor: tools/doctor.cu common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/doctor: tools/doctor.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
@@ -122,7 +122,7 @@ TEST_DEPS_PKGS := libcriterion-dev libjansson-dev
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
 PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
 
-$(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard grading/*.h) | $(BUILD)/tests/.deps-ok
+$(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) $(wildcard common/*.h) $(wildcard grading/*.h) | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -147,7 +147,7 @@ $(BUILD)/libwb.a: $(LIB_OBJS)
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(BUILD)/libwb.a
 	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -lm
 
-$(BUILD)/planted/%: tests/planted/%.cu common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
 
@@ -335,7 +335,7 @@ endef
 # tools/inspect/: the look-inside tool (its README has the module map); its parsers are in libwb.a,
 # so the test runner checks them on captured output.
 INSPECT_SRCS := $(addprefix tools/inspect/,common.c look.c run.c inspect.c gpu.cu)
-$(INSPECT): $(INSPECT_SRCS) $(wildcard tools/inspect/*.h) common/wb.h common/contract.h $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
+$(INSPECT): $(INSPECT_SRCS) $(wildcard tools/inspect/*.h) $(wildcard common/*.h) $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
 	$(NVCC) -O2 -Igrading -Icommon -Itools/inspect -Xcompiler -Wall,-Wextra -o $@ $(INSPECT_SRCS) $(BUILD)/libwb.a -ljansson
 
 sass: $(INSPECT)
@@ -378,7 +378,7 @@ profile: $(INSPECT)
 	  --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas $(LI_SIZEARG)
 
 # The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
-$(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu common/wb.h common/contract.h $(FLAGS_STAMP)
+$(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 

@@ -20,7 +20,7 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
     cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
     cr_assert_not_null(realpath("tests/grading/fake-expected.json", expect));
-    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/wb.h common/contract.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && chmod -R a+rX %s", root, root, root,
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && chmod -R a+rX %s", root, root, root,
                      root);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && PATH=%s/bin:$PATH %s --class %s --out %s/out --seeds 5,6 --jobs 2 --rubric rubric.json "

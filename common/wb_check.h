@@ -1,0 +1,155 @@
+/*
+ * wb_check.h — verification: compare a result with the reference, count mismatches, report the first few.
+ * Part of the chapters' harness: plain C (C99), static inline, included through wb.h.
+ */
+#ifndef WB_WB_CHECK_H
+#define WB_WB_CHECK_H
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contract.h"
+
+/* ---------------------------------------------------------------- verification */
+#define WB_CHECK_REPORT 5
+
+typedef struct {
+    unsigned long long checked, wrong, unwritten;
+    size_t cols;           /* > 0: report indices as [row][col] */
+    int n_reports;
+    char reports[WB_CHECK_REPORT][192]; /* room for "[i][j]: expected …, got …" at its longest */
+    double worst_err;      /* tolerance checks: the largest |got - ref| / bound seen */
+    unsigned long long worst_at;
+    const char *worst_of;  /* tolerance checks: what the reference was; non-NULL prints the worst error */
+} wb_check;
+
+static inline void wb_check_init(wb_check *c, size_t cols)
+{
+    memset(c, 0, sizeof *c);
+    c->cols = cols;
+}
+
+/* Counts a wrong element; returns 1 when it is one of the first few whose values should be formatted
+ * and reported (wb_check_note). Only those are formatted: an untouched starter has hundreds of
+ * millions of wrong elements, and formatting each of them took minutes. */
+static inline int wb_check_miss(wb_check *c, int unwritten)
+{
+    c->wrong++;
+    c->unwritten += unwritten != 0;
+    return c->n_reports < WB_CHECK_REPORT;
+}
+
+static inline void wb_check_note(wb_check *c, unsigned long long idx, const char *expected, const char *got,
+                                 int unwritten)
+{
+    if (c->n_reports >= WB_CHECK_REPORT) return;
+    char where[48];
+    if (c->cols)
+        snprintf(where, sizeof where, "[%llu][%llu]", idx / c->cols, idx % c->cols);
+    else
+        snprintf(where, sizeof where, "[%llu]", idx);
+    snprintf(c->reports[c->n_reports++], sizeof c->reports[0], "%s: expected %s, got %s%s", where, expected, got,
+             unwritten ? " (never written)" : "");
+}
+
+/* Exact comparison of got[0..n) with expected[0..n); `offset` is the index of element 0 in the whole
+ * output, so a sampled check reports true positions. */
+static inline void wb_check_i32(wb_check *c, unsigned long long offset, const int32_t *expected,
+                                const int32_t *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        if (got[i] == expected[i] || !wb_check_miss(c, wb_is_poison(&got[i], 4))) continue;
+        char e[24], g[24];
+        snprintf(e, sizeof e, "%d", expected[i]);
+        snprintf(g, sizeof g, "%d", got[i]);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i], 4));
+    }
+}
+
+static inline void wb_check_i64(wb_check *c, unsigned long long offset, const int64_t *expected,
+                                const int64_t *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        if (got[i] == expected[i] || !wb_check_miss(c, wb_is_poison(&got[i], 8))) continue;
+        char e[24], g[24];
+        snprintf(e, sizeof e, "%lld", (long long)expected[i]);
+        snprintf(g, sizeof g, "%lld", (long long)got[i]);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i], 8));
+    }
+}
+
+/* Bit-for-bit float comparison (+inf equals +inf; any NaN is wrong). */
+static inline void wb_check_f32_exact(wb_check *c, unsigned long long offset, const float *expected,
+                                      const float *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        if ((memcmp(&got[i], &expected[i], 4) == 0 && !isnan(got[i])) || !wb_check_miss(c, wb_is_poison(&got[i], 4))) continue;
+        char e[32], g[32];
+        snprintf(e, sizeof e, "%.9g", expected[i]);
+        snprintf(g, sizeof g, "%.9g", got[i]);
+        wb_check_note(c, offset + i, e, g, wb_is_poison(&got[i], 4));
+    }
+}
+
+/* |got - ref| ≤ bound per element (bound from the chapter's error analysis); NaN never passes, and
+ * neither does the poison: where |ref| is below its bound, -2.9e-16 would be "within tolerance", and
+ * an untouched output must read as never written (TODO), not as partly right. */
+static inline void wb_check_f32_tol(wb_check *c, unsigned long long offset, const double *ref,
+                                    const double *bound, const float *got, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        c->checked++;
+        int poisoned = wb_is_poison(&got[i], 4);
+        double err = fabs((double)got[i] - ref[i]);
+        double rel = bound[i] > 0 ? err / bound[i] : (err > 0 ? INFINITY : 0);
+        if (!isnan(got[i]) && !poisoned && rel > c->worst_err) {
+            c->worst_err = rel;
+            c->worst_at = offset + i;
+        }
+        if ((!isnan(got[i]) && !poisoned && err <= bound[i]) || !wb_check_miss(c, poisoned)) continue;
+        char e[32], g[64];
+        snprintf(e, sizeof e, "%.7g", ref[i]);
+        if (poisoned) snprintf(g, sizeof g, "%.7g", got[i]);
+        else snprintf(g, sizeof g, "%.7g (|err| %.2g > %.2g)", got[i], err, bound[i]);
+        wb_check_note(c, offset + i, e, g, poisoned);
+    }
+}
+
+/* Nothing written at all means the variant was not implemented yet: say so rather than "wrong". */
+static inline wb_verdict wb_check_verdict(const wb_check *c)
+{
+    if (c->wrong == 0 && c->checked > 0) return WB_PASS;
+    if (c->checked > 0 && c->unwritten == c->checked) return WB_TODO;
+    return WB_FAIL;
+}
+
+static inline void wb_check_print(FILE *f, const wb_check *c)
+{
+    if (c->worst_of && c->checked && wb_check_verdict(c) != WB_TODO) {
+        char where[48];
+        if (c->cols)
+            snprintf(where, sizeof where, "[%llu][%llu]", c->worst_at / c->cols, c->worst_at % c->cols);
+        else
+            snprintf(where, sizeof where, "[%llu]", c->worst_at);
+        fprintf(f, "      worst error %.3g of its bound, at %s (reference: %s)\n", c->worst_err, where, c->worst_of);
+    }
+    if (!c->wrong) return;
+    if (wb_check_verdict(c) == WB_TODO) {
+        fprintf(f, "      not implemented yet: none of the %llu checked outputs was written\n", c->checked);
+        return;
+    }
+    for (int k = 0; k < c->n_reports; k++) fprintf(f, "      mismatch %s\n", c->reports[k]);
+    fprintf(f, "      %llu of %llu checked elements wrong (%llu never written)\n", c->wrong, c->checked,
+            c->unwritten);
+}
+
+#endif /* WB_WB_CHECK_H */
