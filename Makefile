@@ -102,7 +102,7 @@ $(addprefix solution,$(CHAPTERS)): solution%: $(BUILD)/solution%
 # Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
 TEST_SRCS ?= $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(TEST_SRCS))
-TEST_DEPS_PKGS := libcriterion-dev libjansson-dev
+TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
 PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
 
@@ -115,7 +115,7 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 TEST_STAMP := $(BUILD)/.tests
 $(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
-LIB_SRCS := common/jsonl.c grading/sanitizer.c
+LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/gr_archive.c grading/roster.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 $(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h) | $(BUILD)/grading/.deps-ok
 	@mkdir -p $(@D)
@@ -124,7 +124,7 @@ $(BUILD)/libwb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(BUILD)/libwb.a
-	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -lm
+	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -larchive -lm
 
 $(BUILD)/planted/%: tests/planted/%.cu common/wb.h common/contract.h $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -132,8 +132,8 @@ $(BUILD)/planted/%: tests/planted/%.cu common/wb.h common/contract.h $(FLAGS_STA
 
 $(BUILD)/tests/.deps-ok:
 	@mkdir -p $(@D)
-	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\nTest(p, p) { json_decref(json_object()); }\n' > $(@D)/probe.c
-	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson,$(TEST_DEPS_PKGS),make test)
+	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\n#include <archive.h>\nTest(p, p) { json_decref(json_object()); archive_read_free(archive_read_new()); }\n' > $(@D)/probe.c
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson -larchive,$(TEST_DEPS_PKGS),make test)
 	@touch $@
 
 deps: $(BUILD)/tests/.deps-ok
@@ -354,7 +354,7 @@ $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INC
 # The grader compiles student code with the command printed by `grading-flags` (the flags above: one
 # source of truth). The rubric is grading/rubric.json (JSON, read with jansson).
 GRADER      := $(BUILD)/grade
-GRADER_DEPS_PKGS := libjansson-dev
+GRADER_DEPS_PKGS := libjansson-dev libarchive-dev
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT),--out $(OUT)) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
 
@@ -363,15 +363,15 @@ GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT
 # jansson alone: the student release needs the grader for `make check`, not Criterion.
 $(BUILD)/grading/.deps-ok:
 	@mkdir -p $(@D)
-	@printf '#include <jansson.h>\nint main(void) { json_decref(json_object()); return 0; }\n' > $(@D)/probe.c
-	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson,$(GRADER_DEPS_PKGS),the grader)
+	@printf '#include <jansson.h>\n#include <archive.h>\nint main(void) { json_decref(json_object()); archive_read_free(archive_read_new()); return 0; }\n' > $(@D)/probe.c
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson -larchive,$(GRADER_DEPS_PKGS),the grader)
 	@touch $@
 
 grader-deps: $(BUILD)/grading/.deps-ok
 
 # snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
 $(GRADER): grading/grade.c $(wildcard grading/*.h) common/wb.h $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
-	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -lm
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
 
 grading-flags:
 	@echo 'NVCC $(NVCC) $(NVCCFLAGS)'
