@@ -115,7 +115,7 @@ $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) common/wb.h $(wildcard gradi
 TEST_STAMP := $(BUILD)/.tests
 $(shell mkdir -p $(BUILD) && echo '$(TEST_OBJS)' | cmp -s - $(TEST_STAMP) || echo '$(TEST_OBJS)' > $(TEST_STAMP))
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
-LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/gr_archive.c grading/roster.c
+LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/gr_archive.c grading/roster.c grading/slurm.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 $(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h) | $(BUILD)/grading/.deps-ok
 	@mkdir -p $(@D)
