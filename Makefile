@@ -75,7 +75,7 @@ SOLUTIONS    := $(addprefix $(BUILD)/solution,$(SOLUTIONS_PRESENT))
 FLAGS_STAMP := $(BUILD)/.flags
 $(shell mkdir -p $(BUILD) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(NVCC) $(NVCCFLAGS)' > $(FLAGS_STAMP))
 
-.PHONY: all help test deps doctor clean $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
+.PHONY: all help test deps slurm-deps doctor doctor-grader clean $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 .SECONDEXPANSION:
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
@@ -136,7 +136,13 @@ $(BUILD)/tests/.deps-ok:
 	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson -larchive,$(TEST_DEPS_PKGS),make test)
 	@touch $@
 
-deps: $(BUILD)/tests/.deps-ok
+# The Slurm test (tests/test_slurm.c) needs a real single-node cluster: installed when root, else the
+# command is printed and that test skips with the reason (hence '-': not a failure of make test).
+SLURM_TEST_PKGS := slurm-wlm munge
+slurm-deps:
+	-@$(call ensure_packages,command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged,$(SLURM_TEST_PKGS),the Slurm test)
+
+deps: $(BUILD)/tests/.deps-ok slurm-deps
 
 # Criterion counts a skipped test as passing; the TAP report says which were skipped and why.
 # REQUIRE_GPU=1 (on a GPU machine) turns any skip into a failure.
@@ -155,6 +161,24 @@ doctor: $(BUILD)/doctor
 	@echo "driver:   $$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
 	@echo "arch:     ARCH=$(ARCH) ($(if $(DETECTED_CC),detected from the GPU,no GPU detected: default)), flags: $(GENCODE)"
 	@./$(BUILD)/doctor
+
+# Every tool the grader needs, and whether it is here (a line each; never fails).
+doctor: doctor-grader
+doctor-grader:
+	@have() { if command -v "$$1" >/dev/null 2>&1; then printf '  %-18s yes  %s\n' "$$1" "$$(command -v $$1)"; else printf '  %-18s NO   %s\n' "$$1" "$$2"; fi; }; \
+	 echo "grader tools:"; \
+	 have $(NVCC) "the CUDA toolkit (every build)"; \
+	 have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"; \
+	 have bwrap "the sandbox (apt-get install bubblewrap)"; \
+	 have nvidia-smi "the GPU driver (grading needs a GPU)"; \
+	 printf '#include <archive.h>\nint main(void){archive_read_free(archive_read_new());return 0;}\n' | \
+	   $(CC) -x c - -o /dev/null -larchive >/dev/null 2>&1 && printf '  %-18s yes\n' libarchive || printf '  %-18s NO   %s\n' libarchive "archives (apt-get install libarchive-dev)"; \
+	 printf '#include <jansson.h>\nint main(void){json_decref(json_object());return 0;}\n' | \
+	   $(CC) -x c - -o /dev/null -ljansson >/dev/null 2>&1 && printf '  %-18s yes\n' jansson || printf '  %-18s NO   %s\n' jansson "the rubric and reports (apt-get install libjansson-dev)"; \
+	 echo "ENGINE=slurm only:"; \
+	 have sbatch "submitting the job array (the cluster's Slurm client)"; \
+	 have squeue "the cluster's Slurm client"; \
+	 have sacct "the array's accounting (optional)"
 
 help:
 	@sed -n '1,9p' Makefile | sed 's/^# \{0,1\}//'
@@ -381,9 +405,13 @@ grade: $(GRADER) $(SOLUTIONS)
 	@if [ -z "$(SUB)" ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
 	./$(GRADER) $(GRADE_ARGS) $(SUB)
 
+# ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
+# it waits for the merge job, so the target ends when the class is graded.
+ENGINE ?= local
+SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
 grade-class: $(GRADER) $(SOLUTIONS)
-	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]" >&2; exit 2; fi
-	./$(GRADER) $(GRADE_ARGS) --class $(SUBS)
+	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(SUBS)
 
 check: $(GRADER)
 	./$(GRADER) $(GRADE_ARGS) --check
