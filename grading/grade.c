@@ -1429,7 +1429,8 @@ static int gr_class(gr_ctx *x, const char *subs)
         fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
         return 2;
     }
-    if (gr_roster_record(subs, x->out)) return 2; /* hook (roster.h): <out>/roster.json */
+    int entries = gr_roster_record(subs, x->out); /* hook (roster.h): <out>/roster.json */
+    if (entries < 0) return 2;
     int ngpu = gr_gpu_count();
     /* Build the references once, before the graders start (they would race to build them). */
     for (int i = 0; i < x->rub.n_ch; i++) {
@@ -1438,7 +1439,7 @@ static int gr_class(gr_ctx *x, const char *subs)
             gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
-    LOG("%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
+    LOG("%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs); /* hook (roster.h): entries, not dirents */
     pid_t *slot = calloc((size_t)jobs, sizeof *slot);
     char (*slot_out)[PATH_MAX] = calloc((size_t)jobs, PATH_MAX);
     char (*slot_who)[128] = calloc((size_t)jobs, 128);
@@ -1454,9 +1455,7 @@ static int gr_class(gr_ctx *x, const char *subs)
             gr_roster_name(name, !gr_is_dir(entry), &re);
             snprintf(who, sizeof who, "%s", re.student);
             snprintf(out_dir, sizeof out_dir, "%s/%s", x->out, re.folder);
-            char done[PATH_MAX];
-            snprintf(done, sizeof done, "%s/grading.json", out_dir);
-            if (!x->force && gr_is_file(done)) {
+            if (!x->force && !gr_roster_pending(x->out, re.folder)) { /* hook (roster.h): retry what could not run */
                 skipped++;
                 continue;
             }

@@ -5,6 +5,7 @@
  * or x.zip and x.tar.gz, never share a folder. The mapping is recorded in <out>/roster.json. */
 #ifndef GR_ROSTER_H
 #define GR_ROSTER_H
+#include <jansson.h>
 #include <stddef.h>
 
 typedef struct {
@@ -24,6 +25,14 @@ gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
 /* Writes <out_dir>/roster.json: [{"student", "entry", "folder"}, ...]. 0 on success. */
 int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n);
 
-/* Scans subs and records the map in out_dir: the one call the class loop needs before it starts. */
+/* Scans subs and records the map in out_dir: the one call the class loop needs before it starts.
+ * Returns the number of entries (students), or -1 with the reason on stderr. */
 int gr_roster_record(const char *subs, const char *out_dir);
+/* A grading.json (jansson object) whose grading could not run or was refused: an error and no chapter
+ * graded, or a chapter that is "grader error" or "no GPU". Such a student gets an empty grade with the
+ * reason in grades.csv (never 0.00) and is graded again on the next run. */
+int gr_roster_not_run(const json_t *g);
+
+/* 1 when <out_dir>/<folder>/grading.json is missing or gr_roster_not_run. */
+int gr_roster_pending(const char *out_dir, const char *folder);
 #endif

@@ -27,26 +27,6 @@ int gr_slurm_wanted(int argc, char **argv)
     return 0;
 }
 
-/* The submission still needs grading: no grading.json, or one that says the grading could not run. */
-int gr_slurm_pending(const char *out_dir, const char *folder)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
-    json_error_t e;
-    json_t *g = json_load_file(p, 0, &e);
-    if (!g) return 1;
-    const char *err = json_string_value(json_object_get(g, "error"));
-    int pending = err && *err;
-    size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(g, "chapters"), i, c)
-    {
-        const char *st = json_string_value(json_object_get(c, "status"));
-        if (st && (!strcmp(st, "grader error") || !strcmp(st, "no GPU"))) pending = 1;
-    }
-    json_decref(g);
-    return pending;
-}
 
 static void sq(FILE *f, const char *s) /* single-quoted for sh */
 {
@@ -171,7 +151,7 @@ int gr_slurm_main(int argc, char **argv)
     }
     int m = 0;
     for (int i = 0; i < n; i++) {
-        if (!o.force && !gr_slurm_pending(outa, e[i].folder)) continue;
+        if (!o.force && !gr_roster_pending(outa, e[i].folder)) continue;
         char p[PATH_MAX + 128];
         snprintf(p, sizeof p, "%s/task-%d.args", rd, m);
         FILE *f = fopen(p, "wb");

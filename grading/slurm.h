@@ -14,9 +14,6 @@ int gr_slurm_wanted(int argc, char **argv);
 /* The whole Slurm path; returns the process exit status (0: the class is graded, or submitted with
  * --no-wait; 2: usage; 4: a Slurm command failed). */
 int gr_slurm_main(int argc, char **argv);
-/* 1 when <out_dir>/<folder>/grading.json is missing or says the grading could not run. */
-int gr_slurm_pending(const char *out_dir, const char *folder);
-
 /* The merge job (`grade --merge --class DIR --out OUT`): roster.json, a result for every entry (those
  * whose task never finished: an empty grade with the reason), grades.csv and the summary. */
 int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub);

@@ -6,6 +6,7 @@
 #include "wbtest.h"
 
 #include "gr_archive.h"
+#include "report.h"
 #include "gr_util.h"
 #include "roster.h"
 
@@ -147,4 +148,46 @@ Test(roster, a_class_of_colliding_names_is_graded_and_listed_in_full, .timeout =
     cr_expect_eq(xs, 2, "x.tar and x.tar.gz are both graded and listed:\n%s", csv);
     cr_expect_null(strstr(csv, "not graded"), "%s", csv);
     free(csv);
+}
+
+/* A student whose grading could not run: an empty grade with the reason, never 0.00; the summary counts
+ * entries and graded students apart; the next run grades it again. */
+Test(roster, a_grading_that_could_not_run_gets_an_empty_grade_and_is_retried)
+{
+    char out[WBT_OUT_MAX], p[512], err[600];
+    static gr_rubric rub;
+    cr_assert_eq(gr_rubric_load("tests/grading/fake/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbt_run(out, "mkdir -p %s/a %s/b %s/c", dir, dir, dir), 0);
+    json_t *a = json_pack("{s:s, s:s, s:f, s:f, s:[{s:i, s:s, s:f, s:f, s:[]}]}", "student", "a", "mode", "grade", "score", 8.0,
+                          "max_score", 8.0, "chapters", "number", rub.ch[0].number, "status", "graded", "score", 8.0, "max_score", 8.0,
+                          "variants");
+    json_t *b = json_pack("{s:s, s:s, s:s, s:f, s:f, s:[]}", "student", "b", "mode", "grade", "error",
+                          "the grader failed on this submission (signal 9); rerun", "score", 0.0, "max_score", 0.0, "chapters");
+    json_t *c = json_pack("{s:s, s:s, s:f, s:f, s:[{s:i, s:s, s:f, s:f, s:[]}]}", "student", "c", "mode", "grade", "score", 0.0,
+                          "max_score", 8.0, "chapters", "number", rub.ch[0].number, "status", "no GPU", "score", 0.0, "max_score", 8.0,
+                          "variants");
+    cr_assert(a && b && c);
+    snprintf(p, sizeof p, "%s/a/grading.json", dir), json_dump_file(a, p, 0);
+    snprintf(p, sizeof p, "%s/b/grading.json", dir), json_dump_file(b, p, 0);
+    snprintf(p, sizeof p, "%s/c/grading.json", dir), json_dump_file(c, p, 0);
+    cr_expect(!gr_roster_not_run(a) && gr_roster_not_run(b) && gr_roster_not_run(c));
+    cr_expect(!gr_roster_pending(dir, "a") && gr_roster_pending(dir, "b") && gr_roster_pending(dir, "c") &&
+              gr_roster_pending(dir, "missing"));
+    json_decref(a), json_decref(b), json_decref(c);
+    FILE *devnull = fopen("/dev/null", "w");
+    gr_write_class(dir, &rub, devnull);
+    fclose(devnull);
+    snprintf(p, sizeof p, "%s/grades.csv", dir);
+    char *csv = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert_not_null(csv);
+    cr_expect_not_null(strstr(csv, "\r\na,8.00,8.00,8.00,\r\n"), "%s", csv);
+    cr_expect_not_null(strstr(csv, "\r\nb,,,0.00,the grader failed"), "%s", csv);
+    cr_expect_not_null(strstr(csv, "\r\nc,0.00,,8.00,"), "%s", csv);
+    free(csv);
+    snprintf(p, sizeof p, "%s/summary.md", dir);
+    char *sum = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert_not_null(sum);
+    cr_expect_not_null(strstr(sum, "3 entries; 2 could not be graded"), "%s", sum);
+    cr_expect_not_null(strstr(sum, "1 submissions graded; mean 8.00"), "%s", sum);
+    free(sum);
 }
