@@ -87,7 +87,7 @@ FLAGS_STAMP := $(BUILD)/.flags
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
 
-.PHONY: all help test deps doctor clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
+.PHONY: all help test deps slurm-deps doctor doctor-grader clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 .SECONDEXPANSION:
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
@@ -118,7 +118,7 @@ $(addprefix solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))) $(addprefix
 # Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
 TEST_SRCS ?= $(wildcard tests/test_*.c)
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(TEST_SRCS))
-TEST_DEPS_PKGS := libcriterion-dev libjansson-dev
+TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
 PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
 
@@ -134,7 +134,7 @@ $(TEST_STAMP): FORCE
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
 LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
-            grading/perf.c grading/pipeline.c grading/class.c \
+            grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 # snprintf truncation of over-long paths and messages is deliberate in the grader: -Wno-format-truncation.
@@ -145,7 +145,7 @@ $(BUILD)/libwb.a: $(LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(BUILD)/libwb.a
-	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -lm
+	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -larchive -lm
 
 $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -153,11 +153,17 @@ $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 
 $(BUILD)/tests/.deps-ok:
 	@mkdir -p $(@D)
-	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\nTest(p, p) { json_decref(json_object()); }\n' > $(@D)/probe.c
-	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson,$(TEST_DEPS_PKGS),make test)
+	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\n#include <archive.h>\nTest(p, p) { json_decref(json_object()); archive_read_free(archive_read_new()); }\n' > $(@D)/probe.c
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson -larchive,$(TEST_DEPS_PKGS),make test)
 	@touch $@
 
-deps: $(BUILD)/tests/.deps-ok
+# The Slurm test (tests/test_slurm.c) needs a real single-node cluster: installed when root, else the
+# command is printed and that test skips with the reason (hence '-': not a failure of make test).
+SLURM_TEST_PKGS := slurm-wlm munge
+slurm-deps:
+	-@$(call ensure_packages,command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged,$(SLURM_TEST_PKGS),the Slurm test)
+
+deps: $(BUILD)/tests/.deps-ok slurm-deps
 
 # Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader and the
 # occupancy listing are defined further down, hence the second expansion).
@@ -194,6 +200,24 @@ doctor: $(BUILD)/doctor
 	@echo "driver:   $$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
 	@echo "arch:     ARCH=$(ARCH) ($(if $(DETECTED_CC),detected from the GPU,no GPU detected: default)), flags: $(GENCODE)"
 	@./$(BUILD)/doctor
+
+# Every tool the grader needs, and whether it is here (a line each; never fails).
+doctor: doctor-grader
+doctor-grader:
+	@have() { if command -v "$$1" >/dev/null 2>&1; then printf '  %-18s yes  %s\n' "$$1" "$$(command -v $$1)"; else printf '  %-18s NO   %s\n' "$$1" "$$2"; fi; }; \
+	 echo "grader tools:"; \
+	 have $(NVCC) "the CUDA toolkit (every build)"; \
+	 have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"; \
+	 have bwrap "the sandbox (apt-get install bubblewrap)"; \
+	 have nvidia-smi "the GPU driver (grading needs a GPU)"; \
+	 printf '#include <archive.h>\nint main(void){archive_read_free(archive_read_new());return 0;}\n' | \
+	   $(CC) -x c - -o /dev/null -larchive >/dev/null 2>&1 && printf '  %-18s yes\n' libarchive || printf '  %-18s NO   %s\n' libarchive "archives (apt-get install libarchive-dev)"; \
+	 printf '#include <jansson.h>\nint main(void){json_decref(json_object());return 0;}\n' | \
+	   $(CC) -x c - -o /dev/null -ljansson >/dev/null 2>&1 && printf '  %-18s yes\n' jansson || printf '  %-18s NO   %s\n' jansson "the rubric and reports (apt-get install libjansson-dev)"; \
+	 echo "ENGINE=slurm only:"; \
+	 have sbatch "submitting the job array (the cluster's Slurm client)"; \
+	 have squeue "the cluster's Slurm client"; \
+	 have sacct "the array's accounting (optional)"
 
 help:
 	@sed -n '1,9p' Makefile | sed 's/^# \{0,1\}//'
@@ -396,7 +420,7 @@ $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INC
 # above: one source of truth; `make grading-flags` prints it). The rubric is grading/rubric.json (JSON, read with jansson).
 GRADER      := $(BUILD)/grade
 GRADING_FLAGS := $(BUILD)/grading-flags.json
-GRADER_DEPS_PKGS := libjansson-dev
+GRADER_DEPS_PKGS := libjansson-dev libarchive-dev
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT),--out $(OUT)) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
 
@@ -405,15 +429,15 @@ GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT
 # jansson alone: the student release needs the grader for `make check`, not Criterion.
 $(BUILD)/grading/.deps-ok:
 	@mkdir -p $(@D)
-	@printf '#include <jansson.h>\nint main(void) { json_decref(json_object()); return 0; }\n' > $(@D)/probe.c
-	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson,$(GRADER_DEPS_PKGS),the grader)
+	@printf '#include <jansson.h>\n#include <archive.h>\nint main(void) { json_decref(json_object()); archive_read_free(archive_read_new()); return 0; }\n' > $(@D)/probe.c
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson -larchive,$(GRADER_DEPS_PKGS),the grader)
 	@touch $@
 
 grader-deps: $(BUILD)/grading/.deps-ok
 
 # snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
 $(GRADER): grading/grade.c $(wildcard grading/*.h) common/contract.h $(BUILD)/libwb.a $(GRADING_FLAGS) | $(BUILD)/grading/.deps-ok
-	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -lm
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
 
 # The compile command and each chapter's libraries, recorded for the grader (it reads this file instead
 # of calling back into make); rewritten whenever the flags change.
@@ -429,9 +453,13 @@ grade: $(GRADER) $(SOLUTIONS)
 	@if [ -z "$(SUB)" ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
 	./$(GRADER) $(GRADE_ARGS) $(SUB)
 
+# ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
+# it waits for the merge job, so the target ends when the class is graded.
+ENGINE ?= local
+SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
 grade-class: $(GRADER) $(SOLUTIONS)
-	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]" >&2; exit 2; fi
-	./$(GRADER) $(GRADE_ARGS) --class $(SUBS)
+	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(SUBS)
 
 check: $(GRADER)
 	./$(GRADER) $(GRADE_ARGS) --check
@@ -446,7 +474,7 @@ check: $(GRADER)
 # own files and object files stay out. The release's README.md is release/README.md (the student's);
 # release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_inspect\.c|tests/test_release\.c|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e)?\.c|tests/test_(inspect|release|roster|slurm)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
 	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)

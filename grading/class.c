@@ -1,6 +1,7 @@
 /* class.c — see class.h. */
 #define _GNU_SOURCE 1
 #include "class.h"
+#include "roster.h"
 #include "gpu.h"
 #include "pipeline.h"
 #include "submission.h"
@@ -14,6 +15,8 @@ int gr_class(gr_ctx *x, const char *subs)
         fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
         return 2;
     }
+    int entries = gr_roster_record(subs, x->out); /* <out>/roster.json: the LMS name of every folder */
+    if (entries < 0) return 2;
     int ngpu = gr_gpu_count();
     /* Build the references once, before the graders start (they would race to build them). */
     for (int i = 0; i < x->rub.n_ch; i++) {
@@ -22,7 +25,7 @@ int gr_class(gr_ctx *x, const char *subs)
             gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
-    LOG("%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
+    LOG("%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     pid_t *slot = calloc((size_t)jobs, sizeof *slot);
     char (*slot_out)[PATH_MAX] = calloc((size_t)jobs, PATH_MAX);
     char (*slot_who)[128] = calloc((size_t)jobs, 128);
@@ -34,21 +37,11 @@ int gr_class(gr_ctx *x, const char *subs)
             if (name[0] == '.') continue;
             snprintf(entry, sizeof entry, "%s/%s", subs, name);
             if (!gr_is_dir(entry) && !gr_is_archive(entry)) continue;
-            char base[256];
-            snprintf(base, sizeof base, "%s", name);
-            const char *exts[] = {".tar.gz", ".tgz", ".zip", ".tar"};
-            for (int e = 0; e < 4; e++) {
-                size_t bl = strlen(base), el = strlen(exts[e]);
-                if (bl > el && !strcmp(base + bl - el, exts[e])) {
-                    base[bl - el] = 0;
-                    break;
-                }
-            }
-            gr_sanitize_name(base, who, sizeof who);
-            snprintf(out_dir, sizeof out_dir, "%s/%s", x->out, who);
-            char done[PATH_MAX];
-            snprintf(done, sizeof done, "%s/grading.json", out_dir);
-            if (!x->force && gr_is_file(done)) {
+            gr_roster_entry re; /* the LMS name as the id, a collision-free folder (roster.c) */
+            gr_roster_name(name, !gr_is_dir(entry), &re);
+            snprintf(who, sizeof who, "%s", re.student);
+            snprintf(out_dir, sizeof out_dir, "%s/%s", x->out, re.folder);
+            if (!x->force && !gr_roster_pending(x->out, re.folder)) { /* graded already; what could not run is retried */
                 skipped++;
                 continue;
             }

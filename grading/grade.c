@@ -21,6 +21,7 @@
 #include "class.h"
 #include "pipeline.h"
 #include "submission.h"
+#include "slurm.h"
 
 #include <getopt.h>
 #include <sys/random.h>
@@ -39,6 +40,7 @@ static void gr_usage(FILE *f)
 typedef struct {
     const char *sub, *klass, *student, *seeds, *out;
     long long ch, jobs;
+    int merge;                /* the Slurm engine's merge job (grading/slurm.c) */
 } gr_cli;
 
 /* A whole number in [lo, hi] and nothing else ("seven", "3x", "" and "-1" are refused). */
@@ -50,7 +52,8 @@ static int gr_strict_int(const char *s, long long lo, long long hi, long long *o
 /* Parses argv with getopt_long into *cli and *x; returns -1 to go on, else the exit code. */
 static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
 {
-    enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET };
+    enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
+           O_ENGINE, O_MERGE };
     static const struct option longopts[] = {
         {"class", required_argument, 0, O_CLASS},     {"out", required_argument, 0, O_OUT},
         {"student", required_argument, 0, O_STUDENT}, {"seeds", required_argument, 0, O_SEEDS},
@@ -58,6 +61,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         {"jobs", required_argument, 0, O_JOBS},       {"check", no_argument, 0, O_CHECK},
         {"force", no_argument, 0, O_FORCE},           {"no-perf", no_argument, 0, O_NO_PERF},
         {"no-sanitizer", no_argument, 0, O_NO_SAN},   {"quiet", no_argument, 0, O_QUIET},
+        {"engine", required_argument, 0, O_ENGINE},   {"merge", no_argument, 0, O_MERGE},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     memset(cli, 0, sizeof *cli);
     opterr = 0;
@@ -86,6 +90,13 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         case O_NO_PERF: x->no_perf = 1; break;
         case O_NO_SAN: x->no_san = 1; break;
         case O_QUIET: gr_verbose = 0; break;
+        case O_ENGINE: /* slurm is taken before this parser (gr_slurm_wanted): only local reaches here */
+            if (strcmp(optarg, "local")) {
+                fprintf(stderr, "grade: --engine is local or slurm, not %s\n", optarg);
+                return 2;
+            }
+            break;
+        case O_MERGE: cli->merge = 1; break;
         case 'h': gr_usage(stdout); return 0;
         case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return 2;
         default:
@@ -142,6 +153,7 @@ int main(int argc, char **argv)
 {
     static gr_ctx x;
     gr_cli cli;
+    if (gr_slurm_wanted(argc, argv)) return gr_slurm_main(argc, argv); /* the class on a Slurm cluster */
     snprintf(x.rubric_path, sizeof x.rubric_path, "grading/rubric.json");
     int rc = gr_parse_cli(argc, argv, &cli, &x);
     if (rc >= 0) return rc;
@@ -173,6 +185,7 @@ int main(int argc, char **argv)
         gr_mkdirs(x.out, 0755);
         char abs[PATH_MAX];
         if (realpath(x.out, abs)) snprintf(x.out, sizeof x.out, "%s", abs);
+        if (cli.merge) return gr_slurm_merge(klass, x.out, &x.rub);
         return gr_class(&x, klass);
     }
     char out_dir[PATH_MAX], who[128];
@@ -194,6 +207,7 @@ int main(int argc, char **argv)
     gr_mkdirs(out_dir, 0755);
     char abs[PATH_MAX];
     if (realpath(out_dir, abs)) snprintf(out_dir, sizeof out_dir, "%s", abs);
+    if (student && out) snprintf(who, sizeof who, "%s", student); /* the LMS name as the id (roster.c) */
     gr_sub_result *res = calloc(1, sizeof *res);
     gr_grade_one(&x, sub, who, out_dir, res);
     rc = gr_write_reports(&x, sub, out_dir, res, stdout);

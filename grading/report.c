@@ -1,6 +1,7 @@
 /* report.c — see report.h. */
 #define _GNU_SOURCE 1
 #include "report.h"
+#include "roster.h"
 
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
 static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
@@ -308,7 +309,7 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
     int n = scandir(out_dir, &list, NULL, alphasort), students = 0;
     double sum = 0, best = -1, worst = 1e300, maxs = 0;
     double ch_sum[GR_MAX_CH] = {0}, ch_max[GR_MAX_CH] = {0};
-    int full = 0, errors = 0;
+    int full = 0, errors = 0, ungraded_students = 0;
     if (term) {
         fprintf(term, "%-24s", "student");
         for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);
@@ -363,8 +364,9 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
         }
         double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
         const char *err = json_string_value(json_object_get(g, "error"));
+        int not_run = gr_roster_not_run(g); /* an empty grade with the reason, never 0.00 (roster.c) */
         fputc(',', csv);
-        gr_csv_num(csv, total);
+        if (!not_run) gr_csv_num(csv, total);
         fputc(',', csv);
         gr_csv_num(csv, mx);
         fputc(',', csv);
@@ -372,8 +374,14 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
         fputs("\r\n", csv);
         if (term) fprintf(term, " %8.2f  %s%s%s\n", total, gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
         gr_str_free(&verdicts);
-        sum += total;
         maxs = mx > maxs ? mx : maxs;
+        if (not_run) { /* not in the mean, best or lowest: it is retried on the next run */
+            errors++;
+            students--, ungraded_students++;
+            json_decref(g);
+            continue;
+        }
+        sum += total;
         if (total > best) best = total;
         if (total < worst) worst = total;
         full += mx > 0 && total >= mx;
@@ -385,7 +393,9 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
     snprintf(path, sizeof path, "%s/summary.md", out_dir);
     FILE *sm = fopen(path, "w");
     if (sm) {
-        fprintf(sm, "# Class summary\n\n%d submissions graded; mean %.2f / %.2f, best %.2f, lowest %.2f; %d full "
+        fprintf(sm, "# Class summary\n\n%d entries; %d could not be graded (empty grade, retried on the next run).\n\n",
+                students + ungraded_students, ungraded_students);
+        fprintf(sm, "%d submissions graded; mean %.2f / %.2f, best %.2f, lowest %.2f; %d full "
                     "marks; %d with a chapter or more not graded (missing, not gradable, build failed).\n\n| chapter | mean | max |\n|---|---|---|\n",
                 students, students ? sum / students : 0, maxs, students ? best : 0, students ? worst : 0, full, errors);
         for (int c = 0; c < rub->n_ch; c++)

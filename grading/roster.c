@@ -1,0 +1,169 @@
+#define _GNU_SOURCE 1
+#include "roster.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gr_archive.h"
+
+static const char *const suffixes[] = {".tar.gz", ".tgz", ".zip", ".tar"};
+
+static uint32_t fnv1a(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static int safe_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'; }
+
+/* A name ending in -XXXXXXXX (8 lowercase hex) could be mistaken for a hashed folder. */
+static int looks_hashed(const char *s)
+{
+    size_t n = strlen(s);
+    if (n < 9 || s[n - 9] != '-') return 0;
+    for (size_t i = n - 8; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return 0;
+    return 1;
+}
+
+void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->entry, sizeof out->entry, "%s", entry);
+    snprintf(out->student, sizeof out->student, "%s", entry);
+    out->is_archive = is_archive;
+    if (is_archive)
+        for (int i = 0; i < 4; i++) {
+            size_t n = strlen(out->student), k = strlen(suffixes[i]);
+            if (n > k && !strcmp(out->student + n - k, suffixes[i])) {
+                out->student[n - k] = 0;
+                break;
+            }
+        }
+    int plain = !is_archive && entry[0] && entry[0] != '.' && strlen(entry) < 64 && !looks_hashed(entry);
+    for (const char *c = entry; plain && *c; c++) plain = safe_char(*c);
+    if (plain) {
+        snprintf(out->folder, sizeof out->folder, "%s", entry);
+        return;
+    }
+    /* slug of the student name: safe characters kept, every run of others one '_', at most 48 */
+    char slug[64];
+    size_t k = 0;
+    for (const char *c = out->student; *c && k < 48; c++) {
+        if (safe_char(*c) && !(k == 0 && *c == '.')) slug[k++] = *c;
+        else if (k && slug[k - 1] != '_') slug[k++] = '_';
+    }
+    while (k && slug[k - 1] == '_') k--;
+    slug[k] = 0;
+    snprintf(out->folder, sizeof out->folder, "%s-%08x", k ? slug : "student", fnv1a(entry));
+}
+
+static int by_entry(const void *a, const void *b)
+{
+    return strcmp(((const gr_roster_entry *)a)->entry, ((const gr_roster_entry *)b)->entry);
+}
+
+gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
+{
+    *n = 0;
+    DIR *d = opendir(subs);
+    if (!d) {
+        snprintf(why, len, "cannot read the submissions folder: %s", strerror(errno));
+        return NULL;
+    }
+    size_t cap = 64;
+    gr_roster_entry *e = malloc(cap * sizeof *e);
+    struct dirent *de;
+    while (e && (de = readdir(d))) {
+        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof e->entry) continue;
+        char p[4096];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", subs, de->d_name);
+        if (stat(p, &st)) continue;
+        int dir = S_ISDIR(st.st_mode), arc = S_ISREG(st.st_mode) && gr_archive_is_archive(de->d_name);
+        if (!dir && !arc) continue;
+        if ((size_t)*n == cap) {
+            gr_roster_entry *m = realloc(e, (cap *= 2) * sizeof *e);
+            if (!m) { free(e); e = NULL; break; }
+            e = m;
+        }
+        gr_roster_name(de->d_name, arc, &e[(*n)++]);
+    }
+    closedir(d);
+    if (!e) {
+        snprintf(why, len, "out of memory");
+        return NULL;
+    }
+    qsort(e, (size_t)*n, sizeof *e, by_entry);
+    /* a 32-bit hash may collide: say so rather than let one report overwrite another */
+    for (int i = 0; i < *n; i++)
+        for (int j = i + 1; j < *n; j++)
+            if (!strcmp(e[i].folder, e[j].folder)) {
+                snprintf(why, len, "entries \"%s\" and \"%s\" map to one folder; rename one", e[i].entry, e[j].entry);
+                free(e);
+                *n = 0;
+                return NULL;
+            }
+    return e;
+}
+
+int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "student", e[i].student, "entry", e[i].entry, "folder",
+                                           e[i].folder));
+    char p[4096];
+    snprintf(p, sizeof p, "%s/roster.json", out_dir);
+    int rc = json_dump_file(a, p, JSON_INDENT(2));
+    json_decref(a);
+    return rc;
+}
+
+int gr_roster_record(const char *subs, const char *out_dir)
+{
+    char why[600];
+    int n;
+    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
+    if (!e) {
+        fprintf(stderr, "grade: %s\n", why);
+        return -1;
+    }
+    int rc = gr_roster_write_map(out_dir, e, n);
+    free(e);
+    return rc ? -1 : n;
+}
+
+int gr_roster_not_run(const json_t *g)
+{
+    const char *err = json_string_value(json_object_get(g, "error"));
+    json_t *chs = json_object_get(g, "chapters");
+    int not_run = err && *err && json_array_size(chs) == 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(chs, i, c)
+    {
+        const char *st = json_string_value(json_object_get(c, "status"));
+        if (st && (!strcmp(st, "grader error") || !strcmp(st, "no GPU"))) not_run = 1;
+    }
+    return not_run;
+}
+
+int gr_roster_pending(const char *out_dir, const char *folder)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
+    json_error_t e;
+    json_t *g = json_load_file(p, 0, &e);
+    if (!g) return 1;
+    int pending = gr_roster_not_run(g);
+    json_decref(g);
+    return pending;
+}

@@ -1,0 +1,38 @@
+/* Every student accounted for. The student id is the LMS's entry name kept as it is (UTF-8), less its
+ * archive suffix; it is what grades.csv and the reports show. The folder the grader writes to is a
+ * file-system-safe name that may differ: the entry's own name when it is a plain ASCII folder name, else
+ * an ASCII slug plus 8 hex digits of a hash of the exact entry name, so that "lee, ann" and "lee  ann",
+ * or x.zip and x.tar.gz, never share a folder. The mapping is recorded in <out>/roster.json. */
+#ifndef GR_ROSTER_H
+#define GR_ROSTER_H
+#include <jansson.h>
+#include <stddef.h>
+
+typedef struct {
+    char entry[256];   /* the file or folder name in the submissions directory */
+    char student[256]; /* the LMS name: entry less .zip/.tar.gz/.tgz/.tar, bytes unchanged */
+    char folder[128];  /* where its reports go, under the output directory */
+    int is_archive;
+} gr_roster_entry;
+
+/* The student name and the folder for one entry name (no '/'). */
+void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out);
+
+/* Every gradable entry of subs (folders and archives; dot-files skipped), sorted by entry name. *n gets
+ * the count; returns a malloc'ed array (free it), or NULL with a one-line reason. */
+gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len);
+
+/* Writes <out_dir>/roster.json: [{"student", "entry", "folder"}, ...]. 0 on success. */
+int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n);
+
+/* Scans subs and records the map in out_dir: the one call the class loop needs before it starts.
+ * Returns the number of entries (students), or -1 with the reason on stderr. */
+int gr_roster_record(const char *subs, const char *out_dir);
+/* A grading.json (jansson object) whose grading could not run or was refused: an error and no chapter
+ * graded, or a chapter that is "grader error" or "no GPU". Such a student gets an empty grade with the
+ * reason in grades.csv (never 0.00) and is graded again on the next run. */
+int gr_roster_not_run(const json_t *g);
+
+/* 1 when <out_dir>/<folder>/grading.json is missing or gr_roster_not_run. */
+int gr_roster_pending(const char *out_dir, const char *folder);
+#endif

@@ -1,0 +1,261 @@
+/* The Slurm engine. The cluster does the scheduling; this file only decides what is left to grade,
+ * writes the job scripts, and runs sbatch with --parsable, checking every exit status. Paths in the
+ * scripts are single-quoted; each task's arguments are a NUL-separated file handed to the grader by
+ * `xargs -0`, so no student's name ever passes through a shell. */
+#define _GNU_SOURCE 1
+#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths are bounded by PATH_MAX */
+#include "slurm.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "report.h"
+#include "roster.h"
+
+int gr_slurm_wanted(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--engine") && !strcmp(argv[i + 1], "slurm")) return 1;
+    return 0;
+}
+
+
+static void sq(FILE *f, const char *s) /* single-quoted for sh */
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'') fputs("'\\''", f);
+        else fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* Runs argv, its stdout into out (trimmed); returns the exit status (or -1). */
+static int run_capture(char *const argv[], char *out, size_t len)
+{
+    int fd[2];
+    if (pipe(fd)) return -1;
+    pid_t p = fork();
+    if (p < 0) return -1;
+    if (p == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "grade: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    ssize_t got;
+    while ((got = read(fd[0], out + n, len - 1 - n)) > 0 && n + 1 < len) n += (size_t)got;
+    out[n] = 0;
+    while (n && (out[n - 1] == '\n' || out[n - 1] == ' ')) out[--n] = 0;
+    close(fd[0]);
+    int st;
+    if (waitpid(p, &st, 0) < 0) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+typedef struct {
+    const char *subs, *out, *partition, *gres;
+    int minutes, wait, force;
+    char **pass; /* the grader's own options, handed to every task */
+    int n_pass;
+} opts;
+
+static void header(FILE *f, const opts *o, const char *name, const char *log)
+{
+    fprintf(f, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=", name);
+    sq(f, log);
+    fprintf(f, "\n#SBATCH --time=%d\n", o->minutes);
+    if (o->partition) fprintf(f, "#SBATCH --partition=%s\n", o->partition);
+}
+
+static int submit(char *const argv[], const char *what, char *id, size_t len)
+{
+    int rc = run_capture(argv, id, len);
+    char *semi = strchr(id, ';'); /* --parsable prints "id" or "id;cluster" */
+    if (semi) *semi = 0;
+    if (rc || !*id) {
+        fprintf(stderr, "grade: sbatch failed for the %s (exit %d)\n", what, rc);
+        return -1;
+    }
+    return 0;
+}
+
+int gr_slurm_main(int argc, char **argv)
+{
+    opts o = {0};
+    o.minutes = 60;
+    o.wait = 1;
+    o.pass = calloc((size_t)argc, sizeof *o.pass);
+    const char *out = "build/grades";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define VAL(dst) do { if (!v) { fprintf(stderr, "grade: %s needs a value\n", a); return 2; } dst = v; i++; } while (0)
+        if (!strcmp(a, "--engine")) { const char *e; VAL(e); (void)e; }
+        else if (!strcmp(a, "--class")) VAL(o.subs);
+        else if (!strcmp(a, "--out")) VAL(out);
+        else if (!strcmp(a, "--partition")) VAL(o.partition);
+        else if (!strcmp(a, "--gres")) VAL(o.gres);
+        else if (!strcmp(a, "--time")) { const char *t; VAL(t); o.minutes = atoi(t); }
+        else if (!strcmp(a, "--no-wait")) o.wait = 0;
+        else if (!strcmp(a, "--wait")) o.wait = 1;
+        else if (!strcmp(a, "--jobs")) { const char *j; VAL(j); (void)j; } /* Slurm decides */
+        else {
+            if (!strcmp(a, "--force")) o.force = 1;
+            o.pass[o.n_pass++] = argv[i];
+        }
+#undef VAL
+    }
+    if (!o.subs || o.minutes <= 0) {
+        fprintf(stderr, "grade: --engine slurm needs --class DIR (and --time MINUTES > 0)\n");
+        return 2;
+    }
+    char self[PATH_MAX], root[PATH_MAX], outa[PATH_MAX], subs[PATH_MAX], why[600];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0 || !getcwd(root, sizeof root) || !realpath(o.subs, subs)) {
+        fprintf(stderr, "grade: cannot resolve the grader, the workbook or %s\n", o.subs);
+        return 2;
+    }
+    self[sl] = 0;
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", out);
+    if (strchr(out, '\'') || system(cmd) || !realpath(out, outa)) {
+        fprintf(stderr, "grade: cannot create the output folder %s\n", out);
+        return 2;
+    }
+    int n;
+    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
+    if (!e || gr_roster_write_map(outa, e, n)) {
+        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
+        return 2;
+    }
+    /* this round's folder: scripts, task arguments, logs */
+    char rd[PATH_MAX + 64];
+    snprintf(rd, sizeof rd, "%s/slurm", outa);
+    mkdir(rd, 0755);
+    snprintf(rd, sizeof rd, "%s/slurm/round-%ld-%d", outa, (long)time(NULL), (int)getpid());
+    if (mkdir(rd, 0755)) {
+        fprintf(stderr, "grade: cannot create %s: %s\n", rd, strerror(errno));
+        return 2;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        if (!o.force && !gr_roster_pending(outa, e[i].folder)) continue;
+        char p[PATH_MAX + 128];
+        snprintf(p, sizeof p, "%s/task-%d.args", rd, m);
+        FILE *f = fopen(p, "wb");
+        if (!f) { fprintf(stderr, "grade: cannot write %s\n", p); return 2; }
+        for (int k = 0; k < o.n_pass; k++) fprintf(f, "%s%c", o.pass[k], 0);
+        fprintf(f, "--student%c%s%c--out%c%s/%s%c%s/%s%c", 0, e[i].student, 0, 0, outa, e[i].folder, 0, subs, e[i].entry, 0);
+        fclose(f);
+        printf("slurm task %d: %s\n", m, e[i].student);
+        m++;
+    }
+    free(e);
+    char merge_id[64] = "", array_id[64] = "", p[PATH_MAX + 64], log[PATH_MAX + 64];
+    if (m) {
+        snprintf(p, sizeof p, "%s/array.sh", rd);
+        snprintf(log, sizeof log, "%s/task-%%a.log", rd);
+        FILE *f = fopen(p, "w");
+        if (!f) return 2;
+        header(f, &o, "wb-grade", log);
+        fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
+        if (o.gres) fprintf(f, "#SBATCH --gres=%s\n", o.gres);
+        fputs("# one submission, the grader's single-submission mode, the same sandbox\ncd ", f);
+        sq(f, root);
+        fputs(" || exit 2\nexec xargs -0 -a ", f);
+        sq(f, rd);
+        fputs("/task-\"$SLURM_ARRAY_TASK_ID\".args ", f);
+        sq(f, self);
+        fputs("\n", f);
+        fclose(f);
+        char *av[] = {"sbatch", "--parsable", p, NULL};
+        if (submit(av, "job array", array_id, sizeof array_id)) return 4;
+        printf("slurm: job array %s, %d task(s)\n", array_id, m);
+    } else {
+        printf("slurm: nothing left to grade (use --force to regrade)\n");
+    }
+    /* the merge: grades.csv and the summary from every folder, afterany so that failures are listed */
+    snprintf(p, sizeof p, "%s/merge.sh", rd);
+    snprintf(log, sizeof log, "%s/merge.log", rd);
+    FILE *f = fopen(p, "w");
+    if (!f) return 2;
+    header(f, &o, "wb-grade-merge", log);
+    fputs("cd ", f);
+    sq(f, root);
+    fputs(" || exit 2\nexec ", f);
+    sq(f, self);
+    for (int k = 0; k < o.n_pass; k++) {
+        if (!strcmp(o.pass[k], "--force")) continue;
+        fputc(' ', f);
+        sq(f, o.pass[k]);
+    }
+    fputs(" --merge --class ", f);
+    sq(f, subs);
+    fputs(" --out ", f);
+    sq(f, outa);
+    fputs("\n", f);
+    fclose(f);
+    char dep[96];
+    snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
+    char *av[8];
+    int k = 0;
+    av[k++] = "sbatch";
+    av[k++] = "--parsable";
+    if (o.wait) av[k++] = "--wait";
+    if (m) av[k++] = dep;
+    av[k++] = p;
+    av[k] = NULL;
+    if (submit(av, "merge job", merge_id, sizeof merge_id)) {
+        snprintf(log, sizeof log, "%s/merge.log", rd);
+        return 4;
+    }
+    printf("slurm: merge job %s%s\n", merge_id, o.wait ? " done" : " submitted (--no-wait)");
+    if (o.wait) {
+        char g[PATH_MAX + 32];
+        snprintf(g, sizeof g, "%s/grades.csv", outa);
+        if (access(g, R_OK)) { fprintf(stderr, "grade: the merge job wrote no grades.csv (see %s)\n", log); return 4; }
+        printf("slurm: %s\n", g);
+    }
+    free(o.pass);
+    return 0;
+}
+
+int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub)
+{
+    char why[600];
+    int n;
+    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
+    if (!e || gr_roster_write_map(out_dir, e, n)) {
+        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
+        free(e);
+        return 2;
+    }
+    /* every student accounted for: a task that never wrote its result is listed with the reason */
+    for (int i = 0; i < n; i++) {
+        char d[PATH_MAX], g[PATH_MAX + 32];
+        snprintf(d, sizeof d, "%s/%s", out_dir, e[i].folder);
+        snprintf(g, sizeof g, "%s/grading.json", d);
+        if (!access(g, F_OK)) continue;
+        gr_sub_result *r = calloc(1, sizeof *r);
+        snprintf(r->student, sizeof r->student, "%s", e[i].student);
+        snprintf(r->mode, sizeof r->mode, "grade");
+        snprintf(r->error, sizeof r->error, "not graded: its Slurm task did not finish; the next run retries it");
+        mkdir(d, 0755);
+        gr_write_grading_json(g, r);
+        free(r);
+    }
+    free(e);
+    return gr_write_class(out_dir, rub, stdout) < 0 ? 5 : 0;
+}

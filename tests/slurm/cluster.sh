@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# A single-node Slurm cluster (munged, slurmctld, slurmd) for tests/test_slurm.c, all of it under DIR:
+#   cluster.sh start DIR   writes DIR/slurm.conf, starts the daemons, waits (bounded) for the node idle;
+#                          exit 0, or 77 with the reason on stdout's last line when Slurm cannot run here
+#   cluster.sh stop DIR    stops the daemons it started (their pid files under DIR) and nothing else
+# Cgroup-free (proctrack/linuxproc, task/none), no accounting daemon (jobcomp/filetxt), own ports and
+# munge socket, so it never meets a site's Slurm.
+set -u
+cmd=${1:-}; dir=${2:-}
+[ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR"; exit 2; }
+skip() { echo "$*"; exit 77; }
+
+stop() {
+  for f in slurmd slurmctld munged; do
+    p=$(cat "$dir/$f.pid" 2>/dev/null) || continue
+    kill "$p" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$p" 2>/dev/null
+    rm -f "$dir/$f.pid"
+  done
+  return 0
+}
+
+if [ "$cmd" = stop ]; then stop; exit 0; fi
+[ "$cmd" = start ] || { echo "usage: cluster.sh start|stop DIR"; exit 2; }
+[ "$(id -u)" = 0 ] || skip "Slurm needs root to start here (run make test as root, or: sudo apt-get install slurm-wlm munge)"
+for t in munged slurmctld slurmd sbatch sinfo scontrol; do
+  command -v $t >/dev/null || skip "$t not found (apt-get install slurm-wlm munge)"
+done
+mkdir -p "$dir/state" "$dir/spool" "$dir/munge" && chmod 700 "$dir/munge"
+host=$(hostname -s)
+base=$(( 20000 + ($$ % 5000) * 2 ))
+dd if=/dev/urandom of="$dir/munge/key" bs=1024 count=1 status=none && chmod 400 "$dir/munge/key"
+munged --force --key-file="$dir/munge/key" --socket="$dir/munge/socket" --pid-file="$dir/munged.pid" \
+  --log-file="$dir/munge/log" --seed-file="$dir/munge/seed" >/dev/null 2>&1 \
+  || skip "munged did not start: $(tail -n1 "$dir/munge/log" 2>/dev/null)"
+cpus=$(nproc)
+cat > "$dir/slurm.conf" <<CONF
+ClusterName=wbtest
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$base
+SlurmdPort=$((base + 1))
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$dir/munge/socket
+SlurmUser=root
+SlurmdUser=root
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/slurmctld.log
+SlurmdLogFile=$dir/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/jobcomp.txt
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+MpiDefault=none
+ReturnToService=2
+SlurmdTimeout=30
+InactiveLimit=0
+MinJobAge=600
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+PartitionName=wbtest Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF="$dir/slurm.conf"
+slurmctld -i >/dev/null 2>&1 || { stop; skip "slurmctld did not start: $(tail -n1 "$dir/slurmctld.log" 2>/dev/null)"; }
+slurmd >/dev/null 2>&1 || { stop; skip "slurmd did not start: $(tail -n1 "$dir/slurmd.log" 2>/dev/null)"; }
+for _ in $(seq 60); do
+  state=$(sinfo -h -N -o %t 2>/dev/null | head -n1)
+  [ "$state" = idle ] && { echo "slurm up: node $host idle, SLURM_CONF=$SLURM_CONF"; exit 0; }
+  sleep 0.5
+done
+stop
+skip "the Slurm node did not become idle in 30 s (state '${state:-none}'): $(tail -n1 "$dir/slurmd.log" 2>/dev/null)"

@@ -1,0 +1,78 @@
+/* The Slurm engine against a real Slurm: tests/slurm/cluster.sh starts munged, slurmctld and slurmd as a
+ * single-node cluster under a temporary folder; a class of the fake workbook (as tests/test_grading_e2e.c
+ * grades it locally) goes through `grade --class … --engine slurm`, and its grades.csv must equal the
+ * local engine's. The fixture stops every daemon and removes the folder even when an assertion fails.
+ * Where Slurm cannot start (not root, not installed, daemons fail) the test skips with the reason. */
+#define _GNU_SOURCE 1
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "wbtest.h"
+
+#include "gr_util.h"
+
+static char dir[64];
+static void setup(void) { wbt_tmpdir(dir, sizeof dir); }
+static void teardown(void)
+{
+    static char out[WBT_OUT_MAX];
+    if (!dir[0]) return;
+    wbt_run(out, "tests/slurm/cluster.sh stop %s", dir);
+    wbt_run(out, "rm -rf %s", dir);
+}
+TestSuite(slurm, .init = setup, .fini = teardown);
+
+static char *slurp(const char *fmt, const char *a)
+{
+    char p[512];
+    snprintf(p, sizeof p, fmt, a);
+    char *t = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert_not_null(t, "no %s", p);
+    return t;
+}
+
+Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .timeout = 240)
+{
+    static char out[WBT_OUT_MAX];
+    char grade[PATH_MAX], subs[PATH_MAX], line[256];
+    chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    int rc = wbt_run(out, "timeout 60 tests/slurm/cluster.sh start %s", dir);
+    if (rc == 77) {
+        const char *last = out, *p;
+        for (p = out; (p = strchr(p, '\n')) && p[1]; p++) last = p + 1;
+        cr_skip_test("no Slurm here: %s", wbt_first_line(last, line, sizeof line));
+    }
+    cr_assert_eq(rc, 0, "cluster.sh start: exit %d\n%s", rc, out);
+    /* the class: two folders and an archive whose name needs quoting */
+    rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
+                      "make -s -C %s/wb build/grading-flags.json build/solution9 && "
+                      "mkdir %s/class && cp -r %s/good %s/off-by %s/class/ && (cd %s/good && tar -czf '%s/class/lee, ann.tar.gz' .) "
+                      "&& chmod -R a+rX %s",
+                 dir, dir, dir, dir, dir, subs, subs, dir, subs, dir, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s/wb && PATH=%s/wb/bin:$PATH %s --class %s/class --out %s/local --seeds 5 --jobs 2 --rubric rubric.json > %s/local.log 2>&1",
+                 dir, dir, grade, dir, dir, dir);
+    cr_assert_eq(rc, 0, "local engine: exit %d (see local.log)", rc);
+    rc = wbt_run(out, "cd %s/wb && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 150 %s --class %s/class "
+                      "--engine slurm --out %s/slurm-out --seeds 5 --rubric rubric.json --time 5",
+                 dir, dir, dir, grade, dir, dir);
+    cr_assert_eq(rc, 0, "slurm engine: exit %d\n%s", rc, out);
+    cr_expect_not_null(strstr(out, "3 task(s)"), "%s", out);
+    char *want = slurp("%s/local/grades.csv", dir), *got = slurp("%s/slurm-out/grades.csv", dir);
+    cr_expect_str_eq(got, want, "grades.csv of ENGINE=slurm differs from ENGINE=local");
+    cr_expect_not_null(strstr(got, "\"lee, ann\","), "%s", got);
+    free(want);
+    free(got);
+    /* the array's accounting (jobcomp/filetxt: this cluster keeps no accounting database) */
+    wbt_run(out, "grep -h 'Name=wb-grade' %s/jobcomp.txt | sed -E 's/.*(JobId=[0-9]+).*(Name=[^ ]+).*(JobState=[^ ]+).*"
+                 "(ArrayJobId=[0-9]+ ArrayTaskId=[0-9]+|$).*/\\1 \\2 \\3 \\4/'",
+            dir);
+    printf("slurm jobs of the class:\n%s", out);
+    cr_expect_not_null(strstr(out, "JobState=COMPLETED"), "%s", out);
+    /* resumable: a rerun with everything graded submits no array, only the merge */
+    rc = wbt_run(out, "cd %s/wb && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 60 %s --class %s/class "
+                      "--engine slurm --out %s/slurm-out --seeds 5 --rubric rubric.json --time 5",
+                 dir, dir, dir, grade, dir, dir);
+    cr_expect_eq(rc, 0, "%s", out);
+    cr_expect_not_null(strstr(out, "nothing left to grade"), "%s", out);
+}
