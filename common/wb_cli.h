@@ -58,6 +58,7 @@ typedef struct {
     const char *dump_dir;               /* NULL or a directory for raw result arrays */
     int help, list, claims;
     int default_sizes;                  /* no --size given: the chapter's defaults (scaled down to fit) */
+    int reps_given;                     /* --reps given: exactly that many (else slow variants get fewer) */
 } wb_options;
 
 static inline int wb_parse_size(const char *s, const wb_cli *cli, wb_size *out, char *err, size_t errlen)
@@ -162,6 +163,7 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
         case 'r':
             if (wb_parse_int_opt("reps", optarg, 1, 1000, &v, err, errlen)) return WB_EXIT_USAGE;
             o->reps = (int)v;
+            o->reps_given = 1;
             break;
         case 'w':
             if (wb_parse_int_opt("warmup", optarg, 0, 100, &v, err, errlen)) return WB_EXIT_USAGE;

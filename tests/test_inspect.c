@@ -570,12 +570,18 @@ Test(inspect_make, cuda_headers_found_through_a_wrapper_nvcc, .timeout = 300)
 }
 
 /* One probe, one wording: where there is no GPU, the look-inside tool and `make doctor` give the
- * reason of wb_device_probe (common/wb.h), the same words as the chapter programs. */
+ * reason of wb_device_probe (common/wb.h), the same words as the chapter programs; where there is one,
+ * both find it usable. */
 Test(inspect_make, no_gpu_reason_is_the_probes_in_inspect_and_doctor, .timeout = 300)
 {
     static char out[WBT_OUT_MAX], doc[WBT_OUT_MAX];
     int rc = wbt_run(out, "./build/inspect gpu --check");
-    if (rc == 0) cr_skip_test("there is a GPU here: no reason to compare");
+    if (rc == 0) { /* a GPU: both tools must agree that it is usable, and neither may invent a reason */
+        cr_assert_eq(wbt_run(doc, "make --no-print-directory -s build/doctor && ./build/doctor"), 0, "%s", doc);
+        cr_assert_not_null(strstr(doc, "usable:   yes"), "%s", doc);
+        cr_assert_null(strstr(doc, "no CUDA device found"), "%s", doc);
+        return;
+    }
     cr_assert_eq(rc, 3, "%s", out);
     cr_assert_eq(wbt_run(doc, "make --no-print-directory -s build/doctor && ./build/doctor"), 3, "%s", doc);
     const char *why = strstr(out, "no CUDA device found: ");
