@@ -1,6 +1,7 @@
 /* correctness.c — see correctness.h. */
 #define _GNU_SOURCE 1
 #include "correctness.h"
+#include "gpu.h"
 
 /* ---------------------------------------------------------------- correctness */
 typedef struct {
@@ -137,6 +138,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     gr_ch_result *cr = j->cr;
     gr_corr corr[GR_MAX_VAR];
     memset(corr, 0, sizeof corr);
+    int exclusive = 0; /* the GPU lock is taken alone once a run times out (see below) */
     for (int si = 0; si < x->n_seeds; si++) {
         unsigned long long seed = x->seeds[si];
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
@@ -182,6 +184,16 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
                 snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
                 snprintf(what, sizeof what, "ch%d %s alone", ch->number, cr->v[v].name);
                 gr_dump_run(j, &chunk, stu, cr->v[v].name, iso, what, &c, &r);
+                if (r.timed_out && !exclusive && !gr_dump_complete(iso, ch, cr->v[v].name, first, count)) {
+                    /* Other students' programs may have shared the GPU (a class grades several at once,
+                     * and a hanging kernel slows every context on it): a time limit counts only when
+                     * it is hit with the GPU to itself. */
+                    gr_run_result_free(&r);
+                    gr_gpu_exclusive(j->gpu_lock);
+                    exclusive = 1;
+                    snprintf(what, sizeof what, "ch%d %s alone, GPU to itself", ch->number, cr->v[v].name);
+                    gr_dump_run(j, &chunk, stu, cr->v[v].name, iso, what, &c, &r);
+                }
                 if (!gr_dump_complete(iso, ch, cr->v[v].name, first, count) && !corr[v].failed_run[0]) {
                     char d[200], t[400];
                     gr_run_describe(&r, &c.o, d, sizeof d);

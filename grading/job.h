@@ -50,6 +50,7 @@ typedef struct {
     const char *stu;          /* the student's build */
     const char *work;         /* the chapter's private working directory */
     gr_ch_result *cr;         /* where the results go */
+    int gpu_lock;             /* the GPU's lock (gr_gpu_lock), held shared; -1 when there is none */
 } gr_chjob;
 
 typedef struct {

@@ -134,10 +134,10 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             snprintf(cr->reason, sizeof cr->reason, "no reference build/solution%d (is solutions/ here?)", ch->number);
             continue;
         }
-        const gr_chjob job = {x, ch, have_ref ? ref : NULL, stu, cw, cr};
         gr_prog_variant pv[GR_MAX_VAR];
         char why[600];
         int lock = gr_gpu_lock(x->gpu);
+        const gr_chjob job = {x, ch, have_ref ? ref : NULL, stu, cw, cr, lock};
         gr_gpu_probe(x, have_ref ? ref : stu, ch, cw, res);
         int npv = gr_list_variants(x, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
         for (int v = 0; v < npv; v++) /* variants the rubric does not list are graded for information */
