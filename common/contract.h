@@ -179,8 +179,13 @@ static inline int wb_dump_path(char *buf, size_t len, const char *dir, const cha
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* --grading: after timing, every variant runs once more on inputs drawn from seed ^ WB_ROTATED_SEED, so
+ * a result kept from an earlier run is wrong there. */
+#define WB_ROTATED_SEED 0x5EED5EED5EED5EEDull
+
 /* ---------------------------------------------------------------- verdicts */
-typedef enum { WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE } wb_verdict;
+/* WB_CEILING: the --grading line that states what the hardware can do (see wb_peak.h). */
+typedef enum { WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING } wb_verdict;
 
 static inline const char *wb_verdict_name(wb_verdict v)
 {
@@ -188,14 +193,15 @@ static inline const char *wb_verdict_name(wb_verdict v)
     case WB_PASS: return "PASS";
     case WB_TODO: return "TODO";
     case WB_REFERENCE: return "REFERENCE";
+    case WB_CEILING: return "CEILING";
     default: return "FAIL";
     }
 }
 
-/* Returns 0 and sets *v for "PASS", "FAIL", "TODO", "REFERENCE"; -1 otherwise. */
+/* Returns 0 and sets *v for "PASS", "FAIL", "TODO", "REFERENCE", "CEILING"; -1 otherwise. */
 static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 {
-    static const wb_verdict all[] = {WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE};
+    static const wb_verdict all[] = {WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING};
     for (size_t k = 0; s && k < sizeof all / sizeof all[0]; k++)
         if (strcmp(s, wb_verdict_name(all[k])) == 0) {
             *v = all[k];
@@ -222,6 +228,10 @@ static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 #define WB_JSON_EXTRA_NAME "extra_name"  /* optional */
 #define WB_JSON_EXTRA "extra"            /* optional */
 #define WB_JSON_VERDICT "verdict"        /* wb_verdict_name() */
+/* --grading only (absent otherwise): */
+#define WB_JSON_TIMED_CHECK "timed_check"     /* "PASS"/"FAIL": the output of the last timed repetition */
+#define WB_JSON_ROTATED_CHECK "rotated_check" /* "PASS"/"FAIL": one run on inputs from WB_ROTATED_SEED */
+#define WB_JSON_CPU_MS "cpu_ms"               /* host CPU time (user + system) per timed repetition */
 /* The fields of one `--list --json` line. */
 #define WB_JSON_IDEA "idea"
 #define WB_JSON_KERNELS "kernels"

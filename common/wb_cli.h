@@ -57,6 +57,7 @@ typedef struct {
     const char *json_path;              /* NULL, a file name, or "-" for stdout */
     const char *dump_dir;               /* NULL or a directory for raw result arrays */
     int help, list, claims;
+    int grading;                        /* --grading: the grader's checks of the timed runs (CONTRACT.md) */
     int default_sizes;                  /* no --size given: the chapter's defaults (scaled down to fit) */
     int reps_given;                     /* --reps given: exactly that many (else slow variants get fewer) */
 } wb_options;
@@ -126,7 +127,7 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
         {"warmup", required_argument, 0, 'w'},  {"json", required_argument, 0, 'j'},
         {"dump", required_argument, 0, 'd'},    {"list", no_argument, 0, 'l'},
         {"claims", no_argument, 0, 'c'},        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"grading", no_argument, 0, 'g'},       {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->seed = 42;
     o->reps = 20;
@@ -173,6 +174,7 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
         case 'd': o->dump_dir = optarg; break;
         case 'l': o->list = 1; break;
         case 'c': o->claims = 1; break;
+        case 'g': o->grading = 1; break;
         case 'h': o->help = 1; break;
         case ':':
             snprintf(err, errlen, "option '%s' needs a value", argv[optind - 1]);
@@ -217,6 +219,9 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "      --dump DIR      write each variant's raw result array to DIR/VARIANT_SIZE.bin\n"
             "  -l, --list          list the variants and the idea each adds\n"
             "      --claims        after the table, set what the source material claimed beside what this GPU measured\n"
+            "      --grading       what the grader runs: every timed repetition starts from a poisoned output\n"
+            "                      and ends after all GPU work; the last one is checked, then each variant runs\n"
+            "                      once on other inputs; adds the hardware's CEILING line to --json\n"
             "  -h, --help          this text\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
             "            4 CUDA error, 5 cannot write an output file\n",

@@ -17,6 +17,8 @@
 #include "contract.h"
 
 /* ---------------------------------------------------------------- results: table and JSON */
+typedef enum { WB_NOT_CHECKED, WB_CHECKED_PASS, WB_CHECKED_FAIL } wb_grading_check; /* --grading's extra checks */
+
 typedef struct {
     const char *variant;
     char size[48];
@@ -28,6 +30,9 @@ typedef struct {
     double sol_pct;            /* % of the speed of light measured in the same run */
     double speedup;            /* over the chapter's first variant at this size; < 0 when unknown */
     char extra[24];            /* the chapter's own column (e.g. loads per element) */
+    /* --grading only; cpu_ms < 0 when not measured. */
+    wb_grading_check timed_check, rotated_check;
+    double cpu_ms;
 } wb_result;
 
 typedef struct {
@@ -111,6 +116,14 @@ static inline void wb_json_result(FILE *f, const char *chapter, const char *gpu,
         wb_json_string(f, t->extra_name);
         fputs(",\"extra\":", f);
         wb_json_string(f, r->extra);
+    }
+    if (r->timed_check)
+        fprintf(f, ",\"" WB_JSON_TIMED_CHECK "\":\"%s\"", r->timed_check == WB_CHECKED_PASS ? "PASS" : "FAIL");
+    if (r->rotated_check)
+        fprintf(f, ",\"" WB_JSON_ROTATED_CHECK "\":\"%s\"", r->rotated_check == WB_CHECKED_PASS ? "PASS" : "FAIL");
+    if (r->cpu_ms >= 0) {
+        fputs(",\"" WB_JSON_CPU_MS "\":", f);
+        wb_json_number(f, r->cpu_ms);
     }
     fputs(",\"verdict\":", f);
     wb_json_string(f, r->is_reference ? "REFERENCE" : wb_verdict_name(r->verdict));

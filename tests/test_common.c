@@ -226,7 +226,7 @@ Test(json, result_line_parses)
     FILE *f = open_memstream(&buf, &len);
     wb_size size = {3, {4, 5, 6}};
     wb_table t = {"GB/s", "loads", 1};
-    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00"};
+    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00", WB_NOT_CHECKED, WB_NOT_CHECKED, -1};
     wb_json_result(f, "9-test", "GPU \"X\"", &size, 42, 20, &t, &r);
     fclose(f);
     json_error_t e;

@@ -47,7 +47,7 @@ struct State {
     int n;
     int sm_count;
     int *h_in;
-    int64_t expected, h_result;     /* the CPU's sum; host copy of the result */
+    int64_t expected;               /* the CPU's sum */
     int *d_in;
     unsigned long long *d_result;
     int64_t *d_cub_result;          /* CUB writes here, so it never touches the variants' result */
@@ -151,66 +151,8 @@ static void launch_grid_stride(State *s)
     LAUNCH_CHECK();
 }
 
-/* ================================================================== the harness
- * Everything below runs the variants above, checks and times them (common/wb.h does the work).
- * You need not read below this line. */
-/* The input, plus CUB's scratch space (a few KB; 1% is a generous bound). */
-static double device_bytes(const wb_size *size) { return 1.01 * sizeof(int) * (double)size->d[0] + 65536; }
-static double bytes_read(const wb_size *size) { return sizeof(int) * (double)size->d[0]; }
-
-static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
-{
-    s->n = (int)size->d[0];
-    size_t bytes = sizeof(int) * (size_t)s->n;
-    s->h_in = (int *)wb_host_alloc(bytes, "the input");
-    /* [-2^22, 2^22]: see the header for why no partial sum overflows. */
-    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, -(1 << 22), 1 << 22);
-    s->expected = sum_cpu(s->h_in, s->n);
-    CUDA_CHECK(cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
-    CUDA_CHECK(cudaMalloc(&s->d_result, sizeof *s->d_result));
-    CUDA_CHECK(cudaMalloc(&s->d_cub_result, sizeof *s->d_cub_result));
-    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
-    /* CUB's first call only reports how much scratch memory it needs. */
-    s->d_cub_temp = NULL;
-    s->cub_temp_bytes = 0;
-    CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
-    CUDA_CHECK(cudaMalloc(&s->d_cub_temp, s->cub_temp_bytes));
-    *out = wb_output{s->d_result, &s->h_result, WB_ELEM_I64, 1};
-}
-
-static void cub_sum(State *s)
-{
-    CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
-}
-
-static double speed_of_light(State *s, int warmup, int reps, const char **name)
-{
-    *name = "cub::DeviceReduce::Sum";
-    double ms = wb_time_median_ms(cub_sum, s, warmup, reps);
-    /* A reference that sums wrong would make the comparison meaningless: say so. */
-    int64_t got;
-    CUDA_CHECK(cudaMemcpy(&got, s->d_cub_result, sizeof got, cudaMemcpyDeviceToHost));
-    if (got != s->expected)
-        fprintf(stderr, "warning: CUB's sum %lld differs from the CPU's %lld\n", (long long)got,
-                (long long)s->expected);
-    return sizeof(int) * (double)s->n / (ms * 1e-3) / 1e9;
-}
-
-static void check(State *s, const void *result, wb_check *chk)
-{
-    wb_check_i64(chk, 0, &s->expected, (const int64_t *)result, 1);
-}
-
-static void teardown(State *s)
-{
-    CUDA_CHECK(cudaFree(s->d_in));
-    CUDA_CHECK(cudaFree(s->d_result));
-    CUDA_CHECK(cudaFree(s->d_cub_result));
-    CUDA_CHECK(cudaFree(s->d_cub_temp));
-    free(s->h_in);
-}
-
+/* ================================================================== the harness: you need not read below.
+ * It runs the variants above, checks and times them; common/wb.h does the work. */
 /* Global atomics per run: n; n/BLOCK; n/BLOCK; BLOCKS_PER_SM per SM (at most). */
 static const wb_variant variants[] = {
     {"global-atomic", "every thread atomicAdd's its element into the one global result", "sum_global_atomic", launch_global_atomic, NULL, "n"},
@@ -224,26 +166,51 @@ static const wb_variant variants[] = {
      "sum_grid_stride", launch_grid_stride, NULL, "8 per SM"},
 };
 
+static double bytes_read(const wb_size *size) { return sizeof(int) * (double)size->d[0]; }
+
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
+{
+    s->n = (int)size->d[0];
+    s->h_in = (int *)wb_host_alloc(sizeof(int) * (size_t)s->n, "the input");
+    /* [-2^22, 2^22]: see the header for why no partial sum overflows. */
+    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, -(1 << 22), 1 << 22);
+    s->expected = sum_cpu(s->h_in, s->n);
+    CUDA_CHECK(cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, 0));
+    s->d_in = (int *)wb_device_copy(s->h_in, sizeof(int) * (size_t)s->n);
+    s->d_result = (unsigned long long *)wb_device_alloc(sizeof *s->d_result);
+    s->d_cub_result = (int64_t *)wb_device_alloc(sizeof *s->d_cub_result);
+    /* With no scratch memory, CUB's call only reports how much it needs. */
+    CUDA_CHECK(cub::DeviceReduce::Sum(NULL, s->cub_temp_bytes, s->d_in, s->d_cub_result, s->n));
+    s->d_cub_temp = wb_device_alloc(s->cub_temp_bytes);
+    *out = wb_output{s->d_result, WB_ELEM_I64, 1, &s->expected};
+}
+
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
+{
+    *name = "cub::DeviceReduce::Sum";
+    double ms = wb_time_ms([&] { CUDA_CHECK(cub::DeviceReduce::Sum(s->d_cub_temp, s->cub_temp_bytes, s->d_in,
+                                                                   s->d_cub_result, s->n)); }, warmup, reps, NULL);
+    int64_t got; /* a reference that sums wrong would make the comparison meaningless: say so */
+    CUDA_CHECK(cudaMemcpy(&got, s->d_cub_result, sizeof got, cudaMemcpyDeviceToHost));
+    if (got != s->expected)
+        fprintf(stderr, "warning: CUB's sum %lld, the CPU's %lld\n", (long long)got, (long long)s->expected);
+    return sizeof(int) * (double)s->n / (ms * 1e-3) / 1e9;
+}
+
+static double ceiling(State *s, int warmup, int reps, const char **name) /* the hardware's: reading the input */
+{
+    return wb_read_rate(s->d_in, sizeof(int) * (size_t)s->n, warmup, reps, name);
+}
+
 int main(int argc, char **argv)
 {
-    const wb_chapter chapter = {
-        .cli = {.id = "3-atomicsum",
-                .title = "hierarchical atomic sum of n ints into a 64-bit result",
-                .variants = variants,
-                .n_variants = WB_COUNT(variants),
-                .dims = 1,
-                .max_dim = 1 << 30,
-                .size_help = "N: number of ints, 1 to 2^30 (the kernels index with int; inputs in "
-                             "[-2^22, 2^22], so the 64-bit sum cannot overflow)",
+    static const wb_chapter chapter = {
+        .cli = {.id = "3-atomicsum", .title = "hierarchical atomic sum of n ints into a 64-bit result",
+                WB_VARIANTS(variants), .dims = 1, .max_dim = 1 << 30,
+                .size_help = "N: number of ints, 1 to 2^30 (inputs in [-2^22, 2^22]: the 64-bit sum cannot overflow)",
                 .default_sizes = "2^28"},
-        .table = {.unit = "GB/s", .extra_name = "g.atomics", .has_pre = 0},
-        .work_scale = 1e9,
-        .device_bytes = device_bytes,
-        .work = bytes_read,
-        .setup = setup,
-        .speed_of_light = speed_of_light,
-        .check = check,
-        .teardown = teardown,
+        .table = {.unit = "GB/s", .extra_name = "g.atomics"}, .device_bytes = bytes_read /* + CUB's few KB */,
+        .work = bytes_read, .setup = setup, .speed_of_light = speed_of_light, .ceiling = ceiling,
     };
     State state = {};
     return wb_main(argc, argv, &chapter, &state);

@@ -116,26 +116,17 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
 {
     s->n = (int)size->d[0];
     size_t bytes = sizeof(int) * (size_t)s->n;
-    s->h_in = (int *)malloc(bytes);
-    s->h_out = (int *)malloc(bytes);
+    s->h_in = (int *)wb_host_alloc(bytes, "the input");
     wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, 0, (1 << 30) - 1);
-    CUDA_CHECK(cudaMalloc(&s->d_in, bytes));
-    CUDA_CHECK(cudaMalloc(&s->d_out, bytes));
-    CUDA_CHECK(cudaMalloc(&s->d_scratch, bytes)); /* deliberately never written */
-    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, bytes, cudaMemcpyHostToDevice));
-    *out = wb_output{s->d_out, s->h_out, WB_ELEM_I32, (size_t)s->n};
-}
-
-static void copy_d2d(State *s)
-{
-    CUDA_CHECK(cudaMemcpyAsync(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, cudaMemcpyDeviceToDevice, 0));
+    s->d_in = (int *)wb_device_copy(s->h_in, bytes);
+    s->d_out = (int *)wb_device_alloc(bytes);
+    s->d_scratch = (int *)wb_device_alloc(bytes); /* deliberately never written */
+    *out = wb_output{s->d_out, WB_ELEM_I32, (size_t)s->n};
 }
 
 static double speed_of_light(State *s, int warmup, int reps, const char **name)
 {
-    *name = "memcpy D2D";
-    double ms = wb_time_median_ms(copy_d2d, s, warmup, reps);
-    return 2.0 * sizeof(int) * s->n / (ms * 1e-3) / 1e9;
+    return wb_sol_copy(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, warmup, reps, name);
 }
 
 static void check(State *s, const void *result, wb_check *chk)
@@ -144,15 +135,6 @@ static void check(State *s, const void *result, wb_check *chk)
         int expected = s->h_in[s->n - 1 - j];
         wb_check_i32(chk, (unsigned long long)j, &expected, (const int *)result + j, 1);
     }
-}
-
-static void teardown(State *s)
-{
-    CUDA_CHECK(cudaFree(s->d_in));
-    CUDA_CHECK(cudaFree(s->d_out));
-    CUDA_CHECK(cudaFree(s->d_scratch));
-    free(s->h_in);
-    free(s->h_out);
 }
 
 static const wb_variant variants[] = {
@@ -176,13 +158,11 @@ int main(int argc, char **argv)
                 .size_help = "N: number of ints",
                 .default_sizes = "1031"},
         .table = {.unit = "GB/s", .extra_name = NULL, .has_pre = 0},
-        .work_scale = 1e9,
         .device_bytes = device_bytes,
         .work = bytes_moved,
         .setup = setup,
         .speed_of_light = speed_of_light,
         .check = check,
-        .teardown = teardown,
     };
     State state = {};
     return wb_main(argc, argv, &chapter, &state);

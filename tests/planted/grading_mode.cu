@@ -1,0 +1,109 @@
+/*
+ * Exploits of the timing, for tests/test_grading_mode.c: a chapter-shaped program (array reversal, as
+ * in chapter 1) whose variants try what a student might, so --grading's checks are tested on the
+ * harness itself (the grader's own corpus is tests/grading/exploits/).
+ *
+ *   honest            the plain reversal: every check passes
+ *   first-call-only   computes on the first call, returns at once on every later one: the timed runs
+ *                     leave the poison (timed_check FAIL)
+ *   cached-copy       keeps a copy of its first result and copies it out later: right on the timed
+ *                     runs, wrong on the rotated input (rotated_check FAIL)
+ *   other-stream      launches on a cudaStreamNonBlocking stream and does not wait: the timing events
+ *                     on the default stream would not see it; with --grading the time still includes it
+ *   slow-other-stream the same with ten launches: the median must grow with them
+ */
+#include "wb.h"
+
+#define BLOCK 256
+
+struct State {
+    int n;
+    int *h_in, *d_in, *d_out;
+};
+
+__global__ void reverse(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[n - 1 - i] = in[i];
+}
+
+static void launch_honest(State *s)
+{
+    reverse<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(s->d_in, s->d_out, s->n);
+    LAUNCH_CHECK();
+}
+
+static void launch_first_call_only(State *s)
+{
+    static int calls;
+    if (calls++ == 0) launch_honest(s);
+}
+
+static void launch_cached_copy(State *s)
+{
+    static int *cache;
+    size_t bytes = sizeof(int) * (size_t)s->n;
+    if (!cache) {
+        launch_honest(s);
+        CUDA_CHECK(cudaMalloc(&cache, bytes));
+        CUDA_CHECK(cudaMemcpy(cache, s->d_out, bytes, cudaMemcpyDeviceToDevice));
+    } else {
+        CUDA_CHECK(cudaMemcpyAsync(s->d_out, cache, bytes, cudaMemcpyDeviceToDevice, 0));
+    }
+}
+
+static void on_other_stream(State *s, int launches)
+{
+    static cudaStream_t side;
+    if (!side) CUDA_CHECK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    for (int k = 0; k < launches; k++) {
+        reverse<<<wb_ceil_div(s->n, BLOCK), BLOCK, 0, side>>>(s->d_in, s->d_out, s->n);
+        LAUNCH_CHECK();
+    }
+}
+
+static void launch_other_stream(State *s) { on_other_stream(s, 1); }
+static void launch_slow_other_stream(State *s) { on_other_stream(s, 10); }
+
+static const wb_variant variants[] = {
+    {"honest", "the plain reversal", "reverse", launch_honest},
+    {"first-call-only", "works on the first call only", "reverse", launch_first_call_only},
+    {"cached-copy", "copies out its first result later", "reverse", launch_cached_copy},
+    {"other-stream", "launches on a non-blocking stream", "reverse", launch_other_stream},
+    {"slow-other-stream", "ten launches on a non-blocking stream", "reverse", launch_slow_other_stream},
+};
+
+static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }
+
+static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
+{
+    s->n = (int)size->d[0];
+    s->h_in = (int *)wb_host_alloc(sizeof(int) * (size_t)s->n, "the input");
+    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, 0, (1 << 30) - 1);
+    s->d_in = (int *)wb_device_copy(s->h_in, sizeof(int) * (size_t)s->n);
+    s->d_out = (int *)wb_device_alloc(sizeof(int) * (size_t)s->n);
+    *out = wb_output{s->d_out, WB_ELEM_I32, (size_t)s->n};
+}
+
+static double speed_of_light(State *s, int warmup, int reps, const char **name)
+{
+    return wb_sol_copy(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, warmup, reps, name);
+}
+
+static void check(State *s, const void *result, wb_check *chk)
+{
+    for (int j = 0; j < s->n; j++) wb_check_i32(chk, (unsigned long long)j, &s->h_in[s->n - 1 - j], (const int *)result + j, 1);
+}
+
+int main(int argc, char **argv)
+{
+    static const wb_chapter chapter = {
+        .cli = {.id = "planted-grading", .title = "exploits of the timing, for the --grading tests",
+                WB_VARIANTS(variants), .dims = 1, .max_dim = 1 << 28, .size_help = "N: number of ints",
+                .default_sizes = "1000003"},
+        .table = {.unit = "GB/s"}, .device_bytes = bytes_moved, .work = bytes_moved,
+        .setup = setup, .speed_of_light = speed_of_light, .check = check,
+    };
+    State state = {};
+    return wb_main(argc, argv, &chapter, &state);
+}

@@ -1,0 +1,128 @@
+/* --grading (CONTRACT.md, "Grading runs"): every solution's variants pass the checks of the timed and
+ * rotated runs and report their CPU time, with the hardware's CEILING line; and the timing exploits of
+ * tests/planted/grading_mode.cu are caught by the harness itself. GPU only. */
+#include "wbtest.h"
+
+#define PLANTED "./build/planted/grading_mode"
+
+static json_t *ceiling_line(json_t *lines)
+{
+    size_t i;
+    json_t *o, *found = NULL;
+    json_array_foreach(lines, i, o) if (!strcmp(json_string_value(json_object_get(o, WB_JSON_VERDICT)), "CEILING"))
+    {
+        cr_assert_null(found, "more than one CEILING line");
+        found = o;
+    }
+    return found;
+}
+
+struct chapter_run {
+    int ch;
+    const char *args;
+};
+
+ParameterizedTestParameters(grading_mode, solution_passes_every_check)
+{
+    static struct chapter_run runs[] = {{1, "--size 1000003"},         {2, "--size 1000003"},
+                                        {3, "--size 1000003"},         {4, "--size 300x257x129"},
+                                        {4, "--size 1030x1000x333"},   {5, "--size 300"}};
+    return cr_make_param_array(struct chapter_run, runs, sizeof runs / sizeof runs[0]);
+}
+ParameterizedTest(struct chapter_run *r, grading_mode, solution_passes_every_check, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    char cmd[200];
+    int rc;
+    snprintf(cmd, sizeof cmd, "./build/solution%d %s --grading --reps 3 --warmup 1", r->ch, r->args);
+    json_t *lines = wbt_run_json(out, &rc, cmd);
+    cr_assert_eq(rc, WB_EXIT_PASS, "ch%d: exit %d\n%s", r->ch, rc, out);
+    json_t *ceil = ceiling_line(lines), *ref = NULL;
+    cr_assert_not_null(ceil, "ch%d: no CEILING line\n%s", r->ch, out);
+    cr_assert_gt(json_number_value(json_object_get(ceil, WB_JSON_THROUGHPUT)), 0.0);
+    size_t i, variants = 0;
+    json_t *o;
+    json_array_foreach(lines, i, o)
+    {
+        const char *verdict = json_string_value(json_object_get(o, WB_JSON_VERDICT));
+        if (!strcmp(verdict, "REFERENCE")) ref = o;
+        if (strcmp(verdict, "PASS")) continue;
+        variants++;
+        const char *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
+        cr_assert_str_eq(json_string_value(json_object_get(o, WB_JSON_TIMED_CHECK)), "PASS", "ch%d %s", r->ch, v);
+        cr_assert_str_eq(json_string_value(json_object_get(o, WB_JSON_ROTATED_CHECK)), "PASS", "ch%d %s", r->ch, v);
+        cr_assert(json_is_number(json_object_get(o, WB_JSON_CPU_MS)), "ch%d %s: no cpu_ms", r->ch, v);
+    }
+    cr_assert_gt(variants, 3u, "ch%d: every variant passes\n%s", r->ch, out);
+    cr_assert_not_null(ref);
+    json_decref(lines);
+}
+
+Test(grading_mode, fields_absent_without_grading, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc;
+    json_t *lines = wbt_run_json(out, &rc, "./build/solution1 --size 1000 --reps 1 --warmup 0");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_null(ceiling_line(lines));
+    size_t i;
+    json_t *o;
+    json_array_foreach(lines, i, o)
+    {
+        cr_assert_null(json_object_get(o, WB_JSON_TIMED_CHECK));
+        cr_assert_null(json_object_get(o, WB_JSON_ROTATED_CHECK));
+        cr_assert_null(json_object_get(o, WB_JSON_CPU_MS));
+    }
+    json_decref(lines);
+}
+
+static const char *field(json_t *lines, const char *variant, const char *name)
+{
+    return json_string_value(json_object_get(wb_jsonl_find(lines, variant, NULL), name));
+}
+
+Test(grading_mode, a_launcher_that_stops_working_is_caught, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc;
+    /* Without --grading the exploits pass: that is why the grader passes it. */
+    json_t *plain = wbt_run_json(out, &rc, PLANTED " --variant honest,first-call-only,cached-copy --reps 5");
+    cr_assert_eq(rc, WB_EXIT_PASS, "%s", out);
+    json_decref(plain);
+    json_t *lines = wbt_run_json(out, &rc, PLANTED " --variant honest,first-call-only,cached-copy --reps 5 --grading");
+    cr_assert_eq(rc, WB_EXIT_WRONG, "%s", out);
+    cr_assert_str_eq(field(lines, "honest", WB_JSON_VERDICT), "PASS", "%s", out);
+    cr_assert_str_eq(field(lines, "first-call-only", WB_JSON_TIMED_CHECK), "FAIL", "%s", out);
+    cr_assert_str_eq(field(lines, "first-call-only", WB_JSON_VERDICT), "FAIL", "%s", out);
+    cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_TIMED_CHECK), "PASS", "%s", out);
+    cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_ROTATED_CHECK), "FAIL", "%s", out);
+    cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_VERDICT), "FAIL", "%s", out);
+    cr_assert(strstr(out, "the timed runs did not produce the result"), "%s", out);
+    cr_assert(strstr(out, "the result depends on an earlier run's input"), "%s", out);
+    json_decref(lines);
+}
+
+static double median_of(json_t *lines, const char *variant)
+{
+    return json_number_value(json_object_get(wb_jsonl_find(lines, variant, NULL), WB_JSON_MEDIAN_MS));
+}
+
+Test(grading_mode, work_on_another_stream_is_timed, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc;
+    const char *run = PLANTED " --variant honest,slow-other-stream --size 67108864 --reps 5";
+    json_t *plain = wbt_run_json(out, &rc, run);
+    double honest = median_of(plain, "honest"), hidden = median_of(plain, "slow-other-stream");
+    cr_assert_lt(hidden, honest, "without --grading, the other stream's ten launches are not timed (%.4f vs %.4f ms)",
+                 hidden, honest);
+    json_decref(plain);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "%s --grading", run);
+    json_t *lines = wbt_run_json(out, &rc, cmd);
+    honest = median_of(lines, "honest");
+    double seen = median_of(lines, "slow-other-stream");
+    cr_assert_gt(seen, 5 * honest, "with --grading, ten launches on another stream take %.4f ms, one %.4f ms\n%s",
+                 seen, honest, out);
+    json_decref(lines);
+}
