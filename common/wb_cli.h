@@ -220,8 +220,8 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "  -l, --list          list the variants and the idea each adds\n"
             "      --claims        after the table, set what the source material claimed beside what this GPU measured\n"
             "      --grading       what the grader runs: every timed repetition starts from a poisoned output\n"
-            "                      and ends after all GPU work; the last one is checked, then each variant runs\n"
-            "                      once on other inputs; adds the hardware's CEILING line to --json\n"
+            "                      and counts GPU work on any stream; the last one is checked, then each variant\n"
+            "                      runs once on other inputs; adds the hardware's CEILING line to --json\n"
             "  -h, --help          this text\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
             "            4 CUDA error, 5 cannot write an output file\n",

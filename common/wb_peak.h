@@ -149,7 +149,7 @@ static inline double wb_minplus_peak(const float *vals, size_t count, int warmup
 {
     float *in = wb_peak_operands(vals, count);
     double plain = wb_minplus_mix<0, 8, 8>(in, warmup, reps), dpx = wb_minplus_mix<1, 4, 8>(in, warmup, reps);
-    *name = dpx > plain ? "peak 2 FADD + 3-way int min" : "peak fminf(v, x + y)";
+    *name = dpx > plain ? "peak 2 adds + min3" : "peak fminf(v, x+y)";
     return dpx > plain ? dpx : plain;
 }
 #endif /* WB_PEAK_H */
