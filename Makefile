@@ -87,7 +87,7 @@ FLAGS_STAMP := $(BUILD)/.flags
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
 
-.PHONY: all help test deps slurm-deps doctor doctor-grader clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
+.PHONY: all help test deps slurm-deps doctor doctor-grader gpu-required clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 .SECONDEXPANSION:
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
@@ -452,19 +452,31 @@ $(GRADING_FLAGS): $(FLAGS_STAMP) Makefile
 grading-flags: $(GRADING_FLAGS)
 	@cat $(GRADING_FLAGS)
 
-grade: $(GRADER) $(SOLUTIONS)
+# Grading needs a GPU here: say so before anything is compiled for it (ENGINE=slurm grades on the
+# cluster's nodes, so there the submitting host needs none). build/doctor is the one probe: without a
+# usable GPU it prints the reason and exits 3.
+gpu-required: $(BUILD)/doctor
+	@$(BUILD)/doctor >/dev/null
+
+grade:
 	@if [ -z "$(SUB)" ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(SUB)
 
 # ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
 # it waits for the merge job, so the target ends when the class is graded.
 ENGINE ?= local
 SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
-grade-class: $(GRADER) $(SOLUTIONS)
+grade-class:
 	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	@$(if $(filter slurm,$(ENGINE)),true,$(MAKE) --no-print-directory gpu-required)
+	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(SUBS)
 
-check: $(GRADER)
+check:
+	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) --no-print-directory $(GRADER)
 	./$(GRADER) $(GRADE_ARGS) --check
 
 # The student release: the workbook without solutions/, the graders' test submissions (near-solutions),

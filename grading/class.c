@@ -25,7 +25,8 @@ int gr_class(gr_ctx *x, const char *subs)
             gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
-    LOG("%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
+    if (ngpu) LOG("%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
+    else LOG("%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
     pid_t *slot = calloc((size_t)jobs, sizeof *slot);
     char (*slot_out)[PATH_MAX] = calloc((size_t)jobs, PATH_MAX);
     char (*slot_who)[128] = calloc((size_t)jobs, 128);
@@ -58,7 +59,7 @@ int gr_class(gr_ctx *x, const char *subs)
                 pid_t pid = fork();
                 if (pid == 0) {
                     gr_ctx mine = *x;
-                    mine.gpu = free_slot % ngpu;
+                    mine.gpu = ngpu ? free_slot % ngpu : 0;
                     gr_sub_result *res = calloc(1, sizeof *res);
                     gr_grade_one(&mine, entry, who, out_dir, res);
                     gr_write_reports(&mine, entry, out_dir, res, stdout);

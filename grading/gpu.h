@@ -9,7 +9,7 @@
  * CUDA_VISIBLE_DEVICES and the lock's name. */
 void gr_gpu_id(int k, char *id, size_t len);
 
-int gr_gpu_count(void);
+int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is missing) */
 
 /* A per-GPU lock, so graders sharing a machine never time kernels while anything else runs there:
  * untimed runs (correctness, sanitizer) share it, benchmarks take it alone (gr_gpu_exclusive). */

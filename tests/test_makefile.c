@@ -86,3 +86,23 @@ Test(makefile, test_prerequisites_in_one_place)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert_eq(atoi(out), 1, "the Makefile has %d rules for `test:`, expected 1", atoi(out));
 }
+
+/* Without a GPU, the grading targets say so before anything is compiled for grading (issue: they used
+ * to compile the references and the grader for half a minute first). Runs only where there is no GPU. */
+Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, WBT_MAKE " --no-print-directory build/doctor && ./build/doctor");
+    if (rc == 0) cr_skip_test("there is a GPU here");
+    cr_assert_eq(rc, WB_EXIT_NO_DEVICE, "build/doctor: %s", out);
+    const char *goals[] = {"check", "grade SUB=/nonexistent", "grade-class SUBS=/nonexistent"};
+    for (size_t g = 0; g < sizeof goals / sizeof goals[0]; g++) {
+        rc = wbt_run(out, WBT_MAKE " --no-print-directory %s", goals[g]);
+        cr_assert_neq(rc, 0, "make %s: %s", goals[g], out);
+        cr_assert(strstr(out, "needs an NVIDIA GPU") && strstr(out, "gpu-required] Error 3"), "make %s: %s", goals[g], out);
+        cr_assert_null(strstr(out, "build/grade "), "make %s ran or built the grader: %s", goals[g], out);
+        cr_assert_null(strstr(out, "solutions/"), "make %s built a reference: %s", goals[g], out);
+    }
+    rc = wbt_run(out, WBT_MAKE " --no-print-directory -n grade-class SUBS=/x ENGINE=slurm");
+    cr_assert_null(strstr(out, "gpu-required"), "ENGINE=slurm needs no GPU on the submitting host: %s", out);
+}
