@@ -9,7 +9,7 @@
  * Each sum x + y is rounded the same way wherever it is computed and min never rounds, so r does not
  * depend on the order of k: the check is exact, bit for bit.
  *
- * Variants, each adding one idea to the one before (v4, beyond the seed, adds four) (--list):
+ * Variants, each adding one idea to the one before (v4 and v5 go beyond the seed) (--list):
  *   v0  one thread per r[i][j], reading d straight from global memory. threadIdx.x runs along i, so
  *       the 32 threads of a warp read d[i][k] from 16 different rows (strided) and write r down a
  *       column. Given: the worked example.
@@ -22,16 +22,17 @@
  *       (xx[4][64], yy[4][64]) and every thread reads its operands there instead of from global memory
  *   v4  beyond the seed: each thread's 8 rows and 8 columns are two runs of 4 adjacent ones, so it
  *       reads its operands from shared memory as 4 float4 per k (1/16 load per step instead of 1/4);
- *       16 k per step, copied by cp.async for the next step while computing this one; one-warp blocks;
- *       and one 3-way min per two steps (a Hopper DPX instruction, on the floats' bit patterns)
+ *       16 k per step, copied by cp.async for the next step while computing this one; one-warp
+ *       blocks: three changes that cut instructions other than the adds and mins, and idle time
+ *   v5  one 3-way min per two steps (a Hopper DPX instruction, on the floats' bit patterns)
  * The column "ld/step" counts the load instructions a thread issues per min-plus step in the inner
  * loop (g: global memory, s: shared memory). Each one takes the issue slot of an add or a min.
  *
  * Speed of light: the program measures, in the same run, loops of steps on registers alone over all
  * SMs, one per exact instruction mix: v = fminf(v, x + y), and two adds feeding one 3-way integer min
- * (what v4 does; see wb_peak.h), and reports the faster: the most min-plus steps per second this GPU
+ * (what v5 does; see wb_peak.h), and reports the faster: the most min-plus steps per second this GPU
  * does when it does nothing else, so no variant can pass it. Every variant is
- * credited with n³ steps (v2–v4 also compute the padding's steps, uncredited). Their preprocessing is
+ * credited with n³ steps (v2–v5 also compute the padding's steps, uncredited). Their preprocessing is
  * timed apart ("prep ms"); copies between host and GPU are not timed.
  *
  * Inputs (seed s): d[i][j] uniform in [0, 1) (wb_fill_f32, stream 0), the diagonal 0 (staying put is
@@ -47,7 +48,7 @@
  *       build/chapter5 --size 1000 --variant v0,v1
  *       build/chapter5 --help
  * Source: "Programming Parallel Computers" (Aalto), chapter 4 (GPU), versions 0–3 of the shortcut
- *       problem; v4 answers the question it ends with: what keeps the arithmetic units busier.
+ *       problem; v4 and v5 answer the question it ends with: what keeps the arithmetic units busier.
  */
 #include "wb.h"
 
@@ -56,7 +57,7 @@
 
 #define FULL_CHECK_MAX_N 1024 /* larger n: the check compares SAMPLED_ROWS + 2 rows of r */
 #define SAMPLED_ROWS 64       /* rows drawn at random, besides the first and the last */
-#define V4_STEP 16            /* k per step of v4 (even: it takes them two at a time) */
+#define V4_STEP 16            /* k per step of v4 and v5 (even: v5 takes them two at a time) */
 
 /* What every variant works on: the sizes and the buffers (set up by the harness at the end). */
 struct State {
@@ -65,7 +66,7 @@ struct State {
     int n_rows, *rows;                /* the rows of r the check compares */
     float *h_ref;                     /* those rows of the reference, n_rows × n */
     float *d_d, *d_r;                 /* device input and result, n×n */
-    float *d_padded, *d_transposed;   /* nn×nn, made by the preprocessing of v2–v4 */
+    float *d_padded, *d_transposed;   /* nn×nn, made by the preprocessing of v2–v5 */
 };
 
 /* ------------------------------------------------------------------ inputs and CPU reference */
@@ -143,7 +144,7 @@ static void launch_v1(State *s)
     LAUNCH_CHECK();
 }
 
-/* Preprocessing of v2–v4: padded[i][j] = d[i][j] and transposed[j][i] = d[i][j] for i, j < n, and +inf
+/* Preprocessing of v2–v5: padded[i][j] = d[i][j] and transposed[j][i] = d[i][j] for i, j < n, and +inf
  * for i or j in [n, nn), nn being n rounded up to a multiple of 64. +inf never wins a min (and inf + x is
  * inf), so the padding changes no result: the kernels compute whole 64×64 tiles with no bounds checks
  * inside their loops. transposed[k][i] = d[i][k] lets a kernel read the column k of d as a row. One
@@ -205,8 +206,7 @@ static void launch_v3(State *s)
     LAUNCH_CHECK();
 }
 
-/* v4 — v3 with four changes: (1)-(3) cut instructions that are neither an add nor a min, and idle time;
- * (4) cuts the mins.
+/* v4 — v3 with three changes that cut instructions that are neither an add nor a min, and idle time.
  * (1) Thread (ia, ja) owns rows ic*32 + (ib/4)*16 + ia*4 + ib%4: two runs of 4 adjacent rows, and
  *     columns jc*64 + (jb/4)*32 + ja*4 + jb%4 likewise. Its 8 x of a k are then two aligned float4 of
  *     xx and its 8 y two float4 of yy: 4 shared loads per 64 steps instead of 16. The 8 threads with one
@@ -217,15 +217,9 @@ static void launch_v3(State *s)
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
  *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
- * (4) Two steps share one min: v = min(v, x + y, x2 + y2) for k and k + 1. A step of v3 issues an add
- *     and a min, which runs at half the rate of an add (H100); with a 3-way min a step issues 1.5
- *     instructions and half the mins, which leaves slots for everything else. No 3-way float min exists before Blackwell, but Hopper has a 3-way integer min (DPX,
- *     __vimin3_s32: one instruction, VIMNMX3), and floats that are ≥ +0 or +inf (here: every value,
- *     inputs and sums) order as their bit patterns do read as ints. Other GPUs run it as two integer
- *     mins: still exact, no faster.
  * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
 // BEGIN TODO(v4-stage)
-/* Helpers only your v4 uses go here (the reference stages its copies with a function). */
+/* Helpers your v4 and v5 use go here (the reference stages its copies with a function). */
 // END TODO(v4-stage)
 
 __global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, const float *t, int n, int nn)
@@ -244,6 +238,27 @@ static void launch_v4(State *s)
     // END TODO(v4-launch)
 }
 
+/* v5 — v4 with one change: two steps share one min. A step of v4 issues an add and a min, and the min
+ * runs at half the rate of an add (H100); v5 takes k and k + 1 together, v = min(v, x + y, x2 + y2):
+ * 1.5 instructions per step and half the mins, which leaves slots for everything else. No 3-way float
+ * min exists before Blackwell, but Hopper has a 3-way integer min (DPX, __vimin3_s32: one instruction,
+ * VIMNMX3), and floats that are ≥ +0 or +inf (here: every value, inputs and sums) order as their bit
+ * patterns do read as ints. Other GPUs run it as two integer mins: still exact, no faster. */
+__global__ void __launch_bounds__(32, 16) minplus_v5(float *r, const float *d, const float *t, int n, int nn)
+{
+    // BEGIN TODO(v5)
+    /* v4 with a 3-way min for two steps (see above). Keep r exact and write only where i, j < n. */
+    // END TODO(v5)
+}
+
+/* v5 keeps v4's block and grid. */
+static void launch_v5(State *s)
+{
+    // BEGIN TODO(v5-launch)
+    /* Launch your minplus_v5 here (LAUNCH_CHECK() after it). */
+    // END TODO(v5-launch)
+}
+
 /* ================================================================== the harness: you need not read below.
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 static const wb_variant variants[] = {
@@ -255,9 +270,10 @@ static const wb_variant variants[] = {
      "pad_transpose,minplus_v2", launch_v2, prepare_padded, "1/4 g"},
     {"v3", "the block stages 4 rows x 64 of each operand in __shared__ per step", "pad_transpose,minplus_v3",
      launch_v3, prepare_padded, "1/4 s"},
-    {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks; "
-           "one 3-way integer min (DPX) per two steps",
+    {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks",
      "pad_transpose,minplus_v4", launch_v4, prepare_padded, "1/16 s"},
+    {"v5", "two steps share one 3-way integer min (DPX) of the floats' bit patterns",
+     "pad_transpose,minplus_v5", launch_v5, prepare_padded, "1/16 s"},
 };
 
 static int padded_size(long long n) { return (int)((n + 63) / 64 * 64); }
