@@ -18,6 +18,16 @@ stop() {
     kill -9 "$p" 2>/dev/null
     rm -f "$dir/$f.pid"
   done
+  if [ -f "$dir/made-cgroup" ]; then # the step daemons' cgroups first, then the slice made by start
+    for _ in $(seq 20); do # a step daemon may take a moment to leave its cgroup
+      for c in $(find "$(cat "$dir/made-cgroup")" -mindepth 1 -depth -type d 2>/dev/null) "$(cat "$dir/made-cgroup")"; do
+        rmdir "$c" 2>/dev/null
+      done
+      [ -d "$(cat "$dir/made-cgroup")" ] || break
+      sleep 0.1
+    done
+    rm -f "$dir/made-cgroup"
+  fi
   return 0
 }
 
@@ -68,6 +78,13 @@ MinJobAge=600
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=wbtest Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+# Slurm 22.05+ always loads a cgroup plugin. Without systemd (a container, such as the GPU machine) slurmd
+# makes its own cgroup for the step daemons under system.slice, which must then exist; a system.slice made
+# here is removed again by stop.
+printf 'CgroupAutomount=yes\nIgnoreSystemdOnFailure=yes\n' > "$dir/cgroup.conf"
+if [ ! -d /run/systemd/system ] && [ -f /sys/fs/cgroup/cgroup.controllers ] && [ ! -d /sys/fs/cgroup/system.slice ]; then
+  mkdir /sys/fs/cgroup/system.slice 2>/dev/null && echo /sys/fs/cgroup/system.slice > "$dir/made-cgroup"
+fi
 export SLURM_CONF="$dir/slurm.conf"
 slurmctld -i >/dev/null 2>&1 || { stop; skip "slurmctld did not start: $(tail -n1 "$dir/slurmctld.log" 2>/dev/null)"; }
 slurmd >/dev/null 2>&1 || { stop; skip "slurmd did not start: $(tail -n1 "$dir/slurmd.log" 2>/dev/null)"; }
