@@ -76,3 +76,56 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     cr_expect_eq(rc, 0, "%s", out);
     cr_expect_not_null(strstr(out, "nothing left to grade"), "%s", out);
 }
+
+/* The real workbook on the GPU: a class of twelve (folders, .tar.gz and .zip archives, names an LMS
+ * writes: a comma, two spaces, accents) graded by the local engine and by Slurm, with the same grades.
+ * Skips without a GPU, and where Slurm cannot start. */
+Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 900)
+{
+    static char out[WBT_OUT_MAX];
+    char line[256];
+    wbt_require_gpu();
+    chmod(dir, 0755);
+    int rc = wbt_run(out, "timeout 60 tests/slurm/cluster.sh start %s", dir);
+    if (rc == 77) {
+        const char *last = out, *p;
+        for (p = out; (p = strchr(p, '\n')) && p[1]; p++) last = p + 1;
+        cr_skip_test("no Slurm here: %s", wbt_first_line(last, line, sizeof line));
+    }
+    cr_assert_eq(rc, 0, "cluster.sh start: exit %d\n%s", rc, out);
+    const char *S = "tests/grading/subs";
+    rc = wbt_run(out,
+                 "set -e; c=%s/class; mkdir $c; "
+                 "for s in ok-solution off-by-one mangled unrounded-grid oob-read trap untouched-starter outside-edits; "
+                 "do cp -r %s/$s $c/; done; "
+                 "cp -r %s/compile-error \"$c/lee  ann\"; "
+                 "(cd %s/fake-pass && tar -czf \"$c/lee, ann.tar.gz\" .); "
+                 "(cd %s/read-solution && tar -cf \"$c/plain.tar\" .); "
+                 "(cd %s/forged-time && python3 -c 'import sys,zipfile,os\n"
+                 "z=zipfile.ZipFile(sys.argv[1],\"w\")\n"
+                 "[z.write(os.path.join(r,f)) for r,_,fs in os.walk(\".\") for f in fs]' \"$c/Zoë Ångström.zip\"); "
+                 "chmod -R a+rX %s",
+                 dir, S, S, S, S, S, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    const char *args = "--rubric tests/grading/rubric-ch1.json --no-perf --no-sanitizer --seeds 7";
+    rc = wbt_run(out, "./build/grade --class %s/class --out %s/local %s --jobs 8 > %s/local.log 2>&1", dir, dir, args, dir);
+    cr_assert_eq(rc, 0, "local engine: exit %d (see %s/local.log)", rc, dir);
+    rc = wbt_run(out, "export SLURM_CONF=%s/slurm.conf && timeout 600 ./build/grade --class %s/class --engine slurm "
+                      "--out %s/slurm-out %s --time 10",
+                 dir, dir, dir, args);
+    cr_assert_eq(rc, 0, "slurm engine: exit %d\n%s", rc, out);
+    char *want = slurp("%s/local/grades.csv", dir), *got = slurp("%s/slurm-out/grades.csv", dir);
+    int rows = 0;
+    for (char *c = want; *c; c++) rows += *c == '\n';
+    cr_expect_eq(rows, 13, "a header and twelve students:\n%s", want);
+    cr_expect_str_eq(got, want, "grades.csv of ENGINE=slurm differs from ENGINE=local");
+    for (const char *who = "lee, ann\0lee  ann\0Zoë Ångström\0plain\0ok-solution\0"; *who; who += strlen(who) + 1)
+        cr_expect_not_null(strstr(want, who), "%s is not in grades.csv:\n%s", who, want);
+    printf("grades.csv of the GPU class (local = slurm):\n%s", want);
+    free(want);
+    free(got);
+    wbt_run(out, "grep -h 'Name=wb-grade' %s/jobcomp.txt | sed -E 's/.*(JobId=[0-9]+).*(Name=[^ ]+).*(JobState=[^ ]+).*"
+                 "(ArrayJobId=[0-9]+ ArrayTaskId=[0-9]+|$).*/\\1 \\2 \\3 \\4/'",
+            dir);
+    printf("slurm jobs of the GPU class:\n%s", out);
+}
