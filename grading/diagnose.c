@@ -1,0 +1,403 @@
+/* diagnose.c — see diagnose.h. */
+#include "diagnose.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct {
+    gr_bug bug;
+    const char *name;
+    const char *hint;
+} gr_bug_info;
+
+/* Hints point at where to look, not at the fix's code. */
+static const gr_bug_info gr_bugs[GR_BUG_COUNT] = {
+    {GR_BUG_NONE, "none", ""},
+    {GR_BUG_UNCLEAR, "unclear", "Run the smallest failing size by hand (--size) and compare with the reference."},
+    {GR_BUG_TAIL, "tail", "The last, partial block is lost: how many blocks does the launch make when n is not a "
+                          "multiple of the block, and does every thread check that its element exists?"},
+    {GR_BUG_SINGLE_BLOCK, "single-block", "It works while one block covers the input: what does the second block do?"},
+    {GR_BUG_TILE_EDGE, "tile-edge", "A tile that sticks out of the data: what do the threads whose element lies outside "
+                                    "load into shared memory, and who supplies the neighbour across a tile edge?"},
+    {GR_BUG_PADDING, "padding", "Threads of a warp hit the same shared-memory bank: pad the tile's rows."},
+    {GR_BUG_THREAD_INDEX, "thread-index", "Every block does the same work: the index has to include which block the "
+                                          "thread is in."},
+    {GR_BUG_ROW_COL_SWAP, "row-col-swap", "Rows and columns are mixed up: which of x and y runs along a row, and which "
+                                          "extent is the row length?"},
+    {GR_BUG_OFF_BY_ONE, "off-by-one", "An index or a bound is off by one: work out the first and last element by hand."},
+    {GR_BUG_RACE, "race", "Threads read shared data before (or while) others write it: where must every thread of the "
+                          "block wait?"},
+    {GR_BUG_LOST_UPDATES, "lost-updates", "Many threads update one location at once: a read-modify-write that is not "
+                                          "atomic loses updates."},
+    {GR_BUG_IDENTITY, "identity", "An accumulator that does not start at the identity of its operation (what leaves "
+                                  "every value unchanged?)."},
+    {GR_BUG_INDEX_OVERFLOW, "index-overflow", "Only large sizes fail: does an index or product overflow 32 bits?"},
+    {GR_BUG_UNWRITTEN, "unwritten", "The output is never written: is the kernel launched, and does it store its result?"},
+    {GR_BUG_OOB, "out-of-bounds", "An access outside an allocation: check the bounds of every index against the "
+                                  "extents, at the sizes that are not multiples of the block."},
+    {GR_BUG_UNCOALESCED, "uncoalesced", "Correct but slow: do neighbouring threads touch neighbouring addresses (and "
+                                        "shared-memory rows padded against bank conflicts)?"},
+    {GR_BUG_HOST_WORK, "host-work", "Correct but slow, and the time is spent on the CPU: the work belongs on the GPU."},
+};
+
+const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].name : "?"; }
+const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].hint : ""; }
+
+int gr_bug_parse(const char *name)
+{
+    for (int b = 0; b < GR_BUG_COUNT; b++)
+        if (name && !strcmp(name, gr_bugs[b].name)) return b;
+    return -1;
+}
+
+void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch)
+{
+    memset(e, 0, sizeof *e);
+    e->repeats = -1;
+    e->cpu_ms = -1;
+    e->tile = ch ? ch->tile : 1;
+    e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
+    if (!ch) return;
+    e->n_sizes = ch->n_edge;
+    for (int s = 0; s < ch->n_edge; s++) {
+        snprintf(e->size_name[s], sizeof e->size_name[s], "%s", ch->edge[s]);
+        e->size[s].nd = gr_size_dims(ch->edge[s], e->size[s].dims);
+    }
+    e->scalar = ch->elem == GR_I64 && ch->tile == 1; /* the reduction chapter: one number */
+}
+
+gr_san_kind gr_san_kind_of(const char *f)
+{
+    if (!f || !*f) return GR_SAN_NONE;
+    if (strstr(f, "Invalid __") || strstr(f, "out of bounds") || strstr(f, "Out-of-range") || strstr(f, "misaligned"))
+        return GR_SAN_OOB;
+    if (strstr(f, "Race reported") || strstr(f, "hazard")) return GR_SAN_RACE;
+    if (strstr(f, "Barrier") || strstr(f, "barrier") || strstr(f, "syncthreads")) return GR_SAN_SYNC;
+    return GR_SAN_OTHER;
+}
+
+/* ---------------------------------------------------------------- size facts */
+static int gr_width(const gr_diag_ev *e) { return e->tile > 1 ? e->tile : e->block > 0 ? e->block : 1; }
+static int gr_failed(const gr_size_ev *s) { return s->out >= GR_SZ_WRONG; }
+
+static int gr_is_multiple(const gr_size_ev *s, int w)
+{
+    for (int d = 0; d < s->nd; d++)
+        if (s->dims[d] % w) return 0;
+    return 1;
+}
+
+static int gr_fits(const gr_size_ev *s, int w)
+{
+    for (int d = 0; d < s->nd; d++)
+        if (s->dims[d] > w) return 0;
+    return 1;
+}
+
+static int gr_square(const gr_size_ev *s)
+{
+    for (int d = 1; d < s->nd; d++)
+        if (s->dims[d] != s->dims[0]) return 0;
+    return 1;
+}
+
+static long long gr_volume(const gr_size_ev *s)
+{
+    long long v = 1;
+    for (int d = 0; d < s->nd; d++) v *= s->dims[d];
+    return v;
+}
+
+typedef struct {
+    int run, bad, wrong, ended;                   /* sizes run, failed, wrong (not ended early), ended early */
+    int pats[GR_PAT_SCATTERED + 1];               /* failing sizes per pattern */
+    int transposed, uniform, repeated;
+    int ok_multiple_big, bad_multiple, bad_nonmultiple, ok_nonmultiple_big;
+    int ok_small, bad_small, bad_big, ok_big;     /* small: fits one block/tile */
+    int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
+    long long max_ok, min_bad;                    /* volumes */
+    char bad_list[160], ok_list[160];
+} gr_facts;
+
+static void gr_add(char *list, size_t len, const char *name)
+{
+    size_t l = strlen(list);
+    if (l < len - 20) snprintf(list + l, len - l, "%s%s", l ? ", " : "", name);
+    else if (!strstr(list, "...")) snprintf(list + l, len - l, ", ...");
+}
+
+static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    int w = gr_width(e);
+    f->min_bad = -1;
+    for (int i = 0; i < e->n_sizes; i++) {
+        const gr_size_ev *s = &e->size[i];
+        if (s->out == GR_SZ_NOT_RUN) continue;
+        f->run++;
+        int bad = gr_failed(s), mult = gr_is_multiple(s, w), small = gr_fits(s, w), sq = gr_square(s);
+        long long vol = gr_volume(s);
+        f->rect += !sq;
+        if (bad) {
+            f->bad++;
+            f->wrong += s->out == GR_SZ_WRONG;
+            f->ended += s->out != GR_SZ_WRONG;
+            if (s->out == GR_SZ_WRONG) f->pats[s->pat]++;
+            f->transposed += s->transposed;
+            f->uniform += s->uniform;
+            f->repeated += s->first_tile_repeated;
+            f->bad_multiple += mult;
+            f->bad_nonmultiple += !mult;
+            f->bad_small += small;
+            f->bad_big += !small;
+            f->bad_square += sq;
+            f->bad_rect += !sq;
+            if (f->min_bad < 0 || vol < f->min_bad) f->min_bad = vol;
+            gr_add(f->bad_list, sizeof f->bad_list, e->size_name[i]);
+        } else {
+            f->ok_multiple_big += mult && !small;
+            f->ok_multiple += mult;
+            f->ok_nonmultiple_big += !mult && !small;
+            f->ok_small += small;
+            f->ok_big += !small;
+            f->ok_square_big += sq && !small;
+            if (vol > f->max_ok) f->max_ok = vol;
+            gr_add(f->ok_list, sizeof f->ok_list, e->size_name[i]);
+        }
+    }
+}
+
+/* Every wrong size lost elements (never written) or only its last tile: the grid does not reach them. */
+static int gr_lost(const gr_facts *f)
+{
+    return f->wrong && f->pats[GR_PAT_TAIL] + f->pats[GR_PAT_POISON] + f->pats[GR_PAT_UNWRITTEN] == f->wrong;
+}
+
+/* ---------------------------------------------------------------- the rules */
+typedef int (*gr_rule_fn)(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len);
+
+static int r_unwritten(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!f->run || f->pats[GR_PAT_UNWRITTEN] != f->run) return 0;
+    snprintf(ev, len, "every element is still the poison 0xA5A5A5A5 at every size");
+    return 1;
+}
+
+static int r_san_oob(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    if (e->san != GR_SAN_OOB) return 0;
+    snprintf(ev, len, "compute-sanitizer: %s%s%s", e->san_first, f->bad ? "; wrong at sizes " : "", f->bad_list);
+    return 1;
+}
+
+static int r_san_race(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)f;
+    if (e->san != GR_SAN_RACE && e->san != GR_SAN_SYNC) return 0;
+    snprintf(ev, len, "compute-sanitizer: %s", e->san_first);
+    return 1;
+}
+
+static int r_repeats(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)f;
+    if (e->repeats != 1) return 0;
+    snprintf(ev, len, "three runs of the same input gave different results%s",
+             e->scalar ? " (one result that many threads add to)" : "");
+    return 1;
+}
+
+static int r_transposed(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!f->transposed) return 0;
+    snprintf(ev, len, "at a square size the result is the reference transposed; wrong at sizes %s", f->bad_list);
+    return 1;
+}
+
+static int r_rect_only(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!f->bad || f->bad_square || !f->ok_square_big || f->bad_rect < f->rect) return 0;
+    snprintf(ev, len, "right at every square size (%s), wrong only at rectangular ones (%s)", f->ok_list, f->bad_list);
+    return 1;
+}
+
+static int r_identity(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!f->wrong || f->ok_small) return 0; /* a wrong start shows at every size, the smallest too */
+    int constant = f->pats[GR_PAT_CONSTANT] == f->wrong, uniform = f->uniform == f->wrong;
+    if (!constant && !uniform) return 0;
+    snprintf(ev, len, "wrong at every size, %s", constant ? "every wrong value off by the same constant"
+                                                          : "every wrong element holds one and the same value");
+    return 1;
+}
+
+static int r_shift(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!f->pats[GR_PAT_SHIFT]) return 0;
+    snprintf(ev, len, "the result is shifted by a constant number of places (wrong at sizes %s)", f->bad_list);
+    return 1;
+}
+
+static int r_tail(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    if (!f->bad || f->bad_multiple || !f->bad_nonmultiple || !f->ok_multiple) return 0;
+    int w = gr_width(e);
+    int lost = gr_lost(f);
+    snprintf(ev, len, "wrong only at sizes that are not a multiple of %d (%s); right at %s%s", w, f->bad_list, f->ok_list,
+             lost ? "; the last partial block is missing or wrong" : "");
+    return 1;
+}
+
+static int r_one_block(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    if (!f->bad || f->bad_small || !f->ok_small || f->ok_big) return 0;
+    int w = gr_width(e);
+    snprintf(ev, len, "right while one block of %d covers the input (%s), wrong at every larger size (%s)%s", w,
+             f->ok_list, f->bad_list, f->repeated ? "; beyond the first block the output repeats the first block's" : "");
+    return 1;
+}
+
+/* Named when a passing size as large as a failing one would have shown the index bug otherwise. */
+static int r_large_only(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!f->bad || f->ok_nonmultiple_big < 1 || f->min_bad <= f->max_ok || f->min_bad < (1LL << 18)) return 0;
+    snprintf(ev, len, "right at every size up to %lld elements, wrong only at the largest (%s)", f->max_ok, f->bad_list);
+    return 1;
+}
+
+static int r_edge(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    int edge = f->pats[GR_PAT_BOUNDARY] + f->pats[GR_PAT_NAN];
+    if (!edge) return 0;
+    snprintf(ev, len, "%s (wrong at sizes %s)",
+             f->pats[GR_PAT_BOUNDARY] ? "wrong only next to tile boundaries" : "NaN in the result (unfilled tile?)",
+             f->bad_list);
+    return 1;
+}
+
+typedef struct {
+    gr_bug bug;          /* the class named when ... */
+    gr_bug alt;          /* ... or this one, by the kind of evidence (see gr_pick) */
+    gr_rule_fn fn;
+} gr_rule;
+
+/* Strongest evidence first: a direct observation (poison everywhere, a sanitizer finding, differing
+ * repeats) before a contrast of sizes, before a pattern. */
+static const gr_rule gr_rules[] = {
+    {GR_BUG_UNWRITTEN, GR_BUG_UNWRITTEN, r_unwritten},
+    {GR_BUG_OOB, GR_BUG_OOB, r_san_oob},
+    {GR_BUG_RACE, GR_BUG_RACE, r_san_race},
+    {GR_BUG_RACE, GR_BUG_LOST_UPDATES, r_repeats},
+    {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_transposed},
+    {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_rect_only},
+    {GR_BUG_IDENTITY, GR_BUG_IDENTITY, r_identity},
+    {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_shift},
+    {GR_BUG_INDEX_OVERFLOW, GR_BUG_INDEX_OVERFLOW, r_large_only},
+    {GR_BUG_TAIL, GR_BUG_TILE_EDGE, r_tail},
+    {GR_BUG_SINGLE_BLOCK, GR_BUG_THREAD_INDEX, r_one_block},
+    {GR_BUG_TILE_EDGE, GR_BUG_TILE_EDGE, r_edge},
+};
+
+/* Where one contrast of sizes fits two classes, the data decide. */
+static gr_bug gr_pick(const gr_rule *r, const gr_diag_ev *e, const gr_facts *f)
+{
+    if (r->fn == r_repeats) return e->scalar ? GR_BUG_LOST_UPDATES : GR_BUG_RACE;
+    if (r->fn == r_tail) /* poison or a wrong last tile: the grid; garbage elsewhere: an unguarded tile load */
+        return gr_lost(f) ? GR_BUG_TAIL : GR_BUG_TILE_EDGE;
+    if (r->fn == r_one_block) /* blocks that all do block 0's work: the index; the rest never written: the grid */
+        return e->scalar || f->repeated || f->pats[GR_PAT_POISON] + f->pats[GR_PAT_TAIL] < f->wrong
+                   ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK;
+    return r->bug;
+}
+
+void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    gr_facts f;
+    gr_facts_of(e, &f);
+    if (!f.bad) {
+        if (e->san == GR_SAN_OOB || e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC) {
+            d->bug = e->san == GR_SAN_OOB ? GR_BUG_OOB : GR_BUG_RACE;
+            snprintf(d->evidence, sizeof d->evidence, "right at every size, but compute-sanitizer: %s", e->san_first);
+        } else if (e->slow && e->stu_ms > 0) {
+            int host = e->cpu_ms >= 0 && e->cpu_ms >= 0.5 * e->stu_ms;
+            d->bug = host ? GR_BUG_HOST_WORK : GR_BUG_UNCOALESCED;
+            snprintf(d->evidence, sizeof d->evidence, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms)%s",
+                     e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0, e->stu_ms, e->ref_ms,
+                     host ? ", most of it CPU time in the launcher" : "");
+        }
+        return;
+    }
+    for (size_t i = 0; i < sizeof gr_rules / sizeof gr_rules[0]; i++) {
+        char ev[400] = "";
+        if (!gr_rules[i].fn(e, &f, ev, sizeof ev)) continue;
+        d->bug = gr_pick(&gr_rules[i], e, &f);
+        snprintf(d->evidence, sizeof d->evidence, "%s", ev);
+        return;
+    }
+    /* No rule: what was seen, no guess. */
+    d->bug = GR_BUG_UNCLEAR;
+    snprintf(d->evidence, sizeof d->evidence, "%s at sizes %s%s%s", f.ended == f.bad ? "the run failed" : "wrong",
+             f.bad_list, f.ok_list[0] ? "; right at " : "", f.ok_list);
+}
+
+/* ---------------------------------------------------------------- the raw data */
+static int gr_elem_eq(const void *a, size_t i, const void *b, size_t j, int eb)
+{
+    return !memcmp((const char *)a + i * eb, (const char *)b + j * eb, eb);
+}
+
+static int gr_poison_at(const void *p, size_t i, int eb)
+{
+    const unsigned char *c = (const unsigned char *)p + i * eb;
+    for (int k = 0; k < eb; k++)
+        if (c[k] != 0xA5) return 0;
+    return 1;
+}
+
+void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, int eb, int tile,
+                  gr_size_ev *s)
+{
+    s->transposed = s->uniform = s->first_tile_repeated = 0;
+    if (!ref || !got || !n || eb <= 0) return;
+    if (!cols || n % cols) cols = n;
+    unsigned long long rows = n / cols;
+    /* Transposed: only a square non-trivial result can tell, and only if it is not symmetric. */
+    if (rows == cols && rows > 1) {
+        int t = 1, differs = 0;
+        for (unsigned long long r = 0; r < rows && t; r++)
+            for (unsigned long long c = 0; c < cols && t; c++) {
+                t = gr_elem_eq(got, r * cols + c, ref, c * cols + r, eb);
+                differs |= !gr_elem_eq(got, r * cols + c, ref, r * cols + c, eb);
+            }
+        s->transposed = t && differs;
+    }
+    long long first_wrong = -1;
+    int uniform = 1, any = 0;
+    for (unsigned long long i = 0; i < n; i++) {
+        if (gr_elem_eq(ref, i, got, i, eb)) continue;
+        if (gr_poison_at(got, i, eb)) continue;
+        if (first_wrong < 0) first_wrong = (long long)i;
+        else if (!gr_elem_eq(got, i, got, (size_t)first_wrong, eb)) uniform = 0;
+        any = 1;
+    }
+    s->uniform = any && uniform && n > 1;
+    /* Blocks that all did block 0's work: written elements beyond the first tile equal got[i % tile]. */
+    unsigned long long w = tile > 1 ? (unsigned long long)tile : 256;
+    if (n > w) {
+        int rep = 1, seen = 0;
+        for (unsigned long long i = w; i < n && rep; i++) {
+            if (gr_poison_at(got, i, eb)) continue;
+            seen++;
+            rep = gr_elem_eq(got, i, got, i % w, eb) && !gr_elem_eq(got, i, ref, i, eb);
+        }
+        s->first_tile_repeated = rep && seen;
+    }
+}

@@ -1,0 +1,264 @@
+/*
+ * test_diagnose.c — the rule table of grading/diagnose.c on synthetic evidence: each class from the
+ * evidence that should name it, nothing for a passing variant, "unclear" (what was seen, no guess)
+ * where no rule fits, and the raw-data scan (transposed, uniform, repeated first block).
+ */
+#include "diagnose.h"
+#include "wbtest.h"
+
+static gr_rubric rub;
+
+static const gr_chapter_rubric *chapter(int number)
+{
+    static int loaded;
+    char err[300];
+    if (!loaded) cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    loaded = 1;
+    for (int i = 0; i < rub.n_ch; i++)
+        if (rub.ch[i].number == number) return &rub.ch[i];
+    cr_assert_fail("no chapter %d in grading/rubric.json", number);
+    return NULL;
+}
+
+/* Evidence of chapter ch where every size passed. */
+static void all_pass(gr_diag_ev *e, int ch)
+{
+    gr_diag_ev_init(e, chapter(ch));
+    for (int s = 0; s < e->n_sizes; s++) e->size[s].out = GR_SZ_PASS;
+}
+
+static void set(gr_diag_ev *e, const char *size, gr_size_outcome out, gr_pattern pat)
+{
+    for (int s = 0; s < e->n_sizes; s++)
+        if (!strcmp(e->size_name[s], size)) {
+            e->size[s].out = out;
+            e->size[s].pat = pat;
+            return;
+        }
+    cr_assert_fail("no edge size %s", size);
+}
+
+static void expect(const gr_diag_ev *e, gr_bug want)
+{
+    gr_diag d;
+    gr_diagnose(e, &d);
+    cr_assert_eq(d.bug, want, "named %s (%s), expected %s", gr_bug_name(d.bug), d.evidence, gr_bug_name(want));
+    if (want != GR_BUG_NONE) cr_assert(d.evidence[0], "a diagnosis says what it saw");
+}
+
+Test(diagnose, names_round_trip)
+{
+    for (int b = 0; b < GR_BUG_COUNT; b++) {
+        cr_assert_eq(gr_bug_parse(gr_bug_name(b)), b, "%s", gr_bug_name(b));
+        if (b != GR_BUG_NONE) cr_assert(gr_bug_hint(b)[0], "%s has a hint", gr_bug_name(b));
+    }
+    cr_assert_eq(gr_bug_parse("no-such-class"), -1);
+}
+
+Test(diagnose, passing_variant_gets_none)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    expect(&e, GR_BUG_NONE);
+}
+
+Test(diagnose, unwritten)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    for (int s = 0; s < e.n_sizes; s++) e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_UNWRITTEN;
+    expect(&e, GR_BUG_UNWRITTEN);
+}
+
+Test(diagnose, tail_only_at_non_multiples_with_poison)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    set(&e, "257", GR_SZ_WRONG, GR_PAT_POISON);
+    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_POISON);
+    set(&e, "31", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
+    set(&e, "255", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
+    set(&e, "1", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
+    set(&e, "2", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
+    expect(&e, GR_BUG_TAIL);
+}
+
+Test(diagnose, tile_edge_garbage_at_non_multiples)
+{
+    gr_diag_ev e;
+    all_pass(&e, 4);
+    set(&e, "17x33x5", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    set(&e, "129x130x131", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    /* 64x64x64, a multiple of the tile in every extent, passes */
+    expect(&e, GR_BUG_TILE_EDGE);
+}
+
+Test(diagnose, single_block_rest_never_written)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    set(&e, "257", GR_SZ_WRONG, GR_PAT_POISON);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_POISON);
+    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_POISON);
+    expect(&e, GR_BUG_SINGLE_BLOCK);
+}
+
+Test(diagnose, thread_index_in_the_sum_is_not_the_identity)
+{
+    /* threadIdx.x for the global index in the sum: right while one block covers the input, wrong
+     * beyond, and off by a constant there (which once read as "accumulator not at the identity"). */
+    gr_diag_ev e;
+    all_pass(&e, 3);
+    cr_assert(e.scalar);
+    set(&e, "257", GR_SZ_WRONG, GR_PAT_CONSTANT);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_CONSTANT);
+    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_CONSTANT);
+    expect(&e, GR_BUG_THREAD_INDEX);
+}
+
+Test(diagnose, thread_index_by_repeated_first_block)
+{
+    gr_diag_ev e;
+    all_pass(&e, 2);
+    set(&e, "257", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    e.size[7].first_tile_repeated = 1;
+    expect(&e, GR_BUG_THREAD_INDEX);
+}
+
+Test(diagnose, row_col_swap_transposed)
+{
+    gr_diag_ev e;
+    all_pass(&e, 5);
+    set(&e, "65", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    e.size[4].transposed = 1;
+    expect(&e, GR_BUG_ROW_COL_SWAP);
+}
+
+Test(diagnose, row_col_swap_rectangular_only)
+{
+    gr_diag_ev e;
+    all_pass(&e, 4);
+    /* right at 1x1x1 and 64x64x64, wrong at every rectangular shape */
+    const char *rect[] = {"17x33x5", "1000x1x1000", "129x130x131", "300x200x257", "1x700x9", "511x257x1000"};
+    for (int i = 0; i < 6; i++) set(&e, rect[i], i % 2 ? GR_SZ_CRASH : GR_SZ_WRONG, i % 2 ? GR_PAT_LENGTH : GR_PAT_SCATTERED);
+    expect(&e, GR_BUG_ROW_COL_SWAP);
+}
+
+Test(diagnose, off_by_one_shift)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    set(&e, "31", GR_SZ_WRONG, GR_PAT_SHIFT);
+    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_SHIFT);
+    expect(&e, GR_BUG_OFF_BY_ONE);
+}
+
+Test(diagnose, race_from_differing_repeats)
+{
+    gr_diag_ev e;
+    all_pass(&e, 2);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_BOUNDARY);
+    e.repeats = 1;
+    expect(&e, GR_BUG_RACE);
+}
+
+Test(diagnose, race_from_racecheck_on_a_passing_variant)
+{
+    gr_diag_ev e;
+    all_pass(&e, 2);
+    e.san = gr_san_kind_of("Error: Race reported between Write access at adjdiff_shared+0x90");
+    snprintf(e.san_first, sizeof e.san_first, "Race reported between Write access ...");
+    expect(&e, GR_BUG_RACE);
+}
+
+Test(diagnose, lost_updates_in_the_sum)
+{
+    gr_diag_ev e;
+    all_pass(&e, 3);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    e.repeats = 1;
+    expect(&e, GR_BUG_LOST_UPDATES);
+}
+
+Test(diagnose, identity_constant_at_every_size)
+{
+    gr_diag_ev e;
+    all_pass(&e, 3);
+    for (int s = 0; s < e.n_sizes; s++) e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_CONSTANT;
+    expect(&e, GR_BUG_IDENTITY);
+    gr_diag_ev m;
+    all_pass(&m, 5); /* min with a 0 start: every wrong element is 0 */
+    for (int s = 1; s < m.n_sizes; s++) m.size[s].out = GR_SZ_WRONG, m.size[s].pat = GR_PAT_SCATTERED, m.size[s].uniform = 1;
+    m.size[0].out = GR_SZ_WRONG, m.size[0].pat = GR_PAT_CONSTANT, m.size[0].uniform = 1;
+    expect(&m, GR_BUG_IDENTITY);
+}
+
+Test(diagnose, index_overflow_large_only)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    set(&e, "1000003", GR_SZ_CRASH, GR_PAT_LENGTH);
+    expect(&e, GR_BUG_INDEX_OVERFLOW);
+}
+
+Test(diagnose, out_of_bounds_from_memcheck)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    set(&e, "257", GR_SZ_CRASH, GR_PAT_LENGTH);
+    e.san = gr_san_kind_of("Invalid __global__ write of size 4 bytes");
+    cr_assert_eq(e.san, GR_SAN_OOB);
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ write of size 4 bytes");
+    expect(&e, GR_BUG_OOB);
+}
+
+Test(diagnose, tile_edge_from_boundary_pattern)
+{
+    gr_diag_ev e;
+    all_pass(&e, 2);
+    set(&e, "256", GR_SZ_WRONG, GR_PAT_BOUNDARY);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_BOUNDARY);
+    expect(&e, GR_BUG_TILE_EDGE);
+}
+
+Test(diagnose, slow_variants)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    e.slow = 1, e.stu_ms = 4.0, e.ref_ms = 1.0;
+    expect(&e, GR_BUG_UNCOALESCED);
+    e.cpu_ms = 3.5;
+    expect(&e, GR_BUG_HOST_WORK);
+}
+
+Test(diagnose, weak_evidence_is_unclear_and_says_what_was_seen)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    set(&e, "31", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_SCATTERED);
+    gr_diag d;
+    gr_diagnose(&e, &d);
+    cr_assert_eq(d.bug, GR_BUG_UNCLEAR, "%s", gr_bug_name(d.bug));
+    cr_assert(strstr(d.evidence, "31") && strstr(d.evidence, "4096") && strstr(d.evidence, "right at"), "%s", d.evidence);
+}
+
+Test(diagnose, scan_raw_results)
+{
+    int ref[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, tr[9] = {1, 4, 7, 2, 5, 8, 3, 6, 9};
+    gr_size_ev s = {0};
+    gr_diag_scan(ref, tr, 9, 3, 4, 64, &s);
+    cr_assert(s.transposed && !s.first_tile_repeated);
+    int zeros[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    gr_diag_scan(ref, zeros, 9, 3, 4, 64, &s);
+    cr_assert(s.uniform && !s.transposed);
+    gr_diag_scan(ref, ref, 9, 3, 4, 64, &s);
+    cr_assert(!s.uniform && !s.transposed, "a correct result shows nothing");
+    int big_ref[8], rep[8];
+    for (int i = 0; i < 8; i++) big_ref[i] = 10 + i, rep[i] = 10 + i % 4;
+    gr_diag_scan(big_ref, rep, 8, 8, 4, 4, &s);
+    cr_assert(s.first_tile_repeated);
+}
