@@ -12,7 +12,8 @@ typedef struct {
     int first_len;                 /* it was a comparison (not a missing file) */
     char failed_run[300];          /* how the isolated run ended, when a dump was missing */
     int crashed, timed_out, errored;
-    int dead;                      /* its isolated run failed: not run again for later seeds/sizes */
+    unsigned dead;                 /* bit s: edge size s failed when run alone; not run again */
+    gr_size_outcome end[GR_MAX_EDGE]; /* how such a size's run ended */
     char sizes_bad[200];
 } gr_corr;
 
@@ -52,6 +53,7 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             long long rb = gr_file_size(rp), sb = gr_file_size(sp);
             corr[v].runs_total++;
             if (rb < 0) continue; /* the reference has none: nothing to hold the student to */
+            gr_size_ev *sev = &vr[v].ev.size[s];
             size_t rl, sl;
             char *ref = gr_read_capped(rp, (size_t)rb + 1, &rl);
             char *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &sl) : NULL;
@@ -60,6 +62,18 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             gr_cmp cmp;
             gr_compare(ch, dims, nd, ref, rb, got, got ? sb : (sb < 0 ? -1 : sb), &cmp);
             if (!got && sb < 0) cmp.got_bytes = -1;
+            gr_size_outcome o = cmp.pattern == GR_PAT_NONE ? GR_SZ_PASS
+                                : corr[v].dead & (1u << s) ? corr[v].end[s] : GR_SZ_WRONG;
+            if (o > sev->out) sev->out = o; /* the worst over the seeds */
+            if (o == GR_SZ_WRONG) {
+                gr_size_ev scan = *sev;
+                unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < nd ? (unsigned long long)dims[ch->cols_dim] : cmp.n;
+                if (!ch->tolerance) gr_diag_scan(ref, got, cmp.n, cols, ch->elem == GR_I64 ? 8 : 4, ch->tile, &scan);
+                sev->pat = cmp.pattern;
+                sev->transposed |= scan.transposed;
+                sev->uniform |= scan.uniform;
+                sev->first_tile_repeated |= scan.first_tile_repeated;
+            }
             free(ref);
             free(got);
             if (cmp.pattern == GR_PAT_NONE) continue;
@@ -129,6 +143,95 @@ static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const 
     return 1;
 }
 
+/* Runs a variant alone over a chunk of sizes into dir; a time limit counts only when it is hit with the
+ * GPU to itself (a class grades several at once, and a hanging kernel slows every context on it). */
+static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *variant, const char *dir, int *exclusive,
+                         gr_cmd *c, gr_run_result *r)
+{
+    char what[120];
+    snprintf(what, sizeof what, "ch%d %s alone (%d size%s)", j->ch->number, variant, k->count, k->count == 1 ? "" : "s");
+    gr_dump_run(j, k, j->stu, variant, dir, what, c, r);
+    if (r->timed_out && !*exclusive && !gr_dump_complete(dir, j->ch, variant, k->first, k->count)) {
+        gr_run_result_free(r);
+        gr_gpu_exclusive(j->gpu_lock);
+        *exclusive = 1;
+        snprintf(what, sizeof what, "ch%d %s alone, GPU to itself", j->ch->number, variant);
+        gr_dump_run(j, k, j->stu, variant, dir, what, c, r);
+    }
+}
+
+/* Notes how a run that left dumps missing ended: the first such run's words go into the feedback. */
+static gr_size_outcome gr_note_failure(gr_corr *k, const gr_cmd *c, const gr_run_result *r)
+{
+    gr_size_outcome o = r->timed_out ? GR_SZ_TIMEOUT
+                        : (r->signaled || r->fsize_exceeded || r->cpu_exceeded || r->disk_exceeded) ? GR_SZ_CRASH
+                                                                                                       : GR_SZ_ERROR;
+    k->timed_out |= o == GR_SZ_TIMEOUT;
+    k->crashed |= o == GR_SZ_CRASH;
+    k->errored |= o == GR_SZ_ERROR;
+    if (!k->failed_run[0]) {
+        char d[200], t[400];
+        gr_run_describe(r, &c->o, d, sizeof d);
+        gr_tail_lines(r->err, 3, t, sizeof t);
+        snprintf(k->failed_run, sizeof k->failed_run, "the program %s%s%s", d, *t ? ":\n" : "", t);
+    }
+    return o;
+}
+
+/* A variant whose batch run left dumps missing: alone over the chunk, and if that fails too, one size at
+ * a time, so that every size gets its own verdict (a crash at 1000003 does not make 31 wrong). Sizes
+ * that failed alone before (an earlier seed) are not run again. Costs runs only for failing variants. */
+static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *isofmt, const char *variant, gr_corr *corr,
+                       int *exclusive)
+{
+    const gr_chapter_rubric *ch = j->ch;
+    char iso[PATH_MAX];
+    snprintf(iso, sizeof iso, isofmt, variant);
+    unsigned mask = ((1u << k->count) - 1) << k->first;
+    gr_cmd c;
+    gr_run_result r;
+    if (!(corr->dead & mask)) {
+        gr_run_alone(j, k, variant, iso, exclusive, &c, &r);
+        int done = gr_dump_complete(iso, ch, variant, k->first, k->count);
+        if (!done) gr_note_failure(corr, &c, &r);
+        gr_run_result_free(&r);
+        if (done) return;
+    } else {
+        gr_rmtree(iso);
+        gr_mkdirs(iso, 0755);
+    }
+    for (int s = k->first; s < k->first + k->count; s++) {
+        if ((corr->dead & (1u << s)) || gr_dump_complete(iso, ch, variant, s, 1)) continue;
+        char one[PATH_MAX + 16];
+        snprintf(one, sizeof one, "%s.%d", iso, s);
+        const gr_dump_chunk single = {k->seed, s, 1};
+        gr_run_alone(j, &single, variant, one, exclusive, &c, &r);
+        if (gr_dump_complete(one, ch, variant, s, 1)) {
+            char canon[64], from[PATH_MAX], to[PATH_MAX];
+            gr_size_canon(ch->edge[s], canon, sizeof canon);
+            wb_dump_path(from, sizeof from, one, variant, canon);
+            wb_dump_path(to, sizeof to, iso, variant, canon);
+            if (rename(from, to) != 0) LOG("cannot move %s to %s", from, to);
+        } else {
+            corr->end[s] = gr_note_failure(corr, &c, &r);
+            corr->dead |= 1u << s;
+        }
+        gr_run_result_free(&r);
+        gr_rmtree(one);
+    }
+}
+
+/* "1 ok, 257 wrong, 1000003 crash": each size's own verdict. */
+static void gr_by_size(const gr_diag_ev *e, char *out, size_t len)
+{
+    static const char *word[] = {"not run", "ok", "wrong", "crash", "time limit", "error"};
+    out[0] = 0;
+    for (int s = 0; s < e->n_sizes; s++) {
+        size_t l = strlen(out);
+        snprintf(out + l, len - l, "%s%s %s", l ? ", " : "", e->size_name[s], word[e->size[s].out]);
+    }
+}
+
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
@@ -138,6 +241,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     gr_ch_result *cr = j->cr;
     gr_corr corr[GR_MAX_VAR];
     memset(corr, 0, sizeof corr);
+    for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch);
     int exclusive = 0; /* the GPU lock is taken alone once a run times out (see below) */
     for (int si = 0; si < x->n_seeds; si++) {
         unsigned long long seed = x->seeds[si];
@@ -179,33 +283,8 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
             char isofmt[PATH_MAX];
             snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", work, si, first);
             for (int v = 0; v < cr->n_v; v++) {
-                if (corr[v].dead || gr_dump_complete(studir, ch, cr->v[v].name, first, count)) continue;
-                char iso[PATH_MAX];
-                snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
-                snprintf(what, sizeof what, "ch%d %s alone", ch->number, cr->v[v].name);
-                gr_dump_run(j, &chunk, stu, cr->v[v].name, iso, what, &c, &r);
-                if (r.timed_out && !exclusive && !gr_dump_complete(iso, ch, cr->v[v].name, first, count)) {
-                    /* Other students' programs may have shared the GPU (a class grades several at once,
-                     * and a hanging kernel slows every context on it): a time limit counts only when
-                     * it is hit with the GPU to itself. */
-                    gr_run_result_free(&r);
-                    gr_gpu_exclusive(j->gpu_lock);
-                    exclusive = 1;
-                    snprintf(what, sizeof what, "ch%d %s alone, GPU to itself", ch->number, cr->v[v].name);
-                    gr_dump_run(j, &chunk, stu, cr->v[v].name, iso, what, &c, &r);
-                }
-                if (!gr_dump_complete(iso, ch, cr->v[v].name, first, count) && !corr[v].failed_run[0]) {
-                    char d[200], t[400];
-                    gr_run_describe(&r, &c.o, d, sizeof d);
-                    gr_tail_lines(r.err, 3, t, sizeof t);
-                    snprintf(corr[v].failed_run, sizeof corr[v].failed_run, "the program %s%s%s", d, *t ? ":\n" : "",
-                             t);
-                    corr[v].timed_out |= r.timed_out;
-                    corr[v].crashed |= !r.timed_out && (r.signaled || r.fsize_exceeded || r.cpu_exceeded || r.disk_exceeded);
-                    corr[v].errored |= !r.timed_out && !corr[v].crashed;
-                    corr[v].dead = 1;
-                }
-                gr_run_result_free(&r);
+                if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count)) continue;
+                gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v], &exclusive);
             }
             gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
             gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
@@ -234,8 +313,12 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
             snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
                                                    "0xA5A5A5A5) at any size.");
         else
-            snprintf(r->detail, sizeof r->detail, "%s%s%s\nWrong at %d of %d runs (sizes: %s).", k->failed_run,
-                     k->failed_run[0] ? "\n" : "", k->first, k->runs_bad, k->runs_total, k->sizes_bad);
+        {
+            char by[400];
+            gr_by_size(&r->ev, by, sizeof by);
+            snprintf(r->detail, sizeof r->detail, "%s%s%s\nWrong at %d of %d runs (sizes: %s).\nBy size: %s", k->failed_run,
+                     k->failed_run[0] ? "\n" : "", k->first, k->runs_bad, k->runs_total, k->sizes_bad, by);
+        }
     }
     return 0;
 }

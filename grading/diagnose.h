@@ -64,7 +64,7 @@ typedef struct {
     int tile;                   /* the chapter's block/tile width (rubric "tile"; 1: none) */
     int block;                  /* threads per block where the chapter has no tile (0: unknown) */
     int n_sizes;
-    char size_name[GR_MAX_EDGE][48];
+    char size_name[GR_MAX_EDGE][24];
     gr_size_ev size[GR_MAX_EDGE];
     int scalar;                 /* the result is one element (a reduction) */
     int repeats;                /* -1 not tried, 0 three runs agreed, 1 they differed */

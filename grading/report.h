@@ -8,6 +8,7 @@
 #define GR_REPORT_H
 
 #include "compare.h"
+#include "diagnose.h"
 #include "rubric.h"
 
 /* A variant's verdict; gr_verdict_name() gives the word reports and JSON use. */
@@ -32,6 +33,8 @@ typedef struct {
     int perf_ran;
     double stu_ms, ref_ms, ratio;
     char perf_note[300];
+    gr_diag_ev ev;                  /* what correctness, the sanitizer and perf saw (diagnose.h) */
+    gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
 } gr_var_result;
 
 typedef struct {
