@@ -95,6 +95,14 @@ static void gr_md_block(FILE *f, const char *text)
     fputc('\n', f);
 }
 
+/* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
+static void gr_write_diagnosis(FILE *f, const gr_diag *d)
+{
+    if (d->bug == GR_BUG_UNCLEAR) fprintf(f, "Seen: %s.\n\n", d->evidence);
+    else if (d->bug != GR_BUG_NONE)
+        fprintf(f, "Likely bug: %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
+}
+
 void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 {
     char seeds[200];
@@ -140,9 +148,10 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            if (!r->detail[0] && !r->san_finding && !r->perf_note[0]) continue;
+            if (!r->detail[0] && !r->san_finding && !r->perf_note[0] && !r->diag.bug) continue;
             fprintf(f, "### %s\n\n", r->name);
             if (r->detail[0]) gr_md_block(f, r->detail);
+            gr_write_diagnosis(f, &r->diag);
             if (r->san_finding) {
                 fprintf(f, "compute-sanitizer:\n\n");
                 gr_md_block(f, r->san);
@@ -258,6 +267,10 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
             json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
             json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
+            json_t *dg = NULL;
+            if (r->diag.bug != GR_BUG_NONE)
+                dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));
+            json_object_set_new(x, "diagnosis", dg ? dg : json_null());
             json_array_append_new(vs, x);
         }
         json_object_set_new(o, "variants", vs);
