@@ -25,11 +25,6 @@ static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_c
     }
 }
 
-/* One run of a program for its --dump files: which seed, which of the chapter's edge sizes. */
-typedef struct {
-    unsigned long long seed;
-    int first, count;           /* edge sizes first .. first + count - 1 */
-} gr_dump_chunk;
 
 /* Compares every variant's dumps of one (seed, chunk of sizes) run. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
@@ -106,7 +101,7 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
 }
 
 /* Runs a program over one chunk of sizes with --dump into dir. */
-static void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
+void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
                         const char *dir, const char *what, gr_cmd *c, gr_run_result *r)
 {
     const gr_ctx *x = j->x;
@@ -132,7 +127,7 @@ static void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *p
     gr_exec(c, r, what);
 }
 
-static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
+int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
 {
     for (int s = first; s < first + count; s++) {
         char canon[64], p[PATH_MAX];

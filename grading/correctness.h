@@ -10,4 +10,17 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen);
 /* check mode without a reference: the program's own verdicts (clearly labelled). */
 int gr_self_check(const gr_chjob *j, char *why, size_t wlen);
 
+/* One run of a program for its --dump files: which seed, which of the chapter's edge sizes. */
+typedef struct {
+    unsigned long long seed;
+    int first, count;           /* edge sizes first .. first + count - 1 */
+} gr_dump_chunk;
+
+/* Runs prog's variants (comma-separated) over a chunk of sizes with --dump into dir (emptied first). */
+void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
+                 const char *what, gr_cmd *c, gr_run_result *r);
+
+/* Are the dumps of variant at edge sizes first .. first + count - 1 all in dir? */
+int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count);
+
 #endif /* GR_CORRECTNESS_H */

@@ -1,6 +1,7 @@
 /* pipeline.c — see pipeline.h. */
 #define _GNU_SOURCE 1
 #include "pipeline.h"
+#include "evidence.h"
 #include "build.h"
 #include "correctness.h"
 #include "gpu.h"
@@ -182,6 +183,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
                 if (have_ref) gr_perf(&job);
                 else gr_perf_self(&job);
             }
+            if (have_ref) gr_evidence(&job); /* the diagnosis: after perf, which it reads too */
         }
         gr_gpu_unlock(lock);
         cr->wall_s = gr_now() - tc;

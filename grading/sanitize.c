@@ -174,3 +174,15 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             }
     }
 }
+
+/* One tool on one variant at the chapter's sanitizer size: 1 with the first finding in first, 0 clean,
+ * -1 when the tool gave no verdict. For feedback on failing variants (evidence.c); awards nothing. */
+int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
+{
+    gr_run_result r;
+    int f = gr_san_run(j, tool, variant, &r);
+    first[0] = 0;
+    if (f == 1) gr_san_first_excerpt(r.out, first, len);
+    gr_run_result_free(&r);
+    return f < 0 ? -1 : f;
+}

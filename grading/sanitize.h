@@ -6,4 +6,8 @@
 
 void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv);
 
+/* One tool on one variant at the chapter's sanitizer size: 1 with the first finding (as printed, with
+ * the lines after it) in first, 0 clean, -1 no verdict. Awards and takes away nothing. */
+int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len);
+
 #endif /* GR_SANITIZE_H */

@@ -1,0 +1,99 @@
+/* evidence.c — see evidence.h. */
+#define _GNU_SOURCE 1
+#include "evidence.h"
+#include "correctness.h"
+#include "sanitize.h"
+#include "sanitizer.h"
+
+#define GR_REPEATS 3
+
+static int gr_failed(gr_verdict v) { return v == GR_V_WRONG || v == GR_V_CRASH || v == GR_V_TIMEOUT || v == GR_V_ERROR; }
+
+/* The wrong size to repeat: the largest that came out wrong (a race needs many blocks to show), but
+ * at most ~2^22 elements so three runs stay cheap. -1 if none. */
+static int gr_repeat_size(const gr_diag_ev *e)
+{
+    int best = -1;
+    long long bv = -1;
+    for (int s = 0; s < e->n_sizes; s++) {
+        const gr_size_ev *z = &e->size[s];
+        if (z->out != GR_SZ_WRONG) continue;
+        long long v = 1;
+        for (int d = 0; d < z->nd; d++) v *= z->dims[d];
+        if (v > (1LL << 22)) continue;
+        if (v > bv) bv = v, best = s;
+    }
+    return best;
+}
+
+/* 1 if three runs of one input gave different bytes, 0 if they agreed, -1 if they could not be compared. */
+static int gr_repeats(const gr_chjob *j, const char *variant, int s)
+{
+    const gr_chapter_rubric *ch = j->ch;
+    const gr_dump_chunk k = {j->x->seeds[0], s, 1};
+    char *first = NULL;
+    size_t flen = 0;
+    int differ = 0, ok = 1;
+    for (int i = 0; i < GR_REPEATS && ok && !differ; i++) {
+        char dir[PATH_MAX], what[96], canon[64], p[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/rep-%s-%d", j->work, variant, i);
+        snprintf(what, sizeof what, "ch%d %s repeat %d", ch->number, variant, i + 1);
+        gr_cmd c;
+        gr_run_result r;
+        gr_dump_run(j, &k, j->stu, variant, dir, what, &c, &r);
+        gr_run_result_free(&r);
+        gr_size_canon(ch->edge[s], canon, sizeof canon);
+        wb_dump_path(p, sizeof p, dir, variant, canon);
+        long long n = gr_file_size(p);
+        size_t len = 0;
+        char *got = n >= 0 ? gr_read_capped(p, (size_t)n + 1, &len) : NULL;
+        gr_rmtree(dir);
+        if (!got) ok = 0;
+        else if (!first) first = got, flen = len;
+        else {
+            differ = len != flen || memcmp(got, first, len);
+            free(got);
+        }
+    }
+    free(first);
+    return ok ? differ : -1;
+}
+
+void gr_evidence(const gr_chjob *j)
+{
+    const gr_ctx *x = j->x;
+    gr_ch_result *cr = j->cr;
+    for (int v = 0; v < cr->n_v; v++) {
+        gr_var_result *r = &cr->v[v];
+        gr_diag_ev *e = &r->ev;
+        if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_SELF_PASS ||
+            r->verdict == GR_V_SELF_FAIL)
+            continue;
+        if (gr_failed(r->verdict)) {
+            int s = gr_repeat_size(e);
+            if (s >= 0) e->repeats = gr_repeats(j, r->name, s);
+            if (!x->no_san && x->sanitizer[0]) {
+                char first[500];
+                if (gr_sanitize_one(j, "memcheck", r->name, first, sizeof first) == 1) {
+                    snprintf(r->san, sizeof r->san, "memcheck at size %s: %s", j->ch->sanitizer_size, first);
+                    r->san_finding = 1;
+                }
+            }
+        }
+        if (r->san_finding) {
+            e->san = gr_san_kind_of(r->san);
+            /* the finding's own line, without the tool's prefixes ("memcheck: ", "========= ", "Error: ") */
+            const char *line = strstr(r->san, ": ");
+            line = line ? line + 2 : r->san;
+            line += strspn(line, "= ");
+            if (!strncmp(line, "Error: ", 7)) line += 7;
+            snprintf(e->san_first, sizeof e->san_first, "%.*s", (int)strcspn(line, "\n"), line);
+        }
+        if (r->perf_ran && r->ratio > GR_SLOW_RATIO) {
+            e->slow = 1;
+            e->stu_ms = r->stu_ms;
+            e->ref_ms = r->ref_ms;
+        }
+        gr_diagnose(e, &r->diag);
+    }
+}

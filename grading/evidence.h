@@ -1,0 +1,20 @@
+/*
+ * evidence.h — after correctness, the sanitizer and perf: what a diagnosis needs beyond the per-size
+ * outcomes that correctness.c records, then the diagnosis itself (diagnose.h) for every variant.
+ *
+ * For a variant that failed (wrong, crash, time limit, error), at a cost only for those: three runs of
+ * one failing size on one seed (differing results: a race or lost updates) and one memcheck run at the
+ * chapter's small sanitizer size (its first finding goes into the feedback). For a correct variant:
+ * a finding of the regular sanitizer runs, and perf's ratio (a slow variant). Awards nothing.
+ */
+#ifndef GR_EVIDENCE_H
+#define GR_EVIDENCE_H
+
+#include "job.h"
+
+/* A correct variant more than this many times the reference's time is "slow" for the diagnosis. */
+#define GR_SLOW_RATIO 2.0
+
+void gr_evidence(const gr_chjob *j);
+
+#endif /* GR_EVIDENCE_H */
