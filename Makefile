@@ -6,6 +6,7 @@
 #   make ARCH=sm_86 ...         build for another GPU than the one detected
 #   make sass | resources | sanitize | profile CH=N [V=variant] [SOLUTION=1]   look inside a chapter
 #   make check [CH=N] | grade SUB=path | grade-class SUBS=dir | dist-student   the autograder
+#   make diagnose-mutants [CH=N] mutants of the reference solutions graded: which bugs the feedback names (GPU)
 #   make handouts | results     render the handouts / record the solutions' results (GPU)
 
 NVCC    ?= nvcc
@@ -24,7 +25,7 @@ CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupan
 # make does not ask nvcc where the toolkit is for `make help` or `make chapter1`.
 BASE_PATH := $(PATH)
 TOOLKIT_PATH = $(BASE_PATH)$(if $(CUDA_TOP),:$(CUDA_TOP)/bin)
-test doctor sass resources sanitize profile check grade grade-class: export PATH = $(TOOLKIT_PATH)
+test doctor sass resources sanitize profile check grade grade-class diagnose-mutants: export PATH = $(TOOLKIT_PATH)
 
 # ------------------------------------------------------------------ target GPU
 # The GPU's compute capability, e.g. "9.0" -> sm_90. No GPU: sm_75, the oldest architecture CUDA 13
@@ -47,7 +48,7 @@ NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
              -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-Wno-missing-field-initializers,-fopenmp \
              --Werror cross-execution-space-call
 # Recursive (=), so that a target's `CFLAGS += $(...)` is expanded only when that target is built.
-CFLAGS     = -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading -Itools/inspect -Itools/results
+CFLAGS     = -O2 -std=gnu11 -Wall -Wextra -Icommon -Igrading -Itools/inspect -Itools/results -Itools/mutate
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
@@ -135,6 +136,7 @@ $(TEST_STAMP): FORCE
 LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
             grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c grading/diagnose.c grading/evidence.c \
+            tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/report.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 # snprintf truncation of over-long paths and messages is deliberate in the grader: -Wno-format-truncation.
@@ -474,6 +476,23 @@ grade-class:
 	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(SUBS)
 
+# make diagnose-mutants [CH=n] [JOBS=j]: mutants of the reference solutions' regions (tools/mutate/) graded as
+# a class, then the confusion table intended x named. The slow classes (uncoalesced, padding, host-work)
+# are graded with perf, the rest with --no-perf; each mutant holds one chapter, so CH only picks whose.
+MUTATE      := $(BUILD)/mutate
+MUTANTS     := $(BUILD)/mutants
+MUTANT_JOBS ?= $(or $(JOBS),4)
+$(MUTATE): tools/mutate/mutate.c $(wildcard tools/mutate/*.h) $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ tools/mutate/mutate.c $(BUILD)/libwb.a -ljansson -larchive -lm
+.PHONY: diagnose-mutants
+diagnose-mutants:
+	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
+	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
+	./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) $(if $(CH),--ch $(CH)) >/dev/null
+	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(GRADER) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 $(if $(CH),--ch $(CH)) >/dev/null; fi
+	./$(MUTATE) --report $(MUTANTS)
+
 check:
 	@$(MAKE) --no-print-directory gpu-required
 	@$(MAKE) --no-print-directory $(GRADER)
@@ -489,7 +508,7 @@ check:
 # own files and object files stay out. The release's README.md is release/README.md (the student's);
 # release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|mutate)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
 	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)

@@ -1,0 +1,186 @@
+/*
+ * test_mutate.c — tools/mutate without a GPU: the operators on small texts, at least 60 mutants of the
+ * reference solutions, each different from its solution only inside the TODO regions and labelled
+ * with a class the diagnosis knows, a sample of them compiled with the course's nvcc command, and the
+ * confusion table on made-up grading results. Grading the mutants is `make diagnose-mutants` (GPU).
+ */
+#include "diagnose.h"
+#include "gr_util.h"
+#include "mutate.h"
+#include "regions.h"
+#include "wbtest.h"
+
+static char *apply_first(int kind_index_label, const char *text)
+{
+    const mu_op *op = &mu_ops[kind_index_label];
+    size_t at[2];
+    cr_assert_eq(mu_find(op, text, strlen(text), at, 2), 1, "op %d finds one occurrence in %s", kind_index_label, text);
+    char *m = mu_apply(op, text, strlen(text), at[0]);
+    cr_assert_not_null(m);
+    return m;
+}
+
+static int op_of(mu_kind kind, int chapter)
+{
+    for (int i = 0; i < mu_n_ops; i++)
+        if (mu_ops[i].kind == kind && (!chapter || mu_ops[i].chapter == chapter)) return i;
+    cr_assert_fail("no operator of kind %d", kind);
+    return -1;
+}
+
+Test(mutate, operators_rewrite_one_occurrence)
+{
+    char *m = apply_first(op_of(MU_CEIL_FLOOR, 0), "k<<<wb_ceil_div(s->n, BLOCK), BLOCK>>>(x);");
+    cr_assert_str_eq(m, "k<<<(s->n) / (BLOCK), BLOCK>>>(x);");
+    free(m);
+    m = apply_first(op_of(MU_CEIL_ONE, 0), "grid(wb_ceil_div(f(a, b), 16))");
+    cr_assert_str_eq(m, "grid(1)");
+    free(m);
+    m = apply_first(op_of(MU_ATOMIC_PLAIN, 3), "if (i < n) atomicAdd(&partial, input[i]);");
+    cr_assert_str_eq(m, "if (i < n) partial += input[i];");
+    free(m);
+    m = apply_first(op_of(MU_ATOMIC_PLAIN, 3), "atomicAdd(result, (unsigned long long)v);");
+    cr_assert_str_eq(m, "*result += (unsigned long long)v;");
+    free(m);
+    m = apply_first(op_of(MU_DELETE_LINE, 0), "a = 1;\n    __syncthreads();\nb = 2;\n");
+    cr_assert_str_eq(m, "a = 1;\nb = 2;\n");
+    free(m);
+    m = apply_first(op_of(MU_SWAP, 4), "r = blockIdx.y * 16; c = blockIdx.x * 16;");
+    cr_assert_str_eq(m, "r = blockIdx.x * 16; c = blockIdx.y * 16;");
+    free(m);
+    const mu_op *ceil = &mu_ops[op_of(MU_CEIL_FLOOR, 0)];
+    cr_assert_null(mu_apply(ceil, "wb_ceil_div(n", 13, 0), "an unbalanced call is not mutated");
+}
+
+static json_t *all_mutants(const char *out)
+{
+    cr_assert_eq(mu_write_all(".", out, 0), 0, "mutate failed (run from the repository root)");
+    char p[512];
+    snprintf(p, sizeof p, "%s/mutants.json", out);
+    json_t *list = json_load_file(p, 0, NULL);
+    cr_assert(json_is_array(list), "%s is not a JSON array", p);
+    return list;
+}
+
+static char *mutant_path(const char *out, json_t *m, char *p, size_t len)
+{
+    static gr_rubric rub;
+    static int loaded;
+    char err[300];
+    if (!loaded) cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    loaded = 1;
+    int chn = (int)json_integer_value(json_object_get(m, "chapter"));
+    for (int c = 0; c < rub.n_ch; c++)
+        if (rub.ch[c].number == chn) {
+            snprintf(p, len, "%s/%s/%s/chapters/%s/%s", out, json_is_true(json_object_get(m, "perf")) ? "subs-perf" : "subs",
+                     json_string_value(json_object_get(m, "id")), rub.ch[c].dir, rub.ch[c].file);
+            return p;
+        }
+    cr_assert_fail("chapter %d not in the rubric", chn);
+    return NULL;
+}
+
+Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
+{
+    char out[256];
+    wbt_tmpdir(out, sizeof out);
+    json_t *list = all_mutants(out);
+    cr_assert_geq(json_array_size(list), 60, "only %zu mutants", json_array_size(list));
+    int per_ch[6] = {0};
+    size_t i;
+    json_t *m;
+    json_array_foreach(list, i, m)
+    {
+        const char *label = json_string_value(json_object_get(m, "label"));
+        cr_assert(gr_bug_parse(label) >= 0, "mutant %s: '%s' is not a diagnose class", json_string_value(json_object_get(m, "id")),
+                  label);
+        int chn = (int)json_integer_value(json_object_get(m, "chapter"));
+        cr_assert(chn >= 1 && chn <= 5);
+        per_ch[chn]++;
+        char p[1024], sp[512];
+        mutant_path(out, m, p, sizeof p);
+        snprintf(sp, sizeof sp, "solutions/%s", strstr(p, "/chapters/") + strlen("/chapters/"));
+        size_t ml, sl, mol, sol;
+        char *mt = wb_read_file(p, &ml), *st = wb_read_file(sp, &sl), err[200];
+        cr_assert_not_null(mt, "%s not written", p);
+        cr_assert_not_null(st, "%s", sp);
+        cr_assert(ml != sl || memcmp(mt, st, sl), "%s is the solution unchanged", p);
+        char *mo = wb_regions_outside(mt, ml, &mol, err, sizeof err), *so = wb_regions_outside(st, sl, &sol, err, sizeof err);
+        cr_assert(mo && so && mol == sol && !memcmp(mo, so, sol), "%s differs from %s outside the regions", p, sp);
+        free(mt), free(st), free(mo), free(so);
+    }
+    for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 5, "chapter %d has only %d mutants", c, per_ch[c]);
+    json_decref(list);
+}
+
+/* One mutant per chapter, each from a different kind of operator, compiled with the course's command. */
+Test(mutate, a_sample_compiles, .timeout = 300)
+{
+    size_t fl;
+    char *flags = wb_read_file("build/grading-flags.json", &fl);
+    if (!flags) cr_skip_test("build/grading-flags.json is not built (make build/grading-flags.json)");
+    json_t *f = json_loads(flags, 0, NULL);
+    free(flags);
+    const char *nvcc = json_string_value(json_object_get(f, "nvcc"));
+    cr_assert_not_null(nvcc);
+    static char o[WBT_OUT_MAX];
+    if (wbt_run(o, "command -v %.*s", (int)strcspn(nvcc, " "), nvcc) != 0) cr_skip_test("no nvcc on this machine");
+    char out[256];
+    wbt_tmpdir(out, sizeof out);
+    json_t *list = all_mutants(out);
+    const char *want[] = {"ch1-shared-dynamic-launch", "ch2-shared-0", "ch3-global-atomic", "ch4-naive-3", "ch5-v1-4"};
+    for (int w = 0; w < 5; w++) {
+        size_t i;
+        json_t *m, *pick = NULL;
+        json_array_foreach(list, i, m) if (!pick && !strncmp(json_string_value(json_object_get(m, "id")), want[w], strlen(want[w])))
+            pick = m;
+        cr_assert_not_null(pick, "no mutant %s*", want[w]);
+        char p[1024];
+        mutant_path(out, pick, p, sizeof p);
+        int rc = wbt_run(o, "%s -c -o %s/m.o %s", nvcc, out, p);
+        cr_assert_eq(rc, 0, "%s does not compile:\n%s", p, o);
+    }
+    json_decref(list);
+    json_decref(f);
+}
+
+static void fake_grading(const char *dir, const char *id, int chapter, const char *variant, double score, const char *named)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/out/%s", dir, id);
+    gr_mkdirs(p, 0755);
+    strcat(p, "/grading.json");
+    json_t *d = named ? json_pack("{s:s, s:s}", "class", named, "evidence", "made up") : json_null();
+    json_t *g = json_pack("{s:[{s:i, s:s, s:f, s:f, s:[{s:s, s:f, s:f, s:o}]}]}", "chapters", "number", chapter, "status",
+                          "graded", "score", score, "max_score", 4.0, "variants", "variant", variant, "score", score,
+                          "max_score", 4.0, "diagnosis", d);
+    cr_assert_eq(json_dump_file(g, p, 0), 0);
+    json_decref(g);
+}
+
+Test(mutate, confusion_table_from_made_up_results)
+{
+    char dir[256], p[512];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(p, sizeof p, "%s/mutants.json", dir);
+    json_t *list = json_pack("[{s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}]",
+                             "id", "m1", "chapter", 1, "region", "global", "label", "tail", "what", "floor", "perf", 0,
+                             "id", "m2", "chapter", 1, "region", "global-launch", "label", "race", "what", "no barrier", "perf", 0,
+                             "id", "m3", "chapter", 1, "region", "global", "label", "off-by-one", "what", "n - i", "perf", 0);
+    cr_assert_eq(json_dump_file(list, p, 0), 0);
+    json_decref(list);
+    fake_grading(dir, "m1", 1, "global", 2.0, "tail");          /* caught, named right */
+    fake_grading(dir, "m2", 1, "global", 2.0, "tile-edge");     /* caught, named wrong */
+    fake_grading(dir, "m3", 1, "global", 4.0, NULL);            /* a survivor */
+    snprintf(p, sizeof p, "%s/report.txt", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert_eq(mu_report(dir, f), 0);
+    fclose(f);
+    size_t n;
+    char *t = wb_read_file(p, &n);
+    cr_assert(strstr(t, "accuracy (named == intended): 1/3"), "%s", t);
+    cr_assert(strstr(t, "caught (not full marks):      2/3"), "%s", t);
+    cr_assert(strstr(t, "named right, of the caught:   1/2"), "%s", t);
+    cr_assert(strstr(t, "m3") && strstr(t, "n - i"), "the survivor is listed:\n%s", t);
+    free(t);
+}

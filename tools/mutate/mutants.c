@@ -1,0 +1,123 @@
+/* mutants.c — see mutate.h. */
+#define _GNU_SOURCE 1
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr_util.h"
+#include "mutate.h"
+#include "regions.h"
+
+#define MU_MAX_OCC 2 /* occurrences per operator and region: enough variety, not hundreds */
+
+/* Does a mutant's class need the performance run to be seen? */
+int mu_needs_perf(const char *label)
+{
+    return !strcmp(label, "uncoalesced") || !strcmp(label, "padding") || !strcmp(label, "host-work");
+}
+
+/* The mutants of one chapter's solution text, appended to list (a JSON array); files under out unless
+ * out is NULL. Returns how many, or -1 on an error (in err). */
+int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const char *out, json_t *list, char *err,
+               size_t elen)
+{
+    wb_region reg[64];
+    int nr = wb_regions_parse(text, len, reg, 64, err, elen);
+    if (nr < 0) return -1;
+    size_t olen;
+    char *outside = wb_regions_outside(text, len, &olen, err, elen);
+    if (!outside) return -1;
+    int made = 0;
+    for (int r = 0; r < nr; r++) {
+        const char *rt = text + reg[r].begin;
+        size_t rl = reg[r].end - reg[r].begin;
+        for (int o = 0; o < mu_n_ops; o++) {
+            const mu_op *op = &mu_ops[o];
+            if (op->chapter && op->chapter != ch->number) continue;
+            size_t at[MU_MAX_OCC];
+            int n = mu_find(op, rt, rl, at, MU_MAX_OCC);
+            for (int k = 0; k < n; k++) {
+                char *m = mu_apply(op, rt, rl, at[k]);
+                if (!m) continue;
+                size_t ml = strlen(m), fl = len - rl + ml;
+                char *file = malloc(fl + 1);
+                memcpy(file, text, reg[r].begin);
+                memcpy(file + reg[r].begin, m, ml);
+                memcpy(file + reg[r].begin + ml, text + reg[r].end, len - reg[r].end);
+                file[fl] = 0;
+                free(m);
+                size_t ol2;
+                char *outside2 = wb_regions_outside(file, fl, &ol2, err, elen);
+                int same_outside = outside2 && ol2 == olen && !memcmp(outside2, outside, olen);
+                free(outside2);
+                if (!same_outside) { /* an operator that reached outside its region: a tool bug */
+                    snprintf(err, elen, "ch%d %s op %d changed text outside the regions", ch->number, reg[r].name, o);
+                    free(file);
+                    free(outside);
+                    return -1;
+                }
+                char id[96];
+                snprintf(id, sizeof id, "ch%d-%s-%02d%c", ch->number, reg[r].name, o, 'a' + k);
+                if (out) {
+                    char p[4096];
+                    snprintf(p, sizeof p, "%s/%s/%s/chapters/%s", out, mu_needs_perf(op->label) ? "subs-perf" : "subs",
+                             id, ch->dir);
+                    gr_mkdirs(p, 0755);
+                    snprintf(p + strlen(p), sizeof p - strlen(p), "/%s", ch->file);
+                    if (gr_write_file(p, file, fl)) {
+                        snprintf(err, elen, "cannot write %s", p);
+                        free(file);
+                        free(outside);
+                        return -1;
+                    }
+                }
+                free(file);
+                json_array_append_new(list, json_pack("{s:s, s:i, s:s, s:s, s:s, s:b}", "id", id, "chapter", ch->number,
+                                                      "region", reg[r].name, "label", op->label, "what", op->what,
+                                                      "perf", mu_needs_perf(op->label)));
+                made++;
+            }
+        }
+    }
+    free(outside);
+    return made;
+}
+
+int mu_write_all(const char *root, const char *out, int only_ch)
+{
+    char p[4096], err[300];
+    snprintf(p, sizeof p, "%s/grading/rubric.json", root);
+    gr_rubric rub;
+    if (gr_rubric_load(p, &rub, err, sizeof err)) {
+        fprintf(stderr, "mutate: %s\n", err);
+        return 1;
+    }
+    gr_rmtree(out);
+    gr_mkdirs(out, 0755);
+    json_t *list = json_array();
+    int total = 0;
+    for (int c = 0; c < rub.n_ch; c++) {
+        const gr_chapter_rubric *ch = &rub.ch[c];
+        if (only_ch && ch->number != only_ch) continue;
+        snprintf(p, sizeof p, "%s/solutions/%s/%s", root, ch->dir, ch->file);
+        size_t len;
+        char *text = wb_read_file(p, &len);
+        if (!text) continue; /* a chapter without a solution here */
+        int n = mu_chapter(ch, text, len, out, list, err, sizeof err);
+        free(text);
+        if (n < 0) {
+            fprintf(stderr, "mutate: %s: %s\n", p, err);
+            json_decref(list);
+            return 1;
+        }
+        printf("ch%d: %d mutants\n", ch->number, n);
+        total += n;
+    }
+    snprintf(p, sizeof p, "%s/mutants.json", out);
+    int rc = json_dump_file(list, p, JSON_INDENT(1));
+    json_decref(list);
+    printf("%d mutants in %s\n", total, out);
+    return rc ? 1 : 0;
+}
+

@@ -1,0 +1,32 @@
+/*
+ * mutate.h — the mutants of the reference solutions (mutants.c, operators in ops.h) and the confusion
+ * table of what the grader named for them (report.c). build/mutate (mutate.c) is the CLI; the modules
+ * are in build/libwb.a so that tests/test_mutate.c checks them without a GPU.
+ */
+#ifndef WB_MUTATE_H
+#define WB_MUTATE_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "ops.h"
+#include "rubric.h"
+
+/* Does a class need the performance run to be seen (uncoalesced, padding, host-work)? */
+int mu_needs_perf(const char *label);
+
+/* The mutants of one chapter's solution text: each appended to list as {id, chapter, region, label,
+ * what, perf}; written as submissions under out (subs/ or subs-perf/) unless out is NULL. Every
+ * mutant's text outside the regions is checked to be the solution's. Returns how many, or -1 (err). */
+int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const char *out, json_t *list, char *err,
+               size_t elen);
+
+/* Every chapter's mutants (or only chapter only_ch) of root's solutions into out, with out/mutants.json.
+ * Returns 0, or 1 with the reason on stderr. */
+int mu_write_all(const char *root, const char *out, int only_ch);
+
+/* The confusion table intended × named from dir/mutants.json and dir/out/<id>/grading.json (or
+ * dir/out-perf/<id>/): accuracy, caught %, named % of caught, survivors. Returns 0, 1 if nothing graded. */
+int mu_report(const char *dir, FILE *f);
+
+#endif /* WB_MUTATE_H */

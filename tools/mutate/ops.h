@@ -1,0 +1,42 @@
+/*
+ * ops.h — mutation operators for the reference solutions' TODO regions: each one a small, typical
+ * student bug (a dropped barrier, < for <=, a missing bounds check, a grid rounded down, threadIdx.x for
+ * the global index, x and y swapped, += for atomicAdd, an accumulator not at the identity, ...) labelled
+ * with the bug class the grader's diagnosis should name (grading/diagnose.h's gr_bug_name words).
+ *
+ * Pure text functions: a mutant is the region's text with one occurrence rewritten; the caller splices
+ * it back into the file (tools/mutate/mutate.c). Tested by tests/test_mutate.c.
+ */
+#ifndef WB_MUTATE_OPS_H
+#define WB_MUTATE_OPS_H
+
+#include <stddef.h>
+
+typedef enum {
+    MU_REPLACE,      /* the occurrence of a becomes b */
+    MU_SWAP,         /* every a becomes b and every b becomes a (all at once: one mutant per region) */
+    MU_CEIL_FLOOR,   /* wb_ceil_div(x, y) becomes (x) / (y): the grid rounded down */
+    MU_CEIL_ONE,     /* wb_ceil_div(x, y) becomes 1: one block */
+    MU_ATOMIC_PLAIN, /* atomicAdd(p, v) becomes *p += v (or x += v for &x) */
+    MU_DELETE_LINE   /* the line holding a is deleted */
+} mu_kind;
+
+typedef struct {
+    mu_kind kind;
+    int chapter;          /* 0: any chapter */
+    const char *a, *b;
+    const char *label;    /* the bug class (gr_bug_name) the diagnosis should name */
+    const char *what;     /* what the mutant does, for the listing */
+} mu_op;
+
+extern const mu_op mu_ops[];
+extern const int mu_n_ops;
+
+/* Where op applies in text[0..len): the offsets of up to max occurrences; returns how many. */
+int mu_find(const mu_op *op, const char *text, size_t len, size_t *at, int max);
+
+/* text[0..len) with op applied at the occurrence found at offset at: a malloc'd string, or NULL if the
+ * occurrence does not parse (e.g. an unbalanced call) or nothing changes. */
+char *mu_apply(const mu_op *op, const char *text, size_t len, size_t at);
+
+#endif /* WB_MUTATE_OPS_H */

@@ -1,0 +1,122 @@
+/* report.c — see mutate.h: the confusion table of the mutants' diagnoses. */
+#define _GNU_SOURCE 1
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "mutate.h"
+
+/* The variant a region belongs to: the region's own name, or it less "-launch"; a shared region
+ * (block-sum, edge-access) has none: then the first variant that lost points. */
+static json_t *mu_variant(json_t *vars, const char *region)
+{
+    char base[96];
+    snprintf(base, sizeof base, "%s", region);
+    char *l = strstr(base, "-launch");
+    if (l && !l[7]) *l = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(vars, i, v) if (!strcmp(json_string_value(json_object_get(v, "variant")) ?: "", base)) return v;
+    json_array_foreach(vars, i, v) if (json_real_value(json_object_get(v, "score")) <
+                                       json_real_value(json_object_get(v, "max_score")) - 1e-9) return v;
+    return NULL;
+}
+
+/* What the grader made of one mutant: graded, caught (not full marks), the class it named. */
+typedef struct {
+    int graded, caught;
+    int named;            /* gr_bug, GR_BUG_NONE where no diagnosis */
+} mu_outcome;
+
+static mu_outcome mu_read(const char *dir, json_t *m)
+{
+    mu_outcome o = {0, 0, GR_BUG_NONE};
+    const char *id = json_string_value(json_object_get(m, "id"));
+    int chn = (int)json_integer_value(json_object_get(m, "chapter"));
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s/%s/grading.json", dir, json_is_true(json_object_get(m, "perf")) ? "out-perf" : "out", id);
+    json_t *g = json_load_file(p, 0, NULL);
+    if (!g) return o;
+    size_t i;
+    json_t *ch;
+    json_array_foreach(json_object_get(g, "chapters"), i, ch)
+    {
+        if (json_integer_value(json_object_get(ch, "number")) != chn) continue;
+        o.graded = 1;
+        o.caught = json_real_value(json_object_get(ch, "score")) < json_real_value(json_object_get(ch, "max_score")) - 1e-9 ||
+                   strcmp(json_string_value(json_object_get(ch, "status")) ?: "", "graded");
+        json_t *v = mu_variant(json_object_get(ch, "variants"), json_string_value(json_object_get(m, "region")));
+        json_t *d = v ? json_object_get(v, "diagnosis") : NULL;
+        int b = json_is_object(d) ? gr_bug_parse(json_string_value(json_object_get(d, "class"))) : -1;
+        o.named = b < 0 ? GR_BUG_NONE : b;
+    }
+    json_decref(g);
+    return o;
+}
+
+int mu_report(const char *dir, FILE *f)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/mutants.json", dir);
+    json_error_t je;
+    json_t *list = json_load_file(p, 0, &je);
+    if (!list) {
+        fprintf(stderr, "mutate: %s: %s\n", p, je.text);
+        return 1;
+    }
+    static int table[GR_BUG_COUNT][GR_BUG_COUNT];
+    memset(table, 0, sizeof table);
+    int total = 0, graded = 0, caught = 0, right = 0, right_caught = 0, used[GR_BUG_COUNT] = {0};
+    size_t i;
+    json_t *m;
+    json_array_foreach(list, i, m)
+    {
+        int want = gr_bug_parse(json_string_value(json_object_get(m, "label")));
+        if (want < 0) continue;
+        total++;
+        mu_outcome o = mu_read(dir, m);
+        if (!o.graded) continue;
+        graded++;
+        caught += o.caught;
+        right += o.named == want;
+        right_caught += o.caught && o.named == want;
+        table[want][o.named]++;
+        used[o.named] = 1;
+    }
+    if (!graded) {
+        fprintf(stderr, "mutate: none of the %d mutants in %s has a grading.json yet\n", total, dir);
+        json_decref(list);
+        return 1;
+    }
+    fprintf(f, "Confusion table (rows: intended class, columns: named; graded %d of %d mutants)\n\n%-15s", graded, total,
+            "intended");
+    for (int b = 0; b < GR_BUG_COUNT; b++)
+        if (used[b]) fprintf(f, " %6.6s", gr_bug_name(b));
+    fputc('\n', f);
+    for (int a = 0; a < GR_BUG_COUNT; a++) {
+        int row = 0;
+        for (int b = 0; b < GR_BUG_COUNT; b++) row += table[a][b];
+        if (!row) continue;
+        fprintf(f, "%-15s", gr_bug_name(a));
+        for (int b = 0; b < GR_BUG_COUNT; b++)
+            if (used[b]) fprintf(f, " %6d", table[a][b]);
+        fputc('\n', f);
+    }
+    fprintf(f, "\naccuracy (named == intended): %d/%d = %.0f%%\n", right, graded, 100.0 * right / graded);
+    fprintf(f, "caught (not full marks):      %d/%d = %.0f%%\n", caught, graded, 100.0 * caught / graded);
+    fprintf(f, "named right, of the caught:   %d/%d = %.0f%%\n", right_caught, caught, caught ? 100.0 * right_caught / caught : 0);
+    fprintf(f, "\nSurvivors (full marks):\n");
+    int surv = 0;
+    json_array_foreach(list, i, m)
+    {
+        mu_outcome o = mu_read(dir, m);
+        if (!o.graded || o.caught) continue;
+        surv++;
+        fprintf(f, "  %-28s %-14s %s\n", json_string_value(json_object_get(m, "id")),
+                json_string_value(json_object_get(m, "label")), json_string_value(json_object_get(m, "what")));
+    }
+    if (!surv) fprintf(f, "  none\n");
+    json_decref(list);
+    return 0;
+}
