@@ -482,6 +482,8 @@ grade-class:
 MUTATE      := $(BUILD)/mutate
 MUTANTS     := $(BUILD)/mutants
 MUTANT_JOBS ?= $(or $(JOBS),4)
+# one fixed seed: half the correctness runs of a grading, and a table that can be replayed
+MUTANT_SEED ?= 20261123
 $(MUTATE): tools/mutate/mutate.c $(wildcard tools/mutate/*.h) $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
 	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ tools/mutate/mutate.c $(BUILD)/libwb.a -ljansson -larchive -lm
 .PHONY: diagnose-mutants
@@ -489,8 +491,8 @@ diagnose-mutants:
 	@$(MAKE) --no-print-directory gpu-required
 	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
 	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
-	./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) $(if $(CH),--ch $(CH)) >/dev/null
-	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(GRADER) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 $(if $(CH),--ch $(CH)) >/dev/null; fi
+	./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null
+	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(GRADER) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null; fi
 	./$(MUTATE) --report $(MUTANTS)
 
 check:

@@ -63,11 +63,12 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             if (o == GR_SZ_WRONG) {
                 gr_size_ev scan = *sev;
                 unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < nd ? (unsigned long long)dims[ch->cols_dim] : cmp.n;
-                if (!ch->tolerance) gr_diag_scan(ref, got, cmp.n, cols, ch->elem == GR_I64 ? 8 : 4, ch->tile, &scan);
+                gr_diag_scan(ref, got, cmp.n, cols, ch->elem == GR_I64 ? 8 : 4, ch->tolerance, ch->tile, &scan);
                 sev->pat = cmp.pattern;
                 sev->transposed |= scan.transposed;
                 sev->uniform |= scan.uniform;
                 sev->first_tile_repeated |= scan.first_tile_repeated;
+                sev->offset |= scan.offset;
             }
             free(ref);
             free(got);

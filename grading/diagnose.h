@@ -55,6 +55,7 @@ typedef struct {
     int transposed;             /* a square result equals the reference transposed */
     int uniform;                /* every wrong element holds one and the same value */
     int first_tile_repeated;    /* written elements beyond the first tile repeat the first tile's values */
+    int offset;                 /* floats: every element off by about the same amount */
 } gr_size_ev;
 
 /* The sanitizer's first finding, by kind. */
@@ -85,10 +86,11 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch);
 /* The rule table over the evidence. A variant that passed everywhere and is not slow gets GR_BUG_NONE. */
 void gr_diagnose(const gr_diag_ev *e, gr_diag *d);
 
-/* Fills transposed / uniform / first_tile_repeated of s from one wrong size's raw results (n elements
- * of elem_bytes each, row length cols; cols == n for 1-D). */
+/* Fills transposed / uniform / first_tile_repeated / offset of s from one wrong size's raw results (n
+ * elements of elem_bytes each, row length cols; cols == n for 1-D). approx: float32 results compared
+ * within a tolerance (another summation order), so "equal" means close. */
 void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, int elem_bytes,
-                  int tile, gr_size_ev *s);
+                  int approx, int tile, gr_size_ev *s);
 
 /* The kind of a sanitizer finding from its first line ("Invalid __global__ write", "Race reported", ...). */
 gr_san_kind gr_san_kind_of(const char *first);

@@ -72,10 +72,13 @@ void gr_evidence(const gr_chjob *j)
         if (gr_failed(r->verdict)) {
             int s = gr_repeat_size(e);
             if (s >= 0) e->repeats = gr_repeats(j, r->name, s);
-            if (!x->no_san && x->sanitizer[0]) {
+            /* memcheck first; racecheck only when memcheck saw nothing (a wrong result with a clean
+             * memcheck is often a missing barrier that the repeats happened not to show). */
+            static const char *const tools[] = {"memcheck", "racecheck"};
+            for (int t = 0; t < 2 && !x->no_san && x->sanitizer[0] && !r->san_finding; t++) {
                 char first[500];
-                if (gr_sanitize_one(j, "memcheck", r->name, first, sizeof first) == 1) {
-                    snprintf(r->san, sizeof r->san, "memcheck at size %s: %s", j->ch->sanitizer_size, first);
+                if (gr_sanitize_one(j, tools[t], r->name, first, sizeof first) == 1) {
+                    snprintf(r->san, sizeof r->san, "%s at size %s: %s", tools[t], j->ch->sanitizer_size, first);
                     r->san_finding = 1;
                 }
             }
@@ -89,7 +92,8 @@ void gr_evidence(const gr_chjob *j)
             if (!strncmp(line, "Error: ", 7)) line += 7;
             snprintf(e->san_first, sizeof e->san_first, "%.*s", (int)strcspn(line, "\n"), line);
         }
-        if (r->perf_ran && r->ratio > GR_SLOW_RATIO) {
+        double slow = x->rub.n_bands ? x->rub.band[0].within : GR_SLOW_RATIO;
+        if (r->perf_ran && r->ratio > slow) {
             e->slow = 1;
             e->stu_ms = r->stu_ms;
             e->ref_ms = r->ref_ms;

@@ -4,7 +4,8 @@
  *
  * For a variant that failed (wrong, crash, time limit, error), at a cost only for those: three runs of
  * one failing size on one seed (differing results: a race or lost updates) and one memcheck run at the
- * chapter's small sanitizer size (its first finding goes into the feedback). For a correct variant:
+ * chapter's small sanitizer size, racecheck too if memcheck is clean (the first finding goes into the
+ * feedback). For a correct variant:
  * a finding of the regular sanitizer runs, and perf's ratio (a slow variant). Awards nothing.
  */
 #ifndef GR_EVIDENCE_H
@@ -12,7 +13,8 @@
 
 #include "job.h"
 
-/* A correct variant more than this many times the reference's time is "slow" for the diagnosis. */
+/* A correct variant beyond the rubric's first perf band (full points) is "slow" for the diagnosis; this
+ * ratio where the rubric has no bands. */
 #define GR_SLOW_RATIO 2.0
 
 void gr_evidence(const gr_chjob *j);

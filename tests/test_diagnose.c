@@ -250,15 +250,60 @@ Test(diagnose, scan_raw_results)
 {
     int ref[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, tr[9] = {1, 4, 7, 2, 5, 8, 3, 6, 9};
     gr_size_ev s = {0};
-    gr_diag_scan(ref, tr, 9, 3, 4, 64, &s);
+    gr_diag_scan(ref, tr, 9, 3, 4, 0, 64, &s);
     cr_assert(s.transposed && !s.first_tile_repeated);
     int zeros[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    gr_diag_scan(ref, zeros, 9, 3, 4, 64, &s);
+    gr_diag_scan(ref, zeros, 9, 3, 4, 0, 64, &s);
     cr_assert(s.uniform && !s.transposed);
-    gr_diag_scan(ref, ref, 9, 3, 4, 64, &s);
+    gr_diag_scan(ref, ref, 9, 3, 4, 0, 64, &s);
     cr_assert(!s.uniform && !s.transposed, "a correct result shows nothing");
     int big_ref[8], rep[8];
     for (int i = 0; i < 8; i++) big_ref[i] = 10 + i, rep[i] = 10 + i % 4;
-    gr_diag_scan(big_ref, rep, 8, 8, 4, 4, &s);
+    gr_diag_scan(big_ref, rep, 8, 8, 4, 0, 4, &s);
     cr_assert(s.first_tile_repeated);
+}
+
+Test(diagnose, unguarded_tile_load_is_a_tile_edge_not_just_out_of_bounds)
+{
+    gr_diag_ev e;
+    all_pass(&e, 4);
+    const char *ragged[] = {"1x1x1", "17x33x5", "1000x1x1000", "129x130x131", "300x200x257", "1x700x9", "511x257x1000"};
+    for (int i = 0; i < 7; i++) set(&e, ragged[i], GR_SZ_WRONG, GR_PAT_SCATTERED);
+    e.san = GR_SAN_OOB;
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
+    expect(&e, GR_BUG_TILE_EDGE);
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ write of size 4 bytes");
+    expect(&e, GR_BUG_OOB);
+}
+
+Test(diagnose, a_shift_is_named_before_its_stray_store)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    for (int s = 0; s < e.n_sizes; s++) e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_SHIFT;
+    e.san = GR_SAN_OOB;
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ write of size 4 bytes");
+    expect(&e, GR_BUG_OFF_BY_ONE);
+}
+
+Test(diagnose, modest_slowdown_in_a_tiled_chapter_is_padding)
+{
+    gr_diag_ev e;
+    all_pass(&e, 4);
+    e.slow = 1, e.stu_ms = 1.5, e.ref_ms = 1.0;
+    expect(&e, GR_BUG_PADDING);
+    e.stu_ms = 6.0;
+    expect(&e, GR_BUG_UNCOALESCED);
+}
+
+Test(diagnose, float_offset_at_every_size_is_the_identity)
+{
+    float ref[4] = {1.0f, -2.0f, 3.5f, 0.25f}, got[4] = {2.0f, -1.0000001f, 4.5f, 1.25f};
+    gr_size_ev s = {0};
+    gr_diag_scan(ref, got, 4, 2, 4, 1, 16, &s);
+    cr_assert(s.offset);
+    gr_diag_ev e;
+    all_pass(&e, 4);
+    for (int i = 0; i < e.n_sizes; i++) e.size[i].out = GR_SZ_WRONG, e.size[i].pat = GR_PAT_SCATTERED, e.size[i].offset = 1;
+    expect(&e, GR_BUG_IDENTITY);
 }
