@@ -491,7 +491,7 @@ diagnose-mutants:
 	@$(MAKE) --no-print-directory gpu-required
 	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
 	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
-	./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null
+	-./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null
 	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(GRADER) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null; fi
 	./$(MUTATE) --report $(MUTANTS)
 

@@ -55,6 +55,13 @@ static mu_outcome mu_read(const char *dir, json_t *m)
     return o;
 }
 
+/* A column as wide as its class's name. */
+static int mu_width(int b)
+{
+    int w = (int)strlen(gr_bug_name(b));
+    return w < 4 ? 4 : w;
+}
+
 int mu_report(const char *dir, FILE *f)
 {
     char p[4096];
@@ -92,7 +99,7 @@ int mu_report(const char *dir, FILE *f)
     fprintf(f, "Confusion table (rows: intended class, columns: named; graded %d of %d mutants)\n\n%-15s", graded, total,
             "intended");
     for (int b = 0; b < GR_BUG_COUNT; b++)
-        if (used[b]) fprintf(f, " %6.6s", gr_bug_name(b));
+        if (used[b]) fprintf(f, " %*s", mu_width(b), gr_bug_name(b));
     fputc('\n', f);
     for (int a = 0; a < GR_BUG_COUNT; a++) {
         int row = 0;
@@ -100,7 +107,7 @@ int mu_report(const char *dir, FILE *f)
         if (!row) continue;
         fprintf(f, "%-15s", gr_bug_name(a));
         for (int b = 0; b < GR_BUG_COUNT; b++)
-            if (used[b]) fprintf(f, " %6d", table[a][b]);
+            if (used[b]) fprintf(f, " %*d", mu_width(b), table[a][b]);
         fputc('\n', f);
     }
     fprintf(f, "\naccuracy (named == intended): %d/%d = %.0f%%\n", right, graded, 100.0 * right / graded);
