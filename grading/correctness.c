@@ -196,8 +196,14 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         gr_rmtree(iso);
         gr_mkdirs(iso, 0755);
     }
+    int hung = 0;
     for (int s = k->first; s < k->first + k->count; s++) {
         if ((corr->dead & (1u << s)) || gr_dump_complete(iso, ch, variant, s, 1)) continue;
+        if (hung >= 2) { /* two sizes hit the time limit alone: the rest are not run (each would cost it) */
+            corr->end[s] = GR_SZ_NOT_RUN;
+            corr->dead |= 1u << s;
+            continue;
+        }
         char one[PATH_MAX + 16];
         snprintf(one, sizeof one, "%s.%d", iso, s);
         const gr_dump_chunk single = {k->seed, s, 1};
@@ -211,6 +217,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         } else {
             corr->end[s] = gr_note_failure(corr, &c, &r);
             corr->dead |= 1u << s;
+            hung += corr->end[s] == GR_SZ_TIMEOUT;
         }
         gr_run_result_free(&r);
         gr_rmtree(one);
