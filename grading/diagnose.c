@@ -1,7 +1,6 @@
 /* diagnose.c — see diagnose.h. */
 #include "diagnose.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -182,6 +181,26 @@ static int gr_only_ragged(const gr_diag_ev *e, const gr_facts *f)
     return f->bad && !f->bad_multiple && f->bad_nonmultiple && f->ok_multiple;
 }
 
+/* A reduction over inputs that are the same prefix at every size: a single block's sum is the sum at
+ * n = block for every larger n; blocks that all sum block 0's elements give ceil(n / block) times it.
+ * 1: the latter, -1: the former, 0: neither shown. */
+static int gr_scalar_blocks(const gr_diag_ev *e)
+{
+    int b = -1, w = gr_width(e);
+    for (int s = 0; s < e->n_sizes; s++)
+        if (e->size[s].nd == 1 && e->size[s].dims[0] == w && e->have1[s]) b = s;
+    if (!e->scalar || b < 0) return 0;
+    int single = 1, repeated = 1, seen = 0;
+    for (int s = 0; s < e->n_sizes; s++) {
+        long long n = e->size[s].dims[0];
+        if (!e->have1[s] || e->size[s].out != GR_SZ_WRONG || n <= w) continue;
+        seen++;
+        single &= e->got1[s] == e->ref1[b];
+        repeated &= e->got1[s] == (n + w - 1) / w * e->ref1[b];
+    }
+    return !seen ? 0 : repeated && !single ? 1 : single && !repeated ? -1 : 0;
+}
+
 /* ---------------------------------------------------------------- the rules */
 typedef int (*gr_rule_fn)(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len);
 
@@ -266,8 +285,12 @@ static int r_one_block(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t 
 {
     if (!f->bad || f->bad_small || !f->ok_small || f->ok_big) return 0;
     int w = gr_width(e);
+    int sum = gr_scalar_blocks(e);
     snprintf(ev, len, "right while one block of %d covers the input (%s), wrong at every larger size (%s)%s", w,
-             f->ok_list, f->bad_list, f->repeated ? "; beyond the first block the output repeats the first block's" : "");
+             f->ok_list, f->bad_list,
+             f->repeated || sum > 0 ? "; beyond the first block the result repeats the first block's"
+             : sum < 0             ? "; at every larger size the result is the first block's alone"
+                                   : "");
     return 1;
 }
 
@@ -322,9 +345,12 @@ static gr_bug gr_pick(const gr_rule *r, const gr_diag_ev *e, const gr_facts *f)
         return strstr(e->san_first, "read") && gr_only_ragged(e, f) ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
     if (r->fn == r_tail) /* poison or a wrong last tile: the grid; garbage elsewhere: an unguarded tile load */
         return gr_lost(f) ? GR_BUG_TAIL : GR_BUG_TILE_EDGE;
-    if (r->fn == r_one_block) /* blocks that all do block 0's work: the index; the rest never written: the grid */
+    if (r->fn == r_one_block) { /* blocks that all do block 0's work: the index; the rest never written: the grid */
+        int sum = gr_scalar_blocks(e);
+        if (sum) return sum > 0 ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK;
         return e->scalar || f->repeated || f->pats[GR_PAT_POISON] + f->pats[GR_PAT_TAIL] < f->wrong
                    ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK;
+    }
     return r->bug;
 }
 
@@ -361,76 +387,4 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
     d->bug = GR_BUG_UNCLEAR;
     snprintf(d->evidence, sizeof d->evidence, "%s at sizes %s%s%s", f.ended == f.bad ? "the run failed" : "wrong",
              f.bad_list, f.ok_list[0] ? "; right at " : "", f.ok_list);
-}
-
-/* ---------------------------------------------------------------- the raw data */
-static int gr_elem_eq(const void *a, size_t i, const void *b, size_t j, int eb)
-{
-    return !memcmp((const char *)a + i * eb, (const char *)b + j * eb, eb);
-}
-
-static int gr_poison_at(const void *p, size_t i, int eb)
-{
-    const unsigned char *c = (const unsigned char *)p + i * eb;
-    for (int k = 0; k < eb; k++)
-        if (c[k] != 0xA5) return 0;
-    return 1;
-}
-
-/* Equal, or for floats close (results summed in another order). */
-static int gr_close(const void *a, size_t i, const void *b, size_t j, int eb, int approx)
-{
-    if (!approx) return gr_elem_eq(a, i, b, j, eb);
-    float x = ((const float *)a)[i], y = ((const float *)b)[j];
-    return x == y || fabsf(x - y) <= 1e-3f * (1.0f + fabsf(y));
-}
-
-void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, int eb, int approx,
-                  int tile, gr_size_ev *s)
-{
-    s->transposed = s->uniform = s->first_tile_repeated = s->offset = 0;
-    if (!ref || !got || !n || eb <= 0) return;
-    if (!cols || n % cols) cols = n;
-    unsigned long long rows = n / cols;
-    /* Transposed: only a square non-trivial result can tell, and only if it is not symmetric. */
-    if (rows == cols && rows > 1) {
-        int t = 1, differs = 0;
-        for (unsigned long long r = 0; r < rows && t; r++)
-            for (unsigned long long c = 0; c < cols && t; c++) {
-                t = gr_close(got, r * cols + c, ref, c * cols + r, eb, approx);
-                differs |= !gr_elem_eq(got, r * cols + c, ref, r * cols + c, eb);
-            }
-        s->transposed = t && differs;
-    }
-    long long first_wrong = -1;
-    int uniform = 1, any = 0;
-    for (unsigned long long i = 0; i < n; i++) {
-        if (gr_elem_eq(ref, i, got, i, eb)) continue;
-        if (gr_poison_at(got, i, eb)) continue;
-        if (first_wrong < 0) first_wrong = (long long)i;
-        else if (!gr_elem_eq(got, i, got, (size_t)first_wrong, eb)) uniform = 0;
-        any = 1;
-    }
-    s->uniform = any && uniform && n > 1;
-    if (approx && any) { /* every element off by about the same amount (a float accumulator's start) */
-        double d0 = 0;
-        int off = 1, set = 0;
-        for (unsigned long long i = 0; i < n && off; i++) {
-            double d = (double)((const float *)got)[i] - ((const float *)ref)[i];
-            if (!set) d0 = d, set = 1;
-            off = isfinite(d) && fabs(d - d0) <= 1e-3 * (1 + fabs(d0));
-        }
-        s->offset = off && d0 != 0;
-    }
-    /* Blocks that all did block 0's work: written elements beyond the first tile equal got[i % tile]. */
-    unsigned long long w = tile > 1 ? (unsigned long long)tile : 256;
-    if (n > w) {
-        int rep = 1, seen = 0;
-        for (unsigned long long i = w; i < n && rep; i++) {
-            if (gr_poison_at(got, i, eb)) continue;
-            seen++;
-            rep = gr_elem_eq(got, i, got, i % w, eb) && !gr_elem_eq(got, i, ref, i, eb);
-        }
-        s->first_tile_repeated = rep && seen;
-    }
 }

@@ -68,6 +68,8 @@ typedef struct {
     char size_name[GR_MAX_EDGE][24];
     gr_size_ev size[GR_MAX_EDGE];
     int scalar;                 /* the result is one element (a reduction) */
+    long long got1[GR_MAX_EDGE], ref1[GR_MAX_EDGE]; /* a scalar result per size (first seed; inputs are */
+    int have1[GR_MAX_EDGE];                         /* prefix-stable, so sizes can be compared) */
     int repeats;                /* -1 not tried, 0 three runs agreed, 1 they differed */
     gr_san_kind san;
     char san_first[300];        /* the finding, as printed (for the evidence line) */

@@ -307,3 +307,21 @@ Test(diagnose, float_offset_at_every_size_is_the_identity)
     for (int i = 0; i < e.n_sizes; i++) e.size[i].out = GR_SZ_WRONG, e.size[i].pat = GR_PAT_SCATTERED, e.size[i].offset = 1;
     expect(&e, GR_BUG_IDENTITY);
 }
+
+Test(diagnose, the_sum_tells_one_block_from_every_block_doing_block_0s_work)
+{
+    gr_diag_ev e;
+    all_pass(&e, 3);
+    const long long at256 = 1000;
+    const char *big[] = {"257", "4096", "1000003"};
+    const long long n[] = {257, 4096, 1000003};
+    for (int s = 0; s < e.n_sizes; s++) e.have1[s] = 1, e.ref1[s] = e.got1[s] = s == 4 ? at256 : 7;
+    for (int i = 0; i < 3; i++) {
+        set(&e, big[i], GR_SZ_WRONG, GR_PAT_CONSTANT);
+        for (int s = 0; s < e.n_sizes; s++)
+            if (!strcmp(e.size_name[s], big[i])) e.got1[s] = (n[i] + 255) / 256 * at256, e.ref1[s] = 5;
+    }
+    expect(&e, GR_BUG_THREAD_INDEX);
+    for (int s = 5; s < e.n_sizes; s++) e.got1[s] = at256;
+    expect(&e, GR_BUG_SINGLE_BLOCK);
+}

@@ -1,0 +1,78 @@
+/* diagnose_scan.c — gr_diag_scan of diagnose.h: what one wrong size's raw results show beyond
+ * compare.c's pattern (transposed, one value everywhere, the first tile repeated, a float offset). */
+#include "diagnose.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- the raw data */
+static int gr_elem_eq(const void *a, size_t i, const void *b, size_t j, int eb)
+{
+    return !memcmp((const char *)a + i * eb, (const char *)b + j * eb, eb);
+}
+
+static int gr_poison_at(const void *p, size_t i, int eb)
+{
+    const unsigned char *c = (const unsigned char *)p + i * eb;
+    for (int k = 0; k < eb; k++)
+        if (c[k] != 0xA5) return 0;
+    return 1;
+}
+
+/* Equal, or for floats close (results summed in another order). */
+static int gr_close(const void *a, size_t i, const void *b, size_t j, int eb, int approx)
+{
+    if (!approx) return gr_elem_eq(a, i, b, j, eb);
+    float x = ((const float *)a)[i], y = ((const float *)b)[j];
+    return x == y || fabsf(x - y) <= 1e-3f * (1.0f + fabsf(y));
+}
+
+void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, int eb, int approx,
+                  int tile, gr_size_ev *s)
+{
+    s->transposed = s->uniform = s->first_tile_repeated = s->offset = 0;
+    if (!ref || !got || !n || eb <= 0) return;
+    if (!cols || n % cols) cols = n;
+    unsigned long long rows = n / cols;
+    /* Transposed: only a square non-trivial result can tell, and only if it is not symmetric. */
+    if (rows == cols && rows > 1) {
+        int t = 1, differs = 0;
+        for (unsigned long long r = 0; r < rows && t; r++)
+            for (unsigned long long c = 0; c < cols && t; c++) {
+                t = gr_close(got, r * cols + c, ref, c * cols + r, eb, approx);
+                differs |= !gr_elem_eq(got, r * cols + c, ref, r * cols + c, eb);
+            }
+        s->transposed = t && differs;
+    }
+    long long first_wrong = -1;
+    int uniform = 1, any = 0;
+    for (unsigned long long i = 0; i < n; i++) {
+        if (gr_elem_eq(ref, i, got, i, eb)) continue;
+        if (gr_poison_at(got, i, eb)) continue;
+        if (first_wrong < 0) first_wrong = (long long)i;
+        else if (!gr_elem_eq(got, i, got, (size_t)first_wrong, eb)) uniform = 0;
+        any = 1;
+    }
+    s->uniform = any && uniform && n > 1;
+    if (approx && any) { /* every element off by about the same amount (a float accumulator's start) */
+        double d0 = 0;
+        int off = 1, set = 0;
+        for (unsigned long long i = 0; i < n && off; i++) {
+            double d = (double)((const float *)got)[i] - ((const float *)ref)[i];
+            if (!set) d0 = d, set = 1;
+            off = isfinite(d) && fabs(d - d0) <= 1e-3 * (1 + fabs(d0));
+        }
+        s->offset = off && d0 != 0;
+    }
+    /* Blocks that all did block 0's work: written elements beyond the first tile equal got[i % tile]. */
+    unsigned long long w = tile > 1 ? (unsigned long long)tile : 256;
+    if (n > w) {
+        int rep = 1, seen = 0;
+        for (unsigned long long i = w; i < n && rep; i++) {
+            if (gr_poison_at(got, i, eb)) continue;
+            seen++;
+            rep = gr_elem_eq(got, i, got, i % w, eb) && !gr_elem_eq(got, i, ref, i, eb);
+        }
+        s->first_tile_repeated = rep && seen;
+    }
+}
