@@ -481,7 +481,7 @@ grade-class:
 # are graded with perf, the rest with --no-perf; each mutant holds one chapter, so CH only picks whose.
 MUTATE      := $(BUILD)/mutate
 MUTANTS     := $(BUILD)/mutants
-MUTANT_JOBS ?= $(or $(JOBS),4)
+MUTANT_JOBS ?= $(or $(JOBS),6)
 # one fixed seed: half the correctness runs of a grading, and a table that can be replayed
 MUTANT_SEED ?= 20261123
 $(MUTATE): tools/mutate/mutate.c $(wildcard tools/mutate/*.h) $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
