@@ -193,7 +193,7 @@ test: $$(TEST_PREREQS)
 	 if [ "$$skipped" -gt 0 ]; then \
 	   echo "skipped: $$skipped tests, because:"; \
 	   grep -o '# SKIP.*' $(BUILD)/test-results.tap | sed 's/ *# SKIP *//' | sort | uniq -c | sort -rn | sed 's/^/  /'; \
-	   gpu=$$(grep '# SKIP' $(BUILD)/test-results.tap | grep -ciE 'cuda|gpu' || true); \
+	   gpu=$$(grep -o '# SKIP.*' $(BUILD)/test-results.tap | grep -ciE 'cuda|gpu|nvidia' || true); \
 	   if [ "$(REQUIRE_GPU)" = 1 ] && [ "$$gpu" -gt 0 ]; then echo "REQUIRE_GPU=1: $$gpu GPU test(s) skipped" >&2; exit 1; fi; \
 	 else echo "skipped: none"; fi
 
