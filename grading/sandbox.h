@@ -49,6 +49,8 @@ typedef struct {
     const char *const *hide;      /* directories hidden (empty tmpfs) under bubblewrap */
     int gpu;                      /* bind the NVIDIA device nodes in */
     int no_bwrap;                 /* do not use bubblewrap even where it works */
+    gid_t gid;                    /* as root: the run's group (its submission's, isolation.h); 0: its uid */
+    gid_t extra_gid;              /* as root: one supplementary group (the course's, for the reference); 0: none */
 } gr_run_opts;
 
 typedef struct {
@@ -81,6 +83,10 @@ typedef struct {
 int gr_run(const gr_run_opts *o, gr_run_result *res);
 
 void gr_run_result_free(gr_run_result *r);
+
+/* 1 if gr_run would use bubblewrap here (present, not switched off by WB_GRADE_NO_BWRAP, and a trivial
+ * sandbox runs the way gr_run starts it: as nobody when root); probed once. */
+int gr_sandbox_bwrap_works(void);
 
 /* One line saying how the run ended, for reports. */
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len);
