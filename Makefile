@@ -491,7 +491,7 @@ check:
 # own files and object files stay out. The release's README.md is release/README.md (the student's);
 # release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|exploits|isolation)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
 	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
@@ -504,5 +504,12 @@ dist-student:
 	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted|handouts/instructor)/' >/dev/null; then \
 	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
 	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
+
+# The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
+# exploit as a submission under build/exploits/ for tests/test_exploits.c.
+EXPLOIT_GEN := $(BUILD)/exploit-gen
+$(EXPLOIT_GEN): tests/grading/exploits/generate.c $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ $< $(BUILD)/libwb.a -ljansson -lm
+test: $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN))
 
 # ------------------------------------------------------------------ (END grading section)
