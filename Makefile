@@ -215,6 +215,8 @@ doctor-grader:
 	 have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"; \
 	 have bwrap "the sandbox (apt-get install bubblewrap)"; \
 	 have nvidia-smi "the GPU driver (grading needs a GPU)"; \
+	 if [ -x $(GRADER) ]; then printf '  %-18s %s\n' isolation "$$(./$(GRADER) --isolation 2>&1)"; \
+	 else printf '  %-18s %s\n' isolation "unknown: build the grader first (make $(GRADER))"; fi; \
 	 printf '#include <archive.h>\nint main(void){archive_read_free(archive_read_new());return 0;}\n' | \
 	   $(CC) -x c - -o /dev/null -larchive >/dev/null 2>&1 && printf '  %-18s yes\n' libarchive || printf '  %-18s NO   %s\n' libarchive "archives (apt-get install libarchive-dev)"; \
 	 printf '#include <jansson.h>\nint main(void){json_decref(json_object());return 0;}\n' | \

@@ -162,7 +162,7 @@ static int gr_isolate(gr_ctx *x, const char *const *extra)
 {
     gr_iso iso;
     char why[700];
-    if (gr_iso_setup(x->root, x->insecure || x->check_mode, extra, &iso, why, sizeof why)) {
+    if (gr_iso_setup(x->root, x->insecure || x->check_mode, 0, extra, &iso, why, sizeof why)) {
         fprintf(stderr, "%s\n", why);
         return 3;
     }
@@ -184,9 +184,9 @@ int main(int argc, char **argv)
         return 2;
     }
     char err[600];
-    if (cli.isolation) { /* make doctor: decide (and as root close the course files), say it, exit */
+    if (cli.isolation) { /* make doctor: decide and say it (changing nothing), exit */
         gr_iso iso;
-        rc = gr_iso_setup(x.root, x.insecure, NULL, &iso, err, sizeof err);
+        rc = gr_iso_setup(x.root, x.insecure, 1, NULL, &iso, err, sizeof err);
         printf("%s\n", rc ? err : iso.line);
         return rc;
     }

@@ -60,8 +60,9 @@ int gr_iso_close(const char *root, const char *const *extra, char *why, size_t w
 int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen);
 
 /* Everything above for this process: facts, decision, closing and verifying. Returns 0 to go on, or 3
- * (and the refusal or the failure in why). The result is also kept for gr_iso_current(). */
-int gr_iso_setup(const char *root, int insecure, const char *const *extra, gr_iso *out, char *why, size_t wlen);
+ * (and the refusal or the failure in why). The result is also kept for gr_iso_current(). With `dry`
+ * (make doctor) nothing is changed: as root the probe only says whether the course is closed now. */
+int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen);
 const gr_iso *gr_iso_current(void);
 
 /* The supplementary group a run of `prog` gets: GR_COURSE_GID for the reference binaries (they must
