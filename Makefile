@@ -167,10 +167,11 @@ slurm-deps:
 
 deps: $(BUILD)/tests/.deps-ok slurm-deps
 
-# Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader and the
-# occupancy listing are defined further down, hence the second expansion).
+# Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader, the
+# occupancy listing and the exploit generator are defined further down, hence the second expansion).
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
-               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
+               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
+               $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
 # set), which is removed after the run whatever the tests did. Then the
@@ -508,10 +509,9 @@ dist-student:
 	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
 
 # The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
-# exploit as a submission under build/exploits/ for tests/test_exploits.c.
+# exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
 EXPLOIT_GEN := $(BUILD)/exploit-gen
 $(EXPLOIT_GEN): tests/grading/exploits/generate.c $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
 	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ $< $(BUILD)/libwb.a -ljansson -lm
-test: $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN))
 
 # ------------------------------------------------------------------ (END grading section)
