@@ -3,6 +3,7 @@
 #include "sandbox.h"
 
 #include <jansson.h>
+#include <sys/mount.h>
 
 static uid_t gr_run_uid(void)
 {
@@ -258,7 +259,13 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
             fprintf(stderr, "sandbox: cannot enter %s: %s\n", o->workdir, strerror(errno));
             _exit(126);
         }
-        if (root && !use_bwrap) (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
+        if (root && !use_bwrap) {
+            (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
+            /* A /proc of its own that shows other uids' processes to no one (hidepid=2): not the grader's
+             * command line (replayed --seeds), not another run's paths. Where the kernel allows. */
+            if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
+                (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
+        }
         struct rlimit rl;
         if (o->cpu_s > 0) {
             rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);

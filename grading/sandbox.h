@@ -6,7 +6,9 @@
  * tail), setrlimit on CPU time, file size, core dumps and processes (never on address space: CUDA maps
  * ~13 GiB of virtual memory, ~170 GiB under compute-sanitizer), a polled cap on the disk used under the
  * working directory, and a minimal environment. As root the program runs as an unprivileged uid of its own
- * (with its submission's group and, for the reference only, the course group: isolation.h)
+ * (with its submission's group and, for the reference only, the course group: isolation.h) and, without
+ * bubblewrap, a /proc of its own mounted with hidepid=2 (other uids' processes, the grader's included, are
+ * invisible: no command line with the seeds, no other run's paths)
  * (gr_run_uid), so the process limit applies to it alone, in a new network namespace where the kernel allows. Where bubblewrap works,
  * it is an extra layer: read-only root, private /tmp, the given directories hidden (the repository with
  * solutions/ and the grader), only the working directory writable, GPU device nodes bound in.

@@ -108,7 +108,8 @@ Test(isolation, as_root_the_course_is_closed_and_the_run_uid_cannot_read_it, .ti
 
 /* The fake chapter's two regions, spliced by the grader. plus: tries to read the reference solution at
  * run time (the name built at run time, fopen through a pointer, so no screen sees it) and looks for
- * the seeds in its environment and in the files under its working directory; any success turns its
+ * the seeds in its environment, in the files under its working directory and on the grader's command
+ * line (/proc/PID/cmdline: `--seeds A,B`, which its own command line never holds); any success turns its
  * answer wrong (in + 2), so PASS means nothing leaked. reverse: the control, reads a file of the
  * course that is not secret (the starter) the same way and finds the seeds where they may be (its own
  * command line) the same way; if either fails, its answer is wrong. */
@@ -135,6 +136,9 @@ static void write_sub(const char *sub, const char *root)
             "        leak = s != NULL;\n"
             "        if (s) fclose(s);\n"
             "        leak |= system(\"env | grep -q -e %s -e %s || grep -rqs -e %s -e %s . \\\"$HOME\\\" \\\"$TMPDIR\\\"\") == 0;\n"
+            /* the grader's own command line (--seeds A,B) is a file too: /proc/PID/cmdline; "[,]" so
+             * that the pattern does not find the command line of the grep (or the shell) itself */
+            "        leak |= system(\"cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\\\0' ' ' | grep -q -e %s[,]%s\") == 0;\n"
             "    }\n"
             "    for (int i = 0; i < n; i++) out[i] = in[i] + 1 + leak;\n"
             "    // END TODO(plus)\n}\n\n"
@@ -151,7 +155,7 @@ static void write_sub(const char *sub, const char *root)
             "static const fake_variant variants[] = {{\"plus\", \"plus_kernel\", plus_kernel}, {\"reverse\", "
             "\"reverse_kernel\", reverse_kernel}};\n\n"
             "int main(int argc, char **argv)\n{\n    return fake_main(argc, argv, variants, 2);\n}\n",
-            root, seed_a, seed_b, seed_a, seed_b, root, seed_a, seed_b);
+            root, seed_a, seed_b, seed_a, seed_b, seed_a, seed_b, root, seed_a, seed_b);
     fclose(f);
 }
 
