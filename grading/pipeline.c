@@ -32,8 +32,10 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
         return;
     }
-    chmod(work, 0711);
     snprintf(x->work, sizeof x->work, "%s", work);
+    /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
+     * and only that group may enter its work tree (isolation.h). */
+    x->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     /* an isolation probe: what the sandbox will be */
     {
         gr_cmd c;
@@ -41,9 +43,10 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         gr_arg(&c, "true");
         gr_run_result r;
         gr_run(&c.o, &r);
-        snprintf(res->isolation, sizeof res->isolation, "%s", r.how);
+        snprintf(res->isolation, sizeof res->isolation, "%s (%s)", gr_iso_current()->line, r.how);
         gr_run_result_free(&r);
     }
+    if (gr_iso_protect_work(work, x->sub_gid)) LOG("cannot protect %s: %s", work, strerror(errno));
     if (gr_is_archive(sub_in)) {
         snprintf(sub, sizeof sub, "%s/submission", work);
         char why[600];
