@@ -132,7 +132,7 @@ TEST_STAMP := $(BUILD)/.tests
 $(TEST_STAMP): FORCE
 	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
-LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
+LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/honesty.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
             grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
