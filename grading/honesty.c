@@ -1,6 +1,7 @@
 /* honesty.c — see honesty.h. */
 #define _GNU_SOURCE 1
 #include "honesty.h"
+#include "regions.h"
 
 static const char *const gr_caught_names[GR_CAUGHT_N] = {"above-ceiling", "timed-check",   "rotated-check",
                                                          "host-compute",  "screen-perf",   "screen-correct"};
@@ -147,4 +148,55 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
         }
     }
     return mask;
+}
+
+void gr_caught_add(gr_var_result *r, unsigned mask, const char *sentence)
+{
+    r->caught |= mask;
+    gr_note_add(r->caught_note, sizeof r->caught_note, sentence);
+}
+
+void gr_caught_apply(gr_var_result *r)
+{
+    if (!r->caught) return;
+    r->perf_pts = 0;
+    if (gr_caught_costs_correct(r->caught)) r->correct_pts = 0;
+}
+
+/* The variant a region belongs to: its own name, else the longest variant name followed by '-'. */
+static int gr_region_owner(const gr_ch_result *cr, const char *region)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (int v = 0; v < cr->n_v; v++) {
+        size_t n = strlen(cr->v[v].name);
+        if (!strcmp(cr->v[v].name, region)) return v;
+        if (n > best_len && !strncmp(cr->v[v].name, region, n) && region[n] == '-') best = v, best_len = n;
+    }
+    return best;
+}
+
+int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len, gr_ch_result *cr)
+{
+    wb_region reg[64];
+    char err[200];
+    int nr = wb_regions_parse(text, len, reg, 64, err, sizeof err), total = 0;
+    if (nr < 0) return -1;
+    for (int i = 0; i < nr && i < 64; i++) {
+        gr_screen_hit hits[8];
+        int n = 0;
+        total += gr_screen_region(&ch->screen, reg[i].name, text + reg[i].begin, reg[i].end - reg[i].begin,
+                                  reg[i].line + 1, hits, 8, &n);
+        int owner = gr_region_owner(cr, reg[i].name);
+        for (int k = 0; k < n; k++) {
+            int costs_correct = !hits[k].rule || hits[k].rule->cost == GR_COST_CORRECT;
+            unsigned m = 1u << (costs_correct ? GR_CAUGHT_SCREEN_CORRECT : GR_CAUGHT_SCREEN_PERF);
+            char s[400];
+            gr_screen_hit_str(&hits[k], s, sizeof s);
+            strncat(s, ".", sizeof s - strlen(s) - 1);
+            for (int v = 0; v < cr->n_v; v++)
+                if (owner < 0 || v == owner) gr_caught_add(&cr->v[v], m, s);
+        }
+    }
+    return total;
 }

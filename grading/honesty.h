@@ -20,6 +20,7 @@
 #define GR_HONESTY_H
 
 #include "jsonl.h"
+#include "report.h"
 #include "rubric.h"
 
 /* What the grader caught a variant at; a variant's findings are a bitmask of 1u << gr_caught. The
@@ -73,5 +74,19 @@ void gr_honesty_add(gr_honesty *h, const json_t *lines, int from_reference);
  * rubric's floor_margin and cpu_factor. Returns the bitmask; 0 and note "" when nothing was caught. */
 unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char *variant, double stu_ms, char *note,
                           size_t len);
+
+/* The region screen (screen.h) over a student's chapter file `text`: each hit costs the variant whose
+ * region it is in (the region named after it, or "<variant>-…" such as "v4-launch") screen-perf or
+ * screen-correct per the rule, and a region whose braces do not balance screen-correct; a hit in a
+ * region of no one variant (a shared helper) costs every variant. The sentences of gr_screen_hit_str go
+ * to the notes. Returns the number of hits, or -1 when the regions do not parse (the build says why). */
+int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len, gr_ch_result *cr);
+
+/* Records findings on a variant: their bits, and the sentence appended to its caught_note. */
+void gr_caught_add(gr_var_result *r, unsigned mask, const char *sentence);
+
+/* Takes what the variant's findings cost (run after every step has given its points): performance
+ * points always, correctness points for a wrong or stale result or a screen rule that costs them. */
+void gr_caught_apply(gr_var_result *r);
 
 #endif /* GR_HONESTY_H */
