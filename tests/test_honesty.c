@@ -207,3 +207,64 @@ Test(honesty, the_margins_are_validated_rubric_keys)
     cr_assert_float_eq(rub.cpu_factor, 2.0, 1e-12);
     cr_assert_str_eq(rub.ch[0].ceiling, "");
 }
+
+/* The region screen as the pipeline runs it: which variant a hit costs, and what. */
+Test(honesty, screen_hits_cost_the_variant_whose_region_they_are_in)
+{
+    static gr_rubric real;
+    char err[400];
+    cr_assert_eq(gr_rubric_load("grading/rubric.json", &real, err, sizeof err), 0, "%s", err);
+    static gr_ch_result cr;
+    memset(&cr, 0, sizeof cr);
+    const char *names[] = {"v4", "v4x", "plain", "other"};
+    for (int v = 0; v < 4; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", names[v]);
+    cr.n_v = 4;
+    const char *text = "int a;\n"
+                       "// BEGIN TODO(v4-launch)\n"
+                       "    cublasSgemm(h, 0);\n"
+                       "// END TODO(v4-launch)\n"
+                       "// BEGIN TODO(plain)\n"
+                       "    int fd = open(\"x\", 0);\n"
+                       "// END TODO(plain)\n"
+                       "// BEGIN TODO(other)\n"
+                       "    }\n"
+                       "    int f(void) {\n"
+                       "// END TODO(other)\n";
+    int hits = gr_honesty_screen(&real.ch[0], text, strlen(text), &cr);
+    cr_assert_eq(hits, 3);
+    cr_assert_eq(cr.v[0].caught, 1u << GR_CAUGHT_SCREEN_PERF, "v4-launch is v4's region");
+    cr_assert(strstr(cr.v[0].caught_note, "region `v4-launch`, line 3: `cublasSgemm`"), "%s", cr.v[0].caught_note);
+    cr_assert_eq(cr.v[1].caught, 0u, "v4x does not own v4-launch");
+    cr_assert_eq(cr.v[2].caught, 1u << GR_CAUGHT_SCREEN_CORRECT);
+    cr_assert_eq(cr.v[3].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "unbalanced braces");
+    cr_assert(strstr(cr.v[3].caught_note, "braces do not balance"), "%s", cr.v[3].caught_note);
+    /* a region of no one variant (a shared helper) costs every variant */
+    memset(&cr.v, 0, sizeof cr.v[0] * 4);
+    for (int v = 0; v < 4; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", names[v]);
+    const char *shared = "// BEGIN TODO(helper)\n    usleep(5);\n// END TODO(helper)\n";
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], shared, strlen(shared), &cr), 1);
+    for (int v = 0; v < 4; v++) cr_assert_eq(cr.v[v].caught, 1u << GR_CAUGHT_SCREEN_PERF, "%s", names[v]);
+    /* honest regions: nothing */
+    memset(&cr.v, 0, sizeof cr.v[0] * 4);
+    const char *clean = "// BEGIN TODO(plain)\n    out[i] = in[i] + 1; // cublas would be cheating\n// END TODO(plain)\n";
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], clean, strlen(clean), &cr), 0);
+    cr_assert_eq(cr.v[2].caught, 0u);
+}
+
+Test(honesty, caught_costs_are_taken_after_every_step)
+{
+    gr_var_result r;
+    memset(&r, 0, sizeof r);
+    r.correct_pts = 2, r.perf_pts = 1, r.san_pts = 1;
+    gr_caught_apply(&r);
+    cr_assert_float_eq(r.correct_pts + r.perf_pts + r.san_pts, 4, 1e-12, "nothing caught, nothing taken");
+    gr_caught_add(&r, 1u << GR_CAUGHT_HOST_COMPUTE, "One.");
+    gr_caught_apply(&r);
+    cr_assert_float_eq(r.perf_pts, 0, 1e-12);
+    cr_assert_float_eq(r.correct_pts, 2, 1e-12, "host compute keeps the correctness points");
+    gr_caught_add(&r, 1u << GR_CAUGHT_TIMED_CHECK, "Two.");
+    gr_caught_apply(&r);
+    cr_assert_float_eq(r.correct_pts, 0, 1e-12);
+    cr_assert_float_eq(r.san_pts, 1, 1e-12, "the sanitizer's points are not the finding's to take");
+    cr_assert_str_eq(r.caught_note, "One. Two.");
+}
