@@ -123,18 +123,19 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         char *log = gr_read_capped(path, 1 << 20, &ll);
         cr->compile_log = log;
         snprintf(cr->outside, sizeof cr->outside, "%s", rep.outside);
-        if (rep.status != GR_CH_GRADED) {
-            cr->status = rep.status;
-            snprintf(cr->reason, sizeof cr->reason, "%s", rep.reason);
-            continue;
-        }
-        /* The region screen, on the student's own file (what was spliced): its findings cost points once
-         * every step has run (gr_caught_apply below) and are told to the student whatever the verdicts. */
+        /* The region screen, on the student's own file (what was spliced), also when the build failed (a
+         * library call that did not link is still named): its findings cost points once every step has
+         * run (gr_caught_apply below) and are told to the student whatever the verdicts. */
         if (gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
             size_t sl;
             char *text = gr_read_capped(stu, 1 << 22, &sl);
             if (text) gr_honesty_screen(ch, text, sl, cr);
             free(text);
+        }
+        if (rep.status != GR_CH_GRADED) {
+            cr->status = rep.status;
+            snprintf(cr->reason, sizeof cr->reason, "%s", rep.reason);
+            continue;
         }
         snprintf(stu, sizeof stu, "%s/build/prog", cw);
         int have_ref = gr_have_reference(x, ch, ref, sizeof ref);

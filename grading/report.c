@@ -115,6 +115,8 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
         if ((ch->status != GR_CH_GRADED)) {
             fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
+            for (int v = 0; v < ch->n_v; v++)
+                if (ch->v[v].caught) fprintf(f, "Caught (%s): %s\n\n", ch->v[v].name, ch->v[v].caught_note);
             if (ch->compile_log && *ch->compile_log) {
                 fprintf(f, "Compiler output (start and end):\n\n");
                 gr_md_block(f, ch->compile_log);
