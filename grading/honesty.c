@@ -189,6 +189,9 @@ int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len,
                                   reg[i].line + 1, hits, 8, &n);
         int owner = gr_region_owner(cr, reg[i].name);
         for (int k = 0; k < n; k++) {
+            int again = 0; /* one sentence per rule and region: the first place it is used */
+            for (int q = 0; q < k; q++) again |= hits[q].rule == hits[k].rule;
+            if (again) continue;
             int costs_correct = !hits[k].rule || hits[k].rule->cost == GR_COST_CORRECT;
             unsigned m = 1u << (costs_correct ? GR_CAUGHT_SCREEN_CORRECT : GR_CAUGHT_SCREEN_PERF);
             char s[400];

@@ -222,6 +222,7 @@ Test(honesty, screen_hits_cost_the_variant_whose_region_they_are_in)
     const char *text = "int a;\n"
                        "// BEGIN TODO(v4-launch)\n"
                        "    cublasSgemm(h, 0);\n"
+                       "    cublasSgemm(h, 1);\n"
                        "// END TODO(v4-launch)\n"
                        "// BEGIN TODO(plain)\n"
                        "    int fd = open(\"x\", 0);\n"
@@ -230,10 +231,12 @@ Test(honesty, screen_hits_cost_the_variant_whose_region_they_are_in)
                        "    }\n"
                        "    int f(void) {\n"
                        "// END TODO(other)\n";
+    /* lines:  1 int a; 2 BEGIN v4-launch, 3-4 cublasSgemm */
     int hits = gr_honesty_screen(&real.ch[0], text, strlen(text), &cr);
-    cr_assert_eq(hits, 3);
+    cr_assert_eq(hits, 4);
     cr_assert_eq(cr.v[0].caught, 1u << GR_CAUGHT_SCREEN_PERF, "v4-launch is v4's region");
     cr_assert(strstr(cr.v[0].caught_note, "region `v4-launch`, line 3: `cublasSgemm`"), "%s", cr.v[0].caught_note);
+    cr_assert_null(strstr(cr.v[0].caught_note, "line 4"), "one sentence per rule and region: %s", cr.v[0].caught_note);
     cr_assert_eq(cr.v[1].caught, 0u, "v4x does not own v4-launch");
     cr_assert_eq(cr.v[2].caught, 1u << GR_CAUGHT_SCREEN_CORRECT);
     cr_assert_eq(cr.v[3].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "unbalanced braces");
