@@ -50,6 +50,7 @@ static void gr_honesty_ref_line(gr_honesty *h, const wb_row *row)
     if (!v) return;
     /* throughput × time is the work of one run, the same in every run of this size */
     if (row->throughput > 0 && row->median_ms > 0) v->work = row->throughput * row->median_ms;
+    if (row->throughput > v->ref_rate) v->ref_rate = row->throughput;
     if (row->timed_check != WB_NOT_CHECKED || row->rotated_check != WB_NOT_CHECKED) v->ref_checked = 1;
 }
 
@@ -123,15 +124,20 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
         gr_note_add(note, len, "On a second set of inputs the variant returned a stale result: it must compute from "
                                "its inputs every time.");
     }
-    double rate = v->work / stu_ms;
-    if (stu_ms > 0 && rate > 0 && h->ceiling > 0 && rate > h->ceiling * (1 + rub->floor_margin)) {
-        char got[40], top[40];
+    double rate = v->work / stu_ms, top = h->ceiling > v->ref_rate ? h->ceiling : v->ref_rate;
+    if (stu_ms > 0 && rate > 0 && h->ceiling > 0 && rate > top * (1 + rub->floor_margin)) {
+        char got[40], lim[40];
         gr_rate_str(rate, got, sizeof got);
-        gr_rate_str(h->ceiling, top, sizeof top);
+        gr_rate_str(top, lim, sizeof lim);
         mask |= 1u << GR_CAUGHT_ABOVE_CEILING;
-        snprintf(s, sizeof s, "Reported %s %s; this GPU's own rate for this work (%s), measured in the same run, is "
-                              "%s %s: the timed runs cannot have done the work.",
-                 got, h->unit, h->ceiling_name, top, h->unit);
+        if (top > h->ceiling)
+            snprintf(s, sizeof s, "Reported %s %s; the reference solution reaches %s %s on this GPU, above its own "
+                                  "rate for this work (%s): the timed runs cannot have done the work.",
+                     got, h->unit, lim, h->unit, h->ceiling_name);
+        else
+            snprintf(s, sizeof s, "Reported %s %s; this GPU's own rate for this work (%s), measured in the same run, "
+                                  "is %s %s: the timed runs cannot have done the work.",
+                     got, h->unit, h->ceiling_name, lim, h->unit);
         gr_note_add(note, len, s);
     }
     if (v->n_cpu && stu_ms > 0) {

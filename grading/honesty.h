@@ -7,7 +7,9 @@
  * used (cpu_ms), and one CEILING line gives the hardware's own rate for the chapter's work. This module
  * collects those lines over all runs of one size and, per variant, names what it caught:
  *
- *   above-ceiling   faster than the hardware: the reference run's CEILING × (1 + perf.floor_margin)
+ *   above-ceiling   faster than the hardware: the reference run's CEILING × (1 + perf.floor_margin), or
+ *                   the reference's own rate for the variant where that is higher (a ceiling it beats
+ *                   is not one)
  *   timed-check     the timed repetitions left a wrong output (or the line has no timed_check)
  *   rotated-check   on a second set of inputs the result was stale (or the line has no rotated_check)
  *   host-compute    cpu_ms > perf.cpu_factor × the time and > 1 ms: the work is done on the host
@@ -46,6 +48,7 @@ int gr_caught_costs_correct(unsigned mask);
 typedef struct {
     char name[64];
     double work;                  /* the reference's throughput × median_ms (unit · ms); NAN: unknown */
+    double ref_rate;              /* the reference's highest throughput for it: never held to be impossible */
     int ref_checked;              /* the reference's lines carry timed_check / rotated_check */
     int stu_lines;                /* the student's lines seen */
     int timed_fail, rotated_fail; /* lines with FAIL, or without the field where the reference has it */

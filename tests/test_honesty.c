@@ -123,6 +123,22 @@ Test(honesty, faster_than_the_ceiling_is_caught_beyond_the_margin)
     cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, REF_V, 0.0038, note, sizeof note), 1u << GR_CAUGHT_ABOVE_CEILING);
 }
 
+/* A reference that beats the ceiling measured beside it (a kernel copy faster than cudaMemcpy): what the
+ * reference does is possible, so a student as fast is not caught, and one beyond it by the margin is. */
+Test(honesty, the_references_own_rate_is_never_impossible)
+{
+    load_rubric(NULL);
+    char note[600];
+    const char *fast = "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.004,\"throughput\":250,\"unit\":\"GB/s\","
+                       "\"verdict\":\"PASS\",\"timed_check\":\"PASS\",\"rotated_check\":\"PASS\"}\n";
+    char ref[1200];
+    snprintf(ref, sizeof ref, "%s%s%s", REF_SOL, REF_CEIL, fast);
+    cr_assert_eq(judge(ref, fast, 0.004, note, sizeof note), 0u, "%s", note);
+    cr_assert_eq(judge(ref, fast, 0.0037, note, sizeof note), 0u, "270 GB/s is within 250 x 1.10: %s", note);
+    cr_assert_eq(judge(ref, fast, 0.0035, note, sizeof note), 1u << GR_CAUGHT_ABOVE_CEILING);
+    cr_assert(strstr(note, "the reference solution reaches 250 GB/s on this GPU"), "%s", note);
+}
+
 Test(honesty, a_students_own_ceiling_is_never_believed)
 {
     load_rubric(NULL);
