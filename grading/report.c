@@ -209,11 +209,14 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
         }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
+            const char *correct_text = gr_caught_costs_correct(r->caught) ? r->caught_note
+                                       : r->detail[0]                      ? r->detail
+                                                                           : gr_verdict_name(r->verdict);
             struct {
                 const char *what;
                 double got, max;
                 const char *text;
-            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, r->detail[0] ? r->detail : gr_verdict_name(r->verdict)},
+            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, correct_text},
                           {"sanitizer", r->san_pts, r->rub.sanitizer, r->san},
                           {"performance", r->perf_pts, r->rub.perf, r->caught ? r->caught_note : r->perf_note}};
             for (int k = 0; k < 3; k++) {

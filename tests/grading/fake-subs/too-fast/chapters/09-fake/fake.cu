@@ -16,8 +16,8 @@ static void reverse_kernel(const int32_t *in, int32_t *out, int n)
     for (int i = 0; i < n; i++) out[n - 1 - i] = in[i];
 }
 
-/* planted: report every time 10,000x smaller and every rate, its CEILING too, a million times higher,
- * rewriting the JSON after the real driver */
+/* planted: report every time (and CPU time) 10,000x smaller and every rate, its CEILING too, a million
+ * times higher, rewriting the JSON after the real driver */
 static int forged_main(int argc, char **argv, const fake_variant *vars, int nv)
 {
     int rc = fake_main(argc, argv, vars, nv);
@@ -36,6 +36,11 @@ static int forged_main(int argc, char **argv, const fake_variant *vars, int nv)
             char *end;
             double ms = strtod(p + 12, &end);
             o += sprintf(o, "\"median_ms\":%.6g", ms / 1e4);
+            p = end;
+        } else if (!strncmp(p, "\"cpu_ms\":", 9)) {
+            char *end; /* consistent with the times it claims, so that only the ceiling tells */
+            double ms = strtod(p + 9, &end);
+            o += sprintf(o, "\"cpu_ms\":%.6g", ms / 1e4);
             p = end;
         } else if (!strncmp(p, "\"throughput\":", 13) && p[13] != 'n') {
             char *end; /* its own CEILING too: a million times what it measured */
