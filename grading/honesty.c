@@ -24,11 +24,13 @@ void gr_honesty_init(gr_honesty *h, const char *size)
     h->ceiling = NAN;
 }
 
-static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name)
+/* The entry of a variant; `create`: a new one if there is none (only the reference's lines create: a
+ * student's process printing made-up names must not crowd out the real ones). */
+static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
 {
     for (int i = 0; i < h->n_v; i++)
         if (!strcmp(h->v[i].name, name)) return &h->v[i];
-    if (h->n_v == GR_MAX_VAR) return NULL;
+    if (!create || h->n_v == GR_MAX_VAR) return NULL;
     gr_honesty_var *v = &h->v[h->n_v++];
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
@@ -46,7 +48,7 @@ static void gr_honesty_ref_line(gr_honesty *h, const wb_row *row)
         }
         return;
     }
-    gr_honesty_var *v = gr_honesty_var_of(h, row->variant);
+    gr_honesty_var *v = gr_honesty_var_of(h, row->variant, 1);
     if (!v) return;
     /* throughput × time is the work of one run, the same in every run of this size */
     if (row->throughput > 0 && row->median_ms > 0) v->work = row->throughput * row->median_ms;
@@ -57,7 +59,7 @@ static void gr_honesty_ref_line(gr_honesty *h, const wb_row *row)
 static void gr_honesty_stu_line(gr_honesty *h, const wb_row *row)
 {
     if (row->verdict == WB_CEILING) return; /* the student's process could print any ceiling */
-    gr_honesty_var *v = gr_honesty_var_of(h, row->variant);
+    gr_honesty_var *v = gr_honesty_var_of(h, row->variant, 0);
     if (!v) return;
     v->stu_lines++;
     /* A missing field where the reference writes one is a line the student's process made up. Whether

@@ -151,6 +151,15 @@ Test(honesty, a_students_own_ceiling_is_never_believed)
     cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, low, 0.01, note, sizeof note), 0u, "%s", note);
     /* no ceiling from the reference (a chapter without one): the rule cannot apply */
     cr_assert_eq(judge(REF_SOL REF_V, forged, 0.0001, note, sizeof note), 0u, "%s", note);
+    /* made-up variant names from the student fill no table: the real variant is still judged */
+    char crowd[8000] = "";
+    for (int k = 0; k < 40; k++) {
+        char l[160];
+        snprintf(l, sizeof l, "{\"variant\":\"x%d\",\"size\":\"1000\",\"median_ms\":1,\"verdict\":\"PASS\"}\n", k);
+        strcat(crowd, l);
+    }
+    strcat(crowd, stu_line("FAIL", "PASS", ""));
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, crowd, 0.01, note, sizeof note), 1u << GR_CAUGHT_TIMED_CHECK, "%s", note);
     /* lines of another size do not count */
     cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, "{\"variant\":\"v\",\"size\":\"7\",\"verdict\":\"PASS\",\"timed_check\":\"FAIL\"}\n",
                        0.01, note, sizeof note), 0u);
