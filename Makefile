@@ -132,7 +132,7 @@ TEST_STAMP := $(BUILD)/.tests
 $(TEST_STAMP): FORCE
 	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
-LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
+LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/honesty.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
             grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
@@ -447,12 +447,14 @@ grader-deps: $(BUILD)/grading/.deps-ok
 $(GRADER): grading/grade.c $(wildcard grading/*.h) common/contract.h $(BUILD)/libwb.a $(GRADING_FLAGS) | $(BUILD)/grading/.deps-ok
 	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
 
-# The compile command and each chapter's libraries, recorded for the grader (it reads this file instead
-# of calling back into make); rewritten whenever the flags change.
+# The compile command and the libraries, recorded for the grader (it reads this file instead of calling
+# back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
+# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c).
 json_str = "$(subst ",\",$(subst \,\\,$(1)))"
 $(GRADING_FLAGS): $(FLAGS_STAMP) Makefile
-	@printf '{"nvcc": %s, "libs": {"default": %s%s}}\n' '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
-	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS) $(LDLIBS_$(n)))))' > $@
+	@printf '{"nvcc": %s, "libs": {"default": %s}, "sol_libs": {"comment": "never linked to student code"%s}}\n' \
+	  '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
+	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))' > $@
 
 grading-flags: $(GRADING_FLAGS)
 	@cat $(GRADING_FLAGS)

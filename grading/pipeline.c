@@ -4,6 +4,7 @@
 #include "build.h"
 #include "correctness.h"
 #include "gpu.h"
+#include "honesty.h"
 #include "perf.h"
 #include "sanitize.h"
 #include "submission.h"
@@ -125,6 +126,15 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         char *log = gr_read_capped(path, 1 << 20, &ll);
         cr->compile_log = log;
         snprintf(cr->outside, sizeof cr->outside, "%s", rep.outside);
+        /* The region screen, on the student's own file (what was spliced), also when the build failed (a
+         * library call that did not link is still named): its findings cost points once every step has
+         * run (gr_caught_apply below) and are told to the student whatever the verdicts. */
+        if (gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
+            size_t sl;
+            char *text = gr_read_capped(stu, 1 << 22, &sl);
+            if (text) gr_honesty_screen(ch, text, sl, cr);
+            free(text);
+        }
         if (rep.status != GR_CH_GRADED) {
             cr->status = rep.status;
             snprintf(cr->reason, sizeof cr->reason, "%s", rep.reason);
@@ -187,6 +197,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             }
         }
         gr_gpu_unlock(lock);
+        for (int v = 0; v < cr->n_v; v++) gr_caught_apply(&cr->v[v]);
         cr->wall_s = gr_now() - tc;
         snprintf(path, sizeof path, "%s/build", cw);
         gr_rmtree(path);

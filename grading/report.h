@@ -32,6 +32,8 @@ typedef struct {
     int perf_ran;
     double stu_ms, ref_ms, ratio;
     char perf_note[300];
+    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/honesty.h) */
+    char caught_note[600];          /* one sentence per finding, for the student */
 } gr_var_result;
 
 typedef struct {
