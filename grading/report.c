@@ -265,6 +265,9 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "verdict", json_string(gr_verdict_name(r->verdict)));
             json_object_set_new(x, "score", json_real(gr_var_score(r)));
             json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
+            json_object_set_new(x, "correct_points", json_real(r->correct_pts));
+            json_object_set_new(x, "perf_points", json_real(r->perf_pts));
+            json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
             json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
             json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
             json_t *caught = json_array(); /* names of grading/honesty.h: tests and tools read them */
