@@ -133,11 +133,13 @@ TEST_STAMP := $(BUILD)/.tests
 $(TEST_STAMP): FORCE
 	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
 # The C modules the tools share (common/ and grading/), compiled once and linked by each tool.
-LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
+LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/honesty.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
             grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c grading/diagnose.c grading/diagnose_scan.c grading/evidence.c \
             tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/report.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
+# Where the student code is kept from the course files (grading/isolation.h); a line of its own.
+LIB_SRCS += grading/isolation.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 # snprintf truncation of over-long paths and messages is deliberate in the grader: -Wno-format-truncation.
 $(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h tools/*/*.h) | $(BUILD)/grading/.deps-ok
@@ -167,10 +169,11 @@ slurm-deps:
 
 deps: $(BUILD)/tests/.deps-ok slurm-deps
 
-# Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader and the
-# occupancy listing are defined further down, hence the second expansion).
+# Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader, the
+# occupancy listing and the exploit generator are defined further down, hence the second expansion).
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
-               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas)
+               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
+               $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
 # set), which is removed after the run whatever the tests did. Then the
@@ -195,7 +198,7 @@ test: $$(TEST_PREREQS)
 	 if [ "$$skipped" -gt 0 ]; then \
 	   echo "skipped: $$skipped tests, because:"; \
 	   grep -o '# SKIP.*' $(BUILD)/test-results.tap | sed 's/ *# SKIP *//' | sort | uniq -c | sort -rn | sed 's/^/  /'; \
-	   gpu=$$(grep '# SKIP' $(BUILD)/test-results.tap | grep -ciE 'cuda|gpu' || true); \
+	   gpu=$$(grep -o '# SKIP.*' $(BUILD)/test-results.tap | grep -ciE 'cuda|gpu|nvidia' || true); \
 	   if [ "$(REQUIRE_GPU)" = 1 ] && [ "$$gpu" -gt 0 ]; then echo "REQUIRE_GPU=1: $$gpu GPU test(s) skipped" >&2; exit 1; fi; \
 	 else echo "skipped: none"; fi
 
@@ -215,6 +218,8 @@ doctor-grader:
 	 have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"; \
 	 have bwrap "the sandbox (apt-get install bubblewrap)"; \
 	 have nvidia-smi "the GPU driver (grading needs a GPU)"; \
+	 if [ -x $(GRADER) ]; then printf '  %-18s %s\n' isolation "$$(./$(GRADER) --isolation 2>&1)"; \
+	 else printf '  %-18s %s\n' isolation "unknown: build the grader first (make $(GRADER))"; fi; \
 	 printf '#include <archive.h>\nint main(void){archive_read_free(archive_read_new());return 0;}\n' | \
 	   $(CC) -x c - -o /dev/null -larchive >/dev/null 2>&1 && printf '  %-18s yes\n' libarchive || printf '  %-18s NO   %s\n' libarchive "archives (apt-get install libarchive-dev)"; \
 	 printf '#include <jansson.h>\nint main(void){json_decref(json_object());return 0;}\n' | \
@@ -444,12 +449,14 @@ grader-deps: $(BUILD)/grading/.deps-ok
 $(GRADER): grading/grade.c $(wildcard grading/*.h) common/contract.h $(BUILD)/libwb.a $(GRADING_FLAGS) | $(BUILD)/grading/.deps-ok
 	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
 
-# The compile command and each chapter's libraries, recorded for the grader (it reads this file instead
-# of calling back into make); rewritten whenever the flags change.
+# The compile command and the libraries, recorded for the grader (it reads this file instead of calling
+# back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
+# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c).
 json_str = "$(subst ",\",$(subst \,\\,$(1)))"
 $(GRADING_FLAGS): $(FLAGS_STAMP) Makefile
-	@printf '{"nvcc": %s, "libs": {"default": %s%s}}\n' '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
-	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS) $(LDLIBS_$(n)))))' > $@
+	@printf '{"nvcc": %s, "libs": {"default": %s}, "sol_libs": {"comment": "never linked to student code"%s}}\n' \
+	  '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
+	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))' > $@
 
 grading-flags: $(GRADING_FLAGS)
 	@cat $(GRADING_FLAGS)
@@ -510,7 +517,7 @@ check:
 # own files and object files stay out. The release's README.md is release/README.md (the student's);
 # release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|mutate)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|exploits|isolation|mutate)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
 	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
@@ -523,5 +530,11 @@ dist-student:
 	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted|handouts/instructor)/' >/dev/null; then \
 	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
 	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
+
+# The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
+# exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
+EXPLOIT_GEN := $(BUILD)/exploit-gen
+$(EXPLOIT_GEN): tests/grading/exploits/generate.c $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
+	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ $< $(BUILD)/libwb.a -ljansson -lm
 
 # ------------------------------------------------------------------ (END grading section)

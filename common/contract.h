@@ -183,6 +183,10 @@ static inline int wb_dump_path(char *buf, size_t len, const char *dir, const cha
  * a result kept from an earlier run is wrong there. */
 #define WB_ROTATED_SEED 0x5EED5EED5EED5EEDull
 
+/* --grading's extra checks (timed_check, rotated_check): here, not in wb_table.h, because the grader
+ * reads them back (common/jsonl.h) as well as the harness writing them. */
+typedef enum { WB_NOT_CHECKED, WB_CHECKED_PASS, WB_CHECKED_FAIL } wb_grading_check;
+
 /* ---------------------------------------------------------------- verdicts */
 /* WB_CEILING: the --grading line that states what the hardware can do (see wb_peak.h). */
 typedef enum { WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING } wb_verdict;

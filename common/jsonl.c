@@ -112,6 +112,22 @@ static int row_number(const json_t *line, const char *key, double *out, char *er
     return 0;
 }
 
+/* An optional "PASS"/"FAIL" check field; absent or null reads WB_NOT_CHECKED. */
+static int row_check(const json_t *line, const char *key, wb_grading_check *out, char *err, size_t errlen)
+{
+    char s[16];
+    if (row_string(line, key, s, sizeof s, 0, err, errlen)) return -1;
+    *out = WB_NOT_CHECKED;
+    if (!s[0]) return 0;
+    if (!strcmp(s, "PASS")) *out = WB_CHECKED_PASS;
+    else if (!strcmp(s, "FAIL")) *out = WB_CHECKED_FAIL;
+    else {
+        snprintf(err, errlen, "field \"%s\" is \"%s\", not PASS or FAIL", key, s);
+        return -1;
+    }
+    return 0;
+}
+
 int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
 {
     memset(row, 0, sizeof *row);
@@ -126,7 +142,10 @@ int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
         row_number(line, WB_JSON_PREP_MS, &row->prep_ms, err, errlen) ||
         row_number(line, WB_JSON_THROUGHPUT, &row->throughput, err, errlen) ||
         row_number(line, WB_JSON_SOL_PCT, &row->sol_pct, err, errlen) ||
-        row_number(line, WB_JSON_SPEEDUP, &row->speedup, err, errlen))
+        row_number(line, WB_JSON_SPEEDUP, &row->speedup, err, errlen) ||
+        row_number(line, WB_JSON_CPU_MS, &row->cpu_ms, err, errlen) ||
+        row_check(line, WB_JSON_TIMED_CHECK, &row->timed_check, err, errlen) ||
+        row_check(line, WB_JSON_ROTATED_CHECK, &row->rotated_check, err, errlen))
         return -1;
     char verdict[16];
     if (row_string(line, WB_JSON_VERDICT, verdict, sizeof verdict, 1, err, errlen)) return -1;

@@ -33,10 +33,15 @@ typedef struct {
     int reps;
     double median_ms, prep_ms, throughput, sol_pct, speedup;
     wb_verdict verdict;
+    /* --grading only: WB_NOT_CHECKED / NAN when the line does not have them (a run without --grading,
+     * or a forged line: the grader tells the two apart by the reference's line). */
+    wb_grading_check timed_check, rotated_check;
+    double cpu_ms;
 } wb_row;
 
 /* Fills *row from one result line; returns 0, or -1 with the first missing or mistyped field named
- * in err (variant, size and verdict are required). */
+ * in err (variant, size and verdict are required; timed_check and rotated_check, when present, must be
+ * "PASS" or "FAIL"). */
 int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen);
 
 #endif /* WB_JSONL_H */

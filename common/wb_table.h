@@ -17,8 +17,6 @@
 #include "contract.h"
 
 /* ---------------------------------------------------------------- results: table and JSON */
-typedef enum { WB_NOT_CHECKED, WB_CHECKED_PASS, WB_CHECKED_FAIL } wb_grading_check; /* --grading's extra checks */
-
 typedef struct {
     const char *variant;
     char size[48];

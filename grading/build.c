@@ -3,20 +3,19 @@
 #include "build.h"
 #include "submission.h"
 
-/* The Makefile is the one source of the nvcc command: it records the command and each chapter's libraries
- * in build/grading-flags.json whenever they change ({"nvcc": "...", "libs": {"default": "...", "4": "..."}}),
- * and the grader reads them from there rather than calling back into make. */
-static int gr_flags(const gr_ctx *x, int chapter, char *nvcc, size_t nlen, char *libs, size_t llen)
+/* The Makefile is the one source of the nvcc command: it records the command and the libraries in
+ * build/grading-flags.json whenever they change ({"nvcc": "...", "libs": {"default": "..."}, "sol_libs":
+ * {"4": "-lcublas"}}), and the grader reads them from there rather than calling back into make. Student
+ * code links the default libraries only: a chapter's own ("sol_libs") are its speed-of-light reference's,
+ * and no library may do a variant's work (the build also defines WB_NO_SOL_LIBS). */
+static int gr_flags(const gr_ctx *x, char *nvcc, size_t nlen, char *libs, size_t llen)
 {
-    char path[PATH_MAX], key[16];
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
     json_error_t je;
     json_t *f = json_load_file(path, 0, &je);
     const char *cmd = json_string_value(json_object_get(f, "nvcc"));
-    json_t *all = json_object_get(f, "libs");
-    snprintf(key, sizeof key, "%d", chapter);
-    const char *l = json_string_value(json_object_get(all, key));
-    if (!l) l = json_string_value(json_object_get(all, "default"));
+    const char *l = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
     snprintf(nvcc, nlen, "%s", cmd ? cmd : "");
     snprintf(libs, llen, "%s", l ? l : "");
     json_decref(f);
@@ -55,6 +54,19 @@ static void gr_build_fail(gr_build_report *r, gr_ch_status status, const char *f
     va_start(ap, fmt);
     vsnprintf(r->reason, sizeof r->reason, fmt, ap);
     va_end(ap);
+}
+
+/* A link that failed on a missing symbol names it in the reason (e.g. a cuBLAS call: the speed-of-light
+ * libraries are not linked to student code), so the student need not dig through the log. */
+static void gr_build_name_symbol(gr_build_report *r, const char *log)
+{
+    const char *p = log ? strstr(log, "undefined reference to") : NULL;
+    if (!p || strstr(r->reason, "undefined reference")) return;
+    size_t n = strcspn(p, "\n");
+    size_t at = strlen(r->reason);
+    snprintf(r->reason + at, sizeof r->reason - at, ": %.*s (student code links no library beyond the course's: "
+                                                     "cuBLAS, CUB and the like may not do a variant's work)",
+             (int)(n > 200 ? 200 : n), p);
 }
 
 /* ---------------------------------------------------------------- build (in a forked child per chapter) */
@@ -114,7 +126,7 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
         }
         if (cd) closedir(cd);
         char nvcc[4096], libs[1024];
-        if (gr_flags(x, ch->number, nvcc, sizeof nvcc, libs, sizeof libs)) {
+        if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
             gr_build_fail(&rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         } else {
             gr_cmd c;
@@ -122,6 +134,7 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
             c.o.out_cap = 6 << 10;
             char *save = NULL;
             for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
+            gr_arg(&c, "-DWB_NO_SOL_LIBS");
             gr_arg(&c, "-o");
             gr_arg(&c, "prog");
             gr_arg(&c, "%s", ch->file);
@@ -141,6 +154,8 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
                 char d[200];
                 gr_run_describe(&r, &c.o, d, sizeof d);
                 gr_build_fail(&rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
+                gr_build_name_symbol(&rep, r.err);
+                gr_build_name_symbol(&rep, r.out);
             }
             gr_run_result_free(&r);
         }

@@ -378,7 +378,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             json_array_foreach(lines, li, o)
             {
                 wb_row row;
-                if (wb_row_get(o, &row, jerr, sizeof jerr)) continue;
+                if (wb_row_get(o, &row, jerr, sizeof jerr) || row.verdict == WB_CEILING) continue; /* a mix, not a variant */
                 for (int k = 0; k < cr->n_v; k++)
                     if (!strcmp(cr->v[k].name, row.variant)) {
                         seen[k]++;

@@ -1,6 +1,7 @@
 /* evidence.c — see evidence.h. */
 #define _GNU_SOURCE 1
 #include "evidence.h"
+#include "honesty.h"
 #include "correctness.h"
 #include "sanitize.h"
 #include "sanitizer.h"
@@ -97,6 +98,12 @@ void gr_evidence(const gr_chjob *j)
             e->slow = 1;
             e->stu_ms = r->stu_ms;
             e->ref_ms = r->ref_ms;
+        }
+        if (r->caught & 1u << GR_CAUGHT_HOST_COMPUTE) { /* honesty.c measured the launcher's CPU time */
+            e->slow = 1;
+            e->stu_ms = r->stu_ms > 0 ? r->stu_ms : 1;
+            e->ref_ms = r->ref_ms;
+            e->cpu_ms = e->stu_ms;
         }
         gr_diagnose(e, &r->diag);
     }

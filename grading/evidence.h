@@ -6,7 +6,8 @@
  * one failing size on one seed (differing results: a race or lost updates) and one memcheck run at the
  * chapter's small sanitizer size, racecheck too if memcheck is clean (the first finding goes into the
  * feedback). For a correct variant:
- * a finding of the regular sanitizer runs, and perf's ratio (a slow variant). Awards nothing.
+ * a finding of the regular sanitizer runs, perf's ratio (a slow variant) and honesty.c's host-compute
+ * finding (the work on the host). Awards nothing.
  */
 #ifndef GR_EVIDENCE_H
 #define GR_EVIDENCE_H

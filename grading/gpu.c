@@ -110,6 +110,10 @@ void gr_gpu_probe(const gr_ctx *x, const char *prog, const gr_chapter_rubric *ch
             break;
         }
         if (!no_gpu || !used_bwrap) break; /* the GPU works (or bubblewrap was not in use) */
+        /* Not root, bubblewrap is the only thing between student code and the course files: without
+         * it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's practice run
+         * of their own code (--check). */
+        if (geteuid() != 0 && !x->insecure && !x->check_mode) break;
         gr_gpu_without_bwrap = 1; /* try once more without bubblewrap; kept if it works */
     }
     gr_rmtree(dir);

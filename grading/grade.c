@@ -33,7 +33,8 @@ static void gr_usage(FILE *f)
                "       grade --class DIR        grade every entry of DIR (resumable)\n"
                "       grade --check            practice run of this workbook's chapters/\n"
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --jobs J  --force  --no-perf\n"
-               "         --no-sanitizer  --student NAME  --quiet\n");
+               "         --no-sanitizer  --student NAME  --quiet  --insecure-sandbox\n"
+               "       grade --isolation        say how student code is kept from the course files, and exit\n");
 }
 
 /* What the command line asked for. */
@@ -41,6 +42,7 @@ typedef struct {
     const char *sub, *klass, *student, *seeds, *out;
     long long ch, jobs;
     int merge;                /* the Slurm engine's merge job (grading/slurm.c) */
+    int isolation;            /* --isolation: print the isolation in force and exit */
 } gr_cli;
 
 /* A whole number in [lo, hi] and nothing else ("seven", "3x", "" and "-1" are refused). */
@@ -53,7 +55,7 @@ static int gr_strict_int(const char *s, long long lo, long long hi, long long *o
 static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
 {
     enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
-           O_ENGINE, O_MERGE };
+           O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION };
     static const struct option longopts[] = {
         {"class", required_argument, 0, O_CLASS},     {"out", required_argument, 0, O_OUT},
         {"student", required_argument, 0, O_STUDENT}, {"seeds", required_argument, 0, O_SEEDS},
@@ -62,6 +64,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         {"force", no_argument, 0, O_FORCE},           {"no-perf", no_argument, 0, O_NO_PERF},
         {"no-sanitizer", no_argument, 0, O_NO_SAN},   {"quiet", no_argument, 0, O_QUIET},
         {"engine", required_argument, 0, O_ENGINE},   {"merge", no_argument, 0, O_MERGE},
+        {"insecure-sandbox", no_argument, 0, O_INSECURE}, {"isolation", no_argument, 0, O_ISOLATION},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     memset(cli, 0, sizeof *cli);
     opterr = 0;
@@ -97,6 +100,8 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
             }
             break;
         case O_MERGE: cli->merge = 1; break;
+        case O_INSECURE: x->insecure = 1; break;
+        case O_ISOLATION: cli->isolation = 1; break;
         case 'h': gr_usage(stdout); return 0;
         case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return 2;
         default:
@@ -110,6 +115,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         fprintf(stderr, "grade: one submission at a time (got %s and %s); use --class DIR\n", cli->sub, argv[optind]);
         return 2;
     }
+    if (cli->isolation && !cli->sub && !cli->klass && !x->check_mode) return -1;
     if (!!cli->sub + !!cli->klass + x->check_mode != 1) {
         gr_usage(stderr);
         return 2;
@@ -149,6 +155,21 @@ static int gr_seeds(gr_ctx *x, const char *seeds)
     return -1;
 }
 
+/* Before any student code is built or run: isolate the course files or refuse (isolation.h). The
+ * practice run (--check) grades the student's own code on their own machine: never refused there.
+ * Returns -1 to go on, else the exit code. */
+static int gr_isolate(gr_ctx *x, const char *const *extra)
+{
+    gr_iso iso;
+    char why[700];
+    if (gr_iso_setup(x->root, x->insecure || x->check_mode, 0, extra, &iso, why, sizeof why)) {
+        fprintf(stderr, "%s\n", why);
+        return 3;
+    }
+    LOG("isolation: %s", iso.line);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     static gr_ctx x;
@@ -163,6 +184,12 @@ int main(int argc, char **argv)
         return 2;
     }
     char err[600];
+    if (cli.isolation) { /* make doctor: decide and say it (changing nothing), exit */
+        gr_iso iso;
+        rc = gr_iso_setup(x.root, x.insecure, 1, NULL, &iso, err, sizeof err);
+        printf("%s\n", rc ? err : iso.line);
+        return rc;
+    }
     if (gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err)) {
         fprintf(stderr, "grade: bad rubric: %s\n", err);
         return 2;
@@ -186,6 +213,8 @@ int main(int argc, char **argv)
         char abs[PATH_MAX];
         if (realpath(x.out, abs)) snprintf(x.out, sizeof x.out, "%s", abs);
         if (cli.merge) return gr_slurm_merge(klass, x.out, &x.rub);
+        const char *extra[] = {klass, x.out, NULL}; /* the other students' submissions and reports */
+        if ((rc = gr_isolate(&x, extra)) >= 0) return rc;
         return gr_class(&x, klass);
     }
     char out_dir[PATH_MAX], who[128];
@@ -208,6 +237,8 @@ int main(int argc, char **argv)
     char abs[PATH_MAX];
     if (realpath(out_dir, abs)) snprintf(out_dir, sizeof out_dir, "%s", abs);
     if (student && out) snprintf(who, sizeof who, "%s", student); /* the LMS name as the id (roster.c) */
+    const char *extra[] = {out_dir, NULL};
+    if ((rc = gr_isolate(&x, extra)) >= 0) return rc;
     gr_sub_result *res = calloc(1, sizeof *res);
     gr_grade_one(&x, sub, who, out_dir, res);
     rc = gr_write_reports(&x, sub, out_dir, res, stdout);

@@ -3,6 +3,7 @@
 #define GR_JOB_H
 
 #include "contract.h"
+#include "isolation.h"
 #include "jsonl.h"
 #include "regions.h"
 #include "report.h"
@@ -29,6 +30,8 @@ typedef struct {
     char hide_sub[PATH_MAX];       /* the submission root, hidden from the programs */
     char work[PATH_MAX];           /* this submission's private temporary tree */
     unsigned salt;                 /* random part of directory names */
+    gid_t sub_gid;                 /* as root: the group of this submission's runs (isolation.h); 0: none */
+    int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
 } gr_ctx;
 
 /* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */

@@ -1,6 +1,7 @@
 /* perf.c — see perf.h. */
 #define _GNU_SOURCE 1
 #include "perf.h"
+#include "honesty.h"
 
 /* ---------------------------------------------------------------- performance */
 typedef struct {
@@ -11,6 +12,8 @@ typedef struct {
     double wall_lo, wall_hi;       /* the smallest wall time seen at each repetition count */
     int failed;
     char why[300];
+    gr_honesty *hon;               /* graded runs: --grading, and every line goes to honesty.h; else NULL */
+    int trusted;                   /* the reference's side: its CEILING and work per run are believed */
 } gr_perf_side;
 
 /* Which variants a benchmark run times: their names for --variant, and their indices in the results. */
@@ -45,6 +48,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_arg(&c, "%d", x->rub.warmup);
     gr_arg(&c, "--json");
     gr_arg(&c, "t.json");
+    if (side->hon) gr_arg(&c, "--grading");
     gr_cmd_ro(&c, prog);
     gr_run_result r;
     char what[96];
@@ -68,16 +72,24 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     char jerr[200];
     json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
     size_t li;
+    if (side->hon && lines) gr_honesty_add(side->hon, lines, side->trusted);
     json_array_foreach(lines, li, o)
     {
         wb_row row;
         if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, canon) || !(row.median_ms > 0)) continue;
         if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
+        /* Not a variant. Its measurement (chapters 3 and 4; the others restate the speed of light) is
+         * not predicted: the reference pays it too, and the cross-check's calibration absorbs it. */
+        if (row.verdict == WB_CEILING) continue;
+        /* A student's variant that --grading's own checks failed is judged by honesty.h (it costs that
+         * variant's points), not counted as a failed run that would cost every variant's. */
+        int caught = !side->trusted && row.verdict == WB_FAIL &&
+                     (row.timed_check == WB_CHECKED_FAIL || row.rotated_check == WB_CHECKED_FAIL);
         for (int i = 0; i < nsel; i++) {
             int k = sel[i];
             if (strcmp(cr->v[k].name, row.variant) || got[k]) continue;
             got[k] = 1;
-            if (row.verdict != WB_PASS) {
+            if (row.verdict != WB_PASS && !caught) {
                 if (!side->failed)
                     snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", row.variant,
                              wb_verdict_name(row.verdict));
@@ -143,6 +155,12 @@ void gr_perf(const gr_chjob *j)
     int nsel = plan.nsel;
     if (!nsel) return;
     gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
+    gr_honesty *hon = calloc(1, sizeof *hon);
+    char canon[64];
+    gr_size_canon(ch->perf_size, canon, sizeof canon);
+    gr_honesty_init(hon, canon);
+    rs->hon = ss->hon = hon;
+    rs->trusted = 1;
     /* The high repetition count is chosen from the reference's own times (never the student's) so that
      * the extra repetitions take about cross_check_s: long enough for the wall clock to tell. */
     int hi = x->rub.reps_hi;
@@ -196,6 +214,15 @@ void gr_perf(const gr_chjob *j)
                                                     "performance points.",
                  r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
     }
+    /* Whatever the wall clock said: were the credited times times of real work? (the points it costs
+     * are taken by gr_caught_apply once every step has run) */
+    for (int i = 0; i < nsel && !rs->failed; i++) {
+        gr_var_result *r = &cr->v[sel[i]];
+        char note[600];
+        unsigned m = gr_honesty_judge(hon, &x->rub, r->name, r->stu_ms, note, sizeof note);
+        if (m) gr_caught_add(r, m, note);
+    }
+    free(hon);
     free(rs);
     free(ss);
 }

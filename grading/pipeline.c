@@ -5,6 +5,7 @@
 #include "build.h"
 #include "correctness.h"
 #include "gpu.h"
+#include "honesty.h"
 #include "perf.h"
 #include "sanitize.h"
 #include "submission.h"
@@ -33,8 +34,10 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
         return;
     }
-    chmod(work, 0711);
     snprintf(x->work, sizeof x->work, "%s", work);
+    /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
+     * and only that group may enter its work tree (isolation.h). */
+    x->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     /* an isolation probe: what the sandbox will be */
     {
         gr_cmd c;
@@ -42,9 +45,10 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         gr_arg(&c, "true");
         gr_run_result r;
         gr_run(&c.o, &r);
-        snprintf(res->isolation, sizeof res->isolation, "%s", r.how);
+        snprintf(res->isolation, sizeof res->isolation, "%s (%s)", gr_iso_current()->line, r.how);
         gr_run_result_free(&r);
     }
+    if (gr_iso_protect_work(work, x->sub_gid)) LOG("cannot protect %s: %s", work, strerror(errno));
     if (gr_is_archive(sub_in)) {
         snprintf(sub, sizeof sub, "%s/submission", work);
         char why[600];
@@ -123,6 +127,15 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         char *log = gr_read_capped(path, 1 << 20, &ll);
         cr->compile_log = log;
         snprintf(cr->outside, sizeof cr->outside, "%s", rep.outside);
+        /* The region screen, on the student's own file (what was spliced), also when the build failed (a
+         * library call that did not link is still named): its findings cost points once every step has
+         * run (gr_caught_apply below) and are told to the student whatever the verdicts. */
+        if (gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
+            size_t sl;
+            char *text = gr_read_capped(stu, 1 << 22, &sl);
+            if (text) gr_honesty_screen(ch, text, sl, cr);
+            free(text);
+        }
         if (rep.status != GR_CH_GRADED) {
             cr->status = rep.status;
             snprintf(cr->reason, sizeof cr->reason, "%s", rep.reason);
@@ -186,6 +199,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             if (have_ref) gr_evidence(&job); /* the diagnosis: after perf, which it reads too */
         }
         gr_gpu_unlock(lock);
+        for (int v = 0; v < cr->n_v; v++) gr_caught_apply(&cr->v[v]);
         cr->wall_s = gr_now() - tc;
         snprintf(path, sizeof path, "%s/build", cw);
         gr_rmtree(path);

@@ -1,6 +1,7 @@
 /* report.c — see report.h. */
 #define _GNU_SOURCE 1
 #include "report.h"
+#include "honesty.h"
 #include "roster.h"
 
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
@@ -70,6 +71,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             else snprintf(perf, sizeof perf, "-");
             fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, gr_verdict_name(r->verdict), corr, san,
                     perf, gr_var_score(r), gr_var_max(r));
+            if (r->caught) fprintf(f, "      CAUGHT %s: %s\n", r->name, r->caught_note);
         }
         if (ch->outside[0]) fprintf(f, "      note: %s\n", ch->outside);
         if (ch->perf_note[0]) fprintf(f, "      note: %s\n", ch->perf_note);
@@ -121,6 +123,8 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
         if ((ch->status != GR_CH_GRADED)) {
             fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
+            for (int v = 0; v < ch->n_v; v++)
+                if (ch->v[v].caught) fprintf(f, "Caught (%s): %s\n\n", ch->v[v].name, ch->v[v].caught_note);
             if (ch->compile_log && *ch->compile_log) {
                 fprintf(f, "Compiler output (start and end):\n\n");
                 gr_md_block(f, ch->compile_log);
@@ -141,14 +145,15 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
                               : r->san_finding    ? "finding"
                               : r->san_unfinished ? "not checked"
                                                   : "clean";
-            fprintf(f, "| %s | %s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict), r->correct_pts,
+            fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
+                    r->caught ? " (caught)" : "", r->correct_pts,
                     r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
         }
         fputc('\n', f);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            if (!r->detail[0] && !r->san_finding && !r->perf_note[0] && !r->diag.bug) continue;
+            if (!r->detail[0] && !r->san_finding && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
             fprintf(f, "### %s\n\n", r->name);
             if (r->detail[0]) gr_md_block(f, r->detail);
             gr_write_diagnosis(f, &r->diag);
@@ -157,6 +162,7 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
                 gr_md_block(f, r->san);
             }
             if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
+            if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
             fputc('\n', f);
         }
     }
@@ -212,13 +218,16 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
         }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
+            const char *correct_text = gr_caught_costs_correct(r->caught) ? r->caught_note
+                                       : r->detail[0]                      ? r->detail
+                                                                           : gr_verdict_name(r->verdict);
             struct {
                 const char *what;
                 double got, max;
                 const char *text;
-            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, r->detail[0] ? r->detail : gr_verdict_name(r->verdict)},
+            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, correct_text},
                           {"sanitizer", r->san_pts, r->rub.sanitizer, r->san},
-                          {"performance", r->perf_pts, r->rub.perf, r->perf_note}};
+                          {"performance", r->perf_pts, r->rub.perf, r->caught ? r->caught_note : r->perf_note}};
             for (int k = 0; k < 3; k++) {
                 if (parts[k].max <= 0) continue;
                 snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, parts[k].what);
@@ -265,12 +274,19 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "verdict", json_string(gr_verdict_name(r->verdict)));
             json_object_set_new(x, "score", json_real(gr_var_score(r)));
             json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
+            json_object_set_new(x, "correct_points", json_real(r->correct_pts));
+            json_object_set_new(x, "perf_points", json_real(r->perf_pts));
+            json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
             json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
             json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));
             json_object_set_new(x, "diagnosis", dg ? dg : json_null());
+            json_t *caught = json_array(); /* names of grading/honesty.h: tests and tools read them */
+            for (int k = 0; k < GR_CAUGHT_N; k++)
+                if (r->caught & 1u << k) json_array_append_new(caught, json_string(gr_caught_name((gr_caught)k)));
+            json_object_set_new(x, "caught", caught);
             json_array_append_new(vs, x);
         }
         json_object_set_new(o, "variants", vs);
@@ -363,7 +379,9 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
                     {
                         const char *vv = json_string_value(json_object_get(v, "verdict"));
                         int san = json_is_true(json_object_get(v, "sanitizer_finding"));
-                        gr_str_addf(&verdicts, "%s%s%s", q ? " " : "", vv ? vv : "?", san ? "+SAN" : "");
+                        int caught = json_array_size(json_object_get(v, "caught")) > 0;
+                        gr_str_addf(&verdicts, "%s%s%s%s", q ? " " : "", vv ? vv : "?", san ? "+SAN" : "",
+                                    caught ? "+CAUGHT" : "");
                     }
                 }
             }

@@ -33,6 +33,8 @@ typedef struct {
     int perf_ran;
     double stu_ms, ref_ms, ratio;
     char perf_note[300];
+    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/honesty.h) */
+    char caught_note[600];          /* one sentence per finding, for the student */
     gr_diag_ev ev;                  /* what correctness, the sanitizer and perf saw (diagnose.h) */
     gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
 } gr_var_result;

@@ -133,7 +133,7 @@ static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
     }
     static const char *const keys[] = {"number", "dir", "file", "dump", "compare", "tolerance", "tile", "cols_dim",
                                        "edge_sizes", "sanitizer_size", "perf_size", "sanitizer_tools", "variants",
-                                       "screen_extra", "screen_allow", "comment", NULL};
+                                       "screen_extra", "screen_allow", "ceiling", "comment", NULL};
     gr_known_keys(c, o, where, keys);
     gr_chapter_rubric *ch = &r->ch[idx];
     memset(ch, 0, sizeof *ch);
@@ -198,6 +198,7 @@ static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
             snprintf(ch->edge[ch->n_edge++], 48, "%s", s);
         }
     }
+    gr_strfield(c, o, "ceiling", where, ch->ceiling, sizeof ch->ceiling, "");
     gr_strfield(c, o, "sanitizer_size", where, ch->sanitizer_size, sizeof ch->sanitizer_size, NULL);
     gr_strfield(c, o, "perf_size", where, ch->perf_size, sizeof ch->perf_size, NULL);
     if (!c->failed && !gr_size_valid(ch->sanitizer_size)) gr_perr(c, "%s.sanitizer_size: not a size", where);
@@ -296,13 +297,17 @@ int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
     if (p && !json_is_object(p)) gr_perr(&c, "perf: must be an object");
     if (!p || !json_is_object(p)) p = empty;
     static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "cross_check_s",
-                                     "bands", NULL};
+                                     "bands", "floor_margin", "cpu_factor", NULL};
     gr_known_keys(&c, p, "perf", pk);
     r->rounds = (int)gr_num(&c, p, "rounds", "perf", 2, 1, 20, 0);
     r->warmup = (int)gr_num(&c, p, "warmup", "perf", 2, 0, 100, 0);
     r->wall_slack_s = gr_num(&c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
     r->wall_factor = gr_num(&c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
     r->cross_check_s = gr_num(&c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
+    /* A margin below 0 would flag honest runs at the ceiling; above 10 would let 11x the hardware pass. */
+    r->floor_margin = gr_num(&c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
+    /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */
+    r->cpu_factor = gr_num(&c, p, "cpu_factor", "perf", 2.0, 1, 1000, 0);
     r->reps_lo = 5;
     r->reps_hi = 1000;
     json_t *reps = json_object_get(p, "reps");

@@ -51,6 +51,7 @@ typedef struct {
     gr_variant_rubric var[GR_MAX_VAR];
     int n_var;
     gr_screen_rules screen;       /* the rubric's "screen" rules, plus screen_extra, less screen_allow */
+    char ceiling[48];             /* the CEILING mix the chapter's runs name (documentation), or "" */
 } gr_chapter_rubric;
 
 typedef struct {
@@ -63,6 +64,9 @@ typedef struct {
     size_t out_cap;
     int rounds, reps_lo, reps_hi, warmup;
     double wall_slack_s, wall_factor, cross_check_s;
+    /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
+     * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */
+    double floor_margin, cpu_factor;
     gr_band band[GR_MAX_BANDS];
     int n_bands;
     char tools[GR_MAX_TOOLS][16];

@@ -3,6 +3,7 @@
 #include "sandbox.h"
 
 #include <jansson.h>
+#include <sys/mount.h>
 
 static uid_t gr_run_uid(void)
 {
@@ -163,7 +164,8 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
     }
     int drop = root && (!use_bwrap || bwrap_drop);
     uid_t run_uid = drop ? gr_run_uid() : getuid();
-    if (drop && chown(o->workdir, run_uid, run_uid) != 0) drop = drop; /* best effort; reported by failures */
+    gid_t run_gid = o->gid ? o->gid : (gid_t)run_uid;
+    if (drop && chown(o->workdir, run_uid, run_gid) != 0) drop = drop; /* best effort; reported by failures */
 
     const char **argv = NULL;
     int argc = 0, acap = 0;
@@ -257,7 +259,13 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
             fprintf(stderr, "sandbox: cannot enter %s: %s\n", o->workdir, strerror(errno));
             _exit(126);
         }
-        if (root && !use_bwrap) (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
+        if (root && !use_bwrap) {
+            (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
+            /* A /proc of its own that shows other uids' processes to no one (hidepid=2): not the grader's
+             * command line (replayed --seeds), not another run's paths. Where the kernel allows. */
+            if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
+                (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
+        }
         struct rlimit rl;
         if (o->cpu_s > 0) {
             rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);
@@ -274,7 +282,8 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         setrlimit(RLIMIT_NPROC, &rl);
         signal(SIGPIPE, SIG_DFL);
         signal(SIGXFSZ, SIG_DFL);
-        if (drop && (setgroups(0, NULL) != 0 || setgid(run_uid) != 0 || setuid(run_uid) != 0)) {
+        gid_t extra = o->extra_gid;
+        if (drop && (setgroups(extra ? 1 : 0, &extra) != 0 || setgid(run_gid) != 0 || setuid(run_uid) != 0)) {
             fprintf(stderr, "sandbox: cannot drop privileges: %s\n", strerror(errno));
             _exit(126);
         }
@@ -387,6 +396,13 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
     free(cs[0].head);
     free(cs[1].head);
     return 0;
+}
+
+int gr_sandbox_bwrap_works(void)
+{
+    char bwrap[PATH_MAX];
+    if (getenv("WB_GRADE_NO_BWRAP") || !gr_which("bwrap", bwrap, sizeof bwrap)) return 0;
+    return gr_bwrap_probe(bwrap, geteuid() == 0);
 }
 
 void gr_run_result_free(gr_run_result *r)

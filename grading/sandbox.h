@@ -6,6 +6,9 @@
  * tail), setrlimit on CPU time, file size, core dumps and processes (never on address space: CUDA maps
  * ~13 GiB of virtual memory, ~170 GiB under compute-sanitizer), a polled cap on the disk used under the
  * working directory, and a minimal environment. As root the program runs as an unprivileged uid of its own
+ * (with its submission's group and, for the reference only, the course group: isolation.h) and, without
+ * bubblewrap, a /proc of its own mounted with hidepid=2 (other uids' processes, the grader's included, are
+ * invisible: no command line with the seeds, no other run's paths)
  * (gr_run_uid), so the process limit applies to it alone, in a new network namespace where the kernel allows. Where bubblewrap works,
  * it is an extra layer: read-only root, private /tmp, the given directories hidden (the repository with
  * solutions/ and the grader), only the working directory writable, GPU device nodes bound in.
@@ -49,6 +52,8 @@ typedef struct {
     const char *const *hide;      /* directories hidden (empty tmpfs) under bubblewrap */
     int gpu;                      /* bind the NVIDIA device nodes in */
     int no_bwrap;                 /* do not use bubblewrap even where it works */
+    gid_t gid;                    /* as root: the run's group (its submission's, isolation.h); 0: its uid */
+    gid_t extra_gid;              /* as root: one supplementary group (the course's, for the reference); 0: none */
 } gr_run_opts;
 
 typedef struct {
@@ -81,6 +86,10 @@ typedef struct {
 int gr_run(const gr_run_opts *o, gr_run_result *res);
 
 void gr_run_result_free(gr_run_result *r);
+
+/* 1 if gr_run would use bubblewrap here (present, not switched off by WB_GRADE_NO_BWRAP, and a trivial
+ * sandbox runs the way gr_run starts it: as nobody when root); probed once. */
+int gr_sandbox_bwrap_works(void);
 
 /* One line saying how the run ended, for reports. */
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len);

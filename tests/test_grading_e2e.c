@@ -4,7 +4,8 @@
  * each checked against tests/grading/fake-expected.json. It exercises everything the GPU run does:
  * splicing, the sandboxed build, the grader's own comparison and its patterns, isolated re-runs of a
  * variant that crashed or hung, sanitizer attribution by kernel name, the alternating benchmark and its
- * wall-clock cross-check (a forged time is caught), the reports and the class CSV. */
+ * wall-clock cross-check (a forged time is caught), --grading's findings (grading/honesty.h: a cached or
+ * stale result, a time beyond the ceiling, host work) and the region screen, the reports and the class CSV. */
 #define _GNU_SOURCE 1
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "wbtest.h"

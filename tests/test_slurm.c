@@ -29,14 +29,16 @@ static char *slurp(const char *fmt, const char *a)
     return t;
 }
 
-Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .timeout = 240)
+/* One cluster at a time (cluster.sh waits for the other test's to stop): hence time limits that allow for
+ * the wait. */
+Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .timeout = 1200)
 {
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX], line[256];
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
     cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
-    int rc = wbt_run(out, "timeout 60 tests/slurm/cluster.sh start %s", dir);
+    int rc = wbt_run(out, "timeout 1000 tests/slurm/cluster.sh start %s", dir);
     if (rc == 77) {
         const char *last = out, *p;
         for (p = out; (p = strchr(p, '\n')) && p[1]; p++) last = p + 1;
@@ -80,13 +82,13 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
 /* The real workbook on the GPU: a class of twelve (folders, .tar.gz and .zip archives, names an LMS
  * writes: a comma, two spaces, accents) graded by the local engine and by Slurm, with the same grades.
  * Skips without a GPU, and where Slurm cannot start. */
-Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 900)
+Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
 {
     static char out[WBT_OUT_MAX];
     char line[256];
     wbt_require_gpu();
     chmod(dir, 0755);
-    int rc = wbt_run(out, "timeout 60 tests/slurm/cluster.sh start %s", dir);
+    int rc = wbt_run(out, "timeout 1000 tests/slurm/cluster.sh start %s", dir);
     if (rc == 77) {
         const char *last = out, *p;
         for (p = out; (p = strchr(p, '\n')) && p[1]; p++) last = p + 1;

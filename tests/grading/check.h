@@ -67,7 +67,29 @@ static void check_case(const char *name, json_t *want, const char *dir, int with
         const char *gv = json_string_value(json_object_get(got, "verdict"));
         cr_expect(verdict_ok(gv, json_string_value(v)), "%s: %s is %s, expected %s", name, k, gv, json_string_value(v));
     }
-    if (iso && strstr(iso, "bubblewrap")) json_object_foreach(json_object_get(want, "if_bubblewrap"), k, v)
+    /* "caught": {variant: [names]}: exactly those findings (grading/honesty.h), none for a variant not named */
+    json_t *wc = json_object_get(want, "caught");
+    if (wc) {
+        size_t q;
+        json_array_foreach(json_object_get(ch, "variants"), q, v)
+        {
+            const char *vn = json_string_value(json_object_get(v, "variant"));
+            json_t *exp = json_object_get(wc, vn), *got = json_object_get(v, "caught"), *e;
+            cr_expect(json_is_array(got), "%s: %s has no \"caught\" list", name, vn);
+            cr_expect_eq(json_array_size(got), json_array_size(exp), "%s: %s caught %zu findings, expected %zu", name, vn,
+                         json_array_size(got), json_array_size(exp));
+            size_t a, b;
+            json_array_foreach(exp, a, e)
+            {
+                int found = 0;
+                json_t *gk;
+                json_array_foreach(got, b, gk) found |= json_equal(gk, e);
+                cr_expect(found, "%s: %s was not caught at %s", name, vn, json_string_value(e));
+            }
+        }
+    }
+    /* "if_bubblewrap": expected wherever the course is isolated (bubblewrap, or as root the closed course files) */
+    if (iso && (strstr(iso, "bubblewrap") || strstr(iso, "course files closed"))) json_object_foreach(json_object_get(want, "if_bubblewrap"), k, v)
         {
             json_t *got = variant_of(g, k);
             const char *gv = got ? json_string_value(json_object_get(got, "verdict")) : "?";

@@ -3,12 +3,28 @@
 #   cluster.sh start DIR   writes DIR/slurm.conf, starts the daemons, waits (bounded) for the node idle;
 #                          exit 0, or 77 with the reason on stdout's last line when Slurm cannot run here
 #   cluster.sh stop DIR    stops the daemons it started (their pid files under DIR) and nothing else
+# A second start on the same host waits (up to WB_SLURM_LOCK_WAIT s, default 900) for the first stop.
 # Cgroup-free (proctrack/linuxproc, task/none), no accounting daemon (jobcomp/filetxt), own ports and
 # munge socket, so it never meets a site's Slurm.
 set -u
 cmd=${1:-}; dir=${2:-}
 [ -n "$dir" ] || { echo "usage: cluster.sh start|stop DIR"; exit 2; }
-skip() { echo "$*"; exit 77; }
+skip() { echo "$*"; release; exit 77; }
+# One cluster at a time on a host: two slurmd of one node name share its cgroup scope, and the first stop
+# would remove the system.slice the other still uses. The lock is a folder (mkdir is atomic) that names
+# its owner; a lock whose owner folder is gone is stale and taken over.
+lock="${TMPDIR:-/tmp}/wb-slurm-cluster.lock"
+release() { [ "$(cat "$lock/owner" 2>/dev/null)" = "$dir" ] && rm -rf "$lock"; return 0; }
+acquire() {
+  local waited=0
+  until mkdir "$lock" 2>/dev/null; do
+    owner=$(cat "$lock/owner" 2>/dev/null)
+    if [ -n "$owner" ] && [ ! -d "$owner" ]; then rm -rf "$lock"; continue; fi
+    [ "$waited" -ge "${WB_SLURM_LOCK_WAIT:-900}" ] && { echo "another test cluster held $lock for ${waited} s"; exit 77; }
+    sleep 1; waited=$((waited + 1))
+  done
+  echo "$dir" > "$lock/owner"
+}
 
 stop() {
   for f in slurmd slurmctld munged; do
@@ -28,15 +44,16 @@ stop() {
     done
     rm -f "$dir/made-cgroup"
   fi
-  return 0
+  release
 }
 
 if [ "$cmd" = stop ]; then stop; exit 0; fi
 [ "$cmd" = start ] || { echo "usage: cluster.sh start|stop DIR"; exit 2; }
-[ "$(id -u)" = 0 ] || skip "Slurm needs root to start here (run make test as root, or: sudo apt-get install slurm-wlm munge)"
+[ "$(id -u)" = 0 ] || { echo "Slurm needs root to start here (run make test as root, or: sudo apt-get install slurm-wlm munge)"; exit 77; }
 for t in munged slurmctld slurmd sbatch sinfo scontrol; do
-  command -v $t >/dev/null || skip "$t not found (apt-get install slurm-wlm munge)"
+  command -v $t >/dev/null || { echo "$t not found (apt-get install slurm-wlm munge)"; exit 77; }
 done
+acquire
 mkdir -p "$dir/state" "$dir/spool" "$dir/munge" && chmod 700 "$dir/munge"
 host=$(hostname -s)
 base=$(( 20000 + ($$ % 5000) * 2 ))

@@ -1,0 +1,213 @@
+/* honesty.c — see honesty.h. */
+#define _GNU_SOURCE 1
+#include "honesty.h"
+#include "regions.h"
+
+static const char *const gr_caught_names[GR_CAUGHT_N] = {"above-ceiling", "timed-check",   "rotated-check",
+                                                         "host-compute",  "screen-perf",   "screen-correct"};
+
+const char *gr_caught_name(gr_caught c)
+{
+    return c >= 0 && c < GR_CAUGHT_N ? gr_caught_names[c] : "?";
+}
+
+int gr_caught_costs_correct(unsigned mask)
+{
+    /* A wrong or stale result is a wrong result; being too fast or computing on the host is not. */
+    return (mask & (1u << GR_CAUGHT_TIMED_CHECK | 1u << GR_CAUGHT_ROTATED_CHECK | 1u << GR_CAUGHT_SCREEN_CORRECT)) != 0;
+}
+
+void gr_honesty_init(gr_honesty *h, const char *size)
+{
+    memset(h, 0, sizeof *h);
+    snprintf(h->size, sizeof h->size, "%s", size);
+    h->ceiling = NAN;
+}
+
+/* The entry of a variant; `create`: a new one if there is none (only the reference's lines create: a
+ * student's process printing made-up names must not crowd out the real ones). */
+static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
+{
+    for (int i = 0; i < h->n_v; i++)
+        if (!strcmp(h->v[i].name, name)) return &h->v[i];
+    if (!create || h->n_v == GR_MAX_VAR) return NULL;
+    gr_honesty_var *v = &h->v[h->n_v++];
+    memset(v, 0, sizeof *v);
+    snprintf(v->name, sizeof v->name, "%s", name);
+    v->work = NAN;
+    return v;
+}
+
+static void gr_honesty_ref_line(gr_honesty *h, const wb_row *row)
+{
+    if (row->verdict == WB_CEILING) {
+        if (row->throughput > 0 && !(h->ceiling >= row->throughput)) {
+            h->ceiling = row->throughput;
+            snprintf(h->ceiling_name, sizeof h->ceiling_name, "%s", row->variant);
+            snprintf(h->unit, sizeof h->unit, "%s", row->unit);
+        }
+        return;
+    }
+    gr_honesty_var *v = gr_honesty_var_of(h, row->variant, 1);
+    if (!v) return;
+    /* throughput × time is the work of one run, the same in every run of this size */
+    if (row->throughput > 0 && row->median_ms > 0) v->work = row->throughput * row->median_ms;
+    if (row->throughput > v->ref_rate) v->ref_rate = row->throughput;
+    if (row->timed_check != WB_NOT_CHECKED || row->rotated_check != WB_NOT_CHECKED) v->ref_checked = 1;
+}
+
+static void gr_honesty_stu_line(gr_honesty *h, const wb_row *row)
+{
+    if (row->verdict == WB_CEILING) return; /* the student's process could print any ceiling */
+    gr_honesty_var *v = gr_honesty_var_of(h, row->variant, 0);
+    if (!v) return;
+    v->stu_lines++;
+    /* A missing field where the reference writes one is a line the student's process made up. Whether
+     * the reference writes it is known only after its first run; the reference always runs first. */
+    v->timed_fail += row->timed_check == WB_CHECKED_FAIL || (row->timed_check == WB_NOT_CHECKED && v->ref_checked);
+    v->rotated_fail += row->rotated_check == WB_CHECKED_FAIL || (row->rotated_check == WB_NOT_CHECKED && v->ref_checked);
+    if (row->cpu_ms >= 0 && v->n_cpu < GR_HONESTY_MAX_RUNS) v->cpu_ms[v->n_cpu++] = row->cpu_ms;
+}
+
+void gr_honesty_add(gr_honesty *h, const json_t *lines, int from_reference)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(lines, i, o)
+    {
+        wb_row row;
+        char err[200];
+        if (wb_row_get(o, &row, err, sizeof err) || strcmp(row.size, h->size) || row.verdict == WB_REFERENCE) continue;
+        if (from_reference) gr_honesty_ref_line(h, &row);
+        else gr_honesty_stu_line(h, &row);
+    }
+}
+
+/* 400000 -> "400,000"; small rates keep three significant digits ("1.25"). */
+static void gr_rate_str(double x, char *out, size_t len)
+{
+    if (!(x >= 1000) || x >= 1e18) {
+        snprintf(out, len, "%.3g", x);
+        return;
+    }
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", x);
+    size_t n = strlen(digits), at = 0;
+    for (size_t k = 0; k < n && at + 2 < len; k++) {
+        if (k && (n - k) % 3 == 0) out[at++] = ',';
+        out[at++] = digits[k];
+    }
+    out[at] = 0;
+}
+
+static void gr_note_add(char *note, size_t len, const char *sentence)
+{
+    size_t at = strlen(note);
+    snprintf(note + at, len - at, "%s%s", at ? " " : "", sentence);
+}
+
+unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char *variant, double stu_ms, char *note,
+                          size_t len)
+{
+    note[0] = 0;
+    const gr_honesty_var *v = NULL;
+    for (int i = 0; i < h->n_v; i++)
+        if (!strcmp(h->v[i].name, variant)) v = &h->v[i];
+    if (!v || !v->stu_lines) return 0;
+    unsigned mask = 0;
+    char s[400];
+    if (v->timed_fail) {
+        mask |= 1u << GR_CAUGHT_TIMED_CHECK;
+        gr_note_add(note, len, "The output of the timed runs was wrong although the first run was right: every timed "
+                               "launch must compute the result.");
+    }
+    if (v->rotated_fail) {
+        mask |= 1u << GR_CAUGHT_ROTATED_CHECK;
+        gr_note_add(note, len, "On a second set of inputs the variant returned a stale result: it must compute from "
+                               "its inputs every time.");
+    }
+    double rate = v->work / stu_ms, top = h->ceiling > v->ref_rate ? h->ceiling : v->ref_rate;
+    if (stu_ms > 0 && rate > 0 && h->ceiling > 0 && rate > top * (1 + rub->floor_margin)) {
+        char got[40], lim[40];
+        gr_rate_str(rate, got, sizeof got);
+        gr_rate_str(top, lim, sizeof lim);
+        mask |= 1u << GR_CAUGHT_ABOVE_CEILING;
+        if (top > h->ceiling)
+            snprintf(s, sizeof s, "Reported %s %s; the reference solution reaches %s %s on this GPU, above its own "
+                                  "rate for this work (%s): the timed runs cannot have done the work.",
+                     got, h->unit, lim, h->unit, h->ceiling_name);
+        else
+            snprintf(s, sizeof s, "Reported %s %s; this GPU's own rate for this work (%s), measured in the same run, "
+                                  "is %s %s: the timed runs cannot have done the work.",
+                     got, h->unit, h->ceiling_name, lim, h->unit);
+        gr_note_add(note, len, s);
+    }
+    if (v->n_cpu && stu_ms > 0) {
+        double cpu[GR_HONESTY_MAX_RUNS];
+        memcpy(cpu, v->cpu_ms, sizeof cpu[0] * (size_t)v->n_cpu);
+        double c = gr_median(cpu, v->n_cpu);
+        /* 1 ms: below it a launcher's own overhead (a first-call allocation, a busy machine) is noise */
+        if (c > rub->cpu_factor * stu_ms && c > 1.0) {
+            mask |= 1u << GR_CAUGHT_HOST_COMPUTE;
+            snprintf(s, sizeof s, "The process spent %.3g ms of CPU per run against %.3g ms on the GPU: the work is "
+                                  "done on the host.",
+                     c, stu_ms);
+            gr_note_add(note, len, s);
+        }
+    }
+    return mask;
+}
+
+void gr_caught_add(gr_var_result *r, unsigned mask, const char *sentence)
+{
+    r->caught |= mask;
+    gr_note_add(r->caught_note, sizeof r->caught_note, sentence);
+}
+
+void gr_caught_apply(gr_var_result *r)
+{
+    if (!r->caught) return;
+    r->perf_pts = 0;
+    if (gr_caught_costs_correct(r->caught)) r->correct_pts = 0;
+}
+
+/* The variant a region belongs to: its own name, else the longest variant name followed by '-'. */
+static int gr_region_owner(const gr_ch_result *cr, const char *region)
+{
+    int best = -1;
+    size_t best_len = 0;
+    for (int v = 0; v < cr->n_v; v++) {
+        size_t n = strlen(cr->v[v].name);
+        if (!strcmp(cr->v[v].name, region)) return v;
+        if (n > best_len && !strncmp(cr->v[v].name, region, n) && region[n] == '-') best = v, best_len = n;
+    }
+    return best;
+}
+
+int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len, gr_ch_result *cr)
+{
+    wb_region reg[64];
+    char err[200];
+    int nr = wb_regions_parse(text, len, reg, 64, err, sizeof err), total = 0;
+    if (nr < 0) return -1;
+    for (int i = 0; i < nr && i < 64; i++) {
+        gr_screen_hit hits[8];
+        int n = 0;
+        total += gr_screen_region(&ch->screen, reg[i].name, text + reg[i].begin, reg[i].end - reg[i].begin,
+                                  reg[i].line + 1, hits, 8, &n);
+        int owner = gr_region_owner(cr, reg[i].name);
+        for (int k = 0; k < n; k++) {
+            int again = 0; /* one sentence per rule and region: the first place it is used */
+            for (int q = 0; q < k; q++) again |= hits[q].rule == hits[k].rule;
+            if (again) continue;
+            int costs_correct = !hits[k].rule || hits[k].rule->cost == GR_COST_CORRECT;
+            unsigned m = 1u << (costs_correct ? GR_CAUGHT_SCREEN_CORRECT : GR_CAUGHT_SCREEN_PERF);
+            char s[400];
+            gr_screen_hit_str(&hits[k], s, sizeof s);
+            strncat(s, ".", sizeof s - strlen(s) - 1);
+            for (int v = 0; v < cr->n_v; v++)
+                if (owner < 0 || v == owner) gr_caught_add(&cr->v[v], m, s);
+        }
+    }
+    return total;
+}

@@ -1,0 +1,95 @@
+/*
+ * honesty.h — is a time the grader would credit a time the student's code really took?
+ *
+ * The benchmark runs of the reference and of the student's build pass --grading (CONTRACT.md
+ * "Grading runs"): each variant's line then says whether the output of the timed repetitions was right
+ * (timed_check), whether a run on other inputs was right (rotated_check) and how much CPU the launcher
+ * used (cpu_ms), and one CEILING line gives the hardware's own rate for the chapter's work. This module
+ * collects those lines over all runs of one size and, per variant, names what it caught:
+ *
+ *   above-ceiling   faster than the hardware: the reference run's CEILING × (1 + perf.floor_margin), or
+ *                   the reference's own rate for the variant where that is higher (a ceiling it beats
+ *                   is not one)
+ *   timed-check     the timed repetitions left a wrong output (or the line has no timed_check)
+ *   rotated-check   on a second set of inputs the result was stale (or the line has no rotated_check)
+ *   host-compute    cpu_ms > perf.cpu_factor × the time and > 1 ms: the work is done on the host
+ *   screen-perf, screen-correct   the region screen (screen.h; the pipeline sets these)
+ *
+ * Only the reference's run is trusted for the ceiling and for the work per run: a student's process can
+ * print any CEILING line, so the student's own is never read.
+ */
+#ifndef GR_HONESTY_H
+#define GR_HONESTY_H
+
+#include "jsonl.h"
+#include "report.h"
+#include "rubric.h"
+
+/* What the grader caught a variant at; a variant's findings are a bitmask of 1u << gr_caught. The
+ * names (gr_caught_name) are what grading.json lists and tests read: never rename them. */
+typedef enum {
+    GR_CAUGHT_ABOVE_CEILING,
+    GR_CAUGHT_TIMED_CHECK,
+    GR_CAUGHT_ROTATED_CHECK,
+    GR_CAUGHT_HOST_COMPUTE,
+    GR_CAUGHT_SCREEN_PERF,
+    GR_CAUGHT_SCREEN_CORRECT,
+    GR_CAUGHT_N
+} gr_caught;
+
+const char *gr_caught_name(gr_caught c);
+
+/* Does a finding in `mask` cost the correctness points? (Every finding costs the performance points.) */
+int gr_caught_costs_correct(unsigned mask);
+
+#define GR_HONESTY_MAX_RUNS 64
+
+/* One variant's lines over all runs. */
+typedef struct {
+    char name[64];
+    double work;                  /* the reference's throughput × median_ms (unit · ms); NAN: unknown */
+    double ref_rate;              /* the reference's highest throughput for it: never held to be impossible */
+    int ref_checked;              /* the reference's lines carry timed_check / rotated_check */
+    int stu_lines;                /* the student's lines seen */
+    int timed_fail, rotated_fail; /* lines with FAIL, or without the field where the reference has it */
+    double cpu_ms[GR_HONESTY_MAX_RUNS];
+    int n_cpu;
+} gr_honesty_var;
+
+typedef struct {
+    char size[64];                /* the canonical size whose lines count */
+    gr_honesty_var v[GR_MAX_VAR];
+    int n_v;
+    double ceiling;               /* the highest CEILING throughput of the reference's runs; NAN: none */
+    char ceiling_name[64], unit[24];
+} gr_honesty;
+
+/* Starts collecting the lines of `size` (as the programs spell it, e.g. "1048576"). */
+void gr_honesty_init(gr_honesty *h, const char *size);
+
+/* Adds the JSON lines of one benchmark run (wb_jsonl_parse's array). Lines of other sizes, the
+ * speed-of-light row and lines that do not parse are skipped; a CEILING line counts only from the
+ * reference. */
+void gr_honesty_add(gr_honesty *h, const json_t *lines, int from_reference);
+
+/* The findings for one variant whose median time over the student's runs is stu_ms (what would be
+ * credited), with one sentence per finding for the student in note (joined with spaces). Rules: the
+ * rubric's floor_margin and cpu_factor. Returns the bitmask; 0 and note "" when nothing was caught. */
+unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char *variant, double stu_ms, char *note,
+                          size_t len);
+
+/* The region screen (screen.h) over a student's chapter file `text`: each hit costs the variant whose
+ * region it is in (the region named after it, or "<variant>-…" such as "v4-launch") screen-perf or
+ * screen-correct per the rule, and a region whose braces do not balance screen-correct; a hit in a
+ * region of no one variant (a shared helper) costs every variant. The sentences of gr_screen_hit_str go
+ * to the notes. Returns the number of hits, or -1 when the regions do not parse (the build says why). */
+int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len, gr_ch_result *cr);
+
+/* Records findings on a variant: their bits, and the sentence appended to its caught_note. */
+void gr_caught_add(gr_var_result *r, unsigned mask, const char *sentence);
+
+/* Takes what the variant's findings cost (run after every step has given its points): performance
+ * points always, correctness points for a wrong or stale result or a screen rule that costs them. */
+void gr_caught_apply(gr_var_result *r);
+
+#endif /* GR_HONESTY_H */

@@ -1,0 +1,194 @@
+/* isolation.c — see isolation.h. */
+#define _GNU_SOURCE 1
+#include "isolation.h"
+#include "sandbox.h"
+
+#include <ftw.h>
+
+static gr_iso gr_iso_now;          /* what gr_iso_setup decided, for gr_iso_current() */
+static char gr_iso_root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
+
+gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
+{
+    if (f->bwrap_works) return GR_ISO_BWRAP;
+    if (f->root) return GR_ISO_UID;
+    return f->insecure ? GR_ISO_INSECURE : GR_ISO_NONE;
+}
+
+const char *gr_iso_kind_name(gr_iso_kind k)
+{
+    switch (k) {
+    case GR_ISO_BWRAP: return "bubblewrap";
+    case GR_ISO_UID: return "uid";
+    case GR_ISO_INSECURE: return "insecure";
+    case GR_ISO_NONE: break;
+    }
+    return "none";
+}
+
+/* ---------------------------------------------------------------- closing the course files */
+static int gr_close_errors;
+static char gr_close_why[300];
+
+/* Others lose every bit; the group becomes the course's (its read/exec bits stay: the reference's
+ * runs carry that group). Symbolic links are left alone (lchown would change the link, not its target). */
+static int gr_close_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw;
+    if (flag == FTW_SL) return 0;
+    if (chown(path, (uid_t)-1, (gid_t)GR_COURSE_GID) != 0 || chmod(path, st->st_mode & 07770) != 0) {
+        if (!gr_close_errors++) snprintf(gr_close_why, sizeof gr_close_why, "%s: %s", path, strerror(errno));
+    }
+    return 0;
+}
+
+static void gr_close_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return; /* not in this copy (the student release has no solutions/) */
+    nftw(path, gr_close_one, 16, FTW_PHYS);
+}
+
+int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen)
+{
+    static const char *const trees[] = {"solutions", "tests/grading", "handouts/instructor", "grading/secret",
+                                        "build/grades", "build/grade-out", NULL};
+    gr_close_errors = 0;
+    gr_close_why[0] = 0;
+    char p[PATH_MAX];
+    for (const char *const *t = trees; *t; t++) {
+        snprintf(p, sizeof p, "%s/%s", root, *t);
+        gr_close_tree(p);
+    }
+    snprintf(p, sizeof p, "%s/build/solution*", root);
+    glob_t g;
+    if (glob(p, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) gr_close_tree(g.gl_pathv[i]);
+        globfree(&g);
+    }
+    /* Folders given on the command line: only the folder itself, so that what lies inside (a class of
+     * submissions, reports) cannot be reached, while the files keep their own modes. */
+    for (const char *const *e = extra; e && *e; e++) {
+        struct stat st;
+        if (stat(*e, &st) == 0) gr_close_one(*e, &st, FTW_D, NULL);
+    }
+    if (gr_close_errors) snprintf(why, wlen, "%s", gr_close_why);
+    return gr_close_errors;
+}
+
+/* ---------------------------------------------------------------- the probe as a run uid */
+/* The first regular file under dir whose name ends with `suffix` ("" for any), depth first. */
+static int gr_first_file(const char *dir, const char *prefix, const char *suffix, char *out, size_t len, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode) && depth > 0) found = gr_first_file(p, prefix, suffix, out, len, depth - 1);
+        else if (S_ISREG(st.st_mode) && !strncmp(e->d_name, prefix, strlen(prefix))) {
+            size_t n = strlen(e->d_name), s = strlen(suffix);
+            if (n >= s && !strcmp(e->d_name + n - s, suffix)) {
+                snprintf(out, len, "%s", p);
+                found = 1;
+            }
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
+{
+    char files[2][PATH_MAX], dir[PATH_MAX];
+    int n = 0;
+    snprintf(dir, sizeof dir, "%s/solutions", root);
+    if (gr_first_file(dir, "", ".cu", files[n], sizeof files[n], 2)) n++;
+    snprintf(dir, sizeof dir, "%s/build", root);
+    if (gr_first_file(dir, "solution", "", files[n], sizeof files[n], 0)) n++;
+    for (int i = 0; i < n; i++) {
+        pid_t pid = fork();
+        if (pid == 0) { /* exactly what a student run is: its own uid and gid, no supplementary groups */
+            if (setgroups(0, NULL) || setgid((gid_t)uid) || setuid(uid)) _exit(2);
+            int fd = open(files[i], O_RDONLY);
+            _exit(fd >= 0 ? 1 : errno == EACCES ? 0 : 3);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            int c = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+            snprintf(why, wlen, "as uid %u, %s %s", (unsigned)uid, files[i],
+                     c == 1 ? "could still be opened" : c == 2 ? "could not be tested (setuid failed)"
+                                                       : "failed with another error than EACCES");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- this process */
+int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen)
+{
+    gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = gr_sandbox_bwrap_works(), .insecure = insecure};
+    memset(out, 0, sizeof *out);
+    out->kind = gr_iso_decide(&f);
+    snprintf(gr_iso_root, sizeof gr_iso_root, "%s", root);
+    why[0] = 0;
+    if (out->kind == GR_ISO_NONE) {
+        snprintf(why, wlen, "%s", GR_ISO_REFUSAL);
+        snprintf(out->line, sizeof out->line, "none: refused");
+        gr_iso_now = *out;
+        return 3;
+    }
+    if (f.root) {
+        char e[400];
+        /* a uid from the block the sandbox gives this process's runs (sandbox.h), never one of them */
+        out->probe_uid = GR_RUN_UID_BASE + ((unsigned)getpid() & 0x3fffffu) * 64u + 63u;
+        if (dry) { /* make doctor: say what is, change nothing */
+            int open_now = gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e);
+            snprintf(out->line, sizeof out->line, "%s%s%s", out->kind == GR_ISO_BWRAP ? "bubblewrap, " : "",
+                     out->kind == GR_ISO_UID ? "uid (one per run), " : "",
+                     open_now ? "course files open to others now (the grader closes them when it starts)"
+                              : "course files closed");
+            gr_iso_now = *out;
+            return 0;
+        }
+        if (gr_iso_close(root, extra, e, sizeof e)) {
+            snprintf(why, wlen, "grade: cannot close the course files to student runs: %s", e);
+            return 3;
+        }
+        if (gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e)) {
+            snprintf(why, wlen, "grade: the course files are still readable by a run uid: %s", e);
+            return 3;
+        }
+        out->closed = 1;
+    }
+    if (out->kind == GR_ISO_BWRAP)
+        snprintf(out->line, sizeof out->line, "bubblewrap%s", out->closed ? ", course files closed to the run uids" : "");
+    else if (out->kind == GR_ISO_UID)
+        snprintf(out->line, sizeof out->line, "uid %u, course files closed", out->probe_uid);
+    else
+        snprintf(out->line, sizeof out->line, "insecure: --insecure-sandbox, student code can read the course files");
+    gr_iso_now = *out;
+    return 0;
+}
+
+const gr_iso *gr_iso_current(void) { return &gr_iso_now; }
+
+gid_t gr_iso_run_group(const char *prog)
+{
+    if (!gr_iso_now.closed || !prog || !gr_iso_root[0]) return 0;
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/build/solution", gr_iso_root);
+    return strncmp(prog, p, strlen(p)) == 0 ? (gid_t)GR_COURSE_GID : 0;
+}
+
+int gr_iso_protect_work(const char *work, gid_t gid)
+{
+    if (geteuid() != 0) return chmod(work, 0711); /* one uid for every run: nothing to separate */
+    return chown(work, 0, gid) == 0 && chmod(work, 0710) == 0 ? 0 : -1;
+}

@@ -1,0 +1,75 @@
+/*
+ * isolation.h — before any student code is built or run, decide how it is kept away from the course
+ * files (the reference solutions, the reference binaries, the graders' test submissions, other
+ * students' reports) and make it so, or refuse.
+ *
+ *   bubblewrap works here         → GR_ISO_BWRAP: the course tree is hidden inside the sandbox
+ *   else the grader runs as root  → GR_ISO_UID: every run has a uid of its own (sandbox.c); the course
+ *                                   files lose their "other" permission bits and get the course group,
+ *                                   which only the reference's runs carry, and a probe as a run uid
+ *                                   must get EACCES on a solution and on a reference binary
+ *   else                          → GR_ISO_NONE: the grader refuses (exit 3), unless --insecure-sandbox
+ *                                   (GR_ISO_INSECURE, stamped into every report)
+ * As root the course files are closed in the bubblewrap case too: GPU runs may fall back to running
+ * without bubblewrap (gpu.c), and then the uid is what keeps the solutions out of reach.
+ */
+#ifndef GR_ISOLATION_H
+#define GR_ISOLATION_H
+
+#include <sys/types.h>
+
+typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_kind;
+
+/* The group of the closed course files. No account is needed for it; the reference's runs get it as
+ * their one supplementary group, student runs never do. Outside the run uids' range (sandbox.h). */
+#define GR_COURSE_GID 0x3fff0000u
+/* Each submission's runs share a group of their own (its work tree is open to that group only), so
+ * that one student's run cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
+#define GR_SUB_GID_BASE 0x20000000u
+
+/* What the decision depends on, so that a test can pose any case. */
+typedef struct {
+    int root;          /* the grader's effective uid is 0 */
+    int bwrap_works;   /* bubblewrap ran a trivial sandbox the way gr_run would use it */
+    int insecure;      /* --insecure-sandbox */
+} gr_iso_facts;
+
+typedef struct {
+    gr_iso_kind kind;
+    int closed;        /* the course files were closed and the probe got EACCES */
+    unsigned probe_uid;
+    char line[300];    /* for the terminal, make doctor and the reports' "isolation" field */
+} gr_iso;
+
+/* The one line the grader prints when it refuses. */
+#define GR_ISO_REFUSAL                                                                                                 \
+    "grade: cannot isolate the course files from student code (no working bubblewrap, not root); fix: sudo "          \
+    "apt-get install bubblewrap (or run the grader as root)"
+
+gr_iso_kind gr_iso_decide(const gr_iso_facts *f);
+const char *gr_iso_kind_name(gr_iso_kind k);
+
+/* Closes the course files under the workbook `root` (solutions/, build/solution*, tests/grading/,
+ * handouts/instructor/, grading/secret/, build/grades/, build/grade-out/) and any `extra` paths
+ * (NULL-terminated: the class folder, the output folder): group GR_COURSE_GID, no permission for
+ * others. Returns the number of paths that could not be changed (why: the first). */
+int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen);
+
+/* As `uid` (a forked child: no supplementary groups, gid = uid), open() one solution source and one
+ * reference binary under `root`; 0 if each failed with EACCES (or none exists), else -1 and why. */
+int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen);
+
+/* Everything above for this process: facts, decision, closing and verifying. Returns 0 to go on, or 3
+ * (and the refusal or the failure in why). The result is also kept for gr_iso_current(). With `dry`
+ * (make doctor) nothing is changed: as root the probe only says whether the course is closed now. */
+int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen);
+const gr_iso *gr_iso_current(void);
+
+/* The supplementary group a run of `prog` gets: GR_COURSE_GID for the reference binaries (they must
+ * read themselves), 0 for anything else. */
+gid_t gr_iso_run_group(const char *prog);
+
+/* Makes a submission's work tree reachable by its own runs only: owner root, group `gid`, 0710. */
+int gr_iso_protect_work(const char *work, gid_t gid);
+
+#endif /* GR_ISOLATION_H */

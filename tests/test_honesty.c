@@ -1,0 +1,298 @@
+/* grading/honesty.c and the --grading fields of common/jsonl.c: synthetic benchmark lines of a
+ * reference and a student, every rule, its margin on both sides, and a student's forged CEILING. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "honesty.h"
+
+#define MINI "\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", " \
+             "\"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1000\", " \
+             "\"variants\": [{\"name\": \"v\", \"correct\": 1, \"perf\": 1}]}]"
+
+static gr_rubric rub;
+
+static void load_rubric(const char *perf)
+{
+    char text[1024], err[400];
+    snprintf(text, sizeof text, "{%s%s%s " MINI "}", perf ? "\"perf\": " : "", perf ? perf : "", perf ? "," : "");
+    cr_assert_eq(gr_rubric_parse(text, &rub, err, sizeof err), 0, "%s", err);
+}
+
+static json_t *lines(const char *text)
+{
+    char err[200];
+    json_t *l = wb_jsonl_parse(text, strlen(text), err, sizeof err);
+    cr_assert_not_null(l, "%s", err);
+    return l;
+}
+
+/* The reference: 1000 bytes of work per run moved at 100 GB/s (0.01 ms); the copy ceiling 200 GB/s. */
+#define REF_SOL "{\"variant\":\"memcpy\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"verdict\":\"REFERENCE\"}\n"
+#define REF_CEIL "{\"variant\":\"memcpy\",\"size\":\"1000\",\"median_ms\":0.005,\"throughput\":200,\"unit\":\"GB/s\",\"verdict\":\"CEILING\"}\n"
+#define REF_V "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"unit\":\"GB/s\",\"verdict\":\"PASS\"," \
+              "\"timed_check\":\"PASS\",\"rotated_check\":\"PASS\",\"cpu_ms\":0.004}\n"
+
+/* Judges variant "v" of a student whose run printed `stu` (the reference's run first, as perf.c does). */
+static unsigned judge(const char *ref, const char *stu, double stu_ms, char *note, size_t len)
+{
+    gr_honesty h;
+    gr_honesty_init(&h, "1000");
+    json_t *r = lines(ref), *s = lines(stu);
+    gr_honesty_add(&h, r, 1);
+    gr_honesty_add(&h, s, 0);
+    json_decref(r);
+    json_decref(s);
+    return gr_honesty_judge(&h, &rub, "v", stu_ms, note, len);
+}
+
+static char *stu_line(const char *timed, const char *rotated, const char *cpu)
+{
+    static char buf[600];
+    snprintf(buf, sizeof buf,
+             "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"verdict\":\"PASS\"%s%s%s%s%s%s%s}\n",
+             timed ? ",\"timed_check\":\"" : "", timed ? timed : "", timed ? "\"" : "", rotated ? ",\"rotated_check\":\"" : "",
+             rotated ? rotated : "", rotated ? "\"" : "", cpu ? cpu : "");
+    return buf;
+}
+
+Test(jsonl, grading_fields_are_read_and_absent_ones_say_so)
+{
+    json_t *l = lines(REF_V "{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"PASS\"}\n");
+    wb_row row;
+    char err[200];
+    cr_assert_eq(wb_row_get(json_array_get(l, 0), &row, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(row.timed_check, WB_CHECKED_PASS);
+    cr_assert_eq(row.rotated_check, WB_CHECKED_PASS);
+    cr_assert_float_eq(row.cpu_ms, 0.004, 1e-12);
+    cr_assert_eq(wb_row_get(json_array_get(l, 1), &row, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(row.timed_check, WB_NOT_CHECKED);
+    cr_assert_eq(row.rotated_check, WB_NOT_CHECKED);
+    cr_assert(isnan(row.cpu_ms));
+    json_decref(l);
+    l = lines("{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"PASS\",\"timed_check\":\"FAIL\",\"rotated_check\":\"FAIL\"}\n"
+              "{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"PASS\",\"timed_check\":\"MAYBE\"}\n"
+              "{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"PASS\",\"cpu_ms\":\"3\"}\n");
+    cr_assert_eq(wb_row_get(json_array_get(l, 0), &row, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(row.timed_check, WB_CHECKED_FAIL);
+    cr_assert_eq(row.rotated_check, WB_CHECKED_FAIL);
+    cr_assert_eq(wb_row_get(json_array_get(l, 1), &row, err, sizeof err), -1);
+    cr_assert(strstr(err, "timed_check"), "%s", err);
+    cr_assert_eq(wb_row_get(json_array_get(l, 2), &row, err, sizeof err), -1);
+    cr_assert(strstr(err, "cpu_ms"), "%s", err);
+    json_decref(l);
+}
+
+Test(honesty, names_are_the_ones_grading_json_lists)
+{
+    const char *want[] = {"above-ceiling", "timed-check", "rotated-check", "host-compute", "screen-perf", "screen-correct"};
+    for (int c = 0; c < GR_CAUGHT_N; c++) cr_assert_str_eq(gr_caught_name((gr_caught)c), want[c]);
+    cr_assert(gr_caught_costs_correct(1u << GR_CAUGHT_TIMED_CHECK));
+    cr_assert(gr_caught_costs_correct(1u << GR_CAUGHT_ROTATED_CHECK));
+    cr_assert(gr_caught_costs_correct(1u << GR_CAUGHT_SCREEN_CORRECT));
+    cr_assert_not(gr_caught_costs_correct(1u << GR_CAUGHT_ABOVE_CEILING | 1u << GR_CAUGHT_HOST_COMPUTE |
+                                          1u << GR_CAUGHT_SCREEN_PERF));
+}
+
+Test(honesty, an_honest_student_is_not_caught)
+{
+    load_rubric(NULL);
+    char note[600];
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, REF_SOL REF_CEIL REF_V, 0.01, note, sizeof note), 0u, "%s", note);
+    cr_assert_str_eq(note, "");
+    /* at the ceiling itself (0.005 ms = 200 GB/s) and within the margin (220 GB/s) */
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, REF_V, 0.005, note, sizeof note), 0u, "%s", note);
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, REF_V, 1000.0 / 220 / 1e3 * 1.0001, note, sizeof note), 0u, "%s", note);
+}
+
+Test(honesty, faster_than_the_ceiling_is_caught_beyond_the_margin)
+{
+    load_rubric(NULL);
+    char note[600];
+    /* 0.004 ms is 250 GB/s, above 200 × 1.10 */
+    unsigned m = judge(REF_SOL REF_CEIL REF_V, REF_V, 0.004, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_ABOVE_CEILING, "%s", note);
+    cr_assert(strstr(note, "Reported 250 GB/s; this GPU's own rate for this work (memcpy), measured in the same run, "
+                           "is 200 GB/s: the timed runs cannot have done the work."),
+              "%s", note);
+    /* a far forged time: thousands are grouped */
+    m = judge(REF_SOL REF_CEIL REF_V, REF_V, 0.0000025, note, sizeof note);
+    cr_assert(strstr(note, "Reported 400,000 GB/s"), "%s", note);
+    /* the margin is the rubric's: with 0.3, 250 GB/s is within 200 × 1.3 */
+    load_rubric("{\"floor_margin\": 0.3}");
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, REF_V, 0.004, note, sizeof note), 0u, "%s", note);
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, REF_V, 0.0038, note, sizeof note), 1u << GR_CAUGHT_ABOVE_CEILING);
+}
+
+/* A reference that beats the ceiling measured beside it (a kernel copy faster than cudaMemcpy): what the
+ * reference does is possible, so a student as fast is not caught, and one beyond it by the margin is. */
+Test(honesty, the_references_own_rate_is_never_impossible)
+{
+    load_rubric(NULL);
+    char note[600];
+    const char *fast = "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.004,\"throughput\":250,\"unit\":\"GB/s\","
+                       "\"verdict\":\"PASS\",\"timed_check\":\"PASS\",\"rotated_check\":\"PASS\"}\n";
+    char ref[1200];
+    snprintf(ref, sizeof ref, "%s%s%s", REF_SOL, REF_CEIL, fast);
+    cr_assert_eq(judge(ref, fast, 0.004, note, sizeof note), 0u, "%s", note);
+    cr_assert_eq(judge(ref, fast, 0.0037, note, sizeof note), 0u, "270 GB/s is within 250 x 1.10: %s", note);
+    cr_assert_eq(judge(ref, fast, 0.0035, note, sizeof note), 1u << GR_CAUGHT_ABOVE_CEILING);
+    cr_assert(strstr(note, "the reference solution reaches 250 GB/s on this GPU"), "%s", note);
+}
+
+Test(honesty, a_students_own_ceiling_is_never_believed)
+{
+    load_rubric(NULL);
+    char note[600];
+    const char *forged = "{\"variant\":\"memcpy\",\"size\":\"1000\",\"throughput\":1e9,\"unit\":\"GB/s\",\"verdict\":\"CEILING\"}\n" REF_V;
+    unsigned m = judge(REF_SOL REF_CEIL REF_V, forged, 0.004, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_ABOVE_CEILING, "a forged high ceiling let a too-fast time through: %s", note);
+    /* nor lowered: a student's low ceiling does not catch an honest time */
+    const char *low = "{\"variant\":\"memcpy\",\"size\":\"1000\",\"throughput\":1,\"unit\":\"GB/s\",\"verdict\":\"CEILING\"}\n" REF_V;
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, low, 0.01, note, sizeof note), 0u, "%s", note);
+    /* no ceiling from the reference (a chapter without one): the rule cannot apply */
+    cr_assert_eq(judge(REF_SOL REF_V, forged, 0.0001, note, sizeof note), 0u, "%s", note);
+    /* made-up variant names from the student fill no table: the real variant is still judged */
+    char crowd[8000] = "";
+    for (int k = 0; k < 40; k++) {
+        char l[160];
+        snprintf(l, sizeof l, "{\"variant\":\"x%d\",\"size\":\"1000\",\"median_ms\":1,\"verdict\":\"PASS\"}\n", k);
+        strcat(crowd, l);
+    }
+    strcat(crowd, stu_line("FAIL", "PASS", ""));
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, crowd, 0.01, note, sizeof note), 1u << GR_CAUGHT_TIMED_CHECK, "%s", note);
+    /* lines of another size do not count */
+    cr_assert_eq(judge(REF_SOL REF_CEIL REF_V, "{\"variant\":\"v\",\"size\":\"7\",\"verdict\":\"PASS\",\"timed_check\":\"FAIL\"}\n",
+                       0.01, note, sizeof note), 0u);
+}
+
+Test(honesty, a_wrong_timed_output_or_a_stale_rotated_one_is_caught)
+{
+    load_rubric(NULL);
+    char note[600];
+    unsigned m = judge(REF_SOL REF_CEIL REF_V, stu_line("FAIL", "PASS", ""), 0.01, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_TIMED_CHECK, "%s", note);
+    cr_assert(strstr(note, "The output of the timed runs was wrong although the first run was right: every timed launch "
+                           "must compute the result."),
+              "%s", note);
+    m = judge(REF_SOL REF_CEIL REF_V, stu_line("PASS", "FAIL", ""), 0.01, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_ROTATED_CHECK, "%s", note);
+    cr_assert(strstr(note, "on a second set of inputs the variant returned a stale result") ||
+                  strstr(note, "On a second set of inputs the variant returned a stale result"),
+              "%s", note);
+    /* one bad run among honest ones is enough */
+    char two[1200];
+    snprintf(two, sizeof two, "%s", REF_V);
+    strcat(two, stu_line("FAIL", "FAIL", ""));
+    m = judge(REF_SOL REF_CEIL REF_V, two, 0.01, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_TIMED_CHECK | 1u << GR_CAUGHT_ROTATED_CHECK);
+    cr_assert(gr_caught_costs_correct(m));
+}
+
+Test(honesty, a_line_without_the_checks_is_forged_when_the_reference_has_them)
+{
+    load_rubric(NULL);
+    char note[600];
+    unsigned m = judge(REF_SOL REF_CEIL REF_V, stu_line(NULL, NULL, ""), 0.01, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_TIMED_CHECK | 1u << GR_CAUGHT_ROTATED_CHECK, "%s", note);
+    /* a reference without --grading fields (an older build): nothing to hold the student to */
+#define OLD "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"verdict\":\"PASS\"}\n"
+    cr_assert_eq(judge(REF_SOL OLD, stu_line(NULL, NULL, ""), 0.01, note, sizeof note), 0u, "%s", note);
+}
+
+Test(honesty, cpu_time_beyond_the_factor_and_one_ms_is_host_work)
+{
+    load_rubric(NULL);
+    char note[600];
+    /* 265 ms of CPU against 1.2 ms on the GPU */
+    unsigned m = judge(REF_SOL REF_V, stu_line("PASS", "PASS", ",\"cpu_ms\":265"), 1.2, note, sizeof note);
+    cr_assert_eq(m, 1u << GR_CAUGHT_HOST_COMPUTE, "%s", note);
+    cr_assert(strstr(note, "The process spent 265 ms of CPU per run against 1.2 ms on the GPU: the work is done on the host."),
+              "%s", note);
+    cr_assert_not(gr_caught_costs_correct(m));
+    /* the factor: 2.3 ms against 1.2 ms is within 2x; 2.5 is not */
+    cr_assert_eq(judge(REF_SOL REF_V, stu_line("PASS", "PASS", ",\"cpu_ms\":2.3"), 1.2, note, sizeof note), 0u, "%s", note);
+    cr_assert_eq(judge(REF_SOL REF_V, stu_line("PASS", "PASS", ",\"cpu_ms\":2.5"), 1.2, note, sizeof note),
+                 1u << GR_CAUGHT_HOST_COMPUTE);
+    /* below 1 ms of CPU nothing is flagged, however short the kernel */
+    cr_assert_eq(judge(REF_SOL REF_V, stu_line("PASS", "PASS", ",\"cpu_ms\":0.9"), 0.01, note, sizeof note), 0u, "%s", note);
+    /* the factor is the rubric's */
+    load_rubric("{\"cpu_factor\": 3}");
+    cr_assert_eq(judge(REF_SOL REF_V, stu_line("PASS", "PASS", ",\"cpu_ms\":2.5"), 1.2, note, sizeof note), 0u, "%s", note);
+}
+
+Test(honesty, the_margins_are_validated_rubric_keys)
+{
+    char err[400];
+    cr_assert_eq(gr_rubric_parse("{\"perf\": {\"floor_margin\": -0.1}, " MINI "}", &rub, err, sizeof err), -1);
+    cr_assert(strstr(err, "perf.floor_margin"), "%s", err);
+    cr_assert_eq(gr_rubric_parse("{\"perf\": {\"cpu_factor\": 0.5}, " MINI "}", &rub, err, sizeof err), -1);
+    cr_assert(strstr(err, "perf.cpu_factor"), "%s", err);
+    cr_assert_eq(gr_rubric_parse("{" MINI "}", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_float_eq(rub.floor_margin, 0.10, 1e-12);
+    cr_assert_float_eq(rub.cpu_factor, 2.0, 1e-12);
+    cr_assert_str_eq(rub.ch[0].ceiling, "");
+}
+
+/* The region screen as the pipeline runs it: which variant a hit costs, and what. */
+Test(honesty, screen_hits_cost_the_variant_whose_region_they_are_in)
+{
+    static gr_rubric real;
+    char err[400];
+    cr_assert_eq(gr_rubric_load("grading/rubric.json", &real, err, sizeof err), 0, "%s", err);
+    static gr_ch_result cr;
+    memset(&cr, 0, sizeof cr);
+    const char *names[] = {"v4", "v4x", "plain", "other"};
+    for (int v = 0; v < 4; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", names[v]);
+    cr.n_v = 4;
+    const char *text = "int a;\n"
+                       "// BEGIN TODO(v4-launch)\n"
+                       "    cublasSgemm(h, 0);\n"
+                       "    cublasSgemm(h, 1);\n"
+                       "// END TODO(v4-launch)\n"
+                       "// BEGIN TODO(plain)\n"
+                       "    int fd = open(\"x\", 0);\n"
+                       "// END TODO(plain)\n"
+                       "// BEGIN TODO(other)\n"
+                       "    }\n"
+                       "    int f(void) {\n"
+                       "// END TODO(other)\n";
+    /* lines:  1 int a; 2 BEGIN v4-launch, 3-4 cublasSgemm */
+    int hits = gr_honesty_screen(&real.ch[0], text, strlen(text), &cr);
+    cr_assert_eq(hits, 4);
+    cr_assert_eq(cr.v[0].caught, 1u << GR_CAUGHT_SCREEN_PERF, "v4-launch is v4's region");
+    cr_assert(strstr(cr.v[0].caught_note, "region `v4-launch`, line 3: `cublasSgemm`"), "%s", cr.v[0].caught_note);
+    cr_assert_null(strstr(cr.v[0].caught_note, "line 4"), "one sentence per rule and region: %s", cr.v[0].caught_note);
+    cr_assert_eq(cr.v[1].caught, 0u, "v4x does not own v4-launch");
+    cr_assert_eq(cr.v[2].caught, 1u << GR_CAUGHT_SCREEN_CORRECT);
+    cr_assert_eq(cr.v[3].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "unbalanced braces");
+    cr_assert(strstr(cr.v[3].caught_note, "braces do not balance"), "%s", cr.v[3].caught_note);
+    /* a region of no one variant (a shared helper) costs every variant */
+    memset(&cr.v, 0, sizeof cr.v[0] * 4);
+    for (int v = 0; v < 4; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", names[v]);
+    const char *shared = "// BEGIN TODO(helper)\n    usleep(5);\n// END TODO(helper)\n";
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], shared, strlen(shared), &cr), 1);
+    for (int v = 0; v < 4; v++) cr_assert_eq(cr.v[v].caught, 1u << GR_CAUGHT_SCREEN_PERF, "%s", names[v]);
+    /* honest regions: nothing */
+    memset(&cr.v, 0, sizeof cr.v[0] * 4);
+    const char *clean = "// BEGIN TODO(plain)\n    out[i] = in[i] + 1; // cublas would be cheating\n// END TODO(plain)\n";
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], clean, strlen(clean), &cr), 0);
+    cr_assert_eq(cr.v[2].caught, 0u);
+}
+
+Test(honesty, caught_costs_are_taken_after_every_step)
+{
+    gr_var_result r;
+    memset(&r, 0, sizeof r);
+    r.correct_pts = 2, r.perf_pts = 1, r.san_pts = 1;
+    gr_caught_apply(&r);
+    cr_assert_float_eq(r.correct_pts + r.perf_pts + r.san_pts, 4, 1e-12, "nothing caught, nothing taken");
+    gr_caught_add(&r, 1u << GR_CAUGHT_HOST_COMPUTE, "One.");
+    gr_caught_apply(&r);
+    cr_assert_float_eq(r.perf_pts, 0, 1e-12);
+    cr_assert_float_eq(r.correct_pts, 2, 1e-12, "host compute keeps the correctness points");
+    gr_caught_add(&r, 1u << GR_CAUGHT_TIMED_CHECK, "Two.");
+    gr_caught_apply(&r);
+    cr_assert_float_eq(r.correct_pts, 0, 1e-12);
+    cr_assert_float_eq(r.san_pts, 1, 1e-12, "the sanitizer's points are not the finding's to take");
+    cr_assert_str_eq(r.caught_note, "One. Two.");
+}

@@ -1,0 +1,244 @@
+/* Isolation of the course files from student code (grading/isolation.h), without a GPU: the decision
+ * for every case, the closing of a world-readable course tree and the probe as a run uid, the course
+ * group that only the reference's runs carry, the per-submission group, and the grader end to end on
+ * the fake workbook (tests/grading/fake/) with a submission that tries to open the solution at run time
+ * and looks for the grading seeds in its environment and its working directory. */
+#define _GNU_SOURCE 1
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#pragma GCC diagnostic ignored "-Wunused-function" /* check.h: only load and variant_of here */
+#include "wbtest.h"
+
+#include "isolation.h"
+#include "sandbox.h"
+
+#include "grading/check.h"
+
+Test(isolation, the_decision_for_every_case)
+{
+    /* {root, bwrap, insecure} → kind */
+    static const struct { gr_iso_facts f; gr_iso_kind want; } cases[] = {
+        {{0, 0, 0}, GR_ISO_NONE},  {{0, 0, 1}, GR_ISO_INSECURE}, {{0, 1, 0}, GR_ISO_BWRAP}, {{0, 1, 1}, GR_ISO_BWRAP},
+        {{1, 0, 0}, GR_ISO_UID},   {{1, 0, 1}, GR_ISO_UID},      {{1, 1, 0}, GR_ISO_BWRAP}, {{1, 1, 1}, GR_ISO_BWRAP},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        cr_expect_eq(gr_iso_decide(&cases[i].f), cases[i].want, "root %d bwrap %d insecure %d: %s, expected %s",
+                     cases[i].f.root, cases[i].f.bwrap_works, cases[i].f.insecure,
+                     gr_iso_kind_name(gr_iso_decide(&cases[i].f)), gr_iso_kind_name(cases[i].want));
+    cr_expect_str_eq(gr_iso_kind_name(GR_ISO_INSECURE), "insecure");
+    cr_expect(strstr(GR_ISO_REFUSAL, "apt-get install bubblewrap") && strstr(GR_ISO_REFUSAL, "as root"));
+}
+
+/* A world-readable course tree, as a fresh clone leaves it. */
+static void make_course(const char *root)
+{
+    char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "cd %s && mkdir -p solutions/01-x build tests/grading/subs/ok && echo 'secret kernel' > "
+                          "solutions/01-x/x.cu && printf '#!/bin/sh\\ncat %s/solutions/01-x/x.cu\\n' > build/solution1 && "
+                          "chmod 755 build/solution1 && echo copy > tests/grading/subs/ok/x.cu && chmod -R a+rX .",
+                     root, root);
+    cr_assert_eq(rc, 0, "%s", out);
+}
+
+static gr_run_result run_as(const char *dir, const char *const *argv, gid_t gid, gid_t extra)
+{
+    gr_run_opts o = {.argv = argv, .workdir = dir, .timeout_s = 10, .nproc = 64, .out_cap = 4096, .no_bwrap = 1,
+                     .gid = gid, .extra_gid = extra};
+    gr_run_result r;
+    cr_assert_eq(gr_run(&o, &r), 0, "%s", r.err);
+    return r;
+}
+
+Test(isolation, as_root_the_course_is_closed_and_the_run_uid_cannot_read_it, .timeout = 60)
+{
+    if (geteuid() != 0) cr_skip_test("needs root (the grader closes the course files only as root; here uid %u)", geteuid());
+    char rel[128], root[PATH_MAX], why[400], p[PATH_MAX + 32];
+    wbt_tmpdir(rel, sizeof rel);
+    cr_assert_not_null(realpath(rel, root));
+    chmod(root, 0755);
+    make_course(root);
+    uid_t probe = GR_RUN_UID_BASE + 12345;
+    /* the control: before closing, the probe can read the solution (so it can tell) */
+    cr_assert_neq(gr_iso_verify(root, probe, why, sizeof why), 0, "a world-readable solution passed the probe");
+    cr_expect(strstr(why, "could still be opened"), "%s", why);
+    cr_assert_eq(gr_iso_close(root, NULL, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(gr_iso_verify(root, probe, why, sizeof why), 0, "%s", why);
+    struct stat st;
+    snprintf(p, sizeof p, "%s/tests/grading/subs/ok/x.cu", root);
+    cr_assert_eq(stat(p, &st), 0);
+    cr_expect_eq(st.st_mode & 07, 0, "the graders' test submissions stay open to others (mode %o)", st.st_mode & 0777);
+    cr_expect_eq(st.st_gid, GR_COURSE_GID);
+
+    /* through the sandbox: a student run (a uid of its own) gets EACCES ... */
+    char wd[PATH_MAX + 8];
+    snprintf(wd, sizeof wd, "%s/run", root);
+    mkdir(wd, 0755);
+    snprintf(p, sizeof p, "%s/solutions/01-x/x.cu", root);
+    const char *cat[] = {"/bin/cat", p, NULL};
+    gr_run_result r = run_as(wd, cat, 0, 0);
+    cr_expect(r.exited && r.code != 0 && strstr(r.err, "Permission denied"), "a run read the solution: %s%s", r.out, r.err);
+    cr_expect(!strstr(r.out, "secret"));
+    gr_run_result_free(&r);
+    /* ... while a run of the reference, carrying the course group, reads itself */
+    char ref[PATH_MAX + 32];
+    snprintf(ref, sizeof ref, "%s/build/solution1", root);
+    const char *refv[] = {ref, NULL};
+    r = run_as(wd, refv, 0, GR_COURSE_GID);
+    cr_expect(r.exited && r.code == 0 && strstr(r.out, "secret kernel"), "the reference could not run: %s", r.err);
+    gr_run_result_free(&r);
+
+    /* one submission's work tree is closed to another submission's runs (another group) */
+    char work[PATH_MAX + 8];
+    snprintf(work, sizeof work, "%s/work", root);
+    mkdir(work, 0755);
+    cr_assert_eq(gr_iso_protect_work(work, GR_SUB_GID_BASE + 1), 0);
+    snprintf(p, sizeof p, "%s/work/other.cu", root);
+    FILE *f = fopen(p, "w");
+    fputs("another student's code\n", f);
+    fclose(f);
+    chmod(p, 0644);
+    const char *cat2[] = {"/bin/cat", p, NULL};
+    r = run_as(wd, cat2, GR_SUB_GID_BASE + 2, 0);
+    cr_expect(r.exited && r.code != 0 && !strstr(r.out, "another"), "another submission's run read it: %s", r.out);
+    gr_run_result_free(&r);
+    r = run_as(wd, cat2, GR_SUB_GID_BASE + 1, 0);
+    cr_expect(r.exited && r.code == 0 && strstr(r.out, "another"), "its own submission's run could not: %s", r.err);
+    gr_run_result_free(&r);
+    wbt_run(why, "rm -rf %s", root);
+}
+
+/* The fake chapter's two regions, spliced by the grader. plus: tries to read the reference solution at
+ * run time (the name built at run time, fopen through a pointer, so no screen sees it) and looks for
+ * the seeds in its environment, in the files under its working directory and on the grader's command
+ * line (/proc/PID/cmdline: `--seeds A,B`, which its own command line never holds); any success turns its
+ * answer wrong (in + 2), so PASS means nothing leaked. reverse: the control, reads a file of the
+ * course that is not secret (the starter) the same way and finds the seeds where they may be (its own
+ * command line) the same way; if either fails, its answer is wrong. */
+static const char *const seed_a = "1999999937", *const seed_b = "1888888831";
+static void write_sub(const char *sub, const char *root)
+{
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/chapters/09-fake", sub);
+    char out[WBT_OUT_MAX];
+    cr_assert_eq(wbt_run(out, "mkdir -p %s", p), 0);
+    snprintf(p, sizeof p, "%s/chapters/09-fake/fake.cu", sub);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fprintf(f,
+            "#include \"wb.h\"\n#include \"fakedrv.h\"\n\n"
+            "static void plus_kernel(const int32_t *in, int32_t *out, int n)\n{\n"
+            "    // BEGIN TODO(plus)\n"
+            "    static int leak = -1;\n"
+            "    if (leak < 0) {\n"
+            "        char path[4096]; const char *parts[] = {\"%s\", \"/sol\", \"utions/09-fake/fake.cu\"};\n"
+            "        path[0] = 0; for (int k = 0; k < 3; k++) strcat(path, parts[k]);\n"
+            "        FILE *(*op)(const char *, const char *) = fopen;\n"
+            "        FILE *s = op(path, \"r\");\n"
+            "        leak = s != NULL;\n"
+            "        if (s) fclose(s);\n"
+            "        leak |= system(\"env | grep -q -e %s -e %s || grep -rqs -e %s -e %s . \\\"$HOME\\\" \\\"$TMPDIR\\\"\") == 0;\n"
+            /* the grader's own command line (--seeds A,B) is a file too: /proc/PID/cmdline; "[,]" so
+             * that the pattern does not find the command line of the grep (or the shell) itself */
+            "        leak |= system(\"cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\\\0' ' ' | grep -q -e %s[,]%s\") == 0;\n"
+            "    }\n"
+            "    for (int i = 0; i < n; i++) out[i] = in[i] + 1 + leak;\n"
+            "    // END TODO(plus)\n}\n\n"
+            "static void reverse_kernel(const int32_t *in, int32_t *out, int n)\n{\n"
+            "    // BEGIN TODO(reverse)\n"
+            "    char path[4096]; const char *parts[] = {\"%s\", \"/chap\", \"ters/09-fake/fake.cu\"};\n"
+            "    path[0] = 0; for (int k = 0; k < 3; k++) strcat(path, parts[k]);\n"
+            "    FILE *(*op)(const char *, const char *) = fopen;\n"
+            "    FILE *s = op(path, \"r\");\n"
+            "    int seen = system(\"tr '\\\\0' ' ' < /proc/$PPID/cmdline | grep -q -e %s -e %s\") == 0;\n"
+            "    for (int i = 0; i < n; i++) out[n - 1 - i] = in[i] + (s && seen ? 0 : 5);\n"
+            "    if (s) fclose(s);\n"
+            "    // END TODO(reverse)\n}\n\n"
+            "static const fake_variant variants[] = {{\"plus\", \"plus_kernel\", plus_kernel}, {\"reverse\", "
+            "\"reverse_kernel\", reverse_kernel}};\n\n"
+            "int main(int argc, char **argv)\n{\n    return fake_main(argc, argv, variants, 2);\n}\n",
+            root, seed_a, seed_b, seed_a, seed_b, seed_a, seed_b, root, seed_a, seed_b);
+    fclose(f);
+}
+
+Test(isolation, the_grader_keeps_the_solution_and_the_seeds_from_a_student_run, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    char rel[128], root[PATH_MAX], grade[PATH_MAX], p[PATH_MAX + 64];
+    wbt_tmpdir(rel, sizeof rel);
+    cr_assert_not_null(realpath(rel, root));
+    chmod(root, 0755); /* the programs run as other uids when the tests run as root */
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
+                          "build/grading-flags.json build/solution9 && chmod -R a+rX %s",
+                     root, root, root, root);
+    cr_assert_eq(rc, 0, "%s", out);
+    snprintf(p, sizeof p, "%s/sub", root);
+    write_sub(p, root);
+    rc = wbt_run(out, "cd %s && %s --seeds %s,%s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
+                 root, grade, seed_a, seed_b, root, root);
+    if (rc == 3 && strstr(out, "cannot isolate")) {
+        /* not root and no bubblewrap: the refusal is the right answer here */
+        cr_expect(strstr(out, GR_ISO_REFUSAL), "%s", out);
+        wbt_run(out, "rm -rf %s", root);
+        cr_skip_test("no working bubblewrap and not root: the grader refused, as it must");
+    }
+    cr_assert_eq(rc, 0, "build/grade exit %d\n%s", rc, out);
+    snprintf(p, sizeof p, "%s/out", root);
+    json_t *g = load("%s/grading.json", p);
+    const char *iso = json_string_value(json_object_get(g, "isolation"));
+    cr_assert_not_null(iso);
+    cr_expect(strstr(iso, "bubblewrap") || strstr(iso, "course files closed"), "isolation: %s", iso);
+    json_t *plus = variant_of(g, "plus"), *rev = variant_of(g, "reverse");
+    cr_assert(plus && rev);
+    cr_expect_str_eq(json_string_value(json_object_get(rev, "verdict")), "PASS",
+                     "the control could not read the starter by the same means (so the test could not tell)");
+    cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "PASS",
+                     "the student run read the solution or found the seeds (isolation: %s)", iso);
+    if (geteuid() == 0) {
+        struct stat st;
+        snprintf(p, sizeof p, "%s/solutions/09-fake/fake.cu", root);
+        cr_assert_eq(stat(p, &st), 0);
+        cr_expect_eq(st.st_mode & 07, 0, "as root the solution must be closed to others (mode %o)", st.st_mode & 0777);
+    }
+    json_decref(g);
+    wbt_run(out, "rm -rf %s", root);
+}
+
+/* Not root and no bubblewrap: the grader refuses with the one line, and --insecure-sandbox grades with
+ * "insecure" in the report. As root the test runs the grader as nobody (setpriv). */
+Test(isolation, without_isolation_the_grader_refuses_unless_told_insecure, .timeout = 300)
+{
+    if (gr_sandbox_bwrap_works()) cr_skip_test("bubblewrap works here: the grader never refuses");
+    static char out[WBT_OUT_MAX];
+    const char *as = "";
+    if (geteuid() == 0) {
+        if (wbt_run(out, "command -v setpriv") != 0) cr_skip_test("root, and no setpriv to run the grader as nobody");
+        as = "setpriv --reuid=65534 --regid=65534 --clear-groups";
+    }
+    char rel[128], root[PATH_MAX], grade[PATH_MAX];
+    wbt_tmpdir(rel, sizeof rel);
+    cr_assert_not_null(realpath(rel, root));
+    chmod(root, 0755);
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
+                          "build/grading-flags.json build/solution9 && cp -r tests/grading/fake-subs/good %s/sub && "
+                          "chmod -R a+rX %s && chown -R 65534:65534 %s",
+                     root, root, root, root, root, geteuid() == 0 ? root : "/dev/null 2>/dev/null; true");
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s && %s %s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub", root, as, grade,
+                 root, root);
+    cr_expect_eq(rc, 3, "%s", out);
+    cr_expect(strstr(out, GR_ISO_REFUSAL), "%s", out);
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/out/grading.json", root);
+    cr_expect(!gr_is_file(p), "the refusing grader wrote a report");
+    rc = wbt_run(out, "cd %s && TMPDIR=$PWD %s %s --insecure-sandbox --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
+                 root, as, grade, root, root);
+    cr_assert_eq(rc, 0, "%s", out);
+    json_t *g = load("%s", p);
+    const char *iso = json_string_value(json_object_get(g, "isolation"));
+    cr_expect(iso && !strncmp(iso, "insecure", 8), "isolation: %s", iso ? iso : "(none)");
+    json_t *plus = variant_of(g, "plus");
+    cr_expect(plus && !strcmp(json_string_value(json_object_get(plus, "verdict")), "PASS"), "the good submission still passes");
+    json_decref(g);
+    wbt_run(out, "rm -rf %s", root);
+}
