@@ -195,8 +195,22 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         gr_run_alone(j, k, variant, iso, exclusive, &c, &r);
         int done = gr_dump_complete(iso, ch, variant, k->first, k->count);
         if (!done) gr_note_failure(corr, &c, &r);
+        int timed_out = r.timed_out;
         gr_run_result_free(&r);
         if (done) return;
+        if (timed_out) {
+            /* It hit the time limit alone: the sizes run in order, so the first size without its dump is the
+             * one that hung and the later ones never ran. Running each alone would cost the limit again per
+             * size (and, with the GPU to itself, stall every other grading on it). */
+            int first = 1;
+            for (int s = k->first; s < k->first + k->count; s++) {
+                if (gr_dump_complete(iso, ch, variant, s, 1)) continue;
+                corr->end[s] = first ? GR_SZ_TIMEOUT : GR_SZ_NOT_RUN;
+                corr->dead |= 1u << s;
+                first = 0;
+            }
+            return;
+        }
     } else {
         gr_rmtree(iso);
         gr_mkdirs(iso, 0755);

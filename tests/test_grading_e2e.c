@@ -24,7 +24,9 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && chmod -R a+rX %s", root, root, root,
                      root);
     cr_assert_eq(rc, 0, "%s", out);
-    rc = wbt_run(out, "cd %s && PATH=%s/bin:$PATH %s --class %s --out %s/out --seeds 5,6 --jobs 2 --rubric rubric.json "
+    /* The fake programs never touch the GPU: a lock folder of their own (also in the roster, isolation and
+     * Slurm tests), so that on a GPU machine they do not queue behind the real gradings' exclusive runs. */
+    rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=%s/bin:$PATH %s --class %s --out %s/out --seeds 5,6 --jobs 2 --rubric rubric.json "
                       "> %s/class.log 2>&1",
                  root, root, grade, subs, root, root);
     char log[256];

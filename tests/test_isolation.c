@@ -110,9 +110,10 @@ Test(isolation, as_root_the_course_is_closed_and_the_run_uid_cannot_read_it, .ti
  * run time (the name built at run time, fopen through a pointer, so no screen sees it) and looks for
  * the seeds in its environment, in the files under its working directory and on the grader's command
  * line (/proc/PID/cmdline: `--seeds A,B`, which its own command line never holds); any success turns its
- * answer wrong (in + 2), so PASS means nothing leaked. reverse: the control, reads a file of the
- * course that is not secret (the starter) the same way and finds the seeds where they may be (its own
- * command line) the same way; if either fails, its answer is wrong. */
+ * answer wrong (in + 2), so PASS means nothing leaked. reverse: the control, reads a file every
+ * sandbox leaves readable (/etc/passwd; bubblewrap hides the whole workbook, starter included) the same
+ * way and finds the seeds where they may be (its own command line) the same way; if either fails, its
+ * answer is wrong. */
 static const char *const seed_a = "1999999937", *const seed_b = "1888888831";
 static void write_sub(const char *sub, const char *root)
 {
@@ -144,7 +145,7 @@ static void write_sub(const char *sub, const char *root)
             "    // END TODO(plus)\n}\n\n"
             "static void reverse_kernel(const int32_t *in, int32_t *out, int n)\n{\n"
             "    // BEGIN TODO(reverse)\n"
-            "    char path[4096]; const char *parts[] = {\"%s\", \"/chap\", \"ters/09-fake/fake.cu\"};\n"
+            "    char path[4096]; const char *parts[] = {\"/et\", \"c/pa\", \"sswd\"};\n"
             "    path[0] = 0; for (int k = 0; k < 3; k++) strcat(path, parts[k]);\n"
             "    FILE *(*op)(const char *, const char *) = fopen;\n"
             "    FILE *s = op(path, \"r\");\n"
@@ -155,7 +156,7 @@ static void write_sub(const char *sub, const char *root)
             "static const fake_variant variants[] = {{\"plus\", \"plus_kernel\", plus_kernel}, {\"reverse\", "
             "\"reverse_kernel\", reverse_kernel}};\n\n"
             "int main(int argc, char **argv)\n{\n    return fake_main(argc, argv, variants, 2);\n}\n",
-            root, seed_a, seed_b, seed_a, seed_b, seed_a, seed_b, root, seed_a, seed_b);
+            root, seed_a, seed_b, seed_a, seed_b, seed_a, seed_b, seed_a, seed_b);
     fclose(f);
 }
 
@@ -173,7 +174,7 @@ Test(isolation, the_grader_keeps_the_solution_and_the_seeds_from_a_student_run, 
     cr_assert_eq(rc, 0, "%s", out);
     snprintf(p, sizeof p, "%s/sub", root);
     write_sub(p, root);
-    rc = wbt_run(out, "cd %s && %s --seeds %s,%s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
+    rc = wbt_run(out, "cd %s && WB_GRADE_LOCK_DIR=$PWD %s --seeds %s,%s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
                  root, grade, seed_a, seed_b, root, root);
     if (rc == 3 && strstr(out, "cannot isolate")) {
         /* not root and no bubblewrap: the refusal is the right answer here */
@@ -190,7 +191,7 @@ Test(isolation, the_grader_keeps_the_solution_and_the_seeds_from_a_student_run, 
     json_t *plus = variant_of(g, "plus"), *rev = variant_of(g, "reverse");
     cr_assert(plus && rev);
     cr_expect_str_eq(json_string_value(json_object_get(rev, "verdict")), "PASS",
-                     "the control could not read the starter by the same means (so the test could not tell)");
+                     "the control could not read /etc/passwd by the same means (so the test could not tell)");
     cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "PASS",
                      "the student run read the solution or found the seeds (isolation: %s)", iso);
     if (geteuid() == 0) {

@@ -52,10 +52,10 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
                       "&& chmod -R a+rX %s",
                  dir, dir, dir, dir, dir, subs, subs, dir, subs, dir, dir);
     cr_assert_eq(rc, 0, "%s", out);
-    rc = wbt_run(out, "cd %s/wb && PATH=%s/wb/bin:$PATH %s --class %s/class --out %s/local --seeds 5 --jobs 2 --rubric rubric.json > %s/local.log 2>&1",
+    rc = wbt_run(out, "cd %s/wb && export WB_GRADE_LOCK_DIR=$PWD && PATH=%s/wb/bin:$PATH %s --class %s/class --out %s/local --seeds 5 --jobs 2 --rubric rubric.json > %s/local.log 2>&1",
                  dir, dir, grade, dir, dir, dir);
     cr_assert_eq(rc, 0, "local engine: exit %d (see local.log)", rc);
-    rc = wbt_run(out, "cd %s/wb && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 150 %s --class %s/class "
+    rc = wbt_run(out, "cd %s/wb && export WB_GRADE_LOCK_DIR=$PWD && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 150 %s --class %s/class "
                       "--engine slurm --out %s/slurm-out --seeds 5 --rubric rubric.json --time 5",
                  dir, dir, dir, grade, dir, dir);
     cr_assert_eq(rc, 0, "slurm engine: exit %d\n%s", rc, out);
@@ -72,7 +72,7 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     printf("slurm jobs of the class:\n%s", out);
     cr_expect_not_null(strstr(out, "JobState=COMPLETED"), "%s", out);
     /* resumable: a rerun with everything graded submits no array, only the merge */
-    rc = wbt_run(out, "cd %s/wb && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 60 %s --class %s/class "
+    rc = wbt_run(out, "cd %s/wb && export WB_GRADE_LOCK_DIR=$PWD && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 60 %s --class %s/class "
                       "--engine slurm --out %s/slurm-out --seeds 5 --rubric rubric.json --time 5",
                  dir, dir, dir, grade, dir, dir);
     cr_expect_eq(rc, 0, "%s", out);
