@@ -144,6 +144,17 @@ static void gr_perf_select(const gr_ch_result *cr, gr_verdict verdict, gr_perf_p
     }
 }
 
+int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi)
+{
+    double extra_ms = (stu_wall_lo_s - ref_wall_lo_s) * 1e3 / rub->reps_lo; /* beyond the reference, per repetition */
+    double per_ms = ref_per_ms + (extra_ms > 0 ? extra_ms : 0);
+    double budget_ms = 0.5 * rub->t_perf * 1e3 - stu_wall_lo_s * 1e3;
+    if (per_ms <= 0 || (hi - rub->reps_lo) * per_ms <= budget_ms) return hi;
+    int fit = budget_ms > per_ms ? (int)(budget_ms / per_ms) : 1;
+    LOG("student's repetitions take about %.1f ms each: %d high repetitions instead of %d", per_ms, rub->reps_lo + fit, hi);
+    return rub->reps_lo + fit;
+}
+
 void gr_perf(const gr_chjob *j)
 {
     const gr_ctx *x = j->x;
@@ -163,7 +174,7 @@ void gr_perf(const gr_chjob *j)
     rs->trusted = 1;
     /* The high repetition count is chosen from the reference's own times (never the student's) so that
      * the extra repetitions take about cross_check_s: long enough for the wall clock to tell. */
-    int hi = x->rub.reps_hi;
+    int hi = x->rub.reps_hi, hi_s = hi;
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = 0; k < 2; k++) { /* alternate: reference, student, reference, student … */
             int reps = k == 0 ? x->rub.reps_lo : hi;
@@ -174,15 +185,18 @@ void gr_perf(const gr_chjob *j)
                     double want = x->rub.reps_lo + ceil(x->rub.cross_check_s * 1e3 / per);
                     hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
                 }
+                hi_s = hi;
             }
-            gr_perf_run(j, j->stu, "stu", reps, &plan, ss);
+            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, &plan, ss);
+            if (round == 0 && k == 0 && !ss->failed && !rs->failed)
+                hi_s = gr_perf_student_hi(&x->rub, gr_per_rep_ms(rs, sel, nsel), rs->wall_lo, ss->wall_lo, hi);
         }
     }
     /* The reference calibrates the check: how much wall clock its extra repetitions took per reported
      * millisecond (launch and timing overhead, a busy machine). The student may take wall_factor times
      * that, plus wall_slack_s; a forged time beyond about that factor cannot. */
     double d_s, p_s, d_r, p_r;
-    gr_wall_delta(x, ss, sel, nsel, hi, &d_s, &p_s);
+    gr_wall_delta(x, ss, sel, nsel, hi_s, &d_s, &p_s);
     gr_wall_delta(x, rs, sel, nsel, hi, &d_r, &p_r);
     double calib = p_r > 0 && d_r > 0 ? d_r / p_r : 1.0;
     calib = calib < 1 ? 1 : calib > 5 ? 5 : calib;
@@ -194,13 +208,13 @@ void gr_perf(const gr_chjob *j)
                  "the reported kernel times do not account for the process's wall clock (%d more repetitions took "
                  "%.2f s more; the reported times predict %.3f s, x%.2f as measured on the reference): times not "
                  "credible, no performance points",
-                 hi - x->rub.reps_lo, d_s, p_s, calib);
+                 hi_s - x->rub.reps_lo, d_s, p_s, calib);
     else
         snprintf(cr->perf_note, sizeof cr->perf_note,
                  "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
                  "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
                  "the reference)",
-                 ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi, hi - x->rub.reps_lo, d_s, p_s, calib);
+                 ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s, calib);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;

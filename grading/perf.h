@@ -6,6 +6,13 @@
 
 void gr_perf(const gr_chjob *j);
 
+/* The student's high repetition count: the reference's (hi), unless the student's own low run shows by
+ * the wall clock, which it cannot forge, that so many would not end within half the benchmark's time
+ * limit (a variant computing on the host takes 100 ms a repetition where the reference takes 0.1): then
+ * as many as fit, at least one more than the low count, so the cross-check still has extra repetitions
+ * to compare with the reported times. ref_per_ms: the reference's reported milliseconds per repetition. */
+int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi);
+
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
 void gr_perf_self(const gr_chjob *j);
 

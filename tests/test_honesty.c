@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "honesty.h"
+#include "perf.h"
 
 #define MINI "\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", " \
              "\"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1000\", " \
@@ -295,4 +296,22 @@ Test(honesty, caught_costs_are_taken_after_every_step)
     cr_assert_float_eq(r.correct_pts, 0, 1e-12);
     cr_assert_float_eq(r.san_pts, 1, 1e-12, "the sanitizer's points are not the finding's to take");
     cr_assert_str_eq(r.caught_note, "One. Two.");
+}
+
+/* The benchmark's high repetition count for a student whose repetitions are far slower than the
+ * reference's (host compute: the whole run would pass the time limit and lose every variant's points). */
+Test(honesty, a_slow_student_gets_as_many_high_repetitions_as_fit_in_half_the_time_limit)
+{
+    gr_rubric rub;
+    memset(&rub, 0, sizeof rub);
+    rub.reps_lo = 5, rub.t_perf = 120;
+    /* as fast as the reference: the reference's count */
+    cr_expect_eq(gr_perf_student_hi(&rub, 0.25, 3.0, 3.1, 919), 919);
+    /* 130 ms more per repetition (0.65 s more over 5): 919 would take 119 s; 60 s - 3.6 s fit ~433 */
+    int hi = gr_perf_student_hi(&rub, 0.25, 3.0, 3.65, 919);
+    cr_expect(hi > rub.reps_lo && hi < 919, "hi %d", hi);
+    cr_expect_leq((hi - rub.reps_lo) * 130.25e-3, 0.5 * rub.t_perf - 3.65 + 1e-9);
+    cr_expect_geq((hi - rub.reps_lo + 1) * 130.25e-3, 0.5 * rub.t_perf - 3.65);
+    /* so slow that not one more fits: still one more than the low count */
+    cr_expect_eq(gr_perf_student_hi(&rub, 0.25, 3.0, 3.0 + 5 * 100.0, 919), 6);
 }
