@@ -389,13 +389,18 @@ static inline wb_verdict wb_run_checked(const wb_chapter *ch, State *st, const w
     return wb_copy_back_check(ch, st, res, host, chk);
 }
 
-/* --dump: the raw result array. Returns 0, or WB_EXIT_IO after saying why. */
+/* --dump: the raw result array, written under a temporary name and renamed when whole, so that a run
+ * killed partway (a time limit) leaves no truncated file that a reader would take for a result.
+ * Returns 0, or WB_EXIT_IO after saying why. */
 static inline int wb_dump(const char *dir, const wb_result *r, const void *host, size_t bytes, const char *prog)
 {
-    char path[1024];
-    FILE *f = wb_dump_path(path, sizeof path, dir, r->variant, r->size) ? NULL : fopen(path, "wb");
-    if (!f || fwrite(host, 1, bytes, f) != bytes || fclose(f) != 0) {
+    char path[1024], part[1040];
+    int bad = wb_dump_path(path, sizeof path, dir, r->variant, r->size);
+    snprintf(part, sizeof part, "%s.part", path);
+    FILE *f = bad ? NULL : fopen(part, "wb");
+    if (!f || fwrite(host, 1, bytes, f) != bytes || fclose(f) != 0 || rename(part, path) != 0) {
         fprintf(stderr, "%s: cannot write '%s'\n", prog, path);
+        if (f) remove(part);
         return WB_EXIT_IO;
     }
     return 0;
