@@ -101,6 +101,17 @@ unsigned long long gr_du(const char *path)
     return gr_du_total_;
 }
 
+int gr_dir_empty(const char *p)
+{
+    DIR *d = opendir(p);
+    if (!d) return 1;
+    struct dirent *e;
+    int empty = 1;
+    while (empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    closedir(d);
+    return empty;
+}
+
 int gr_is_dir(const char *p)
 {
     struct stat st;

@@ -55,6 +55,9 @@ unsigned long long gr_du(const char *path);
 
 int gr_is_dir(const char *p);
 
+/* 1 when the directory has no entry besides . and .. (or cannot be read: nothing to lose), else 0. */
+int gr_dir_empty(const char *p);
+
 int gr_is_file(const char *p);
 
 long long gr_file_size(const char *p);

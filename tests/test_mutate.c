@@ -184,3 +184,19 @@ Test(mutate, confusion_table_from_made_up_results)
     cr_assert(strstr(t, "m3") && strstr(t, "n - i"), "the survivor is listed:\n%s", t);
     free(t);
 }
+
+/* Bad command lines: a chapter the rubric lacks, and an --out folder that is not the tool's own (it is
+ * replaced whole, so anything else there would be lost). */
+Test(mutate, bad_usage_is_refused_and_a_foreign_folder_is_kept, .timeout = 60)
+{
+    static char o[WBT_OUT_MAX];
+    char dir[64];
+    wbt_tmpdir(dir, sizeof dir);
+    cr_expect_eq(wbt_run(o, "./build/mutate --ch 99 --out %s/m", dir), 2, "%s", o);
+    cr_expect(strstr(o, "no chapter 99"), "%s", o);
+    cr_expect_eq(wbt_run(o, "./build/mutate --ch seven --out %s/m", dir), 2, "%s", o);
+    cr_expect_eq(wbt_run(o, "mkdir -p %s/mine && touch %s/mine/notes.txt && ./build/mutate --out %s/mine", dir, dir, dir), 2, "%s", o);
+    cr_expect(strstr(o, "not replacing it"), "%s", o);
+    cr_expect_eq(wbt_run(o, "test -f %s/mine/notes.txt", dir), 0, "the foreign folder lost its file");
+    wbt_run(o, "rm -rf %s", dir);
+}

@@ -93,6 +93,18 @@ int mu_write_all(const char *root, const char *out, int only_ch)
         fprintf(stderr, "mutate: %s\n", err);
         return 1;
     }
+    int known = !only_ch;
+    for (int c = 0; c < rub.n_ch; c++) known |= rub.ch[c].number == only_ch;
+    if (!known) {
+        fprintf(stderr, "mutate: --ch %d: the rubric has no chapter %d\n", only_ch, only_ch);
+        return 2;
+    }
+    /* out is replaced whole: only an earlier output of this tool (its mutants.json) or an empty folder */
+    snprintf(p, sizeof p, "%s/mutants.json", out);
+    if (gr_is_dir(out) && !gr_is_file(p) && !gr_dir_empty(out)) {
+        fprintf(stderr, "mutate: %s is not empty and not an earlier mutate output: not replacing it\n", out);
+        return 2;
+    }
     gr_rmtree(out);
     gr_mkdirs(out, 0755);
     json_t *list = json_array();
