@@ -1,6 +1,7 @@
 /* diagnose_scan.c — gr_diag_scan of diagnose.h: what one wrong size's raw results show beyond
  * compare.c's pattern (transposed, one value everywhere, the first tile repeated, a float offset). */
 #include "diagnose.h"
+#include "contract.h"
 
 #include <math.h>
 #include <string.h>
@@ -11,13 +12,7 @@ static int gr_elem_eq(const void *a, size_t i, const void *b, size_t j, int eb)
     return !memcmp((const char *)a + i * eb, (const char *)b + j * eb, eb);
 }
 
-static int gr_poison_at(const void *p, size_t i, int eb)
-{
-    const unsigned char *c = (const unsigned char *)p + i * eb;
-    for (int k = 0; k < eb; k++)
-        if (c[k] != 0xA5) return 0;
-    return 1;
-}
+static int gr_poison_at(const void *p, size_t i, int eb) { return wb_is_poison((const char *)p + i * eb, (size_t)eb); }
 
 /* Equal, or for floats close (results summed in another order). */
 static int gr_close(const void *a, size_t i, const void *b, size_t j, int eb, int approx)

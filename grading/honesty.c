@@ -26,10 +26,17 @@ void gr_honesty_init(gr_honesty *h, const char *size)
 
 /* The entry of a variant; `create`: a new one if there is none (only the reference's lines create: a
  * student's process printing made-up names must not crowd out the real ones). */
-static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
+static const gr_honesty_var *gr_honesty_find(const gr_honesty *h, const char *name)
 {
     for (int i = 0; i < h->n_v; i++)
         if (!strcmp(h->v[i].name, name)) return &h->v[i];
+    return NULL;
+}
+
+static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
+{
+    const gr_honesty_var *found = gr_honesty_find(h, name);
+    if (found) return (gr_honesty_var *)found;
     if (!create || h->n_v == GR_MAX_VAR) return NULL;
     gr_honesty_var *v = &h->v[h->n_v++];
     memset(v, 0, sizeof *v);
@@ -110,9 +117,7 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
                           size_t len)
 {
     note[0] = 0;
-    const gr_honesty_var *v = NULL;
-    for (int i = 0; i < h->n_v; i++)
-        if (!strcmp(h->v[i].name, variant)) v = &h->v[i];
+    const gr_honesty_var *v = gr_honesty_find(h, variant);
     if (!v || !v->stu_lines) return 0;
     unsigned mask = 0;
     char s[400];
