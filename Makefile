@@ -173,7 +173,8 @@ deps: $(BUILD)/tests/.deps-ok slurm-deps
 # occupancy listing and the exploit generator are defined further down, hence the second expansion).
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
-               $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN))
+               $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN)) \
+               $(if $(wildcard tests/test_mutate.c),$(MUTATE))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
 # set), which is removed after the run whatever the tests did. Then the
