@@ -106,6 +106,34 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
     }
 }
 
+/* 1 if a variant's dumps of one run are wrong somewhere (missing, or a mismatch other than the untouched
+ * poison of a TODO), 0 if they match the reference or were never written at all. */
+static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
+                          const char *variant)
+{
+    const gr_chapter_rubric *ch = j->ch;
+    int wrong = 0;
+    for (int s = k->first; s < k->first + k->count && !wrong; s++) {
+        char canon[64], rp[PATH_MAX], sp[PATH_MAX];
+        gr_size_canon(ch->edge[s], canon, sizeof canon);
+        wb_dump_path(rp, sizeof rp, refdir, variant, canon);
+        wb_dump_path(sp, sizeof sp, studir, variant, canon);
+        long long rb = gr_file_size(rp), sb = gr_file_size(sp);
+        if (rb < 0) continue;
+        if (sb != rb) return 1;
+        size_t rl, sl;
+        char *ref = gr_read_capped(rp, (size_t)rb + 1, &rl), *got = gr_read_capped(sp, (size_t)sb + 1, &sl);
+        long long dims[3];
+        int nd = gr_size_dims(ch->edge[s], dims);
+        gr_cmp cmp;
+        if (ref && got) gr_compare(ch, dims, nd, ref, rb, got, sb, &cmp);
+        wrong = !ref || !got || (cmp.pattern != GR_PAT_NONE && cmp.pattern != GR_PAT_UNWRITTEN);
+        free(ref);
+        free(got);
+    }
+    return wrong;
+}
+
 /* Runs a program over one chunk of sizes with --dump into dir. */
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
                         const char *dir, const char *what, gr_cmd *c, gr_run_result *r)
@@ -301,11 +329,18 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
                 gr_run_result_free(&r);
             } else gr_mkdirs(studir, 0755);
             /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing
-             * variant does not take the others down with it and its own failure is named. */
+             * variant does not take the others down with it and its own failure is named. So is a variant
+             * that came out wrong next to others: the variants share the process, the GPU memory and the
+             * inputs, and one that writes out of bounds (or into its input) can spoil the next one's
+             * result. Each is judged by what it does alone; a TODO's untouched poison is not re-run. */
             char isofmt[PATH_MAX];
             snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", work, si, first);
+            int n_live = 0;
+            for (int v = 0; v < cr->n_v; v++) n_live += !corr[v].dead;
             for (int v = 0; v < cr->n_v; v++) {
-                if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count)) continue;
+                if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count) &&
+                    !(n_live > 1 && gr_batch_wrong(j, &chunk, refdir, studir, cr->v[v].name)))
+                    continue;
                 gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v], &exclusive);
             }
             gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
