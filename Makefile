@@ -118,6 +118,9 @@ $(addprefix solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))) $(addprefix
 # ------------------------------------------------------------------ tests
 # Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
 TEST_SRCS ?= $(wildcard tests/test_*.c)
+# Not into the tests' environment: a test that runs make in another tree (the student release) must get
+# that tree's own test list, not this subset (a command-line variable is exported otherwise).
+unexport TEST_SRCS
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(TEST_SRCS))
 TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
