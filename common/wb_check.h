@@ -63,6 +63,10 @@ static inline void wb_check_note(wb_check *c, unsigned long long idx, const char
 static inline void wb_check_i32(wb_check *c, unsigned long long offset, const int32_t *expected,
                                 const int32_t *got, size_t n)
 {
+    if (memcmp(got, expected, 4 * n) == 0) { /* the common case at a fraction of the per-element loop's cost */
+        c->checked += n;
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         c->checked++;
         if (got[i] == expected[i] || !wb_check_miss(c, wb_is_poison(&got[i], 4))) continue;
@@ -76,6 +80,10 @@ static inline void wb_check_i32(wb_check *c, unsigned long long offset, const in
 static inline void wb_check_i64(wb_check *c, unsigned long long offset, const int64_t *expected,
                                 const int64_t *got, size_t n)
 {
+    if (memcmp(got, expected, 8 * n) == 0) {
+        c->checked += n;
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         c->checked++;
         if (got[i] == expected[i] || !wb_check_miss(c, wb_is_poison(&got[i], 8))) continue;
