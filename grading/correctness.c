@@ -26,6 +26,23 @@ static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_c
 }
 
 
+/* Reads the reference's dump rp and the student's sp of edge size s and compares them into *cmp. Returns
+ * the reference's byte count, with *ref and *got to free (*got NULL when missing or of another length),
+ * or -1 when there is no reference to hold the student to. dims/nd: the size's extents. */
+static long long gr_compare_dumps(const gr_chapter_rubric *ch, int s, const char *rp, const char *sp, gr_cmp *cmp,
+                                  char **ref, char **got, long long *dims, int *nd)
+{
+    long long rb = gr_file_size(rp), sb = gr_file_size(sp);
+    size_t len;
+    *ref = rb >= 0 ? gr_read_capped(rp, (size_t)rb + 1, &len) : NULL;
+    if (!*ref) return -1;
+    *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
+    *nd = gr_size_dims(ch->edge[s], dims);
+    gr_compare(ch, dims, *nd, *ref, rb, *got, *got ? sb : (sb < 0 ? -1 : sb), cmp);
+    if (!*got && sb < 0) cmp->got_bytes = -1;
+    return rb;
+}
+
 /* Compares every variant's dumps of one (seed, chunk of sizes) run. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                            gr_corr *corr, const char *isolated_dir_fmt)
@@ -45,19 +62,15 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
                 if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, canon);
             }
-            long long rb = gr_file_size(rp), sb = gr_file_size(sp);
             corr[v].runs_total++;
+            char *ref, *got;
+            long long dims[3];
+            int nd;
+            gr_cmp cmp;
+            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got, dims, &nd);
             if (rb < 0) continue; /* the reference has none: nothing to hold the student to */
             gr_size_ev *sev = &vr[v].ev.size[s];
-            size_t rl, sl;
-            char *ref = gr_read_capped(rp, (size_t)rb + 1, &rl);
-            char *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &sl) : NULL;
-            long long dims[3];
-            int nd = gr_size_dims(ch->edge[s], dims);
-            gr_cmp cmp;
-            gr_compare(ch, dims, nd, ref, rb, got, got ? sb : (sb < 0 ? -1 : sb), &cmp);
-            if (!got && sb < 0) cmp.got_bytes = -1;
-            if (vr[v].ev.scalar && rb == 8 && got && sb == 8 && !vr[v].ev.have1[s]) { /* first seed's sum */
+            if (vr[v].ev.scalar && rb == 8 && got && !vr[v].ev.have1[s]) { /* first seed's sum */
                 memcpy(&vr[v].ev.ref1[s], ref, 8);
                 memcpy(&vr[v].ev.got1[s], got, 8);
                 vr[v].ev.have1[s] = 1;
@@ -111,23 +124,17 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
 static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                           const char *variant)
 {
-    const gr_chapter_rubric *ch = j->ch;
     int wrong = 0;
     for (int s = k->first; s < k->first + k->count && !wrong; s++) {
-        char canon[64], rp[PATH_MAX], sp[PATH_MAX];
-        gr_size_canon(ch->edge[s], canon, sizeof canon);
+        char canon[64], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+        gr_size_canon(j->ch->edge[s], canon, sizeof canon);
         wb_dump_path(rp, sizeof rp, refdir, variant, canon);
         wb_dump_path(sp, sizeof sp, studir, variant, canon);
-        long long rb = gr_file_size(rp), sb = gr_file_size(sp);
-        if (rb < 0) continue;
-        if (sb != rb) return 1;
-        size_t rl, sl;
-        char *ref = gr_read_capped(rp, (size_t)rb + 1, &rl), *got = gr_read_capped(sp, (size_t)sb + 1, &sl);
         long long dims[3];
-        int nd = gr_size_dims(ch->edge[s], dims);
+        int nd;
         gr_cmp cmp;
-        if (ref && got) gr_compare(ch, dims, nd, ref, rb, got, sb, &cmp);
-        wrong = !ref || !got || (cmp.pattern != GR_PAT_NONE && cmp.pattern != GR_PAT_UNWRITTEN);
+        if (gr_compare_dumps(j->ch, s, rp, sp, &cmp, &ref, &got, dims, &nd) < 0) continue;
+        wrong = cmp.pattern != GR_PAT_NONE && cmp.pattern != GR_PAT_UNWRITTEN;
         free(ref);
         free(got);
     }

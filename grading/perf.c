@@ -109,8 +109,6 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_rmtree(dir);
 }
 
-/* Was the process wall clock consistent with the kernel times it reported? The extra repetitions of
- * the high run must have taken at least about what the reported medians say. */
 /* Milliseconds one more repetition adds to the run by the reported times: every selected variant (and
  * its preprocessing) is timed `reps` times. The speed of light only min(reps, WB_SOL_REPS) times (see
  * gr_wall_delta). */
@@ -129,9 +127,10 @@ static double gr_per_rep_ms(gr_perf_side *s, const int *sel, int nsel)
 static void gr_wall_delta(const gr_ctx *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
                           double *predicted)
 {
-    int lo = x->rub.reps_lo, sol_hi = reps_hi < WB_SOL_REPS ? reps_hi : WB_SOL_REPS, sol_lo = lo < WB_SOL_REPS ? lo : WB_SOL_REPS;
+    int lo = x->rub.reps_lo;
+    int sol_extra = (reps_hi < WB_SOL_REPS ? reps_hi : WB_SOL_REPS) - (lo < WB_SOL_REPS ? lo : WB_SOL_REPS);
     double sol = gr_median(s->sol_ms, s->n_sol);
-    *predicted = ((reps_hi - lo) * gr_per_rep_ms(s, sel, nsel) + (sol > 0 ? (sol_hi - sol_lo) * sol : 0)) * 1e-3;
+    *predicted = ((reps_hi - lo) * gr_per_rep_ms(s, sel, nsel) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
     *delta = s->wall_hi - s->wall_lo;
 }
 
