@@ -77,6 +77,51 @@ static inline void wb_check_i32(wb_check *c, unsigned long long offset, const in
     }
 }
 
+/* The check of an int32 result whose expected values a chapter builds slice by slice, expect(ctx, first,
+ * count, expected), so that it keeps no second n-element array. The slices are compared in parallel
+ * (OpenMP, in the chapters' builds); only a slice that differs is then gone through element by element,
+ * in order, for the report. */
+typedef void (*wb_expect_i32)(const void *ctx, size_t first, size_t count, int32_t *expected);
+
+static inline void wb_check_i32_slices(wb_check *c, size_t n, wb_expect_i32 expect, const void *ctx, const int32_t *got)
+{
+    const size_t SLICE = (size_t)1 << 16;
+    size_t n_slices = (n + SLICE - 1) / SLICE;
+    unsigned char *same = (unsigned char *)calloc(n_slices ? n_slices : 1, 1);
+    int32_t *buf = (int32_t *)malloc(sizeof(int32_t) * SLICE);
+    if (!same || !buf) {
+        fprintf(stderr, "out of host memory for the check\n");
+        exit(WB_EXIT_CUDA);
+    }
+#ifdef _OPENMP
+#pragma omp parallel if (n_slices > 4)
+#endif
+    {
+        int32_t *mine = (int32_t *)malloc(sizeof(int32_t) * SLICE); /* NULL: the slices stay unequal */
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (long long q = 0; q < (long long)n_slices; q++) {
+            size_t first = (size_t)q * SLICE, count = n - first < SLICE ? n - first : SLICE;
+            if (!mine) continue;
+            expect(ctx, first, count, mine);
+            same[q] = memcmp(mine, got + first, sizeof(int32_t) * count) == 0;
+        }
+        free(mine);
+    }
+    for (size_t q = 0; q < n_slices; q++) {
+        size_t first = q * SLICE, count = n - first < SLICE ? n - first : SLICE;
+        if (same[q]) {
+            c->checked += count;
+            continue;
+        }
+        expect(ctx, first, count, buf);
+        wb_check_i32(c, first, buf, got + first, count);
+    }
+    free(same);
+    free(buf);
+}
+
 static inline void wb_check_i64(wb_check *c, unsigned long long offset, const int64_t *expected,
                                 const int64_t *got, size_t n)
 {

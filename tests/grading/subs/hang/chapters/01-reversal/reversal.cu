@@ -187,16 +187,16 @@ static double speed_of_light(State *s, int warmup, int reps, const char **name)
     return wb_sol_copy(s->d_out, s->d_in, sizeof(int) * (size_t)s->n, warmup, reps, name);
 }
 
-/* The expected output is built in slices rather than kept whole: expected[j] = in[n-1-j]. */
+/* The expected output is built in slices (reverse_cpu) rather than kept whole. */
+static void expected_slice(const void *state, size_t first, size_t count, int *expected)
+{
+    const State *s = (const State *)state;
+    reverse_cpu(s->h_in, s->n, (int)first, (int)count, expected);
+}
+
 static void check(State *s, const void *result, wb_check *chk)
 {
-    enum { SLICE = 1 << 16 };
-    static int expected[SLICE];
-    for (int first = 0; first < s->n; first += SLICE) {
-        int count = s->n - first < SLICE ? s->n - first : SLICE;
-        reverse_cpu(s->h_in, s->n, first, count, expected);
-        wb_check_i32(chk, (unsigned long long)first, expected, (const int *)result + first, (size_t)count);
-    }
+    wb_check_i32_slices(chk, (size_t)s->n, expected_slice, s, (const int *)result);
 }
 
 int main(int argc, char **argv)
