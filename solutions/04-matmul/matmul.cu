@@ -46,6 +46,7 @@
  *        the 2008 course slides' mat_mul (both assume Width a multiple of TILE_WIDTH; ours does not).
  */
 #include "wb.h"
+#include "wb_gemm_ref.h" /* the reference C is checked against (Verification above) */
 
 #ifndef TILE_WIDTH
 #define TILE_WIDTH 16 /* tiled: threads per block side and tile side; 32 also works (1024 threads) */
@@ -82,13 +83,7 @@ struct State {
     int M, N, K;
     float *h_A, *h_B;           /* host inputs */
     float *d_A, *d_B, *d_C;
-    /* The reference: rows exact_rows[0..n_exact) in double (ex_ref) with their bounds (ex_bound);
-     * all M rows when the CPU can afford it, else a sample plus cuBLAS's C for the rest (h_blas,
-     * row_norm_A, col_norm_B, scratch rows row_ref/row_bound). */
-    int *exact_rows, n_exact;
-    double *ex_ref, *ex_bound, rtol;
-    float *h_blas;
-    double *row_norm_A, *col_norm_B, *row_ref, *row_bound;
+    wb_gemm_ref ref; /* exact rows from the CPU, and cuBLAS's C for the others when they are too many */
 };
 
 /* ------------------------------------------------------------------ CPU reference */
@@ -461,31 +456,9 @@ static const wb_variant variants[] = {
  * builds student code with WB_NO_SOL_LIBS (no library may do a variant's work): the row is then this
  * GPU's FMA peak, and only the exact rows are checked. */
 #ifndef WB_NO_SOL_LIBS
-#include <cublas_v2.h>
-static cublasHandle_t blas;
-static void cublas_check(cublasStatus_t st, const char *call, int line)
-{
-    if (st == CUBLAS_STATUS_SUCCESS) return;
-    fprintf(stderr, "%s:%d: cuBLAS error %s (%s) in %s\n", __FILE__, line, cublasGetStatusName(st),
-            cublasGetStatusString(st), call);
-    exit(WB_EXIT_CUDA);
-}
-#define CUBLAS_CHECK(call) cublas_check((call), #call, __LINE__)
-
-/* cuBLAS is column-major, and a row-major matrix read column-major is its transpose: the row-major C
- * (M×N) we want is the column-major Cᵀ (N×M) = Bᵀ·Aᵀ, where the row-major B and A already are the
- * column-major Bᵀ (N×K, leading dimension N) and Aᵀ (K×M, leading dimension K). So: swap the
- * operands and the roles of M and N, transpose nothing. */
-static void launch_cublas(State *s)
-{
-    const float one = 1.0f, zero = 0.0f;
-    CUBLAS_CHECK(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, s->N, s->M, s->K, &one, s->d_B, s->N, s->d_A, s->K,
-                             &zero, s->d_C, s->N));
-}
+#include "wb_cublas.h"
+static void launch_cublas(State *s) { wb_cublas_sgemm(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K); }
 #endif
-
-#define SAMPLED_ROWS 32
-static int exact_everywhere(long long M, long long N, long long K) { return M * N * K <= (1ll << 31) && M * N <= (1ll << 26); }
 
 static double device_bytes(const wb_size *size)
 {
@@ -495,31 +468,7 @@ static double device_bytes(const wb_size *size)
 
 static double flops(const wb_size *size) { return 2.0 * (double)size->d[0] * (double)size->d[1] * (double)size->d[2]; }
 
-/* Checks got (M×N): each exact row against the CPU's, the others (when h_blas) against cuBLAS's C with
- * the bound 2·rtol·|row of A|·|column of B|, or not at all (exact_only). */
-static void check_rows(State *s, const float *got, wb_check *chk, int exact_only)
-{
-    wb_check_init(chk, (size_t)s->N);
-    chk->worst_of = s->h_blas ? "cuBLAS, " WB_STR(SAMPLED_ROWS) " rows CPU fp64" : "CPU fp64";
-    for (int i = 0, next = 0; i < s->M; i++) {
-        const double *ref = s->row_ref, *bound = s->row_bound;
-        size_t N = (size_t)s->N, at = (size_t)i * N;
-        if (next < s->n_exact && s->exact_rows[next] == i) {
-            ref = s->ex_ref + next * N;
-            bound = s->ex_bound + next++ * N;
-        } else if (exact_only || !s->h_blas) {
-            continue;
-        } else {
-            for (size_t j = 0; j < N; j++) {
-                s->row_ref[j] = s->h_blas[at + j];
-                s->row_bound[j] = 2.0 * s->rtol * s->row_norm_A[i] * s->col_norm_B[j];
-            }
-        }
-        wb_check_f32_tol(chk, at, ref, bound, got + at, N);
-    }
-}
-
-static void check(State *s, const void *result, wb_check *chk) { check_rows(s, (const float *)result, chk, 0); }
+static void check(State *s, const void *result, wb_check *chk) { wb_gemm_ref_check(&s->ref, (const float *)result, chk, 0); }
 
 #define HOST(type, count) (type *)wb_host_alloc(sizeof(type) * (count), "the matrices and the reference")
 static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
@@ -535,45 +484,17 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     s->d_B = (float *)wb_device_copy(s->h_B, sizeof(float) * K * N);
     s->d_C = (float *)wb_device_alloc(sizeof(float) * M * N);
     *out = wb_output{s->d_C, WB_ELEM_F32, M * N};
-
-    /* The exact rows: all of them, or SAMPLED_ROWS spread evenly, the first and the last included. */
-    s->rtol = matmul_rtol(s->K);
-    s->n_exact = exact_everywhere(s->M, s->N, s->K) || s->M <= SAMPLED_ROWS ? s->M : SAMPLED_ROWS;
-    s->exact_rows = HOST(int, s->n_exact);
-    for (int r = 0; r < s->n_exact; r++)
-        s->exact_rows[r] = s->n_exact == 1 ? 0 : (int)((long long)r * (s->M - 1) / (s->n_exact - 1));
-    s->ex_ref = HOST(double, s->n_exact * N);
-    s->ex_bound = HOST(double, s->n_exact * N);
-    matmul_rows_cpu(s->h_A, s->h_B, s->N, s->K, s->exact_rows, s->n_exact, s->ex_ref, s->ex_bound);
-    for (size_t e = 0; e < (size_t)s->n_exact * N; e++) s->ex_bound[e] *= s->rtol;
+    /* Every row on the CPU while it can afford it, else a sample of rows. */
+    int all = M * N * K <= (1ull << 31) && M * N <= (1ull << 26);
+    wb_gemm_ref_exact(&s->ref, s->h_A, s->h_B, s->M, s->N, s->K, matmul_rtol(s->K), all, matmul_rows_cpu);
 #ifndef WB_NO_SOL_LIBS
     /* cuBLAS's C, checked against the exact rows; the other rows' reference when not all are exact. */
-    CUBLAS_CHECK(cublasCreate(&blas));
-    CUBLAS_CHECK(cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH)); /* fp32 throughout: no TF32 */
+    wb_cublas_begin();
     wb_poison(s->d_C, sizeof(float) * M * N);
     launch_cublas(s);
     float *h_blas = HOST(float, M * N);
     CUDA_CHECK(cudaMemcpy(h_blas, s->d_C, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
-    wb_check chk;
-    check_rows(s, h_blas, &chk, 1);
-    if (chk.wrong) {
-        fprintf(stderr, "cuBLAS's C disagrees with the CPU reference (is the operand order right?):\n");
-        wb_check_print(stderr, &chk);
-        exit(WB_EXIT_CUDA);
-    }
-    if (s->n_exact == s->M) return;
-    s->h_blas = h_blas;
-    s->row_norm_A = HOST(double, M), s->col_norm_B = HOST(double, N);
-    s->row_ref = HOST(double, N), s->row_bound = HOST(double, N);
-    for (size_t i = 0; i < M; i++) {
-        double sq = 0;
-        for (size_t k = 0; k < K; k++) sq += (double)s->h_A[i * K + k] * s->h_A[i * K + k];
-        s->row_norm_A[i] = sqrt(sq);
-    }
-    memset(s->col_norm_B, 0, sizeof(double) * N);
-    for (size_t k = 0; k < K; k++)
-        for (size_t j = 0; j < N; j++) s->col_norm_B[j] += (double)s->h_B[k * N + j] * s->h_B[k * N + j];
-    for (size_t j = 0; j < N; j++) s->col_norm_B[j] = sqrt(s->col_norm_B[j]);
+    wb_gemm_ref_take_lib(&s->ref, "cuBLAS", h_blas, s->h_A, s->h_B);
 #endif
 }
 
@@ -594,7 +515,7 @@ static double speed_of_light(State *s, int warmup, int reps, const char **name)
 }
 
 #ifndef WB_NO_SOL_LIBS
-static void teardown(State *) { CUBLAS_CHECK(cublasDestroy(blas)); }
+static void teardown(State *) { wb_cublas_end(); }
 #else
 static void (*const teardown)(State *) = NULL;
 #endif
