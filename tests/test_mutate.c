@@ -144,16 +144,24 @@ Test(mutate, a_sample_compiles, .timeout = 300)
     json_decref(f);
 }
 
-static void fake_grading(const char *dir, const char *id, int chapter, const char *variant, double score, const char *named)
+/* A grading.json of one mutant: the region's variant with its verdict, score and diagnosis (named), and
+ * a second, untouched variant that lost only what a grading without perf withholds. */
+static void fake_grading(const char *dir, const char *id, int chapter, const char *variant, const char *verdict,
+                         double score, const char *named)
 {
     char p[512];
-    snprintf(p, sizeof p, "%s/out/%s", dir, id);
+    snprintf(p, sizeof p, "%s/%s/%s", dir, strcmp(id, "m4") ? "out" : "out-perf", id); /* m4: graded with perf */
     gr_mkdirs(p, 0755);
     strcat(p, "/grading.json");
     json_t *d = named ? json_pack("{s:s, s:s}", "class", named, "evidence", "made up") : json_null();
-    json_t *g = json_pack("{s:[{s:i, s:s, s:f, s:f, s:[{s:s, s:f, s:f, s:o}]}]}", "chapters", "number", chapter, "status",
-                          "graded", "score", score, "max_score", 4.0, "variants", "variant", variant, "score", score,
-                          "max_score", 4.0, "diagnosis", d);
+    json_t *g = json_pack("{s:[{s:i, s:s, s:f, s:f, s:[{s:s, s:s, s:f, s:f, s:b, s:[], s:o}, "
+                          "{s:s, s:s, s:f, s:f, s:b, s:[], s:n}]}]}",
+                          "chapters", "number", chapter, "status", "graded", "score", score + 3.0, "max_score", 8.0,
+                          "variants", "variant", variant, "verdict", verdict, "score", score, "max_score", 4.0,
+                          "sanitizer_finding", 0, "caught", "diagnosis", d,
+                          "variant", "other", "verdict", "PASS", "score", 3.0, "max_score", 4.0, "sanitizer_finding", 0,
+                          "caught", "diagnosis");
+    cr_assert(g);
     cr_assert_eq(json_dump_file(g, p, 0), 0);
     json_decref(g);
 }
@@ -163,24 +171,31 @@ Test(mutate, confusion_table_from_made_up_results)
     char dir[256], p[512];
     wbt_tmpdir(dir, sizeof dir);
     snprintf(p, sizeof p, "%s/mutants.json", dir);
-    json_t *list = json_pack("[{s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}]",
+    json_t *list = json_pack("[{s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b},"
+                             " {s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}]",
                              "id", "m1", "chapter", 1, "region", "global", "label", "tail", "what", "floor", "perf", 0,
                              "id", "m2", "chapter", 1, "region", "global-launch", "label", "race", "what", "no barrier", "perf", 0,
-                             "id", "m3", "chapter", 1, "region", "global", "label", "off-by-one", "what", "n - i", "perf", 0);
+                             "id", "m3", "chapter", 1, "region", "global", "label", "off-by-one", "what", "n - i", "perf", 0,
+                             "id", "m4", "chapter", 1, "region", "global", "label", "uncoalesced", "what", "strided", "perf", 1,
+                             "id", "m5", "chapter", 1, "region", "global", "label", "none", "what", "same code", "perf", 0);
     cr_assert_eq(json_dump_file(list, p, 0), 0);
     json_decref(list);
-    fake_grading(dir, "m1", 1, "global", 2.0, "tail");          /* caught, named right */
-    fake_grading(dir, "m2", 1, "global", 2.0, "tile-edge");     /* caught, named wrong */
-    fake_grading(dir, "m3", 1, "global", 4.0, NULL);            /* a survivor */
+    fake_grading(dir, "m1", 1, "global", "WRONG", 1.0, "tail");      /* caught, named right */
+    fake_grading(dir, "m2", 1, "global", "WRONG", 1.0, "tile-edge"); /* caught, named wrong */
+    /* A survivor, though below full marks: graded without perf, no variant gets its perf point. */
+    fake_grading(dir, "m3", 1, "global", "PASS", 3.0, NULL);
+    fake_grading(dir, "m4", 1, "global", "PASS", 3.0, NULL); /* graded with perf: a lost perf point is caught */
+    fake_grading(dir, "m5", 1, "global", "WRONG", 1.0, NULL); /* equivalent, yet flagged: a false alarm */
     snprintf(p, sizeof p, "%s/report.txt", dir);
     FILE *f = fopen(p, "w");
     cr_assert_eq(mu_report(dir, f), 0);
     fclose(f);
     size_t n;
     char *t = wb_read_file(p, &n);
-    cr_assert(strstr(t, "accuracy (named == intended): 1/3"), "%s", t);
-    cr_assert(strstr(t, "caught (not full marks):      2/3"), "%s", t);
-    cr_assert(strstr(t, "named right, of the caught:   1/2"), "%s", t);
+    cr_assert(strstr(t, "accuracy (named == intended): 2/5"), "%s", t);
+    cr_assert(strstr(t, "caught (something detected):  3/4 = 75% of the non-equivalent"), "%s", t);
+    cr_assert(strstr(t, "False alarms (equivalent mutants where something was detected):\n  m5"), "%s", t);
+    cr_assert(strstr(t, "named right, of the caught:   1/3"), "%s", t);
     cr_assert(strstr(t, "m3") && strstr(t, "n - i"), "the survivor is listed:\n%s", t);
     free(t);
 }

@@ -7,9 +7,22 @@
 #include "diagnose.h"
 #include "mutate.h"
 
+/* Whether the grader saw something in variant v: a verdict other than PASS, a sanitizer finding, what the
+ * honesty checks caught, a diagnosis, or, graded with perf, points lost. Graded without perf, every
+ * variant lacks its perf points, and a sanitizer run that did not finish ("not checked") withholds its
+ * point without having seen anything: neither is a detection. */
+static int mu_detected(json_t *v, int perf)
+{
+    const char *verdict = json_string_value(json_object_get(v, "verdict"));
+    if ((verdict && strcmp(verdict, "PASS")) || json_is_true(json_object_get(v, "sanitizer_finding")) ||
+        json_array_size(json_object_get(v, "caught")) || json_is_object(json_object_get(v, "diagnosis")))
+        return 1;
+    return perf && json_real_value(json_object_get(v, "score")) < json_real_value(json_object_get(v, "max_score")) - 1e-9;
+}
+
 /* The variant a region belongs to: the region's own name, or it less "-launch"; a shared region
- * (block-sum, edge-access) has none: then the first variant that lost points. */
-static json_t *mu_variant(json_t *vars, const char *region)
+ * (block-sum, edge-access) has none: then the first variant where something was detected. */
+static json_t *mu_variant(json_t *vars, const char *region, int perf)
 {
     char base[96];
     snprintf(base, sizeof base, "%s", region);
@@ -18,12 +31,12 @@ static json_t *mu_variant(json_t *vars, const char *region)
     size_t i;
     json_t *v;
     json_array_foreach(vars, i, v) if (!strcmp(json_string_value(json_object_get(v, "variant")) ?: "", base)) return v;
-    json_array_foreach(vars, i, v) if (json_real_value(json_object_get(v, "score")) <
-                                       json_real_value(json_object_get(v, "max_score")) - 1e-9) return v;
+    json_array_foreach(vars, i, v) if (mu_detected(v, perf)) return v;
     return NULL;
 }
 
-/* What the grader made of one mutant: graded, caught (not full marks), the class it named. */
+/* What the grader made of one mutant: graded, caught (something detected, see mu_detected), the class it
+ * named. */
 typedef struct {
     int graded, caught;
     int named;            /* gr_bug, GR_BUG_NONE where no diagnosis */
@@ -35,7 +48,8 @@ static mu_outcome mu_read(const char *dir, json_t *m)
     const char *id = json_string_value(json_object_get(m, "id"));
     int chn = (int)json_integer_value(json_object_get(m, "chapter"));
     char p[4096];
-    snprintf(p, sizeof p, "%s/%s/%s/grading.json", dir, json_is_true(json_object_get(m, "perf")) ? "out-perf" : "out", id);
+    int perf = json_is_true(json_object_get(m, "perf"));
+    snprintf(p, sizeof p, "%s/%s/%s/grading.json", dir, perf ? "out-perf" : "out", id);
     json_t *g = json_load_file(p, 0, NULL);
     if (!g) return o;
     size_t i;
@@ -44,9 +58,11 @@ static mu_outcome mu_read(const char *dir, json_t *m)
     {
         if (json_integer_value(json_object_get(ch, "number")) != chn) continue;
         o.graded = 1;
-        o.caught = json_real_value(json_object_get(ch, "score")) < json_real_value(json_object_get(ch, "max_score")) - 1e-9 ||
-                   strcmp(json_string_value(json_object_get(ch, "status")) ?: "", "graded");
-        json_t *v = mu_variant(json_object_get(ch, "variants"), json_string_value(json_object_get(m, "region")));
+        size_t k;
+        json_t *w;
+        o.caught = strcmp(json_string_value(json_object_get(ch, "status")) ?: "", "graded") != 0;
+        json_array_foreach(json_object_get(ch, "variants"), k, w) o.caught |= mu_detected(w, perf);
+        json_t *v = mu_variant(json_object_get(ch, "variants"), json_string_value(json_object_get(m, "region")), perf);
         json_t *d = v ? json_object_get(v, "diagnosis") : NULL;
         int b = json_is_object(d) ? gr_bug_parse(json_string_value(json_object_get(d, "class"))) : -1;
         o.named = b < 0 ? GR_BUG_NONE : b;
@@ -74,7 +90,9 @@ int mu_report(const char *dir, FILE *f)
     }
     static int table[GR_BUG_COUNT][GR_BUG_COUNT];
     memset(table, 0, sizeof table);
-    int total = 0, graded = 0, caught = 0, right = 0, right_caught = 0, used[GR_BUG_COUNT] = {0};
+    /* caught and named right count the non-equivalent mutants only (label none: equivalent by design, they
+     * must survive); accuracy counts them all (an equivalent one is right when nothing is named). */
+    int total = 0, graded = 0, real = 0, caught = 0, right = 0, right_caught = 0, used[GR_BUG_COUNT] = {0};
     size_t i;
     json_t *m;
     json_array_foreach(list, i, m)
@@ -85,9 +103,12 @@ int mu_report(const char *dir, FILE *f)
         mu_outcome o = mu_read(dir, m);
         if (!o.graded) continue;
         graded++;
-        caught += o.caught;
         right += o.named == want;
-        right_caught += o.caught && o.named == want;
+        if (want != GR_BUG_NONE) {
+            real++;
+            caught += o.caught;
+            right_caught += o.caught && o.named == want;
+        }
         table[want][o.named]++;
         used[o.named] = 1;
     }
@@ -111,9 +132,10 @@ int mu_report(const char *dir, FILE *f)
         fputc('\n', f);
     }
     fprintf(f, "\naccuracy (named == intended): %d/%d = %.0f%%\n", right, graded, 100.0 * right / graded);
-    fprintf(f, "caught (not full marks):      %d/%d = %.0f%%\n", caught, graded, 100.0 * caught / graded);
+    fprintf(f, "caught (something detected):  %d/%d = %.0f%% of the non-equivalent\n", caught, real,
+            real ? 100.0 * caught / real : 0);
     fprintf(f, "named right, of the caught:   %d/%d = %.0f%%\n", right_caught, caught, caught ? 100.0 * right_caught / caught : 0);
-    fprintf(f, "\nSurvivors (full marks):\n");
+    fprintf(f, "\nSurvivors (nothing detected):\n");
     int surv = 0;
     json_array_foreach(list, i, m)
     {
@@ -124,6 +146,15 @@ int mu_report(const char *dir, FILE *f)
                 json_string_value(json_object_get(m, "label")), json_string_value(json_object_get(m, "what")));
     }
     if (!surv) fprintf(f, "  none\n");
+    /* An equivalent mutant behaves as the solution does: anything detected in it is a false alarm. */
+    int alarms = 0;
+    json_array_foreach(list, i, m)
+    {
+        mu_outcome o = mu_read(dir, m);
+        if (!o.graded || !o.caught || gr_bug_parse(json_string_value(json_object_get(m, "label"))) != GR_BUG_NONE) continue;
+        if (!alarms++) fprintf(f, "\nFalse alarms (equivalent mutants where something was detected):\n");
+        fprintf(f, "  %-28s %s\n", json_string_value(json_object_get(m, "id")), json_string_value(json_object_get(m, "what")));
+    }
     json_decref(list);
     return 0;
 }
