@@ -151,6 +151,14 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         }
         fputc('\n', f);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
+        /* A sanitizer run that did not finish costs its points: say why, once (it covered every variant). */
+        for (int v = 0; v < ch->n_v; v++)
+            if (ch->v[v].san_ran && ch->v[v].san_unfinished && !ch->v[v].san_finding) {
+                fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
+                gr_md_block(f, ch->v[v].san);
+                fputc('\n', f);
+                break;
+            }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
             if (!r->detail[0] && !r->san_finding && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;

@@ -530,6 +530,20 @@ Test(grading_report, feedback_md_fences_student_text)
     cr_assert(strstr(md, "| vector | WRONG |"), "%s", md);
     cr_assert(strstr(md, "`````text\n"), "a fence longer than the student's ```` run");
     cr_assert(strstr(md, "**build failed**"));
+    cr_assert(!strstr(md, "Sanitizer: not checked"), "every sanitizer run finished:\n%s", md);
+    free(md);
+    /* A sanitizer run that did not finish: the table says "not checked", the text below it why. */
+    s.ch[0].v[0].san_unfinished = 1;
+    s.ch[0].v[0].san_pts = 0;
+    snprintf(s.ch[0].v[0].san, sizeof s.ch[0].v[0].san,
+             "compute-sanitizer --tool racecheck did not finish (killed after 120 s): ========= RACECHECK");
+    f = fopen(path, "w");
+    gr_write_feedback(f, &s, "make grade SUB=x SEEDS=11,12");
+    fclose(f);
+    md = gr_read_capped(path, 1 << 20, NULL);
+    cr_assert(strstr(md, "| global | PASS | 2.0 / 2.0 | not checked |"), "%s", md);
+    cr_assert(strstr(md, "Sanitizer: not checked, so no sanitizer points") &&
+              strstr(md, "--tool racecheck did not finish (killed after 120 s)"), "%s", md);
     free(md);
     free(s.ch[1].compile_log);
 }
