@@ -144,13 +144,14 @@ Test(mutate, a_sample_compiles, .timeout = 300)
     json_decref(f);
 }
 
-/* A grading.json of one mutant: the region's variant with its verdict, score and diagnosis (named), and
- * a second, untouched variant that lost only what a grading without perf withholds. */
-static void fake_grading(const char *dir, const char *id, int chapter, const char *variant, const char *verdict,
-                         double score, const char *named)
+/* A grading.json of one mutant (under out-perf/ when graded with perf): the region's variant with its
+ * verdict, score and diagnosis (named), and a second, untouched variant that lost only what a grading
+ * without perf withholds. */
+static void fake_grading(const char *dir, const char *id, int perf, int chapter, const char *variant,
+                         const char *verdict, double score, const char *named)
 {
     char p[512];
-    snprintf(p, sizeof p, "%s/%s/%s", dir, strcmp(id, "m4") ? "out" : "out-perf", id); /* m4: graded with perf */
+    snprintf(p, sizeof p, "%s/%s/%s", dir, perf ? "out-perf" : "out", id);
     gr_mkdirs(p, 0755);
     strcat(p, "/grading.json");
     json_t *d = named ? json_pack("{s:s, s:s}", "class", named, "evidence", "made up") : json_null();
@@ -180,12 +181,12 @@ Test(mutate, confusion_table_from_made_up_results)
                              "id", "m5", "chapter", 1, "region", "global", "label", "none", "what", "same code", "perf", 0);
     cr_assert_eq(json_dump_file(list, p, 0), 0);
     json_decref(list);
-    fake_grading(dir, "m1", 1, "global", "WRONG", 1.0, "tail");      /* caught, named right */
-    fake_grading(dir, "m2", 1, "global", "WRONG", 1.0, "tile-edge"); /* caught, named wrong */
+    fake_grading(dir, "m1", 0, 1, "global", "WRONG", 1.0, "tail");      /* caught, named right */
+    fake_grading(dir, "m2", 0, 1, "global", "WRONG", 1.0, "tile-edge"); /* caught, named wrong */
     /* A survivor, though below full marks: graded without perf, no variant gets its perf point. */
-    fake_grading(dir, "m3", 1, "global", "PASS", 3.0, NULL);
-    fake_grading(dir, "m4", 1, "global", "PASS", 3.0, NULL); /* graded with perf: a lost perf point is caught */
-    fake_grading(dir, "m5", 1, "global", "WRONG", 1.0, NULL); /* equivalent, yet flagged: a false alarm */
+    fake_grading(dir, "m3", 0, 1, "global", "PASS", 3.0, NULL);
+    fake_grading(dir, "m4", 1, 1, "global", "PASS", 3.0, NULL); /* graded with perf: a lost perf point is caught */
+    fake_grading(dir, "m5", 0, 1, "global", "WRONG", 1.0, NULL); /* equivalent, yet flagged: a false alarm */
     snprintf(p, sizeof p, "%s/report.txt", dir);
     FILE *f = fopen(p, "w");
     cr_assert_eq(mu_report(dir, f), 0);

@@ -95,12 +95,20 @@ int mu_report(const char *dir, FILE *f)
     int total = 0, graded = 0, real = 0, caught = 0, right = 0, right_caught = 0, used[GR_BUG_COUNT] = {0};
     size_t i;
     json_t *m;
+    /* Each mutant's grading.json is read once; the table, the survivors and the false alarms use it. */
+    mu_outcome *outs = calloc(json_array_size(list) + 1, sizeof *outs);
+    if (!outs) {
+        fprintf(stderr, "mutate: out of memory\n");
+        json_decref(list);
+        return 1;
+    }
+    json_array_foreach(list, i, m) outs[i] = mu_read(dir, m);
     json_array_foreach(list, i, m)
     {
         int want = gr_bug_parse(json_string_value(json_object_get(m, "label")));
         if (want < 0) continue;
         total++;
-        mu_outcome o = mu_read(dir, m);
+        mu_outcome o = outs[i];
         if (!o.graded) continue;
         graded++;
         right += o.named == want;
@@ -114,6 +122,7 @@ int mu_report(const char *dir, FILE *f)
     }
     if (!graded) {
         fprintf(stderr, "mutate: none of the %d mutants in %s has a grading.json yet\n", total, dir);
+        free(outs);
         json_decref(list);
         return 1;
     }
@@ -139,7 +148,7 @@ int mu_report(const char *dir, FILE *f)
     int surv = 0;
     json_array_foreach(list, i, m)
     {
-        mu_outcome o = mu_read(dir, m);
+        mu_outcome o = outs[i];
         if (!o.graded || o.caught) continue;
         surv++;
         fprintf(f, "  %-28s %-14s %s\n", json_string_value(json_object_get(m, "id")),
@@ -150,11 +159,12 @@ int mu_report(const char *dir, FILE *f)
     int alarms = 0;
     json_array_foreach(list, i, m)
     {
-        mu_outcome o = mu_read(dir, m);
+        mu_outcome o = outs[i];
         if (!o.graded || !o.caught || gr_bug_parse(json_string_value(json_object_get(m, "label"))) != GR_BUG_NONE) continue;
         if (!alarms++) fprintf(f, "\nFalse alarms (equivalent mutants where something was detected):\n");
         fprintf(f, "  %-28s %s\n", json_string_value(json_object_get(m, "id")), json_string_value(json_object_get(m, "what")));
     }
+    free(outs);
     json_decref(list);
     return 0;
 }
