@@ -56,6 +56,7 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch)
     e->repeats = -1;
     e->cpu_ms = -1;
     e->tile = ch ? ch->tile : 1;
+    e->cols_dim = ch ? ch->cols_dim : -1;
     e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
     if (!ch) return;
     e->n_sizes = ch->n_edge;
@@ -115,6 +116,7 @@ typedef struct {
     int ok_multiple_big, bad_multiple, bad_nonmultiple, ok_nonmultiple_big;
     int ok_small, bad_small, bad_big, ok_big;     /* small: fits one block/tile */
     int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
+    int ok_many;                                  /* right at a size of more than one element */
     long long max_ok, min_bad;                    /* volumes */
     char bad_list[160], ok_list[160];
 } gr_facts;
@@ -162,6 +164,7 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
             f->ok_small += small;
             f->ok_big += !small;
             f->ok_square_big += sq && !small;
+            f->ok_many += vol > 1;
             if (vol > f->max_ok) f->max_ok = vol;
             gr_add(f->ok_list, sizeof f->ok_list, e->size_name[i]);
         }
@@ -252,10 +255,41 @@ static int r_rect_only(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t 
     return 1;
 }
 
+/* Whether size s's result (dims[0] rows, dims[cols_dim] columns) makes a square grid of w×w tiles. */
+static int gr_grid_square(const gr_diag_ev *e, const gr_size_ev *s, long long w)
+{
+    return (s->dims[0] + w - 1) / w == (s->dims[e->cols_dim] + w - 1) / w;
+}
+
+/* Blocks with x and y swapped compute every tile only while the grid of tiles is square: right exactly at
+ * those sizes, for the chapter's tile or a multiple of it (a kernel's block tile may be larger), with a
+ * right size of more than one tile to show it. */
+static int r_square_grid(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    if (!f->bad || e->cols_dim < 1 || e->tile < 2) return 0;
+    for (long long w = e->tile; w <= 16LL * e->tile; w *= 2) {
+        int fits = 1, shown = 0;
+        for (int i = 0; i < e->n_sizes && fits; i++) {
+            const gr_size_ev *s = &e->size[i];
+            if (s->out == GR_SZ_NOT_RUN || s->nd <= e->cols_dim) continue;
+            int sq = gr_grid_square(e, s, w);
+            fits = sq != gr_failed(s);
+            shown |= sq && s->dims[0] > w;
+        }
+        if (!fits || !shown) continue;
+        snprintf(ev, len, "right exactly at the sizes whose grid of %lldx%lld tiles is square (%s), wrong at the others (%s)",
+                 w, w, f->ok_list, f->bad_list);
+        return 1;
+    }
+    return 0;
+}
+
 static int r_identity(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
 {
     (void)e;
-    if (!f->wrong || f->ok_small) return 0; /* a wrong start shows at every size, the smallest too */
+    /* A wrong start shows at every size of more than one element. A one-element result can come out right
+     * anyway (min-plus: the diagonal's 0 is below any start the bug puts there). */
+    if (!f->wrong || f->ok_many) return 0;
     int constant = f->pats[GR_PAT_CONSTANT] + f->offset == f->wrong, uniform = f->uniform == f->wrong;
     if (!constant && !uniform) return 0;
     snprintf(ev, len, "wrong at every size, %s", constant ? "every wrong value off by about the same constant"
@@ -291,6 +325,17 @@ static int r_one_block(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t 
              f->repeated || sum > 0 ? "; beyond the first block the result repeats the first block's"
              : sum < 0             ? "; at every larger size the result is the first block's alone"
                                    : "");
+    return 1;
+}
+
+/* Right at the smallest sizes; at every larger one, a multiple of the block too, what is wrong was never
+ * written: the grid covers a fixed part of the output (one block), whatever the size. */
+static int r_fixed_cover(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    (void)e;
+    if (!gr_lost(f) || f->ended || !f->ok_small || !f->bad_multiple || f->max_ok >= f->min_bad) return 0;
+    snprintf(ev, len, "right at the smallest sizes (%s); at every larger one (%s) the elements beyond a first part "
+                      "were never written", f->ok_list, f->bad_list);
     return 1;
 }
 
@@ -330,10 +375,12 @@ static const gr_rule gr_rules[] = {
     {GR_BUG_RACE, GR_BUG_LOST_UPDATES, r_repeats},
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_transposed},
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_rect_only},
+    {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_square_grid},
     {GR_BUG_IDENTITY, GR_BUG_IDENTITY, r_identity},
     {GR_BUG_INDEX_OVERFLOW, GR_BUG_INDEX_OVERFLOW, r_large_only},
     {GR_BUG_TAIL, GR_BUG_TILE_EDGE, r_tail},
     {GR_BUG_SINGLE_BLOCK, GR_BUG_THREAD_INDEX, r_one_block},
+    {GR_BUG_SINGLE_BLOCK, GR_BUG_SINGLE_BLOCK, r_fixed_cover},
     {GR_BUG_TILE_EDGE, GR_BUG_TILE_EDGE, r_edge},
 };
 

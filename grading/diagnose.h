@@ -63,6 +63,8 @@ typedef enum { GR_SAN_NONE, GR_SAN_OOB, GR_SAN_RACE, GR_SAN_SYNC, GR_SAN_OTHER }
 
 typedef struct {
     int tile;                   /* the chapter's block/tile width (rubric "tile"; 1: none) */
+    int cols_dim;               /* which extent is the result's row length (rubric "cols_dim"); the result
+                                 * is dims[0] x dims[cols_dim] when it is >= 1; -1: 1-D */
     int block;                  /* threads per block where the chapter has no tile (0: unknown) */
     int n_sizes;
     char size_name[GR_MAX_EDGE][24];

@@ -325,3 +325,41 @@ Test(diagnose, the_sum_tells_one_block_from_every_block_doing_block_0s_work)
     for (int s = 5; s < e.n_sizes; s++) e.got1[s] = at256;
     expect(&e, GR_BUG_SINGLE_BLOCK);
 }
+
+/* The evidence of tools/mutate's mutants as graded on the H100 (make diagnose-mutants, 2026-11-23). */
+Test(diagnose, min_started_at_zero_is_the_identity_though_one_element_comes_out_right)
+{
+    gr_diag_ev e;
+    all_pass(&e, 5); /* ch5-v2-39a: right at 1 (the diagonal's 0), every other element 0 at every other size */
+    for (int s = 1; s < e.n_sizes; s++) e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_SCATTERED, e.size[s].uniform = 1;
+    expect(&e, GR_BUG_IDENTITY);
+    e.size[3].uniform = 0; /* values that differ are not one start value */
+    expect(&e, GR_BUG_UNCLEAR);
+}
+
+Test(diagnose, swapped_block_indices_are_right_exactly_where_the_grid_of_tiles_is_square)
+{
+    gr_diag_ev e;
+    all_pass(&e, 4); /* ch4-tiled-32a: 16x16 tiles; 129x130 makes 9x9 of them and comes out right */
+    const char *bad[] = {"17x33x5", "1000x1x1000", "300x200x257", "1x700x9", "511x257x1000"};
+    for (int i = 0; i < 5; i++) set(&e, bad[i], GR_SZ_WRONG, GR_PAT_POISON);
+    expect(&e, GR_BUG_ROW_COL_SWAP);
+    set(&e, "17x33x5", GR_SZ_PASS, GR_PAT_NONE); /* ch4-reg-block-32a: 128x128 block tiles, 17x33 is one */
+    expect(&e, GR_BUG_ROW_COL_SWAP);
+    /* A grid rounded down: wrong at every size but the multiples of 16, at square grids too: the tail. */
+    set(&e, "129x130x131", GR_SZ_WRONG, GR_PAT_TAIL);
+    set(&e, "17x33x5", GR_SZ_WRONG, GR_PAT_TAIL);
+    set(&e, "1x1x1", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
+    expect(&e, GR_BUG_TAIL);
+}
+
+Test(diagnose, one_block_covering_less_than_the_tile_is_still_a_single_block)
+{
+    gr_diag_ev e;
+    all_pass(&e, 5); /* ch5-v4-launch-05a: one block of 32 rows; right at 1 and 2, poison beyond row 32 */
+    const char *bad[] = {"63", "64", "65", "128", "129", "1000"};
+    for (int i = 0; i < 6; i++) set(&e, bad[i], GR_SZ_WRONG, GR_PAT_POISON);
+    expect(&e, GR_BUG_SINGLE_BLOCK);
+    set(&e, "128", GR_SZ_WRONG, GR_PAT_SCATTERED); /* garbage, not only unwritten elements: no such claim */
+    expect(&e, GR_BUG_UNCLEAR);
+}
