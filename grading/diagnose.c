@@ -408,7 +408,10 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
     gr_facts_of(e, &f);
     if (!f.bad) {
         if (e->san == GR_SAN_OOB || e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC) {
-            d->bug = e->san == GR_SAN_OOB ? GR_BUG_OOB : GR_BUG_RACE;
+            /* In a tiled 2-D chapter a read past the data that changes nothing is a tile load sticking out
+             * (its values meet only the zero padding or are never used); a stray write is not. */
+            int tile_load = e->cols_dim >= 0 && e->tile > 1 && strstr(e->san_first, "read");
+            d->bug = e->san != GR_SAN_OOB ? GR_BUG_RACE : tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
             snprintf(d->evidence, sizeof d->evidence, "right at every size, but compute-sanitizer: %s", e->san_first);
         } else if (e->slow && e->stu_ms > 0) {
             int host = e->cpu_ms >= 0 && e->cpu_ms >= 0.5 * e->stu_ms;

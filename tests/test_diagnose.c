@@ -363,3 +363,18 @@ Test(diagnose, one_block_covering_less_than_the_tile_is_still_a_single_block)
     set(&e, "128", GR_SZ_WRONG, GR_PAT_SCATTERED); /* garbage, not only unwritten elements: no such claim */
     expect(&e, GR_BUG_UNCLEAR);
 }
+
+Test(diagnose, a_read_past_the_data_with_a_right_result_is_a_tile_edge_in_a_tiled_2d_chapter)
+{
+    gr_diag_ev e;
+    all_pass(&e, 4); /* ch4-tiled-27a: the A tile loaded without its bounds check */
+    e.san = GR_SAN_OOB;
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
+    expect(&e, GR_BUG_TILE_EDGE);
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ write of size 4 bytes");
+    expect(&e, GR_BUG_OOB); /* a stray store is out of bounds wherever it lands */
+    all_pass(&e, 2); /* a 1-D chapter's read past the end: out of bounds */
+    e.san = GR_SAN_OOB;
+    snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
+    expect(&e, GR_BUG_OOB);
+}
