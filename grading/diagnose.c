@@ -318,6 +318,8 @@ static int r_tail(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
 static int r_one_block(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
 {
     if (!f->bad || f->bad_small || !f->ok_small || f->ok_big) return 0;
+    /* Wrong only next to tile boundaries: every block did its own work, only its edge is wrong. */
+    if (f->wrong && f->pats[GR_PAT_BOUNDARY] == f->wrong) return 0;
     int w = gr_width(e);
     int sum = gr_scalar_blocks(e);
     snprintf(ev, len, "right while one block of %d covers the input (%s), wrong at every larger size (%s)%s", w,

@@ -378,3 +378,14 @@ Test(diagnose, a_read_past_the_data_with_a_right_result_is_a_tile_edge_in_a_tile
     snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
     expect(&e, GR_BUG_OOB);
 }
+
+Test(diagnose, wrong_only_at_tile_boundaries_beyond_one_block_is_a_tile_edge)
+{
+    gr_diag_ev e;
+    all_pass(&e, 2); /* ch2-shared-19a: the neighbour across the tile edge left out */
+    const char *bad[] = {"257", "4096", "1000003"};
+    for (int i = 0; i < 3; i++) set(&e, bad[i], GR_SZ_WRONG, GR_PAT_BOUNDARY);
+    expect(&e, GR_BUG_TILE_EDGE);
+    set(&e, "4096", GR_SZ_WRONG, GR_PAT_POISON); /* not only the edges: the blocks beyond the first */
+    expect(&e, GR_BUG_THREAD_INDEX);
+}
