@@ -81,12 +81,14 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             if (o == GR_SZ_WRONG) {
                 gr_size_ev scan = *sev;
                 unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < nd ? (unsigned long long)dims[ch->cols_dim] : cmp.n;
-                gr_diag_scan(ref, got, cmp.n, cols, ch->elem == GR_I64 ? 8 : 4, ch->tolerance, ch->tile, &scan);
+                gr_diag_scan(ref, got, cmp.n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
+                int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
                 sev->pat = cmp.pattern;
                 sev->transposed |= scan.transposed;
                 sev->uniform |= scan.uniform;
                 sev->first_tile_repeated |= scan.first_tile_repeated;
                 sev->offset |= scan.offset;
+                sev->side = first || sev->side == scan.side ? scan.side : 0; /* one side at every seed, or none */
             }
             free(ref);
             free(got);
@@ -298,7 +300,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     gr_ch_result *cr = j->cr;
     gr_corr corr[GR_MAX_VAR];
     memset(corr, 0, sizeof corr);
-    for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch);
+    for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch, v);
     int exclusive = 0; /* the GPU lock is taken alone once a run times out (see below) */
     for (int si = 0; si < x->n_seeds; si++) {
         unsigned long long seed = x->seeds[si];

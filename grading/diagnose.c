@@ -50,7 +50,7 @@ int gr_bug_parse(const char *name)
     return -1;
 }
 
-void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch)
+void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
 {
     memset(e, 0, sizeof *e);
     e->repeats = -1;
@@ -58,6 +58,7 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch)
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
     e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
+    e->tiles = ch ? v >= 0 && v < ch->n_var ? ch->var[v].tiles : ch->tile > 1 : 0;
     if (!ch) return;
     e->n_sizes = ch->n_edge;
     for (int s = 0; s < ch->n_edge; s++) {
@@ -117,6 +118,7 @@ typedef struct {
     int ok_small, bad_small, bad_big, ok_big;     /* small: fits one block/tile */
     int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
     int ok_many;                                  /* right at a size of more than one element */
+    int above, below;                             /* wrong sizes with every wrong element above / below */
     long long max_ok, min_bad;                    /* volumes */
     char bad_list[160], ok_list[160];
 } gr_facts;
@@ -149,6 +151,8 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
             f->uniform += s->uniform;
             f->offset += s->offset && s->pat != GR_PAT_CONSTANT;
             f->repeated += s->first_tile_repeated;
+            f->above += s->out == GR_SZ_WRONG && s->side > 0;
+            f->below += s->out == GR_SZ_WRONG && s->side < 0;
             f->bad_multiple += mult;
             f->bad_nonmultiple += !mult;
             f->bad_small += small;
@@ -297,6 +301,18 @@ static int r_identity(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t l
     return 1;
 }
 
+/* Wrong at every size, every wrong element on the same side of the reference's, and not one value
+ * (the identity's signature): each result misses a term, or has one too many — a loop bound off by one.
+ * A min over too few terms comes out above, a sum of positive terms below. */
+static int r_one_sided(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    if (e->scalar || f->run < 3 || f->bad != f->run || f->wrong != f->bad || f->uniform) return 0;
+    if (f->above != f->wrong && f->below != f->wrong) return 0;
+    snprintf(ev, len, "wrong at every size (%s), every wrong element %s the reference's: each result misses a term "
+                      "or takes one too many", f->bad_list, f->above ? "above" : "below");
+    return 1;
+}
+
 static int r_shift(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
 {
     (void)e;
@@ -379,6 +395,7 @@ static const gr_rule gr_rules[] = {
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_rect_only},
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_square_grid},
     {GR_BUG_IDENTITY, GR_BUG_IDENTITY, r_identity},
+    {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_one_sided},
     {GR_BUG_INDEX_OVERFLOW, GR_BUG_INDEX_OVERFLOW, r_large_only},
     {GR_BUG_TAIL, GR_BUG_TILE_EDGE, r_tail},
     {GR_BUG_SINGLE_BLOCK, GR_BUG_THREAD_INDEX, r_one_block},
@@ -391,9 +408,9 @@ static gr_bug gr_pick(const gr_rule *r, const gr_diag_ev *e, const gr_facts *f)
 {
     if (r->fn == r_repeats) return e->scalar ? GR_BUG_LOST_UPDATES : GR_BUG_RACE;
     if (r->fn == r_san_oob) /* an unguarded load of a tile that sticks out: reads past the end, wrong only there */
-        return strstr(e->san_first, "read") && gr_only_ragged(e, f) ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
+        return e->tiles && strstr(e->san_first, "read") && gr_only_ragged(e, f) ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
     if (r->fn == r_tail) /* poison or a wrong last tile: the grid; garbage elsewhere: an unguarded tile load */
-        return gr_lost(f) ? GR_BUG_TAIL : GR_BUG_TILE_EDGE;
+        return gr_lost(f) || !e->tiles ? GR_BUG_TAIL : GR_BUG_TILE_EDGE;
     if (r->fn == r_one_block) { /* blocks that all do block 0's work: the index; the rest never written: the grid */
         int sum = gr_scalar_blocks(e);
         if (sum) return sum > 0 ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK;
@@ -412,7 +429,7 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
         if (e->san == GR_SAN_OOB || e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC) {
             /* In a tiled 2-D chapter a read past the data that changes nothing is a tile load sticking out
              * (its values meet only the zero padding or are never used); a stray write is not. */
-            int tile_load = e->cols_dim >= 0 && e->tile > 1 && strstr(e->san_first, "read");
+            int tile_load = e->cols_dim >= 0 && e->tiles && strstr(e->san_first, "read");
             d->bug = e->san != GR_SAN_OOB ? GR_BUG_RACE : tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
             snprintf(d->evidence, sizeof d->evidence, "right at every size, but compute-sanitizer: %s", e->san_first);
         } else if (e->slow && e->stu_ms > 0) {

@@ -56,6 +56,8 @@ typedef struct {
     int uniform;                /* every wrong element holds one and the same value */
     int first_tile_repeated;    /* written elements beyond the first tile repeat the first tile's values */
     int offset;                 /* floats: every element off by about the same amount */
+    int side;                   /* exact results: every wrong element above the reference's (1), below (-1),
+                                 * or some of each / not comparable (0) */
 } gr_size_ev;
 
 /* The sanitizer's first finding, by kind. */
@@ -66,6 +68,7 @@ typedef struct {
     int cols_dim;               /* which extent is the result's row length (rubric "cols_dim"); the result
                                  * is dims[0] x dims[cols_dim] when it is >= 1; -1: 1-D */
     int block;                  /* threads per block where the chapter has no tile (0: unknown) */
+    int tiles;                  /* the variant stages tiles of the input in shared memory (rubric "tiles") */
     int n_sizes;
     char size_name[GR_MAX_EDGE][24];
     gr_size_ev size[GR_MAX_EDGE];
@@ -84,16 +87,16 @@ typedef struct {
     char evidence[400];
 } gr_diag;
 
-/* Evidence with nothing seen yet (repeats and cpu_ms unknown). */
-void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch);
+/* Evidence with nothing seen yet (repeats and cpu_ms unknown) for variant v of ch (v < 0: none). */
+void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v);
 
 /* The rule table over the evidence. A variant that passed everywhere and is not slow gets GR_BUG_NONE. */
 void gr_diagnose(const gr_diag_ev *e, gr_diag *d);
 
-/* Fills transposed / uniform / first_tile_repeated / offset of s from one wrong size's raw results (n
- * elements of elem_bytes each, row length cols; cols == n for 1-D). approx: float32 results compared
+/* Fills transposed / uniform / first_tile_repeated / offset / side of s from one wrong size's raw results
+ * (n elements of type elem, row length cols; cols == n for 1-D). approx: float32 results compared
  * within a tolerance (another summation order), so "equal" means close. */
-void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, int elem_bytes,
+void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, gr_elem elem,
                   int approx, int tile, gr_size_ev *s);
 
 /* The kind of a sanitizer finding from its first line ("Invalid __global__ write", "Race reported", ...). */

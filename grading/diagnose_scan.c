@@ -22,10 +22,26 @@ static int gr_close(const void *a, size_t i, const void *b, size_t j, int eb, in
     return x == y || fabsf(x - y) <= 1e-3f * (1.0f + fabsf(y));
 }
 
-void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, int eb, int approx,
-                  int tile, gr_size_ev *s)
+/* -1, 0, 1 as got[i] is below, equal to or above ref[i] by value; 2: not comparable (NaN). */
+static int gr_order(const void *ref, const void *got, size_t i, gr_elem elem)
 {
-    s->transposed = s->uniform = s->first_tile_repeated = s->offset = 0;
+    if (elem == GR_I64) {
+        long long a = ((const long long *)ref)[i], b = ((const long long *)got)[i];
+        return (b > a) - (b < a);
+    }
+    if (elem == GR_I32) {
+        int a = ((const int *)ref)[i], b = ((const int *)got)[i];
+        return (b > a) - (b < a);
+    }
+    float a = ((const float *)ref)[i], b = ((const float *)got)[i];
+    return a != a || b != b ? 2 : (b > a) - (b < a);
+}
+
+void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, gr_elem elem,
+                  int approx, int tile, gr_size_ev *s)
+{
+    int eb = elem == GR_I64 ? 8 : 4;
+    s->transposed = s->uniform = s->first_tile_repeated = s->offset = s->side = 0;
     if (!ref || !got || !n || eb <= 0) return;
     if (!cols || n % cols) cols = n;
     unsigned long long rows = n / cols;
@@ -40,15 +56,19 @@ void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsign
         s->transposed = t && differs;
     }
     long long first_wrong = -1;
-    int uniform = 1, any = 0;
+    int uniform = 1, any = 0, above = 0, below = 0, other = 0;
     for (unsigned long long i = 0; i < n; i++) {
         if (gr_elem_eq(ref, i, got, i, eb)) continue;
         if (gr_poison_at(got, i, eb)) continue;
         if (first_wrong < 0) first_wrong = (long long)i;
         else if (!gr_elem_eq(got, i, got, (size_t)first_wrong, eb)) uniform = 0;
         any = 1;
+        int o = gr_order(ref, got, i, elem);
+        above += o == 1, below += o == -1, other += o == 0 || o == 2;
     }
     s->uniform = any && uniform && n > 1;
+    /* Exact results only: a tolerance blurs the side of a near miss. */
+    if (!approx && !other && (above || below) && !(above && below)) s->side = above ? 1 : -1;
     if (approx && any) { /* every element off by about the same amount (a float accumulator's start) */
         double d0 = 0;
         int off = 1, set = 0;

@@ -238,13 +238,16 @@ static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
             gr_perr(c, "%s: must be an object", vw);
             return;
         }
-        static const char *const vk[] = {"name", "correct", "perf", "sanitizer", NULL};
+        static const char *const vk[] = {"name", "correct", "perf", "sanitizer", "tiles", NULL};
         gr_known_keys(c, v, vw, vk);
         gr_variant_rubric *vr = &ch->var[ch->n_var++];
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
         vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
         vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
         vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
+        json_t *tl = json_object_get(v, "tiles");
+        if (tl && !json_is_boolean(tl)) gr_perr(c, "%s.tiles: must be true or false", vw);
+        vr->tiles = tl ? json_is_true(tl) : ch->tile > 1;
         for (int k = 0; k + 1 < ch->n_var; k++)
             if (!strcmp(ch->var[k].name, vr->name)) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
     }

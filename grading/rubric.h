@@ -28,6 +28,7 @@ typedef enum { GR_I32, GR_I64, GR_F32 } gr_elem;
 typedef struct {
     char name[64];
     double correct, perf, sanitizer;
+    int tiles;                    /* stages tiles of the input in shared memory (tile-edge diagnoses apply) */
 } gr_variant_rubric;
 
 typedef struct {

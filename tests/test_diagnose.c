@@ -3,6 +3,8 @@
  * evidence that should name it, nothing for a passing variant, "unclear" (what was seen, no guess)
  * where no rule fits, and the raw-data scan (transposed, uniform, repeated first block).
  */
+#include <math.h>
+
 #include "diagnose.h"
 #include "wbtest.h"
 
@@ -20,12 +22,19 @@ static const gr_chapter_rubric *chapter(int number)
     return NULL;
 }
 
-/* Evidence of chapter ch where every size passed. */
-static void all_pass(gr_diag_ev *e, int ch)
+/* Evidence of variant `var` of chapter ch (NULL: the chapter's default) where every size passed. */
+static void all_pass_of(gr_diag_ev *e, int ch, const char *var)
 {
-    gr_diag_ev_init(e, chapter(ch));
+    const gr_chapter_rubric *c = chapter(ch);
+    int v = -1;
+    for (int i = 0; var && i < c->n_var; i++)
+        if (!strcmp(c->var[i].name, var)) v = i;
+    if (var) cr_assert_geq(v, 0, "no variant %s in chapter %d", var, ch);
+    gr_diag_ev_init(e, c, v);
     for (int s = 0; s < e->n_sizes; s++) e->size[s].out = GR_SZ_PASS;
 }
+
+static void all_pass(gr_diag_ev *e, int ch) { all_pass_of(e, ch, NULL); }
 
 static void set(gr_diag_ev *e, const char *size, gr_size_outcome out, gr_pattern pat)
 {
@@ -250,16 +259,16 @@ Test(diagnose, scan_raw_results)
 {
     int ref[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, tr[9] = {1, 4, 7, 2, 5, 8, 3, 6, 9};
     gr_size_ev s = {0};
-    gr_diag_scan(ref, tr, 9, 3, 4, 0, 64, &s);
+    gr_diag_scan(ref, tr, 9, 3, GR_I32, 0, 64, &s);
     cr_assert(s.transposed && !s.first_tile_repeated);
     int zeros[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
-    gr_diag_scan(ref, zeros, 9, 3, 4, 0, 64, &s);
+    gr_diag_scan(ref, zeros, 9, 3, GR_I32, 0, 64, &s);
     cr_assert(s.uniform && !s.transposed);
-    gr_diag_scan(ref, ref, 9, 3, 4, 0, 64, &s);
+    gr_diag_scan(ref, ref, 9, 3, GR_I32, 0, 64, &s);
     cr_assert(!s.uniform && !s.transposed, "a correct result shows nothing");
     int big_ref[8], rep[8];
     for (int i = 0; i < 8; i++) big_ref[i] = 10 + i, rep[i] = 10 + i % 4;
-    gr_diag_scan(big_ref, rep, 8, 8, 4, 0, 4, &s);
+    gr_diag_scan(big_ref, rep, 8, 8, GR_I32, 0, 4, &s);
     cr_assert(s.first_tile_repeated);
 }
 
@@ -300,7 +309,7 @@ Test(diagnose, float_offset_at_every_size_is_the_identity)
 {
     float ref[4] = {1.0f, -2.0f, 3.5f, 0.25f}, got[4] = {2.0f, -1.0000001f, 4.5f, 1.25f};
     gr_size_ev s = {0};
-    gr_diag_scan(ref, got, 4, 2, 4, 1, 16, &s);
+    gr_diag_scan(ref, got, 4, 2, GR_F32, 1, 16, &s);
     cr_assert(s.offset);
     gr_diag_ev e;
     all_pass(&e, 4);
@@ -388,4 +397,56 @@ Test(diagnose, wrong_only_at_tile_boundaries_beyond_one_block_is_a_tile_edge)
     expect(&e, GR_BUG_TILE_EDGE);
     set(&e, "4096", GR_SZ_WRONG, GR_PAT_POISON); /* not only the edges: the blocks beyond the first */
     expect(&e, GR_BUG_THREAD_INDEX);
+}
+
+Test(diagnose, a_stray_read_at_ragged_sizes_is_a_tile_edge_only_where_the_variant_stages_tiles)
+{
+    /* ch5-v1-40a/41a: v1's bounds check removed; v1 reads A and B straight from global memory */
+    static const char *const vars[] = {"v1", "v3"};
+    for (int i = 0; i < 2; i++) {
+        gr_diag_ev e;
+        all_pass_of(&e, 5, vars[i]);
+        const char *ragged[] = {"63", "65", "129", "1000"};
+        for (int k = 0; k < 4; k++) set(&e, ragged[k], GR_SZ_WRONG, GR_PAT_SCATTERED);
+        e.san = GR_SAN_OOB;
+        snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
+        expect(&e, i == 0 ? GR_BUG_OOB : GR_BUG_TILE_EDGE);
+        e.san = GR_SAN_NONE, e.san_first[0] = 0; /* garbage at ragged sizes, no sanitizer: the grid or a tile */
+        expect(&e, i == 0 ? GR_BUG_TAIL : GR_BUG_TILE_EDGE);
+    }
+}
+
+Test(diagnose, every_size_wrong_on_one_side_is_a_bound_off_by_one)
+{
+    /* ch5-v1-44a, v2-44a: the last k left out; each min misses a term, so every wrong element is above */
+    gr_diag_ev e;
+    all_pass_of(&e, 5, "v2");
+    for (int s = 0; s < e.n_sizes; s++) e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_SCATTERED, e.size[s].side = 1;
+    expect(&e, GR_BUG_OFF_BY_ONE);
+    e.size[4].side = 0; /* some above, some below: nothing one-sided */
+    expect(&e, GR_BUG_UNCLEAR);
+    e.size[4].side = 1, e.size[0].out = GR_SZ_PASS; /* right at a size: not at every size */
+    expect(&e, GR_BUG_UNCLEAR);
+}
+
+Test(diagnose, scan_tells_the_side_of_exact_results)
+{
+    gr_size_ev s = {0};
+    int ref[4] = {1, 2, 3, 4}, up[4] = {1, 5, 3, 9}, mixed[4] = {0, 5, 3, 4};
+    gr_diag_scan(ref, up, 4, 4, GR_I32, 0, 64, &s);
+    cr_assert_eq(s.side, 1);
+    gr_diag_scan(up, ref, 4, 4, GR_I32, 0, 64, &s);
+    cr_assert_eq(s.side, -1);
+    gr_diag_scan(ref, mixed, 4, 4, GR_I32, 0, 64, &s);
+    cr_assert_eq(s.side, 0);
+    float fr[3] = {0.5f, INFINITY, 2.0f}, fg[3] = {0.5f, INFINITY, 3.0f}, fn[3] = {0.5f, NAN, 3.0f};
+    gr_diag_scan(fr, fg, 3, 3, GR_F32, 0, 64, &s);
+    cr_assert_eq(s.side, 1, "a min over too few terms, +inf included");
+    gr_diag_scan(fr, fn, 3, 3, GR_F32, 0, 64, &s);
+    cr_assert_eq(s.side, 0, "NaN is on no side");
+    gr_diag_scan(fr, fg, 3, 3, GR_F32, 1, 64, &s);
+    cr_assert_eq(s.side, 0, "within a tolerance the side of a near miss means nothing");
+    long long lr[2] = {1LL << 60, 5}, lg[2] = {(1LL << 60) + 1, 5};
+    gr_diag_scan(lr, lg, 2, 2, GR_I64, 0, 1, &s);
+    cr_assert_eq(s.side, 1, "64-bit values compare exactly");
 }

@@ -70,6 +70,8 @@ ParameterizedTestParameters(grading_rubric, bad_inputs_are_refused_with_the_plac
         {"{\"chapterz\": [{" CH1 ", " VARS "}]}", "unknown key 'chapterz'"},
         {"{\"chapters\": [{" CH1 ", " VARS ", \"tile\": \"16\"}]}", "chapters[0].tile: must be a number"},
         {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"global\"}]}]}", "missing 'correct'"},
+        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": 1, \"tiles\": 0}]}]}",
+         "variants[0].tiles: must be true or false"},
         {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": -1}]}]}", "outside [0, 1000]"},
         {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": 1}, {\"name\": \"g\", \"correct\": 1}]}]}",
          "appears twice"},
