@@ -306,7 +306,8 @@ static int r_identity(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t l
  * A min over too few terms comes out above, a sum of positive terms below. */
 static int r_one_sided(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
 {
-    if (e->scalar || f->run < 3 || f->bad != f->run || f->wrong != f->bad || f->uniform) return 0;
+    /* One wrong value per size everywhere is the identity's; a single wrong element (size 2) is one value too. */
+    if (e->scalar || f->run < 3 || f->bad != f->run || f->wrong != f->bad || f->uniform == f->wrong) return 0;
     if (f->above != f->wrong && f->below != f->wrong) return 0;
     snprintf(ev, len, "wrong at every size (%s), every wrong element %s the reference's: each result misses a term "
                       "or takes one too many", f->bad_list, f->above ? "above" : "below");

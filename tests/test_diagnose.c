@@ -423,6 +423,8 @@ Test(diagnose, every_size_wrong_on_one_side_is_a_bound_off_by_one)
     all_pass_of(&e, 5, "v2");
     for (int s = 0; s < e.n_sizes; s++) e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_SCATTERED, e.size[s].side = 1;
     expect(&e, GR_BUG_OFF_BY_ONE);
+    e.size[1].uniform = 1; /* size 2 with one wrong element: one value there, not the identity's everywhere */
+    expect(&e, GR_BUG_OFF_BY_ONE);
     e.size[4].side = 0; /* some above, some below: nothing one-sided */
     expect(&e, GR_BUG_UNCLEAR);
     e.size[4].side = 1, e.size[0].out = GR_SZ_PASS; /* right at a size: not at every size */
