@@ -89,6 +89,8 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 sev->first_tile_repeated |= scan.first_tile_repeated;
                 sev->offset |= scan.offset;
                 sev->side = first || sev->side == scan.side ? scan.side : 0; /* one side at every seed, or none */
+                sev->first_wrong = first || sev->first_wrong == scan.first_wrong ? scan.first_wrong : -1;
+                if (scan.n_wrong > sev->n_wrong) sev->n_wrong = scan.n_wrong;
             }
             free(ref);
             free(got);

@@ -119,6 +119,8 @@ typedef struct {
     int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
     int ok_many;                                  /* right at a size of more than one element */
     int above, below;                             /* wrong sizes with every wrong element above / below */
+    int one_spot;                                 /* wrong sizes with a single wrong element ... */
+    long long spot;                               /* ... all at this index (-1: not one index) */
     long long max_ok, min_bad;                    /* volumes */
     char bad_list[160], ok_list[160];
 } gr_facts;
@@ -135,6 +137,7 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
     memset(f, 0, sizeof *f);
     int w = gr_width(e);
     f->min_bad = -1;
+    f->spot = -2; /* none seen yet */
     for (int i = 0; i < e->n_sizes; i++) {
         const gr_size_ev *s = &e->size[i];
         if (s->out == GR_SZ_NOT_RUN) continue;
@@ -153,6 +156,10 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
             f->repeated += s->first_tile_repeated;
             f->above += s->out == GR_SZ_WRONG && s->side > 0;
             f->below += s->out == GR_SZ_WRONG && s->side < 0;
+            if (s->out == GR_SZ_WRONG && s->n_wrong == 1) {
+                f->one_spot++;
+                f->spot = f->spot == -2 || f->spot == s->first_wrong ? s->first_wrong : -1;
+            }
             f->bad_multiple += mult;
             f->bad_nonmultiple += !mult;
             f->bad_small += small;
@@ -301,6 +308,16 @@ static int r_identity(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t l
     return 1;
 }
 
+/* At every wrong size the one and the same element is wrong, and nothing else: the first or last index
+ * of a range included or left out by a test or bound off by one. */
+static int r_one_spot(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+{
+    if (e->scalar || f->wrong < 2 || f->wrong != f->bad || f->one_spot != f->wrong || f->spot < 0) return 0;
+    if (f->spot > 0 && f->spot % gr_width(e) == 0) return 0; /* the first element of a block: a tile edge */
+    snprintf(ev, len, "at every wrong size (%s) one element is wrong, always element %lld", f->bad_list, f->spot);
+    return 1;
+}
+
 /* Wrong at every size, every wrong element on the same side of the reference's, and not one value
  * (the identity's signature): each result misses a term, or has one too many — a loop bound off by one.
  * A min over too few terms comes out above, a sum of positive terms below. */
@@ -395,6 +412,7 @@ static const gr_rule gr_rules[] = {
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_transposed},
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_rect_only},
     {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_square_grid},
+    {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_one_spot},
     {GR_BUG_IDENTITY, GR_BUG_IDENTITY, r_identity},
     {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_one_sided},
     {GR_BUG_INDEX_OVERFLOW, GR_BUG_INDEX_OVERFLOW, r_large_only},

@@ -58,6 +58,8 @@ typedef struct {
     int offset;                 /* floats: every element off by about the same amount */
     int side;                   /* exact results: every wrong element above the reference's (1), below (-1),
                                  * or some of each / not comparable (0) */
+    long long n_wrong;          /* elements that differ (poison included) */
+    long long first_wrong;      /* the first one's index, or -1 */
 } gr_size_ev;
 
 /* The sanitizer's first finding, by kind. */

@@ -42,6 +42,7 @@ void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsign
 {
     int eb = elem == GR_I64 ? 8 : 4;
     s->transposed = s->uniform = s->first_tile_repeated = s->offset = s->side = 0;
+    s->n_wrong = 0, s->first_wrong = -1;
     if (!ref || !got || !n || eb <= 0) return;
     if (!cols || n % cols) cols = n;
     unsigned long long rows = n / cols;
@@ -59,6 +60,7 @@ void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsign
     int uniform = 1, any = 0, above = 0, below = 0, other = 0;
     for (unsigned long long i = 0; i < n; i++) {
         if (gr_elem_eq(ref, i, got, i, eb)) continue;
+        if (!s->n_wrong++) s->first_wrong = (long long)i;
         if (gr_poison_at(got, i, eb)) continue;
         if (first_wrong < 0) first_wrong = (long long)i;
         else if (!gr_elem_eq(got, i, got, (size_t)first_wrong, eb)) uniform = 0;
@@ -66,7 +68,7 @@ void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsign
         int o = gr_order(ref, got, i, elem);
         above += o == 1, below += o == -1, other += o == 0 || o == 2;
     }
-    s->uniform = any && uniform && n > 1;
+    s->uniform = any && uniform && s->n_wrong > 1; /* one wrong element is "one value" by default: no evidence */
     /* Exact results only: a tolerance blurs the side of a near miss. */
     if (!approx && !other && (above || below) && !(above && below)) s->side = above ? 1 : -1;
     if (approx && any) { /* every element off by about the same amount (a float accumulator's start) */

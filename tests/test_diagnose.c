@@ -452,3 +452,26 @@ Test(diagnose, scan_tells_the_side_of_exact_results)
     gr_diag_scan(lr, lg, 2, 2, GR_I64, 0, 1, &s);
     cr_assert_eq(s.side, 1, "64-bit values compare exactly");
 }
+
+Test(diagnose, the_same_single_element_wrong_at_every_size_is_off_by_one)
+{
+    /* ch2-naive-17a: i > 1 for i > 0 leaves element 1 without its neighbour, at every size from 2 */
+    gr_diag_ev e;
+    all_pass_of(&e, 2, "naive");
+    for (int s = 0; s < e.n_sizes; s++)
+        if (e.size[s].dims[0] > 1)
+            e.size[s].out = GR_SZ_WRONG, e.size[s].pat = GR_PAT_SCATTERED, e.size[s].n_wrong = 1, e.size[s].first_wrong = 1;
+    expect(&e, GR_BUG_OFF_BY_ONE);
+    for (int s = 0; s < e.n_sizes; s++) e.size[s].first_wrong = e.size[s].first_wrong == 1 ? 256 : -1;
+    expect(&e, GR_BUG_UNCLEAR); /* the first element of the second block: a tile edge, not this rule */
+}
+
+Test(diagnose, one_wrong_element_is_not_one_value_everywhere)
+{
+    gr_size_ev s = {0};
+    int ref[4] = {1, 2, 3, 4}, one[4] = {1, 7, 3, 4}, two[4] = {0, 2, 0, 4};
+    gr_diag_scan(ref, one, 4, 4, GR_I32, 0, 64, &s);
+    cr_assert(!s.uniform && s.n_wrong == 1 && s.first_wrong == 1);
+    gr_diag_scan(ref, two, 4, 4, GR_I32, 0, 64, &s);
+    cr_assert(s.uniform && s.n_wrong == 2 && s.first_wrong == 0);
+}

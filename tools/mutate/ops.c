@@ -33,7 +33,10 @@ const mu_op mu_ops[] = {
     {MU_REPLACE, 1, "n - 1 - src]", "n - src]", "off-by-one", "n - src instead of n - 1 - src"},
     {MU_REPLACE, 1, "tile[BLOCK - 1 - t] = in[i]", "tile[t] = in[i]", "off-by-one", "the tile not reversed"},
     /* chapter 2 */
-    {MU_REPLACE, 2, "(i > 0 ? input[i - 1] : 0)", "(i > 1 ? input[i - 1] : 0)", "off-by-one", "i > 1 for i > 0"},
+    /* Only where every thread takes the test: in the shared variants only thread 0 of a block does, at
+     * an i that is a multiple of BLOCK, where i > 1 and i > 0 agree (an equivalent mutant). */
+    {MU_REPLACE, 2, "input[i] - (i > 0 ? input[i - 1] : 0)", "input[i] - (i > 1 ? input[i - 1] : 0)", "off-by-one",
+     "i > 1 for i > 0"},
     {MU_REPLACE, 2, "tile[tx] - tile[tx - 1]", "tile[tx] - input[i - 1]", "none",
      "the neighbour from global memory (equivalent: a survivor by design)"},
     {MU_REPLACE, 2, "result[i] = tile[0] - (i > 0 ? input[i - 1] : 0);", "result[i] = tile[0];", "tile-edge",
