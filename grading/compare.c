@@ -2,10 +2,9 @@
 #define _GNU_SOURCE 1
 #include "compare.h"
 
-static size_t gr_elem_size(gr_elem e) { return e == GR_I64 ? 8 : 4; }
+size_t gr_elem_size(gr_elem e) { return e == GR_I64 ? 8 : 4; }
 
-/* Value i as a double (for constants and messages) and as raw bits (for poison). */
-static double gr_val(gr_elem e, const void *a, size_t i)
+double gr_elem_value(gr_elem e, const void *a, size_t i)
 {
     if (e == GR_I32) return ((const int32_t *)a)[i];
     if (e == GR_I64) return (double)((const int64_t *)a)[i];
@@ -21,7 +20,7 @@ static void gr_fmt(gr_elem e, const void *a, size_t i, char *buf, size_t len)
 
 static int gr_is_poison_at(gr_elem e, const void *a, size_t i)
 {
-    size_t size = e == GR_I64 ? 8 : 4;
+    size_t size = gr_elem_size(e);
     return wb_is_poison((const char *)a + size * i, size);
 }
 
@@ -81,7 +80,7 @@ void gr_compare(const gr_chapter_rubric *ch, const long long *dims, int ndims, c
         int edge = q % T == 0 || q % T == T - 1 || q == cols - 1 ||
                    (rows > 1 && (r % T == 0 || r % T == T - 1 || r == rows - 1));
         all_boundary &= edge;
-        double d = gr_val(ch->elem, got, i) - gr_val(ch->elem, ref, i);
+        double d = gr_elem_value(ch->elem, got, i) - gr_elem_value(ch->elem, ref, i);
         if (!const_set) {
             c->constant = d;
             const_set = 1;

@@ -37,6 +37,12 @@ typedef struct {
     double worst;                   /* tolerance: largest |err| / bound */
 } gr_cmp;
 
+/* Bytes per element of e. */
+size_t gr_elem_size(gr_elem e);
+
+/* Element i of a as a double (for constants, messages and ordering; int64 beyond 2^53 rounds). */
+double gr_elem_value(gr_elem e, const void *a, size_t i);
+
 /* Compares got (got_bytes) with ref (ref_bytes) for a run at extents dims[0..ndims). */
 void gr_compare(const gr_chapter_rubric *ch, const long long *dims, int ndims, const void *ref,
                               long long ref_bytes, const void *got, long long got_bytes, gr_cmp *c);

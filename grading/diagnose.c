@@ -58,8 +58,8 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
     e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
-    e->tiles = ch ? v >= 0 && v < ch->n_var ? ch->var[v].tiles : ch->tile > 1 : 0;
     if (!ch) return;
+    e->tiles = v >= 0 && v < ch->n_var ? ch->var[v].tiles : ch->tile > 1;
     e->n_sizes = ch->n_edge;
     for (int s = 0; s < ch->n_edge; s++) {
         snprintf(e->size_name[s], sizeof e->size_name[s], "%s", ch->edge[s]);

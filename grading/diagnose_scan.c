@@ -22,25 +22,22 @@ static int gr_close(const void *a, size_t i, const void *b, size_t j, int eb, in
     return x == y || fabsf(x - y) <= 1e-3f * (1.0f + fabsf(y));
 }
 
-/* -1, 0, 1 as got[i] is below, equal to or above ref[i] by value; 2: not comparable (NaN). */
+/* -1, 0, 1 as got[i] is below, equal to or above ref[i] by value; 2: not comparable (NaN). int64 is
+ * compared as it is: as doubles, values beyond 2^53 that differ would round together. */
 static int gr_order(const void *ref, const void *got, size_t i, gr_elem elem)
 {
     if (elem == GR_I64) {
         long long a = ((const long long *)ref)[i], b = ((const long long *)got)[i];
         return (b > a) - (b < a);
     }
-    if (elem == GR_I32) {
-        int a = ((const int *)ref)[i], b = ((const int *)got)[i];
-        return (b > a) - (b < a);
-    }
-    float a = ((const float *)ref)[i], b = ((const float *)got)[i];
+    double a = gr_elem_value(elem, ref, i), b = gr_elem_value(elem, got, i);
     return a != a || b != b ? 2 : (b > a) - (b < a);
 }
 
 void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, gr_elem elem,
                   int approx, int tile, gr_size_ev *s)
 {
-    int eb = elem == GR_I64 ? 8 : 4;
+    int eb = (int)gr_elem_size(elem);
     s->transposed = s->uniform = s->first_tile_repeated = s->offset = s->side = 0;
     s->n_wrong = 0, s->first_wrong = -1;
     if (!ref || !got || !n || eb <= 0) return;

@@ -47,6 +47,12 @@ static void set(gr_diag_ev *e, const char *size, gr_size_outcome out, gr_pattern
     cr_assert_fail("no edge size %s", size);
 }
 
+/* set() for each of a NULL-terminated list of sizes. */
+static void set_each(gr_diag_ev *e, gr_size_outcome out, gr_pattern pat, const char *const *sizes)
+{
+    for (; *sizes; sizes++) set(e, *sizes, out, pat);
+}
+
 static void expect(const gr_diag_ev *e, gr_bug want)
 {
     gr_diag d;
@@ -83,12 +89,8 @@ Test(diagnose, tail_only_at_non_multiples_with_poison)
 {
     gr_diag_ev e;
     all_pass(&e, 1);
-    set(&e, "257", GR_SZ_WRONG, GR_PAT_POISON);
-    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_POISON);
-    set(&e, "31", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
-    set(&e, "255", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
-    set(&e, "1", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
-    set(&e, "2", GR_SZ_WRONG, GR_PAT_UNWRITTEN);
+    set_each(&e, GR_SZ_WRONG, GR_PAT_POISON, (const char *[]){"257", "1000003", NULL});
+    set_each(&e, GR_SZ_WRONG, GR_PAT_UNWRITTEN, (const char *[]){"31", "255", "1", "2", NULL});
     expect(&e, GR_BUG_TAIL);
 }
 
@@ -106,9 +108,7 @@ Test(diagnose, single_block_rest_never_written)
 {
     gr_diag_ev e;
     all_pass(&e, 1);
-    set(&e, "257", GR_SZ_WRONG, GR_PAT_POISON);
-    set(&e, "4096", GR_SZ_WRONG, GR_PAT_POISON);
-    set(&e, "1000003", GR_SZ_WRONG, GR_PAT_POISON);
+    set_each(&e, GR_SZ_WRONG, GR_PAT_POISON, (const char *[]){"257", "4096", "1000003", NULL});
     expect(&e, GR_BUG_SINGLE_BLOCK);
 }
 
@@ -276,8 +276,8 @@ Test(diagnose, unguarded_tile_load_is_a_tile_edge_not_just_out_of_bounds)
 {
     gr_diag_ev e;
     all_pass(&e, 4);
-    const char *ragged[] = {"1x1x1", "17x33x5", "1000x1x1000", "129x130x131", "300x200x257", "1x700x9", "511x257x1000"};
-    for (int i = 0; i < 7; i++) set(&e, ragged[i], GR_SZ_WRONG, GR_PAT_SCATTERED);
+    set_each(&e, GR_SZ_WRONG, GR_PAT_SCATTERED,
+             (const char *[]){"1x1x1", "17x33x5", "1000x1x1000", "129x130x131", "300x200x257", "1x700x9", "511x257x1000", NULL});
     e.san = GR_SAN_OOB;
     snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
     expect(&e, GR_BUG_TILE_EDGE);
@@ -350,8 +350,7 @@ Test(diagnose, swapped_block_indices_are_right_exactly_where_the_grid_of_tiles_i
 {
     gr_diag_ev e;
     all_pass(&e, 4); /* ch4-tiled-32a: 16x16 tiles; 129x130 makes 9x9 of them and comes out right */
-    const char *bad[] = {"17x33x5", "1000x1x1000", "300x200x257", "1x700x9", "511x257x1000"};
-    for (int i = 0; i < 5; i++) set(&e, bad[i], GR_SZ_WRONG, GR_PAT_POISON);
+    set_each(&e, GR_SZ_WRONG, GR_PAT_POISON, (const char *[]){"17x33x5", "1000x1x1000", "300x200x257", "1x700x9", "511x257x1000", NULL});
     expect(&e, GR_BUG_ROW_COL_SWAP);
     set(&e, "17x33x5", GR_SZ_PASS, GR_PAT_NONE); /* ch4-reg-block-32a: 128x128 block tiles, 17x33 is one */
     expect(&e, GR_BUG_ROW_COL_SWAP);
@@ -366,8 +365,7 @@ Test(diagnose, one_block_covering_less_than_the_tile_is_still_a_single_block)
 {
     gr_diag_ev e;
     all_pass(&e, 5); /* ch5-v4-launch-05a: one block of 32 rows; right at 1 and 2, poison beyond row 32 */
-    const char *bad[] = {"63", "64", "65", "128", "129", "1000"};
-    for (int i = 0; i < 6; i++) set(&e, bad[i], GR_SZ_WRONG, GR_PAT_POISON);
+    set_each(&e, GR_SZ_WRONG, GR_PAT_POISON, (const char *[]){"63", "64", "65", "128", "129", "1000", NULL});
     expect(&e, GR_BUG_SINGLE_BLOCK);
     set(&e, "128", GR_SZ_WRONG, GR_PAT_SCATTERED); /* garbage, not only unwritten elements: no such claim */
     expect(&e, GR_BUG_UNCLEAR);
@@ -392,8 +390,7 @@ Test(diagnose, wrong_only_at_tile_boundaries_beyond_one_block_is_a_tile_edge)
 {
     gr_diag_ev e;
     all_pass(&e, 2); /* ch2-shared-19a: the neighbour across the tile edge left out */
-    const char *bad[] = {"257", "4096", "1000003"};
-    for (int i = 0; i < 3; i++) set(&e, bad[i], GR_SZ_WRONG, GR_PAT_BOUNDARY);
+    set_each(&e, GR_SZ_WRONG, GR_PAT_BOUNDARY, (const char *[]){"257", "4096", "1000003", NULL});
     expect(&e, GR_BUG_TILE_EDGE);
     set(&e, "4096", GR_SZ_WRONG, GR_PAT_POISON); /* not only the edges: the blocks beyond the first */
     expect(&e, GR_BUG_THREAD_INDEX);
@@ -406,8 +403,7 @@ Test(diagnose, a_stray_read_at_ragged_sizes_is_a_tile_edge_only_where_the_varian
     for (int i = 0; i < 2; i++) {
         gr_diag_ev e;
         all_pass_of(&e, 5, vars[i]);
-        const char *ragged[] = {"63", "65", "129", "1000"};
-        for (int k = 0; k < 4; k++) set(&e, ragged[k], GR_SZ_WRONG, GR_PAT_SCATTERED);
+        set_each(&e, GR_SZ_WRONG, GR_PAT_SCATTERED, (const char *[]){"63", "65", "129", "1000", NULL});
         e.san = GR_SAN_OOB;
         snprintf(e.san_first, sizeof e.san_first, "Invalid __global__ read of size 4 bytes");
         expect(&e, i == 0 ? GR_BUG_OOB : GR_BUG_TILE_EDGE);
