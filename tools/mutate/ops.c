@@ -75,6 +75,12 @@ const mu_op mu_ops[] = {
     {MU_REPLACE, 5, "r[n * i + j] = v;", "r[n * j + i] = v;", "row-col-swap", "the result written transposed"},
     {MU_REPLACE, 5, "d[n * k + j]", "d[n * j + k]", "row-col-swap", "the second operand read along a row"},
     {MU_REPLACE, 5, "k < n; ++k)", "k < n - 1; ++k)", "off-by-one", "the last k left out"},
+    /* chapter 4, async-copy (after chapter 5: a mutant's id is its op's index, and earlier ids stay) */
+    {MU_DELETE_LINE, 4, "cp_async_wait_all();", NULL, "race", "a slice read before its copies have landed"},
+    {MU_REPLACE, 4, "bool in = r < M && c < K;", "bool in = c < K;", "out-of-bounds",
+     "the copy of A loses its row check"},
+    {MU_REPLACE, 4, "copy_slice((s + 1) * BK, cur ^ 1)", "copy_slice((s + 1) * BK, cur)", "race",
+     "the next slice copied into the buffer being read"},
 };
 const int mu_n_ops = sizeof mu_ops / sizeof mu_ops[0];
 
