@@ -77,7 +77,7 @@ const mu_op mu_ops[] = {
     {MU_REPLACE, 5, "k < n; ++k)", "k < n - 1; ++k)", "off-by-one", "the last k left out"},
     /* chapter 4, async-copy (after chapter 5: a mutant's id is its op's index, and earlier ids stay) */
     {MU_DELETE_LINE, 4, "cp_async_wait_all();", NULL, "race", "a slice read before its copies have landed"},
-    {MU_REPLACE, 4, "bool in = r < M && c < K;", "bool in = c < K;", "out-of-bounds",
+    {MU_REPLACE, 4, "bool in = r < M && c < K;", "bool in = c < K;", "tile-edge",
      "the copy of A loses its row check"},
     {MU_REPLACE, 4, "copy_slice((s + 1) * BK, cur ^ 1)", "copy_slice((s + 1) * BK, cur)", "race",
      "the next slice copied into the buffer being read"},
