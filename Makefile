@@ -435,7 +435,10 @@ $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INC
 GRADER      := $(BUILD)/grade
 GRADING_FLAGS := $(BUILD)/grading-flags.json
 GRADER_DEPS_PKGS := libjansson-dev libarchive-dev
-GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) $(if $(OUT),--out $(OUT)) \
+# OUT counts only on make's command line: an OUT in the environment (common in shells and CI) must not
+# send the reports elsewhere.
+GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
+               $(if $(filter command line,$(origin OUT)),--out $(OUT)) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
 
 .PHONY: grade grade-class check dist-student grading-flags grader-deps

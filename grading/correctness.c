@@ -420,6 +420,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_arg(&c, "0");
             gr_arg(&c, "--json");
             gr_arg(&c, "self.json");
+            gr_cmd_ro(&c, stu); /* outside the work dir: hidden by bubblewrap unless bound again */
             gr_run_result r;
             gr_exec(&c, &r, "self-check");
             if (r.exited && r.code == WB_EXIT_NO_DEVICE) {

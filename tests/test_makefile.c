@@ -107,3 +107,17 @@ Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 30
     rc = wbt_run(out, WBT_MAKE " --no-print-directory -n grade-class SUBS=/x ENGINE=slurm");
     cr_assert_null(strstr(out, "gpu-required"), "ENGINE=slurm needs no GPU on the submitting host: %s", out);
 }
+
+/* make check's reports go where OUT= on make's command line says, and nowhere else: an OUT in the
+ * environment (shells and CI set one; the GPU machine does) once sent them to that folder silently. */
+Test(makefile, check_takes_out_only_from_the_command_line, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "OUT=/from-the-environment " WBT_MAKE " -n check CH=1");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "build/grade") && strstr(out, "--check"), "make -n check runs no grader:\n%s", out);
+    cr_assert_null(strstr(out, "/from-the-environment"), "an environment OUT reached the grader:\n%s", out);
+    rc = wbt_run(out, WBT_MAKE " -n check CH=1 OUT=/from-the-command-line");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "--out /from-the-command-line"), "OUT= on the command line did not reach the grader:\n%s", out);
+}

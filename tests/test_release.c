@@ -104,3 +104,46 @@ Test(release, handouts_name_only_what_the_release_has, .timeout = 300)
     cr_assert_eq(out[0], 0, "the release's handouts name what the release lacks:\n%s", out);
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
+
+/* make check in the release grades a student's filled-in chapter on the GPU: with no reference there,
+ * correctness is the program's own check, run inside the sandbox. Its work tree is under /tmp, as on a
+ * student's machine, which bubblewrap replaces with an empty tmpfs: the program must be bound back in
+ * (on the H100 it was not, and every variant came out SELF-FAIL, "bwrap: execvp …/build/prog"). */
+Test(release, check_grades_a_filled_in_chapter_with_its_own_check, .timeout = 600)
+{
+    wbt_require_gpu();
+    char dir[512], tmp[64] = "/tmp/wbt-release-XXXXXX", root[512];
+    static char junk[WBT_OUT_MAX];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    cr_assert_not_null(mkdtemp(tmp), "mkdtemp under /tmp");
+    int rc = wbt_run(out,
+                     "cd '%1$s/rel/cuda-workbook-student' && cp '%2$s/solutions/01-reversal/reversal.cu' "
+                     "chapters/01-reversal/reversal.cu && TMPDIR='%3$s' " WBT_MAKE " -s check CH=1 OUT='%1$s/out' 2>&1",
+                     dir, root, tmp);
+    char gp[600];
+    snprintf(gp, sizeof gp, "%s/out/grading.json", dir);
+    json_error_t jerr;
+    json_t *g = json_load_file(gp, 0, &jerr);
+    /* /tmp as it was before any assertion can fail (make test checks it). */
+    wbt_run(junk, "chmod -R u+w '%1$s' 2>/dev/null; rm -rf '%1$s'", tmp);
+    cr_assert_eq(rc, 0, "make check failed (%d):\n%s", rc, out);
+    cr_assert_not_null(g, "no %s (%s):\n%s", gp, jerr.text, out);
+    json_t *ch = json_array_get(json_object_get(g, "chapters"), 0), *v;
+    cr_assert_eq(json_integer_value(json_object_get(ch, "number")), 1, "%s", out);
+    size_t i, n = 0;
+    json_array_foreach(json_object_get(ch, "variants"), i, v)
+    {
+        const char *name = json_string_value(json_object_get(v, "variant"));
+        const char *verdict = json_string_value(json_object_get(v, "verdict"));
+        cr_assert_str_eq(verdict, "PASS", "variant %s: %s (the reference solution, checked by itself)\n%s", name,
+                         verdict, out);
+        cr_assert_gt(json_real_value(json_object_get(v, "correct_points")), 0, "variant %s earned no correctness points",
+                     name);
+        n++;
+    }
+    cr_assert_eq(n, 4, "chapter 1 has 4 variants, the grading lists %zu:\n%s", n, out);
+    json_decref(g);
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
