@@ -3,6 +3,8 @@
  * checkout and from a copy without git; its README is the student's; every `make` target and every
  * path its README and handouts name exists in the release (a target: `make -n TARGET` succeeds there).
  */
+#include <sys/stat.h>
+
 #include "wbtest.h"
 
 #define WBT_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory"
@@ -118,6 +120,9 @@ Test(release, check_grades_a_filled_in_chapter_with_its_own_check, .timeout = 60
     wbt_tmpdir(dir, sizeof dir);
     build_release(dir);
     cr_assert_not_null(mkdtemp(tmp), "mkdtemp under /tmp");
+    /* Like /tmp itself: the runs' own uid must be able to walk down to the grader's work tree (mkdtemp's
+     * 0700 stopped it on the H100: "bwrap: Can't find source path ...: Permission denied"). */
+    cr_assert_eq(chmod(tmp, 01777), 0, "chmod %s", tmp);
     int rc = wbt_run(out,
                      "cd '%1$s/rel/cuda-workbook-student' && cp '%2$s/solutions/01-reversal/reversal.cu' "
                      "chapters/01-reversal/reversal.cu && TMPDIR='%3$s' " WBT_MAKE " -s check CH=1 OUT='%1$s/out' 2>&1",
