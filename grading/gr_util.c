@@ -203,6 +203,23 @@ int gr_inside(const char *root, const char *path)
     return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
 }
 
+int gr_closed_ancestor(const char *path, char *closed, size_t len)
+{
+    char p[PATH_MAX];
+    if (!realpath(path, p)) return 0;
+    for (char *slash = strrchr(p, '/'); slash; slash = strrchr(p, '/')) {
+        if (slash == p) slash[1] = 0; /* the root itself, last */
+        else *slash = 0;
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
+            snprintf(closed, len, "%s", p);
+            return 1;
+        }
+        if (!strcmp(p, "/")) break;
+    }
+    return 0;
+}
+
 double gr_median(double *a, int n)
 {
     if (n <= 0) return -1;

@@ -75,4 +75,8 @@ int gr_which(const char *name, char *out, size_t len);
 /* Is `path` (resolved) inside directory `root` (resolved)? Refuses symlinks that lead out. */
 int gr_inside(const char *root, const char *path);
 
+/* The first folder above `path` (resolved) that others may not pass through (no search permission for
+ * others), copied into `closed`; 0 when every one lets them (as /tmp does). */
+int gr_closed_ancestor(const char *path, char *closed, size_t len);
+
 #endif /* GR_UTIL_H */

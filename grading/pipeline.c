@@ -35,6 +35,19 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         return;
     }
     snprintf(x->work, sizeof x->work, "%s", work);
+    /* As root the runs go as other users, who must pass every folder above the work tree: /tmp lets
+     * them; a private TMPDIR (~/tmp at 0700, say) does not, and every run would then fail with
+     * bubblewrap's "Can't find source path ...: Permission denied". Say so once, up front. */
+    char closed[PATH_MAX];
+    if (geteuid() == 0 && gr_closed_ancestor(work, closed, sizeof closed)) {
+        snprintf(res->error, sizeof res->error,
+                 "the runs cannot reach the work folder %s: %s lets no other user through (mode o-x); "
+                 "point TMPDIR at a folder others may pass, such as /tmp",
+                 work, closed);
+        gr_rmtree(work);
+        res->wall_s = gr_now() - t0;
+        return;
+    }
     /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
      * and only that group may enter its work tree (isolation.h). */
     x->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;

@@ -243,3 +243,32 @@ Test(isolation, without_isolation_the_grader_refuses_unless_told_insecure, .time
     json_decref(g);
     wbt_run(out, "rm -rf %s", root);
 }
+
+/* As root the runs go as other users: a TMPDIR they cannot pass (a private ~/tmp at 0700) is refused up
+ * front with the reason, instead of every run failing with bubblewrap's "Permission denied" (seen on the
+ * H100), and the grader leaves nothing behind in it. */
+Test(isolation, a_tmpdir_closed_to_the_runs_is_refused_with_the_reason, .timeout = 300)
+{
+    if (geteuid() != 0) cr_skip_test("not root: the runs go as the grader's own user, who can enter its TMPDIR");
+    static char out[WBT_OUT_MAX];
+    char rel[128], root[PATH_MAX], grade[PATH_MAX];
+    wbt_tmpdir(rel, sizeof rel);
+    cr_assert_not_null(realpath(rel, root));
+    chmod(root, 0755);
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
+                          "build/grading-flags.json build/solution9 && cp -r tests/grading/fake-subs/good %s/sub && "
+                          "mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
+                     root, root, root, root, root, root);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s && TMPDIR=%s/private WB_GRADE_LOCK_DIR=$PWD %s --rubric rubric.json --no-perf --no-sanitizer "
+                      "--out %s/out %s/sub",
+                 root, root, grade, root, root);
+    cr_expect_eq(rc, 3, "%s", out);
+    cr_expect(strstr(out, "cannot reach the work folder") && strstr(out, "/private lets no other user through") &&
+                  strstr(out, "TMPDIR"),
+              "no reason naming the closed folder and TMPDIR:\n%s", out);
+    wbt_run(out, "ls -A %s/private", root);
+    cr_expect_eq(out[0], 0, "the grader left %s in the private TMPDIR", out);
+    wbt_run(out, "rm -rf %s", root);
+}
