@@ -203,21 +203,23 @@ int gr_inside(const char *root, const char *path)
     return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
 }
 
-int gr_closed_ancestor(const char *path, char *closed, size_t len)
+int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen)
 {
     char p[PATH_MAX];
-    if (!realpath(path, p)) return 0;
-    for (char *slash = strrchr(p, '/'); slash; slash = strrchr(p, '/')) {
-        if (slash == p) slash[1] = 0; /* the root itself, last */
-        else *slash = 0;
+    snprintf(p, sizeof p, "%s", path);
+    for (char *slash = p + 1;; slash++) {
+        slash = strchr(slash, '/');
+        if (slash) *slash = 0;
         struct stat st;
-        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
-            snprintf(closed, len, "%s", p);
-            return 1;
+        if (stat(p, &st) != 0) return 0;
+        mode_t need = st.st_uid == uid ? S_IXUSR : st.st_gid == gid || (extra && st.st_gid == extra) ? S_IXGRP : S_IXOTH;
+        if (S_ISDIR(st.st_mode) && !(st.st_mode & need)) {
+            if (blocked) snprintf(blocked, blen, "%s", p);
+            return 0;
         }
-        if (!strcmp(p, "/")) break;
+        if (!slash) return 1;
+        *slash = '/';
     }
-    return 0;
 }
 
 double gr_median(double *a, int n)

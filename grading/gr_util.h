@@ -75,8 +75,8 @@ int gr_which(const char *name, char *out, size_t len);
 /* Is `path` (resolved) inside directory `root` (resolved)? Refuses symlinks that lead out. */
 int gr_inside(const char *root, const char *path);
 
-/* The first folder above `path` (resolved) that others may not pass through (no search permission for
- * others), copied into `closed`; 0 when every one lets them (as /tmp does). */
-int gr_closed_ancestor(const char *path, char *closed, size_t len);
+/* Whether uid (with groups gid and extra, 0: none) can walk down to path: every folder on the way,
+ * path included, searchable by it. If not, the first folder that stops it goes to blocked (may be NULL). */
+int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen);
 
 #endif /* GR_UTIL_H */

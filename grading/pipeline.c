@@ -27,27 +27,26 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
     /* Runs happen in a private temporary tree, not in out_dir: the programs run as nobody and must be
      * able to reach their directories (0711 all the way), while the random names keep one run from
      * finding another's files where bubblewrap does not hide them. Reports go to out_dir. */
-    char work[PATH_MAX], sub[PATH_MAX];
+    char work[PATH_MAX], sub[PATH_MAX], closed[PATH_MAX];
     const char *tmp = getenv("TMPDIR");
-    snprintf(work, sizeof work, "%s/wb-grade.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+    tmp = tmp && *tmp == '/' ? tmp : "/tmp";
+    snprintf(work, sizeof work, "%s/wb-grade.XXXXXX", tmp);
+    /* As root the runs go as other users (sandbox.h), who must pass every folder down to the work tree:
+     * /tmp lets them; a private TMPDIR (~/tmp at 0700, say) does not, and every run would then fail with
+     * bubblewrap's "Can't find source path ...: Permission denied". Say so up front. */
+    if (geteuid() == 0 && !gr_reachable_by(tmp, GR_RUN_UID_BASE, GR_RUN_UID_BASE, 0, closed, sizeof closed)) {
+        snprintf(res->error, sizeof res->error,
+                 "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x); "
+                 "point TMPDIR at a folder others may pass, such as /tmp",
+                 tmp, closed);
+        res->wall_s = gr_now() - t0;
+        return;
+    }
     if (!mkdtemp(work)) {
         snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
         return;
     }
     snprintf(x->work, sizeof x->work, "%s", work);
-    /* As root the runs go as other users, who must pass every folder above the work tree: /tmp lets
-     * them; a private TMPDIR (~/tmp at 0700, say) does not, and every run would then fail with
-     * bubblewrap's "Can't find source path ...: Permission denied". Say so once, up front. */
-    char closed[PATH_MAX];
-    if (geteuid() == 0 && gr_closed_ancestor(work, closed, sizeof closed)) {
-        snprintf(res->error, sizeof res->error,
-                 "the runs cannot reach the work folder %s: %s lets no other user through (mode o-x); "
-                 "point TMPDIR at a folder others may pass, such as /tmp",
-                 work, closed);
-        gr_rmtree(work);
-        res->wall_s = gr_now() - t0;
-        return;
-    }
     /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
      * and only that group may enter its work tree (isolation.h). */
     x->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;

@@ -123,25 +123,6 @@ static int gr_bwrap_probe(const char *bwrap, int drop)
     return cached[drop];
 }
 
-/* Whether uid (with groups gid and extra) can walk down to path: every ancestor directory searchable by
- * it. bubblewrap without privileges cannot mount a tmpfs over a path it cannot reach, and needs not: a
- * folder the run cannot reach is hidden already (a submission inside the closed course, say). */
-static int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", path);
-    for (char *slash = p + 1;; slash++) {
-        slash = strchr(slash, '/');
-        if (slash) *slash = 0;
-        struct stat st;
-        if (stat(p, &st) != 0) return 0;
-        mode_t need = st.st_uid == uid ? S_IXUSR : st.st_gid == gid || (extra && st.st_gid == extra) ? S_IXGRP : S_IXOTH;
-        if (S_ISDIR(st.st_mode) && !(st.st_mode & need)) return 0;
-        if (!slash) return 1;
-        *slash = '/';
-    }
-}
-
 static void gr_argv_push(const char ***v, int *n, int *cap, const char *s)
 {
     if (*n + 1 >= *cap) {
@@ -211,8 +192,10 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
                 gr_argv_push(&argv, &argc, &acap, "--tmpfs");
                 gr_argv_push(&argv, &argc, &acap, *h);
             }
+        /* bubblewrap without privileges cannot mount a tmpfs over a path it cannot reach, and needs not:
+         * a folder the run cannot reach is hidden already (a submission inside the closed course, say). */
         for (const char *const *h = o->hide; h && *h; h++)
-            if (gr_is_dir(*h) && (!bwrap_drop || gr_reachable_by(*h, run_uid, run_gid, o->extra_gid))) {
+            if (gr_is_dir(*h) && (!bwrap_drop || gr_reachable_by(*h, run_uid, run_gid, o->extra_gid, NULL, 0))) {
                 gr_argv_push(&argv, &argc, &acap, "--tmpfs");
                 gr_argv_push(&argv, &argc, &acap, *h);
             }

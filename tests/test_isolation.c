@@ -160,17 +160,29 @@ static void write_sub(const char *sub, const char *root)
     fclose(f);
 }
 
+/* A copy of the fake workbook (tests/grading/fake/) with its reference and grading flags built, in a fresh
+ * folder `root` that other uids may enter (the runs go as other uids when the tests run as root); `grade`:
+ * build/grade's absolute path. */
+static void fake_course(char root[PATH_MAX], char grade[PATH_MAX])
+{
+    static char out[WBT_OUT_MAX];
+    char rel[128];
+    wbt_tmpdir(rel, sizeof rel);
+    cr_assert_not_null(realpath(rel, root));
+    chmod(root, 0755);
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
+                          "build/grading-flags.json build/solution9",
+                     root, root, root);
+    cr_assert_eq(rc, 0, "%s", out);
+}
+
 Test(isolation, the_grader_keeps_the_solution_and_the_seeds_from_a_student_run, .timeout = 300)
 {
     static char out[WBT_OUT_MAX];
-    char rel[128], root[PATH_MAX], grade[PATH_MAX], p[PATH_MAX + 64];
-    wbt_tmpdir(rel, sizeof rel);
-    cr_assert_not_null(realpath(rel, root));
-    chmod(root, 0755); /* the programs run as other uids when the tests run as root */
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
-                          "build/grading-flags.json build/solution9 && chmod -R a+rX %s",
-                     root, root, root, root);
+    char root[PATH_MAX], grade[PATH_MAX], p[PATH_MAX + 64];
+    fake_course(root, grade);
+    int rc = wbt_run(out, "chmod -R a+rX %s", root);
     cr_assert_eq(rc, 0, "%s", out);
     snprintf(p, sizeof p, "%s/sub", root);
     write_sub(p, root);
@@ -215,15 +227,10 @@ Test(isolation, without_isolation_the_grader_refuses_unless_told_insecure, .time
         if (wbt_run(out, "command -v setpriv") != 0) cr_skip_test("root, and no setpriv to run the grader as nobody");
         as = "setpriv --reuid=65534 --regid=65534 --clear-groups";
     }
-    char rel[128], root[PATH_MAX], grade[PATH_MAX];
-    wbt_tmpdir(rel, sizeof rel);
-    cr_assert_not_null(realpath(rel, root));
-    chmod(root, 0755);
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
-                          "build/grading-flags.json build/solution9 && cp -r tests/grading/fake-subs/good %s/sub && "
-                          "chmod -R a+rX %s && chown -R 65534:65534 %s",
-                     root, root, root, root, root, geteuid() == 0 ? root : "/dev/null 2>/dev/null; true");
+    char root[PATH_MAX], grade[PATH_MAX];
+    fake_course(root, grade);
+    int rc = wbt_run(out, "cp -r tests/grading/fake-subs/good %s/sub && chmod -R a+rX %s && chown -R 65534:65534 %s",
+                     root, root, geteuid() == 0 ? root : "/dev/null 2>/dev/null; true");
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && WB_GRADE_NO_BWRAP=1 %s %s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
                  root, as, grade, root, root);
@@ -251,15 +258,10 @@ Test(isolation, a_tmpdir_closed_to_the_runs_is_refused_with_the_reason, .timeout
 {
     if (geteuid() != 0) cr_skip_test("not root: the runs go as the grader's own user, who can enter its TMPDIR");
     static char out[WBT_OUT_MAX];
-    char rel[128], root[PATH_MAX], grade[PATH_MAX];
-    wbt_tmpdir(rel, sizeof rel);
-    cr_assert_not_null(realpath(rel, root));
-    chmod(root, 0755);
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s "
-                          "build/grading-flags.json build/solution9 && cp -r tests/grading/fake-subs/good %s/sub && "
-                          "mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
-                     root, root, root, root, root, root);
+    char root[PATH_MAX], grade[PATH_MAX];
+    fake_course(root, grade);
+    int rc = wbt_run(out, "cp -r tests/grading/fake-subs/good %s/sub && mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
+                     root, root, root);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && TMPDIR=%s/private WB_GRADE_LOCK_DIR=$PWD %s --rubric rubric.json --no-perf --no-sanitizer "
                       "--out %s/out %s/sub",
