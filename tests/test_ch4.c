@@ -5,7 +5,7 @@
 
 #include "wbtest.h"
 
-static const char *const variants[] = {"naive", "tiled", "reg-1d", "reg-block", "vector", "double-buffer",
+static const char *const variants[] = {"naive", "tiled", "reg-1d", "reg-2d", "reg-block", "vector", "double-buffer",
                                        "async-copy"};
 
 struct shape {
@@ -147,7 +147,7 @@ Test(ch4, json_has_reference_row_and_sane_numbers, .timeout = 120)
     int rc;
     json_t *lines = wbt_run_json(out, &rc, WBT_SOLUTION "4 --size 300x200x100 --reps 3 --warmup 1");
     cr_assert_eq(rc, 0, "%s", out);
-    cr_assert_eq(json_array_size(lines), 8u, "cuBLAS row + 7 variants");
+    cr_assert_eq(json_array_size(lines), 9u, "cuBLAS row + 8 variants");
     size_t i;
     json_t *o;
     json_array_foreach(lines, i, o)

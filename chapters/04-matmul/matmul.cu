@@ -11,9 +11,11 @@
  *   reg-1d         each thread computes 8 elements of one column of C in registers from a 64×64 block tile
  *                  with 8-deep slices of K: every B value read from shared memory feeds 8 multiply-adds,
  *                  and (64+64)/(64·64) = 1/32 global loads per multiply-add
- *   reg-block      each thread computes an 8×8 block of C in registers from a 128×128 block tile with
+ *   reg-2d         each thread computes an 8×8 block of C in registers from a 128×128 block tile with
  *                  16-deep slices of K: every value read from shared memory feeds 8 multiply-adds, and
  *                  (128+128)/(128·128) = 1/64 global loads per multiply-add
+ *   reg-block      the same with shared memory laid out so that a warp's reads do not conflict in the
+ *                  banks: A's slice stored transposed, each thread's rows and columns in two halves
  *   vector         the same with 16-byte (float4) accesses to global and shared memory wherever the
  *                  shape allows (a row length that is a multiple of 4), scalar at the edges
  *   double-buffer  two shared buffers: the global loads of the next slice are in flight while the
@@ -40,7 +42,7 @@
  * and every other row is compared with cuBLAS's result, allowing the error of both sides (2·rtol) and
  * bounding Σ|a||b| by ‖row of A‖₂·‖column of B‖₂ (Cauchy–Schwarz). cuBLAS's own result is checked
  * against the CPU rows before it is used. The line under each row gives the worst error as a fraction
- * of its bound, where it is, and which reference that was. All seven variants add the K products of an
+ * of its bound, where it is, and which reference that was. All eight variants add the K products of an
  * element in the same order (k = 0, 1, …, one fused multiply-add each), so they produce bit-identical
  * C and the same worst error; cuBLAS orders its sums differently.
  *
@@ -201,24 +203,49 @@ static void launch_reg1d(State *s)
 }
 
 // BEGIN TODO(edge-access)
-/* File-level __device__ helpers for your register-blocked kernels (reg-block, vector, double-buffer): read
+/* File-level __device__ helpers for your register-blocked kernels (reg-2d, reg-block, vector, …): read
  * 4 consecutive elements of a row with zeros outside the matrix, store 4 leaving out what lies outside, and
  * 16-byte versions where the row length and address allow. They make ragged sizes safe in one place. */
 // END TODO(edge-access)
 
-/* Block tile: C[row0..row0+128)[col0..col0+128). Each slice of K, BK deep, is staged in shared memory:
- * A's 128×BK part transposed (As[k][m], so that a thread's 8 rows at one k lie side by side) and B's
- * BK×128 part as it is. Thread (ty, tx), both 0..15, owns rows ty*4..+3 and 64+ty*4..+3 and columns
- * tx*4..+3 and 64+tx*4..+3 of the block tile: at each k it reads 8 values of A and 8 of B and does the
- * 64 multiply-adds of their outer product into acc. The two halves 64 apart, and the warp covering 4
- * row groups × 8 column groups, keep its shared reads to a few distinct, consecutive addresses.
- * Zero-padding makes the edges and the last slice harmless, as in tiled. */
+/* Block tile: C[row0..row0+128)[col0..col0+128). Each slice of K, BK deep, is staged in shared memory
+ * as it lies in the matrices: A's 128×BK part (As[m][k]) and B's BK×128 part (Bs[k][n]). Thread
+ * (ty, tx), both 0..15, computes the 8×8 block of C at rows ty*8..+7 and columns tx*8..+7: at each k it
+ * reads 8 values of A and 8 of B and does the 64 multiply-adds of their outer product into acc, so
+ * every shared load feeds 8 multiply-adds (reg-1d: one in 8 did), and global loads per multiply-add
+ * fall to (128+128)/(128·128) = 1/64. Each thread loads runs of 4 elements with the guarded helpers
+ * of your edge-access region: zero-padding makes the edges and the last slice harmless, as in tiled. */
+__global__ void __launch_bounds__(RB_THREADS, 2)
+    matmul_reg2d(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    // BEGIN TODO(reg-2d)
+    /* A BM x BN tile of C per block, each thread the 8x8 sub-block at rows ty*8.., columns tx*8..; per BK-deep
+     * slice of k, load A's and B's parts as they lie (your guarded helpers), __syncthreads(), at each k read 8
+     * values of A and 8 of B into registers and add their 64 products, __syncthreads(); store through the helpers. */
+    // END TODO(reg-2d)
+}
+
+static void launch_reg2d(State *s)
+{
+    dim3 grid(wb_ceil_div(s->N, BN), wb_ceil_div(s->M, BM));
+    matmul_reg2d<<<grid, RB_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
+    LAUNCH_CHECK();
+}
+
+/* reg-2d with shared memory laid out so that a warp's reads do not collide in the banks. In reg-2d a
+ * warp reads Bs[k][tx*8 + j] for 16 values of tx, addresses 8 floats apart: threads tx and tx+4 hit
+ * one bank at different addresses; and As[ty*8 + i][k] for 2 values of ty, 128 floats apart: one bank
+ * again. Each conflict makes the read take one more pass. Here A's slice is stored transposed
+ * (As[k][m], so that a thread's 8 rows at one k lie side by side), and thread (ty, tx), both 0..15, owns
+ * rows ty*4..+3 and 64+ty*4..+3 and columns tx*4..+3 and 64+tx*4..+3 of the block tile: the two halves
+ * 64 apart, and the warp covering 4 row groups × 8 column groups, keep its shared reads to a few
+ * distinct, consecutive addresses. 4 floats of padding per row of As spread the transposing stores. */
 __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_regblock(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(reg-block)
-    /* A BM x BN tile of C per block, each thread an 8x8 sub-block in registers; per BK-wide slice of k, load A's
-     * slice (transposed, padded) and B's into shared memory, __syncthreads(), 8x8 outer products, __syncthreads(). */
+    /* Your reg-2d with the layout of the comment above: A's slice stored transposed into As[BK][BM + A_PAD], tx and
+     * ty from the warp and lane, each thread's rows and columns read (and C stored) in two halves 64 apart. */
     // END TODO(reg-block)
 }
 
@@ -365,7 +392,9 @@ static const wb_variant variants[] = {
      "17.2x on a GT200)"},
     {"reg-1d", "each thread computes 8 elements of a column of C in registers from 64x64 block tiles",
      "matmul_reg1d", launch_reg1d, NULL, "1/32"},
-    {"reg-block", "each thread computes an 8x8 block of C in registers from 128x128 block tiles",
+    {"reg-2d", "each thread computes an 8x8 block of C in registers from 128x128 block tiles",
+     "matmul_reg2d", launch_reg2d, NULL, "1/64"},
+    {"reg-block", "reg-2d with shared memory laid out for conflict-free reads: A transposed, split layout",
      "matmul_regblock", launch_regblock, NULL, "1/64"},
     {"vector", "16-byte (float4) loads and stores to global and shared memory, scalar at ragged edges",
      "matmul_vector", launch_vector, NULL, "1/64"},
