@@ -121,3 +121,18 @@ Test(makefile, check_takes_out_only_from_the_command_line, .timeout = 120)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "--out /from-the-command-line"), "OUT= on the command line did not reach the grader:\n%s", out);
 }
+
+/* A starter's first build answers in seconds (issue 16): chapter 3's compiles without CUB, whose headers
+ * alone take about 10 s; only the reference's build defines WB_CUB for its speed-of-light row. */
+Test(makefile, chapter3_starter_builds_without_cub, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, WBT_MAKE " -B -n build/chapter3");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "atomicsum.cu") && !strstr(out, "WB_CUB"), "the starter's build:\n%s", out);
+#ifndef WBT_STUDENT_RELEASE
+    rc = wbt_run(out, WBT_MAKE " -B -n build/solution3");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "-DWB_CUB"), "the reference's build does not time CUB:\n%s", out);
+#endif
+}
