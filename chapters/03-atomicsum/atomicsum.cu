@@ -55,9 +55,11 @@ struct State {
     int64_t expected;               /* the CPU's sum */
     int *d_in;
     unsigned long long *d_result;
+#ifdef WB_CUB /* the reference's speed-of-light row (see the header) */
     int64_t *d_cub_result;          /* CUB writes here, so it never touches the variants' result */
     void *d_cub_temp;
     size_t cub_temp_bytes;
+#endif
 };
 
 /* ------------------------------------------------------------------ CPU reference */

@@ -16,7 +16,12 @@ FFMA = re.compile(r"FFMA R\d+, (R\d+)(\.reuse)?, (R\d+)(\.reuse)?, (R\d+)(\.reus
 
 
 def main():
-    want = re.compile(sys.argv[1] if len(sys.argv) > 1 else ".")
+    if len(sys.argv) > 2:
+        sys.exit("usage: ffma_banks.py [NAME-REGEX] < cuobjdump-sass-output")
+    try:
+        want = re.compile(sys.argv[1] if len(sys.argv) > 1 else ".")
+    except re.error as e:
+        sys.exit(f"ffma_banks.py: not a regular expression: {sys.argv[1]!r} ({e})")
     text = sys.stdin.read()
     for part in re.split(r"\n\s+Function : ", text)[1:]:
         name = part.split("\n", 1)[0].strip()

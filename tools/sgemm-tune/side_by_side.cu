@@ -20,7 +20,11 @@ template <KPARAMS> static void launch(const float *A, const float *B, float *C, 
 {
     using G = Geo<KARGS>;
     auto k = sgemm_kernel<KARGS, false>;
-    if (cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)G::SMEM) != cudaSuccess) exit(3);
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)G::SMEM);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "side_by_side: the sweep kernel's shared memory: %s\n", cudaGetErrorString(e));
+        exit(3);
+    }
     k<<<((M + BM - 1) / BM) * ((N + BN - 1) / BN), NT, G::SMEM>>>(A, B, C, M, N, K, 0);
 }
 } // namespace sw
@@ -37,9 +41,11 @@ struct candidate {
 
 int main(int argc, char **argv)
 {
-    const int M = 4096, N = 4096, K = 4096, rounds = argc > 1 ? atoi(argv[1]) : 3;
-    if (rounds < 1) {
-        fprintf(stderr, "usage: side_by_side [rounds >= 1]\n");
+    const int M = 4096, N = 4096, K = 4096;
+    char *end = NULL;
+    const long rounds = argc > 1 ? strtol(argv[1], &end, 10) : 3;
+    if (argc > 2 || (argc > 1 && (*argv[1] == 0 || *end != 0)) || rounds < 1 || rounds > 100) {
+        fprintf(stderr, "usage: side_by_side [ROUNDS], ROUNDS a whole number from 1 to 100 (default 3)\n");
         return 2;
     }
     const size_t nA = (size_t)M * K, nB = (size_t)K * N, nC = (size_t)M * N;
@@ -72,7 +78,7 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaEventCreate(&e0));
     CUDA_CHECK(cudaEventCreate(&e1));
     std::vector<std::vector<float>> per(c.size()), batch(c.size());
-    for (int r = 0; r < rounds; r++)
+    for (long r = 0; r < rounds; r++)
         for (size_t i = 0; i < c.size(); i++) {
             for (int w = 0; w < 3; w++) c[i].run();
             std::vector<float> t(20);
