@@ -146,6 +146,8 @@ LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/honesty.
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
 # Where the student code is kept from the course files (grading/isolation.h); a line of its own.
 LIB_SRCS += grading/isolation.c
+# What one submission may cost, and the GPU's lock (grading/budget.h, grading/gpulock.h).
+LIB_SRCS += grading/budget.c grading/gpulock.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 # snprintf truncation of over-long paths and messages is deliberate in the grader: -Wno-format-truncation.
 $(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h tools/*/*.h) | $(BUILD)/grading/.deps-ok

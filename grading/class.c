@@ -4,6 +4,7 @@
 #include "roster.h"
 #include "gpu.h"
 #include "pipeline.h"
+#include "sanitize.h"
 #include "submission.h"
 
 /* ---------------------------------------------------------------- a class */
@@ -23,6 +24,16 @@ int gr_class(gr_ctx *x, const char *subs)
         char ref[PATH_MAX], pristine[PATH_MAX];
         if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
             gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
+    }
+    /* How compute-sanitizer runs on this host: decided once, with the references, before any entry. */
+    if (!x->no_san && !x->check_mode) {
+        const char *tmp = getenv("TMPDIR");
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s/wb-san-probe.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+        if (mkdtemp(dir) && chmod(dir, 0711) == 0) gr_san_probe(x, dir);
+        else snprintf(x->san.line, sizeof x->san.line, "the sanitizer probe could not make a folder: runs as every run");
+        gr_rmtree(dir);
+        LOG("sanitizer: %s", x->san.line);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
     if (ngpu) LOG("%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);

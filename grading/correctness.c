@@ -155,7 +155,7 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     int first = k->first, count = k->count;
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
-    gr_cmd_init(c, x, dir, x->rub.t_run, 1);
+    gr_cmd_init(c, x, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
     gr_arg(c, "%s", prog);
     gr_arg(c, "--variant");
     gr_arg(c, "%s", variants);
@@ -183,21 +183,15 @@ int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *v
     return 1;
 }
 
-/* Runs a variant alone over a chunk of sizes into dir; a time limit counts only when it is hit with the
- * GPU to itself (a class grades several at once, and a hanging kernel slows every context on it). */
-static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *variant, const char *dir, int *exclusive,
-                         gr_cmd *c, gr_run_result *r)
+/* Runs a variant alone over a chunk of sizes into dir: the confirmation of a failure seen next to the
+ * other variants, within the chunk's short limit (gr_confirm_limit). One try: a variant that hangs
+ * is never given the full limit again, nor the GPU to itself (that stalled every other grading). */
+static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *variant, const char *dir, gr_cmd *c,
+                         gr_run_result *r)
 {
     char what[120];
     snprintf(what, sizeof what, "ch%d %s alone (%d size%s)", j->ch->number, variant, k->count, k->count == 1 ? "" : "s");
     gr_dump_run(j, k, j->stu, variant, dir, what, c, r);
-    if (r->timed_out && !*exclusive && !gr_dump_complete(dir, j->ch, variant, k->first, k->count)) {
-        gr_run_result_free(r);
-        gr_gpu_exclusive(j->gpu_lock);
-        *exclusive = 1;
-        snprintf(what, sizeof what, "ch%d %s alone, GPU to itself", j->ch->number, variant);
-        gr_dump_run(j, k, j->stu, variant, dir, what, c, r);
-    }
 }
 
 /* Notes how a run that left dumps missing ended: the first such run's words go into the feedback. */
@@ -221,8 +215,7 @@ static gr_size_outcome gr_note_failure(gr_corr *k, const gr_cmd *c, const gr_run
 /* A variant whose batch run left dumps missing: alone over the chunk, and if that fails too, one size at
  * a time, so that every size gets its own verdict (a crash at 1000003 does not make 31 wrong). Sizes
  * that failed alone before (an earlier seed) are not run again. Costs runs only for failing variants. */
-static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *isofmt, const char *variant, gr_corr *corr,
-                       int *exclusive)
+static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *isofmt, const char *variant, gr_corr *corr)
 {
     const gr_chapter_rubric *ch = j->ch;
     char iso[PATH_MAX];
@@ -230,8 +223,18 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     unsigned mask = ((1u << k->count) - 1) << k->first;
     gr_cmd c;
     gr_run_result r;
+    char spent[300];
+    if (j->x->budget && gr_budget_spent(j->x->budget, spent, sizeof spent)) {
+        /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
+        for (int s = k->first; s < k->first + k->count; s++)
+            if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;
+        if (!corr->failed_run[0]) snprintf(corr->failed_run, sizeof corr->failed_run, "its run next to the other variants "
+                                           "left results missing; the run alone was %s", spent);
+        corr->errored = 1;
+        return;
+    }
     if (!(corr->dead & mask)) {
-        gr_run_alone(j, k, variant, iso, exclusive, &c, &r);
+        gr_run_alone(j, k, variant, iso, &c, &r);
         int done = gr_dump_complete(iso, ch, variant, k->first, k->count);
         if (!done) gr_note_failure(corr, &c, &r);
         int timed_out = r.timed_out;
@@ -264,8 +267,8 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         }
         char one[PATH_MAX + 16];
         snprintf(one, sizeof one, "%s.%d", iso, s);
-        const gr_dump_chunk single = {k->seed, s, 1};
-        gr_run_alone(j, &single, variant, one, exclusive, &c, &r);
+        const gr_dump_chunk single = {k->seed, s, 1, k->limit};
+        gr_run_alone(j, &single, variant, one, &c, &r);
         if (gr_dump_complete(one, ch, variant, s, 1)) {
             char canon[64], from[PATH_MAX], to[PATH_MAX];
             gr_size_canon(ch->edge[s], canon, sizeof canon);
@@ -303,12 +306,11 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     gr_corr corr[GR_MAX_VAR];
     memset(corr, 0, sizeof corr);
     for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch, v);
-    int exclusive = 0; /* the GPU lock is taken alone once a run times out (see below) */
     for (int si = 0; si < x->n_seeds; si++) {
         unsigned long long seed = x->seeds[si];
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
-            const gr_dump_chunk chunk = {seed, first, count};
+            gr_dump_chunk chunk = {seed, first, count, 0};
             char refdir[PATH_MAX], studir[PATH_MAX], what[80];
             snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", work, si, first);
             snprintf(studir, sizeof studir, "%s/stu-%d-%d", work, si, first);
@@ -327,6 +329,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
                 gr_run_result_free(&r);
                 return no_gpu ? -3 : -1;
             }
+            chunk.limit = gr_confirm_limit(&x->rub, r.wall_s); /* for the confirmations below; not the batch's */
             gr_run_result_free(&r);
             char live[1024] = "";
             for (int v = 0; v < cr->n_v; v++)
@@ -336,7 +339,8 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
                 }
             snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
             if (live[0]) {
-                gr_dump_run(j, &chunk, stu, live, studir, what, &c, &r);
+                const gr_dump_chunk batch = {seed, first, count, 0};
+                gr_dump_run(j, &batch, stu, live, studir, what, &c, &r);
                 gr_run_result_free(&r);
             } else gr_mkdirs(studir, 0755);
             /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing
@@ -352,7 +356,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
                 if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count) &&
                     !(n_live > 1 && gr_batch_wrong(j, &chunk, refdir, studir, cr->v[v].name)))
                     continue;
-                gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v], &exclusive);
+                gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
             }
             gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
             gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */

@@ -14,6 +14,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen);
 typedef struct {
     unsigned long long seed;
     int first, count;           /* edge sizes first .. first + count - 1 */
+    double limit;               /* the run's time limit; 0: the rubric's timeouts_s.run */
 } gr_dump_chunk;
 
 /* Runs prog's variants (comma-separated) over a chunk of sizes with --dump into dir (emptied first). */

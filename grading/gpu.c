@@ -2,7 +2,6 @@
 #define _GNU_SOURCE 1
 #include "gpu.h"
 
-#include <sys/file.h>
 
 /* The GPUs this grader may use: those CUDA_VISIBLE_DEVICES names when it is set, else every GPU
  * nvidia-smi lists. gr_gpu_id gives the k-th one's id (an index or a UUID) for the child's
@@ -39,39 +38,6 @@ int gr_gpu_count(void)
         if (p == out || p[-1] == '\n') n++;
     free(out);
     return n;
-}
-
-/* A per-GPU lock, so graders sharing a machine never time kernels while anything else runs there:
- * untimed runs (correctness, sanitizer) share it, benchmarks take it alone (gr_gpu_exclusive). */
-int gr_gpu_lock(int gpu)
-{
-    const char *dir = getenv("WB_GRADE_LOCK_DIR");
-    char path[PATH_MAX], id[32];
-    gr_gpu_id(gpu, id, sizeof id);
-    for (char *p = id; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '-') *p = '_';
-    snprintf(path, sizeof path, "%s/wb-grade-gpu%s.lock", dir && *dir ? dir : "/tmp", id);
-    int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
-    if (fd < 0) return -1;
-    fchmod(fd, 0666);
-    while (flock(fd, LOCK_SH) != 0 && errno == EINTR) {
-    }
-    return fd;
-}
-
-void gr_gpu_exclusive(int fd)
-{
-    if (fd >= 0)
-        while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {
-        }
-}
-
-void gr_gpu_unlock(int fd)
-{
-    if (fd >= 0) {
-        flock(fd, LOCK_UN);
-        close(fd);
-    }
 }
 
 /* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel

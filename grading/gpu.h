@@ -11,14 +11,6 @@ void gr_gpu_id(int k, char *id, size_t len);
 
 int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is missing) */
 
-/* A per-GPU lock, so graders sharing a machine never time kernels while anything else runs there:
- * untimed runs (correctness, sanitizer) share it, benchmarks take it alone (gr_gpu_exclusive). */
-int gr_gpu_lock(int gpu);
-
-void gr_gpu_exclusive(int fd);
-
-void gr_gpu_unlock(int fd);
-
 /* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel
  * that refuses device nodes in a user namespace, say) but the plain sandbox can, GPU runs go without
  * bubblewrap, and the report says so. Asked once per process, with a one-element run. */

@@ -2,12 +2,15 @@
 #ifndef GR_JOB_H
 #define GR_JOB_H
 
+#include "budget.h"
 #include "contract.h"
+#include "gpulock.h"
 #include "isolation.h"
 #include "jsonl.h"
 #include "regions.h"
 #include "report.h"
 #include "sandbox.h"
+#include "sanhost.h"
 #include "sanitizer.h"
 
 #define GR_MAX_SIZES_PER_RUN 8
@@ -32,6 +35,11 @@ typedef struct {
     unsigned salt;                 /* random part of directory names */
     gid_t sub_gid;                 /* as root: the group of this submission's runs (isolation.h); 0: none */
     int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
+    gr_san_host san;               /* how compute-sanitizer runs on this host, decided once (sanitize.h) */
+    /* This submission's (set by gr_grade_one): its GPU's lock, taken for each GPU run that does not
+     * already hold it, and the GPU time it may still spend; every GPU run through gr_exec charges it. */
+    gr_gpu_lock *lock;
+    gr_budget *budget;
 } gr_ctx;
 
 /* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */
@@ -53,11 +61,12 @@ typedef struct {
     const char *stu;          /* the student's build */
     const char *work;         /* the chapter's private working directory */
     gr_ch_result *cr;         /* where the results go */
-    int gpu_lock;             /* the GPU's lock (gr_gpu_lock), held shared; -1 when there is none */
 } gr_chjob;
 
 typedef struct {
     gr_run_opts o;
+    gr_gpu_lock *lock;        /* from the context: GPU runs take it shared unless it is held already */
+    gr_budget *budget;        /* from the context: GPU runs charge their wall time */
     const char *argv[96];
     int argc;
     char store[96][160];

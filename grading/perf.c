@@ -13,6 +13,8 @@ typedef struct {
     int failed;
     char why[300];
     gr_honesty *hon;               /* graded runs: --grading, and every line goes to honesty.h; else NULL */
+    double limit;                  /* the next run's time limit; 0: timeouts_s.perf */
+    double last_wall;              /* the last run's wall time */
     int trusted;                   /* the reference's side: its CEILING and work per run are believed */
 } gr_perf_side;
 
@@ -36,7 +38,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, dir, x->rub.t_perf, 1);
+    gr_cmd_init(&c, x, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
     gr_arg(&c, "%s", prog);
     gr_arg(&c, "--variant");
     gr_arg(&c, "%s", list);
@@ -61,6 +63,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
         snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
     }
     double wall = r.wall_s;
+    side->last_wall = r.wall_s;
     double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
     if (side->failed) wall = -1;
     if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
@@ -158,16 +161,17 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
     return rub->reps_lo + fit;
 }
 
-void gr_perf(const gr_chjob *j)
+/* One pass of the alternating benchmark over the plan's variants. Returns 1 when the student's side failed
+ * as a run (a time limit, a crash) with some variants timed and others not: the caller may try once more
+ * without the ones that got no time (their own failure must not cost the others their points). */
+static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_plan *timed)
 {
     const gr_ctx *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    gr_perf_plan plan;
-    gr_perf_select(cr, GR_V_PASS, &plan);
+    const gr_perf_plan plan = *plan_in;
     const int *sel = plan.sel;
     int nsel = plan.nsel;
-    if (!nsel) return;
     gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
     gr_honesty *hon = calloc(1, sizeof *hon);
     char canon[64];
@@ -190,6 +194,9 @@ void gr_perf(const gr_chjob *j)
                 }
                 hi_s = hi;
             }
+            if (ss->failed) continue; /* a failed run is not repeated at full limits */
+            /* A hang shows in the low run: within what a variant slower than the last band would take. */
+            ss->limit = k == 0 ? gr_perf_limit(&x->rub, rs->last_wall) : 0;
             gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, &plan, ss);
             if (round == 0 && k == 0 && !ss->failed && !rs->failed)
                 hi_s = gr_perf_student_hi(&x->rub, gr_per_rep_ms(rs, sel, nsel), rs->wall_lo, ss->wall_lo, hi);
@@ -231,9 +238,25 @@ void gr_perf(const gr_chjob *j)
                                                     "performance points.",
                  r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
     }
+    /* which variants the failed run timed, for one more pass without the others */
+    int retry = 0;
+    memset(timed, 0, sizeof *timed);
+    if (ss->failed && !rs->failed && !forged)
+        for (int i = 0; i < nsel; i++) {
+            gr_var_result *r = &cr->v[sel[i]];
+            if (ss->n[sel[i]] > 0) {
+                timed->sel[timed->nsel++] = sel[i];
+                size_t l = strlen(timed->list);
+                snprintf(timed->list + l, sizeof timed->list - l, "%s%s", l ? "," : "", r->name);
+            } else {
+                snprintf(r->perf_note, sizeof r->perf_note, "the benchmark run stopped at this variant (%s): no "
+                         "performance points", ss->why);
+                retry = 1;
+            }
+        }
     /* Whatever the wall clock said: were the credited times times of real work? (the points it costs
      * are taken by gr_caught_apply once every step has run) */
-    for (int i = 0; i < nsel && !rs->failed; i++) {
+    for (int i = 0; i < nsel && !rs->failed && !(retry && timed->nsel); i++) { /* judged in the next pass */
         gr_var_result *r = &cr->v[sel[i]];
         char note[600];
         unsigned m = gr_honesty_judge(hon, &x->rub, r->name, r->stu_ms, note, sizeof note);
@@ -242,6 +265,19 @@ void gr_perf(const gr_chjob *j)
     free(hon);
     free(rs);
     free(ss);
+    return retry && timed->nsel > 0;
+}
+
+void gr_perf(const gr_chjob *j)
+{
+    gr_perf_plan plan, timed;
+    gr_perf_select(j->cr, GR_V_PASS, &plan);
+    if (!plan.nsel) return;
+    char spent[300];
+    if (gr_perf_pass(j, &plan, &timed) && !(j->x->budget && gr_budget_spent(j->x->budget, spent, sizeof spent))) {
+        LOG("ch%d perf: once more without the variants the failed run did not time (%s)", j->ch->number, timed.list);
+        gr_perf_pass(j, &timed, &plan);
+    }
 }
 
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */

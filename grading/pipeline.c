@@ -77,6 +77,35 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         return;
     }
     snprintf(x->hide_sub, sizeof x->hide_sub, "%s", sub);
+    /* This submission's GPU lock (taken per run, sanitize and correctness; alone for perf) and budget. */
+    gr_gpu_lock lock;
+    gr_budget budget;
+    {
+        char id[32];
+        gr_gpu_id(x->gpu, id, sizeof id);
+        gr_gpu_lock_init(&lock, id);
+        gr_budget_init(&budget, &x->rub);
+        x->lock = &lock;
+        x->budget = &budget;
+    }
+    /* How compute-sanitizer runs here, if no one decided it yet (a class decides it once, before its
+     * entries): with the references, while the student's chapters build. */
+    pid_t prober = 0;
+    char probe_json[PATH_MAX];
+    snprintf(probe_json, sizeof probe_json, "%s/san-probe.json", work);
+    if (!x->san.line[0] && !x->no_san && !x->check_mode) {
+        fflush(NULL);
+        prober = fork();
+        if (prober == 0) {
+            char dir[PATH_MAX];
+            snprintf(dir, sizeof dir, "%s/san-probe", work);
+            gr_mkdirs(dir, 0755);
+            gr_san_probe(x, dir);
+            gr_san_host_save(probe_json, &x->san);
+            fflush(NULL);
+            _exit(0);
+        }
+    }
 
     /* Which chapters: those of the rubric that this workbook has. */
     pid_t builders[GR_MAX_CH];
@@ -120,12 +149,22 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
     }
     for (int c = 0; c < res->n_ch; c++)
         if (builders[c] > 0) waitpid(builders[c], NULL, 0);
+    if (prober > 0) {
+        waitpid(prober, NULL, 0);
+        if (gr_san_host_load(probe_json, &x->san))
+            snprintf(x->san.line, sizeof x->san.line, "the sanitizer probe failed: runs as every run, limits not derived");
+    }
+    if (x->san.line[0] && !x->no_san) {
+        size_t l = strlen(res->isolation);
+        snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", x->san.line);
+    }
 
     for (int c = 0; c < res->n_ch; c++) {
         gr_ch_result *cr = &res->ch[c];
         const gr_chapter_rubric *ch = &x->rub.ch[idx[c]];
         double tc = gr_now();
         if ((cr->status != GR_CH_GRADED)) continue;
+        gr_budget_chapter(&budget);
         char cw[PATH_MAX], path[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
         snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
         gr_build_report rep;
@@ -162,8 +201,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         }
         gr_prog_variant pv[GR_MAX_VAR];
         char why[600];
-        int lock = gr_gpu_lock(x->gpu);
-        const gr_chjob job = {x, ch, have_ref ? ref : NULL, stu, cw, cr, lock};
+        const gr_chjob job = {x, ch, have_ref ? ref : NULL, stu, cw, cr};
         gr_gpu_probe(x, have_ref ? ref : stu, ch, cw, res);
         int npv = gr_list_variants(x, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
         for (int v = 0; v < npv; v++) /* variants the rubric does not list are graded for information */
@@ -203,14 +241,17 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         }
         if ((cr->status == GR_CH_GRADED)) {
             if (!x->no_san) gr_sanitize(&job, pv, npv);
-            if (!x->no_perf) {
-                gr_gpu_exclusive(lock);
+            char spent[300];
+            if (!x->no_perf && gr_budget_spent(&budget, spent, sizeof spent))
+                snprintf(cr->perf_note, sizeof cr->perf_note, "performance %s", spent);
+            else if (!x->no_perf) {
+                gr_gpu_alone(&lock); /* timed: nothing else on this GPU meanwhile */
                 if (have_ref) gr_perf(&job);
                 else gr_perf_self(&job);
+                gr_gpu_release(&lock);
             }
             if (have_ref) gr_evidence(&job); /* the diagnosis: after perf, which it reads too */
         }
-        gr_gpu_unlock(lock);
         for (int v = 0; v < cr->n_v; v++) gr_caught_apply(&cr->v[v]);
         cr->wall_s = gr_now() - tc;
         snprintf(path, sizeof path, "%s/build", cw);
@@ -218,6 +259,9 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
     }
     gr_sub_totals(res);
     gr_rmtree(work);
+    x->lock = NULL;
+    x->budget = NULL;
+    res->budget_s = budget.submission;
     res->wall_s = gr_now() - t0;
 }
 

@@ -76,7 +76,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
         if (ch->outside[0]) fprintf(f, "      note: %s\n", ch->outside);
         if (ch->perf_note[0]) fprintf(f, "      note: %s\n", ch->perf_note);
     }
-    fprintf(f, "  total %.1f / %.1f   (%.1f s)\n", s->score, s->max, s->wall_s);
+    fprintf(f, "  total %.1f / %.1f   (%.1f s, %.1f s holding the GPU)\n", s->score, s->max, s->wall_s, s->budget_s);
 }
 
 /* ---------------------------------------------------------------- feedback.md */
@@ -262,6 +262,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
     json_object_set_new(root, "mode", json_string(s->mode));
     json_object_set_new(root, "score", json_real(s->score));
     json_object_set_new(root, "max_score", json_real(s->max));
+    json_object_set_new(root, "gpu_seconds", json_real(s->budget_s));
     json_object_set_new(root, "execution_time", json_real(s->wall_s));
     json_object_set_new(root, "isolation", gr_jstr(s->isolation));
     json_object_set_new(root, "error", gr_jstr(s->error));
@@ -286,6 +287,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "perf_points", json_real(r->perf_pts));
             json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
             json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
+            json_object_set_new(x, "sanitizer", gr_jstr(r->san));
             json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)

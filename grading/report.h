@@ -62,7 +62,8 @@ typedef struct {
     gr_ch_result ch[GR_MAX_CH];
     int n_ch;
     double score, max, wall_s;
-    char isolation[256];
+    char isolation[800];            /* how student code was isolated, the sanitizer's way on this host included */
+    double budget_s;                /* GPU-holding seconds this submission's runs used (budget.h) */
     char error[400];                /* set when the submission could not be graded at all */
 } gr_sub_result;
 

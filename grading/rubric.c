@@ -269,7 +269,7 @@ int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
         return -1;
     }
     static const char *const keys[] = {"course", "seeds", "timeouts_s", "limits", "perf", "sanitizer_tools",
-                                       "screen", "chapters", "comment", NULL};
+                                       "screen", "chapters", "comment", "bounds", "sanitizer_without_bubblewrap", NULL};
     gr_known_keys(&c, root, "rubric", keys);
     gr_strfield(&c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
     r->seeds = (int)gr_num(&c, root, "seeds", "rubric", 2, 1, 8, 0);
@@ -284,6 +284,26 @@ int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
     r->t_run = gr_num(&c, t, "run", "timeouts_s", 60, 1, 3600, 0);
     r->t_sanitizer = gr_num(&c, t, "sanitizer", "timeouts_s", 240, 1, 3600, 0);
     r->t_perf = gr_num(&c, t, "perf", "timeouts_s", 120, 1, 3600, 0);
+
+    json_t *b = json_object_get(root, "bounds");
+    if (b && !json_is_object(b)) gr_perr(&c, "bounds: must be an object");
+    if (!b || !json_is_object(b)) b = empty;
+    static const char *const bk[] = {"gpu_chapter_s", "gpu_submission_s", "confirm_s", "confirm_factor",
+                                     "sanitizer_factor", "sanitizer_slack_s", "comment", NULL};
+    gr_known_keys(&c, b, "bounds", bk);
+    r->gpu_chapter_s = gr_num(&c, b, "gpu_chapter_s", "bounds", 60, 5, 36000, 0);
+    r->gpu_submission_s = gr_num(&c, b, "gpu_submission_s", "bounds", 150, 5, 36000, 0);
+    r->confirm_s = gr_num(&c, b, "confirm_s", "bounds", 10, 1, 3600, 0);
+    r->confirm_factor = gr_num(&c, b, "confirm_factor", "bounds", 5, 1, 1000, 0);
+    r->sanitizer_factor = gr_num(&c, b, "sanitizer_factor", "bounds", 4, 1, 1000, 0);
+    r->sanitizer_slack_s = gr_num(&c, b, "sanitizer_slack_s", "bounds", 20, 0, 3600, 0);
+    {
+        char fb[32];
+        gr_strfield(&c, root, "sanitizer_without_bubblewrap", "rubric", fb, sizeof fb, "isolated");
+        if (!strcmp(fb, "isolated")) r->san_fallback = GR_SAN_FALLBACK_ISOLATED;
+        else if (!strcmp(fb, "skip")) r->san_fallback = GR_SAN_FALLBACK_SKIP;
+        else gr_perr(&c, "sanitizer_without_bubblewrap: \"isolated\" or \"skip\", not \"%s\"", fb);
+    }
 
     json_t *l = json_object_get(root, "limits");
     if (l && !json_is_object(l)) gr_perr(&c, "limits: must be an object");

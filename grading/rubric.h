@@ -68,6 +68,15 @@ typedef struct {
     /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
      * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */
     double floor_margin, cpu_factor;
+    /* "bounds": what one submission may cost (grading/budget.h). GPU-holding seconds per chapter and per
+     * submission; a variant that timed out or crashed is confirmed alone once, within
+     * max(confirm_s, confirm_factor x the reference's run); a sanitizer run gets sanitizer_factor x the
+     * reference's own time under the same tool plus sanitizer_slack_s (never more than t_sanitizer). */
+    double gpu_chapter_s, gpu_submission_s, confirm_s, confirm_factor, sanitizer_factor, sanitizer_slack_s;
+    /* Where compute-sanitizer cannot run under bubblewrap (decided once per host, sanitize.h): run the
+     * sanitizer steps in the isolation the other runs would get without it (GR_SAN_FALLBACK_ISOLATED: as
+     * root, a uid of its own with the course files closed) or skip them with the reason. */
+    enum { GR_SAN_FALLBACK_ISOLATED, GR_SAN_FALLBACK_SKIP } san_fallback;
     gr_band band[GR_MAX_BANDS];
     int n_bands;
     char tools[GR_MAX_TOOLS][16];

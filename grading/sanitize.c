@@ -1,20 +1,26 @@
 /* sanitize.c — see sanitize.h. */
 #define _GNU_SOURCE 1
 #include "sanitize.h"
+#include "gpu.h"
+#include "submission.h"
 
 /* ---------------------------------------------------------------- sanitizer */
-static int gr_san_run_once(const gr_chjob *j, const char *tool, const char *variants, gr_run_result *r, int no_bwrap)
+/* The rubric's index of a chapter (the probe's times are kept in that order). */
+static int gr_ch_index(const gr_ctx *x, const gr_chapter_rubric *ch) { return (int)(ch - x->rub.ch); }
+
+/* One tool on `prog` (its `variants`) at the chapter's sanitizer size, in the sandbox the host's decision
+ * gives (sanhost.h), within `limit` seconds. 1: a finding, 0: clean, -1: time limit, -2: the tool did not
+ * finish (no summary). */
+static int gr_san_run_once(const gr_ctx *x, const gr_chapter_rubric *ch, const char *prog, const char *work,
+                           const char *tool, const char *variants, double limit, gr_run_result *r)
 {
-    const gr_ctx *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
-    const char *stu = j->stu, *work = j->work;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/san-%s", work, tool);
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, dir, x->rub.t_sanitizer, 1);
-    c.o.no_bwrap |= no_bwrap;
+    gr_cmd_init(&c, x, dir, limit, 1);
+    c.o.no_bwrap |= x->san.mode == GR_SAN_UID;
     gr_arg(&c, "%s", x->sanitizer);
     gr_arg(&c, "--tool");
     gr_arg(&c, "%s", tool);
@@ -22,7 +28,7 @@ static int gr_san_run_once(const gr_chjob *j, const char *tool, const char *vari
     gr_arg(&c, "86");
     gr_arg(&c, "--print-limit");
     gr_arg(&c, "10");
-    gr_arg(&c, "%s", stu);
+    gr_arg(&c, "%s", prog);
     gr_arg(&c, "--variant");
     gr_arg(&c, "%s", variants);
     gr_arg(&c, "--size");
@@ -31,7 +37,7 @@ static int gr_san_run_once(const gr_chjob *j, const char *tool, const char *vari
     gr_arg(&c, "1");
     gr_arg(&c, "--warmup");
     gr_arg(&c, "0");
-    gr_cmd_ro(&c, stu);
+    gr_cmd_ro(&c, prog);
     gr_cmd_ro(&c, x->sanitizer);
     char what[96];
     snprintf(what, sizeof what, "ch%d %s %s", ch->number, tool, variants);
@@ -46,22 +52,22 @@ static int gr_san_run_once(const gr_chjob *j, const char *tool, const char *vari
     return finding;
 }
 
-/* compute-sanitizer attaches to the program in ways a sandbox may refuse: if it does not finish under
- * bubblewrap, it is tried once more with the plain sandbox (same limits, still as nobody when root). */
+/* A student's run: never in a weaker sandbox than any other run (whatever the program does under the
+ * tool, there is no second try elsewhere), within a limit derived from the reference's own time. */
 static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants, gr_run_result *r)
 {
-    int f = gr_san_run_once(j, tool, variants, r, 0);
-    if (f == -2 && strstr(r->how, "bubblewrap")) {
-        LOG("%s did not finish under bubblewrap: once more without it", tool);
-        gr_run_result_free(r);
-        f = gr_san_run_once(j, tool, variants, r, 1);
-    }
-    return f;
+    const gr_ctx *x = j->x;
+    int t = 0;
+    while (t < j->ch->n_tools && strcmp(j->ch->tools[t], tool)) t++;
+    double ref_s = t < j->ch->n_tools ? x->san.ref_s[gr_ch_index(x, j->ch)][t] : 0;
+    return gr_san_run_once(x, j->ch, j->stu, j->work, tool, variants, gr_sanitizer_limit(&x->rub, ref_s), r);
 }
 
-/* The tools are not timed, so they run at the same time, each in its own process (each its own
- * subreaper); each hands its result back with gr_run_result_save/load. */
-static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_result *res, int *f)
+/* Every tool of the chapter on `prog` at once, each in its own process (each its own subreaper); each
+ * hands its result back with gr_run_result_save/load. `limit` <= 0: the student's derived limits.
+ * Returns the longest run's wall time (the tools hold the GPU together). */
+static double gr_san_tools(const gr_chjob *j, const char *prog, const char *variants, double limit, gr_run_result *res,
+                           int *f)
 {
     const gr_chapter_rubric *ch = j->ch;
     const char *work = j->work;
@@ -71,7 +77,8 @@ static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_resul
         pid[t] = fork();
         if (pid[t] == 0) {
             gr_run_result r;
-            int rc = gr_san_run(j, ch->tools[t], variants, &r);
+            int rc = limit > 0 ? gr_san_run_once(j->x, ch, prog, work, ch->tools[t], variants, limit, &r)
+                               : gr_san_run(j, ch->tools[t], variants, &r);
             char p[PATH_MAX];
             snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
             gr_run_result_save(p, rc, &r);
@@ -79,6 +86,7 @@ static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_resul
             _exit(0);
         }
     }
+    double longest = 0;
     for (int t = 0; t < ch->n_tools; t++) {
         if (pid[t] > 0) waitpid(pid[t], NULL, 0);
         memset(&res[t], 0, sizeof res[t]);
@@ -86,22 +94,133 @@ static void gr_san_run_all(const gr_chjob *j, const char *variants, gr_run_resul
         snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
         gr_run_result_load(p, &f[t], &res[t]);
         unlink(p);
+        if (res[t].wall_s > longest) longest = res[t].wall_s;
     }
+    return longest;
+}
+
+/* ---------------------------------------------------------------- the host's decision */
+gr_san_mode gr_san_decide(const gr_san_facts *f)
+{
+    if (!f->installed) return GR_SAN_ABSENT;
+    if (!f->probed) return GR_SAN_UNPROBED;
+    if (f->finished) return GR_SAN_SANDBOX;
+    if (f->bwrap && f->root && !f->fallback_skip && f->finished_uid) return GR_SAN_UID;
+    return GR_SAN_SKIP;
+}
+
+/* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times. */
+static int gr_san_probe_pass(const gr_ctx *x, const char *work, double (*ref_s)[GR_MAX_TOOLS], char *why, size_t wlen)
+{
+    int all = 1;
+    for (int i = 0; i < x->rub.n_ch; i++) {
+        const gr_chapter_rubric *ch = &x->rub.ch[i];
+        char ref[PATH_MAX], pristine[PATH_MAX];
+        if (x->only_ch && ch->number != x->only_ch) continue;
+        if (!gr_pristine_path(x, ch, pristine, sizeof pristine) || !gr_have_reference(x, ch, ref, sizeof ref)) continue;
+        const gr_chjob j = {x, ch, ref, ref, work, NULL};
+        gr_run_result r[GR_MAX_TOOLS];
+        int f[GR_MAX_TOOLS];
+        gr_san_tools(&j, ref, "all", x->rub.t_sanitizer, r, f);
+        for (int t = 0; t < ch->n_tools; t++) {
+            ref_s[i][t] = r[t].wall_s;
+            if (f[t] < 0 && all) {
+                char d[200], tail[300];
+                gr_run_describe(&r[t], &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
+                gr_tail_lines(r[t].err[0] ? r[t].err : r[t].out, 1, tail, sizeof tail);
+                snprintf(why, wlen, "on the reference of chapter %d, --tool %s %s%s%s", ch->number, ch->tools[t], d,
+                         *tail ? ": " : "", tail);
+                all = 0;
+            }
+            gr_run_result_free(&r[t]);
+        }
+    }
+    return all;
+}
+
+void gr_san_probe(gr_ctx *x, const char *work)
+{
+    gr_san_host *h = &x->san;
+    gr_san_facts f = {.installed = x->sanitizer[0] != 0, .root = geteuid() == 0,
+                      .fallback_skip = x->rub.san_fallback == GR_SAN_FALLBACK_SKIP};
+    memset(h, 0, sizeof *h);
+    char why[400] = "", why_uid[400] = "";
+    f.probed = f.installed && !x->check_mode && gr_gpu_count() > 0;
+    if (f.probed) {
+        f.bwrap = gr_sandbox_bwrap_works() && !gr_gpu_without_bwrap;
+        f.finished = gr_san_probe_pass(x, work, h->ref_s, why, sizeof why);
+        if (!f.finished && f.bwrap && f.root && !f.fallback_skip) {
+            h->mode = GR_SAN_UID; /* gr_san_run_once reads it: the second pass goes without bubblewrap */
+            f.finished_uid = gr_san_probe_pass(x, work, h->ref_s, why_uid, sizeof why_uid);
+        }
+    }
+    h->mode = gr_san_decide(&f);
+    switch (h->mode) {
+    case GR_SAN_ABSENT: snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run"); break;
+    case GR_SAN_UNPROBED: snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)",
+                                   x->check_mode ? "practice run" : "no GPU"); break;
+    case GR_SAN_SANDBOX: snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (%s; probed on the references)",
+                                  f.bwrap ? "bubblewrap" : "no bubblewrap"); break;
+    case GR_SAN_UID:
+        snprintf(h->line, sizeof h->line, "compute-sanitizer does not finish under bubblewrap here (%s): its runs go as a "
+                 "uid of their own with the course files closed (sanitizer_without_bubblewrap: isolated)", why); break;
+    case GR_SAN_SKIP:
+        snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
+                 f.bwrap && !f.fallback_skip && !f.root ? " (outside bubblewrap only root can keep the course files closed)"
+                 : f.bwrap && f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)" : ""); break;
+    }
+}
+
+int gr_san_host_save(const char *path, const gr_san_host *h)
+{
+    json_t *o = json_object(), *t = json_array();
+    json_object_set_new(o, "mode", json_integer(h->mode));
+    json_object_set_new(o, "line", gr_jstr(h->line));
+    for (int i = 0; i < GR_MAX_CH; i++)
+        for (int k = 0; k < GR_MAX_TOOLS; k++) json_array_append_new(t, json_real(h->ref_s[i][k]));
+    json_object_set_new(o, "ref_s", t);
+    int rc = json_dump_file(o, path, 0);
+    json_decref(o);
+    return rc;
+}
+
+int gr_san_host_load(const char *path, gr_san_host *h)
+{
+    json_t *o = json_load_file(path, 0, NULL);
+    memset(h, 0, sizeof *h);
+    if (!o) return -1;
+    h->mode = (gr_san_mode)json_integer_value(json_object_get(o, "mode"));
+    snprintf(h->line, sizeof h->line, "%s", json_string_value(json_object_get(o, "line")) ?: "");
+    json_t *t = json_object_get(o, "ref_s");
+    for (int i = 0; i < GR_MAX_CH; i++)
+        for (int k = 0; k < GR_MAX_TOOLS; k++) h->ref_s[i][k] = json_number_value(json_array_get(t, (size_t)(i * GR_MAX_TOOLS + k)));
+    json_decref(o);
+    return 0;
+}
+
+/* Why no variant of this chapter is sanitized here, or NULL when they are. */
+static const char *gr_san_not_here(const gr_ctx *x)
+{
+    if (!x->sanitizer[0]) return "compute-sanitizer not found: not checked, no points";
+    if (x->san.mode == GR_SAN_SKIP || x->san.mode == GR_SAN_ABSENT) return x->san.line;
+    return NULL;
 }
 
 void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 {
     const gr_ctx *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
-    const char *work = j->work;
     gr_ch_result *cr = j->cr;
     char list[1024] = "";
     int idx[GR_MAX_VAR], n = 0;
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         if ((r->verdict != GR_V_PASS) && (r->verdict != GR_V_SELF_PASS)) continue;
-        if (!x->sanitizer[0]) {
-            snprintf(r->san, sizeof r->san, "compute-sanitizer not found: not checked, no points");
+        const char *not_here = gr_san_not_here(x);
+        char spent[300];
+        if (!not_here && x->budget && gr_budget_spent(x->budget, spent, sizeof spent)) not_here = spent;
+        if (not_here) {
+            snprintf(r->san, sizeof r->san, "%s", not_here);
             continue;
         }
         r->san_ran = 1;
@@ -114,16 +233,16 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     if (!n) return;
     gr_run_result all[GR_MAX_TOOLS];
     int found[GR_MAX_TOOLS];
-    gr_san_run_all(j, list, all, found);
+    double held = gr_san_tools(j, j->stu, list, 0, all, found);
+    if (x->budget) gr_budget_charge(x->budget, held); /* the tools ran in child processes */
     for (int t = 0; t < ch->n_tools; t++) {
         gr_run_result r = all[t];
         int f = found[t];
         if (f < 0) {
             /* No verdict from the tool: no points, and say why (never award what was not checked). */
             char d[200], tail[400];
-            gr_cmd dummy;
-            gr_cmd_init(&dummy, x, work, x->rub.t_sanitizer, 1);
-            gr_run_describe(&r, &dummy.o, d, sizeof d);
+            gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_sanitizer_limit(&x->rub, x->san.ref_s[gr_ch_index(x, ch)][t])}, d,
+                            sizeof d);
             gr_tail_lines(r.err[0] ? r.err : r.out, 3, tail, sizeof tail);
             for (int i = 0; i < n; i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
@@ -159,8 +278,8 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             }
         }
         gr_run_result_free(&r);
-        if (!attributed) /* not traceable to a kernel name: run each variant alone */
-            for (int i = 0; i < n; i++) {
+        if (!attributed) /* not traceable to a kernel name: run each variant alone (while time is left) */
+            for (int i = 0; i < n && !(x->budget && gr_budget_spent(x->budget, NULL, 0)); i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
                 gr_run_result one;
                 if (gr_san_run(j, ch->tools[t], vr->name, &one) == 1) {
@@ -179,9 +298,10 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
  * -1 when the tool gave no verdict. For feedback on failing variants (evidence.c); awards nothing. */
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
 {
+    first[0] = 0;
+    if (gr_san_not_here(j->x) || (j->x->budget && gr_budget_spent(j->x->budget, NULL, 0))) return -1;
     gr_run_result r;
     int f = gr_san_run(j, tool, variant, &r);
-    first[0] = 0;
     if (f == 1) gr_san_first_excerpt(r.out, first, len);
     gr_run_result_free(&r);
     return f < 0 ? -1 : f;

@@ -10,4 +10,15 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv);
  * the lines after it) in first, 0 clean, -1 no verdict. Awards and takes away nothing. */
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len);
 
+/* Decides, once per grader and before any student code runs under it, how compute-sanitizer runs on this
+ * host (sanhost.h): each tool on each graded chapter's reference at its sanitizer size, in the sandbox a
+ * student's run would get; where that does not finish under bubblewrap, the rubric's rule. Fills x->san
+ * (the mode, the line for the reports, the reference's times from which the student's limits derive).
+ * work: a scratch folder. */
+void gr_san_probe(gr_ctx *x, const char *work);
+
+/* x->san through a file, from the process that probed to the one that grades. 0, or -1. */
+int gr_san_host_save(const char *path, const gr_san_host *h);
+int gr_san_host_load(const char *path, gr_san_host *h);
+
 #endif /* GR_SANITIZE_H */

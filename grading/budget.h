@@ -1,0 +1,44 @@
+/*
+ * budget.h — what one submission may cost the GPU, whatever its code does.
+ *
+ * Every run that holds the GPU (correctness, sanitizer, benchmark, evidence) charges its wall time to
+ * its chapter's share and to the submission's (rubric "bounds"). A step asks before it starts; once a
+ * share is spent, the step is skipped and the feedback says so. The limits of the runs that follow a
+ * failure are derived from the reference's own times, never the full limits again: a variant that hung
+ * costs one run at the limit and one short confirmation. All pure: the caller measures, this decides.
+ */
+#ifndef GR_BUDGET_H
+#define GR_BUDGET_H
+
+#include "rubric.h"
+
+typedef struct {
+    double cap_chapter, cap_submission;  /* seconds (rubric) */
+    double chapter, submission;          /* used */
+} gr_budget;
+
+void gr_budget_init(gr_budget *b, const gr_rubric *r);
+
+/* A new chapter: its share starts from zero (the submission's goes on). */
+void gr_budget_chapter(gr_budget *b);
+
+void gr_budget_charge(gr_budget *b, double seconds);
+
+/* 0 while both shares have time left; else 1 with one sentence for the feedback in why ("" allowed). */
+int gr_budget_spent(const gr_budget *b, char *why, size_t len);
+
+/* The limit of a run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the
+ * reference's run of the same sizes), never above the run limit. */
+double gr_confirm_limit(const gr_rubric *r, double ref_wall_s);
+
+/* The limit of a student's compute-sanitizer run: sanitizer_factor x the reference's own run of the tool
+ * plus sanitizer_slack_s, never above timeouts_s.sanitizer; the full limit when the reference's time is
+ * unknown (ref_s <= 0). */
+double gr_sanitizer_limit(const gr_rubric *r, double ref_s);
+
+/* The limit of a student's low-repetition benchmark run: within what a variant as slow as the last
+ * performance band allows (2 x its `within` x the reference's run of the same repetitions), at least
+ * confirm_s, never above timeouts_s.perf. A hang at the benchmark size costs this, not the full limit. */
+double gr_perf_limit(const gr_rubric *r, double ref_wall_s);
+
+#endif /* GR_BUDGET_H */

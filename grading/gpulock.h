@@ -1,0 +1,36 @@
+/*
+ * gpulock.h — a lock per GPU, so that graders sharing a machine never time kernels while anything else
+ * runs there.
+ *
+ * Untimed runs (correctness, sanitizer, evidence) take it shared for the length of one run and no longer;
+ * benchmarks take it alone for their step. A waiting benchmark goes first: a turnstile (a second lock
+ * file) that it holds while it waits keeps new shared runs out, so a stream of untimed runs from other
+ * graders cannot starve it, and it waits at most for the shared runs already going (each bounded by its
+ * time limit). Two flock(2)s on files in WB_GRADE_LOCK_DIR (default /tmp), so graders of different users
+ * and different processes of one grader agree; each holder opens its own descriptors (a forked child
+ * must not share its parent's lock).
+ */
+#ifndef GR_GPULOCK_H
+#define GR_GPULOCK_H
+
+#include <limits.h>
+
+typedef enum { GR_LOCK_NONE, GR_LOCK_SHARED, GR_LOCK_ALONE } gr_lock_state;
+
+typedef struct {
+    char path[PATH_MAX], turn[PATH_MAX];
+    int fd;
+    gr_lock_state held;
+} gr_gpu_lock;
+
+/* The lock of the GPU whose id (an index or a UUID) is given; nothing is opened yet. */
+void gr_gpu_lock_init(gr_gpu_lock *l, const char *gpu_id);
+
+/* Take it shared (for one untimed run) or alone (a benchmark step). 0, or -1 when the lock files cannot
+ * be opened (then the runs go unlocked, as before any lock existed). */
+int gr_gpu_share(gr_gpu_lock *l);
+int gr_gpu_alone(gr_gpu_lock *l);
+
+void gr_gpu_release(gr_gpu_lock *l);
+
+#endif /* GR_GPULOCK_H */
