@@ -128,6 +128,20 @@ static int row_check(const json_t *line, const char *key, wb_grading_check *out,
     return 0;
 }
 
+/* An optional non-negative integer; absent or null reads -1. */
+static int row_index(const json_t *line, const char *key, long long *out, char *err, size_t errlen)
+{
+    const json_t *v = json_object_get(line, key);
+    *out = -1;
+    if (!v || json_is_null(v)) return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+        snprintf(err, errlen, "field \"%s\" is not a non-negative integer", key);
+        return -1;
+    }
+    *out = (long long)json_integer_value(v);
+    return 0;
+}
+
 int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
 {
     memset(row, 0, sizeof *row);
@@ -145,7 +159,10 @@ int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
         row_number(line, WB_JSON_SPEEDUP, &row->speedup, err, errlen) ||
         row_number(line, WB_JSON_CPU_MS, &row->cpu_ms, err, errlen) ||
         row_check(line, WB_JSON_TIMED_CHECK, &row->timed_check, err, errlen) ||
-        row_check(line, WB_JSON_ROTATED_CHECK, &row->rotated_check, err, errlen))
+        row_check(line, WB_JSON_ROTATED_CHECK, &row->rotated_check, err, errlen) ||
+        row_string(line, WB_JSON_INPUT_WRITTEN_NAME, row->input_written_name, sizeof row->input_written_name, 0, err,
+                   errlen) ||
+        row_index(line, WB_JSON_INPUT_WRITTEN, &row->input_written, err, errlen))
         return -1;
     char verdict[16];
     if (row_string(line, WB_JSON_VERDICT, verdict, sizeof verdict, 1, err, errlen)) return -1;

@@ -37,11 +37,15 @@ typedef struct {
      * or a forged line: the grader tells the two apart by the reference's line). */
     wb_grading_check timed_check, rotated_check;
     double cpu_ms;
+    /* The variant changed an input (any run, wb_inputs.h): the first changed element, -1 when the line
+     * does not say so; and which input ("" when none). */
+    long long input_written;
+    char input_written_name[32];
 } wb_row;
 
 /* Fills *row from one result line; returns 0, or -1 with the first missing or mistyped field named
  * in err (variant, size and verdict are required; timed_check and rotated_check, when present, must be
- * "PASS" or "FAIL"). */
+ * "PASS" or "FAIL"; input_written, when present, a non-negative integer). */
 int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen);
 
 #endif /* WB_JSONL_H */

@@ -7,6 +7,8 @@
  *   the contract ........ contract.h: exit codes, poison, random inputs, sizes, dump names, verdicts
  *   command line ........ wb_cli.h: wb_parse_args   (pure: no printing, no exit; unit-tested)
  *   verification ........ wb_check.h: wb_check_*    (first few mismatches, then a count)
+ *   read-only inputs .... wb_inputs.h: wb_checksum64, wb_first_diff, wb_input_decide (pure); the CUDA
+ *                         part (wb_device_copy records, wb_guard_inputs checks and restores) is here
  *   output .............. wb_table.h: wb_table_*, wb_json_result
  *   ceilings ............ wb_peak.h: wb_read_rate, wb_fma_peak, wb_minplus_peak (CUDA)
  *   CUDA (nvcc only) .... CUDA_CHECK, LAUNCH_CHECK, wb_time_ms, wb_device_alloc, wb_device_init, wb_main
@@ -30,6 +32,7 @@
 #include "contract.h"
 #include "wb_check.h"
 #include "wb_cli.h"
+#include "wb_inputs.h"
 #include "wb_table.h"
 
 /* ================================================================ CUDA parts (nvcc only) */
@@ -88,16 +91,38 @@ static inline void *wb_device_alloc(size_t bytes)
     return wb_track(p, 1);
 }
 
-/* A device copy of `bytes` of host memory. */
-static inline void *wb_device_copy(const void *host, size_t bytes)
+/* The chapter's inputs: what wb_device_copy made, in setup order. wb_main checks them after every run
+ * of a variant (wb_guard_inputs) and restores a changed one; wb_free_all forgets them. */
+enum { WB_MAX_INPUTS = 16 };
+typedef struct {
+    void *device;
+    const void *host;   /* the host original (setup's array): the copy is restored from it */
+    size_t bytes, elem_size;
+    uint64_t sum;       /* wb_checksum64 of the host bytes at copy time: the host array may change later */
+    const char *name;   /* optional (a string literal); NULL: "input K" */
+} wb_input;
+static wb_input wb_inputs[WB_MAX_INPUTS];
+static int wb_n_inputs;
+
+/* A device copy of `bytes` of host memory: a read-only input of the variants. The host array must stay
+ * allocated until wb_free_all (wb_host_alloc's arrays do). name (optional) labels it in the "writes its
+ * input" line; elem_size: the element the first changed index counts in (the chapters' inputs are int32
+ * or float32). A buffer that a variant may write is not an input: wb_device_alloc and cudaMemcpy it. */
+static inline void *wb_device_copy(const void *host, size_t bytes, const char *name = NULL, size_t elem_size = 4)
 {
+    if (wb_n_inputs == WB_MAX_INPUTS) {
+        fprintf(stderr, "wb.h: more than %d inputs for one size (raise WB_MAX_INPUTS)\n", WB_MAX_INPUTS);
+        exit(WB_EXIT_CUDA);
+    }
     void *p = wb_device_alloc(bytes);
     CUDA_CHECK(cudaMemcpy(p, host, bytes, cudaMemcpyHostToDevice));
+    wb_inputs[wb_n_inputs++] = wb_input{p, host, bytes, elem_size ? elem_size : 1, wb_checksum64(host, bytes), name};
     return p;
 }
 
 static inline void wb_free_all(void)
 {
+    wb_n_inputs = 0;
     while (wb_n_allocs > 0) {
         --wb_n_allocs;
         if (wb_allocs[wb_n_allocs].on_device) CUDA_CHECK(cudaFree(wb_allocs[wb_n_allocs].p));
@@ -389,6 +414,98 @@ static inline wb_verdict wb_run_checked(const wb_chapter *ch, State *st, const w
     return wb_copy_back_check(ch, st, res, host, chk);
 }
 
+/* ---------------------------------------------------------------- read-only inputs */
+/* Checks, after a run of a variant, that the inputs are as generated (wb_inputs.h says why). One host
+ * scratch buffer as large as the largest input is reused for every check; no device memory is used.
+ *
+ * What it costs: per check, one device-to-host copy of every input and one checksum pass over it (on the
+ * host, OpenMP), three checks per variant with --grading (the checked run, after the timed repetitions,
+ * the rotated run), two without. At rubric.json's perf sizes the inputs are 256 MiB for chapters 1-3
+ * (2^26 ints), 8 MiB for chapter 4 (1024^3: A and B) and 9 MB for chapter 5 (1500^2 floats). A pinned
+ * copy moves 256 MiB in about 10 ms at a PCIe 5 host link's ~25 GB/s, and the checksum reads it at host
+ * memory bandwidth: about 20 ms per check in chapters 1-3 (an estimate, to be measured on the H100),
+ * under a millisecond in 4 and 5. Once per process, the scratch is pinned (cudaMallocHost, ~tens of ms
+ * at 256 MiB), or plain malloc where pinning fails. */
+typedef struct {
+    const wb_chapter *ch;
+    State *st;
+    const wb_size *size;
+    uint64_t seed;   /* of the inputs now set up: setting them up again must give the same ones */
+    wb_output *res;  /* wb_main's: a new setup describes the output anew */
+    void **host;     /* wb_main's result buffer: freed and made again with the rest */
+    void *scratch;
+    size_t cap;
+    int pinned;
+} wb_guard;
+
+static inline void wb_guard_release(wb_guard *g)
+{
+    if (g->pinned) CUDA_CHECK(cudaFreeHost(g->scratch));
+    else free(g->scratch);
+    g->scratch = NULL;
+    g->cap = 0;
+}
+
+static inline void wb_guard_reserve(wb_guard *g, size_t bytes)
+{
+    if (g->cap >= bytes) return;
+    wb_guard_release(g);
+    g->pinned = cudaMallocHost(&g->scratch, bytes) == cudaSuccess;
+    if (!g->pinned) {
+        (void)cudaGetLastError(); /* not sticky: clear it, and fall back to pageable memory */
+        g->scratch = malloc(bytes);
+    }
+    if (!g->scratch) {
+        fprintf(stderr, "out of host memory: %.2f GB for checking the inputs could not be allocated\n", bytes / 1e9);
+        exit(WB_EXIT_CUDA);
+    }
+    g->cap = bytes;
+}
+
+/* The first change a variant made to an input is the one it is told about. */
+static inline void wb_note_input(wb_result *r, int index, const char *name, long long element)
+{
+    if (r->wrote_input) return;
+    r->wrote_input = 1;
+    r->input_element = element < 0 ? 0 : element;
+    wb_input_label(r->input_name, sizeof r->input_name, name, index);
+}
+
+/* The host original changed too: only the chapter's setup, from the same seed, makes the inputs again
+ * (and with them every buffer it allocates; the variants find them all in the State). */
+static inline void wb_guard_set_up_again(wb_guard *g)
+{
+    if (g->ch->teardown) g->ch->teardown(g->st);
+    wb_free_all();
+    g->ch->setup(g->st, g->size, g->seed, g->res);
+    *g->host = wb_host_alloc(wb_output_bytes(g->res), "the result");
+}
+
+/* After a run of the variant r: every input whose device bytes changed is put back as generated, and the
+ * variant is told "writes its input" (r->wrote_input: which, and the first changed element). */
+static inline void wb_guard_inputs(wb_guard *g, wb_result *r)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    for (int i = 0; i < wb_n_inputs; i++) {
+        wb_input in = wb_inputs[i];
+        wb_guard_reserve(g, in.bytes);
+        CUDA_CHECK(cudaMemcpy(g->scratch, in.device, in.bytes, cudaMemcpyDeviceToHost));
+        uint64_t now = wb_checksum64(g->scratch, in.bytes);
+        if (now == in.sum) continue;
+        wb_input_action a = wb_input_decide(in.sum, now, wb_checksum64(in.host, in.bytes));
+        if (a == WB_INPUT_RESTORE) {
+            CUDA_CHECK(cudaMemcpy(in.device, in.host, in.bytes, cudaMemcpyHostToDevice));
+            wb_note_input(r, i, in.name, wb_first_diff(in.host, g->scratch, in.bytes) / (long long)in.elem_size);
+            continue;
+        }
+        wb_guard_set_up_again(g); /* every input is as generated again: this one is compared with its new copy */
+        const wb_input *again = i < wb_n_inputs ? &wb_inputs[i] : NULL;
+        size_t n = again && again->bytes < in.bytes ? again->bytes : in.bytes;
+        wb_note_input(r, i, in.name, again ? wb_first_diff(again->host, g->scratch, n) / (long long)in.elem_size : 0);
+        return;
+    }
+}
+
 /* --dump: the raw result array, written under a temporary name and renamed when whole, so that a run
  * killed partway (a time limit) leaves no truncated file that a reader would take for a result.
  * Returns 0, or WB_EXIT_IO after saying why. */
@@ -423,6 +540,9 @@ static inline void wb_emit(const wb_emit_ctx *e, const wb_result *r, int reps, c
         fprintf(e->out, "      the timed runs did not produce the result (each must compute it again)\n");
     if (r->rotated_check == WB_CHECKED_FAIL)
         fprintf(e->out, "      the result depends on an earlier run's input (wrong on a second input)\n");
+    if (r->wrote_input)
+        fprintf(e->out, "      writes its input: %s changed at element %lld (inputs are read-only; put back for the next "
+                        "variant)\n", r->input_name, r->input_element);
     if (e->json) wb_json_result(e->json, e->ch->cli.id, e->dev->prop.name, e->size, e->seed, reps, &e->ch->table, r);
 }
 
@@ -490,11 +610,14 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
     wb_table_header(out, &ch->table);
 
     int status = WB_EXIT_PASS;
+    wb_guard guard = {};
+    guard.ch = ch, guard.st = state;
     for (int s = 0; s < o.n_sizes; s++) {
         const wb_size *size = &o.sizes[s];
         wb_output res = {};
         ch->setup(state, size, o.seed, &res);
         void *host = wb_host_alloc(wb_output_bytes(&res), "the result");
+        guard.size = size, guard.seed = o.seed, guard.res = &res, guard.host = &host;
         double work = ch->work(size);
         wb_emit_ctx em = {out, json, ch, &dev, size, o.seed};
 
@@ -527,6 +650,7 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
             wb_result_init(r, var->name, size, var->extra);
             r->verdict = wb_run_checked(ch, state, var, &res, host, &chks[v]);
             if (o.dump_dir && wb_dump(o.dump_dir, r, host, wb_output_bytes(&res), argv[0])) return WB_EXIT_IO;
+            wb_guard_inputs(&guard, r); /* after the dump: setting the inputs up again makes a new `host` */
             reps_used[v] = o.reps;
             if (r->verdict != WB_TODO) {
                 int reps = o.reps, warmup = o.warmup;
@@ -535,12 +659,14 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
                 r->ms = wb_time_ms([&] { var->launch(state); }, warmup, reps, o.grading ? &res : NULL,
                                    o.grading ? &r->cpu_ms : NULL);
                 if (o.grading) r->timed_check = wb_check_copy_back(ch, state, &res, host);
+                wb_guard_inputs(&guard, r);
                 reps_used[v] = reps;
                 r->throughput = work / (r->ms * 1e-3) / 1e9;
                 r->sol_pct = 100.0 * r->throughput / ref.throughput;
                 if (v == 0) first_ms = r->ms;
                 if (first_ms > 0) r->speedup = first_ms / r->ms;
             }
+            if (r->wrote_input) r->verdict = WB_FAIL;
             speedups[v] = r->speedup;
             if (!o.grading) wb_emit(&em, r, reps_used[v], &chks[v]);
         }
@@ -549,14 +675,16 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
         if (o.grading) { /* each variant once more, on other inputs: a result kept from before is wrong */
             ch->setup(state, size, o.seed ^ WB_ROTATED_SEED, &res);
             host = wb_host_alloc(wb_output_bytes(&res), "the result");
+            guard.seed = o.seed ^ WB_ROTATED_SEED;
             for (int v = 0; v < ch->cli.n_variants; v++) {
                 if (!(o.variant_mask & (1u << v))) continue;
                 wb_result *r = &rs[v];
                 if (r->verdict != WB_TODO) {
                     wb_check again;
                     int ok = wb_run_checked(ch, state, &ch->cli.variants[v], &res, host, &again) == WB_PASS;
+                    wb_guard_inputs(&guard, r);
                     r->rotated_check = ok ? WB_CHECKED_PASS : WB_CHECKED_FAIL;
-                    if (r->timed_check == WB_CHECKED_FAIL || !ok) r->verdict = WB_FAIL;
+                    if (r->timed_check == WB_CHECKED_FAIL || !ok || r->wrote_input) r->verdict = WB_FAIL;
                 }
                 wb_emit(&em, r, reps_used[v], &chks[v]);
             }
@@ -567,6 +695,7 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
             if ((o.variant_mask & (1u << v)) && rs[v].verdict != WB_PASS) status = WB_EXIT_WRONG;
         if (o.claims) wb_print_claims(out, ch, &o, &dev, ref.size, speedups);
     }
+    wb_guard_release(&guard);
     fprintf(out, "%s\n", status == WB_EXIT_PASS ? "PASS" : "FAIL");
     if (json && json != stdout) {
         if (fclose(json) != 0 || rename(wb_json_partial, o.json_path) != 0) {

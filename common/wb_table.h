@@ -31,6 +31,11 @@ typedef struct {
     /* --grading only; cpu_ms < 0 when not measured. */
     wb_grading_check timed_check, rotated_check;
     double cpu_ms;
+    /* A run of the variant changed one of its inputs (wb_inputs.h): which (its label) and the first
+     * element that changed. Zero (as in a zeroed struct) when its inputs stayed as generated. */
+    int wrote_input;
+    long long input_element;
+    char input_name[32];
 } wb_result;
 
 typedef struct {
@@ -122,6 +127,10 @@ static inline void wb_json_result(FILE *f, const char *chapter, const char *gpu,
     if (r->cpu_ms >= 0) {
         fputs(",\"" WB_JSON_CPU_MS "\":", f);
         wb_json_number(f, r->cpu_ms);
+    }
+    if (r->wrote_input) {
+        fprintf(f, ",\"" WB_JSON_INPUT_WRITTEN "\":%lld,\"" WB_JSON_INPUT_WRITTEN_NAME "\":", r->input_element);
+        wb_json_string(f, r->input_name);
     }
     fputs(",\"verdict\":", f);
     wb_json_string(f, r->is_reference ? "REFERENCE" : wb_verdict_name(r->verdict));

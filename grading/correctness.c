@@ -168,6 +168,8 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     gr_arg(c, "0");
     gr_arg(c, "--dump");
     gr_arg(c, "%s", dir);
+    gr_arg(c, "--json"); /* in the run's directory (its cwd): gr_note_input_writes reads it */
+    gr_arg(c, GR_DUMP_ROWS);
     gr_cmd_ro(c, prog);
     gr_exec(c, r, what);
 }
@@ -296,6 +298,64 @@ static void gr_by_size(const gr_diag_ev *e, char *out, size_t len)
     }
 }
 
+int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, char *detail, size_t len)
+{
+    wb_row row;
+    char err[200];
+    const json_t *line = wb_jsonl_find(lines, variant, size);
+    if (!line || wb_row_get(line, &row, err, sizeof err) || row.input_written < 0) return 0;
+    snprintf(detail, len, "writes its input: %s changed at element %lld (inputs are read-only)",
+             row.input_written_name[0] ? row.input_written_name : "an input", row.input_written);
+    return 1;
+}
+
+/* Issue 27, "no collateral between variants": the harness checks a variant's inputs after each of its runs
+ * and puts a changed one back for the next variant (common/wb_inputs.h), so only the variant that wrote
+ * its input is told, in its JSON line. Such a variant is wrong at that (seed, size) whatever its dump says:
+ * a run it is charged for here that its dump comparison (gr_compare_run) did not already count as wrong.
+ * Its lines are those of its run alone when it had one (judged by what it does alone), else the batch's. */
+static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
+                                 const char *isofmt, gr_corr *corr)
+{
+    const gr_chapter_rubric *ch = j->ch;
+    for (int v = 0; v < j->cr->n_v; v++) {
+        const char *name = j->cr->v[v].name;
+        char dir[PATH_MAX], path[PATH_MAX + 32], err[200];
+        snprintf(dir, sizeof dir, isofmt, name);
+        snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, gr_is_dir(dir) ? dir : studir);
+        json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
+        for (int s = k->first; lines && s < k->first + k->count; s++) {
+            char canon[64], detail[300], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+            gr_size_canon(ch->edge[s], canon, sizeof canon);
+            if (!gr_rows_input_written(lines, name, canon, detail, sizeof detail)) continue;
+            wb_dump_path(rp, sizeof rp, refdir, name, canon);
+            wb_dump_path(sp, sizeof sp, gr_is_dir(dir) ? dir : studir, name, canon);
+            long long dims[3];
+            int nd;
+            gr_cmp cmp;
+            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got, dims, &nd);
+            int counted = rb >= 0 && cmp.pattern != GR_PAT_NONE;
+            if (rb >= 0) free(ref), free(got);
+            gr_corr *c = &corr[v];
+            if (!counted) {
+                c->runs_bad++;
+                size_t bl = strlen(c->sizes_bad);
+                if (bl < sizeof c->sizes_bad - 40 && !strstr(c->sizes_bad, ch->edge[s]))
+                    snprintf(c->sizes_bad + bl, sizeof c->sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
+            }
+            if (strncmp(c->first, "writes its input", 16)) { /* first in the feedback, and kept there */
+                char was[sizeof c->first];
+                snprintf(was, sizeof was, "%s", c->first);
+                snprintf(c->first, sizeof c->first, "%s, seed %llu, size %s%s%s", detail, k->seed, ch->edge[s],
+                         was[0] ? "\n" : "", was);
+                c->first_len = 1;
+                c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_compare_run) */
+            }
+        }
+        json_decref(lines);
+    }
+}
+
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
@@ -359,6 +419,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
                 gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
             }
             gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
+            gr_note_input_writes(j, &chunk, refdir, studir, isofmt, corr);
             gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
             gr_rmtree(studir);
             for (int v = 0; v < cr->n_v; v++) {

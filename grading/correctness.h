@@ -24,4 +24,13 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
 /* Are the dumps of variant at edge sizes first .. first + count - 1 all in dir? */
 int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count);
 
+/* The --json lines of every dump run (in its directory): each variant's line says whether a run of it
+ * changed one of its inputs (contract.h's WB_JSON_INPUT_WRITTEN). */
+#define GR_DUMP_ROWS "rows.jsonl"
+
+/* 1 when the line of (variant, size) in a dump run's JSON lines says that the variant wrote its input,
+ * with the feedback's sentence in detail ("writes its input: input 0 changed at element 7 (inputs are
+ * read-only)"); 0 when it does not, or there is no such line. */
+int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, char *detail, size_t len);
+
 #endif /* GR_CORRECTNESS_H */

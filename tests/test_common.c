@@ -258,7 +258,7 @@ Test(json, result_line_parses)
     FILE *f = open_memstream(&buf, &len);
     wb_size size = {3, {4, 5, 6}};
     wb_table t = {"GB/s", "loads", 1};
-    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00", WB_NOT_CHECKED, WB_NOT_CHECKED, -1};
+    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00", WB_NOT_CHECKED, WB_NOT_CHECKED, -1, 0, 0, ""};
     wb_json_result(f, "9-test", "GPU \"X\"", &size, 42, 20, &t, &r);
     fclose(f);
     json_error_t e;
@@ -340,4 +340,108 @@ Test(check, counts_every_mismatch_but_formats_only_the_first_few, .timeout = 20)
     cr_assert_lt(t, 5.0, "checking 2^26 elements took %.1f s of CPU", t);
     free(want);
     free(got);
+}
+
+/* ---------------------------------------------------------------- read-only inputs (wb_inputs.h) */
+/* The checksum sees every byte, where it is, and the length: a changed input is never taken for clean. */
+Test(inputs, checksum_sees_every_byte_its_place_and_the_length)
+{
+    enum { N = 4099 }; /* not a multiple of 8: the tail counts too */
+    unsigned char a[N], b[N];
+    for (int i = 0; i < N; i++) a[i] = (unsigned char)wb_hash64((uint64_t)i);
+    uint64_t sum = wb_checksum64(a, N);
+    cr_assert_eq(wb_checksum64(a, N), sum, "deterministic");
+    for (int i = 0; i < N; i += 97) { /* one flipped bit anywhere, the last bytes included */
+        memcpy(b, a, N);
+        b[i] ^= 1;
+        cr_assert_neq(wb_checksum64(b, N), sum, "byte %d changed", i);
+    }
+    memcpy(b, a, N);
+    b[N - 1] ^= 0x80;
+    cr_assert_neq(wb_checksum64(b, N), sum, "the tail's last byte");
+    memcpy(b, a, N); /* two 8-byte words swapped: same words, other places */
+    memcpy(b, a + 8, 8);
+    memcpy(b + 8, a, 8);
+    cr_assert_neq(wb_checksum64(b, N), sum, "swapped words");
+    cr_assert_neq(wb_checksum64(a, N - 1), sum, "a shorter input");
+    static unsigned char z1[64], z2[72];
+    cr_assert_neq(wb_checksum64(z1, 64), wb_checksum64(z2, 72), "zeros of two lengths");
+    int32_t *big = malloc(sizeof(int32_t) << 21); /* above the OpenMP threshold: the same sum in parallel */
+    wb_fill_i32(big, (size_t)1 << 21, 42, 0, 0, 1000);
+    uint64_t s1 = wb_checksum64(big, sizeof(int32_t) << 21);
+    big[(1 << 21) - 1] = -1;
+    cr_assert_neq(wb_checksum64(big, sizeof(int32_t) << 21), s1);
+    free(big);
+}
+
+Test(inputs, first_difference_is_the_first_changed_byte)
+{
+    enum { N = 3 * 4096 + 5 };
+    static unsigned char a[N], b[N];
+    for (int i = 0; i < N; i++) a[i] = b[i] = (unsigned char)(i * 7);
+    cr_assert_eq(wb_first_diff(a, b, N), -1, "equal");
+    cr_assert_eq(wb_first_diff(a, b, 0), -1, "empty");
+    const long long at[] = {0, 1, 4095, 4096, 8191, N - 1};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        memcpy(b, a, N);
+        b[at[k]] ^= 0xFF;
+        if (at[k] + 1 < N) b[N - 1] ^= 1; /* a later change does not hide the first */
+        cr_assert_eq(wb_first_diff(a, b, N), at[k], "changed at %lld", at[k]);
+    }
+    int32_t x[6] = {1, 2, 3, 4, 5, 6}, y[6] = {1, 2, 3, 4, 0, 0};
+    cr_assert_eq(wb_first_diff(x, y, sizeof x) / (long long)sizeof(int32_t), 4, "element 4 of int32s");
+}
+
+Test(inputs, decide_restores_from_the_host_only_while_it_is_unchanged)
+{
+    cr_assert_eq(wb_input_decide(5, 5, 5), WB_INPUT_CLEAN);
+    cr_assert_eq(wb_input_decide(5, 5, 9), WB_INPUT_CLEAN, "the host array changed, the device input did not");
+    cr_assert_eq(wb_input_decide(5, 7, 5), WB_INPUT_RESTORE);
+    cr_assert_eq(wb_input_decide(5, 7, 9), WB_INPUT_SET_UP_AGAIN, "no trustworthy copy left to restore from");
+    cr_assert_eq(wb_input_decide(5, 7, 7), WB_INPUT_SET_UP_AGAIN, "the host changed the same way as the device");
+    char l[32];
+    wb_input_label(l, sizeof l, NULL, 1);
+    cr_assert_str_eq(l, "input 1");
+    wb_input_label(l, sizeof l, "", 0);
+    cr_assert_str_eq(l, "input 0");
+    wb_input_label(l, sizeof l, "matrix A", 0);
+    cr_assert_str_eq(l, "matrix A");
+}
+
+/* The JSON line carries the write (and only then), and common/jsonl.c reads it back. */
+Test(inputs, json_line_says_which_input_and_where)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    wb_size size = {1, {1000}};
+    wb_table t = {"GB/s", NULL, 0};
+    wb_result r = {"naive", "1000", WB_PASS, 0, 1.5, -1, 10.0, 50.0, -1, "", WB_NOT_CHECKED, WB_NOT_CHECKED, -1, 0, 0, ""};
+    wb_json_result(f, "9-test", "GPU", &size, 42, 20, &t, &r); /* a zeroed result: clean */
+    r.verdict = WB_FAIL, r.wrote_input = 1, r.input_element = 7;
+    strcpy(r.input_name, "input 0");
+    wb_json_result(f, "9-test", "GPU", &size, 42, 20, &t, &r);
+    fclose(f);
+    char err[200];
+    json_t *lines = wb_jsonl_parse(buf, len, err, sizeof err);
+    cr_assert_not_null(lines, "%s", err);
+    wb_row row;
+    cr_assert_null(json_object_get(json_array_get(lines, 0), WB_JSON_INPUT_WRITTEN), "%s", buf);
+    cr_assert_eq(wb_row_get(json_array_get(lines, 0), &row, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(row.input_written, -1);
+    cr_assert_eq(wb_row_get(json_array_get(lines, 1), &row, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(row.input_written, 7, "%s", buf);
+    cr_assert_str_eq(row.input_written_name, "input 0");
+    cr_assert_eq(row.verdict, WB_FAIL);
+    json_decref(lines);
+    free(buf);
+    const char *bad[] = {"{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"FAIL\",\"input_written\":-2}",
+                         "{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"FAIL\",\"input_written\":\"7\"}",
+                         "{\"variant\":\"v\",\"size\":\"1\",\"verdict\":\"FAIL\",\"input_written\":1.5}"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        lines = wb_jsonl_parse(bad[k], strlen(bad[k]), err, sizeof err);
+        cr_assert_eq(wb_row_get(json_array_get(lines, 0), &row, err, sizeof err), -1, "%s", bad[k]);
+        cr_assert(strstr(err, WB_JSON_INPUT_WRITTEN), "%s", err);
+        json_decref(lines);
+    }
 }

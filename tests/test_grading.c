@@ -8,6 +8,7 @@
 
 #include "regions.h"
 #include "report.h"
+#include "correctness.h"
 #include "sanitizer.h"
 
 /* ---------------------------------------------------------------- rubric */
@@ -595,4 +596,24 @@ Test(grading_sanitizer, no_summary_means_the_tool_did_not_finish)
     gr_san_parse("========= COMPUTE-SANITIZER\n========= Error: Target application terminated\n", &rep);
     cr_assert_eq(gr_san_findings(&rep), 0);
     cr_assert_eq(rep.found_summary, 0);
+}
+
+/* The dump runs' JSON lines (grading/correctness.c): a line that says its variant wrote an input gives the
+ * feedback's sentence; a clean line, another variant or size, or no lines give nothing. */
+Test(grading_correctness, a_line_that_wrote_its_input_names_it)
+{
+    const char *text = "{\"variant\":\"global\",\"size\":\"257\",\"verdict\":\"FAIL\",\"" WB_JSON_INPUT_WRITTEN
+                       "\":3,\"" WB_JSON_INPUT_WRITTEN_NAME "\":\"input 0\"}\n"
+                       "{\"variant\":\"global\",\"size\":\"2\",\"verdict\":\"PASS\"}\n"
+                       "{\"variant\":\"vector\",\"size\":\"257\",\"verdict\":\"PASS\"}\n";
+    char err[200], detail[300] = "";
+    json_t *lines = wb_jsonl_parse(text, strlen(text), err, sizeof err);
+    cr_assert_not_null(lines, "%s", err);
+    cr_assert_eq(gr_rows_input_written(lines, "global", "257", detail, sizeof detail), 1);
+    cr_assert_str_eq(detail, "writes its input: input 0 changed at element 3 (inputs are read-only)");
+    cr_assert_eq(gr_rows_input_written(lines, "global", "2", detail, sizeof detail), 0, "a clean line");
+    cr_assert_eq(gr_rows_input_written(lines, "vector", "257", detail, sizeof detail), 0, "another variant");
+    cr_assert_eq(gr_rows_input_written(lines, "global", "31", detail, sizeof detail), 0, "no line of that size");
+    cr_assert_eq(gr_rows_input_written(NULL, "global", "257", detail, sizeof detail), 0, "no lines at all");
+    json_decref(lines);
 }

@@ -1,6 +1,8 @@
 /* --grading (CONTRACT.md, "Grading runs"): every solution's variants pass the checks of the timed and
  * rotated runs and report their CPU time, with the hardware's CEILING line; and the timing exploits of
- * tests/planted/grading_mode.cu are caught by the harness itself. GPU only. */
+ * tests/planted/grading_mode.cu are caught by the harness itself. Inputs are read-only (any run): the
+ * variants of tests/planted/input_writes.cu that write theirs are told so, and the variant after them
+ * gets its inputs as generated. GPU only. */
 #include "wbtest.h"
 
 #define PLANTED "./build/planted/grading_mode"
@@ -125,4 +127,69 @@ Test(grading_mode, work_on_another_stream_is_timed, .timeout = 120)
     cr_assert_gt(seen, 5 * honest, "with --grading, ten launches on another stream take %.4f ms, one %.4f ms\n%s",
                  seen, honest, out);
     json_decref(lines);
+}
+
+/* ---------------------------------------------------------------- read-only inputs (common/wb_inputs.h) */
+#define WRITES "./build/planted/input_writes"
+
+static long long written_at(json_t *lines, const char *variant)
+{
+    json_t *w = json_object_get(wb_jsonl_find(lines, variant, NULL), WB_JSON_INPUT_WRITTEN);
+    return w ? (long long)json_integer_value(w) : -1;
+}
+
+/* zeroes-input leaves a right result and its device input zeroed from element 7: it is told so (FAIL, the
+ * index, a line under its row), and honest, run after it in the same process, gets its input as generated
+ * (restored from the host original): PASS, and no line of its own. */
+Test(input_writes, the_writer_is_told_and_the_next_variant_gets_its_input, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc;
+    json_t *lines = wbt_run_json(out, &rc, WRITES " --variant zeroes-input,honest --size 1000003 --reps 3");
+    WBT_SKIP_IF_NO_GPU(rc, out);
+    cr_assert_eq(rc, WB_EXIT_WRONG, "%s", out);
+    cr_assert_str_eq(field(lines, "zeroes-input", WB_JSON_VERDICT), "FAIL", "%s", out);
+    cr_assert_eq(written_at(lines, "zeroes-input"), 7, "%s", out);
+    cr_assert_str_eq(field(lines, "zeroes-input", WB_JSON_INPUT_WRITTEN_NAME), "input 0", "%s", out);
+    cr_assert_str_eq(field(lines, "honest", WB_JSON_VERDICT), "PASS", "%s", out);
+    cr_assert_eq(written_at(lines, "honest"), -1, "%s", out);
+    cr_assert(strstr(out, "writes its input: input 0 changed at element 7 (inputs are read-only"), "%s", out);
+    json_decref(lines);
+    /* Alone, honest is clean: nothing is reported where nothing was written. */
+    lines = wbt_run_json(out, &rc, WRITES " --variant honest --size 1000003 --reps 3");
+    cr_assert_eq(rc, WB_EXIT_PASS, "%s", out);
+    cr_assert(!strstr(out, "writes its input"), "%s", out);
+    json_decref(lines);
+}
+
+/* host-too zeroes the host array as well: the input cannot be restored from it, so the size is set up
+ * again, and honest after it still passes every --grading check (timed and rotated runs included). */
+Test(input_writes, a_host_copy_changed_too_is_set_up_again, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    int rc;
+    json_t *lines = wbt_run_json(out, &rc, WRITES " --variant zeroes-input,host-too,honest --size 4099 --reps 3 --grading");
+    WBT_SKIP_IF_NO_GPU(rc, out);
+    cr_assert_eq(rc, WB_EXIT_WRONG, "%s", out);
+    cr_assert_eq(written_at(lines, "zeroes-input"), 7, "%s", out);
+    cr_assert_eq(written_at(lines, "host-too"), 11, "%s", out);
+    cr_assert_str_eq(field(lines, "host-too", WB_JSON_VERDICT), "FAIL", "%s", out);
+    cr_assert_str_eq(field(lines, "honest", WB_JSON_VERDICT), "PASS", "%s", out);
+    cr_assert_str_eq(field(lines, "honest", WB_JSON_TIMED_CHECK), "PASS", "%s", out);
+    cr_assert_str_eq(field(lines, "honest", WB_JSON_ROTATED_CHECK), "PASS", "%s", out);
+    cr_assert_eq(written_at(lines, "honest"), -1, "%s", out);
+    json_decref(lines);
+}
+
+/* Every solution's variants leave their inputs as generated (the check says nothing about honest code). */
+Test(input_writes, no_solution_writes_its_input, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    const char *args[] = {"--size 4099", "--size 4099", "--size 4099", "--size 130x129x67", "--size 130"};
+    for (int ch = 1; ch <= 5; ch++) {
+        int rc = wbt_run(out, WBT_SOLUTION "%d %s --reps 2 --warmup 1 --grading", ch, args[ch - 1]);
+        WBT_SKIP_IF_NO_GPU(rc, out);
+        cr_assert_eq(rc, WB_EXIT_PASS, "ch%d\n%s", ch, out);
+        cr_assert(!strstr(out, "writes its input"), "ch%d\n%s", ch, out);
+    }
 }

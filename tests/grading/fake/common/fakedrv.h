@@ -4,8 +4,9 @@
  * JSON lines, poisoned outputs, exit codes. "Kernels" are plain C loops timed with the wall clock.
  * --grading as CONTRACT.md says: every timed repetition poisoned and the last one checked (timed_check),
  * one run on inputs from seed ^ WB_ROTATED_SEED (rotated_check), the CPU time inside the "launcher"
- * (cpu_ms), and a CEILING line. The fake's ceiling is eight times the rate of a memcpy of the same bytes:
- * the "kernels" are scalar loops timed on a shared, busy CPU, and an honest loop must never be near it.
+ * (cpu_ms), and a CEILING line. Inputs are read-only in every run (fake_guard). The fake's ceiling is
+ * eight times the rate of a memcpy of the same bytes: the "kernels" are scalar loops timed on a shared,
+ * busy CPU, and an honest loop must never be near it.
  */
 #ifndef FAKEDRV_H
 #define FAKEDRV_H
@@ -56,6 +57,16 @@ static void fake_expected(const char *name, const int32_t *in, int32_t *out, int
     }
 }
 
+/* Inputs are read-only (CONTRACT.md), as wb.h's wb_guard_inputs does it, the host array standing for the
+ * device input: a variant that changed it is told where (*written: the first changed element, kept from
+ * its first run that changed it), and the input is put back for the next variant. */
+static void fake_guard(int32_t *in, const int32_t *pristine, int n, uint64_t sum, long long *written)
+{
+    if (wb_checksum64(in, 4 * (size_t)n) == sum) return;
+    if (*written < 0) *written = wb_first_diff(pristine, in, 4 * (size_t)n) / 4;
+    memcpy(in, pristine, 4 * (size_t)n);
+}
+
 /* Runs a variant once on fresh inputs from `seed`, from a poisoned output; 1 if right. */
 static int fake_rotated(const fake_variant *var, int n, uint64_t seed)
 {
@@ -94,6 +105,9 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
         int n = (int)o.sizes[s].d[0];
         int32_t *in = malloc(4 * (size_t)n), *out = malloc(4 * (size_t)n), *exp = malloc(4 * (size_t)n);
         wb_fill_i32(in, (size_t)n, o.seed, 0, 0, (1 << 30) - 1);
+        int32_t *pristine = malloc(4 * (size_t)n);
+        memcpy(pristine, in, 4 * (size_t)n);
+        uint64_t in_sum = wb_checksum64(in, 4 * (size_t)n);
         double t[1000];
         int sol_reps = o.reps < WB_SOL_REPS ? o.reps : WB_SOL_REPS;
         for (int r = 0; r < sol_reps; r++) {
@@ -118,6 +132,8 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
             memset(out, WB_POISON_BYTE, 4 * (size_t)n);
             fake_expected(vars[v].name, in, exp, n);
             vars[v].fn(in, out, n);
+            long long written = -1;
+            fake_guard(in, pristine, n, in_sum, &written);
             wb_check chk;
             wb_check_init(&chk, 0);
             wb_check_i32(&chk, 0, exp, out, (size_t)n);
@@ -141,12 +157,14 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
                 }
                 qsort(t, (size_t)o.reps, sizeof t[0], fake_cmp);
                 ms = t[o.reps / 2];
+                fake_guard(in, pristine, n, in_sum, &written);
                 if (o.grading) {
                     timed_ok = memcmp(out, exp, 4 * (size_t)n) == 0;
                     rotated_ok = fake_rotated(&vars[v], n, o.seed ^ WB_ROTATED_SEED);
                     if (!timed_ok || !rotated_ok) verdict = WB_FAIL;
                 }
             }
+            if (written >= 0) verdict = WB_FAIL;
             if (verdict != WB_PASS) status = WB_EXIT_WRONG;
             printf("  %-10s %-10d %10.4f  %s\n", vars[v].name, n, ms, wb_verdict_name(verdict));
             if (json) {
@@ -157,10 +175,13 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
                 if (o.grading && ms >= 0)
                     fprintf(json, ",\"timed_check\":\"%s\",\"rotated_check\":\"%s\",\"cpu_ms\":%.6g",
                             timed_ok ? "PASS" : "FAIL", rotated_ok ? "PASS" : "FAIL", cpu / o.reps);
+                if (written >= 0)
+                    fprintf(json, ",\"" WB_JSON_INPUT_WRITTEN "\":%lld,\"" WB_JSON_INPUT_WRITTEN_NAME "\":\"input 0\"", written);
                 fprintf(json, ",\"prep_ms\":null,\"verdict\":\"%s\"}\n", wb_verdict_name(verdict));
             }
         }
         free(in);
+        free(pristine);
         free(out);
         free(exp);
     }
