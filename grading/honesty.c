@@ -204,9 +204,8 @@ static void gr_region_users(const gr_ch_result *cr, const char *text, size_t len
     for (int i = 0; i < nr; i++) {
         int owner = gr_region_owner(cr, reg[i].name);
         users[i] = owner >= 0 ? 1u << owner : scope[i] ? all : 0;
-        nn[i] = 0;
-        if (scope[i]) continue; /* inside a function: nothing it declares is seen outside it */
-        nn[i] = gr_screen_names(text + reg[i].begin, reg[i].end - reg[i].begin, names[i], 256);
+        /* what it declares at file level: nothing for a region that stays inside its function */
+        nn[i] = gr_screen_names(text + reg[i].begin, reg[i].end - reg[i].begin, -scope[i], names[i], 256);
         if (nn[i] > 256) users[i] = all; /* more than we can follow */
         if (nn[i] > 256) nn[i] = 256;
         /* named by the starter's own code (outside the regions): no one variant's */
@@ -221,7 +220,7 @@ static void gr_region_users(const gr_ch_result *cr, const char *text, size_t len
     for (int changed = 1; changed;) {
         changed = 0;
         for (int i = 0; i < nr; i++)
-            for (int j = 0; j < nr && !scope[i]; j++) {
+            for (int j = 0; j < nr && nn[i]; j++) {
                 if (j == i || (users[i] | users[j]) == users[i]) continue;
                 if (!gr_screen_mentions(text + reg[j].begin, reg[j].end - reg[j].begin, (const char(*)[64])names[i], nn[i]))
                     continue;
@@ -264,8 +263,8 @@ int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len,
             for (int q = 0; q < k; q++) again |= hits[q].rule == hits[k].rule;
             if (again) continue;
             int costs_correct = !hits[k].rule || hits[k].rule->cost == GR_COST_CORRECT;
-            /* a macro reaches every later line; a region that leaves its function, whatever it declares */
-            unsigned who = !hits[k].rule || hits[k].rule->reach == GR_REACH_FILE ? all : users[i];
+            /* a macro reaches every later line */
+            unsigned who = hits[k].rule && hits[k].rule->reach == GR_REACH_FILE ? all : users[i];
             unsigned m = 1u << (costs_correct ? GR_CAUGHT_SCREEN_CORRECT : GR_CAUGHT_SCREEN_PERF);
             char s[400];
             gr_screen_hit_str(&hits[k], s, sizeof s);

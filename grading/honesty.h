@@ -88,9 +88,14 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
  *   - a region at file level (chapter 3's block-sum, chapter 4's edge-access) declares helpers that any
  *     later code may call: it costs the variant it is named after, if any, and the variants of every region
  *     that names one of its helpers (transitively: a helper of a helper); every variant where the
- *     starter's own code names one, or where no region does (nothing tells who uses it).
- *   - a rule with reach "file" (`#define`: it changes every later line, the harness's among them) and a
- *     region that leaves its function cost every variant.
+ *     starter's own code names one, or where it is named after no variant and no region names them
+ *     (nothing tells who uses it). A region that leaves its function (its braces do not balance:
+ *     screen-correct) is followed the same way: its variant, and whoever names what it declares at
+ *     file level.
+ *   - a rule with reach "file" (`#define`: it changes every later line, the harness's among them) costs
+ *     every variant.
+ * Not followed: code that runs without being named (a constructor, an atexit handler) or through a
+ * pointer that another region stores; what it does to the timings is for the checks above.
  * When cr->outside is set (the file differs from the starter outside the regions) the file's own brace
  * depths are not trusted and every region is taken to be at file level. The sentences of
  * gr_screen_hit_str go to the notes. Returns the number of hits, or -1 when the regions do not parse

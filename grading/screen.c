@@ -387,7 +387,7 @@ static void add_name(char (*names)[64], int max, int *n, const char *w, size_t l
     }
 }
 
-int gr_screen_names(const char *text, size_t len, char (*names)[64], int max)
+int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max)
 {
     lexer lx;
     int n = 0, braces = 0, parens = 0;
@@ -395,7 +395,7 @@ int gr_screen_names(const char *text, size_t len, char (*names)[64], int max)
     token t, prev = {TK_END, NULL, 0, 0};
     while (lex_next(&lx, &t)) {
         /* a name declared here is followed by what starts its definition or ends its declarator */
-        if (prev.kind == TK_IDENT && t.kind == TK_PUNCT && !braces && !parens && strchr("(=;[{,:", *t.s))
+        if (prev.kind == TK_IDENT && t.kind == TK_PUNCT && braces == level && !parens && strchr("(=;[{,:", *t.s))
             add_name(names, max, &n, prev.s, prev.len);
         if (t.kind == TK_PUNCT) {
             braces += (*t.s == '{') - (*t.s == '}');

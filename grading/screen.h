@@ -77,11 +77,12 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow);
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
                      gr_screen_hit *hits, int max, int *n);
 
-/* The names a region declares at its top level (outside any brace or parenthesis: the functions, globals,
- * types, namespaces and using-declarations it adds to the file; each part of a qualified name), as
- * NUL-terminated strings, for telling which other regions use it. Stores up to max, returns how many it
- * found (also those not stored). */
-int gr_screen_names(const char *text, size_t len, char (*names)[64], int max);
+/* The names a region declares at file level (where its brace depth, counted from its start, is `level`:
+ * 0 for a region at file level, minus the depth of its function for one that leaves it; outside any
+ * parenthesis): the functions, globals, types, namespaces and using-declarations it adds to the file,
+ * each part of a qualified name, as NUL-terminated strings, for telling which other regions use it.
+ * Stores up to max, returns how many it found (also those not stored). */
+int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max);
 
 /* Does text use any of the n names (as an identifier or one part of a qualified name)? */
 int gr_screen_mentions(const char *text, size_t len, const char (*names)[64], int n);

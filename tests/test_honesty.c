@@ -327,17 +327,33 @@ Test(honesty, a_file_level_region_costs_the_variants_that_use_what_it_declares)
                      scr.v[v].caught_note);
 }
 
-Test(honesty, a_macro_or_a_region_that_leaves_its_function_costs_every_variant)
+Test(honesty, a_macro_costs_every_variant)
 {
     screen_variants(ch3_names, 4);
     const char *macro = CH3_SHAPE("#define wb_time_median_ms fake\n__device__ void block_sum(long long v) { }\n",
                                   "    block_sum(1);\n");
     cr_assert_eq(gr_honesty_screen(&real.ch[2], macro, strlen(macro), &scr), 1);
     for (int v = 0; v < 4; v++) cr_assert_eq(scr.v[v].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "%s", ch3_names[v]);
+}
+
+Test(honesty, a_region_that_leaves_its_function_costs_its_variant_and_the_users_of_what_it_declares)
+{
+    /* warp-shuffle's region closes its kernel and defines a function of its own at file level */
+#define ESCAPE "    helper2();\n}\n__device__ void helper2(void)\n{\n    usleep(1);\n"
     screen_variants(ch3_names, 4);
-    const char *escape = CH3_SHAPE("__device__ void block_sum(long long v) { }\n", "    block_sum(1);\n}\nvoid f(void) {\n");
-    cr_assert_eq(gr_honesty_screen(&real.ch[2], escape, strlen(escape), &scr), 1);
-    for (int v = 0; v < 4; v++) cr_assert_eq(scr.v[v].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "%s", ch3_names[v]);
+    const char *alone = CH3_SHAPE("__device__ void block_sum(long long v) { }\n", ESCAPE);
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], alone, strlen(alone), &scr), 2);
+    unsigned both = 1u << GR_CAUGHT_SCREEN_CORRECT | 1u << GR_CAUGHT_SCREEN_PERF;
+    for (int v = 0; v < 4; v++)
+        cr_assert_eq(scr.v[v].caught, v == 2 ? both : 0u, "%s: %s", ch3_names[v], scr.v[v].caught_note);
+    cr_assert(strstr(scr.v[2].caught_note, "braces do not balance"), "%s", scr.v[2].caught_note);
+    /* the shared helper calls it: grid-stride, which calls the helper, pays too */
+    screen_variants(ch3_names, 4);
+    const char *called = CH3_SHAPE("__device__ void block_sum(long long v) { helper2(); }\n", ESCAPE);
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], called, strlen(called), &scr), 2);
+    for (int v = 0; v < 4; v++)
+        cr_assert_eq(scr.v[v].caught, v >= 2 ? both : 0u, "%s: %s", ch3_names[v], scr.v[v].caught_note);
+#undef ESCAPE
 }
 
 Test(honesty, a_file_edited_outside_its_regions_is_not_trusted_for_where_they_sit)

@@ -285,7 +285,7 @@ Test(screen, names_a_region_declares_and_who_mentions_them)
                        "using leaked::load4_vector;\n"
                        "// decoy(\n";
     char names[16][64];
-    int n = gr_screen_names(text, strlen(text), names, 16);
+    int n = gr_screen_names(text, strlen(text), 0, names, 16);
     const char *want[] = {"load4", "table", "Acc", "leaked", "leaked", "load4_vector"};
     cr_assert_eq(n, 6);
     for (int k = 0; k < 6; k++) cr_expect_str_eq(names[k], want[k]);
