@@ -189,29 +189,88 @@ static int gr_region_owner(const gr_ch_result *cr, const char *region)
     return best;
 }
 
+/* Which variants (a bitmask over cr->v) each region's hits cost: see honesty.h. `scope[i]`: the brace depth
+ * of the file's own text before region i (0: file level). */
+static void gr_region_users(const gr_ch_result *cr, const char *text, size_t len, const wb_region *reg, int nr,
+                            const int *scope, unsigned *users)
+{
+    unsigned all = cr->n_v >= 32 ? ~0u : (1u << cr->n_v) - 1;
+    char(*names)[256][64] = calloc((size_t)(nr ? nr : 1), sizeof *names); /* per region: what it declares */
+    int nn[64];
+    if (!names) { /* cannot follow the names: every region may reach every variant */
+        for (int i = 0; i < nr; i++) users[i] = all;
+        return;
+    }
+    for (int i = 0; i < nr; i++) {
+        int owner = gr_region_owner(cr, reg[i].name);
+        users[i] = owner >= 0 ? 1u << owner : scope[i] ? all : 0;
+        /* what it declares at file level: nothing for a region that stays inside its function */
+        nn[i] = gr_screen_names(text + reg[i].begin, reg[i].end - reg[i].begin, -scope[i], names[i], 256);
+        if (nn[i] > 256) users[i] = all; /* more than we can follow */
+        if (nn[i] > 256) nn[i] = 256;
+        /* named by the starter's own code (outside the regions): no one variant's */
+        size_t at = 0;
+        for (int j = 0; j <= nr && users[i] != all; j++) {
+            size_t stop = j < nr ? reg[j].begin : len;
+            if (gr_screen_mentions(text + at, stop - at, (const char(*)[64])names[i], nn[i])) users[i] = all;
+            if (j < nr) at = reg[j].end;
+        }
+    }
+    /* a file-level region costs the variants of every region that uses what it declares, transitively */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < nr; i++)
+            for (int j = 0; j < nr && nn[i]; j++) {
+                if (j == i || (users[i] | users[j]) == users[i]) continue;
+                if (!gr_screen_mentions(text + reg[j].begin, reg[j].end - reg[j].begin, (const char(*)[64])names[i], nn[i]))
+                    continue;
+                users[i] |= users[j];
+                changed = 1;
+            }
+    }
+    for (int i = 0; i < nr; i++)
+        if (!users[i]) users[i] = all; /* used by no region we can tell: it may reach any */
+    free(names);
+}
+
 int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len, gr_ch_result *cr)
 {
     wb_region reg[64];
     char err[200];
     int nr = wb_regions_parse(text, len, reg, 64, err, sizeof err), total = 0;
     if (nr < 0) return -1;
-    for (int i = 0; i < nr && i < 64; i++) {
+    if (nr > 64) nr = 64;
+    /* Where each region sits: the brace depth of the file's own text before it. A file whose text outside
+     * the regions is not the starter's (cr->outside) cannot be trusted for that: every region is taken to
+     * be at file level, where what it declares is followed to whoever uses it. */
+    int scope[64];
+    unsigned users[64];
+    size_t at = 0;
+    for (int i = 0, depth = 0; i < nr; i++) {
+        depth += gr_screen_brace_depth(text + at, reg[i].begin - at);
+        scope[i] = cr->outside[0] ? 0 : depth;
+        at = reg[i].end;
+    }
+    gr_region_users(cr, text, len, reg, nr, scope, users);
+    unsigned all = cr->n_v >= 32 ? ~0u : (1u << cr->n_v) - 1;
+    for (int i = 0; i < nr; i++) {
         gr_screen_hit hits[8];
         int n = 0;
         total += gr_screen_region(&ch->screen, reg[i].name, text + reg[i].begin, reg[i].end - reg[i].begin,
                                   reg[i].line + 1, hits, 8, &n);
-        int owner = gr_region_owner(cr, reg[i].name);
         for (int k = 0; k < n; k++) {
             int again = 0; /* one sentence per rule and region: the first place it is used */
             for (int q = 0; q < k; q++) again |= hits[q].rule == hits[k].rule;
             if (again) continue;
             int costs_correct = !hits[k].rule || hits[k].rule->cost == GR_COST_CORRECT;
+            /* a macro reaches every later line */
+            unsigned who = hits[k].rule && hits[k].rule->reach == GR_REACH_FILE ? all : users[i];
             unsigned m = 1u << (costs_correct ? GR_CAUGHT_SCREEN_CORRECT : GR_CAUGHT_SCREEN_PERF);
             char s[400];
             gr_screen_hit_str(&hits[k], s, sizeof s);
             strncat(s, ".", sizeof s - strlen(s) - 1);
             for (int v = 0; v < cr->n_v; v++)
-                if (owner < 0 || v == owner) gr_caught_add(&cr->v[v], m, s);
+                if (who >> v & 1) gr_caught_add(&cr->v[v], m, s);
         }
     }
     return total;

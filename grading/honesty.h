@@ -78,11 +78,28 @@ void gr_honesty_add(gr_honesty *h, const json_t *lines, int from_reference);
 unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char *variant, double stu_ms, char *note,
                           size_t len);
 
-/* The region screen (screen.h) over a student's chapter file `text`: each hit costs the variant whose
- * region it is in (the region named after it, or "<variant>-…" such as "v4-launch") screen-perf or
- * screen-correct per the rule, and a region whose braces do not balance screen-correct; a hit in a
- * region of no one variant (a shared helper) costs every variant. The sentences of gr_screen_hit_str go
- * to the notes. Returns the number of hits, or -1 when the regions do not parse (the build says why). */
+/* The region screen (screen.h) over a student's chapter file `text`. Each hit costs screen-perf or
+ * screen-correct per its rule (a region whose braces do not balance: screen-correct), and only to the
+ * variants that use the region:
+ *   - a region inside a function (the file's own brace depth before it is not 0) belongs to the variant
+ *     it is named after (its name, or "<variant>-…" such as "v4-launch"); nothing it declares is seen
+ *     outside its function. One named after no variant (chapter 3's zero-result, in a function every
+ *     launcher calls) belongs to every variant.
+ *   - a region at file level (chapter 3's block-sum, chapter 4's edge-access) declares helpers that any
+ *     later code may call: it costs the variant it is named after, if any, and the variants of every region
+ *     that names one of its helpers (transitively: a helper of a helper); every variant where the
+ *     starter's own code names one, or where it is named after no variant and no region names them
+ *     (nothing tells who uses it). A region that leaves its function (its braces do not balance:
+ *     screen-correct) is followed the same way: its variant, and whoever names what it declares at
+ *     file level.
+ *   - a rule with reach "file" (`#define`: it changes every later line, the harness's among them) costs
+ *     every variant.
+ * Not followed: code that runs without being named (a constructor, an atexit handler) or through a
+ * pointer that another region stores; what it does to the timings is for the checks above.
+ * When cr->outside is set (the file differs from the starter outside the regions) the file's own brace
+ * depths are not trusted and every region is taken to be at file level. The sentences of
+ * gr_screen_hit_str go to the notes. Returns the number of hits, or -1 when the regions do not parse
+ * (the build says why). */
 int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len, gr_ch_result *cr);
 
 /* Records findings on a variant: their bits, and the sentence appended to its caught_note. */

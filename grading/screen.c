@@ -8,13 +8,33 @@
 
 static int match_of(const char *s, gr_screen_match *m)
 {
-    static const char *const names[] = {"exact", "prefix", "directive", "number"};
-    for (int k = 0; k < 4; k++)
+    static const char *const names[] = {"exact", "prefix", "directive", "number", "header"};
+    for (int k = 0; k < 5; k++)
         if (s && !strcmp(s, names[k])) {
             *m = (gr_screen_match)k;
             return 0;
         }
     return -1;
+}
+
+/* cost and reach of one rule; -1 with the reason in err */
+static int rule_cost(gr_screen_rule *out, const char *cost, const char *reach, char *err, size_t errlen)
+{
+    if (cost && strcmp(cost, "perf") && strcmp(cost, "correct") && strcmp(cost, "allow")) {
+        snprintf(err, errlen, "screen rule '%s': cost must be perf, correct or allow", out->pattern);
+        return -1;
+    }
+    out->cost = !cost || !strcmp(cost, "perf") ? GR_COST_PERF : !strcmp(cost, "correct") ? GR_COST_CORRECT : GR_COST_ALLOW;
+    if (out->cost == GR_COST_ALLOW && out->match != GR_MATCH_HEADER) {
+        snprintf(err, errlen, "screen rule '%s': only a header rule can allow", out->pattern);
+        return -1;
+    }
+    if (reach && strcmp(reach, "region") && strcmp(reach, "file")) {
+        snprintf(err, errlen, "screen rule '%s': reach must be region or file", out->pattern);
+        return -1;
+    }
+    out->reach = reach && !strcmp(reach, "file") ? GR_REACH_FILE : GR_REACH_REGION;
+    return 0;
 }
 
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen)
@@ -29,29 +49,26 @@ int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, 
     {
         const char *pattern = json_string_value(json_object_get(r, "pattern"));
         const char *match = json_string_value(json_object_get(r, "match"));
-        const char *cost = json_string_value(json_object_get(r, "cost"));
         const char *why = json_string_value(json_object_get(r, "why"));
+        if (rules->n >= GR_SCREEN_MAX_RULES) {
+            snprintf(err, errlen, "more than %d screen rules", GR_SCREEN_MAX_RULES);
+            return -1;
+        }
         gr_screen_rule *out = &rules->rule[rules->n];
         if (!pattern || !*pattern || strlen(pattern) >= sizeof out->pattern || !why ||
             strlen(why) >= sizeof out->why) {
             snprintf(err, errlen, "screen rule %zu: needs \"pattern\" (< 48 chars) and \"why\" (< 160 chars)", i);
             return -1;
         }
-        if (match_of(match ? match : "exact", &out->match)) {
-            snprintf(err, errlen, "screen rule '%s': match must be exact, prefix, directive or number", pattern);
-            return -1;
-        }
-        if (cost && strcmp(cost, "perf") && strcmp(cost, "correct")) {
-            snprintf(err, errlen, "screen rule '%s': cost must be perf or correct", pattern);
-            return -1;
-        }
-        if (rules->n >= GR_SCREEN_MAX_RULES) {
-            snprintf(err, errlen, "more than %d screen rules", GR_SCREEN_MAX_RULES);
-            return -1;
-        }
-        out->cost = cost && !strcmp(cost, "correct") ? GR_COST_CORRECT : GR_COST_PERF;
         snprintf(out->pattern, sizeof out->pattern, "%s", pattern);
         snprintf(out->why, sizeof out->why, "%s", why);
+        if (match_of(match ? match : "exact", &out->match)) {
+            snprintf(err, errlen, "screen rule '%s': match must be exact, prefix, directive, number or header", pattern);
+            return -1;
+        }
+        if (rule_cost(out, json_string_value(json_object_get(r, "cost")),
+                      json_string_value(json_object_get(r, "reach")), err, errlen))
+            return -1;
         rules->n++;
     }
     return 0;
@@ -71,7 +88,142 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow)
     }
 }
 
-/* The scanner: walks the region's text the way the compiler's lexer would for what matters here. */
+/* ------------------------------------------------------------------ the lexer
+ * Walks text the way the compiler's lexer would for what matters here: line splices (a backslash at
+ * the end of a line joins it to the next, inside a word too: `cub\<newline>lasSgemm` is cublasSgemm),
+ * comments (which leave a line's start a line's start: `/ * x * / #include` is a directive), string,
+ * character and raw string literals (not read), directives (`#` or the digraph `%:` first on a line),
+ * identifiers with their qualifiers (cub::DeviceReduce::Sum is one), numbers, and punctuation. */
+typedef enum { TK_END, TK_IDENT, TK_NUMBER, TK_DIRECTIVE, TK_PUNCT } tk_kind;
+
+typedef struct {
+    tk_kind kind;
+    const char *s; /* in the lexer's joined copy of the text; a directive: what follows the '#' */
+    size_t len;
+    int line;
+} token;
+
+typedef struct {
+    char *buf;     /* the text with its line splices removed */
+    int *line_of;  /* the line in the original text of each byte of buf */
+    const char *p, *end;
+    int at_line_start;
+} lexer;
+
+static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->buf = malloc(len + 1);
+    lx->line_of = malloc((len + 1) * sizeof *lx->line_of);
+    if (!lx->buf || !lx->line_of) {
+        free(lx->buf), free(lx->line_of);
+        return -1;
+    }
+    size_t k = 0;
+    int line = first_line;
+    for (size_t i = 0; i < len; i++) {
+        size_t nl = text[i] == '\\' && i + 1 < len && text[i + 1] == '\n'                      ? 1
+                    : text[i] == '\\' && i + 2 < len && text[i + 1] == '\r' && text[i + 2] == '\n' ? 2
+                                                                                                   : 0;
+        if (nl) {
+            i += nl, line++;
+            continue;
+        }
+        lx->line_of[k] = line;
+        lx->buf[k++] = text[i];
+        if (text[i] == '\n') line++;
+    }
+    lx->line_of[k] = line;
+    lx->buf[k] = 0;
+    lx->p = lx->buf;
+    lx->end = lx->buf + k;
+    lx->at_line_start = 1;
+    return 0;
+}
+
+static void lex_close(lexer *lx)
+{
+    free(lx->buf);
+    free(lx->line_of);
+}
+
+static int is_word(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* R"delim( ... )delim": p at the opening quote; returns past the closing one (or the end). */
+static const char *skip_raw_string(const char *p, const char *end)
+{
+    const char *d = ++p;
+    while (p < end && *p != '(' && p - d < 16) p++;
+    size_t dl = (size_t)(p - d);
+    for (p++; p < end; p++)
+        if (*p == ')' && (size_t)(end - p) > dl + 1 && !memcmp(p + 1, d, dl) && p[1 + dl] == '"') return p + dl + 2;
+    return end;
+}
+
+static int lex_next(lexer *lx, token *t)
+{
+    const char *p = lx->p, *end = lx->end;
+    while (p < end) {
+        char c = *p;
+        const char *w = p;
+        t->line = lx->line_of[p - lx->buf];
+        if (c == '\n' || c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            if (c == '\n') lx->at_line_start = 1;
+            p++;
+        } else if (c == '/' && p + 1 < end && p[1] == '/') {
+            while (p < end && *p != '\n') p++;
+        } else if (c == '/' && p + 1 < end && p[1] == '*') {
+            for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++) {}
+            p = p + 2 < end ? p + 2 : end;
+        } else if ((c == '#' || (c == '%' && p + 1 < end && p[1] == ':')) && lx->at_line_start) {
+            p += c == '#' ? 1 : 2;
+            for (w = p; p < end && *p != '\n'; p++) {}
+            lx->at_line_start = 0;
+            *t = (token){TK_DIRECTIVE, w, (size_t)(p - w), t->line};
+            lx->p = p;
+            return 1;
+        } else if (c == '"' || c == '\'') {
+            lx->at_line_start = 0;
+            for (p++; p < end && *p != c && *p != '\n'; p++)
+                if (*p == '\\' && p + 1 < end) p++;
+            if (p < end) p++;
+        } else if (is_word(c) && !isdigit((unsigned char)c)) {
+            lx->at_line_start = 0;
+            while (p < end) {
+                if (is_word(*p)) p++;
+                else if (p + 2 < end && p[0] == ':' && p[1] == ':' && (isalpha((unsigned char)p[2]) || p[2] == '_')) p += 2;
+                else break;
+            }
+            size_t n = (size_t)(p - w);
+            /* a raw string's prefix: R, LR, uR, UR, u8R */
+            if (p < end && *p == '"' && w[n - 1] == 'R' && n <= 3 && (n == 1 || strchr("LuU8", w[0]))) {
+                p = skip_raw_string(p, end);
+                continue;
+            }
+            *t = (token){TK_IDENT, w, n, t->line};
+            lx->p = p;
+            return 1;
+        } else if (c == ':' && p + 2 < end && p[1] == ':' && (isalpha((unsigned char)p[2]) || p[2] == '_')) {
+            p += 2; /* ::cublasSgemm is cublasSgemm */
+        } else {
+            lx->at_line_start = 0;
+            if (isdigit((unsigned char)c))
+                while (p < end && (is_word(*p) || *p == '\'' || *p == '.')) p++;
+            else p++;
+            *t = (token){isdigit((unsigned char)c) ? TK_NUMBER : TK_PUNCT, w, (size_t)(p - w), t->line};
+            lx->p = p;
+            return 1;
+        }
+    }
+    lx->p = p;
+    t->kind = TK_END;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the screen */
 typedef struct {
     const gr_screen_rules *rules;
     const char *region;
@@ -90,18 +242,22 @@ static void hit(scan *s, int line, const char *token, size_t tlen, const gr_scre
     h->rule = rule;
 }
 
-static void check_word(scan *s, int line, const char *w, size_t len, gr_screen_match kind)
+static const gr_screen_rule *rule_for_word(const gr_screen_rules *rules, const char *w, size_t len, gr_screen_match kind)
 {
-    for (int k = 0; k < s->rules->n; k++) {
-        const gr_screen_rule *r = &s->rules->rule[k];
+    for (int k = 0; k < rules->n; k++) {
+        const gr_screen_rule *r = &rules->rule[k];
         size_t pl = strlen(r->pattern);
         int ok = r->match == kind && (kind == GR_MATCH_PREFIX ? len >= pl : len == pl) && !memcmp(w, r->pattern, pl);
         if (kind == GR_MATCH_EXACT && r->match == GR_MATCH_PREFIX && len >= pl && !memcmp(w, r->pattern, pl)) ok = 1;
-        if (ok) {
-            hit(s, line, w, len, r);
-            return;
-        }
+        if (ok) return r;
     }
+    return NULL;
+}
+
+static void check_word(scan *s, int line, const char *w, size_t len, gr_screen_match kind)
+{
+    const gr_screen_rule *r = rule_for_word(s->rules, w, len, kind);
+    if (r) hit(s, line, w, len, r);
 }
 
 static void check_number(scan *s, int line, const char *w, size_t len)
@@ -124,76 +280,161 @@ static void check_number(scan *s, int line, const char *w, size_t len)
     }
 }
 
-/* At a '#' that starts a line: reads the directive; "#pragma unroll" is the one always allowed. */
-static const char *directive(scan *s, int line, const char *p, const char *end)
+/* A header name that names a file inside the include path and nothing else. */
+static int plain_header_name(const char *h, size_t len)
 {
-    p++;
+    if (!len || h[0] == '/') return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)h[i]) && !strchr("_./+-", h[i])) return 0;
+    for (size_t i = 0; i + 1 < len; i++)
+        if (h[i] == '.' && h[i + 1] == '.') return 0;
+    return 1;
+}
+
+/* The header rule with the longest pattern matching `h` (a later rule wins a tie); NULL: none. */
+static const gr_screen_rule *rule_for_header(const gr_screen_rules *rules, const char *h, size_t len)
+{
+    const gr_screen_rule *best = NULL;
+    size_t best_len = 0;
+    for (int k = 0; k < rules->n; k++) {
+        const gr_screen_rule *r = &rules->rule[k];
+        size_t pl = strlen(r->pattern);
+        if (r->match != GR_MATCH_HEADER) continue;
+        int prefix = r->pattern[pl - 1] == '/' || r->pattern[pl - 1] == '*';
+        if (r->pattern[pl - 1] == '*') pl--;
+        int ok = (prefix ? len >= pl : len == pl) && !memcmp(h, r->pattern, pl);
+        if (ok && pl >= best_len) best = r, best_len = pl;
+    }
+    return best;
+}
+
+/* `#include ...` (rest: what follows the word): an allowed header is no hit; a header rule that refuses
+ * it names it; anything else is the "include" directive rule's. The token is the directive as written. */
+static void check_include(scan *s, int line, const char *rest, size_t len)
+{
+    const char *q = rest, *end = rest + len;
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    if (q < end && *q == '<') {
+        const char *h = q + 1, *e = memchr(h, '>', (size_t)(end - h));
+        if (e && plain_header_name(h, (size_t)(e - h))) {
+            const gr_screen_rule *r = rule_for_header(s->rules, h, (size_t)(e - h));
+            if (r && r->cost == GR_COST_ALLOW) return;
+            char tok[64];
+            snprintf(tok, sizeof tok, "#include <%.*s>", (int)(e - h), h);
+            if (r) hit(s, line, tok, strlen(tok), r);
+            else if ((r = rule_for_word(s->rules, "include", 7, GR_MATCH_DIRECTIVE))) hit(s, line, tok, strlen(tok), r);
+            return;
+        }
+    }
+    const gr_screen_rule *r = rule_for_word(s->rules, "include", 7, GR_MATCH_DIRECTIVE);
+    while (end > q && isspace((unsigned char)end[-1])) end--;
+    char tok[64];
+    snprintf(tok, sizeof tok, "#include %.*s", (int)(end - q), q);
+    if (r) hit(s, line, tok, strlen(tok), r);
+}
+
+/* One directive (t: what follows the '#'); "#pragma unroll" is the one pragma always allowed. */
+static void directive(scan *s, const token *t)
+{
+    const char *p = t->s, *end = t->s + t->len;
     while (p < end && (*p == ' ' || *p == '\t')) p++;
     const char *w = p;
-    while (p < end && (isalnum((unsigned char)*p) || *p == '_')) p++;
+    while (p < end && is_word(*p)) p++;
     size_t len = (size_t)(p - w);
     const char *q = p;
     while (q < end && (*q == ' ' || *q == '\t')) q++;
-    int unroll = len == 6 && !memcmp(w, "pragma", 6) && end - q >= 6 && !memcmp(q, "unroll", 6);
-    if (!unroll && len) check_word(s, line, w, len, GR_MATCH_DIRECTIVE);
-    while (p < end && *p != '\n') p++; /* the rest of the directive line is not code */
-    return p;
+    int unroll = len == 6 && !memcmp(w, "pragma", 6) && end - q >= 6 && !memcmp(q, "unroll", 6) &&
+                 (end - q == 6 || !is_word(q[6]));
+    if (len == 7 && !memcmp(w, "include", 7)) check_include(s, t->line, p, (size_t)(end - p));
+    else if (!unroll && len) check_word(s, t->line, w, len, GR_MATCH_DIRECTIVE);
 }
 
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
                      gr_screen_hit *hits, int max, int *n)
 {
     scan s = {rules, region, hits, max, n, 0};
-    const char *p = text, *end = text + len;
-    int line = first_line, depth = 0, dipped = 0, at_line_start = 1;
-    while (p < end) {
-        char c = *p;
-        if (c == '\n') {
-            line++;
-            at_line_start = 1;
-            p++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r') {
-            p++;
-            continue;
-        }
-        if (c == '#' && at_line_start) {
-            p = directive(&s, line, p, end);
-            continue;
-        }
-        at_line_start = 0;
-        if (c == '/' && p + 1 < end && p[1] == '/') {
-            while (p < end && *p != '\n') p++;
-        } else if (c == '/' && p + 1 < end && p[1] == '*') {
-            for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++)
-                if (*p == '\n') line++;
-            p += 2;
-        } else if (c == '"' || c == '\'') {
-            for (p++; p < end && *p != c && *p != '\n'; p++)
-                if (*p == '\\' && p + 1 < end) p++;
-            p++;
-        } else if (isalpha((unsigned char)c) || c == '_' || (c == ':' && p + 1 < end && p[1] == ':')) {
-            const char *w = p;
-            if (c == ':') w = p += 2; /* ::cublasSgemm is cublasSgemm */
-            while (p < end) {
-                if (isalnum((unsigned char)*p) || *p == '_') p++;
-                else if (p + 2 < end && p[0] == ':' && p[1] == ':' && (isalpha((unsigned char)p[2]) || p[2] == '_')) p += 2;
-                else break;
-            }
-            check_word(&s, line, w, (size_t)(p - w), GR_MATCH_EXACT);
-        } else if (isdigit((unsigned char)c)) {
-            const char *w = p;
-            while (p < end && (isalnum((unsigned char)*p) || *p == '\'' || *p == '.')) p++;
-            check_number(&s, line, w, (size_t)(p - w));
-        } else {
-            if (c == '{') depth++;
-            if (c == '}' && --depth < 0) dipped = 1;
-            p++;
-        }
+    lexer lx;
+    if (lex_open(&lx, text, len, first_line)) {
+        hit(&s, first_line, "(out of memory)", 15, NULL);
+        return s.count;
     }
+    int depth = 0, dipped = 0;
+    token t;
+    while (lex_next(&lx, &t)) {
+        if (t.kind == TK_DIRECTIVE) directive(&s, &t);
+        else if (t.kind == TK_IDENT) check_word(&s, t.line, t.s, t.len, GR_MATCH_EXACT);
+        else if (t.kind == TK_NUMBER) check_number(&s, t.line, t.s, t.len);
+        else if (*t.s == '{') depth++;
+        else if (*t.s == '}' && --depth < 0) dipped = 1;
+    }
+    lex_close(&lx);
     if (dipped || depth != 0) hit(&s, first_line, "{ }", 3, NULL);
     return s.count;
+}
+
+/* ------------------------------------------------------------------ who uses a region */
+static void add_name(char (*names)[64], int max, int *n, const char *w, size_t len)
+{
+    /* each part of a qualified name: `using leaked::load4;` adds leaked and load4 */
+    for (const char *p = w, *end = w + len; p < end;) {
+        const char *q = p;
+        while (q < end && *q != ':') q++;
+        if (q > p) {
+            if (*n < max) snprintf(names[*n], 64, "%.*s", (int)(q - p < 63 ? q - p : 63), p);
+            (*n)++;
+        }
+        p = q + 2 <= end ? q + 2 : end;
+    }
+}
+
+int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max)
+{
+    lexer lx;
+    int n = 0, braces = 0, parens = 0;
+    if (lex_open(&lx, text, len, 1)) return 0;
+    token t, prev = {TK_END, NULL, 0, 0};
+    while (lex_next(&lx, &t)) {
+        /* a name declared here is followed by what starts its definition or ends its declarator */
+        if (prev.kind == TK_IDENT && t.kind == TK_PUNCT && braces == level && !parens && strchr("(=;[{,:", *t.s))
+            add_name(names, max, &n, prev.s, prev.len);
+        if (t.kind == TK_PUNCT) {
+            braces += (*t.s == '{') - (*t.s == '}');
+            parens += (*t.s == '(') - (*t.s == ')');
+        }
+        prev = t;
+    }
+    lex_close(&lx);
+    return n;
+}
+
+int gr_screen_mentions(const char *text, size_t len, const char (*names)[64], int n)
+{
+    lexer lx;
+    int found = 0;
+    if (n <= 0 || lex_open(&lx, text, len, 1)) return 0;
+    token t;
+    while (!found && lex_next(&lx, &t)) {
+        if (t.kind != TK_IDENT) continue;
+        char parts[8][64];
+        int np = 0;
+        add_name(parts, 8, &np, t.s, t.len);
+        for (int a = 0; a < np && a < 8 && !found; a++)
+            for (int b = 0; b < n && !found; b++) found = !strcmp(parts[a], names[b]);
+    }
+    lex_close(&lx);
+    return found;
+}
+
+int gr_screen_brace_depth(const char *text, size_t len)
+{
+    lexer lx;
+    int depth = 0;
+    if (lex_open(&lx, text, len, 1)) return 0;
+    token t;
+    while (lex_next(&lx, &t))
+        if (t.kind == TK_PUNCT) depth += (*t.s == '{') - (*t.s == '}');
+    lex_close(&lx);
+    return depth;
 }
 
 void gr_screen_hit_str(const gr_screen_hit *h, char *out, size_t len)

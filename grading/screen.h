@@ -6,7 +6,10 @@
  *
  * The rules are data: grading/rubric.json lists them ("screen") and each chapter may add or allow
  * some ("screen_extra", "screen_allow"), so an instructor can forbid inline PTX in one chapter and
- * allow it in another. Comments, string and character literals are not read.
+ * allow it in another. Includes are judged by header rules: the toolkit's kernel headers may be
+ * included, the work-doing libraries' headers and any other include may not. The text is read as the
+ * compiler reads it (line splices joined, `%:` for `#`); comments, string and character literals are
+ * not read. Which variants a hit costs is grading/honesty.h's (gr_honesty_screen).
  */
 #ifndef GR_SCREEN_H
 #define GR_SCREEN_H
@@ -14,25 +17,33 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* What a hit costs the variant whose region it is in. */
-typedef enum { GR_COST_PERF, GR_COST_CORRECT } gr_screen_cost;
+/* What a hit costs the variants its region belongs to (grading/honesty.h says which those are).
+ * GR_COST_ALLOW is for header rules only: an `#include <name>` that matches it is no hit at all. */
+typedef enum { GR_COST_PERF, GR_COST_CORRECT, GR_COST_ALLOW } gr_screen_cost;
 
 /* How a rule's pattern matches an identifier (qualified names such as cub::DeviceReduce count as one). */
 typedef enum {
     GR_MATCH_EXACT,     /* the whole identifier */
     GR_MATCH_PREFIX,    /* the identifier starts with it ("cublas" matches cublasSgemm) */
     GR_MATCH_DIRECTIVE, /* a preprocessor directive ("include", "define"); "#pragma unroll" is never a hit */
-    GR_MATCH_NUMBER     /* an integer literal of this value (decimal or hex, any suffix) */
+    GR_MATCH_NUMBER,    /* an integer literal of this value (decimal or hex, any suffix) */
+    GR_MATCH_HEADER     /* the name in `#include <name>`: exactly, or its start where the pattern ends in '/'
+                         * or '*' ("cuda/std/", "cublas*"); the longest matching pattern decides */
 } gr_screen_match;
+
+/* How far a hit reaches. A macro (`#define`) changes every later line of the file, the harness's own
+ * among them, so it costs every variant; anything else costs the variants that use its region. */
+typedef enum { GR_REACH_REGION, GR_REACH_FILE } gr_screen_reach;
 
 typedef struct {
     char pattern[48];
     gr_screen_match match;
     gr_screen_cost cost;
+    gr_screen_reach reach;
     char why[160];      /* the sentence a student reads, e.g. "cuBLAS does the multiplication" */
 } gr_screen_rule;
 
-#define GR_SCREEN_MAX_RULES 96
+#define GR_SCREEN_MAX_RULES 128
 
 typedef struct {
     gr_screen_rule rule[GR_SCREEN_MAX_RULES];
@@ -42,12 +53,20 @@ typedef struct {
 typedef struct {
     char region[64];
     int line;           /* line of the hit in the student's file (regions know their first line) */
-    char token[64];     /* what was found, as written */
+    char token[64];     /* what was found, as written ("#include \"x.h\"" for an include) */
     const gr_screen_rule *rule; /* NULL: the region's braces do not balance */
 } gr_screen_hit;
 
-/* Reads a JSON array of {"pattern", "match": "exact"|"prefix"|"directive"|"number", "cost":
- * "perf"|"correct", "why"} into *rules (appending). Returns 0, or -1 with the reason in err. */
+/* Reads a JSON array of {"pattern", "match": "exact"|"prefix"|"directive"|"number"|"header", "cost":
+ * "perf"|"correct"|"allow" (allow: header rules only), "reach": "region"|"file" (default region), "why"}
+ * into *rules (appending). Returns 0, or -1 with the reason in err.
+ *
+ * Includes: `#include <name>` is judged by the header rule with the longest matching pattern (a later
+ * rule wins a tie, so a chapter's screen_extra can override); a name with "..", a leading '/', a
+ * backslash or a character outside [A-Za-z0-9_./+-] matches no header rule. An include that no header
+ * rule decides — a quoted or computed include (`#include "x.h"`, `#include MACRO`), a path, or a header
+ * on no list — is judged by the directive rule "include"; `#include_next`, `#import` and `#embed` by
+ * their own directive rules. */
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen);
 
 /* Removes the rules whose pattern is listed in the JSON array of strings `allow` (may be NULL). */
@@ -57,6 +76,19 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow);
  * max - *n hits to hits[*n..] and returns how many this region had (also those not stored). */
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
                      gr_screen_hit *hits, int max, int *n);
+
+/* The names a region declares at file level (where its brace depth, counted from its start, is `level`:
+ * 0 for a region at file level, minus the depth of its function for one that leaves it; outside any
+ * parenthesis): the functions, globals, types, namespaces and using-declarations it adds to the file,
+ * each part of a qualified name, as NUL-terminated strings, for telling which other regions use it.
+ * Stores up to max, returns how many it found (also those not stored). */
+int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max);
+
+/* Does text use any of the n names (as an identifier or one part of a qualified name)? */
+int gr_screen_mentions(const char *text, size_t len, const char (*names)[64], int n);
+
+/* The net brace depth of text ({ minus }), comments, strings and directives not counted. */
+int gr_screen_brace_depth(const char *text, size_t len);
 
 /* One sentence for feedback: "region `vector`, line 12: cublasSgemm — cuBLAS does the multiplication". */
 void gr_screen_hit_str(const gr_screen_hit *h, char *out, size_t len);

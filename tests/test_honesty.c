@@ -234,50 +234,152 @@ Test(honesty, the_margins_are_validated_rubric_keys)
     cr_assert_str_eq(rub.ch[0].ceiling, "");
 }
 
-/* The region screen as the pipeline runs it: which variant a hit costs, and what. */
+/* The region screen as the pipeline runs it: which variants a hit costs, and what. */
+static gr_rubric real;
+static gr_ch_result scr;
+
+static void screen_variants(const char *const *names, int n)
+{
+    char err[400];
+    if (!real.n_ch) cr_assert_eq(gr_rubric_load("grading/rubric.json", &real, err, sizeof err), 0, "%s", err);
+    memset(&scr, 0, sizeof scr);
+    for (int v = 0; v < n; v++) snprintf(scr.v[v].name, sizeof scr.v[v].name, "%s", names[v]);
+    scr.n_v = n;
+}
+
 Test(honesty, screen_hits_cost_the_variant_whose_region_they_are_in)
 {
-    static gr_rubric real;
-    char err[400];
-    cr_assert_eq(gr_rubric_load("grading/rubric.json", &real, err, sizeof err), 0, "%s", err);
-    static gr_ch_result cr;
-    memset(&cr, 0, sizeof cr);
     const char *names[] = {"v4", "v4x", "plain", "other"};
-    for (int v = 0; v < 4; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", names[v]);
-    cr.n_v = 4;
+    screen_variants(names, 4);
     const char *text = "int a;\n"
+                       "static void launch_v4(void)\n{\n"
                        "// BEGIN TODO(v4-launch)\n"
                        "    cublasSgemm(h, 0);\n"
                        "    cublasSgemm(h, 1);\n"
                        "// END TODO(v4-launch)\n"
+                       "}\n"
+                       "static void plain(void)\n{\n"
                        "// BEGIN TODO(plain)\n"
                        "    int fd = open(\"x\", 0);\n"
                        "// END TODO(plain)\n"
-                       "// BEGIN TODO(other)\n"
-                       "    }\n"
-                       "    int f(void) {\n"
-                       "// END TODO(other)\n";
-    /* lines:  1 int a; 2 BEGIN v4-launch, 3-4 cublasSgemm */
-    int hits = gr_honesty_screen(&real.ch[0], text, strlen(text), &cr);
-    cr_assert_eq(hits, 4);
-    cr_assert_eq(cr.v[0].caught, 1u << GR_CAUGHT_SCREEN_PERF, "v4-launch is v4's region");
-    cr_assert(strstr(cr.v[0].caught_note, "region `v4-launch`, line 3: `cublasSgemm`"), "%s", cr.v[0].caught_note);
-    cr_assert_null(strstr(cr.v[0].caught_note, "line 4"), "one sentence per rule and region: %s", cr.v[0].caught_note);
-    cr_assert_eq(cr.v[1].caught, 0u, "v4x does not own v4-launch");
-    cr_assert_eq(cr.v[2].caught, 1u << GR_CAUGHT_SCREEN_CORRECT);
-    cr_assert_eq(cr.v[3].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "unbalanced braces");
-    cr_assert(strstr(cr.v[3].caught_note, "braces do not balance"), "%s", cr.v[3].caught_note);
-    /* a region of no one variant (a shared helper) costs every variant */
-    memset(&cr.v, 0, sizeof cr.v[0] * 4);
-    for (int v = 0; v < 4; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", names[v]);
-    const char *shared = "// BEGIN TODO(helper)\n    usleep(5);\n// END TODO(helper)\n";
-    cr_assert_eq(gr_honesty_screen(&real.ch[0], shared, strlen(shared), &cr), 1);
-    for (int v = 0; v < 4; v++) cr_assert_eq(cr.v[v].caught, 1u << GR_CAUGHT_SCREEN_PERF, "%s", names[v]);
+                       "}\n";
+    /* lines: 1 int a; 2-3 launch_v4 {, 4 BEGIN v4-launch, 5-6 cublasSgemm */
+    int hits = gr_honesty_screen(&real.ch[0], text, strlen(text), &scr);
+    cr_assert_eq(hits, 3);
+    cr_assert_eq(scr.v[0].caught, 1u << GR_CAUGHT_SCREEN_PERF, "v4-launch is v4's region");
+    cr_assert(strstr(scr.v[0].caught_note, "region `v4-launch`, line 5: `cublasSgemm`"), "%s", scr.v[0].caught_note);
+    cr_assert_null(strstr(scr.v[0].caught_note, "line 6"), "one sentence per rule and region: %s", scr.v[0].caught_note);
+    cr_assert_eq(scr.v[1].caught, 0u, "v4x does not own v4-launch");
+    cr_assert_eq(scr.v[2].caught, 1u << GR_CAUGHT_SCREEN_CORRECT);
+    cr_assert_eq(scr.v[3].caught, 0u);
+    /* a region named after no variant, inside a function (chapter 3's zero-result): every variant */
+    screen_variants(names, 4);
+    const char *shared = "static void helper(void)\n{\n// BEGIN TODO(helper)\n    usleep(5);\n// END TODO(helper)\n}\n";
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], shared, strlen(shared), &scr), 1);
+    for (int v = 0; v < 4; v++) cr_assert_eq(scr.v[v].caught, 1u << GR_CAUGHT_SCREEN_PERF, "%s", names[v]);
     /* honest regions: nothing */
-    memset(&cr.v, 0, sizeof cr.v[0] * 4);
-    const char *clean = "// BEGIN TODO(plain)\n    out[i] = in[i] + 1; // cublas would be cheating\n// END TODO(plain)\n";
-    cr_assert_eq(gr_honesty_screen(&real.ch[0], clean, strlen(clean), &cr), 0);
-    cr_assert_eq(cr.v[2].caught, 0u);
+    screen_variants(names, 4);
+    const char *clean = "void f(void) {\n// BEGIN TODO(plain)\n    out[i] = in[i] + 1; // cublas would be cheating\n"
+                        "// END TODO(plain)\n}\n";
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], clean, strlen(clean), &scr), 0);
+    cr_assert_eq(scr.v[2].caught, 0u);
+}
+
+/* Chapter 3's shape: a file-level helper region shared by two of four variants. */
+#define CH3_SHAPE(HELPER, SHUFFLE) \
+    "__global__ void k_global(void)\n{\n// BEGIN TODO(global-atomic)\n    atomicAdd(r, 1);\n// END TODO(global-atomic)\n}\n" \
+    "// BEGIN TODO(block-sum)\n" HELPER "// END TODO(block-sum)\n" \
+    "__global__ void k_shuffle(void)\n{\n// BEGIN TODO(warp-shuffle)\n" SHUFFLE "// END TODO(warp-shuffle)\n}\n" \
+    "__global__ void k_grid(void)\n{\n// BEGIN TODO(grid-stride)\n    block_sum(3);\n// END TODO(grid-stride)\n}\n" \
+    "static void launch_block(void)\n{\n// BEGIN TODO(block-atomic)\n    k<<<1, 1>>>();\n// END TODO(block-atomic)\n}\n"
+
+static const char *const ch3_names[] = {"global-atomic", "block-atomic", "warp-shuffle", "grid-stride"};
+
+Test(honesty, a_toolkit_header_in_a_shared_region_costs_no_one)
+{
+    screen_variants(ch3_names, 4);
+    const char *text = CH3_SHAPE("#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n"
+                                 "__device__ void block_sum(long long v) { }\n",
+                                 "    block_sum(1);\n");
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], text, strlen(text), &scr), 0);
+    for (int v = 0; v < 4; v++) cr_assert_eq(scr.v[v].caught, 0u, "%s: %s", ch3_names[v], scr.v[v].caught_note);
+}
+
+Test(honesty, a_file_level_region_costs_the_variants_that_use_what_it_declares)
+{
+    screen_variants(ch3_names, 4);
+    const char *text = CH3_SHAPE("#include \"answers.h\"\n__device__ void block_sum(long long v) { }\n",
+                                 "    block_sum(1);\n");
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], text, strlen(text), &scr), 1);
+    cr_assert_eq(scr.v[0].caught, 0u, "global-atomic does not use block-sum: %s", scr.v[0].caught_note);
+    cr_assert_eq(scr.v[1].caught, 0u, "block-atomic does not use block-sum: %s", scr.v[1].caught_note);
+    for (int v = 2; v < 4; v++) {
+        cr_assert_eq(scr.v[v].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "%s", ch3_names[v]);
+        cr_assert(strstr(scr.v[v].caught_note, "`#include \"answers.h\"`"), "%s", scr.v[v].caught_note);
+    }
+    /* through a helper of a helper, with a qualified name: only warp-shuffle names `ns` */
+    screen_variants(ch3_names, 4);
+    const char *chain = CH3_SHAPE("namespace ns { __device__ void inner(void) { cub::BlockReduce<int, 256> r; } }\n",
+                                  "    ns::inner();\n");
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], chain, strlen(chain), &scr), 1);
+    for (int v = 0; v < 4; v++)
+        cr_assert_eq(scr.v[v].caught, v == 2 ? 1u << GR_CAUGHT_SCREEN_PERF : 0u, "%s: %s", ch3_names[v],
+                     scr.v[v].caught_note);
+}
+
+Test(honesty, a_macro_costs_every_variant)
+{
+    screen_variants(ch3_names, 4);
+    const char *macro = CH3_SHAPE("#define wb_time_median_ms fake\n__device__ void block_sum(long long v) { }\n",
+                                  "    block_sum(1);\n");
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], macro, strlen(macro), &scr), 1);
+    for (int v = 0; v < 4; v++) cr_assert_eq(scr.v[v].caught, 1u << GR_CAUGHT_SCREEN_CORRECT, "%s", ch3_names[v]);
+}
+
+Test(honesty, a_region_that_leaves_its_function_costs_its_variant_and_the_users_of_what_it_declares)
+{
+    /* warp-shuffle's region closes its kernel and defines a function of its own at file level */
+#define ESCAPE "    helper2();\n}\n__device__ void helper2(void)\n{\n    usleep(1);\n"
+    screen_variants(ch3_names, 4);
+    const char *alone = CH3_SHAPE("__device__ void block_sum(long long v) { }\n", ESCAPE);
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], alone, strlen(alone), &scr), 2);
+    unsigned both = 1u << GR_CAUGHT_SCREEN_CORRECT | 1u << GR_CAUGHT_SCREEN_PERF;
+    for (int v = 0; v < 4; v++)
+        cr_assert_eq(scr.v[v].caught, v == 2 ? both : 0u, "%s: %s", ch3_names[v], scr.v[v].caught_note);
+    cr_assert(strstr(scr.v[2].caught_note, "braces do not balance"), "%s", scr.v[2].caught_note);
+    /* the shared helper calls it: grid-stride, which calls the helper, pays too */
+    screen_variants(ch3_names, 4);
+    const char *called = CH3_SHAPE("__device__ void block_sum(long long v) { helper2(); }\n", ESCAPE);
+    cr_assert_eq(gr_honesty_screen(&real.ch[2], called, strlen(called), &scr), 2);
+    for (int v = 0; v < 4; v++)
+        cr_assert_eq(scr.v[v].caught, v >= 2 ? both : 0u, "%s: %s", ch3_names[v], scr.v[v].caught_note);
+#undef ESCAPE
+}
+
+Test(honesty, a_file_edited_outside_its_regions_is_not_trusted_for_where_they_sit)
+{
+    /* Chapter 5's shape: v4-stage, at file level, is named after v4 and v5 uses it too. */
+    const char *names[] = {"v4", "v5"};
+#define CH5_SHAPE(OPEN, CLOSE) \
+    OPEN "// BEGIN TODO(v4-stage)\n__device__ void v4_stage(void) { usleep(1); }\n// END TODO(v4-stage)\n" CLOSE \
+    "__global__ void k4(void)\n{\n// BEGIN TODO(v4)\n    v4_stage();\n// END TODO(v4)\n}\n" \
+    "__global__ void k5(void)\n{\n// BEGIN TODO(v5)\n    v4_stage();\n// END TODO(v5)\n}\n"
+    screen_variants(names, 2);
+    const char *honest = CH5_SHAPE("", "");
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], honest, strlen(honest), &scr), 1);
+    cr_assert_eq(scr.v[0].caught, 1u << GR_CAUGHT_SCREEN_PERF);
+    cr_assert_eq(scr.v[1].caught, 1u << GR_CAUGHT_SCREEN_PERF, "v5 calls v4's helper: %s", scr.v[1].caught_note);
+    /* the student's own file wraps v4-stage in a function the build never sees (it splices the regions into
+     * the starter): the region would look like v4's alone, so a file edited outside is not trusted */
+    const char *wrapped = CH5_SHAPE("void wrap(void) {\n", "}\n");
+    screen_variants(names, 2);
+    snprintf(scr.outside, sizeof scr.outside, "your file differs from the starter outside the TODO regions");
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], wrapped, strlen(wrapped), &scr), 1);
+    cr_assert_eq(scr.v[1].caught, 1u << GR_CAUGHT_SCREEN_PERF, "%s", scr.v[1].caught_note);
+    screen_variants(names, 2); /* what the untrusted depth would have said */
+    cr_assert_eq(gr_honesty_screen(&real.ch[0], wrapped, strlen(wrapped), &scr), 1);
+    cr_assert_eq(scr.v[1].caught, 0u);
+#undef CH5_SHAPE
 }
 
 Test(honesty, caught_costs_are_taken_after_every_step)
