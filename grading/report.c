@@ -489,6 +489,7 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
         const char *who = json_string_value(json_object_get(g, "student"));
         gr_csv_field(csv, who ? who : "?");
         json_t *chs = json_object_get(g, "chapters");
+        int not_run = gr_roster_not_run(g); /* no score at all, the reason in the note; never 0.00 (roster.c) */
         int ungraded = 0;
         double row[GR_MAX_CH] = {0}; /* into the chapter means only if the entry was graded */
         if (term) fprintf(term, "%-24.24s", who ? who : "?");
@@ -523,16 +524,15 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
                 }
             }
             if (term) {
-                if (found) fprintf(term, " %8.2f", sc);
+                if (found && !not_run) fprintf(term, " %8.2f", sc);
                 else fprintf(term, " %8s", "-");
             }
             row[c] = sc;
             fputc(',', csv);
-            if (found) gr_csv_num(csv, sc);
+            if (found && !not_run) gr_csv_num(csv, sc);
         }
         double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
         const char *err = json_string_value(json_object_get(g, "error"));
-        int not_run = gr_roster_not_run(g); /* an empty grade with the reason, never 0.00 (roster.c) */
         fputc(',', csv);
         if (!not_run) gr_csv_num(csv, total);
         fputc(',', csv);
