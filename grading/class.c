@@ -8,16 +8,45 @@
 #include "submission.h"
 
 /* ---------------------------------------------------------------- a class */
+/* After the run: every entry's grading.json. Those not graded (missing, or gr_roster_not_run) are told
+ * in one line on stderr; returns the class's exit code (report.h gr_exit_class). */
+static int gr_class_verdict(const char *subs, const char *out, int io_failed)
+{
+    char why[600], first[800] = "";
+    int n, not_graded = 0, no_gpu = 0;
+    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
+    for (int i = 0; e && i < n; i++) {
+        if (!gr_roster_pending(out, e[i].folder)) continue;
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s/grading.json", out, e[i].folder);
+        json_error_t je;
+        json_t *g = json_load_file(p, 0, &je);
+        const char *st = json_string_value(json_object_get(g, "status"));
+        const char *err = json_string_value(json_object_get(g, "error"));
+        not_graded++;
+        no_gpu += st && gr_sub_status_parse(st) == GR_SUB_NO_GPU;
+        if (!first[0]) snprintf(first, sizeof first, "%s: %s", e[i].student, err && *err ? err : g ? "no reason recorded" : "no grading.json");
+        json_decref(g);
+    }
+    free(e);
+    for (char *c = first; *c; c++)
+        if (*c == '\n' || *c == '\r') *c = ' ';
+    if (not_graded)
+        fprintf(stderr, "grade: %d of %d entries not graded (no score written: an empty cell and the reason in grades.csv; "
+                        "the next run grades them again); first: %s\n", not_graded, n, first);
+    return gr_exit_class(not_graded, no_gpu, io_failed);
+}
+
 int gr_class(gr_ctx *x, const char *subs)
 {
     struct dirent **list = NULL;
     int n = scandir(subs, &list, NULL, alphasort);
     if (n < 0) {
         fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
-        return 2;
+        return GR_EXIT_USAGE;
     }
     int entries = gr_roster_record(subs, x->out); /* <out>/roster.json: the LMS name of every folder */
-    if (entries < 0) return 2;
+    if (entries < 0) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
     int ngpu = gr_gpu_count();
     /* Build the references once, before the graders start (they would race to build them). */
     for (int i = 0; i < x->rub.n_ch; i++) {
@@ -73,9 +102,9 @@ int gr_class(gr_ctx *x, const char *subs)
                     mine.gpu = ngpu ? free_slot % ngpu : 0;
                     gr_sub_result *res = calloc(1, sizeof *res);
                     gr_grade_one(&mine, entry, who, out_dir, res);
-                    gr_write_reports(&mine, entry, out_dir, res, stdout);
+                    int wrc = gr_write_reports(&mine, entry, out_dir, res, stdout);
                     fflush(NULL);
-                    _exit(0);
+                    _exit(wrc ? GR_EXIT_IO : GR_EXIT_OK); /* anything else: the grader broke on it */
                 }
                 slot[free_slot] = pid;
                 snprintf(slot_out[free_slot], PATH_MAX, "%s", out_dir);
@@ -96,8 +125,9 @@ int gr_class(gr_ctx *x, const char *subs)
                         gr_sub_result *res = calloc(1, sizeof *res);
                         snprintf(res->student, sizeof res->student, "%s", slot_who[s]);
                         snprintf(res->mode, sizeof res->mode, "grade");
+                        res->status = GR_SUB_GRADER_CRASHED;
                         snprintf(res->error, sizeof res->error, "the grader failed on this submission (%s %d); "
-                                                                "rerun with --force",
+                                                                "the next run grades it again",
                                  WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
                         gr_mkdirs(slot_out[s], 0755);
                         gr_write_grading_json(done, res);
@@ -112,6 +142,7 @@ int gr_class(gr_ctx *x, const char *subs)
     free(slot_out);
     free(slot_who);
     LOG("graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
-    gr_write_class(x->out, &x->rub, stdout);
-    return 0;
+    int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
+    if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));
+    return gr_class_verdict(subs, x->out, io_failed);
 }

@@ -35,7 +35,28 @@ static void gr_usage(FILE *f)
                "       grade --check            practice run of this workbook's chapters/\n"
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --jobs J  --force  --no-perf\n"
                "         --no-sanitizer  --student NAME  --quiet  --insecure-sandbox\n"
-               "       grade --isolation        say how student code is kept from the course files, and exit\n");
+               "       grade --isolation        say how student code is kept from the course files, and exit\n"
+               "exit codes (make passes them on as \"Error N\"):\n");
+    for (int e = 0; e < GR_EXIT_N; e++) fprintf(f, "  %d  %s\n", e, gr_exit_meaning((gr_exit)e));
+}
+
+/* The one line that says a grading did not happen: the reason may hold a program's stderr. */
+static void gr_say_not_graded(const char *who, gr_sub_status st, const char *why)
+{
+    char line[600];
+    snprintf(line, sizeof line, "%s", why);
+    for (char *p = line; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(stderr, "grade: %s not graded (%s, no score written): %s\n", who, gr_sub_status_name(st), line);
+}
+
+/* Before anything is built: the reports' folder exists and takes a file, or exit GR_EXIT_IO. */
+static int gr_out_ready(const char *dir)
+{
+    char why[PATH_MAX + 200];
+    if (!gr_report_dir_ready(dir, why, sizeof why)) return -1;
+    fprintf(stderr, "grade: cannot write the reports (--out): %s\n", why);
+    return GR_EXIT_IO;
 }
 
 /* What the command line asked for. */
@@ -80,13 +101,13 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         case O_CH:
             if (gr_strict_int(optarg, 1, 99, &cli->ch)) {
                 fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", optarg);
-                return 2;
+                return GR_EXIT_USAGE;
             }
             break;
         case O_JOBS:
             if (gr_strict_int(optarg, 1, 256, &cli->jobs)) {
                 fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", optarg);
-                return 2;
+                return GR_EXIT_USAGE;
             }
             break;
         case O_CHECK: x->check_mode = 1; break;
@@ -97,29 +118,29 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         case O_ENGINE: /* slurm is taken before this parser (gr_slurm_wanted): only local reaches here */
             if (strcmp(optarg, "local")) {
                 fprintf(stderr, "grade: --engine is local or slurm, not %s\n", optarg);
-                return 2;
+                return GR_EXIT_USAGE;
             }
             break;
         case O_MERGE: cli->merge = 1; break;
         case O_INSECURE: x->insecure = 1; break;
         case O_ISOLATION: cli->isolation = 1; break;
-        case 'h': gr_usage(stdout); return 0;
-        case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return 2;
+        case 'h': gr_usage(stdout); return GR_EXIT_OK;
+        case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return GR_EXIT_USAGE;
         default:
             fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
             gr_usage(stderr);
-            return 2;
+            return GR_EXIT_USAGE;
         }
     }
     if (optind < argc) cli->sub = argv[optind++];
     if (optind < argc) {
         fprintf(stderr, "grade: one submission at a time (got %s and %s); use --class DIR\n", cli->sub, argv[optind]);
-        return 2;
+        return GR_EXIT_USAGE;
     }
     if (cli->isolation && !cli->sub && !cli->klass && !x->check_mode) return -1;
     if (!!cli->sub + !!cli->klass + x->check_mode != 1) {
         gr_usage(stderr);
-        return 2;
+        return GR_EXIT_USAGE;
     }
     x->only_ch = (int)cli->ch;
     x->jobs = (int)cli->jobs;
@@ -139,7 +160,7 @@ static int gr_seeds(gr_ctx *x, const char *seeds)
             long long v;
             if (x->n_seeds == 8 || gr_strict_int(t, 0, 0x7fffffff, &v)) {
                 fprintf(stderr, "grade: bad seed '%s' (at most 8, each from 0 to 2147483647)\n", t);
-                return 2;
+                return GR_EXIT_USAGE;
             }
             x->seeds[x->n_seeds++] = (unsigned long long)v;
         }
@@ -149,7 +170,7 @@ static int gr_seeds(gr_ctx *x, const char *seeds)
         uint32_t v;
         if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
             fprintf(stderr, "grade: no random seed from the kernel (getrandom: %s)\n", strerror(errno));
-            return 3;
+            return GR_EXIT_REFUSED;
         }
         x->seeds[x->n_seeds++] = v & 0x7fffffff;
     }
@@ -165,7 +186,7 @@ static int gr_isolate(gr_ctx *x, const char *const *extra)
     char why[700];
     if (gr_iso_setup(x->root, x->insecure || x->check_mode, 0, extra, &iso, why, sizeof why)) {
         fprintf(stderr, "%s\n", why);
-        return 3;
+        return GR_EXIT_REFUSED;
     }
     LOG("isolation: %s", iso.line);
     return -1;
@@ -182,7 +203,7 @@ int main(int argc, char **argv)
     const char *sub = cli.sub, *klass = cli.klass, *student = cli.student, *out = cli.out;
     if (!getcwd(x.root, sizeof x.root) || !gr_is_file("common/wb.h")) {
         fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
-        return 2;
+        return GR_EXIT_USAGE;
     }
     char err[600];
     if (cli.isolation) { /* make doctor: decide and say it (changing nothing), exit */
@@ -206,11 +227,11 @@ int main(int argc, char **argv)
     }
     if (gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err)) {
         fprintf(stderr, "grade: bad rubric: %s\n", err);
-        return 2;
+        return GR_EXIT_USAGE;
     }
     if (x.only_ch && !gr_rubric_has_chapter(&x.rub, x.only_ch)) {
         fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x.only_ch, x.only_ch);
-        return 2;
+        return GR_EXIT_USAGE;
     }
     if ((rc = gr_seeds(&x, cli.seeds)) >= 0) return rc;
     if (!gr_which("compute-sanitizer", x.sanitizer, sizeof x.sanitizer)) {
@@ -223,7 +244,7 @@ int main(int argc, char **argv)
     x.gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
     if (klass) {
         snprintf(x.out, sizeof x.out, "%s", out ? out : "build/grades");
-        gr_mkdirs(x.out, 0755);
+        if ((rc = gr_out_ready(x.out)) >= 0) return rc; /* before the references are built */
         char abs[PATH_MAX];
         if (realpath(x.out, abs)) snprintf(x.out, sizeof x.out, "%s", abs);
         if (cli.merge) return gr_slurm_merge(klass, x.out, &x.rub);
@@ -247,7 +268,7 @@ int main(int argc, char **argv)
         size_t l = strlen(out_dir);
         if (!x.check_mode) snprintf(out_dir + l, sizeof out_dir - l, "/%s", who);
     }
-    gr_mkdirs(out_dir, 0755);
+    if ((rc = gr_out_ready(out_dir)) >= 0) return rc; /* before anything is built */
     char abs[PATH_MAX];
     if (realpath(out_dir, abs)) snprintf(out_dir, sizeof out_dir, "%s", abs);
     if (student && out) snprintf(who, sizeof who, "%s", student); /* the LMS name as the id (roster.c) */
@@ -255,10 +276,16 @@ int main(int argc, char **argv)
     if ((rc = gr_isolate(&x, extra)) >= 0) return rc;
     gr_sub_result *res = calloc(1, sizeof *res);
     gr_grade_one(&x, sub, who, out_dir, res);
+    char why[sizeof res->error + 700];
+    gr_sub_status st = gr_sub_judge(res, why, sizeof why);
+    errno = 0;
     rc = gr_write_reports(&x, sub, out_dir, res, stdout);
-    printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
-    int bad = res->error[0] != 0;
-    for (int c = 0; c < res->n_ch; c++) bad |= res->ch[c].status == GR_CH_GRADER_ERROR || res->ch[c].status == GR_CH_NO_GPU;
     free(res);
-    return rc ? 5 : bad ? 3 : 0;
+    if (rc) {
+        fprintf(stderr, "grade: the reports could not all be written in %s: %s\n", out_dir, errno ? strerror(errno) : "write error");
+        return GR_EXIT_IO;
+    }
+    printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
+    if (st != GR_SUB_GRADED) gr_say_not_graded(x.check_mode ? "chapters/" : sub, st, why);
+    return gr_exit_of(st);
 }

@@ -281,12 +281,13 @@ int gr_write_reports(const gr_ctx *x, const char *sub, const char *out_dir, gr_s
     gr_replay_cmd(x, sub, replay, sizeof replay);
     snprintf(path, sizeof path, "%s/feedback.md", out_dir);
     FILE *f = fopen(path, "w");
+    int rc = f ? 0 : -1; /* a report not written is an I/O failure (grade.c: exit GR_EXIT_IO) */
     if (f) {
         gr_write_feedback(f, res, replay);
-        fclose(f);
+        rc |= fclose(f);
     }
     snprintf(path, sizeof path, "%s/results.json", out_dir);
-    int rc = gr_write_results_json(path, res);
+    rc |= gr_write_results_json(path, res);
     snprintf(path, sizeof path, "%s/grading.json", out_dir);
     rc |= gr_write_grading_json(path, res);
     if (term) gr_print_table(term, res);

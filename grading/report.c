@@ -17,6 +17,92 @@ int gr_ch_status_parse(const char *s)
     return -1;
 }
 
+static const char *const gr_sub_status_names[] = {"graded", "not graded", "no GPU", "grader crashed"};
+
+const char *gr_sub_status_name(gr_sub_status s) { return s >= 0 && s < GR_SUB_STATUS_N ? gr_sub_status_names[s] : "?"; }
+
+int gr_sub_status_parse(const char *s)
+{
+    for (int k = 0; s && k < GR_SUB_STATUS_N; k++)
+        if (!strcmp(s, gr_sub_status_names[k])) return k;
+    return -1;
+}
+
+static const char *const gr_exit_meanings[GR_EXIT_N] = {
+    [GR_EXIT_OK] = "every submission graded (what a student got wrong is part of the grade)",
+    [GR_EXIT_NOT_GRADED] = "a submission (or a class entry) could not be graded: the reference failed, the grader "
+                           "broke or crashed, the submission could not be read; no score is written for it, the "
+                           "reason is in its reports, and the next class run retries it",
+    [GR_EXIT_USAGE] = "bad command line or rubric, or not run from the workbook's root; nothing graded",
+    [GR_EXIT_REFUSED] = "refused before any student code ran: the course files cannot be isolated (see "
+                        "--isolation, --insecure-sandbox), or no random seed",
+    [GR_EXIT_CLUSTER] = "ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv",
+    [GR_EXIT_IO] = "the output folder (--out) or a report could not be written",
+    [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it",
+};
+
+const char *gr_exit_meaning(gr_exit e) { return e >= 0 && e < GR_EXIT_N ? gr_exit_meanings[e] : "?"; }
+
+gr_exit gr_exit_of(gr_sub_status s)
+{
+    return s == GR_SUB_GRADED ? GR_EXIT_OK : s == GR_SUB_NO_GPU ? GR_EXIT_NO_GPU : GR_EXIT_NOT_GRADED;
+}
+
+gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed)
+{
+    if (io_failed) return GR_EXIT_IO;
+    if (!not_graded) return GR_EXIT_OK;
+    return no_gpu == not_graded ? GR_EXIT_NO_GPU : GR_EXIT_NOT_GRADED;
+}
+
+/* A chapter the grader could not grade (a chapter the student failed is graded: 0). */
+static int gr_ch_not_graded(gr_ch_status st) { return st == GR_CH_GRADER_ERROR || st == GR_CH_NO_GPU; }
+
+gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len)
+{
+    const gr_ch_result *first = NULL;
+    int no_gpu = 0, broke = 0;
+    for (int c = 0; c < s->n_ch; c++) {
+        if (!gr_ch_not_graded(s->ch[c].status)) continue;
+        if (!first) first = &s->ch[c];
+        no_gpu |= s->ch[c].status == GR_CH_NO_GPU;
+        broke |= s->ch[c].status == GR_CH_GRADER_ERROR;
+    }
+    gr_sub_status st = s->status == GR_SUB_GRADER_CRASHED     ? GR_SUB_GRADER_CRASHED
+                       : broke || (s->error[0] && !no_gpu) ? GR_SUB_NOT_GRADED
+                       : no_gpu                            ? GR_SUB_NO_GPU
+                                                           : GR_SUB_GRADED;
+    /* the reason where every report shows it: never an empty one for a grading that did not happen */
+    if (st == GR_SUB_GRADED || s->error[0]) snprintf(why, len, "%s", s->error);
+    else if (first)
+        snprintf(why, len, "chapter %d %s: %s", first->number, gr_ch_status_name(first->status),
+                 first->reason[0] ? first->reason : "no reason recorded");
+    else snprintf(why, len, "%s (no reason recorded)", gr_sub_status_name(st));
+    return st;
+}
+
+int gr_report_dir_ready(const char *dir, char *why, size_t len)
+{
+    char probe[PATH_MAX];
+    if (gr_mkdirs(dir, 0755)) {
+        snprintf(why, len, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    /* a name no report uses, unique to this process: two graders probing one folder do not collide */
+    snprintf(probe, sizeof probe, "%s/.grade-probe-%ld", dir, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(why, len, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    close(fd);
+    if (unlink(probe)) {
+        snprintf(why, len, "%s: cannot remove %s: %s", dir, probe, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
 
 static double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
@@ -49,7 +135,9 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
     char seeds[200];
     gr_seeds_str(s, seeds, sizeof seeds);
     fprintf(f, "%s: %s (seeds %s; isolation: %s)\n", s->mode, s->student, seeds, s->isolation);
-    if (s->error[0]) fprintf(f, "  NOT GRADED: %s\n", s->error);
+    char why[sizeof s->error + 700];
+    int graded = gr_sub_judge(s, why, sizeof why) == GR_SUB_GRADED;
+    if (!graded) fprintf(f, "  NOT GRADED: %s\n", why);
     fprintf(f, "  %-3s %-18s %-10s %-9s %-11s %-12s %s\n", "ch", "variant", "result", "correct", "sanitizer",
             "time/ref", "points");
     for (int c = 0; c < s->n_ch; c++) {
@@ -57,8 +145,8 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
         if ((ch->status != GR_CH_GRADED)) {
             fprintf(f, "  %-3d %-18s %-10s %s\n", ch->number, "(all)", gr_ch_status_name(ch->status), ch->reason);
             for (int v = 0; v < ch->n_v; v++)
-                fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, ch->v[v].name, "-", "-", "-",
-                        "-", 0.0, gr_var_max(&ch->v[v]));
+                fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %s/%.1f\n", ch->number, ch->v[v].name, "-", "-", "-",
+                        "-", gr_ch_not_graded(ch->status) ? "-" : "0.0", gr_var_max(&ch->v[v]));
             continue;
         }
         for (int v = 0; v < ch->n_v; v++) {
@@ -76,7 +164,8 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
         if (ch->outside[0]) fprintf(f, "      note: %s\n", ch->outside);
         if (ch->perf_note[0]) fprintf(f, "      note: %s\n", ch->perf_note);
     }
-    fprintf(f, "  total %.1f / %.1f   (%.1f s, %.1f s holding the GPU)\n", s->score, s->max, s->wall_s, s->budget_s);
+    if (graded) fprintf(f, "  total %.1f / %.1f   (%.1f s, %.1f s holding the GPU)\n", s->score, s->max, s->wall_s, s->budget_s);
+    else fprintf(f, "  total -  / %.1f   not graded (%.1f s)\n", s->max, s->wall_s);
 }
 
 /* ---------------------------------------------------------------- feedback.md */
@@ -114,12 +203,15 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         fprintf(f, "_This is `make check`, a practice run. Where no reference solution is available, correctness "
                    "comes from **your program's own CPU check** (marked \"self-check\"); grading compares your "
                    "raw results with the reference instead._\n\n");
-    if (s->error[0]) fprintf(f, "**Not graded:** %s\n\n", s->error);
-    fprintf(f, "**Score: %.1f / %.1f**\n\n", s->score, s->max);
+    char why[sizeof s->error + 700];
+    if (gr_sub_judge(s, why, sizeof why) != GR_SUB_GRADED) /* no score that was not earned, here either */
+        fprintf(f, "**Not graded:** %s\n\n**Score: none** (out of %.1f): this run is not a grade; it is graded again.\n\n", why, s->max);
+    else fprintf(f, "**Score: %.1f / %.1f**\n\n", s->score, s->max);
     fprintf(f, "Random seeds of this run: `%s` (replay: `%s`).\n\n", seeds, replay);
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
-        fprintf(f, "## Chapter %d (%s): %.1f / %.1f\n\n", ch->number, ch->dir, ch->score, ch->max);
+        if (gr_ch_not_graded(ch->status)) fprintf(f, "## Chapter %d (%s): not graded (out of %.1f)\n\n", ch->number, ch->dir, ch->max);
+        else fprintf(f, "## Chapter %d (%s): %.1f / %.1f\n\n", ch->number, ch->dir, ch->score, ch->max);
         if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
         if ((ch->status != GR_CH_GRADED)) {
             fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
@@ -198,15 +290,45 @@ json_t *gr_jstr(const char *s)
     return j;
 }
 
+/* A submission that was not graded must not give the LMS a score. Gradescope's autograder
+ * specification (gradescope-autograders.readthedocs.io/en/latest/specs/, "Output format"): the top-level
+ * "score" is "optional, but required if not on each test case", a test's "score" "optional, but required
+ * if not on top level submission"; and ("Test case status") "You can omit score information to add test
+ * cases that serve as informational checks with a passing or failing status". So such a results.json
+ * has no score anywhere: the top-level "output" and a first informational test say why (what was
+ * measured stays in each test's output and its "extra_data"), and "extra_data" carries the status. */
+static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const char *why)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach(tests, i, t)
+    {
+        json_t *points = json_pack("{s:O, s:O}", "points", json_object_get(t, "score"), "max_points",
+                                   json_object_get(t, "max_score"));
+        json_object_set_new(t, "extra_data", points);
+        json_object_del(t, "score");
+        json_object_del(t, "max_score");
+    }
+    char text[700];
+    snprintf(text, sizeof text, "Not graded (%s): %s. No score is recorded for this run; it is graded again.",
+             gr_sub_status_name(st), why);
+    json_t *head = json_pack("{s:s, s:s, s:o, s:s}", "name", "Not graded", "status", "failed", "output", gr_jstr(text),
+                             "visibility", "visible");
+    json_array_insert_new(tests, 0, head);
+    json_object_set_new(root, "extra_data", json_pack("{s:s, s:o}", "status", gr_sub_status_name(st), "error", gr_jstr(why)));
+}
+
 int gr_write_results_json(const char *path, const gr_sub_result *s)
 {
     json_t *root = json_object(), *tests = json_array();
-    json_object_set_new(root, "score", json_real(s->score));
+    char why[sizeof s->error + 700];
+    gr_sub_status st = gr_sub_judge(s, why, sizeof why);
+    if (st == GR_SUB_GRADED) json_object_set_new(root, "score", json_real(s->score));
     json_object_set_new(root, "execution_time", json_real(s->wall_s));
-    char seeds[200], out[600];
+    char seeds[200], out[sizeof why + 400];
     gr_seeds_str(s, seeds, sizeof seeds);
-    snprintf(out, sizeof out, "%s%sSeeds: %s. Isolation: %s.", s->error[0] ? "Not graded: " : "", s->error, seeds,
-             s->isolation);
+    snprintf(out, sizeof out, "%s%s%sSeeds: %s. Isolation: %s.", st != GR_SUB_GRADED ? "Not graded: " : "", st != GR_SUB_GRADED ? why : "",
+             st != GR_SUB_GRADED ? " " : "", seeds, s->isolation);
     json_object_set_new(root, "output", gr_jstr(out));
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
@@ -249,6 +371,7 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             }
         }
     }
+    if (st != GR_SUB_GRADED) gr_gs_unscored(root, tests, st, why);
     json_object_set_new(root, "tests", tests);
     int rc = json_dump_file(root, path, JSON_INDENT(2));
     json_decref(root);
@@ -260,12 +383,15 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
     json_t *root = json_object(), *chs = json_array(), *seeds = json_array();
     json_object_set_new(root, "student", gr_jstr(s->student));
     json_object_set_new(root, "mode", json_string(s->mode));
-    json_object_set_new(root, "score", json_real(s->score));
+    char why[sizeof s->error + 700];
+    gr_sub_status st = gr_sub_judge(s, why, sizeof why);
+    json_object_set_new(root, "score", st == GR_SUB_GRADED ? json_real(s->score) : json_null()); /* none not earned */
     json_object_set_new(root, "max_score", json_real(s->max));
     json_object_set_new(root, "gpu_seconds", json_real(s->budget_s));
     json_object_set_new(root, "execution_time", json_real(s->wall_s));
     json_object_set_new(root, "isolation", gr_jstr(s->isolation));
-    json_object_set_new(root, "error", gr_jstr(s->error));
+    json_object_set_new(root, "status", json_string(gr_sub_status_name(st))); /* roster.c reads it */
+    json_object_set_new(root, "error", gr_jstr(why));
     for (int i = 0; i < s->n_seeds; i++) json_array_append_new(seeds, json_integer((json_int_t)s->seeds[i]));
     json_object_set_new(root, "seeds", seeds);
     for (int c = 0; c < s->n_ch; c++) {
@@ -365,7 +491,9 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
         const char *who = json_string_value(json_object_get(g, "student"));
         gr_csv_field(csv, who ? who : "?");
         json_t *chs = json_object_get(g, "chapters");
+        int not_run = gr_roster_not_run(g); /* no score at all, the reason in the note; never 0.00 (roster.c) */
         int ungraded = 0;
+        double row[GR_MAX_CH] = {0}; /* into the chapter means only if the entry was graded */
         if (term) fprintf(term, "%-24.24s", who ? who : "?");
         gr_str verdicts = {0};
         for (int c = 0; c < rub->n_ch; c++) {
@@ -377,8 +505,10 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
             {
                 sc = json_number_value(json_object_get(o, "score"));
                 ch_max[c] = json_number_value(json_object_get(o, "max_score"));
-                found = 1;
                 const char *st = json_string_value(json_object_get(o, "status"));
+                /* a chapter the grader could not grade: an empty cell (the note says why), never 0.00 */
+                found = !(st && (gr_ch_status_parse(st) == GR_CH_GRADER_ERROR || gr_ch_status_parse(st) == GR_CH_NO_GPU));
+                if (!found) sc = 0;
                 ungraded |= st && strcmp(st, "graded");
                 if (st && strcmp(st, "graded")) gr_str_addf(&verdicts, "%sch%d %s", verdicts.len ? "; " : "", rub->ch[c].number, st);
                 else {
@@ -396,24 +526,28 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
                 }
             }
             if (term) {
-                if (found) fprintf(term, " %8.2f", sc);
+                if (found && !not_run) fprintf(term, " %8.2f", sc);
                 else fprintf(term, " %8s", "-");
             }
-            ch_sum[c] += sc;
+            row[c] = sc;
             fputc(',', csv);
-            if (found) gr_csv_num(csv, sc);
+            if (found && !not_run) gr_csv_num(csv, sc);
         }
         double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
         const char *err = json_string_value(json_object_get(g, "error"));
-        int not_run = gr_roster_not_run(g); /* an empty grade with the reason, never 0.00 (roster.c) */
         fputc(',', csv);
         if (!not_run) gr_csv_num(csv, total);
         fputc(',', csv);
         gr_csv_num(csv, mx);
         fputc(',', csv);
-        gr_csv_field(csv, err ? err : "");
+        /* the reason column: never empty for an entry not graded (an older grading.json may lack it) */
+        gr_csv_field(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "");
         fputs("\r\n", csv);
-        if (term) fprintf(term, " %8.2f  %s%s%s\n", total, gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
+        if (term) {
+            if (not_run) fprintf(term, " %8s", "-");
+            else fprintf(term, " %8.2f", total);
+            fprintf(term, "  %s%s%s\n", gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
+        }
         gr_str_free(&verdicts);
         maxs = mx > maxs ? mx : maxs;
         if (not_run) { /* not in the mean, best or lowest: it is retried on the next run */
@@ -422,6 +556,7 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
             json_decref(g);
             continue;
         }
+        for (int c = 0; c < rub->n_ch; c++) ch_sum[c] += row[c];
         sum += total;
         if (total > best) best = total;
         if (total < worst) worst = total;

@@ -54,6 +54,40 @@ typedef struct {
     double wall_s;
 } gr_ch_result;
 
+/* A submission's state (grading.json "status"). One that is not GR_SUB_GRADED was not graded: no score
+ * for it anywhere (results.json, grades.csv), the reason in its `error`, and the next class run grades
+ * it again (roster.c). A chapter the student failed (missing, not gradable, build failed) is graded: 0. */
+typedef enum {
+    GR_SUB_GRADED,
+    GR_SUB_NOT_GRADED,              /* the reference failed, the grader broke, the submission could not be read */
+    GR_SUB_NO_GPU,                  /* no usable GPU for what needs one */
+    GR_SUB_GRADER_CRASHED,          /* the grader's process for it died (grade --class records it) */
+    GR_SUB_STATUS_N
+} gr_sub_status;
+const char *gr_sub_status_name(gr_sub_status s);
+/* The state named by its word, or -1. */
+int gr_sub_status_parse(const char *s);
+
+/* The grader's exit codes: the one list (grade --help prints it; handouts/instructor/guide.md lists it,
+ * tests/test_results.c checks that both say the same). make passes the code on as "Error N". */
+typedef enum {
+    GR_EXIT_OK = 0,                 /* every submission graded (what a student got wrong is a grade) */
+    GR_EXIT_NOT_GRADED = 1,         /* a submission or class entry not graded: no score written for it */
+    GR_EXIT_USAGE = 2,              /* bad command line or rubric, not the workbook's root: nothing graded */
+    GR_EXIT_REFUSED = 3,            /* refused before any student code ran (isolation, random seeds) */
+    GR_EXIT_CLUSTER = 4,            /* ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv */
+    GR_EXIT_IO = 5,                 /* the output folder or a report could not be written */
+    GR_EXIT_NO_GPU = 6,             /* no usable GPU: what needs one was not graded, no score written */
+    GR_EXIT_N
+} gr_exit;
+/* One line: what the code means (grade --help). */
+const char *gr_exit_meaning(gr_exit e);
+/* The code of one submission's state. */
+gr_exit gr_exit_of(gr_sub_status s);
+/* The code of a class: entries not graded (of which for want of a GPU), and whether a report or
+ * grades.csv could not be written. No GPU only when every entry not graded lacked one. */
+gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed);
+
 typedef struct {
     char student[128];
     char mode[16];                  /* grade, check */
@@ -65,9 +99,15 @@ typedef struct {
     char isolation[800];            /* how student code was isolated, the sanitizer's way on this host included */
     double budget_s;                /* GPU-holding seconds this submission's runs used (budget.h) */
     char error[400];                /* set when the submission could not be graded at all */
+    gr_sub_status status;           /* GR_SUB_GRADER_CRASHED where class.c records a crash; else see gr_sub_judge */
 } gr_sub_result;
 
 void gr_sub_totals(gr_sub_result *s);
+
+/* Whether the submission was graded, from what grading recorded (s->error, each chapter's status; a
+ * status already GR_SUB_GRADER_CRASHED is kept), and why not in why: s->error, else the first chapter
+ * that could not be graded; never empty when not graded. Every report writer asks this. */
+gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len);
 
 /* A JSON string of arbitrary bytes (invalid UTF-8 replaced). */
 json_t *gr_jstr(const char *s);
@@ -77,6 +117,11 @@ void gr_print_table(FILE *f, const gr_sub_result *s);
 
 void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay);
 
+/* Before anything is built: can reports be written in dir? Creates it (and its parents), then creates
+ * and removes a probe file there. 0, or -1 with "DIR: the error" in why. */
+int gr_report_dir_ready(const char *dir, char *why, size_t len);
+
+/* results.json for Gradescope. A submission not graded gets no score at all (see report.c). */
 int gr_write_results_json(const char *path, const gr_sub_result *s);
 
 /* grading.json: what a class report and a replay need. */

@@ -494,7 +494,7 @@ Test(grading_report, grades_csv_is_rfc4180_and_the_summary_adds_up)
         cr_assert_eq(gr_write_grading_json(path, &s), 0);
         free(s.ch[1].compile_log);
     }
-    cr_assert_eq(gr_write_class(dir, &r, NULL), 3);
+    cr_assert_eq(gr_write_class(dir, &r, NULL), 2, "carl, whose submission could not be read, was not graded");
     snprintf(path, sizeof path, "%s/grades.csv", dir);
     char *csv = gr_read_capped(path, 1 << 20, NULL);
     cr_assert_not_null(csv);
@@ -510,10 +510,14 @@ Test(grading_report, grades_csv_is_rfc4180_and_the_summary_adds_up)
     int total_col = 1 + r.n_ch;
     cr_assert_str_eq(f[1][total_col], "3.60");
     cr_assert_str_eq(f[3][total_col + 2], "cannot unpack, \"bad\" zip");
+    cr_assert_str_eq(f[3][1], "", "not graded: no score, the reason beside it");
+    cr_assert_str_eq(f[3][total_col], "");
     free(csv);
     snprintf(path, sizeof path, "%s/summary.md", dir);
     char *sum = gr_read_capped(path, 1 << 20, NULL);
-    cr_assert(sum && strstr(sum, "3 submissions graded") && strstr(sum, "3 with a chapter or more not graded"), "%s", sum);
+    cr_assert(sum && strstr(sum, "3 entries; 1 could not be graded") && strstr(sum, "2 submissions graded") &&
+                  strstr(sum, "3 with a chapter or more not graded"),
+              "%s", sum);
     free(sum);
 }
 

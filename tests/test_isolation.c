@@ -266,7 +266,7 @@ Test(isolation, a_tmpdir_closed_to_the_runs_is_refused_with_the_reason, .timeout
     rc = wbt_run(out, "cd %s && TMPDIR=%s/private WB_GRADE_LOCK_DIR=$PWD %s --rubric rubric.json --no-perf --no-sanitizer "
                       "--out %s/out %s/sub",
                  root, root, grade, root, root);
-    cr_expect_eq(rc, 3, "%s", out);
+    cr_expect_eq(rc, GR_EXIT_NOT_GRADED, "not graded, and no score written: %s", out);
     cr_expect(strstr(out, "cannot reach the work folder") && strstr(out, "/private lets no other user through") &&
                   strstr(out, "TMPDIR"),
               "no reason naming the closed folder and TMPDIR:\n%s", out);

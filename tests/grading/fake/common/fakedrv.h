@@ -99,6 +99,12 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
             printf("{\"variant\":\"%s\",\"idea\":\"a loop\",\"kernels\":\"%s\"}\n", vars[v].name, vars[v].kernels);
         return 0;
     }
+#ifdef FAKE_NO_GPU
+    /* tests/test_not_graded.c: a machine without a GPU as every real program meets it (CONTRACT.md: one
+     * line, exit 3); --list still answers, as it needs no device */
+    fprintf(stderr, "no CUDA device found: no NVIDIA driver is loaded (the fake chapter, built with -DFAKE_NO_GPU)\n");
+    return WB_EXIT_NO_DEVICE;
+#endif
     FILE *json = o.json_path ? (strcmp(o.json_path, "-") ? fopen(o.json_path, "w") : stdout) : NULL;
     int status = 0;
     for (int s = 0; s < o.n_sizes; s++) {
