@@ -341,3 +341,32 @@ Test(check, counts_every_mismatch_but_formats_only_the_first_few, .timeout = 20)
     free(want);
     free(got);
 }
+
+/* wbtest.h's temporary folders, for the release unpacked at any path (issue 28): TMPDIR is the unpacked
+ * folder + "/build/tmp" and the tests' buffers are 64 to 1024 bytes. At a 39-character path TMPDIR is 49
+ * characters, exactly what a 64-byte buffer holds with "/wbtest.XXXXXX": the old fallback missed that. */
+Test(tmpdir, fits_wherever_the_release_is_unpacked)
+{
+    static const size_t paths[] = {20, 38, 39, 40, 41, 49, 50, 63, 64, 113, 200, 400};
+    static const size_t lens[] = {64, 96, 128, 160, 200, 256, 320, 512, 600, 1024};
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        char cwd[512], tmp[600];
+        memset(cwd, 'a', paths[p]);
+        cwd[0] = '/';
+        cwd[paths[p]] = 0;
+        snprintf(tmp, sizeof tmp, "%s/build/tmp", cwd);
+        for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+            size_t n;
+            const char *base = wbt_tmp_base(tmp, cwd, lens[l], &n);
+            cr_assert_not_null(base, "unpacked at a %zu-character path, a %zu-byte buffer gets no folder", paths[p], lens[l]);
+            cr_assert_leq(n + sizeof WBT_TMP_LEAF, lens[l], "path %zu, buffer %zu: %zu bytes", paths[p], lens[l], n);
+            /* the absolute TMPDIR whenever it fits, else the relative build/tmp */
+            int abs_fits = strlen(tmp) + sizeof WBT_TMP_LEAF <= lens[l];
+            cr_assert_str_eq(base, abs_fits ? tmp : "build/tmp", "path %zu, buffer %zu", paths[p], lens[l]);
+        }
+    }
+    size_t n;
+    /* outside the current folder and too long: no folder (wbt_tmpdir then fails with the reason) */
+    cr_assert_null(wbt_tmp_base("/elsewhere/a-rather-long-temporary-folder-name-here", "/x", 64, &n));
+    cr_assert_not_null(wbt_tmp_base(NULL, NULL, 64, &n), "no TMPDIR: /tmp");
+}

@@ -77,6 +77,26 @@ static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
         }                                                                               \
     } while (0)
 
+#define WBT_TMP_LEAF "/wbtest.XXXXXX"
+
+/* Where a test's temporary directory goes: the first `*n` bytes of the returned string (TMPDIR `tmp`,
+ * or, when TMPDIR + WBT_TMP_LEAF and its NUL would not fit in `len` bytes, TMPDIR relative to `cwd` when it is
+ * below it). NULL when neither fits. One predicate decides both the fallback and the failure: the release
+ * unpacked where TMPDIR was exactly len - 15 characters long once failed every test (the fallback asked
+ * `>` where the check asked `<`). Pure, so that tests/test_common.c tries it at many path lengths. */
+static inline const char *wbt_tmp_base(const char *tmp, const char *cwd, size_t len, size_t *n)
+{
+    if (!tmp || *tmp != '/') tmp = "/tmp";
+    *n = strlen(tmp);
+    while (*n > 1 && tmp[*n - 1] == '/') (*n)--;
+    size_t c = cwd ? strlen(cwd) : 0;
+    if (*n + sizeof WBT_TMP_LEAF > len && c && strncmp(tmp, cwd, c) == 0 && tmp[c] == '/') {
+        tmp += c + 1;
+        *n -= c + 1;
+    }
+    return *n + sizeof WBT_TMP_LEAF <= len ? tmp : NULL;
+}
+
 /* A fresh temporary directory for one test's files, under $TMPDIR: `make test` points TMPDIR at a
  * directory of its own under build/ and removes it after the run, whatever the tests did, so a test
  * that fails before its own cleanup leaves nothing behind (and nothing lands in /tmp). Outside
@@ -84,18 +104,11 @@ static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
  * (callers use small buffers), the path relative to the current directory is used when it is below it. */
 static inline void wbt_tmpdir(char *dir, size_t len)
 {
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || *tmp != '/') tmp = "/tmp";
-    size_t n = strlen(tmp);
-    while (n > 1 && tmp[n - 1] == '/') n--;
     char cwd[4096];
-    size_t c = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
-    if (n + sizeof "/wbtest.XXXXXX" > len && c && strncmp(tmp, cwd, c) == 0 && tmp[c] == '/') {
-        tmp += c + 1;
-        n -= c + 1;
-    }
-    cr_assert_lt(n + sizeof "/wbtest.XXXXXX", len, "TMPDIR '%s' is too long for a test's directory", tmp);
-    snprintf(dir, len, "%.*s/wbtest.XXXXXX", (int)n, tmp);
+    size_t n;
+    const char *tmp = wbt_tmp_base(getenv("TMPDIR"), getcwd(cwd, sizeof cwd) ? cwd : NULL, len, &n);
+    cr_assert_not_null(tmp, "TMPDIR '%s' is too long for a test's directory", getenv("TMPDIR"));
+    snprintf(dir, len, "%.*s" WBT_TMP_LEAF, (int)n, tmp);
     cr_assert_not_null(mkdtemp(dir), "mkdtemp %s failed: %s", dir, strerror(errno));
 }
 /* Reads a whole binary file; asserts it exists and has exactly `expect` bytes. */
