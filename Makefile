@@ -142,8 +142,9 @@ $(TEST_STAMP): FORCE
 LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/honesty.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
             grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c grading/diagnose.c grading/diagnose_scan.c grading/evidence.c \
-            tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/report.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
+# The mutation tool quotes solution lines: the student release has no tools/mutate/ (release/allow-list).
+LIB_SRCS += $(wildcard tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/report.c)
 # Where the student code is kept from the course files (grading/isolation.h); a line of its own.
 LIB_SRCS += grading/isolation.c
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
@@ -517,29 +518,31 @@ check:
 	@$(MAKE) --no-print-directory $(GRADER)
 	./$(GRADER) $(GRADE_ARGS) --check
 
-# The student release: the workbook without solutions/, the graders' test submissions (near-solutions),
-# planted-bug programs, captured compiler/sanitizer output of the solutions, and the instructor's
-# handouts (answers), and the tests of the grader and look-inside tools (they need those files), plus
-# pristine copies of the starters so that `make check` and `make test` can tell edits outside the TODO
-# regions. There, `make test` checks the student's own chapters. grading/secret/ (if any) stays out too.
-# The file list comes from the files themselves (find), not from git, so that any copy (a clone, an
-# unpacked tarball, the release itself) makes the same release; build outputs, the version control's
-# own files and object files stay out. The release's README.md is release/README.md (the student's);
-# release/ itself stays out.
+# The student release: what release/allow-list names (one regular expression per line, the whole
+# path) of the files git tracks, the student's README (release/README.md) and pristine copies of the
+# starters, so that `make check` and `make test` can tell edits outside the TODO regions. There,
+# `make test` checks the student's own chapters. An allow-list, not a list of exclusions: an untracked
+# stray, a new tool or a tool that holds solution code (tools/sgemm-tune, tools/mutate) stays out unless
+# it is named. In a copy without git (an unpacked tarball of the workbook) the files under it, outside
+# build/, are listed instead; the allow-list still decides. tests/test_release.c checks the result for
+# solution lines and untracked files.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|exploits|isolation|mutate)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_DIR   = $(BUILD)/dist/$(DIST_NAME)
 dist-student:
-	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
-	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@find . -type f | sed 's|^\./||' | LC_ALL=C sort | grep -Ev '$(DIST_EXCLUDE)' \
-	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
-	@cp release/README.md $(BUILD)/dist/$(DIST_NAME)/README.md
-	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
-	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done
-	@tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST_NAME).tar.gz $(DIST_NAME)
-	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted|handouts/instructor)/' >/dev/null; then \
-	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
-	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
+	@test -f release/README.md -a -f release/allow-list || { echo "dist-student: release/README.md or release/allow-list is missing from this copy" >&2; exit 1; }
+	@rm -rf "$(BUILD)/dist" && mkdir -p "$(DIST_DIR)"
+	@grep -Ev '^(#|$$)' release/allow-list | sed 's/.*/^(&)$$/' > "$(BUILD)/dist/allow.re"
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ "$$(git rev-parse --show-toplevel)" = "$$(pwd -P)" ]; then \
+	   git ls-files -z | tr '\0' '\n'; \
+	 else echo "dist-student: not a git checkout: listing the files with find (release/allow-list decides)" >&2; \
+	   find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|^\./||'; fi \
+	 | LC_ALL=C sort | grep -E -f "$(BUILD)/dist/allow.re" | while IFS= read -r f; do [ -f "$$f" ] && printf '%s\n' "$$f"; done \
+	 | tar -cf - -T - | tar -xf - -C "$(DIST_DIR)"
+	@cp release/README.md "$(DIST_DIR)/README.md"
+	@for d in chapters/[0-9][0-9]-*/; do mkdir -p "$(DIST_DIR)/grading/pristine/$$(basename $$d)" && \
+	  cp "$(DIST_DIR)/$$d"*.cu "$(DIST_DIR)/grading/pristine/$$(basename $$d)/"; done
+	@tar -C "$(BUILD)/dist" -czf "$(BUILD)/$(DIST_NAME).tar.gz" "$(DIST_NAME)"
+	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf "$(BUILD)/$(DIST_NAME).tar.gz" | grep -vc '/$$') files (release/allow-list)"
 
 # The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
 # exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
