@@ -18,7 +18,13 @@ int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len);
 
+/* 1 with the reference binary of chapter ch in ref (as gr_stage_reference left it), 0 if none. */
 int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, size_t len);
+
+/* As root, a reference the runs cannot reach (the workbook under a 0700 home) is copied into x->work's
+ * course/ folder (root, the course group, 0710; the binary 0750) and ref names the copy; 1 unless that
+ * copy failed. */
+int gr_stage_reference(const gr_ctx *x, char *ref, size_t len);
 
 void gr_sanitize_name(const char *in, char *out, size_t len);
 
