@@ -370,3 +370,40 @@ Test(tmpdir, fits_wherever_the_release_is_unpacked)
     cr_assert_null(wbt_tmp_base("/elsewhere/a-rather-long-temporary-folder-name-here", "/x", 64, &n));
     cr_assert_not_null(wbt_tmp_base(NULL, NULL, 64, &n), "no TMPDIR: /tmp");
 }
+
+/* A size too large for 64 bits is a number too large, not a malformed one; output paths are checked by
+ * wb_check_output_paths before any GPU work (issue 28). */
+Test(cli, too_large_sizes_and_bad_output_paths)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "99999999999999999999", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too large") && strstr(err, "between 1 and"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "2^99", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too large"), "%s", err);
+    cr_assert_eq(parse(&cli3, &o, err, "--size", "4x99999999999999999999x4", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too large"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "12ab", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "is not a positive integer"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "0", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too small"), "%s", err);
+
+    static const struct { const char *json, *dump, *says; } bad[] = {
+        {"/nonexistent/r.json", NULL, "does not exist"}, {"/etc/passwd/r.json", NULL, "is not a folder"},
+        {"/", NULL, "names a folder"},                   {"/tmp/", NULL, "names a folder"},
+        {NULL, "/nonexistent", "not a directory"},       {NULL, "/etc/passwd", "not a directory"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_assert_eq(parse(&cli1, &o, err, NULL, NULL, NULL), 0);
+        o.json_path = bad[i].json;
+        o.dump_dir = bad[i].dump;
+        cr_expect_eq(wb_check_output_paths(&o, err, sizeof err), -1, "%s %s passed", bad[i].json, bad[i].dump);
+        cr_expect(strstr(err, bad[i].says), "%s: %s", bad[i].says, err);
+    }
+    o.json_path = "-";
+    o.dump_dir = NULL;
+    cr_expect_eq(wb_check_output_paths(&o, err, sizeof err), 0, "stdout: %s", err);
+    o.json_path = "r.json";
+    o.dump_dir = ".";
+    cr_expect_eq(wb_check_output_paths(&o, err, sizeof err), 0, "the current folder: %s", err);
+}
