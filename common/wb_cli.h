@@ -218,7 +218,7 @@ static inline int wb_check_output_paths(const wb_options *o, char *err, size_t e
             return -1;
         }
         if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
-            snprintf(err, errlen, "--json '%.200s': the folder '%.200s' %s", o->json_path, dir,
+            snprintf(err, errlen, "--json '%.100s': the folder '%.100s' %s", o->json_path, dir,
                      stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a folder" : "is not writable");
             return -1;
         }

@@ -112,7 +112,7 @@ Test(regions, norm_line_collapses_space_and_counts_tokens)
     cr_assert_eq(wb_norm_line("   }", 4, o, sizeof o), 1u);
     cr_assert_str_eq(o, "}");
     cr_assert_eq(wb_norm_line("__syncthreads();", 16, o, sizeof o), 4u);
-    cr_assert_eq(wb_norm_line("int i = blockIdx.x * blockDim.x + threadIdx.x;", 46, o, sizeof o), 9u);
+    cr_assert_eq(wb_norm_line("long q = gridDim.z * blockDim.z + lane;", 39, o, sizeof o), 9u);
     cr_assert_eq(wb_norm_line("", 0, o, sizeof o), 0u);
     cr_assert_str_eq(o, "");
     char small[8];
