@@ -75,7 +75,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             return;
         }
     } else if (!realpath(sub_in, sub) || !gr_is_dir(sub)) {
-        snprintf(res->error, sizeof res->error, "%s is neither a directory nor a .zip/.tar.gz", sub_in);
+        snprintf(res->error, sizeof res->error, "%s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub_in);
         gr_rmtree(work);
         res->wall_s = gr_now() - t0;
         return;
@@ -106,8 +106,11 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         char stu[PATH_MAX];
         if (!gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
             cr->status = GR_CH_MISSING;
-            snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
-                     ch->dir, ch->file);
+            if (gr_student_file_link(sub, ch, stu, sizeof stu)) /* say why it does not count */
+                snprintf(cr->reason, sizeof cr->reason, "%s is a link out of the submission: only files inside it are graded", stu);
+            else
+                snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
+                         ch->dir, ch->file);
             continue;
         }
         /* Builds run in parallel, each in its own process (each its own subreaper). */

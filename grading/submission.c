@@ -51,6 +51,35 @@ int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out
     return dirs == 1 && gr_find_student_file(only, ch, out, len, depth + 1);
 }
 
+int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len)
+{
+    char rel[3][PATH_MAX];
+    snprintf(rel[0], sizeof rel[0], "chapters/%s/%s", ch->dir, ch->file);
+    snprintf(rel[1], sizeof rel[1], "%s/%s", ch->dir, ch->file);
+    snprintf(rel[2], sizeof rel[2], "%s", ch->file);
+    for (int i = 0; i < 3; i++) {
+        char p[2 * PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", sub, rel[i]);
+        struct stat st;
+        if (lstat(p, &st) == 0 && (S_ISLNK(st.st_mode) || !gr_inside(sub, p))) {
+            snprintf(out, len, "%s", rel[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int gr_sub_path_check(const char *sub, char *why, size_t len)
+{
+    struct stat st;
+    if (stat(sub, &st) != 0)
+        snprintf(why, len, "grade: %s does not exist (a submission is a directory, .zip, .tar, .tar.gz or .tgz)", sub);
+    else if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && gr_is_archive(sub)))
+        snprintf(why, len, "grade: %s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub);
+    else return 0;
+    return -1;
+}
+
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len)
 {

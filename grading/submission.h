@@ -15,6 +15,15 @@ int gr_extract(const gr_ctx *x, const char *archive, const char *dir, char *why,
  * files inside SUB count: a symlink out of it (to solutions/, say) is refused. */
 int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len, int depth);
 
+/* 1 if the chapter's file is in SUB as a symbolic link, or under a linked folder (it points out of the
+ * submission, which gr_find_student_file refuses), with its path inside SUB in out; else 0. For the
+ * reason a student reads: "a link out of the submission", not "missing". */
+int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len);
+
+/* 0 if SUB can be a submission (a directory or a file named .zip, .tar, .tar.gz or .tgz); else -1 and a
+ * one-line reason that says whether it exists and lists every accepted form. */
+int gr_sub_path_check(const char *sub, char *why, size_t len);
+
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len);
 
