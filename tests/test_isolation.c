@@ -52,7 +52,7 @@ Test(isolation, as_root_the_course_is_closed_and_the_run_uid_cannot_read_it, .ti
 {
     if (geteuid() != 0) cr_skip_test("needs root (the grader closes the course files only as root; here uid %u)", geteuid());
     char rel[128], root[PATH_MAX], why[400], p[PATH_MAX + 32];
-    wbt_tmpdir(rel, sizeof rel);
+    wbt_tmpdir_open(rel, sizeof rel);
     cr_assert_not_null(realpath(rel, root));
     chmod(root, 0755);
     make_course(root);
@@ -167,7 +167,7 @@ static void fake_course(char root[PATH_MAX], char grade[PATH_MAX])
 {
     static char out[WBT_OUT_MAX];
     char rel[128];
-    wbt_tmpdir(rel, sizeof rel);
+    wbt_tmpdir_open(rel, sizeof rel);
     cr_assert_not_null(realpath(rel, root));
     chmod(root, 0755);
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,6 +112,30 @@ static inline void wbt_tmpdir(char *dir, size_t len)
     snprintf(dir, len, "%.*s" WBT_TMP_LEAF, (int)n, tmp);
     cr_assert_not_null(mkdtemp(dir), "mkdtemp %s failed: %s", dir, strerror(errno));
 }
+/* Like wbt_tmpdir, for a folder that other users must be able to pass into (a fake course whose programs
+ * and tools run as other uids when the tests run as root): where TMPDIR lies under a folder closed to
+ * others (a clone under /root at 0700), the folder is made in /tmp instead (as the tests' own cleanup
+ * removes it). The grader's own handling of a closed home is tested on purpose in tests/test_isolation.c. */
+static inline void wbt_tmpdir_open(char *dir, size_t len)
+{
+    wbt_tmpdir(dir, len);
+    char p[4096];
+    cr_assert_not_null(realpath(dir, p));
+    *strrchr(p, '/') = 0; /* its parents (the folder itself is the caller's to open) */
+    for (char *s = p + 1;; s++) {
+        s = strchr(s, '/');
+        if (s) *s = 0;
+        struct stat st;
+        if (stat(p[0] ? p : "/", &st) != 0 || !(st.st_mode & S_IXOTH)) break;
+        if (!s) return; /* every folder down to it lets others through */
+        *s = '/';
+    }
+    rmdir(dir);
+    cr_assert_gt(len, sizeof "/tmp/wbtest.XXXXXX");
+    snprintf(dir, len, "/tmp/wbtest.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp %s failed: %s", dir, strerror(errno));
+}
+
 /* Reads a whole binary file; asserts it exists and has exactly `expect` bytes. */
 static inline void *wbt_read_exact(const char *path, size_t expect)
 {
