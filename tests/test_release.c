@@ -304,6 +304,29 @@ Test(release, leaves_untracked_strays_out, .timeout = 300)
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
 
+/* The release's `make help` lists only what works there, handouts included (issue 28); the course's own
+ * targets say in one line that they are not in the release (exit 2). */
+Test(release, help_lists_only_what_the_release_has, .timeout = 300)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    int rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && " WBT_MAKE " help", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "make handouts") && strstr(out, "make check") && strstr(out, "make chapterN"), "%s", out);
+    static const char *const gone[] = {"solution", "grade SUB", "grade-class", "dist-student", "diagnose-mutants",
+                                       "make results", "course"};
+    for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
+        cr_expect_null(strstr(out, gone[i]), "the release's help names '%s':\n%s", gone[i], out);
+    static const char *const refused[] = {"grade SUB=x", "grade-class SUBS=x", "diagnose-mutants", "results"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && " WBT_MAKE " -s %s", dir, refused[i]);
+        cr_expect_eq(rc, 2, "make %s in the release: exit %d\n%s", refused[i], rc, out);
+        cr_expect(strstr(out, "not in the student release"), "make %s: %s", refused[i], out);
+    }
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
 /* The names a Markdown file uses: `make TARGET [CH=n]` (in backquotes or at the start of a line of a code
  * block) and paths below the workbook's folders (a placeholder N reads as 1; trailing punctuation is not
  * part of a path). Prints each one missing. A target is missing when `make -n` has no rule for it or
