@@ -40,12 +40,15 @@
  * its exit status, or 128+signal if it was killed. */
 static inline int wbt_run(char *out, const char *fmt, ...)
 {
-    char cmd[2048];
+    /* Room for a command that names a temporary folder ten times at an unpack path of 200 characters
+     * or more; a longer one fails the test (it was cut silently, and the shell ran half a command). */
+    char cmd[8192];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int n_cmd = vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    char full[2100];
+    cr_assert_lt(n_cmd, (int)sizeof cmd, "a test's command is too long (%d bytes): %.200s…", n_cmd, cmd);
+    char full[sizeof cmd + 32];
     snprintf(full, sizeof full, "{ %s ; } 2>&1", cmd); /* the shell's own messages too (command not found) */
     FILE *p = popen(full, "r");
     cr_assert_not_null(p, "popen failed for: %s", cmd);
