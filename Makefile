@@ -1,16 +1,30 @@
 # CUDA C workbook — one Makefile, pattern rules. `make help` lists the targets.
 #
-#   make chapterN / solutionN   build and run chapter N's starter / reference (ARGS="--size 1000")
+#   make chapterN               build and run chapter N (your file; ARGS="--size 1000")
 #   make test                   install missing test dependencies, build everything, run Criterion
-#   make all | doctor | clean
+#   make all | doctor | clean   build everything | what this machine has | remove build/
+#   make V=1 ...                show the compiler commands (quiet by default)
 #   make ARCH=sm_86 ...         build for another GPU than the one detected
-#   make sass | resources | sanitize | profile CH=N [V=variant] [SOLUTION=1]   look inside a chapter
-#   make check [CH=N] | grade SUB=path | grade-class SUBS=dir | dist-student   the autograder
+#   make sass | resources | sanitize | profile CH=N [V=variant]   look inside a chapter
+#   make check [CH=N]           grade your own chapters the way the autograder will (GPU)
+#   make handouts               render the handouts to HTML in build/handouts/
+# -- the course's own (not in the student release):
+#   make solutionN              build and run chapter N's reference; SOLUTION=1 looks inside it
+#   make grade SUB=path | grade-class SUBS=dir | dist-student   the autograder; the student release
 #   make diagnose-mutants [CH=N] mutants of the reference solutions graded: which bugs the feedback names (GPU)
-#   make handouts | results     render the handouts / record the solutions' results (GPU)
+#   make results                record the solutions' results for the handouts (GPU)
 
 NVCC    ?= nvcc
 comma   := ,
+# Quiet builds: one line per file built ("  NVCC  build/chapter1"); V=1 shows the commands. (V=variant
+# of the look-inside targets is a name, never 1.)
+VERBOSE := $(filter 1,$(V))
+say      = $(if $(VERBOSE),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
+# $(call shq,TEXT): TEXT as one single-quoted shell word (a path with spaces or quotes).
+shq      = '$(subst ','\'',$(1))'
+# Only in the full workbook (solutions/ present); the student release refuses with the reason.
+COURSE   = $(wildcard solutions)
+course_only = $(if $(COURSE),,@echo "make $@: not in the student release (the course's own: it needs solutions/)" >&2; exit 2)
 CC      := gcc
 BUILD   := build
 ARGS    ?=
@@ -94,16 +108,16 @@ $(FLAGS_STAMP): FORCE
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
 
 $(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
 # The reference build's own flags: chapter 3's also times CUB for its speed-of-light row, whose headers
 # cost about 10 s of compiling that a student's build of the starter need not pay.
 SOLFLAGS_3 := -DWB_CUB
 $(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(NVCC) $(NVCCFLAGS) $(SOLFLAGS_$*) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) $(SOLFLAGS_$*) -o $@ $< $(LDLIBS) $(LDLIBS_$*)
 
 $(BUILD)/doctor: tools/doctor.cu $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(NVCC) $(NVCCFLAGS) -o $@ $<
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $@ $<
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
 # Static pattern rules: make never applies implicit (pattern) rules to .PHONY targets, so a plain
@@ -131,7 +145,7 @@ PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/p
 
 $(BUILD)/tests/%.o: tests/%.c $(wildcard tests/*.h) $(wildcard common/*.h) $(wildcard grading/*.h) | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
 
 # -no-pie: Criterion runs each test in a re-executed copy of the runner and hands it the parameters
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
@@ -142,8 +156,9 @@ $(TEST_STAMP): FORCE
 LIB_SRCS := common/jsonl.c grading/sanitizer.c grading/screen.c grading/honesty.c grading/gr_util.c grading/compare.c grading/regions.c grading/rubric.c grading/report.c grading/sandbox.c \
             grading/job.c grading/gpu.c grading/submission.c grading/build.c grading/correctness.c grading/sanitize.c \
             grading/perf.c grading/pipeline.c grading/class.c grading/gr_archive.c grading/roster.c grading/slurm.c grading/diagnose.c grading/diagnose_scan.c grading/evidence.c \
-            tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/report.c \
             tools/results/wbresults.c $(addprefix tools/inspect/,names.c listing.c resources.c ncu.c)
+# The mutation tool quotes solution lines: the student release has no tools/mutate/ (release/allow-list).
+LIB_SRCS += $(wildcard tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/report.c)
 # Where the student code is kept from the course files (grading/isolation.h); a line of its own.
 LIB_SRCS += grading/isolation.c
 # What one submission may cost, and the GPU's lock (grading/budget.h, grading/gpulock.h).
@@ -152,16 +167,16 @@ LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 # snprintf truncation of over-long paths and messages is deliberate in the grader: -Wno-format-truncation.
 $(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h tools/*/*.h) | $(BUILD)/grading/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-format-truncation -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -Wno-format-truncation -c -o $@ $<
 $(BUILD)/libwb.a: $(LIB_OBJS)
-	rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(BUILD)/libwb.a
-	$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -larchive -lm
+	$(call say,LD,$@)$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -larchive -lm
 
 $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
 
 $(BUILD)/tests/.deps-ok:
 	@mkdir -p $(@D)
@@ -196,7 +211,7 @@ REQUIRE_GPU ?= 0
 test: $$(TEST_PREREQS)
 	@chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP)
 	@ls -A /tmp | LC_ALL=C sort > $(BUILD)/.tmp-before
-	TMPDIR=$(CURDIR)/$(TEST_TMP) WB_GRADE_LOCK_DIR=$${WB_GRADE_LOCK_DIR:-$(CURDIR)/$(TEST_TMP)} ./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap; rc=$$?; \
+	@TMPDIR=$(CURDIR)/$(TEST_TMP) WB_GRADE_LOCK_DIR=$${WB_GRADE_LOCK_DIR:-$(CURDIR)/$(TEST_TMP)} ./$(BUILD)/test-runner --tap=$(BUILD)/test-results.tap; rc=$$?; \
 	 chmod -R u+w $(TEST_TMP) 2>/dev/null; rm -rf $(TEST_TMP); \
 	 left=$$(ls -A /tmp | LC_ALL=C sort | LC_ALL=C comm -13 $(BUILD)/.tmp-before - | tr '\n' ' '); \
 	 if [ -n "$$left" ]; then \
@@ -212,17 +227,24 @@ test: $$(TEST_PREREQS)
 	 else echo "skipped: none"; fi
 
 # ------------------------------------------------------------------ the rest
+# make doctor: the student's section (compiler, driver, GPU: what `make chapterN` and `make test` need),
+# then the grader's tools, then one verdict line. It always exits 0: it reports, it does not fail.
 doctor: $(BUILD)/doctor
-	@echo "nvcc:     $$($(NVCC) --version | grep -o 'release [0-9.]*, V[0-9.]*') ($$(command -v $(NVCC)); toolkit root $(CUDA_TOP))"
-	@echo "driver:   $$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
-	@echo "arch:     ARCH=$(ARCH) ($(if $(DETECTED_CC),detected from the GPU,no GPU detected: default)), flags: $(GENCODE)"
-	@./$(BUILD)/doctor
+	@echo "chapters and tests:"
+	@echo "  nvcc:     $$($(NVCC) --version | grep -o 'release [0-9.]*, V[0-9.]*') ($$(command -v $(NVCC)); toolkit root $(CUDA_TOP))"
+	@echo "  driver:   $$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
+	@echo "  arch:     ARCH=$(ARCH) ($(if $(DETECTED_CC),detected from the GPU,no GPU detected: default)), flags: $(GENCODE)"
+	@./$(BUILD)/doctor > $(BUILD)/.doctor.out 2>&1; echo $$? > $(BUILD)/.doctor.rc; sed 's/ (see `make doctor`)//; s/^/  /' $(BUILD)/.doctor.out
+	@$(MAKE) -s --no-print-directory doctor-grader
+	@rc=$$(cat $(BUILD)/.doctor.rc); case "$$rc" in \
+	   0) echo "verdict: ready: a usable GPU; the chapters, the tests and the grader can run here";; \
+	   3) echo "verdict: no usable GPU here (above): the chapters build and \`make test\` runs, its GPU tests skip; running a chapter$(if $(COURSE), or grading,) needs a GPU";; \
+	   *) echo "verdict: build/doctor failed (exit $$rc): see its lines above";; esac
 
 # Every tool the grader needs, and whether it is here (a line each; never fails).
-doctor: doctor-grader
 doctor-grader:
 	@have() { if command -v "$$1" >/dev/null 2>&1; then printf '  %-18s yes  %s\n' "$$1" "$$(command -v $$1)"; else printf '  %-18s NO   %s\n' "$$1" "$$2"; fi; }; \
-	 echo "grader tools:"; \
+	 echo "the grader ($(if $(COURSE),make grade / grade-class / check,make check)):"; \
 	 have $(NVCC) "the CUDA toolkit (every build)"; \
 	 have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"; \
 	 have bwrap "the sandbox (apt-get install bubblewrap)"; \
@@ -233,13 +255,14 @@ doctor-grader:
 	   $(CC) -x c - -o /dev/null -larchive >/dev/null 2>&1 && printf '  %-18s yes\n' libarchive || printf '  %-18s NO   %s\n' libarchive "archives (apt-get install libarchive-dev)"; \
 	 printf '#include <jansson.h>\nint main(void){json_decref(json_object());return 0;}\n' | \
 	   $(CC) -x c - -o /dev/null -ljansson >/dev/null 2>&1 && printf '  %-18s yes\n' jansson || printf '  %-18s NO   %s\n' jansson "the rubric and reports (apt-get install libjansson-dev)"; \
-	 echo "ENGINE=slurm only:"; \
+	 $(if $(COURSE),echo "ENGINE=slurm only:"; \
 	 have sbatch "submitting the job array (the cluster's Slurm client)"; \
 	 have squeue "the cluster's Slurm client"; \
-	 have sacct "the array's accounting (optional)"
+	 have sacct "the array's accounting (optional)",true)
 
+# The header of this file; the student release (no solutions/) stops before the course's own targets.
 help:
-	@sed -n '1,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,/^[^#]/p' Makefile | grep '^#' $(if $(COURSE),,| sed '/^# -- the course/,$$d') | sed 's/^# \{0,1\}//'
 	@echo "chapters here: $(CHAPTERS)"
 
 clean:
@@ -278,7 +301,7 @@ handouts-deps: $(HANDOUT_OUT)/.deps-ok
 
 $(HANDOUT_TOOL): tools/results/main.c tools/results/wbresults.h $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libwb.a -ljansson -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libwb.a -ljansson -lm
 
 # The pieces of chapter N, from handouts/results/chN.*; a chapter without results renders with a note.
 $(HANDOUT_GEN)/ch%-table.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
@@ -317,6 +340,7 @@ $(BUILD)/tests/test_handouts.o $(BUILD)/tests/test_results.o: tools/results/wbre
 
 RESULTS_CHAPTERS ?= $(SOLUTIONS_PRESENT)
 results: $(addprefix $(BUILD)/solution,$(RESULTS_CHAPTERS)) $(HANDOUT_TOOL)
+	$(course_only)
 	@fail=0; for n in $(RESULTS_CHAPTERS); do \
 	  out=$(RESULTS_DIR)/ch$$n; cmd="./$(BUILD)/solution$$n --claims --json $$out.json"; \
 	  echo "$$cmd > $$out.txt"; \
@@ -358,7 +382,7 @@ LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
 CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
 BLOCK       ?= 256
 DSMEM       ?= 0
-LI_VARG      = $(if $(V),--variant '$(V)')
+LI_VARG      = $(if $(filter-out 1,$(V)),--variant '$(V)')
 LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
 
 # A bad or missing CH gets the list of valid ones (the tool does the same for V).
@@ -379,7 +403,7 @@ endef
 # so the test runner checks them on captured output.
 INSPECT_SRCS := $(addprefix tools/inspect/,common.c look.c run.c inspect.c gpu.cu)
 $(INSPECT): $(INSPECT_SRCS) $(wildcard tools/inspect/*.h) $(wildcard common/*.h) $(BUILD)/libwb.a | $(BUILD)/tests/.deps-ok
-	$(NVCC) -O2 -Igrading -Icommon -Itools/inspect -Xcompiler -Wall,-Wextra -o $@ $(INSPECT_SRCS) $(BUILD)/libwb.a -ljansson
+	$(call say,NVCC,$@)$(NVCC) -O2 -Igrading -Icommon -Itools/inspect -Xcompiler -Wall,-Wextra -o $@ $(INSPECT_SRCS) $(BUILD)/libwb.a -ljansson
 
 sass: $(INSPECT)
 	@$(LI_CHECK_CH)
@@ -423,7 +447,7 @@ profile: $(INSPECT)
 # The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
 $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
+	$(call say,PTXAS,$@)$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
 
 # tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
 $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INCLUDE)),$(error \
@@ -443,7 +467,7 @@ GRADER_DEPS_PKGS := libjansson-dev libarchive-dev
 # OUT counts only on make's command line: an OUT in the environment (common in shells and CI) must not
 # send the reports elsewhere.
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
-               $(if $(filter command line,$(origin OUT)),--out $(OUT)) \
+               $(if $(filter command line,$(origin OUT)),--out $(call shq,$(OUT))) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
 
 .PHONY: grade grade-class check dist-student grading-flags grader-deps
@@ -459,7 +483,7 @@ grader-deps: $(BUILD)/grading/.deps-ok
 
 # snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
 $(GRADER): grading/grade.c $(wildcard grading/*.h) common/contract.h $(BUILD)/libwb.a $(GRADING_FLAGS) | $(BUILD)/grading/.deps-ok
-	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
 
 # The compile command and the libraries, recorded for the grader (it reads this file instead of calling
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
@@ -480,20 +504,22 @@ gpu-required: $(BUILD)/doctor
 	@$(BUILD)/doctor >/dev/null
 
 grade:
-	@if [ -z "$(SUB)" ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
+	$(course_only)
+	@if [ -z $(call shq,$(SUB)) ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
 	@$(MAKE) --no-print-directory gpu-required
 	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
-	./$(GRADER) $(GRADE_ARGS) $(SUB)
+	./$(GRADER) $(GRADE_ARGS) $(call shq,$(SUB))
 
 # ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
 # it waits for the merge job, so the target ends when the class is graded.
 ENGINE ?= local
 SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
 grade-class:
-	@if [ -z "$(SUBS)" ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	$(course_only)
+	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
 	@$(if $(filter slurm,$(ENGINE)),true,$(MAKE) --no-print-directory gpu-required)
 	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
-	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(SUBS)
+	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
 
 # make diagnose-mutants [CH=n] [JOBS=j]: mutants of the reference solutions' regions (tools/mutate/) graded as
 # a class, then the confusion table intended x named. The slow classes (uncoalesced, padding, host-work)
@@ -504,9 +530,10 @@ MUTANT_JOBS ?= $(or $(JOBS),6)
 # one fixed seed: half the correctness runs of a grading, and a table that can be replayed
 MUTANT_SEED ?= 20261123
 $(MUTATE): tools/mutate/mutate.c $(wildcard tools/mutate/*.h) $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
-	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ tools/mutate/mutate.c $(BUILD)/libwb.a -ljansson -larchive -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -Wno-format-truncation -o $@ tools/mutate/mutate.c $(BUILD)/libwb.a -ljansson -larchive -lm
 .PHONY: diagnose-mutants
 diagnose-mutants:
+	$(course_only)
 	@$(MAKE) --no-print-directory gpu-required
 	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
 	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
@@ -519,34 +546,36 @@ check:
 	@$(MAKE) --no-print-directory $(GRADER)
 	./$(GRADER) $(GRADE_ARGS) --check
 
-# The student release: the workbook without solutions/, the graders' test submissions (near-solutions),
-# planted-bug programs, captured compiler/sanitizer output of the solutions, and the instructor's
-# handouts (answers), and the tests of the grader and look-inside tools (they need those files), plus
-# pristine copies of the starters so that `make check` and `make test` can tell edits outside the TODO
-# regions. There, `make test` checks the student's own chapters. grading/secret/ (if any) stays out too.
-# The file list comes from the files themselves (find), not from git, so that any copy (a clone, an
-# unpacked tarball, the release itself) makes the same release; build outputs, the version control's
-# own files and object files stay out. The release's README.md is release/README.md (the student's);
-# release/ itself stays out.
+# The student release: what release/allow-list names (one regular expression per line, the whole
+# path) of the files git tracks, the student's README (release/README.md) and pristine copies of the
+# starters, so that `make check` and `make test` can tell edits outside the TODO regions. There,
+# `make test` checks the student's own chapters. An allow-list, not a list of exclusions: an untracked
+# stray, a new tool or a tool that holds solution code (tools/sgemm-tune, tools/mutate) stays out unless
+# it is named. In a copy without git (an unpacked tarball of the workbook) the files under it, outside
+# build/, are listed instead; the allow-list still decides. tests/test_release.c checks the result for
+# solution lines and untracked files.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|exploits|isolation|mutate)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_DIR   = $(BUILD)/dist/$(DIST_NAME)
 dist-student:
-	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
-	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
-	@find . -type f | sed 's|^\./||' | LC_ALL=C sort | grep -Ev '$(DIST_EXCLUDE)' \
-	  | tar -cf - -T - | tar -xf - -C $(BUILD)/dist/$(DIST_NAME)
-	@cp release/README.md $(BUILD)/dist/$(DIST_NAME)/README.md
-	@for d in chapters/[0-9][0-9]-*/; do mkdir -p $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d) && \
-	  cp $$d*.cu $(BUILD)/dist/$(DIST_NAME)/grading/pristine/$$(basename $$d)/; done
-	@tar -C $(BUILD)/dist -czf $(BUILD)/$(DIST_NAME).tar.gz $(DIST_NAME)
-	@if tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -E '/(solutions|tests/grading|tests/planted|handouts/instructor)/' >/dev/null; then \
-	  echo "dist-student: solutions leaked into the release" >&2; exit 1; fi
-	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf $(BUILD)/$(DIST_NAME).tar.gz | grep -vc '/$$') files, no solutions/"
+	@test -f release/README.md -a -f release/allow-list || { echo "dist-student: release/README.md or release/allow-list is missing from this copy" >&2; exit 1; }
+	@rm -rf "$(BUILD)/dist" && mkdir -p "$(DIST_DIR)"
+	@grep -Ev '^(#|$$)' release/allow-list | sed 's/.*/^(&)$$/' > "$(BUILD)/dist/allow.re"
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ "$$(git rev-parse --show-toplevel)" = "$$(pwd -P)" ]; then \
+	   git ls-files -z | tr '\0' '\n'; \
+	 else echo "dist-student: not a git checkout: listing the files with find (release/allow-list decides)" >&2; \
+	   find . -path ./build -prune -o -path ./.git -prune -o -type f -print | sed 's|^\./||'; fi \
+	 | LC_ALL=C sort | grep -E -f "$(BUILD)/dist/allow.re" | while IFS= read -r f; do [ -f "$$f" ] && printf '%s\n' "$$f"; done \
+	 | tar -cf - -T - | tar -xf - -C "$(DIST_DIR)"
+	@cp release/README.md "$(DIST_DIR)/README.md"
+	@for d in chapters/[0-9][0-9]-*/; do mkdir -p "$(DIST_DIR)/grading/pristine/$$(basename $$d)" && \
+	  cp "$(DIST_DIR)/$$d"*.cu "$(DIST_DIR)/grading/pristine/$$(basename $$d)/"; done
+	@tar -C "$(BUILD)/dist" -czf "$(BUILD)/$(DIST_NAME).tar.gz" "$(DIST_NAME)"
+	@echo "$(BUILD)/$(DIST_NAME).tar.gz: $$(tar -tzf "$(BUILD)/$(DIST_NAME).tar.gz" | grep -vc '/$$') files (release/allow-list)"
 
 # The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
 # exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
 EXPLOIT_GEN := $(BUILD)/exploit-gen
 $(EXPLOIT_GEN): tests/grading/exploits/generate.c $(BUILD)/libwb.a | $(BUILD)/grading/.deps-ok
-	$(CC) $(CFLAGS) -Wno-format-truncation -o $@ $< $(BUILD)/libwb.a -ljansson -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -Wno-format-truncation -o $@ $< $(BUILD)/libwb.a -ljansson -lm
 
 # ------------------------------------------------------------------ (END grading section)

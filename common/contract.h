@@ -145,12 +145,17 @@ static inline int wb_size_parse(const char *s, int dims, long long max_dim, wb_s
     int k = 0;
     for (; tok; tok = strtok_r(NULL, "x", &save), k++) {
         long long v;
-        if (k >= dims || wb_parse_count(tok, LLONG_MAX, &v) != 0) {
+        /* digits only (or 2^k) that do not fit in 64 bits: a number, too large, not a malformed one */
+        int digits = tok[strspn(tok, "0123456789")] == 0 || (tok[0] == '2' && tok[1] == '^' && tok[2] &&
+                                                             tok[2 + strspn(tok + 2, "0123456789")] == 0);
+        if (k < dims && digits && wb_parse_count(tok, LLONG_MAX, &v) != 0) v = LLONG_MAX;
+        else if (k >= dims || wb_parse_count(tok, LLONG_MAX, &v) != 0) {
             k = -1;
             break;
         }
         if (v < 1 || v > max_dim) {
-            snprintf(err, errlen, "size '%s': each extent must be between 1 and %lld", s, max_dim);
+            snprintf(err, errlen, "size '%s' is %s: each extent must be between 1 and %lld", s,
+                     v < 1 ? "too small" : "too large", max_dim);
             return -1;
         }
         out->d[k] = v;

@@ -575,12 +575,9 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
         }
         return WB_EXIT_PASS;
     }
-    if (o.dump_dir) {
-        struct stat st;
-        if (stat(o.dump_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "%s: --dump '%s' is not a directory\n", argv[0], o.dump_dir);
-            return WB_EXIT_USAGE;
-        }
+    if (wb_check_output_paths(&o, err, sizeof err)) { /* before the GPU probe, like every bad option */
+        fprintf(stderr, "%s: %s\n", argv[0], err);
+        return WB_EXIT_USAGE;
     }
     /* OpenMP threads (the fills, chapter 4's reference) must not spin on other cores after their work:
      * --grading counts the whole process's CPU time inside the launchers (honesty's host-compute). */

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "contract.h"
 
@@ -196,6 +198,35 @@ static inline int wb_parse_args(int argc, char **argv, const wb_cli *cli, wb_opt
         char *save = NULL;
         for (char *t = strtok_r(buf, " ", &save); t && o->n_sizes < WB_MAX_SIZES; t = strtok_r(NULL, " ", &save))
             if (wb_parse_size(t, cli, &o->sizes[o->n_sizes++], err, errlen)) return WB_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* --json FILE and --dump DIR, checked before any GPU work like every other option (exit 2): FILE's folder
+ * must be a folder this process may write in and FILE no folder; DIR a folder it may write in. Returns 0,
+ * or -1 with a one-line reason in err. */
+static inline int wb_check_output_paths(const wb_options *o, char *err, size_t errlen)
+{
+    struct stat st;
+    if (o->json_path && strcmp(o->json_path, "-") != 0) {
+        char dir[4096];
+        const char *slash = strrchr(o->json_path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->json_path) + (slash == o->json_path) : 1,
+                 slash ? o->json_path : ".");
+        if (!*o->json_path || (slash && !slash[1]) || (stat(o->json_path, &st) == 0 && S_ISDIR(st.st_mode))) {
+            snprintf(err, errlen, "--json '%.200s' names a folder, not a file", o->json_path);
+            return -1;
+        }
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+            snprintf(err, errlen, "--json '%.100s': the folder '%.100s' %s", o->json_path, dir,
+                     stat(dir, &st) != 0 ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a folder" : "is not writable");
+            return -1;
+        }
+    }
+    if (o->dump_dir && (stat(o->dump_dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(o->dump_dir, W_OK | X_OK) != 0)) {
+        snprintf(err, errlen, "--dump '%.200s' is not %s", o->dump_dir,
+                 stat(o->dump_dir, &st) != 0 || !S_ISDIR(st.st_mode) ? "a directory" : "a directory you may write in");
+        return -1;
     }
     return 0;
 }

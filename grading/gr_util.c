@@ -222,6 +222,16 @@ int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *b
     }
 }
 
+const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,
+                         int (*reach)(const char *path, char *blocked, size_t blen), char *blocked, size_t blen)
+{
+    if (reach(tmpdir, blocked, blen)) return tmpdir;
+    char ignored[8];
+    for (const char *const *f = fallbacks; f && *f; f++)
+        if (reach(*f, ignored, sizeof ignored)) return *f;
+    return NULL;
+}
+
 double gr_median(double *a, int n)
 {
     if (n <= 0) return -1;

@@ -79,4 +79,12 @@ int gr_inside(const char *root, const char *path);
  * path included, searchable by it. If not, the first folder that stops it goes to blocked (may be NULL). */
 int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen);
 
+/* Where a grading's work tree goes: `tmpdir` when reach(tmpdir) says the runs can pass every folder down
+ * to it, else the first of the NULL-terminated `fallbacks` they can pass (a TMPDIR inside a home at 0700,
+ * /root/x/build/tmp say, gives way to /tmp: the work tree is the grader's own, 0710, and nothing of the
+ * home is opened). NULL when none will do, with the folder that stopped the runs on the way to `tmpdir`
+ * in `blocked`. `reach` returns 1 or 0 and names the blocking folder. */
+const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,
+                         int (*reach)(const char *path, char *blocked, size_t blen), char *blocked, size_t blen);
+
 #endif /* GR_UTIL_H */

@@ -30,7 +30,7 @@
 /* ---------------------------------------------------------------- main */
 static void gr_usage(FILE *f)
 {
-    fprintf(f, "usage: grade [options] SUB      grade one submission (directory, .zip or .tar.gz)\n"
+    fprintf(f, "usage: grade [options] SUB      grade one submission (directory, .zip, .tar, .tar.gz or .tgz)\n"
                "       grade --class DIR        grade every entry of DIR (resumable)\n"
                "       grade --check            practice run of this workbook's chapters/\n"
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --jobs J  --force  --no-perf\n"
@@ -234,6 +234,10 @@ int main(int argc, char **argv)
         return GR_EXIT_USAGE;
     }
     if ((rc = gr_seeds(&x, cli.seeds)) >= 0) return rc;
+    if (sub && gr_sub_path_check(sub, err, sizeof err)) { /* a usage error (exit 2), not "no GPU" (3) */
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
     if (!gr_which("compute-sanitizer", x.sanitizer, sizeof x.sanitizer)) {
         char cand[] = "/usr/local/cuda/bin/compute-sanitizer";
         if (access(cand, X_OK) == 0) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", cand);

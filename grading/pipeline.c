@@ -32,16 +32,20 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
     tmp = tmp && *tmp == '/' ? tmp : "/tmp";
     snprintf(work, sizeof work, "%s/wb-grade.XXXXXX", tmp);
     /* As root the runs go as other users (sandbox.h), who must pass every folder down to the work tree:
-     * /tmp lets them; a private TMPDIR (~/tmp at 0700, say) does not, and every run would then fail with
-     * bubblewrap's "Can't find source path ...: Permission denied". Say so up front. */
-    if (geteuid() == 0 && !gr_reachable_by(tmp, GR_RUN_UID_BASE, GR_RUN_UID_BASE, 0, closed, sizeof closed)) {
+     * /tmp lets them; a private TMPDIR (~/tmp at 0700, or build/tmp of a clone under /root) does not, and
+     * every run would fail with "Permission denied". The work tree then goes in /tmp (it is the grader's
+     * own, closed to all but this submission's runs); only where no such folder exists, say so up front. */
+    static const char *const work_fallbacks[] = {"/tmp", "/var/tmp", NULL};
+    const char *base = geteuid() == 0 ? gr_work_base(tmp, work_fallbacks, gr_runs_reach, closed, sizeof closed) : tmp;
+    if (!base) {
         snprintf(res->error, sizeof res->error,
-                 "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x); "
-                 "point TMPDIR at a folder others may pass, such as /tmp",
+                 "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "
+                 "do /tmp and /var/tmp; point TMPDIR at a folder others may pass",
                  tmp, closed);
         res->wall_s = gr_now() - t0;
         return;
     }
+    if (base != tmp) snprintf(work, sizeof work, "%s/wb-grade.XXXXXX", base);
     if (!mkdtemp(work)) {
         snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
         return;
@@ -71,7 +75,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             return;
         }
     } else if (!realpath(sub_in, sub) || !gr_is_dir(sub)) {
-        snprintf(res->error, sizeof res->error, "%s is neither a directory nor a .zip/.tar.gz", sub_in);
+        snprintf(res->error, sizeof res->error, "%s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub_in);
         gr_rmtree(work);
         res->wall_s = gr_now() - t0;
         return;
@@ -131,8 +135,11 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         char stu[PATH_MAX];
         if (!gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
             cr->status = GR_CH_MISSING;
-            snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
-                     ch->dir, ch->file);
+            if (gr_student_file_link(sub, ch, stu, sizeof stu)) /* say why it does not count */
+                snprintf(cr->reason, sizeof cr->reason, "%s is a link out of the submission: only files inside it are graded", stu);
+            else
+                snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
+                         ch->dir, ch->file);
             continue;
         }
         /* Builds run in parallel, each in its own process (each its own subreaper). */

@@ -48,6 +48,10 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
                 break;
             }
         }
+    /* The one place a student id is made: one line, so that the class summary keeps a row per student
+     * and grades.csv a line per student (LMS importers want that); the folder still hashes the exact entry. */
+    for (unsigned char *c = (unsigned char *)out->student; *c; c++)
+        if (*c < 0x20 || *c == 0x7f) *c = ' ';
     int plain = !is_archive && entry[0] && entry[0] != '.' && strlen(entry) < 64 && !looks_hashed(entry);
     for (const char *c = entry; plain && *c; c++) plain = safe_char(*c);
     if (plain) {

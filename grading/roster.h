@@ -10,7 +10,8 @@
 
 typedef struct {
     char entry[256];   /* the file or folder name in the submissions directory */
-    char student[256]; /* the LMS name: entry less .zip/.tar.gz/.tgz/.tar, bytes unchanged */
+    char student[256]; /* the LMS name: entry less .zip/.tar.gz/.tgz/.tar, bytes unchanged but for control
+                        * characters (a newline, a tab), each one space: one line per student */
     char folder[128];  /* where its reports go, under the output directory */
     int is_archive;
 } gr_roster_entry;

@@ -471,3 +471,8 @@ int gr_run_result_load(const char *path, int *rc, gr_run_result *r)
     json_decref(o);
     return 0;
 }
+
+int gr_runs_reach(const char *path, char *blocked, size_t blen)
+{
+    return gr_reachable_by(path, GR_RUN_UID_BASE, GR_RUN_UID_BASE, 0, blocked, blen);
+}

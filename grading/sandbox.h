@@ -38,6 +38,10 @@
 #define GR_RUN_UID_BASE 0x40000000u
 #define GR_TAIL 4096
 
+/* 1 if a run (a uid of the runs' block, no group of the grader's) can pass every folder down to path;
+ * else 0 and the folder that stops it in blocked. */
+int gr_runs_reach(const char *path, char *blocked, size_t blen);
+
 typedef struct {
     const char *const *argv;      /* argv[0]: an absolute path, or a name looked up on the grader's PATH */
     const char *workdir;          /* cwd of the program; the only writable place under bubblewrap */

@@ -51,6 +51,35 @@ int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out
     return dirs == 1 && gr_find_student_file(only, ch, out, len, depth + 1);
 }
 
+int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len)
+{
+    char rel[3][PATH_MAX];
+    snprintf(rel[0], sizeof rel[0], "chapters/%s/%s", ch->dir, ch->file);
+    snprintf(rel[1], sizeof rel[1], "%s/%s", ch->dir, ch->file);
+    snprintf(rel[2], sizeof rel[2], "%s", ch->file);
+    for (int i = 0; i < 3; i++) {
+        char p[2 * PATH_MAX];
+        snprintf(p, sizeof p, "%s/%s", sub, rel[i]);
+        struct stat st;
+        if (lstat(p, &st) == 0 && (S_ISLNK(st.st_mode) || !gr_inside(sub, p))) {
+            snprintf(out, len, "%s", rel[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int gr_sub_path_check(const char *sub, char *why, size_t len)
+{
+    struct stat st;
+    if (stat(sub, &st) != 0)
+        snprintf(why, len, "grade: %s does not exist (a submission is a directory, .zip, .tar, .tar.gz or .tgz)", sub);
+    else if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && gr_is_archive(sub)))
+        snprintf(why, len, "grade: %s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub);
+    else return 0;
+    return -1;
+}
+
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len)
 {
@@ -74,6 +103,28 @@ int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, s
             ch->number, ch->number);
         return 0;
     }
+    return gr_stage_reference(x, ref, len);
+}
+
+/* As root the runs go as other uids (sandbox.h). A reference they cannot reach (the workbook in a home
+ * at 0700: a clone under /root) is copied into the work tree instead, into a folder of the course group
+ * (isolation.h) that only the reference's runs may enter: no folder of the workbook is opened to anyone. */
+int gr_stage_reference(const gr_ctx *x, char *ref, size_t len)
+{
+    if (geteuid() != 0 || !x->work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))
+        return 1;
+    char dir[PATH_MAX], to[PATH_MAX];
+    const char *name = strrchr(ref, '/');
+    snprintf(dir, sizeof dir, "%s/course", x->work);
+    snprintf(to, sizeof to, "%s%s", dir, name ? name : "/ref");
+    if (!gr_is_file(to)) {
+        if ((mkdir(dir, 0710) && errno != EEXIST) || chown(dir, 0, (gid_t)GR_COURSE_GID) || chmod(dir, 0710) ||
+            gr_copy_file(ref, to) || chown(to, 0, (gid_t)GR_COURSE_GID) || chmod(to, 0750)) {
+            LOG("cannot copy the reference %s into the work tree: %s", ref, strerror(errno));
+            return 0;
+        }
+    }
+    snprintf(ref, len, "%s", to);
     return 1;
 }
 

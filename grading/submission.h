@@ -15,10 +15,25 @@ int gr_extract(const gr_ctx *x, const char *archive, const char *dir, char *why,
  * files inside SUB count: a symlink out of it (to solutions/, say) is refused. */
 int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len, int depth);
 
+/* 1 if the chapter's file is in SUB as a symbolic link, or under a linked folder (it points out of the
+ * submission, which gr_find_student_file refuses), with its path inside SUB in out; else 0. For the
+ * reason a student reads: "a link out of the submission", not "missing". */
+int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len);
+
+/* 0 if SUB can be a submission (a directory or a file named .zip, .tar, .tar.gz or .tgz); else -1 and a
+ * one-line reason that says whether it exists and lists every accepted form. */
+int gr_sub_path_check(const char *sub, char *why, size_t len);
+
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len);
 
+/* 1 with the reference binary of chapter ch in ref (as gr_stage_reference left it), 0 if none. */
 int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, size_t len);
+
+/* As root, a reference the runs cannot reach (the workbook under a 0700 home) is copied into x->work's
+ * course/ folder (root, the course group, 0710; the binary 0750) and ref names the copy; 1 unless that
+ * copy failed. */
+int gr_stage_reference(const gr_ctx *x, char *ref, size_t len);
 
 void gr_sanitize_name(const char *in, char *out, size_t len);
 

@@ -88,7 +88,10 @@ ParameterizedTestParameters(ch1, bad_usage)
 {
     static const char *args[] = {"--size 0",       "--size -1",     "--size abc",   "--size 2^31",
                                  "--size 1073741825", "--variant nope", "--frobnicate", "--reps 0",
-                                 "--size",         "1000",          "--dump /nonexistent/dir"};
+                                 "--size",         "1000",          "--dump /nonexistent/dir",
+                                 /* issue 28: paths are checked before the GPU probe (no GPU: exit 2, not 3) */
+                                 "--json /nonexistent/r.json", "--json /", "--dump /etc/passwd",
+                                 "--size 99999999999999999999"};
     return cr_make_param_array(const char *, args, sizeof args / sizeof args[0]);
 }
 ParameterizedTest(const char **args, ch1, bad_usage)

@@ -444,4 +444,68 @@ Test(inputs, json_line_says_which_input_and_where)
         cr_assert(strstr(err, WB_JSON_INPUT_WRITTEN), "%s", err);
         json_decref(lines);
     }
+/* wbtest.h's temporary folders, for the release unpacked at any path (issue 28): TMPDIR is the unpacked
+ * folder + "/build/tmp" and the tests' buffers are 64 to 1024 bytes. At a 39-character path TMPDIR is 49
+ * characters, exactly what a 64-byte buffer holds with "/wbtest.XXXXXX": the old fallback missed that. */
+Test(tmpdir, fits_wherever_the_release_is_unpacked)
+{
+    static const size_t paths[] = {20, 38, 39, 40, 41, 49, 50, 63, 64, 113, 200, 400};
+    static const size_t lens[] = {64, 96, 128, 160, 200, 256, 320, 512, 600, 1024};
+    for (size_t p = 0; p < sizeof paths / sizeof *paths; p++) {
+        char cwd[512], tmp[600];
+        memset(cwd, 'a', paths[p]);
+        cwd[0] = '/';
+        cwd[paths[p]] = 0;
+        snprintf(tmp, sizeof tmp, "%s/build/tmp", cwd);
+        for (size_t l = 0; l < sizeof lens / sizeof *lens; l++) {
+            size_t n;
+            const char *base = wbt_tmp_base(tmp, cwd, lens[l], &n);
+            cr_assert_not_null(base, "unpacked at a %zu-character path, a %zu-byte buffer gets no folder", paths[p], lens[l]);
+            cr_assert_leq(n + sizeof WBT_TMP_LEAF, lens[l], "path %zu, buffer %zu: %zu bytes", paths[p], lens[l], n);
+            /* the absolute TMPDIR whenever it fits, else the relative build/tmp */
+            int abs_fits = strlen(tmp) + sizeof WBT_TMP_LEAF <= lens[l];
+            cr_assert_str_eq(base, abs_fits ? tmp : "build/tmp", "path %zu, buffer %zu", paths[p], lens[l]);
+        }
+    }
+    size_t n;
+    /* outside the current folder and too long: no folder (wbt_tmpdir then fails with the reason) */
+    cr_assert_null(wbt_tmp_base("/elsewhere/a-rather-long-temporary-folder-name-here", "/x", 64, &n));
+    cr_assert_not_null(wbt_tmp_base(NULL, NULL, 64, &n), "no TMPDIR: /tmp");
+}
+
+/* A size too large for 64 bits is a number too large, not a malformed one; output paths are checked by
+ * wb_check_output_paths before any GPU work (issue 28). */
+Test(cli, too_large_sizes_and_bad_output_paths)
+{
+    wb_options o;
+    char err[256];
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "99999999999999999999", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too large") && strstr(err, "between 1 and"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "2^99", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too large"), "%s", err);
+    cr_assert_eq(parse(&cli3, &o, err, "--size", "4x99999999999999999999x4", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too large"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "12ab", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "is not a positive integer"), "%s", err);
+    cr_assert_eq(parse(&cli1, &o, err, "--size", "0", NULL), WB_EXIT_USAGE);
+    cr_assert(strstr(err, "too small"), "%s", err);
+
+    static const struct { const char *json, *dump, *says; } bad[] = {
+        {"/nonexistent/r.json", NULL, "does not exist"}, {"/etc/passwd/r.json", NULL, "is not a folder"},
+        {"/", NULL, "names a folder"},                   {"/tmp/", NULL, "names a folder"},
+        {NULL, "/nonexistent", "not a directory"},       {NULL, "/etc/passwd", "not a directory"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_assert_eq(parse(&cli1, &o, err, NULL, NULL, NULL), 0);
+        o.json_path = bad[i].json;
+        o.dump_dir = bad[i].dump;
+        cr_expect_eq(wb_check_output_paths(&o, err, sizeof err), -1, "%s %s passed", bad[i].json, bad[i].dump);
+        cr_expect(strstr(err, bad[i].says), "%s: %s", bad[i].says, err);
+    }
+    o.json_path = "-";
+    o.dump_dir = NULL;
+    cr_expect_eq(wb_check_output_paths(&o, err, sizeof err), 0, "stdout: %s", err);
+    o.json_path = "r.json";
+    o.dump_dir = ".";
+    cr_expect_eq(wb_check_output_paths(&o, err, sizeof err), 0, "the current folder: %s", err);
 }

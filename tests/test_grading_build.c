@@ -5,6 +5,7 @@
 #include "gr_util.h"
 #include "regions.h"
 #include "report.h"
+#include "submission.h"
 
 /* ---------------------------------------------------------------- build/grade without a GPU */
 static void write_sub(const char *dir, const char *text)
@@ -160,6 +161,9 @@ Test(grading_cli, bad_options_are_usage_errors, .timeout = 30)
         {"--bogus x", "unknown option --bogus"},
         {"--ch", "--ch needs a value"},
         {"a b", "one submission at a time"},
+        /* issue 28: a missing path says so and lists every accepted form (it was exit 3, "no GPU") */
+        {"/nonexistent/sub", "/nonexistent/sub does not exist (a submission is a directory, .zip, .tar, .tar.gz or .tgz)"},
+        {"Makefile", "Makefile is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)"},
         {"", "usage: grade"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -168,4 +172,33 @@ Test(grading_cli, bad_options_are_usage_errors, .timeout = 30)
         cr_expect_eq(rc, GR_EXIT_USAGE, "grade %s: exit %d\n%s", cases[i].args, rc, out);
         cr_expect(strstr(out, cases[i].says) != NULL, "grade %s: '%s' not in\n%s", cases[i].args, cases[i].says, out);
     }
+}
+
+/* A chapter file that is a symbolic link (or under a linked folder) points out of the submission: it is
+ * not graded, and the reason says so instead of "missing" (issue 28). */
+Test(grading_cli, a_linked_chapter_file_is_named_a_link_out_of_the_submission)
+{
+    char dir[256], sub[300], out[PATH_MAX], why[512];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    gr_chapter_rubric ch;
+    memset(&ch, 0, sizeof ch);
+    snprintf(ch.dir, sizeof ch.dir, "01-reversal");
+    snprintf(ch.file, sizeof ch.file, "reversal.cu");
+    int rc = wbt_run(why, "mkdir -p %1$s/chapters/01-reversal && ln -s \"$PWD/solutions/01-reversal/reversal.cu\" "
+                          "%1$s/chapters/01-reversal/reversal.cu", sub);
+    cr_assert_eq(rc, 0, "%s", why);
+    cr_expect_eq(gr_find_student_file(sub, &ch, out, sizeof out, 0), 0, "a link was taken as the student's file");
+    cr_expect_eq(gr_student_file_link(sub, &ch, out, sizeof out), 1);
+    cr_expect_str_eq(out, "chapters/01-reversal/reversal.cu");
+    /* a linked folder */
+    rc = wbt_run(why, "rm -r %1$s/chapters && ln -s \"$PWD/solutions\" %1$s/chapters", sub);
+    cr_assert_eq(rc, 0, "%s", why);
+    cr_expect_eq(gr_student_file_link(sub, &ch, out, sizeof out), 1, "under a linked folder");
+    /* a plain file: no link */
+    rc = wbt_run(why, "rm %1$s/chapters && mkdir -p %1$s/chapters/01-reversal && cp chapters/01-reversal/reversal.cu %1$s/chapters/01-reversal/", sub);
+    cr_assert_eq(rc, 0, "%s", why);
+    cr_expect_eq(gr_student_file_link(sub, &ch, out, sizeof out), 0);
+    cr_expect_eq(gr_find_student_file(sub, &ch, out, sizeof out, 0), 1);
+    wbt_run(why, "rm -rf %s", dir);
 }

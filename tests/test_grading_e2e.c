@@ -16,7 +16,7 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
 {
     static char out[WBT_OUT_MAX];
     char root[64], grade[PATH_MAX], subs[PATH_MAX], expect[PATH_MAX];
-    wbt_tmpdir(root, sizeof root);
+    wbt_tmpdir_open(root, sizeof root);
     chmod(root, 0755); /* the programs run as nobody when the tests run as root */
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
     cr_assert_not_null(realpath("tests/grading/fake-subs", subs));

@@ -52,7 +52,7 @@ Test(isolation, as_root_the_course_is_closed_and_the_run_uid_cannot_read_it, .ti
 {
     if (geteuid() != 0) cr_skip_test("needs root (the grader closes the course files only as root; here uid %u)", geteuid());
     char rel[128], root[PATH_MAX], why[400], p[PATH_MAX + 32];
-    wbt_tmpdir(rel, sizeof rel);
+    wbt_tmpdir_open(rel, sizeof rel);
     cr_assert_not_null(realpath(rel, root));
     chmod(root, 0755);
     make_course(root);
@@ -167,7 +167,7 @@ static void fake_course(char root[PATH_MAX], char grade[PATH_MAX])
 {
     static char out[WBT_OUT_MAX];
     char rel[128];
-    wbt_tmpdir(rel, sizeof rel);
+    wbt_tmpdir_open(rel, sizeof rel);
     cr_assert_not_null(realpath(rel, root));
     chmod(root, 0755);
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
@@ -251,10 +251,29 @@ Test(isolation, without_isolation_the_grader_refuses_unless_told_insecure, .time
     wbt_run(out, "rm -rf %s", root);
 }
 
-/* As root the runs go as other users: a TMPDIR they cannot pass (a private ~/tmp at 0700) is refused up
- * front with the reason, instead of every run failing with bubblewrap's "Permission denied" (seen on the
- * H100), and the grader leaves nothing behind in it. */
-Test(isolation, a_tmpdir_closed_to_the_runs_is_refused_with_the_reason, .timeout = 300)
+/* gr_work_base, with a made-up set of folders the runs can pass. */
+static int fake_reach(const char *path, char *blocked, size_t blen)
+{
+    int ok = !strcmp(path, "/open") || !strcmp(path, "/tmp");
+    if (!ok) snprintf(blocked, blen, "%s", path);
+    return ok;
+}
+
+Test(isolation, the_work_folder_goes_where_the_runs_can_reach)
+{
+    char b[64];
+    static const char *const fb[] = {"/closed2", "/tmp", NULL}, *const none[] = {"/closed2", NULL};
+    cr_expect_str_eq(gr_work_base("/open", fb, fake_reach, b, sizeof b), "/open", "a reachable TMPDIR is kept");
+    cr_expect_str_eq(gr_work_base("/root/x/build/tmp", fb, fake_reach, b, sizeof b), "/tmp", "a closed one gives way");
+    cr_expect_null(gr_work_base("/root/x/build/tmp", none, fake_reach, b, sizeof b), "nothing reachable: refused");
+    cr_expect_str_eq(b, "/root/x/build/tmp", "the refusal names what stopped the runs on the way to TMPDIR");
+    cr_expect_null(gr_work_base("/root/x", NULL, fake_reach, b, sizeof b));
+}
+
+/* As root the runs go as other users. A TMPDIR they cannot pass (a private ~/tmp at 0700) once made every
+ * run fail with "Permission denied" (seen on the H100), then was refused: now the work tree goes in /tmp,
+ * the grader's own and closed to all but the submission's runs, and nothing is left in the private TMPDIR. */
+Test(isolation, a_tmpdir_closed_to_the_runs_gives_way_to_tmp, .timeout = 300)
 {
     if (geteuid() != 0) cr_skip_test("not root: the runs go as the grader's own user, who can enter its TMPDIR");
     static char out[WBT_OUT_MAX];
@@ -266,11 +285,47 @@ Test(isolation, a_tmpdir_closed_to_the_runs_is_refused_with_the_reason, .timeout
     rc = wbt_run(out, "cd %s && TMPDIR=%s/private WB_GRADE_LOCK_DIR=$PWD %s --rubric rubric.json --no-perf --no-sanitizer "
                       "--out %s/out %s/sub",
                  root, root, grade, root, root);
-    cr_expect_eq(rc, GR_EXIT_NOT_GRADED, "not graded, and no score written: %s", out);
-    cr_expect(strstr(out, "cannot reach the work folder") && strstr(out, "/private lets no other user through") &&
-                  strstr(out, "TMPDIR"),
-              "no reason naming the closed folder and TMPDIR:\n%s", out);
+    cr_assert_eq(rc, 0, "%s", out);
+    json_t *g = load("%s/out/grading.json", root), *plus = variant_of(g, "plus");
+    cr_expect(plus && !strcmp(json_string_value(json_object_get(plus, "verdict")), "PASS"), "the good submission: %s", out);
+    json_decref(g);
     wbt_run(out, "ls -A %s/private", root);
     cr_expect_eq(out[0], 0, "the grader left %s in the private TMPDIR", out);
+    wbt_run(out, "rm -rf %s", root);
+}
+
+/* A clone under a home at 0700 (/root on a cloud VM), graded as root with TMPDIR inside the clone (what
+ * `make test` sets): the reference (build/solution9) is out of the runs' reach, so it is copied into the
+ * work tree for its runs; the good submission passes and the home stays 0700 (no one's access widened). */
+Test(isolation, a_course_in_a_closed_home_grades_as_root, .timeout = 300)
+{
+    if (geteuid() != 0) cr_skip_test("not root: the runs go as the grader's own user, who reaches its own home");
+    static char out[WBT_OUT_MAX];
+    char root[PATH_MAX], grade[PATH_MAX], course[PATH_MAX + 32], here[PATH_MAX];
+    cr_assert_not_null(getcwd(here, sizeof here));
+    fake_course(root, grade);
+    snprintf(course, sizeof course, "%s/home/clone", root);
+    int rc = wbt_run(out, "set -e; cd %1$s; mkdir -m 0700 home; mkdir home/clone; "
+                          "find . -mindepth 1 -maxdepth 1 ! -name home -exec mv -t home/clone {} +; "
+                          "cp -r %2$s/tests/grading/fake-subs/good home/clone/sub; mkdir -p home/clone/build/tmp",
+                     root, here);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %1$s && TMPDIR=%1$s/build/tmp WB_GRADE_LOCK_DIR=$PWD %2$s --rubric rubric.json --no-perf "
+                      "--no-sanitizer --out %1$s/out %1$s/sub",
+                 course, grade);
+    cr_assert_eq(rc, 0, "%s", out);
+    json_t *g = load("%s/out/grading.json", course);
+    json_t *ch = json_array_get(json_object_get(g, "chapters"), 0), *plus = variant_of(g, "plus");
+    cr_expect(plus && !strcmp(json_string_value(json_object_get(plus, "verdict")), "PASS"),
+              "the good submission did not pass (chapter: %s, %s)\n%s", json_string_value(json_object_get(ch, "status")),
+              json_string_value(json_object_get(ch, "reason")), out);
+    json_decref(g);
+    struct stat st;
+    char home[PATH_MAX + 8];
+    snprintf(home, sizeof home, "%s/home", root);
+    cr_assert_eq(stat(home, &st), 0);
+    cr_expect_eq(st.st_mode & 0777, 0700, "the home was opened: mode %o", st.st_mode & 0777);
+    wbt_run(out, "ls -A %s/build/tmp", course);
+    cr_expect_eq(out[0], 0, "the grader left %s in TMPDIR", out);
     wbt_run(out, "rm -rf %s", root);
 }

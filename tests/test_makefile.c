@@ -47,6 +47,8 @@ Test(makefile, tenth_chapter_builds_and_runs_like_the_others, .timeout = 600)
     /* nvcc compiles without a GPU. */
     rc = wbt_run(out, "cd '%s' && " WBT_MAKE " build/chapter10 %s", dir, has_solutions ? "build/solution10" : "");
     cr_assert_eq(rc, 0, "building chapter 10 failed:\n%s", out);
+    /* quiet by default (issue 28): one line per file built, no compiler command */
+    cr_assert(strstr(out, "  NVCC   build/chapter10\n") && !strstr(out, "-gencode"), "not a quiet build:\n%s", out);
     char path[600];
     snprintf(path, sizeof path, "%s/build/chapter10", dir);
     cr_assert_eq(access(path, X_OK), 0, "no %s after the build", path);
@@ -79,6 +81,62 @@ Test(makefile, parsing_runs_no_tool)
     wbt_run(out, "rm -rf '%s'", dir);
 }
 
+/* V=1 shows the commands of a build (issue 28); the file built is the cheapest there is. */
+Test(makefile, v1_shows_the_commands, .timeout = 120)
+{
+    int rc = wbt_run(out, WBT_MAKE " -B V=1 build/lib/common/jsonl.o 2>&1");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "gcc ") && strstr(out, "-c -o build/lib/common/jsonl.o common/jsonl.c"), "V=1 showed no command:\n%s", out);
+    rc = wbt_run(out, WBT_MAKE " -B build/lib/common/jsonl.o 2>&1");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_str_eq(out, "  CC     build/lib/common/jsonl.o\n", "the quiet build says more than the file:\n%s", out);
+}
+
+/* SUB and SUBS reach the grader as one word each, whatever they hold (issue 28: a space split them, a
+ * quote was a shell syntax error). The grader's command line that make -n prints is run with printf. */
+Test(makefile, sub_paths_with_spaces_and_quotes_reach_the_grader_whole, .timeout = 120)
+{
+    static const char *const paths[] = {"path with spaces", "it's \"quoted\"", "`x` ;y &z"}; /* a $ is make's own ($$) */
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        for (int klass = 0; klass < 2; klass++) {
+            char dir[256];
+            wbt_tmpdir(dir, sizeof dir);
+            char file[300];
+            snprintf(file, sizeof file, "%s/sub", dir);
+            FILE *f = fopen(file, "w");
+            cr_assert_not_null(f);
+            fputs(paths[i], f);
+            fclose(f);
+            int rc = wbt_run(out, WBT_MAKE " -n %s=\"$(cat '%s')\" %s 2>&1 | grep '^./build/grade' "
+                                  "| sed 's|^./build/grade|printf \"<%%s>\\\\n\"|' | sh",
+                             klass ? "SUBS" : "SUB", file, klass ? "grade-class" : "grade");
+            char want[200];
+            snprintf(want, sizeof want, "<%s>\n", paths[i]);
+            cr_assert_eq(rc, 0, "%s", out);
+            cr_assert(strstr(out, want), "make %s with %s='%s': the grader got\n%s", klass ? "grade-class" : "grade",
+                      klass ? "SUBS" : "SUB", paths[i], out);
+            wbt_run(out, "rm -rf '%s'", dir);
+        }
+    }
+}
+
+/* make help lists what this copy has (issue 28); make doctor: the student's section, the grader's, a
+ * verdict, exit 0 (with or without a GPU). */
+Test(makefile, help_lists_handouts_and_doctor_ends_with_a_verdict, .timeout = 120)
+{
+    int rc = wbt_run(out, WBT_MAKE " help");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "make handouts") && strstr(out, "make check") && strstr(out, "make test"), "%s", out);
+    if (access("solutions", F_OK) == 0)
+        cr_assert(strstr(out, "make results") && strstr(out, "make grade") && strstr(out, "make solutionN"), "%s", out);
+    rc = wbt_run(out, WBT_MAKE " -s doctor");
+    cr_assert_eq(rc, 0, "make doctor exit %d:\n%s", rc, out);
+    char *student = strstr(out, "chapters and tests:"), *grader = strstr(out, "the grader ("), *verdict = strstr(out, "\nverdict: ");
+    cr_assert(student && grader && verdict && student < grader && grader < verdict, "sections out of order:\n%s", out);
+    cr_assert_null(strchr(verdict + 1, '\n') ? strchr(strchr(verdict + 1, '\n') + 1, '\n') : NULL, "more after the verdict:\n%s", out);
+    cr_assert_null(strstr(out, "Error"), "%s", out);
+}
+
 /* `make test`'s prerequisites are declared in one rule. */
 Test(makefile, test_prerequisites_in_one_place)
 {
@@ -97,7 +155,14 @@ Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 30
     int rc = wbt_run(out, WBT_MAKE " --no-print-directory build/doctor && CUDA_VISIBLE_DEVICES=-1 ./build/doctor");
     cr_assert_eq(rc, WB_EXIT_NO_DEVICE, "build/doctor: %s", out);
     const char *goals[] = {"check", "grade SUB=/nonexistent", "grade-class SUBS=/nonexistent"};
-    for (size_t g = 0; g < sizeof goals / sizeof goals[0]; g++) {
+    /* the student release has no grade or grade-class: they say so, before any GPU check or build */
+    size_t n_goals = access("solutions", F_OK) == 0 ? sizeof goals / sizeof goals[0] : 1;
+    for (size_t g = n_goals; g < sizeof goals / sizeof goals[0]; g++) {
+        rc = wbt_run(out, WBT_MAKE " --no-print-directory %s", goals[g]);
+        cr_assert_eq(rc, 2, "make %s: %s", goals[g], out);
+        cr_assert(strstr(out, "not in the student release"), "make %s: %s", goals[g], out);
+    }
+    for (size_t g = 0; g < n_goals; g++) {
         rc = wbt_run(out, "CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " --no-print-directory %s", goals[g]);
         cr_assert_neq(rc, 0, "make %s: %s", goals[g], out);
         cr_assert(strstr(out, "needs an NVIDIA GPU") && strstr(out, "gpu-required] Error 3"), "make %s: %s", goals[g], out);
@@ -119,7 +184,7 @@ Test(makefile, check_takes_out_only_from_the_command_line, .timeout = 120)
     cr_assert_null(strstr(out, "/from-the-environment"), "an environment OUT reached the grader:\n%s", out);
     rc = wbt_run(out, WBT_MAKE " -n check CH=1 OUT=/from-the-command-line");
     cr_assert_eq(rc, 0, "%s", out);
-    cr_assert(strstr(out, "--out /from-the-command-line"), "OUT= on the command line did not reach the grader:\n%s", out);
+    cr_assert(strstr(out, "--out '/from-the-command-line'"), "OUT= on the command line did not reach the grader:\n%s", out);
 }
 
 /* A starter's first build answers in seconds (issue 16): chapter 3's compiles without CUB, whose headers

@@ -54,7 +54,7 @@ Test(mutate, operators_rewrite_one_occurrence)
 
 static json_t *all_mutants(const char *out)
 {
-    cr_assert_eq(mu_write_all(".", out, 0), 0, "mutate failed (run from the repository root)");
+    cr_assert_eq(mu_write_all(".", out, 0, NULL), 0, "mutate failed (run from the repository root)");
     char p[512];
     snprintf(p, sizeof p, "%s/mutants.json", out);
     json_t *list = json_load_file(p, 0, NULL);

@@ -101,3 +101,21 @@ Test(regions, splice_missing_region_is_not_gradable)
     cr_assert_null(wb_regions_splice(pristine, strlen(pristine), student, strlen(student), &n, err, sizeof err));
     cr_assert(strstr(err, "'b-2' is missing"), "%s", err);
 }
+
+/* wb_norm_line: white space made single, none at the ends; C tokens counted (the leak check's measure). */
+Test(regions, norm_line_collapses_space_and_counts_tokens)
+{
+    char o[64];
+    const char *l = "\t\tsum  +=  As[ty][k] *\tBs[k][tx];  ";
+    cr_assert_eq(wb_norm_line(l, strlen(l), o, sizeof o), 19u); /* sum + = As [ ty ] [ k ] * Bs [ k ] [ tx ] ; */
+    cr_assert_str_eq(o, "sum += As[ty][k] * Bs[k][tx];");
+    cr_assert_eq(wb_norm_line("   }", 4, o, sizeof o), 1u);
+    cr_assert_str_eq(o, "}");
+    cr_assert_eq(wb_norm_line("__syncthreads();", 16, o, sizeof o), 4u);
+    cr_assert_eq(wb_norm_line("long q = gridDim.z * blockDim.z + lane;", 39, o, sizeof o), 9u);
+    cr_assert_eq(wb_norm_line("", 0, o, sizeof o), 0u);
+    cr_assert_str_eq(o, "");
+    char small[8];
+    wb_norm_line("abcdefghijkl", 12, small, sizeof small);
+    cr_assert_str_eq(small, "abcdefg", "cut at the buffer");
+}

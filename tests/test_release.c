@@ -1,9 +1,13 @@
 /*
  * test_release.c — the student release (`make dist-student`, issue 17): the same release from a git
  * checkout and from a copy without git; its README is the student's; every `make` target and every
- * path its README and handouts name exists in the release (a target: `make -n TARGET` succeeds there).
+ * path its README and handouts name exists in the release (a target: `make -n TARGET` succeeds there);
+ * the release holds no line of a reference's TODO region and no file git does not track (issue 28).
  */
+#include <glob.h>
 #include <sys/stat.h>
+
+#include "regions.h"
 
 #include "wbtest.h"
 
@@ -37,6 +41,289 @@ Test(release, same_release_from_a_copy_without_git, .timeout = 300)
     cr_assert(strstr(out, "SAME"), "%s", out);
     rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && find . -type f | wc -l", dir);
     cr_assert_gt(atoi(out), 20, "the release has only %d files", atoi(out));
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
+/* ---------------------------------------------------------------- what must not leak (issue 28) */
+/* A line of a reference's TODO region counts as a leak when it has at least this many tokens
+ * (wb_norm_line): `}` and `__syncthreads();` are in every file; `tile[ty][tx] = A[row * K + t + tx];` is
+ * an answer. */
+#define WBT_LEAK_TOKENS 6
+
+typedef struct {
+    char **v;
+    size_t n, cap;
+} wbt_lines;
+
+static void lines_add(wbt_lines *s, const char *l)
+{
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 256;
+        s->v = realloc(s->v, s->cap * sizeof *s->v);
+        cr_assert_not_null(s->v);
+    }
+    s->v[s->n++] = strdup(l);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+static void lines_sort(wbt_lines *s) { qsort(s->v, s->n, sizeof *s->v, cmp_str); }
+static int lines_has(const wbt_lines *s, const char *l) { return s->n && bsearch(&l, s->v, s->n, sizeof *s->v, cmp_str) != NULL; }
+
+static void lines_free(wbt_lines *s)
+{
+    for (size_t i = 0; i < s->n; i++) free(s->v[i]);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
+/* Calls f(line, len, arg) for each line of text[from..to). */
+static void each_line(const char *text, size_t from, size_t to, void (*f)(const char *, size_t, void *), void *arg)
+{
+    while (from < to) {
+        const char *nl = memchr(text + from, '\n', to - from);
+        size_t n = nl ? (size_t)(nl - text) - from : to - from;
+        f(text + from, n, arg);
+        from += n + 1;
+    }
+}
+
+typedef struct {
+    wbt_lines *into;
+    const wbt_lines *unless; /* the starter's lines: a line the student gets anyway is no leak */
+} add_ctx;
+
+static void add_norm(const char *line, size_t len, void *arg)
+{
+    add_ctx *c = arg;
+    char norm[1024];
+    if (wb_norm_line(line, len, norm, sizeof norm) >= (c->unless ? WBT_LEAK_TOKENS : 1) && !(c->unless && lines_has(c->unless, norm)))
+        lines_add(c->into, norm);
+}
+
+/* The telling lines of every reference's TODO regions under `root` (solutions/NN-name/name.cu, parsed by
+ * grading/regions.c), less those its starter (chapters/NN-name/name.cu) has anywhere. */
+static void solution_lines(const char *root, wbt_lines *out)
+{
+    char pat[600], err[300];
+    snprintf(pat, sizeof pat, "%s/solutions/[0-9][0-9]-*/*.cu", root);
+    glob_t g;
+    cr_assert_eq(glob(pat, 0, NULL, &g), 0, "no reference under %s", pat);
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        size_t len, slen;
+        char *text = wb_read_file(g.gl_pathv[i], &len), starter[600];
+        snprintf(starter, sizeof starter, "%s/chapters/%s", root, strstr(g.gl_pathv[i], "/solutions/") + 11);
+        char *st = wb_read_file(starter, &slen);
+        cr_assert(text && st, "cannot read %s or %s", g.gl_pathv[i], starter);
+        wbt_lines mine = {0};
+        add_ctx all = {&mine, NULL};
+        each_line(st, 0, slen, add_norm, &all);
+        lines_sort(&mine);
+        wb_region r[64];
+        int n = wb_regions_parse(text, len, r, 64, err, sizeof err);
+        cr_assert_geq(n, 1, "%s: %s", g.gl_pathv[i], n < 0 ? err : "no TODO region");
+        add_ctx c = {out, &mine};
+        for (int k = 0; k < n; k++) each_line(text, r[k].begin, r[k].end, add_norm, &c);
+        lines_free(&mine);
+        free(text);
+        free(st);
+    }
+    globfree(&g);
+    lines_sort(out);
+}
+
+/* The files git tracks in the checkout the tests run in. */
+static void tracked_files(wbt_lines *out)
+{
+    FILE *p = popen("git ls-files 2>/dev/null", "r");
+    cr_assert_not_null(p);
+    char line[1024];
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = 0;
+        lines_add(out, line);
+    }
+    pclose(p);
+    if (!out->n) cr_skip_test("not a git checkout: no list of tracked files to check the release against");
+    lines_sort(out);
+}
+
+typedef struct {
+    const wbt_lines *sol;
+    const char *path;
+    int lineno;
+    size_t found;
+    char *report;
+    size_t rlen;
+} scan_ctx;
+
+/* One finding: "path:line: what" (no line number for a whole file). */
+static void report_add(scan_ctx *c, const char *what, const char *text)
+{
+    size_t k = strlen(c->report);
+    char at[32] = "";
+    if (c->lineno) snprintf(at, sizeof at, ":%d", c->lineno);
+    if (k + 300 < c->rlen) snprintf(c->report + k, c->rlen - k, "%s%s: %s%.160s\n", c->path, at, what, text);
+    c->found++;
+}
+
+/* Lines of the references' regions that are idioms, not answers: the grader's own code has them too. */
+static const char *const idioms[] = {"for (int i = 0; i < 4; i++) {", NULL};
+
+static int is_idiom(const char *norm)
+{
+    for (const char *const *i = idioms; *i; i++)
+        if (!strcmp(*i, norm)) return 1;
+    return 0;
+}
+
+static void scan_line(const char *line, size_t len, void *arg)
+{
+    scan_ctx *c = arg;
+    char norm[1024];
+    c->lineno++;
+    if (wb_norm_line(line, len, norm, sizeof norm) >= WBT_LEAK_TOKENS && lines_has(c->sol, norm) && !is_idiom(norm)) {
+        report_add(c, "a line of a reference's TODO region: ", norm);
+        return;
+    }
+    /* a whole line quoted in a string literal (a tool's table of patterns, say) */
+    for (const char *q = memchr(line, '"', len), *e = line + len; q && q + 1 < e;) {
+        const char *z = memchr(q + 1, '"', (size_t)(e - q - 1));
+        if (!z) break;
+        if (wb_norm_line(q + 1, (size_t)(z - q - 1), norm, sizeof norm) >= WBT_LEAK_TOKENS && lines_has(c->sol, norm) &&
+            !is_idiom(norm)) {
+            report_add(c, "a quoted line of a reference's TODO region: ", norm);
+            return;
+        }
+        q = memchr(z + 1, '"', (size_t)(e - z - 1));
+    }
+}
+
+/* Every file under `dir` (an unpacked release): a line of `sol` in any of them, or a file that is not in
+ * `tracked` (its README.md is release/README.md; grading/pristine/X is chapters/X), goes into `report`,
+ * one line each. Returns how many were found. */
+static size_t release_leaks(const char *dir, const wbt_lines *sol, const wbt_lines *tracked, char *report, size_t rlen)
+{
+    char cmd[700], path[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && find . -type f | sed 's|^\\./||'", dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    scan_ctx c = {.sol = sol, .report = report, .rlen = rlen};
+    report[0] = 0;
+    while (fgets(path, sizeof path, p)) {
+        path[strcspn(path, "\n")] = 0;
+        char src[1100];
+        snprintf(src, sizeof src, "%s", path);
+        if (!strcmp(path, "README.md")) snprintf(src, sizeof src, "release/README.md");
+        else if (!strncmp(path, "grading/pristine/", 17)) snprintf(src, sizeof src, "chapters/%s", path + 17);
+        c.path = path;
+        c.lineno = 0;
+        if (!lines_has(tracked, src)) report_add(&c, "not a file git tracks", "");
+        char full[1200];
+        snprintf(full, sizeof full, "%s/%s", dir, path);
+        size_t len;
+        char *text = wb_read_file(full, &len);
+        if (text) each_line(text, 0, len, scan_line, &c);
+        free(text);
+    }
+    pclose(p);
+    return c.found;
+}
+
+/* The release as made from this checkout: no solution line, no untracked file. Then the check itself is
+ * shown to work: a solution line (indented otherwise) planted in a chapter and an untracked file must be
+ * named. */
+Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
+{
+    char dir[512];
+    static char report[WBT_OUT_MAX];
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    wbt_lines sol = {0}, tracked = {0};
+    tracked_files(&tracked);
+    solution_lines(".", &sol);
+    cr_assert_gt(sol.n, 50, "only %zu telling lines in the references' regions", sol.n);
+    char rel[600];
+    snprintf(rel, sizeof rel, "%s/rel/cuda-workbook-student", dir);
+    size_t n = release_leaks(rel, &sol, &tracked, report, sizeof report);
+    cr_assert_eq(n, 0, "the student release leaks (%zu):\n%s", n, report);
+
+    /* planted: the longest solution line, re-indented with tabs and doubled spaces, and an untracked file */
+    const char *longest = sol.v[0];
+    for (size_t i = 1; i < sol.n; i++)
+        if (strlen(sol.v[i]) > strlen(longest)) longest = sol.v[i];
+    char spaced[2048] = "\t\t", *q = spaced + 2;
+    for (const char *s = longest; *s && q < spaced + sizeof spaced - 3; s++) {
+        *q++ = *s;
+        if (*s == ' ') *q++ = ' ';
+    }
+    *q = 0;
+    char f[700];
+    snprintf(f, sizeof f, "%s/chapters/04-matmul/matmul.cu", rel);
+    FILE *o = fopen(f, "a");
+    cr_assert_not_null(o);
+    fprintf(o, "%s\n", spaced);
+    fclose(o);
+    snprintf(f, sizeof f, "%s/my-answers.md", rel);
+    o = fopen(f, "w");
+    cr_assert_not_null(o);
+    fputs("notes\n", o);
+    fclose(o);
+    n = release_leaks(rel, &sol, &tracked, report, sizeof report);
+    cr_assert_eq(n, 2, "the planted leaks were not both found (%zu):\n%s", n, report);
+    cr_assert(strstr(report, "chapters/04-matmul/matmul.cu:") && strstr(report, "my-answers.md: not a file git tracks"),
+              "%s", report);
+    /* what the release used to ship (tracked, so only their lines can give them away) */
+    int rc = wbt_run(out, "mkdir -p '%1$s/tools/mutate' '%1$s/tools/sgemm-tune' && cp tools/mutate/ops.c '%1$s/tools/mutate/' && "
+                          "cp tools/sgemm-tune/sgemm_kernel.cuh '%1$s/tools/sgemm-tune/'", rel);
+    cr_assert_eq(rc, 0, "%s", out);
+    n = release_leaks(rel, &sol, &tracked, report, sizeof report);
+    cr_assert(strstr(report, "tools/mutate/ops.c:") && strstr(report, "tools/sgemm-tune/sgemm_kernel.cuh:"),
+              "the old release's leaks are not found:\n%s", report);
+    lines_free(&sol);
+    lines_free(&tracked);
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
+/* Untracked strays in a checkout stay out of its release, even ones named like course files: a fresh
+ * git repository of this checkout's tracked files, with the strays of issue 28 added and not committed. */
+Test(release, leaves_untracked_strays_out, .timeout = 300)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out,
+                     "set -e; git ls-files -z | xargs -0 cp --parents -t '%1$s'; cd '%1$s'; git init -q; git add -A; "
+                     "git -c user.name=t -c user.email=t@t commit -qm t; echo KEY=1 > .env; echo a > my-answers.md; "
+                     "mkdir -p subs/alice tools/sgemm-tune; cp chapters/01-reversal/reversal.cu subs/alice/; "
+                     "cp chapters/01-reversal/reversal.cu chapters/01-reversal/reversal.cu.orig-solution; "
+                     "cp chapters/01-reversal/reversal.cu chapters/01-reversal/mine.cu; echo x > tools/sgemm-tune/new.cu; "
+                     WBT_MAKE " -s dist-student BUILD=b 2>&1; tar -tzf b/cuda-workbook-student.tar.gz "
+                     "| grep -E '/(\\.env|my-answers\\.md|subs/|tools/sgemm-tune/|tools/mutate/|chapters/01-reversal/(reversal\\.cu\\.orig-solution|mine\\.cu))$' "
+                     "&& echo LEAKED || echo CLEAN",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "CLEAN") && !strstr(out, "LEAKED"), "strays went into the release:\n%s", out);
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
+/* The release's `make help` lists only what works there, handouts included (issue 28); the course's own
+ * targets say in one line that they are not in the release (exit 2). */
+Test(release, help_lists_only_what_the_release_has, .timeout = 300)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    int rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && " WBT_MAKE " help", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "make handouts") && strstr(out, "make check") && strstr(out, "make chapterN"), "%s", out);
+    static const char *const gone[] = {"solution", "grade SUB", "grade-class", "dist-student", "diagnose-mutants",
+                                       "make results", "course"};
+    for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
+        cr_expect_null(strstr(out, gone[i]), "the release's help names '%s':\n%s", gone[i], out);
+    static const char *const refused[] = {"grade SUB=x", "grade-class SUBS=x", "diagnose-mutants", "results"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && " WBT_MAKE " -s %s", dir, refused[i]);
+        cr_expect_eq(rc, 2, "make %s in the release: exit %d\n%s", refused[i], rc, out);
+        cr_expect(strstr(out, "not in the student release"), "make %s: %s", refused[i], out);
+    }
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
 

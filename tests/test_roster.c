@@ -49,6 +49,21 @@ Test(roster, names_that_squash_alike_keep_their_ids_and_get_their_own_folders)
     cr_expect(!strncmp(z.folder, "Zo_ngstr_m-", 11), "%s", z.folder);
 }
 
+/* An entry name with a newline (or any control character) gives a one-line id: a row of its own in the
+ * class summary and one line in grades.csv; the folder still tells it from the name with a space. */
+Test(roster, a_control_character_in_a_name_gives_a_one_line_id)
+{
+    gr_roster_entry a, b, t;
+    gr_roster_name("ann\nlee.zip", 1, &a);
+    gr_roster_name("ann lee.zip", 1, &b);
+    gr_roster_name("x\ty\r\x7f", 0, &t);
+    cr_expect_str_eq(a.student, "ann lee");
+    cr_expect_str_eq(t.student, "x y  ");
+    cr_expect_str_neq(a.folder, b.folder, "two entries, one folder");
+    cr_expect(folder_is_safe(a.folder) && folder_is_safe(t.folder), "%s %s", a.folder, t.folder);
+    cr_expect_str_eq(a.entry, "ann\nlee.zip", "the entry name itself is kept for the roster map");
+}
+
 Test(roster, a_plain_folder_keeps_its_name_and_cannot_pose_as_a_hashed_one)
 {
     gr_roster_entry a, h, dot;

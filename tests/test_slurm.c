@@ -69,7 +69,6 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     wbt_run(out, "grep -h 'Name=wb-grade' %s/jobcomp.txt | sed -E 's/.*(JobId=[0-9]+).*(Name=[^ ]+).*(JobState=[^ ]+).*"
                  "(ArrayJobId=[0-9]+ ArrayTaskId=[0-9]+|$).*/\\1 \\2 \\3 \\4/'",
             dir);
-    printf("slurm jobs of the class:\n%s", out);
     cr_expect_not_null(strstr(out, "JobState=COMPLETED"), "%s", out);
     /* resumable: a rerun with everything graded submits no array, only the merge */
     rc = wbt_run(out, "cd %s/wb && export WB_GRADE_LOCK_DIR=$PWD && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH timeout 60 %s --class %s/class "

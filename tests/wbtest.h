@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,12 +40,15 @@
  * its exit status, or 128+signal if it was killed. */
 static inline int wbt_run(char *out, const char *fmt, ...)
 {
-    char cmd[2048];
+    /* Room for a command that names a temporary folder ten times at an unpack path of 200 characters
+     * or more; a longer one fails the test (it was cut silently, and the shell ran half a command). */
+    char cmd[8192];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    int n_cmd = vsnprintf(cmd, sizeof cmd, fmt, ap);
     va_end(ap);
-    char full[2100];
+    cr_assert_lt(n_cmd, (int)sizeof cmd, "a test's command is too long (%d bytes): %.200s…", n_cmd, cmd);
+    char full[sizeof cmd + 32];
     snprintf(full, sizeof full, "{ %s ; } 2>&1", cmd); /* the shell's own messages too (command not found) */
     FILE *p = popen(full, "r");
     cr_assert_not_null(p, "popen failed for: %s", cmd);
@@ -77,6 +81,26 @@ static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
         }                                                                               \
     } while (0)
 
+#define WBT_TMP_LEAF "/wbtest.XXXXXX"
+
+/* Where a test's temporary directory goes: the first `*n` bytes of the returned string (TMPDIR `tmp`,
+ * or, when TMPDIR + WBT_TMP_LEAF and its NUL would not fit in `len` bytes, TMPDIR relative to `cwd` when it is
+ * below it). NULL when neither fits. One predicate decides both the fallback and the failure: the release
+ * unpacked where TMPDIR was exactly len - 15 characters long once failed every test (the fallback asked
+ * `>` where the check asked `<`). Pure, so that tests/test_common.c tries it at many path lengths. */
+static inline const char *wbt_tmp_base(const char *tmp, const char *cwd, size_t len, size_t *n)
+{
+    if (!tmp || *tmp != '/') tmp = "/tmp";
+    *n = strlen(tmp);
+    while (*n > 1 && tmp[*n - 1] == '/') (*n)--;
+    size_t c = cwd ? strlen(cwd) : 0;
+    if (*n + sizeof WBT_TMP_LEAF > len && c && strncmp(tmp, cwd, c) == 0 && tmp[c] == '/') {
+        tmp += c + 1;
+        *n -= c + 1;
+    }
+    return *n + sizeof WBT_TMP_LEAF <= len ? tmp : NULL;
+}
+
 /* A fresh temporary directory for one test's files, under $TMPDIR: `make test` points TMPDIR at a
  * directory of its own under build/ and removes it after the run, whatever the tests did, so a test
  * that fails before its own cleanup leaves nothing behind (and nothing lands in /tmp). Outside
@@ -84,20 +108,37 @@ static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
  * (callers use small buffers), the path relative to the current directory is used when it is below it. */
 static inline void wbt_tmpdir(char *dir, size_t len)
 {
-    const char *tmp = getenv("TMPDIR");
-    if (!tmp || *tmp != '/') tmp = "/tmp";
-    size_t n = strlen(tmp);
-    while (n > 1 && tmp[n - 1] == '/') n--;
     char cwd[4096];
-    size_t c = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
-    if (n + sizeof "/wbtest.XXXXXX" > len && c && strncmp(tmp, cwd, c) == 0 && tmp[c] == '/') {
-        tmp += c + 1;
-        n -= c + 1;
-    }
-    cr_assert_lt(n + sizeof "/wbtest.XXXXXX", len, "TMPDIR '%s' is too long for a test's directory", tmp);
-    snprintf(dir, len, "%.*s/wbtest.XXXXXX", (int)n, tmp);
+    size_t n;
+    const char *tmp = wbt_tmp_base(getenv("TMPDIR"), getcwd(cwd, sizeof cwd) ? cwd : NULL, len, &n);
+    cr_assert_not_null(tmp, "TMPDIR '%s' is too long for a test's directory", getenv("TMPDIR"));
+    snprintf(dir, len, "%.*s" WBT_TMP_LEAF, (int)n, tmp);
     cr_assert_not_null(mkdtemp(dir), "mkdtemp %s failed: %s", dir, strerror(errno));
 }
+/* Like wbt_tmpdir, for a folder that other users must be able to pass into (a fake course whose programs
+ * and tools run as other uids when the tests run as root): where TMPDIR lies under a folder closed to
+ * others (a clone under /root at 0700), the folder is made in /tmp instead (as the tests' own cleanup
+ * removes it). The grader's own handling of a closed home is tested on purpose in tests/test_isolation.c. */
+static inline void wbt_tmpdir_open(char *dir, size_t len)
+{
+    wbt_tmpdir(dir, len);
+    char p[4096];
+    cr_assert_not_null(realpath(dir, p));
+    *strrchr(p, '/') = 0; /* its parents (the folder itself is the caller's to open) */
+    for (char *s = p + 1;; s++) {
+        s = strchr(s, '/');
+        if (s) *s = 0;
+        struct stat st;
+        if (stat(p[0] ? p : "/", &st) != 0 || !(st.st_mode & S_IXOTH)) break;
+        if (!s) return; /* every folder down to it lets others through */
+        *s = '/';
+    }
+    rmdir(dir);
+    cr_assert_gt(len, sizeof "/tmp/wbtest.XXXXXX");
+    snprintf(dir, len, "/tmp/wbtest.XXXXXX");
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp %s failed: %s", dir, strerror(errno));
+}
+
 /* Reads a whole binary file; asserts it exists and has exactly `expect` bytes. */
 static inline void *wbt_read_exact(const char *path, size_t expect)
 {

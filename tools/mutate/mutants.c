@@ -84,7 +84,7 @@ int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const 
     return made;
 }
 
-int mu_write_all(const char *root, const char *out, int only_ch)
+int mu_write_all(const char *root, const char *out, int only_ch, FILE *log)
 {
     char p[4096], err[300];
     snprintf(p, sizeof p, "%s/grading/rubric.json", root);
@@ -123,13 +123,13 @@ int mu_write_all(const char *root, const char *out, int only_ch)
             json_decref(list);
             return 1;
         }
-        printf("ch%d: %d mutants\n", ch->number, n);
+        if (log) fprintf(log, "ch%d: %d mutants\n", ch->number, n);
         total += n;
     }
     snprintf(p, sizeof p, "%s/mutants.json", out);
     int rc = json_dump_file(list, p, JSON_INDENT(1));
     json_decref(list);
-    printf("%d mutants in %s\n", total, out);
+    if (log) fprintf(log, "%d mutants in %s\n", total, out);
     return rc ? 1 : 0;
 }
 

@@ -54,5 +54,5 @@ int main(int argc, char **argv)
         mu_usage();
         return 2;
     }
-    return report ? mu_report(report, stdout) : mu_write_all(root, out, only_ch);
+    return report ? mu_report(report, stdout) : mu_write_all(root, out, only_ch, stdout);
 }

@@ -21,9 +21,10 @@ int mu_needs_perf(const char *label);
 int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const char *out, json_t *list, char *err,
                size_t elen);
 
-/* Every chapter's mutants (or only chapter only_ch) of root's solutions into out, with out/mutants.json.
- * Returns 0, or 1 with the reason on stderr. */
-int mu_write_all(const char *root, const char *out, int only_ch);
+/* Every chapter's mutants (or only chapter only_ch) of root's solutions into out, with out/mutants.json;
+ * how many per chapter goes to log (NULL: nowhere, as in the tests). Returns 0, or 1 with the reason on
+ * stderr. */
+int mu_write_all(const char *root, const char *out, int only_ch, FILE *log);
 
 /* The confusion table intended × named from dir/mutants.json and dir/out/<id>/grading.json (or
  * dir/out-perf/<id>/): accuracy, caught %, named % of caught, survivors. Returns 0, 1 if nothing graded. */
