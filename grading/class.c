@@ -5,10 +5,14 @@
 #include "gpu.h"
 #include "pipeline.h"
 #include "submission.h"
+#include "course.h"
 
 /* ---------------------------------------------------------------- a class */
 int gr_class(gr_ctx *x, const char *subs)
 {
+    char staged[PATH_MAX]; /* an LMS's bulk download, one entry a student (course.h) */
+    if (gr_course_stage(x, subs, staged, sizeof staged)) return 2;
+    subs = staged;
     struct dirent **list = NULL;
     int n = scandir(subs, &list, NULL, alphasort);
     if (n < 0) {
@@ -102,5 +106,6 @@ int gr_class(gr_ctx *x, const char *subs)
     free(slot_who);
     LOG("graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
     gr_write_class(x->out, &x->rub, stdout);
+    gr_course_pages(x, subs); /* similarity, canvas-grades.csv, class.html */
     return 0;
 }

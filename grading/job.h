@@ -32,6 +32,11 @@ typedef struct {
     unsigned salt;                 /* random part of directory names */
     gid_t sub_gid;                 /* as root: the group of this submission's runs (isolation.h); 0: none */
     int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
+    /* the course around a class (course.h): the roster CSV (or ""), the LMS layout (gr_lms_kind, -2: detect),
+     * the similarity threshold in percent (0: off), the assignment's column in canvas-grades.csv */
+    char roster[PATH_MAX];
+    int lms, sim_threshold;
+    char assignment[128];
 } gr_ctx;
 
 /* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */
