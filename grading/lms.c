@@ -209,13 +209,14 @@ gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
     }
     struct csv_parser p;
     roster_state st = {0};
-    csv_init(&p, CSV_STRICT | CSV_APPEND_NULL);
+    memset(st.map, -1, sizeof st.map); /* a column the header does not name is ignored */
+    csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
     int ok = csv_parse(&p, text, sz, on_field, on_row, &st) == sz && csv_fini(&p, on_field, on_row, &st) == 0;
     if (!ok) snprintf(why, len, "the roster %s is not valid CSV: %s", path, csv_strerror(csv_error(&p)));
     csv_free(&p);
     free(text);
     int named = 0;
-    for (int c = 0; c < 32 && c < (st.line ? 32 : 0); c++) named |= st.map[c] >= 0 && st.map[c] <= 4;
+    for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && st.map[c] <= 4;
     if (ok && !named) {
         snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
         ok = 0;
@@ -461,7 +462,9 @@ static int lone_archive(const char *dir, char *out, size_t len)
     while (d && (e = readdir(d)))
         if (e->d_name[0] != '.' && ++n == 1) snprintf(out, len, "%s/%s", dir, e->d_name);
     if (d) closedir(d);
-    return n == 1 && gr_is_file(out) && gr_archive_is_archive(out);
+    if (n == 1 && gr_is_file(out) && gr_archive_is_archive(out)) return 1;
+    out[0] = 0;
+    return 0;
 }
 
 static const char *archive_suffix(const char *name)
