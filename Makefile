@@ -550,7 +550,7 @@ check:
 # own files and object files stay out. The release's README.md is release/README.md (the student's);
 # release/ itself stays out.
 DIST_NAME ?= cuda-workbook-student
-DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|exploits|isolation|mutate)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
+DIST_EXCLUDE := ^(\.git/|\.git$$|solutions/|tests/grading/|tests/test_grading(_gpu|_e2e|_build)?\.c|tests/test_(inspect|release|roster|slurm|grading_mode|exploits|isolation|mutate|course)\.c|tests/slurm/|\.scratch/|tests/planted/|tests/captured/|handouts/instructor/|grading/secret/|grading/pristine/|build/|\.device/|release/|README\.md$$)|\.o$$
 dist-student:
 	@test -f release/README.md || { echo "dist-student: release/README.md (the student README) is missing from this copy" >&2; exit 1; }
 	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/$(DIST_NAME)
