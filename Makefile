@@ -102,7 +102,7 @@ FLAGS_STAMP := $(BUILD)/.flags
 $(FLAGS_STAMP): FORCE
 	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
 
-.PHONY: all help test deps slurm-deps doctor doctor-grader gpu-required clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
+.PHONY: all help test deps slurm-deps course-deps doctor doctor-grader gpu-required clean FORCE $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 .SECONDEXPANSION:
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
@@ -139,7 +139,7 @@ TEST_SRCS ?= $(wildcard tests/test_*.c)
 # that tree's own test list, not this subset (a command-line variable is exported otherwise).
 unexport TEST_SRCS
 TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(TEST_SRCS))
-TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev
+TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev $(COURSE_LIB_PKGS) libpng-dev
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
 PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
 
@@ -163,6 +163,12 @@ LIB_SRCS += $(wildcard tools/mutate/ops.c tools/mutate/mutants.c tools/mutate/re
 LIB_SRCS += grading/isolation.c
 # What one submission may cost, and the GPU's lock (grading/budget.h, grading/gpulock.h).
 LIB_SRCS += grading/budget.c grading/gpulock.c
+# The course around the grader (grading/course.h): LMS in and out, similarity, the class and student pages.
+LIB_SRCS += grading/course.c grading/lms.c grading/similarity.c grading/classpage.c grading/studentpage.c \
+            grading/html.c grading/plot.c grading/tool.c
+# Their libraries (Debian packages): the roster CSV, Gradescope's YAML, Markdown to HTML.
+COURSE_LIB_PKGS := libcsv-dev libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
+COURSE_LIBS     := -lcsv -lyaml -lcmark-gfm-extensions -lcmark-gfm
 LIB_OBJS := $(patsubst %.c,$(BUILD)/lib/%.o,$(LIB_SRCS))
 # snprintf truncation of over-long paths and messages is deliberate in the grader: -Wno-format-truncation.
 $(BUILD)/lib/%.o: %.c $(wildcard common/*.h grading/*.h tools/*/*.h) | $(BUILD)/grading/.deps-ok
@@ -172,7 +178,7 @@ $(BUILD)/libwb.a: $(LIB_OBJS)
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(BUILD)/libwb.a
-	$(call say,LD,$@)$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -larchive -lm
+	$(call say,LD,$@)$(CC) -no-pie -o $@ $(TEST_OBJS) $(BUILD)/libwb.a -lcriterion -ljansson -larchive $(COURSE_LIBS) -lpng -lm
 
 $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -180,8 +186,8 @@ $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 
 $(BUILD)/tests/.deps-ok:
 	@mkdir -p $(@D)
-	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\n#include <archive.h>\nTest(p, p) { json_decref(json_object()); archive_read_free(archive_read_new()); }\n' > $(@D)/probe.c
-	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson -larchive,$(TEST_DEPS_PKGS),make test)
+	@printf '#include <criterion/criterion.h>\n#include <jansson.h>\n#include <archive.h>\n#include <png.h>\n$(COURSE_PROBE)Test(p, p) { json_decref(json_object()); archive_read_free(archive_read_new()); course_probe(); png_access_version_number(); }\n' > $(@D)/probe.c
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -lcriterion -ljansson -larchive $(COURSE_LIBS) -lpng,$(TEST_DEPS_PKGS),make test)
 	@touch $@
 
 # The Slurm test (tests/test_slurm.c) needs a real single-node cluster: installed when root, else the
@@ -190,7 +196,14 @@ SLURM_TEST_PKGS := slurm-wlm munge
 slurm-deps:
 	-@$(call ensure_packages,command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged,$(SLURM_TEST_PKGS),the Slurm test)
 
-deps: $(BUILD)/tests/.deps-ok slurm-deps
+# The course pages' tools (grading/course.h): sim_c (similarity-tester), gnuplot, and headless Chromium for
+# the pages' rendering test. Optional like Slurm: without them the pages say what is left out, and the
+# Chromium test skips with the reason.
+COURSE_TOOL_PKGS := similarity-tester gnuplot-nox chromium
+course-deps:
+	-@$(call ensure_packages,command -v sim_c && command -v gnuplot && command -v chromium,$(COURSE_TOOL_PKGS),the course pages)
+
+deps: $(BUILD)/tests/.deps-ok slurm-deps course-deps
 
 # Every prerequisite of `make test`, here and nowhere else (the look-inside tool, the grader, the
 # occupancy listing and the exploit generator are defined further down, hence the second expansion).
@@ -255,6 +268,9 @@ doctor-grader:
 	   $(CC) -x c - -o /dev/null -larchive >/dev/null 2>&1 && printf '  %-18s yes\n' libarchive || printf '  %-18s NO   %s\n' libarchive "archives (apt-get install libarchive-dev)"; \
 	 printf '#include <jansson.h>\nint main(void){json_decref(json_object());return 0;}\n' | \
 	   $(CC) -x c - -o /dev/null -ljansson >/dev/null 2>&1 && printf '  %-18s yes\n' jansson || printf '  %-18s NO   %s\n' jansson "the rubric and reports (apt-get install libjansson-dev)"; \
+	 echo "course pages (make grade-class):"; \
+	 have sim_c "similarity between students (apt-get install similarity-tester); SIMILARITY=off skips it"; \
+	 have gnuplot "the plots of class.html and feedback.html (apt-get install gnuplot-nox)"; \
 	 $(if $(COURSE),echo "ENGINE=slurm only:"; \
 	 have sbatch "submitting the job array (the cluster's Slurm client)"; \
 	 have squeue "the cluster's Slurm client"; \
@@ -463,27 +479,34 @@ $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INC
 # above: one source of truth; `make grading-flags` prints it). The rubric is grading/rubric.json (JSON, read with jansson).
 GRADER      := $(BUILD)/grade
 GRADING_FLAGS := $(BUILD)/grading-flags.json
-GRADER_DEPS_PKGS := libjansson-dev libarchive-dev
+GRADER_DEPS_PKGS := libjansson-dev libarchive-dev $(COURSE_LIB_PKGS)
+# A C probe of the course libraries (csv, yaml, cmark-gfm): course_probe() links all three.
+COURSE_PROBE := \#include <csv.h>\n\#include <yaml.h>\n\#include <cmark-gfm.h>\n\#include <cmark-gfm-core-extensions.h>\nstatic void course_probe(void) { struct csv_parser p; csv_init(&p, 0); csv_free(&p); yaml_parser_t y; yaml_parser_initialize(&y); yaml_parser_delete(&y); cmark_gfm_core_extensions_ensure_registered(); }\n
 # OUT counts only on make's command line: an OUT in the environment (common in shells and CI) must not
 # send the reports elsewhere.
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
                $(if $(filter command line,$(origin OUT)),--out $(call shq,$(OUT))) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(RUBRIC)) $(GRADE_FLAGS)
+# The class's course options (grading/course.h): ROSTER=file.csv LMS=canvas|moodle|gradescope|plain (default: detected)
+# SIMILARITY=off|PCT ASSIGNMENT="name of the Canvas column"
+COURSE_ARGS  = $(if $(ROSTER),--roster '$(ROSTER)') $(if $(LMS),--lms $(LMS)) \
+               $(if $(filter off 0 no,$(SIMILARITY)),--no-similarity,$(if $(SIMILARITY),--similarity $(SIMILARITY))) \
+               $(if $(ASSIGNMENT),--assignment '$(ASSIGNMENT)')
 
 .PHONY: grade grade-class check dist-student grading-flags grader-deps
 
 # jansson alone: the student release needs the grader for `make check`, not Criterion.
 $(BUILD)/grading/.deps-ok:
 	@mkdir -p $(@D)
-	@printf '#include <jansson.h>\n#include <archive.h>\nint main(void) { json_decref(json_object()); archive_read_free(archive_read_new()); return 0; }\n' > $(@D)/probe.c
-	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson -larchive,$(GRADER_DEPS_PKGS),the grader)
+	@printf '#include <jansson.h>\n#include <archive.h>\n$(COURSE_PROBE)int main(void) { json_decref(json_object()); archive_read_free(archive_read_new()); course_probe(); return 0; }\n' > $(@D)/probe.c
+	@$(call ensure_packages,$(CC) $(@D)/probe.c -o $(@D)/probe -ljansson -larchive $(COURSE_LIBS),$(GRADER_DEPS_PKGS),the grader)
 	@touch $@
 
 grader-deps: $(BUILD)/grading/.deps-ok
 
 # snprintf truncation of over-long paths is deliberate there, hence -Wno-format-truncation.
 $(GRADER): grading/grade.c $(wildcard grading/*.h) common/contract.h $(BUILD)/libwb.a $(GRADING_FLAGS) | $(BUILD)/grading/.deps-ok
-	$(call say,CC,$@)$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -Wno-format-truncation -o $@ grading/grade.c $(BUILD)/libwb.a -ljansson -larchive $(COURSE_LIBS) -lm
 
 # The compile command and the libraries, recorded for the grader (it reads this file instead of calling
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
@@ -516,10 +539,10 @@ ENGINE ?= local
 SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
 grade-class:
 	$(course_only)
-	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
 	@$(if $(filter slurm,$(ENGINE)),true,$(MAKE) --no-print-directory gpu-required)
 	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
-	./$(GRADER) $(GRADE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
+	./$(GRADER) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
 
 # make diagnose-mutants [CH=n] [JOBS=j]: mutants of the reference solutions' regions (tools/mutate/) graded as
 # a class, then the confusion table intended x named. The slow classes (uncoalesced, padding, host-work)

@@ -6,6 +6,7 @@
 #include "pipeline.h"
 #include "sanitize.h"
 #include "submission.h"
+#include "course.h"
 
 /* ---------------------------------------------------------------- a class */
 /* After the run: every entry's grading.json. Those not graded (missing, or gr_roster_not_run) are told
@@ -39,6 +40,9 @@ static int gr_class_verdict(const char *subs, const char *out, int io_failed)
 
 int gr_class(gr_ctx *x, const char *subs)
 {
+    char staged[PATH_MAX]; /* an LMS's bulk download, one entry a student (course.h) */
+    if (gr_course_stage(x, subs, staged, sizeof staged)) return 2;
+    subs = staged;
     struct dirent **list = NULL;
     int n = scandir(subs, &list, NULL, alphasort);
     if (n < 0) {
@@ -144,5 +148,6 @@ int gr_class(gr_ctx *x, const char *subs)
     LOG("graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
     int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
     if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));
+    gr_course_pages(x, subs); /* similarity, canvas-grades.csv, class.html */
     return gr_class_verdict(subs, x->out, io_failed);
 }

@@ -23,6 +23,7 @@
 #include "submission.h"
 #include "slurm.h"
 #include "sanitize.h"
+#include "lms.h"
 
 #include <getopt.h>
 #include <sys/random.h>
@@ -35,6 +36,8 @@ static void gr_usage(FILE *f)
                "       grade --check            practice run of this workbook's chapters/\n"
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --jobs J  --force  --no-perf\n"
                "         --no-sanitizer  --student NAME  --quiet  --insecure-sandbox\n"
+               "class:   --roster CSV  --lms auto|canvas|moodle|gradescope|plain  --similarity PCT  --no-similarity\n"
+               "         --assignment NAME (its column in canvas-grades.csv)\n"
                "       grade --isolation        say how student code is kept from the course files, and exit\n"
                "exit codes (make passes them on as \"Error N\"):\n");
     for (int e = 0; e < GR_EXIT_N; e++) fprintf(f, "  %d  %s\n", e, gr_exit_meaning((gr_exit)e));
@@ -77,7 +80,7 @@ static int gr_strict_int(const char *s, long long lo, long long hi, long long *o
 static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
 {
     enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
-           O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION };
+           O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT };
     static const struct option longopts[] = {
         {"class", required_argument, 0, O_CLASS},     {"out", required_argument, 0, O_OUT},
         {"student", required_argument, 0, O_STUDENT}, {"seeds", required_argument, 0, O_SEEDS},
@@ -87,8 +90,12 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         {"no-sanitizer", no_argument, 0, O_NO_SAN},   {"quiet", no_argument, 0, O_QUIET},
         {"engine", required_argument, 0, O_ENGINE},   {"merge", no_argument, 0, O_MERGE},
         {"insecure-sandbox", no_argument, 0, O_INSECURE}, {"isolation", no_argument, 0, O_ISOLATION},
+        {"roster", required_argument, 0, O_ROSTER},   {"lms", required_argument, 0, O_LMS},
+        {"similarity", required_argument, 0, O_SIM},  {"no-similarity", no_argument, 0, O_NO_SIM},
+        {"assignment", required_argument, 0, O_ASSIGNMENT},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     memset(cli, 0, sizeof *cli);
+    x->lms = -2, x->sim_threshold = 50; /* detect the LMS layout; pairs sharing half their code */
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -124,6 +131,24 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
         case O_MERGE: cli->merge = 1; break;
         case O_INSECURE: x->insecure = 1; break;
         case O_ISOLATION: cli->isolation = 1; break;
+        case O_ROSTER: snprintf(x->roster, sizeof x->roster, "%s", optarg); break;
+        case O_LMS:
+            if ((x->lms = gr_lms_parse_kind(optarg)) == -1) {
+                fprintf(stderr, "grade: --lms is auto, canvas, moodle, gradescope or plain, not %s\n", optarg);
+                return GR_EXIT_USAGE;
+            }
+            break;
+        case O_SIM: {
+            long long pct;
+            if (gr_strict_int(optarg, 1, 100, &pct)) {
+                fprintf(stderr, "grade: --similarity '%s' must be a percentage from 1 to 100 (--no-similarity: off)\n", optarg);
+                return GR_EXIT_USAGE;
+            }
+            x->sim_threshold = (int)pct;
+            break;
+        }
+        case O_NO_SIM: x->sim_threshold = 0; break;
+        case O_ASSIGNMENT: snprintf(x->assignment, sizeof x->assignment, "%s", optarg); break;
         case 'h': gr_usage(stdout); return GR_EXIT_OK;
         case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return GR_EXIT_USAGE;
         default:

@@ -40,6 +40,11 @@ typedef struct {
      * already hold it, and the GPU time it may still spend; every GPU run through gr_exec charges it. */
     gr_gpu_lock *lock;
     gr_budget *budget;
+    /* the course around a class (course.h): the roster CSV (or ""), the LMS layout (gr_lms_kind, -2: detect),
+     * the similarity threshold in percent (0: off), the assignment's column in canvas-grades.csv */
+    char roster[PATH_MAX];
+    int lms, sim_threshold;
+    char assignment[128];
 } gr_ctx;
 
 /* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */

@@ -9,6 +9,8 @@ typedef struct {
     int n[GR_MAX_VAR], n_prep[GR_MAX_VAR];
     double sol_ms[64];
     int n_sol;
+    double pct[GR_MAX_VAR][64];    /* the run's own % of the speed of light per variant (the reference's is trusted) */
+    int n_pct[GR_MAX_VAR];
     double wall_lo, wall_hi;       /* the smallest wall time seen at each repetition count */
     int failed;
     char why[300];
@@ -99,6 +101,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
                 side->failed = 1;
             } else if (side->n[k] < 64) {
                 side->ms[k][side->n[k]++] = row.median_ms;
+                if (row.sol_pct > 0 && side->n_pct[k] < 64) side->pct[k][side->n_pct[k]++] = row.sol_pct;
                 if (row.prep_ms > 0 && side->n_prep[k] < 64) side->prep[k][side->n_prep[k]++] = row.prep_ms;
             }
         }
@@ -230,6 +233,11 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
         r->perf_ran = 1;
         r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
         r->ref_ms = gr_median(rs->ms[sel[i]], rs->n[sel[i]]);
+        /* the reference's % of the speed of light (its own report, else its speed-of-light row's time over
+         * its variant's: the same work); the student's follows from the times (report.h, class pages) */
+        double sol = gr_median(rs->sol_ms, rs->n_sol);
+        r->ref_sol_pct = rs->n_pct[sel[i]] ? gr_median(rs->pct[sel[i]], rs->n_pct[sel[i]])
+                         : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms : 0;
         if (rs->failed || ss->failed || forged || r->stu_ms <= 0 || r->ref_ms <= 0) continue;
         r->ratio = r->stu_ms / r->ref_ms;
         double frac = gr_band_fraction(&x->rub, r->ratio);

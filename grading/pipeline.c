@@ -1,6 +1,7 @@
 /* pipeline.c — see pipeline.h. */
 #define _GNU_SOURCE 1
 #include "pipeline.h"
+#include "studentpage.h"
 #include "evidence.h"
 #include "build.h"
 #include "correctness.h"
@@ -297,6 +298,7 @@ int gr_write_reports(const gr_ctx *x, const char *sub, const char *out_dir, gr_s
     rc |= gr_write_results_json(path, res);
     snprintf(path, sizeof path, "%s/grading.json", out_dir);
     rc |= gr_write_grading_json(path, res);
+    gr_student_page(out_dir); /* feedback.html; results.json carries feedback.md (studentpage.h) */
     if (term) gr_print_table(term, res);
     for (int c = 0; c < res->n_ch; c++) free(res->ch[c].compile_log);
     return rc;

@@ -415,6 +415,9 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
             json_object_set_new(x, "sanitizer", gr_jstr(r->san));
             json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
+            /* % of the speed of light, the reference's and the student's (same work: its times' ratio) */
+            json_object_set_new(x, "ref_sol_pct", r->ref_sol_pct > 0 ? json_real(r->ref_sol_pct) : json_null());
+            json_object_set_new(x, "sol_pct", r->ref_sol_pct > 0 && r->ratio > 0 ? json_real(r->ref_sol_pct / r->ratio) : json_null());
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));

@@ -32,6 +32,7 @@ typedef struct {
     int san_unfinished;             /* a tool gave no verdict: no points, and never shown as clean */
     int perf_ran;
     double stu_ms, ref_ms, ratio;
+    double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
     char perf_note[300];
     unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/honesty.h) */
     char caught_note[600];          /* one sentence per finding, for the student */

@@ -444,6 +444,8 @@ Test(inputs, json_line_says_which_input_and_where)
         cr_assert(strstr(err, WB_JSON_INPUT_WRITTEN), "%s", err);
         json_decref(lines);
     }
+}
+
 /* wbtest.h's temporary folders, for the release unpacked at any path (issue 28): TMPDIR is the unpacked
  * folder + "/build/tmp" and the tests' buffers are 64 to 1024 bytes. At a 39-character path TMPDIR is 49
  * characters, exactly what a 64-byte buffer holds with "/wbtest.XXXXXX": the old fallback missed that. */

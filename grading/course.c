@@ -1,0 +1,36 @@
+/* course.c — see course.h. */
+#define _GNU_SOURCE 1
+#include "course.h"
+
+#include "classpage.h"
+#include "lms.h"
+#include "similarity.h"
+
+int gr_course_stage(const gr_ctx *x, const char *subs, char *staged, size_t len)
+{
+    const char *files[GR_MAX_CH];
+    int n = 0;
+    for (int c = 0; c < x->rub.n_ch; c++) files[n++] = x->rub.ch[c].file;
+    char why[700];
+    if (gr_lms_stage(subs, x->out, x->roster, x->lms, files, n, staged, len, why, sizeof why)) {
+        fprintf(stderr, "grade: %s\n", why);
+        return -1;
+    }
+    if (strcmp(staged, subs)) LOG("LMS export staged one entry a student in %s (who is who: %s/lms.json)", staged, x->out);
+    return 0;
+}
+
+void gr_course_pages(const gr_ctx *x, const char *staged)
+{
+    char why[700], p[PATH_MAX];
+    if (x->sim_threshold > 0) {
+        if (gr_similarity(x, staged, x->sim_threshold)) fprintf(stderr, "grade: could not write %s/similarity.json\n", x->out);
+    } else {
+        snprintf(p, sizeof p, "%s/similarity.json", x->out);
+        unlink(p); /* turned off: the page must not show an old run's pairs */
+    }
+    int rows = gr_lms_write_canvas(x->out, x->assignment, why, sizeof why);
+    if (rows < 0) fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
+    int n = gr_class_page(x->out, &x->rub);
+    if (n >= 0) LOG("class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);
+}

@@ -1,0 +1,668 @@
+/* lms.c — see lms.h. The CSV is read with libcsv, Gradescope's metadata with libyaml, the entries'
+ * names by POSIX regular expressions. */
+#define _GNU_SOURCE 1
+#include "lms.h"
+
+#include <csv.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "gr_archive.h"
+#include "gr_util.h"
+#include "roster.h"
+
+static const char *const kind_names[] = {"plain", "canvas", "moodle", "gradescope"};
+const char *gr_lms_name(gr_lms_kind k) { return kind_names[k]; }
+
+int gr_lms_parse_kind(const char *s)
+{
+    if (!s || !*s || !strcmp(s, "auto")) return -2;
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(s, kind_names[k])) return k;
+    return -1;
+}
+
+/* Copies match m of s into out (truncated to len). */
+static void grab(const char *s, const regmatch_t *m, char *out, size_t len)
+{
+    size_t n = m->rm_so < 0 ? 0 : (size_t)(m->rm_eo - m->rm_so);
+    if (n >= len) n = len - 1;
+    memcpy(out, s + (m->rm_so < 0 ? 0 : m->rm_so), n);
+    out[n] = 0;
+}
+
+static int match(const char *re, const char *s, regmatch_t *m, size_t nm)
+{
+    regex_t r;
+    if (regcomp(&r, re, REG_EXTENDED)) return -1;
+    int rc = regexec(&r, s, nm, m, 0);
+    regfree(&r);
+    return rc ? -1 : 0;
+}
+
+int gr_lms_parse_canvas(const char *entry, gr_lms_file *out)
+{
+    regmatch_t m[6];
+    memset(out, 0, sizeof *out);
+    /* lastfirst[_LATE]_<user id>_<attachment id>_<file name>: the name part never holds '_' */
+    if (match("^([^_]+)(_[Ll][Aa][Tt][Ee])?_([0-9]+)_([0-9]+)_(.+)$", entry, m, 6)) return -1;
+    grab(entry, &m[1], out->name, sizeof out->name);
+    out->late = m[2].rm_so >= 0;
+    grab(entry, &m[3], out->id, sizeof out->id);
+    grab(entry, &m[5], out->file, sizeof out->file);
+    return 0;
+}
+
+int gr_lms_parse_moodle(const char *entry, gr_lms_file *out)
+{
+    regmatch_t m[5];
+    memset(out, 0, sizeof *out);
+    if (match("^(.+)_([0-9]+)_assignsubmission_(file|onlinetext)_(.*)$", entry, m, 5)) return -1;
+    grab(entry, &m[1], out->name, sizeof out->name);
+    grab(entry, &m[2], out->id, sizeof out->id);
+    grab(entry, &m[4], out->file, sizeof out->file);
+    return 0;
+}
+
+void gr_lms_canvas_original(const char *file, const char *const *want, int n, char *out, size_t len)
+{
+    snprintf(out, len, "%s", file);
+    regmatch_t m[4];
+    if (match("^(.+)-[0-9]+(\\.[^.]+)$", file, m, 4)) return;
+    char base[256], ext[64], cand[320];
+    grab(file, &m[1], base, sizeof base);
+    grab(file, &m[2], ext, sizeof ext);
+    snprintf(cand, sizeof cand, "%s%s", base, ext);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(cand, want[i])) snprintf(out, len, "%s", cand);
+}
+
+/* The folder holding submission_metadata.yml: subs or its only sub-folder; 0 if neither. */
+static int gradescope_root(const char *subs, char *out, size_t len)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/submission_metadata.yml", subs);
+    if (gr_is_file(p)) return snprintf(out, len, "%s", subs), 1;
+    DIR *d = opendir(subs);
+    struct dirent *e;
+    int found = 0;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(p, sizeof p, "%s/%s/submission_metadata.yml", subs, e->d_name);
+        if (gr_is_file(p)) found = 1, snprintf(out, len, "%s/%s", subs, e->d_name);
+    }
+    if (d) closedir(d);
+    return found;
+}
+
+gr_lms_kind gr_lms_detect(const char *subs)
+{
+    char root[PATH_MAX];
+    if (gradescope_root(subs, root, sizeof root)) return GR_LMS_GRADESCOPE;
+    DIR *d = opendir(subs);
+    if (!d) return GR_LMS_PLAIN;
+    int n = 0, canvas = 0, moodle = 0;
+    struct dirent *e;
+    gr_lms_file f;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        n++;
+        canvas += !gr_lms_parse_canvas(e->d_name, &f);
+        moodle += !gr_lms_parse_moodle(e->d_name, &f);
+    }
+    closedir(d);
+    return !n ? GR_LMS_PLAIN : moodle == n ? GR_LMS_MOODLE : canvas == n ? GR_LMS_CANVAS : GR_LMS_PLAIN;
+}
+
+/* ---------------------------------------------------------------- the roster */
+typedef struct {
+    gr_person *rows;
+    int n, cap, col, line, bad;
+    int map[32];      /* column -> field index (-1: ignored) */
+    gr_person cur;
+} roster_state;
+
+static const struct {
+    const char *header;
+    int field; /* 0 id, 1 sid, 2 login, 3 name, 4 email, 5 section */
+} headers[] = {{"id", 0}, {"student id", 0}, {"student_id", 0}, {"user id", 0}, {"identifier", 0}, {"lms id", 0},
+               {"sid", 1}, {"sis user id", 1}, {"student number", 1}, {"sis login id", 2}, {"login", 2},
+               {"username", 2}, {"name", 3}, {"student", 3}, {"full name", 3}, {"email", 4}, {"email address", 4},
+               {"e-mail", 4}, {"section", 5}, {"sections", 5}};
+
+static char *field_of(gr_person *p, int f, size_t *len)
+{
+    char *fs[] = {p->id, p->sid, p->login, p->name, p->email, p->section};
+    size_t ls[] = {sizeof p->id, sizeof p->sid, sizeof p->login, sizeof p->name, sizeof p->email, sizeof p->section};
+    *len = ls[f];
+    return fs[f];
+}
+
+static void trim_copy(char *dst, size_t len, const char *src, size_t n)
+{
+    while (n && isspace((unsigned char)*src)) src++, n--;
+    while (n && isspace((unsigned char)src[n - 1])) n--;
+    if (n >= len) n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+static void on_field(void *s, size_t n, void *data)
+{
+    roster_state *st = data;
+    char v[512];
+    trim_copy(v, sizeof v, s ? s : "", s ? n : 0);
+    if (st->line == 0) {
+        if (st->col < 32) {
+            st->map[st->col] = -1;
+            for (size_t k = 0; k < sizeof headers / sizeof headers[0]; k++)
+                if (!strcasecmp(v, headers[k].header) || (st->col == 0 && !strcasecmp(v + (!strncmp(v, "\xef\xbb\xbf", 3) ? 3 : 0), headers[k].header)))
+                    st->map[st->col] = headers[k].field;
+        }
+    } else if (st->col < 32 && st->map[st->col] >= 0) {
+        size_t len;
+        char *dst = field_of(&st->cur, st->map[st->col], &len);
+        /* Moodle's worksheet says "Participant 123456" */
+        const char *val = st->map[st->col] == 0 && !strncasecmp(v, "Participant ", 12) ? v + 12 : v;
+        snprintf(dst, len, "%s", val);
+    }
+    st->col++;
+}
+
+static void on_row(int c, void *data)
+{
+    (void)c;
+    roster_state *st = data;
+    if (st->line++ > 0) {
+        gr_person *p = &st->cur;
+        /* Canvas's export has a "Points Possible" row and a test student: neither is a person */
+        int empty = !p->id[0] && !p->sid[0] && !p->login[0] && !p->name[0] && !p->email[0];
+        if (!empty && strcmp(p->name, "Points Possible") && strcmp(p->name, "Student, Test")) {
+            if (st->n == st->cap) {
+                gr_person *m = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *m);
+                if (!m) { st->bad = 1; return; }
+                st->rows = m;
+            }
+            st->rows[st->n++] = *p;
+        }
+    }
+    memset(&st->cur, 0, sizeof st->cur);
+    st->col = 0;
+}
+
+gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
+{
+    size_t sz;
+    char *text = gr_read_capped(path, 16u << 20, &sz);
+    *n = 0;
+    if (!text) {
+        snprintf(why, len, "cannot read the roster %s", path);
+        return NULL;
+    }
+    struct csv_parser p;
+    roster_state st = {0};
+    memset(st.map, -1, sizeof st.map); /* a column the header does not name is ignored */
+    csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+    int ok = csv_parse(&p, text, sz, on_field, on_row, &st) == sz && csv_fini(&p, on_field, on_row, &st) == 0;
+    if (!ok) snprintf(why, len, "the roster %s is not valid CSV: %s", path, csv_strerror(csv_error(&p)));
+    csv_free(&p);
+    free(text);
+    int named = 0;
+    for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && st.map[c] <= 4;
+    if (ok && !named) {
+        snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
+        ok = 0;
+    }
+    if (ok && st.bad) snprintf(why, len, "out of memory reading the roster"), ok = 0;
+    if (!ok) {
+        free(st.rows);
+        return NULL;
+    }
+    *n = st.n;
+    return st.rows ? st.rows : calloc(1, sizeof(gr_person));
+}
+
+/* Letters and digits of s, lower-cased (ASCII; other bytes kept as they are). */
+static void fold(const char *s, char *out, size_t len)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < len; s++)
+        if (isalnum((unsigned char)*s) || (unsigned char)*s >= 0x80) out[k++] = (char)tolower((unsigned char)*s);
+    out[k] = 0;
+}
+
+/* The name folded, and in the other order ("Ann Lee" -> "leeann"; "Lee, Ann" -> "leeann" too). */
+static void name_keys(const char *name, char *a, char *b, size_t len)
+{
+    fold(name, a, len);
+    b[0] = 0;
+    const char *comma = strchr(name, ','), *sp = strrchr(name, ' ');
+    char first[256] = "", last[256] = "";
+    if (comma) {
+        snprintf(last, sizeof last, "%.*s", (int)(comma - name), name);
+        snprintf(first, sizeof first, "%s", comma + 1);
+        char x[512];
+        snprintf(x, sizeof x, "%s %s", last, first);
+        fold(x, a, len);
+        return;
+    }
+    if (sp) {
+        snprintf(first, sizeof first, "%.*s", (int)(sp - name), name);
+        snprintf(last, sizeof last, "%s", sp + 1);
+        char x[512];
+        snprintf(x, sizeof x, "%s %s", last, first);
+        fold(x, b, len);
+    }
+}
+
+int gr_lms_roster_match(const gr_person *roster, int n, const gr_person *who)
+{
+    for (int i = 0; i < n; i++) {
+        const gr_person *r = &roster[i];
+        if ((who->id[0] && (!strcmp(who->id, r->id) || !strcmp(who->id, r->sid) || !strcmp(who->id, r->login))) ||
+            (who->sid[0] && (!strcmp(who->sid, r->sid) || !strcmp(who->sid, r->id))) ||
+            (who->login[0] && !strcmp(who->login, r->login)) ||
+            (who->email[0] && (!strcasecmp(who->email, r->email) || !strcasecmp(who->email, r->login))))
+            return i;
+    }
+    char wa[256], wb[256];
+    name_keys(who->name, wa, wb, sizeof wa);
+    for (int i = 0; i < n && wa[0]; i++) {
+        char ra[256], rb[256];
+        name_keys(roster[i].name, ra, rb, sizeof ra);
+        if (!strcmp(wa, ra) || (rb[0] && !strcmp(wa, rb)) || (wb[0] && !strcmp(wb, ra))) return i;
+    }
+    return -1;
+}
+
+/* ---------------------------------------------------------------- staging */
+typedef struct {
+    char entry[256];      /* the staged entry's name: "<name>_<LMS id>" */
+    gr_person people[8];  /* who handed it in (Gradescope groups: several) */
+    int n_people, late;
+    char src[8][PATH_MAX]; /* what is staged: files (Canvas, Moodle loose files) or one folder */
+    char as[8][256];       /* the name each gets */
+    int n_src, src_is_dir;
+} staged_entry;
+
+typedef struct {
+    staged_entry *e;
+    int n, cap;
+} entry_list;
+
+static staged_entry *entry_for(entry_list *l, const char *name, const char *id)
+{
+    char key[256];
+    snprintf(key, sizeof key, "%s_%s", name, id);
+    for (char *c = key; *c; c++)
+        if (*c == '/') *c = '_';
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->e[i].entry, key)) return &l->e[i];
+    if (l->n == l->cap) {
+        staged_entry *m = realloc(l->e, (size_t)(l->cap = l->cap ? 2 * l->cap : 32) * sizeof *m);
+        if (!m) return NULL;
+        l->e = m;
+    }
+    staged_entry *e = &l->e[l->n++];
+    memset(e, 0, sizeof *e);
+    snprintf(e->entry, sizeof e->entry, "%s", key);
+    return e;
+}
+
+static int add_src(staged_entry *e, const char *path, const char *as)
+{
+    if (e->n_src == 8) return -1;
+    snprintf(e->src[e->n_src], PATH_MAX, "%s", path);
+    snprintf(e->as[e->n_src++], 256, "%s", as);
+    return 0;
+}
+
+/* Copies the tree src into dst (created); symbolic links are left out, as the grader refuses them. */
+static int copy_tree(const char *src, const char *dst)
+{
+    if (gr_mkdirs(dst, 0755)) return -1;
+    DIR *d = opendir(src);
+    if (!d) return -1;
+    struct dirent *de;
+    int rc = 0;
+    while (!rc && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        char s[PATH_MAX], t[PATH_MAX];
+        snprintf(s, sizeof s, "%s/%s", src, de->d_name);
+        snprintf(t, sizeof t, "%s/%s", dst, de->d_name);
+        struct stat st;
+        if (lstat(s, &st)) continue;
+        if (S_ISDIR(st.st_mode)) rc = copy_tree(s, t);
+        else if (S_ISREG(st.st_mode)) rc = gr_copy_file(s, t);
+    }
+    closedir(d);
+    return rc;
+}
+
+/* Canvas and Moodle: the loose files (or Moodle's folders) of subs grouped by LMS id. */
+static int scan_named(const char *subs, gr_lms_kind kind, const char *const *want, int nw, entry_list *l, char *why,
+                      size_t wlen)
+{
+    struct dirent **list;
+    int n = scandir(subs, &list, NULL, alphasort);
+    if (n < 0) return snprintf(why, wlen, "cannot read %s", subs), -1;
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        const char *nm = list[i]->d_name;
+        gr_lms_file f;
+        if (nm[0] != '.' && !rc &&
+            !(kind == GR_LMS_CANVAS ? gr_lms_parse_canvas(nm, &f) : gr_lms_parse_moodle(nm, &f))) {
+            staged_entry *e = entry_for(l, f.name, f.id);
+            char p[PATH_MAX], as[256];
+            snprintf(p, sizeof p, "%s/%s", subs, nm);
+            if (!e) rc = -1, snprintf(why, wlen, "out of memory");
+            else {
+                if (!e->n_people) {
+                    e->n_people = 1;
+                    snprintf(e->people[0].id, sizeof e->people[0].id, "%s", f.id);
+                    snprintf(e->people[0].name, sizeof e->people[0].name, "%s", f.name);
+                }
+                e->late |= f.late;
+                if (kind == GR_LMS_CANVAS) gr_lms_canvas_original(f.file, want, nw, as, sizeof as);
+                else snprintf(as, sizeof as, "%s", f.file);
+                if (gr_is_dir(p)) e->src_is_dir = 1;
+                if (add_src(e, p, as)) rc = -1, snprintf(why, wlen, "%s handed in more than 8 files", f.name);
+            }
+        }
+        free(list[i]);
+    }
+    free(list);
+    return rc;
+}
+
+/* A scalar's text, or "" (libyaml document API). */
+static const char *yscalar(yaml_document_t *d, yaml_node_t *n)
+{
+    (void)d;
+    return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+}
+
+static yaml_node_t *yget(yaml_document_t *d, yaml_node_t *map, const char *key)
+{
+    if (!map || map->type != YAML_MAPPING_NODE) return NULL;
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+        const char *k = yscalar(d, yaml_document_get_node(d, p->key));
+        if (!strcmp(k, key) || (k[0] == ':' && !strcmp(k + 1, key))) return yaml_document_get_node(d, p->value);
+    }
+    return NULL;
+}
+
+/* Gradescope: submission_metadata.yml maps each submission_<id> folder to its :submitters:. */
+static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wlen)
+{
+    char root[PATH_MAX], meta[PATH_MAX];
+    gradescope_root(subs, root, sizeof root);
+    snprintf(meta, sizeof meta, "%s/submission_metadata.yml", root);
+    FILE *f = fopen(meta, "rb");
+    yaml_parser_t p;
+    yaml_document_t d;
+    if (!f || !yaml_parser_initialize(&p)) return snprintf(why, wlen, "cannot read %s", meta), f ? fclose(f) : 0, -1;
+    yaml_parser_set_input_file(&p, f);
+    int ok = yaml_parser_load(&p, &d);
+    if (!ok) snprintf(why, wlen, "submission_metadata.yml is not valid YAML (line %zu: %s)", p.problem_mark.line + 1,
+                      p.problem ? p.problem : "?");
+    yaml_parser_delete(&p);
+    fclose(f);
+    if (!ok) return -1;
+    yaml_node_t *top = yaml_document_get_root_node(&d);
+    int rc = top && top->type == YAML_MAPPING_NODE ? 0 : -1;
+    if (rc) snprintf(why, wlen, "submission_metadata.yml is not a mapping of submissions");
+    for (yaml_node_pair_t *pr = rc ? NULL : top->data.mapping.pairs.start; pr && pr < top->data.mapping.pairs.top && !rc; pr++) {
+        const char *folder = yscalar(&d, yaml_document_get_node(&d, pr->key));
+        yaml_node_t *subm = yaml_document_get_node(&d, pr->value), *who = yget(&d, subm, "submitters");
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", root, folder);
+        if (strchr(folder, '/') || folder[0] == '.' || !gr_is_dir(path)) continue; /* listed but not exported */
+        const char *id = strncmp(folder, "submission_", 11) ? folder : folder + 11;
+        yaml_node_t *first = who && who->type == YAML_SEQUENCE_NODE && who->data.sequence.items.top > who->data.sequence.items.start
+                                 ? yaml_document_get_node(&d, *who->data.sequence.items.start) : NULL;
+        staged_entry *e = entry_for(l, first ? yscalar(&d, yget(&d, first, "name")) : "submission", id);
+        if (!e) { rc = -1, snprintf(why, wlen, "out of memory"); break; }
+        for (yaml_node_item_t *it = who && who->type == YAML_SEQUENCE_NODE ? who->data.sequence.items.start : NULL;
+             it && it < who->data.sequence.items.top && e->n_people < 8; it++) {
+            yaml_node_t *s = yaml_document_get_node(&d, *it);
+            gr_person *q = &e->people[e->n_people++];
+            snprintf(q->id, sizeof q->id, "%s", id);
+            snprintf(q->name, sizeof q->name, "%s", yscalar(&d, yget(&d, s, "name")));
+            snprintf(q->sid, sizeof q->sid, "%s", yscalar(&d, yget(&d, s, "sid")));
+            snprintf(q->email, sizeof q->email, "%s", yscalar(&d, yget(&d, s, "email")));
+        }
+        e->src_is_dir = 1;
+        add_src(e, path, "");
+    }
+    yaml_document_delete(&d);
+    return rc;
+}
+
+static json_t *person_json(const gr_person *p)
+{
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "id", p->id, "sid", p->sid, "login", p->login, "name", p->name,
+                     "email", p->email, "section", p->section);
+}
+
+/* The one archive a folder holds alone (Moodle's folder of a student who uploaded a .zip), else 0. */
+static int lone_archive(const char *dir, char *out, size_t len)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.' && ++n == 1) snprintf(out, len, "%s/%s", dir, e->d_name);
+    if (d) closedir(d);
+    if (n == 1 && gr_is_file(out) && gr_archive_is_archive(out)) return 1;
+    out[0] = 0;
+    return 0;
+}
+
+static const char *archive_suffix(const char *name)
+{
+    static const char *const s[] = {".tar.gz", ".tgz", ".zip", ".tar"};
+    size_t n = strlen(name);
+    for (int i = 0; i < 4; i++)
+        if (n > strlen(s[i]) && !strcmp(name + n - strlen(s[i]), s[i])) return s[i];
+    return "";
+}
+
+/* Writes one staged entry under dir; its final name (an archive keeps its suffix) goes to name. */
+static int materialize(const staged_entry *e, const char *dir, char *name, size_t len)
+{
+    char p[PATH_MAX], arc[PATH_MAX] = "";
+    if (e->n_src == 1 && !e->src_is_dir && gr_archive_is_archive(e->src[0])) snprintf(arc, sizeof arc, "%s", e->src[0]);
+    if (e->n_src == 1 && e->src_is_dir) lone_archive(e->src[0], arc, sizeof arc);
+    if (arc[0]) {
+        snprintf(name, len, "%s%s", e->entry, archive_suffix(arc));
+        snprintf(p, sizeof p, "%s/%s", dir, name);
+        return gr_copy_file(arc, p);
+    }
+    snprintf(name, len, "%s", e->entry);
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    if (gr_mkdirs(p, 0755)) return -1;
+    for (int i = 0; i < e->n_src; i++) {
+        char t[PATH_MAX];
+        snprintf(t, sizeof t, "%s/%s", p, e->as[i]);
+        if (gr_is_dir(e->src[i]) ? copy_tree(e->src[i], e->as[i][0] ? t : p) : gr_copy_file(e->src[i], t)) return -1;
+    }
+    return 0;
+}
+
+/* A plain layout: every entry is a student as it is; the roster may still say who. */
+static int scan_plain(const char *subs, entry_list *l, char *why, size_t wlen)
+{
+    int n;
+    gr_roster_entry *r = gr_roster_scan(subs, &n, why, wlen);
+    if (!r) return -1;
+    for (int i = 0; i < n; i++) {
+        if (l->n == l->cap) {
+            staged_entry *m = realloc(l->e, (size_t)(l->cap = l->cap ? 2 * l->cap : 32) * sizeof *m);
+            if (!m) { free(r); return snprintf(why, wlen, "out of memory"), -1; }
+            l->e = m;
+        }
+        staged_entry *e = &l->e[l->n++];
+        memset(e, 0, sizeof *e);
+        snprintf(e->entry, sizeof e->entry, "%s", r[i].entry);
+        e->n_people = 1;
+        snprintf(e->people[0].id, sizeof e->people[0].id, "%s", r[i].student);
+        snprintf(e->people[0].name, sizeof e->people[0].name, "%s", r[i].student);
+    }
+    free(r);
+    return 0;
+}
+
+/* The roster fills in what the LMS did not say (section, email, SIS ids); its name wins. */
+static void merge_person(gr_person *p, const gr_person *r)
+{
+    gr_person m = *r;
+    if (p->id[0]) snprintf(m.id, sizeof m.id, "%s", p->id);
+    if (!m.sid[0]) snprintf(m.sid, sizeof m.sid, "%s", p->sid);
+    if (!m.email[0]) snprintf(m.email, sizeof m.email, "%s", p->email);
+    if (!m.name[0]) snprintf(m.name, sizeof m.name, "%s", p->name);
+    *p = m;
+}
+
+static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, int nr, char *used, char *why, size_t wlen)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < l->n; i++) {
+        staged_entry *e = &l->e[i];
+        char name[300];
+        if (dir) {
+            if (materialize(e, dir, name, sizeof name)) {
+                snprintf(why, wlen, "could not stage %s's files under %s", e->entry, dir);
+                json_decref(a);
+                return NULL;
+            }
+        } else snprintf(name, sizeof name, "%s", e->entry);
+        gr_roster_entry re;
+        gr_roster_name(name, dir ? archive_suffix(name)[0] != 0 : gr_archive_is_archive(name), &re);
+        json_t *people = json_array();
+        int in_roster = 0;
+        for (int k = 0; k < e->n_people; k++) {
+            int m = roster ? gr_lms_roster_match(roster, nr, &e->people[k]) : -1;
+            if (m >= 0) merge_person(&e->people[k], &roster[m]), used[m] = 1, in_roster = 1;
+            else if (!dir) e->people[k].id[0] = 0; /* a plain folder's name is no LMS id: matching only */
+            json_array_append_new(people, person_json(&e->people[k]));
+        }
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:b, s:b, s:o}", "entry", name, "student", re.student,
+                                           "folder", re.folder, "late", e->late, "in_roster", in_roster, "people", people));
+    }
+    return a;
+}
+
+int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int kind, const char *const *file_names,
+                 int n_files, char *staged, size_t slen, char *why, size_t wlen)
+{
+    if (kind == -2) kind = gr_lms_detect(subs);
+    if (kind < 0 || kind > GR_LMS_GRADESCOPE) return snprintf(why, wlen, "unknown LMS layout"), -1;
+    int nr = 0;
+    gr_person *rows = roster && *roster ? gr_lms_roster_read(roster, &nr, why, wlen) : NULL;
+    if (roster && *roster && !rows) return -1;
+    entry_list l = {0};
+    int rc = kind == GR_LMS_PLAIN        ? scan_plain(subs, &l, why, wlen)
+             : kind == GR_LMS_GRADESCOPE ? scan_gradescope(subs, &l, why, wlen)
+                                         : scan_named(subs, kind, file_names, n_files, &l, why, wlen);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/.lms-subs", out_dir);
+    if (!rc && kind != GR_LMS_PLAIN) {
+        gr_rmtree(dir); /* staged afresh each run: the export is the truth */
+        rc = gr_mkdirs(dir, 0755);
+        if (rc) snprintf(why, wlen, "cannot create %s", dir);
+    }
+    char *used = calloc((size_t)nr + 1, 1);
+    json_t *entries = rc ? NULL : entries_json(&l, kind == GR_LMS_PLAIN ? NULL : dir, rows, nr, used, why, wlen);
+    if (entries) {
+        json_t *missing = json_array();
+        for (int i = 0; i < nr; i++)
+            if (!used[i]) json_array_append_new(missing, person_json(&rows[i]));
+        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "lms", gr_lms_name(kind), "submissions", subs, "roster",
+                                 roster ? roster : "", "entries", entries, "no_submission", missing);
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%s/lms.json", out_dir);
+        rc = json_dump_file(root, p, JSON_INDENT(2));
+        if (rc) snprintf(why, wlen, "cannot write %s", p);
+        json_decref(root);
+        snprintf(staged, slen, "%s", kind == GR_LMS_PLAIN ? subs : dir);
+    } else rc = -1;
+    free(used);
+    free(rows);
+    free(l.e);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- Canvas's gradebook import */
+static void csv_out(FILE *f, const char *s, int last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"') fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else fputs(s, f);
+    fputs(last ? "\r\n" : ",", f);
+}
+
+/* The entry's total as Canvas should get it ("" when its grading could not run), and the maximum. */
+static void entry_score(const char *out_dir, const char *folder, char *score, size_t len, double *max)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
+    json_t *g = json_load_file(p, 0, NULL);
+    score[0] = 0;
+    if (g && !gr_roster_not_run(g)) snprintf(score, len, "%.2f", json_number_value(json_object_get(g, "score")));
+    if (g && json_number_value(json_object_get(g, "max_score")) > *max) *max = json_number_value(json_object_get(g, "max_score"));
+    json_decref(g);
+}
+
+static void canvas_row(FILE *f, json_t *person, const char *score)
+{
+    const char *keys[] = {"name", "id", "sid", "login", "section"};
+    for (int k = 0; k < 5; k++) csv_out(f, json_string_value(json_object_get(person, keys[k])) ?: "", 0);
+    csv_out(f, score, 1);
+}
+
+int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/lms.json", out_dir);
+    json_t *lms = json_load_file(p, 0, NULL);
+    if (!lms) return snprintf(why, wlen, "no %s: the class was not staged", p), -1;
+    json_t *entries = json_object_get(lms, "entries"), *e, *q;
+    size_t i, k;
+    double max = 0;
+    char (*scores)[32] = calloc(json_array_size(entries) + 1, 32);
+    json_array_foreach(entries, i, e) entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", scores[i], 32, &max);
+    snprintf(p, sizeof p, "%s/canvas-grades.csv", out_dir);
+    FILE *f = fopen(p, "wb");
+    if (!f) {
+        free(scores), json_decref(lms);
+        return snprintf(why, wlen, "cannot write %s", p), -1;
+    }
+    const char *head[] = {"Student", "ID", "SIS User ID", "SIS Login ID", "Section"};
+    for (int c = 0; c < 5; c++) csv_out(f, head[c], 0);
+    csv_out(f, assignment && *assignment ? assignment : "CUDA workbook", 1);
+    char mx[32];
+    snprintf(mx, sizeof mx, "%.2f", max);
+    fputs("Points Possible,,,,,", f);
+    csv_out(f, mx, 1);
+    int rows = 0;
+    json_array_foreach(entries, i, e) json_array_foreach(json_object_get(e, "people"), k, q) canvas_row(f, q, scores[i]), rows++;
+    json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, ""), rows++;
+    int bad = fclose(f);
+    free(scores);
+    json_decref(lms);
+    return bad ? -1 : rows;
+}

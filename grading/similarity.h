@@ -1,0 +1,26 @@
+/*
+ * similarity.h — which students handed in the same code, by Debian's similarity-tester (sim_c).
+ *
+ * Only what students wrote is compared: the TODO regions of each student's file that differ from the
+ * starter's (regions.h), so the starter's code and an untouched region never count. Per chapter, every pair
+ * of students is compared (sim_c -p -e), and each student against the reference solution's regions (-S);
+ * for each pair at or above the threshold, sim_c's side-by-side listing of the matching passages is kept.
+ * The result is <out>/similarity.json, for the class page: it never changes a grade.
+ */
+#ifndef GR_SIMILARITY_H
+#define GR_SIMILARITY_H
+#include "job.h"
+
+/* The text sim_c sees for one student's file: each region whose content differs from the same region of
+ * the starter, after a comment naming it. NULL when the file's regions cannot be parsed; "" when none
+ * differs. */
+char *gr_sim_regions(const char *student, size_t slen, const char *pristine, size_t plen);
+
+/* One line of `sim_c -p`: "A consists for N % of B material". 0 and the parts, else -1. */
+int gr_sim_parse_line(const char *line, char *a, size_t alen, char *b, size_t blen, int *pct);
+
+/* Compares the class in subs (entries as roster.h lists them) chapter by chapter and writes
+ * <out>/similarity.json; threshold in percent (1-100). Without sim_c the file says so and why. 0 on
+ * success (a missing tool included), -1 when the file could not be written. */
+int gr_similarity(const gr_ctx *x, const char *subs, int threshold);
+#endif

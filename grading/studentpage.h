@@ -1,0 +1,21 @@
+/* studentpage.h — the student's page, feedback.html beside feedback.md: the same text (feedback.md
+ * rendered by cmark-gfm, GitHub's CommonMark with tables) and, per chapter, a plot of each variant's
+ * throughput as % of the speed of light beside the reference's. Also puts the same Markdown into
+ * Gradescope's results.json ("output" with "output_format": "md", its specification's Markdown format), so
+ * the student reads the same feedback there. */
+#ifndef GR_STUDENTPAGE_H
+#define GR_STUDENTPAGE_H
+#include <jansson.h>
+#include <stddef.h>
+
+/* Markdown to HTML (tables on; raw HTML in the Markdown left out). malloc'ed, NULL on failure. */
+char *gr_md_to_html(const char *md, size_t len);
+
+/* The gnuplot data of one chapter of a grading.json: "variant" student% reference% per line ("NaN" where
+ * unknown); "" when no variant has a measured % of the speed of light. malloc'ed. */
+char *gr_sol_plot_data(const json_t *chapter);
+
+/* Writes <dir>/feedback.html from <dir>/feedback.md and <dir>/grading.json, and sets <dir>/results.json's
+ * output to the Markdown. 0 on success, -1 with the reason on stderr. */
+int gr_student_page(const char *dir);
+#endif

@@ -1,0 +1,58 @@
+/* tool.c — see tool.h. */
+#define _GNU_SOURCE 1
+#include "tool.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+/* Reads both pipes until they close or the time is up (-1); closes them either way. */
+static int drain(int fo, int fe, gr_str *out, gr_str *err, double deadline)
+{
+    struct pollfd p[2] = {{fo, POLLIN, 0}, {fe, POLLIN, 0}};
+    int open = 2, late = 0;
+    char buf[65536];
+    while (open && !late) {
+        int ms = (int)((deadline - gr_now()) * 1e3);
+        if (ms <= 0 || (poll(p, 2, ms) < 0 && errno != EINTR)) {
+            late = 1;
+            break;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (p[k].fd < 0 || !(p[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            ssize_t n = read(p[k].fd, buf, sizeof buf);
+            if (n <= 0) {
+                close(p[k].fd), p[k].fd = -1, open--;
+                continue;
+            }
+            gr_str *dst = k ? err : out;
+            if (dst && dst->len < (64u << 20)) gr_str_addn(dst, buf, (size_t)n);
+        }
+    }
+    for (int k = 0; k < 2; k++)
+        if (p[k].fd >= 0) close(p[k].fd);
+    return late ? -1 : 0;
+}
+
+int gr_tool_run(char *const argv[], const char *in_path, gr_str *out, gr_str *err, int timeout_s)
+{
+    int po[2], pe[2];
+    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) return 127;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return 127;
+    if (pid == 0) {
+        setpgid(0, 0);
+        int in = open(in_path ? in_path : "/dev/null", O_RDONLY);
+        if (in < 0) _exit(127);
+        dup2(in, 0), dup2(po[1], 1), dup2(pe[1], 2);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(po[1]), close(pe[1]);
+    int late = drain(po[0], pe[0], out, err, gr_now() + timeout_s);
+    if (late) kill(-pid, SIGKILL), kill(pid, SIGKILL);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    return late ? 124 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

@@ -1,0 +1,11 @@
+/* tool.h — running a trusted tool of the course pages (gnuplot, sim_c): argv without a shell, standard
+ * input from a file or nothing, standard output captured, a time limit. Student code never runs here
+ * (that is sandbox.h); these tools only read files the grader wrote. */
+#ifndef GR_TOOL_H
+#define GR_TOOL_H
+#include "gr_util.h"
+
+/* Runs argv[0] (looked up on PATH) with stdin from in_path (NULL: /dev/null); stdout goes to out (may be
+ * NULL), stderr to err (may be NULL). Returns the exit code, 124 on timeout, 127 when it could not start. */
+int gr_tool_run(char *const argv[], const char *in_path, gr_str *out, gr_str *err, int timeout_s);
+#endif

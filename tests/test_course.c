@@ -1,0 +1,410 @@
+/* The course around the grader (grading/course.h): LMS file names, the roster, the similarity's inputs and
+ * parser, Markdown to HTML; then the fake workbook's class (tests/test_grading_e2e.c's, no GPU) graded
+ * through Canvas's, Moodle's and Gradescope's bulk downloads with a roster, the CSVs and pages checked, and
+ * class.html and a feedback.html rendered in headless Chromium: a screenshot that is not blank, and the
+ * page's text as Chromium's DOM has it. */
+#define _GNU_SOURCE 1
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#include "wbtest.h"
+
+#include <math.h>
+#include <png.h>
+#include <sys/stat.h>
+
+#include "gr_util.h"
+#include "lms.h"
+#include "similarity.h"
+#include "studentpage.h"
+
+/* ---------------------------------------------------------------- pure parts */
+Test(course, canvas_and_moodle_names_are_taken_apart)
+{
+    gr_lms_file f;
+    cr_assert_eq(gr_lms_parse_canvas("smithjohn_12345_678901_fake.cu", &f), 0);
+    cr_expect_str_eq(f.name, "smithjohn");
+    cr_expect_str_eq(f.id, "12345");
+    cr_expect_str_eq(f.file, "fake.cu");
+    cr_expect(!f.late);
+    cr_assert_eq(gr_lms_parse_canvas("leeann_LATE_22_33_my_work.zip", &f), 0);
+    cr_expect(f.late);
+    cr_expect_str_eq(f.id, "22");
+    cr_expect_str_eq(f.file, "my_work.zip");
+    cr_expect_neq(gr_lms_parse_canvas("good", &f), 0);
+    cr_expect_neq(gr_lms_parse_canvas("x_notanumber_1_f.cu", &f), 0);
+    cr_assert_eq(gr_lms_parse_moodle("Zoë Ångström_4711_assignsubmission_file_", &f), 0);
+    cr_expect_str_eq(f.name, "Zoë Ångström");
+    cr_expect_str_eq(f.id, "4711");
+    cr_expect_str_eq(f.file, "");
+    cr_assert_eq(gr_lms_parse_moodle("Ann Lee_12_assignsubmission_file_fake.cu", &f), 0);
+    cr_expect_str_eq(f.file, "fake.cu");
+    cr_expect_neq(gr_lms_parse_moodle("smithjohn_12345_678901_fake.cu", &f), 0);
+    const char *want[] = {"reversal.cu", "fake.cu"};
+    char o[256];
+    gr_lms_canvas_original("fake-1.cu", want, 2, o, sizeof o);
+    cr_expect_str_eq(o, "fake.cu");
+    gr_lms_canvas_original("notes-2.txt", want, 2, o, sizeof o);
+    cr_expect_str_eq(o, "notes-2.txt", "only a chapter's file name loses Canvas's suffix");
+    cr_expect_eq(gr_lms_parse_kind("canvas"), GR_LMS_CANVAS);
+    cr_expect_eq(gr_lms_parse_kind("auto"), -2);
+    cr_expect_eq(gr_lms_parse_kind("blackboard"), -1);
+}
+
+static char dir[128];
+static void setup(void)
+{
+    char rel[64];
+    wbt_tmpdir(rel, sizeof rel);
+    cr_assert_not_null(realpath(rel, dir));
+    chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
+}
+static void teardown(void)
+{
+    char out[256];
+    if (dir[0]) wbt_run(out, "rm -rf %s", dir);
+}
+
+static void put(const char *name, const char *text)
+{
+    char p[PATH_MAX], out[WBT_OUT_MAX];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    char *slash = strrchr(p, '/');
+    *slash = 0;
+    cr_assert_eq(wbt_run(out, "mkdir -p '%s'", p), 0, "%s", out);
+    *slash = '/';
+    cr_assert_eq(gr_write_file(p, text, strlen(text)), 0, "%s", p);
+}
+
+Test(course, a_roster_is_read_by_its_headers_and_matches_people_every_way, .init = setup, .fini = teardown)
+{
+    put("r.csv", "\xef\xbb\xbfStudent,ID,SIS User ID,SIS Login ID,Section,Other\r\n"
+                 "    Points Possible,,,,,10\r\n"
+                 "\"Smith, John\",101,S101,jsmith,A,x\r\n"
+                 "Ann Lee,102,,alee@uni.edu,B,\r\n");
+    char p[PATH_MAX], why[600] = "";
+    snprintf(p, sizeof p, "%s/r.csv", dir);
+    int n;
+    gr_person *r = gr_lms_roster_read(p, &n, why, sizeof why);
+    cr_assert_not_null(r, "%s", why);
+    cr_assert_eq(n, 2, "Points Possible is no person");
+    cr_expect_str_eq(r[0].name, "Smith, John");
+    cr_expect_str_eq(r[0].sid, "S101");
+    cr_expect_str_eq(r[1].section, "B");
+    gr_person who = {0};
+    snprintf(who.name, sizeof who.name, "smithjohn"); /* Canvas's lastfirst */
+    cr_expect_eq(gr_lms_roster_match(r, n, &who), 0);
+    memset(&who, 0, sizeof who);
+    snprintf(who.name, sizeof who.name, "Lee, Ann");
+    cr_expect_eq(gr_lms_roster_match(r, n, &who), 1);
+    memset(&who, 0, sizeof who);
+    snprintf(who.email, sizeof who.email, "ALee@uni.edu");
+    cr_expect_eq(gr_lms_roster_match(r, n, &who), 1, "an email against the login column, case-folded");
+    memset(&who, 0, sizeof who);
+    snprintf(who.id, sizeof who.id, "101");
+    cr_expect_eq(gr_lms_roster_match(r, n, &who), 0);
+    snprintf(who.id, sizeof who.id, "999");
+    cr_expect_eq(gr_lms_roster_match(r, n, &who), -1);
+    free(r);
+    put("bad.csv", "foo,bar\r\n1,2\r\n");
+    snprintf(p, sizeof p, "%s/bad.csv", dir);
+    cr_expect_null(gr_lms_roster_read(p, &n, why, sizeof why));
+    cr_expect(strstr(why, "names no id, name or email column") && !strchr(why, '\n'), "%s", why);
+    put("broken.csv", "name\r\n\"unterminated\r\n");
+    snprintf(p, sizeof p, "%s/broken.csv", dir);
+    cr_expect_null(gr_lms_roster_read(p, &n, why, sizeof why));
+    cr_expect(strstr(why, "not valid CSV"), "%s", why);
+}
+
+Test(course, similarity_sees_only_changed_regions_and_reads_sim_lines)
+{
+    const char *pristine = "int a;\n// BEGIN TODO(x)\n    return 0;\n// END TODO(x)\n// BEGIN TODO(y)\n// END TODO(y)\n";
+    const char *student = "int a;\n// BEGIN TODO(x)\n    return 0;\n// END TODO(x)\n// BEGIN TODO(y)\n  y = 42;\n// END TODO(y)\n";
+    char *t = gr_sim_regions(student, strlen(student), pristine, strlen(pristine));
+    cr_assert_not_null(t);
+    cr_expect(strstr(t, "y = 42;") != NULL, "%s", t);
+    cr_expect(strstr(t, "return 0;") == NULL, "an untouched region is the starter's code: %s", t);
+    free(t);
+    t = gr_sim_regions(pristine, strlen(pristine), pristine, strlen(pristine));
+    cr_expect_str_eq(t, "", "the starter itself has nothing of its own");
+    free(t);
+    cr_expect_null(gr_sim_regions("// BEGIN TODO(x)\n", 17, pristine, strlen(pristine)));
+    char a[256], b[256];
+    int pct;
+    cr_assert_eq(gr_sim_parse_line("/o/.similarity/ch9/x y.cu consists for 87 % of /o/.similarity/ch9/z.cu material", a, sizeof a, b,
+                                   sizeof b, &pct), 0);
+    cr_expect_str_eq(a, "/o/.similarity/ch9/x y.cu");
+    cr_expect_str_eq(b, "/o/.similarity/ch9/z.cu");
+    cr_expect_eq(pct, 87);
+    cr_expect_neq(gr_sim_parse_line("File a.cu: 74 tokens, 6 lines", a, sizeof a, b, sizeof b, &pct), 0);
+}
+
+Test(course, feedback_markdown_becomes_html_with_its_tables)
+{
+    const char *md = "# Feedback: ann\n\n| variant | result |\n|---|---|\n| plus | PASS |\n\n<script>alert(1)</script>\n";
+    char *h = gr_md_to_html(md, strlen(md));
+    cr_assert_not_null(h);
+    cr_expect(strstr(h, "<table>") && strstr(h, "<td>PASS</td>") && strstr(h, "<h1>Feedback: ann</h1>"), "%s", h);
+    cr_expect_null(strstr(h, "<script>"), "raw HTML from the Markdown is left out: %s", h);
+    free(h);
+    json_t *c = json_pack("{s:[{s:s, s:f, s:f}, {s:s, s:n, s:n}]}", "variants", "variant", "plus", "sol_pct", 40.5, "ref_sol_pct",
+                          81.0, "variant", "reverse", "sol_pct", "ref_sol_pct");
+    char *d = gr_sol_plot_data(c);
+    cr_expect_str_eq(d, "\"plus\" 40.500 81.000\n\"reverse\" NaN NaN\n");
+    free(d);
+    json_decref(c);
+}
+
+/* ---------------------------------------------------------------- the fake class through each LMS */
+TestSuite(course_class, .init = setup, .fini = teardown);
+
+/* The fake workbook in dir (as tests/test_grading_e2e.c makes it) and an empty folder dir/export. */
+static void fake_workbook(void)
+{
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json "
+                          "build/solution9 && mkdir %s/export",
+                     dir, dir, dir, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+}
+
+static void copy_sub(const char *sub, const char *to)
+{
+    char out[WBT_OUT_MAX];
+    cr_assert_eq(wbt_run(out, "mkdir -p \"$(dirname '%s/%s')\" && cp tests/grading/fake-subs/%s/chapters/09-fake/fake.cu '%s/%s'", dir, to,
+                         sub, dir, to), 0, "%s", out);
+}
+
+/* Grades dir/export into dir/out with extra options; returns the grader's exit code, its log in log. */
+static int grade_class(const char *extra, char **log)
+{
+    static char out[WBT_OUT_MAX];
+    char grade[PATH_MAX], p[PATH_MAX];
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    wbt_run(out, "chmod -R a+rX %s", dir);
+    int rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=%s/bin:$PATH %s --class %s/export --out %s/out --seeds 5 "
+                          "--jobs 2 --rubric rubric.json %s > %s/class.log 2>&1",
+                     dir, dir, grade, dir, dir, extra, dir);
+    snprintf(p, sizeof p, "%s/class.log", dir);
+    *log = gr_read_capped(p, 1 << 20, NULL);
+    return rc;
+}
+
+static char *out_file(const char *name)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/out/%s", dir, name);
+    char *t = gr_read_capped(p, 1 << 24, NULL);
+    cr_assert_not_null(t, "%s was not written", p);
+    return t;
+}
+
+#define EXPECT_HAS(text, needle) cr_expect(strstr((text), (needle)) != NULL, "missing \"%s\" in:\n%.3000s", (needle), (text))
+
+/* The grey-level spread of a PNG (standard deviation, 0-255) and the share of pixels that are not white. */
+static double png_spread(const char *path, double *ink)
+{
+    png_image im;
+    memset(&im, 0, sizeof im);
+    im.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&im, path)) return -1;
+    im.format = PNG_FORMAT_GRAY;
+    png_bytep px = malloc(PNG_IMAGE_SIZE(im));
+    if (!png_image_finish_read(&im, NULL, px, 0, NULL)) return free(px), -1;
+    double sum = 0, sq = 0;
+    size_t n = (size_t)im.width * im.height, dark = 0;
+    for (size_t i = 0; i < n; i++) sum += px[i], sq += (double)px[i] * px[i], dark += px[i] < 200;
+    free(px);
+    *ink = (double)dark / n;
+    return sqrt(sq / n - (sum / n) * (sum / n));
+}
+
+/* Renders dir/out/<page> in headless Chromium: the screenshot must not be blank; the DOM's text comes back. */
+static char *render(const char *page, const char *shot)
+{
+    static char out[WBT_OUT_MAX];
+    char tool[PATH_MAX], png[PATH_MAX], dom[PATH_MAX];
+    if (!gr_which("chromium", tool, sizeof tool))
+        cr_skip_test("headless Chromium is not installed (make test installs it: apt-get install chromium)");
+    snprintf(png, sizeof png, "%s/%s", dir, shot);
+    snprintf(dom, sizeof dom, "%s/%s.dom", dir, shot);
+    const char *flags = "--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-crash-reporter "
+                        "--window-size=1100,1500";
+    int rc = wbt_run(out, "cd %s && HOME=%s timeout 120 %s %s --user-data-dir=%s/chrome --screenshot=%s 'file://%s/out/%s'", dir, dir,
+                     tool, flags, dir, png, dir, page);
+    cr_assert_eq(rc, 0, "chromium --screenshot failed (%d): %s", rc, out);
+    double ink, sd = png_spread(png, &ink);
+    cr_assert_geq(sd, 0, "%s is not a PNG", png);
+    cr_expect_gt(sd, 20, "%s looks blank: grey-level spread %.1f", shot, sd);
+    cr_expect_gt(ink, 0.01, "%s looks blank: %.4f of its pixels are not white", shot, ink);
+    rc = wbt_run(out, "cd %s && HOME=%s timeout 120 %s %s --user-data-dir=%s/chrome --dump-dom 'file://%s/out/%s' > %s 2>/dev/null", dir,
+                 dir, tool, flags, dir, dir, page, dom);
+    cr_assert_eq(rc, 0, "chromium --dump-dom failed (%d): %s", rc, out);
+    char *text = gr_read_capped(dom, 1 << 24, NULL);
+    cr_assert_not_null(text);
+    /* kept outside the test's folder, to be looked at: build/test-screens/ */
+    wbt_run(out, "mkdir -p build/test-screens && cp %s build/test-screens/%s", png, shot);
+    cr_log_info("%s: grey-level spread %.1f, %.1f %% ink (a copy in build/test-screens/)", shot, sd, 100 * ink);
+    return text;
+}
+
+/* Canvas: loose files named lastfirst[_LATE]_<user id>_<attachment id>_<file>, a re-upload "fake-1.cu", an
+ * archive, a near-copy of another student, a roster in Canvas's own export format with a student who
+ * handed in nothing. Graded with perf: the pages get every plot. */
+Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported, .timeout = 600)
+{
+    fake_workbook();
+    copy_sub("good", "export/smithjohn_101_9001_fake.cu");
+    copy_sub("off-by", "export/leeann_LATE_102_9002_fake-1.cu");
+    copy_sub("good", "export/kimbo_105_9005_fake.cu");
+    char out[WBT_OUT_MAX];
+    /* the near-copy: good with its loops' variable renamed */
+    cr_assert_eq(wbt_run(out, "sed -i 's/\\bi\\b/k/g' '%s/export/kimbo_105_9005_fake.cu'", dir), 0, "%s", out);
+    copy_sub("starter", "z/fake.cu");
+    cr_assert_eq(wbt_run(out, "cd %s/z && zip -q ../export/doejane_103_9003_work.zip fake.cu || tar -cf ../export/doejane_103_9003_work.tar fake.cu", dir), 0, "%s", out);
+    put("roster.csv", "Student,ID,SIS User ID,SIS Login ID,Section\r\n\"Smith, John\",101,S101,jsmith,A\r\n\"Lee, Ann\",102,S102,alee,B\r\n"
+                      "\"Doe, Jane\",103,S103,jdoe,A\r\n\"Kim, Bo\",105,S105,bkim,B\r\n\"Roe, Rich\",104,S104,rroe,A\r\n");
+    char *log, extra[PATH_MAX + 64];
+    snprintf(extra, sizeof extra, "--roster %s/roster.csv --assignment 'Workbook 1'", dir);
+    int rc = grade_class(extra, &log);
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log ? log : "");
+    free(log);
+    char *csv = out_file("grades.csv");
+    EXPECT_HAS(csv, "\r\nsmithjohn_101,"); /* its performance points depend on this busy CPU's timings */
+    EXPECT_HAS(csv, "\r\nleeann_102,0.00,");
+    EXPECT_HAS(csv, "\r\ndoejane_103,0.00,");
+    free(csv);
+    char *cv = out_file("canvas-grades.csv");
+    EXPECT_HAS(cv, "Student,ID,SIS User ID,SIS Login ID,Section,Workbook 1\r\nPoints Possible,,,,,8.00\r\n");
+    EXPECT_HAS(cv, "\"Smith, John\",101,S101,jsmith,A,");
+    EXPECT_HAS(cv, "\"Lee, Ann\",102,S102,alee,B,0.00\r\n");
+    EXPECT_HAS(cv, "\"Roe, Rich\",104,S104,rroe,A,\r\n"); /* no submission: an empty cell, Canvas keeps its grade */
+    free(cv);
+    json_error_t je;
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/out/lms.json", dir);
+    json_t *lms = json_load_file(p, 0, &je);
+    cr_assert_not_null(lms, "%s", je.text);
+    cr_expect_str_eq(json_string_value(json_object_get(lms, "lms")), "canvas");
+    cr_expect_eq(json_array_size(json_object_get(lms, "entries")), 4);
+    json_decref(lms);
+    /* the near-copy pair is listed; the untouched starter is compared with no one */
+    snprintf(p, sizeof p, "%s/out/similarity.json", dir);
+    json_t *sim = json_load_file(p, 0, &je), *ch = json_array_get(json_object_get(sim, "chapters"), 0), *q;
+    cr_assert_not_null(ch, "%s", je.text);
+    cr_expect_eq(json_integer_value(json_object_get(ch, "compared")), 3, "the starter's untouched regions are left out");
+    int near = 0;
+    size_t i;
+    json_array_foreach(json_object_get(ch, "pairs"), i, q)
+    {
+        const char *a = json_string_value(json_object_get(q, "a")), *b = json_string_value(json_object_get(q, "b"));
+        near |= !strcmp(a, "kimbo_105") && !strcmp(b, "smithjohn_101") && json_integer_value(json_object_get(q, "percent")) == 100;
+        cr_expect(strcmp(a, "doejane_103") && strcmp(b, "doejane_103"));
+    }
+    cr_expect(near, "the near-copy pair kimbo_105 / smithjohn_101 at 100 %% is missing:\n%s", json_dumps(ch, JSON_INDENT(1)));
+    json_decref(sim);
+    /* the class page as written, then as Chromium renders it */
+    char *html = out_file("class.html");
+    EXPECT_HAS(html, "<svg");
+    EXPECT_HAS(html, "href=\"smithjohn_101/feedback.html\"");
+    EXPECT_HAS(html, "Roe, Rich</td><td>roster</td><td>no submission");
+    EXPECT_HAS(html, "off-by-one");
+    free(html);
+    char *dom = render("class.html", "class.png");
+    EXPECT_HAS(dom, "Score distribution of the graded entries");
+    EXPECT_HAS(dom, "Chapter 9 (09-fake)");
+    EXPECT_HAS(dom, "full performance points");
+    EXPECT_HAS(dom, "speed relative to the reference");
+    EXPECT_HAS(dom, "Bug classes named");
+    EXPECT_HAS(dom, "Similarity between students");
+    EXPECT_HAS(dom, "kimbo_105</a> and <a href=\"smithjohn_101/feedback.html\">smithjohn_101</a>: <span class=\"bad\">100 %");
+    EXPECT_HAS(dom, "Kim, Bo");
+    free(dom);
+    char *fb = out_file("smithjohn_101/feedback.html");
+    EXPECT_HAS(fb, "<table>");
+    free(fb);
+    dom = render("smithjohn_101/feedback.html", "feedback.png");
+    EXPECT_HAS(dom, "Feedback: smithjohn_101");
+    EXPECT_HAS(dom, "Score: ");
+    EXPECT_HAS(dom, "% of this GPU's speed of light");
+    EXPECT_HAS(dom, "<svg");
+    free(dom);
+    snprintf(p, sizeof p, "%s/out/smithjohn_101/results.json", dir);
+    json_t *res = json_load_file(p, 0, &je);
+    cr_assert_not_null(res, "%s", je.text);
+    cr_expect_str_eq(json_string_value(json_object_get(res, "output_format")), "md");
+    cr_expect(strstr(json_string_value(json_object_get(res, "output")) ?: "", "# Feedback: smithjohn_101"), "results.json carries feedback.md");
+    json_decref(res);
+}
+
+/* Moodle: a folder per student (its download's "in folders" option) and a loose file with the same prefix.
+ * --no-similarity: the page says it was not run. */
+Test(course_class, a_moodle_download_is_graded_by_participant, .timeout = 300)
+{
+    fake_workbook();
+    copy_sub("good", "export/John Smith_201_assignsubmission_file_/fake.cu");
+    copy_sub("off-by", "export/Ann Lee_202_assignsubmission_file_fake.cu");
+    put("roster.csv", "Identifier,Full name,Email address,Section\nParticipant 201,John Smith,js@uni.edu,L1\nParticipant 202,Ann Lee,al@uni.edu,L2\n");
+    char *log, extra[PATH_MAX + 64];
+    snprintf(extra, sizeof extra, "--no-perf --no-sanitizer --no-similarity --roster %s/roster.csv", dir);
+    int rc = grade_class(extra, &log);
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log ? log : "");
+    free(log);
+    char *csv = out_file("grades.csv");
+    EXPECT_HAS(csv, "\r\nJohn Smith_201,4.00,");
+    EXPECT_HAS(csv, "\r\nAnn Lee_202,0.00,");
+    free(csv);
+    char *cv = out_file("canvas-grades.csv");
+    EXPECT_HAS(cv, "John Smith,201,,,L1,4.00\r\n"); /* correctness points only: --no-perf --no-sanitizer */
+    EXPECT_HAS(cv, "Ann Lee,202,,,L2,0.00\r\n");
+    free(cv);
+    char *html = out_file("class.html");
+    EXPECT_HAS(html, "Not run (turned off with --no-similarity");
+    EXPECT_HAS(html, "<td>L2</td>");
+    free(html);
+}
+
+/* Gradescope: submission_<id> folders and submission_metadata.yml; a group submission of two is one
+ * entry and two rows of the Canvas import. */
+Test(course_class, a_gradescope_export_is_graded_with_its_submitters, .timeout = 300)
+{
+    fake_workbook();
+    copy_sub("good", "export/assignment_1_export/submission_301/chapters/09-fake/fake.cu");
+    copy_sub("starter", "export/assignment_1_export/submission_302/fake.cu");
+    put("export/assignment_1_export/submission_metadata.yml",
+        "submission_301:\n  :submitters:\n  - :name: Solo Student\n    :sid: '100'\n    :email: solo@uni.edu\n  :score: 0.0\n"
+        "submission_302:\n  :submitters:\n  - :name: Pair One\n    :sid: '200'\n    :email: one@uni.edu\n  - :name: Pair Two\n"
+        "    :sid: '201'\n    :email: two@uni.edu\n");
+    char *log;
+    int rc = grade_class("--no-perf --no-sanitizer --lms gradescope", &log);
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log ? log : "");
+    free(log);
+    char *csv = out_file("grades.csv");
+    EXPECT_HAS(csv, "\r\nSolo Student_301,4.00,");
+    EXPECT_HAS(csv, "\r\nPair One_302,0.00,");
+    free(csv);
+    char *cv = out_file("canvas-grades.csv");
+    EXPECT_HAS(cv, "Solo Student,301,100,,,4.00\r\n");
+    EXPECT_HAS(cv, "Pair One,302,200,,,0.00\r\n");
+    EXPECT_HAS(cv, "Pair Two,302,201,,,0.00\r\n");
+    free(cv);
+}
+
+/* Bad input: one line and exit 2, before anything is graded. */
+Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120)
+{
+    fake_workbook();
+    copy_sub("good", "export/good/fake.cu");
+    put("roster.csv", "what,ever\n1,2\n");
+    char *log, extra[PATH_MAX + 64];
+    snprintf(extra, sizeof extra, "--roster %s/roster.csv", dir);
+    int rc = grade_class(extra, &log);
+    cr_expect_eq(rc, 2, "%s", log);
+    cr_expect(log && strstr(log, "names no id, name or email column"), "%s", log);
+    free(log);
+    rc = grade_class("--lms blackboard", &log);
+    cr_expect_eq(rc, 2, "%s", log);
+    cr_expect(log && strstr(log, "--lms is auto, canvas, moodle, gradescope or plain, not blackboard"), "%s", log);
+    free(log);
+    rc = grade_class("--similarity 0", &log);
+    cr_expect_eq(rc, 2, "%s", log);
+    free(log);
+}
