@@ -217,6 +217,18 @@ static int gr_isolate(gr_ctx *x, const char *const *extra)
     return -1;
 }
 
+/* compute-sanitizer on PATH or in the toolkit's usual place, without symbolic links (so that a bubblewrap
+ * bind of it can succeed); "" when there is none. */
+static void gr_find_sanitizer(char *out, size_t len)
+{
+    if (!gr_which("compute-sanitizer", out, len)) {
+        const char *cand = "/usr/local/cuda/bin/compute-sanitizer";
+        snprintf(out, len, "%s", access(cand, X_OK) == 0 ? cand : "");
+    }
+    char real[PATH_MAX];
+    if (out[0] && realpath(out, real)) snprintf(out, len, "%s", real);
+}
+
 int main(int argc, char **argv)
 {
     static gr_ctx x;
@@ -237,7 +249,7 @@ int main(int argc, char **argv)
         printf("%s\n", rc ? err : iso.line);
         /* and how compute-sanitizer runs here, probed on chapter 1's reference as a grading would */
         if (!rc && !gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err) && x.rub.n_ch) {
-            gr_which("compute-sanitizer", x.sanitizer, sizeof x.sanitizer);
+            gr_find_sanitizer(x.sanitizer, sizeof x.sanitizer);
             x.only_ch = x.rub.ch[0].number;
             const char *tmp = getenv("TMPDIR");
             char dir[PATH_MAX];
@@ -263,13 +275,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    if (!gr_which("compute-sanitizer", x.sanitizer, sizeof x.sanitizer)) {
-        char cand[] = "/usr/local/cuda/bin/compute-sanitizer";
-        if (access(cand, X_OK) == 0) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", cand);
-        else x.sanitizer[0] = 0;
-    }
-    char real_san[PATH_MAX]; /* without symbolic links, so that a bubblewrap bind of it can succeed */
-    if (x.sanitizer[0] && realpath(x.sanitizer, real_san)) snprintf(x.sanitizer, sizeof x.sanitizer, "%s", real_san);
+    gr_find_sanitizer(x.sanitizer, sizeof x.sanitizer);
     x.gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
     if (klass) {
         snprintf(x.out, sizeof x.out, "%s", out ? out : "build/grades");

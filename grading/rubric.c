@@ -291,8 +291,8 @@ int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
     static const char *const bk[] = {"gpu_chapter_s", "gpu_submission_s", "confirm_s", "confirm_factor",
                                      "sanitizer_factor", "sanitizer_slack_s", "comment", NULL};
     gr_known_keys(&c, b, "bounds", bk);
-    r->gpu_chapter_s = gr_num(&c, b, "gpu_chapter_s", "bounds", 60, 5, 36000, 0);
-    r->gpu_submission_s = gr_num(&c, b, "gpu_submission_s", "bounds", 150, 5, 36000, 0);
+    r->gpu_chapter_s = gr_num(&c, b, "gpu_chapter_s", "bounds", 90, 5, 36000, 0);
+    r->gpu_submission_s = gr_num(&c, b, "gpu_submission_s", "bounds", 240, 5, 36000, 0);
     r->confirm_s = gr_num(&c, b, "confirm_s", "bounds", 10, 1, 3600, 0);
     r->confirm_factor = gr_num(&c, b, "confirm_factor", "bounds", 5, 1, 1000, 0);
     r->sanitizer_factor = gr_num(&c, b, "sanitizer_factor", "bounds", 4, 1, 1000, 0);

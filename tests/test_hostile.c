@@ -26,7 +26,7 @@ Test(hostile, every_entry_is_generated_and_reaches_the_sandbox, .timeout = 60)
     corpus_generate(CORPUS, dir);
     static gr_rubric rub;
     cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
-    json_t *ex = corpus_entries(CORPUS, 6), *e;
+    json_t *ex = corpus_entries(CORPUS, 9), *e;
     const char *name;
     json_object_foreach(ex, name, e)
     {
@@ -39,7 +39,12 @@ Test(hostile, every_entry_is_generated_and_reaches_the_sandbox, .timeout = 60)
         gr_screen_region(&ch->screen, reg.name, text + reg.begin, reg.end - reg.begin, reg.line + 1, hits, 16, &n);
         char first[300] = "";
         if (n) gr_screen_hit_str(&hits[0], first, sizeof first);
-        cr_expect_eq(n, 0, "%s: the screen catches it (%s): it would never reach the sandbox it is meant to test", name, first);
+        const char *want = json_string_value(json_object_get(e, "screen"));
+        if (!want)
+            cr_expect_eq(n, 0, "%s: the screen catches it (%s): it would never reach the sandbox it is meant to test", name, first);
+        else
+            cr_expect(n == 1 && hits[0].rule && hits[0].rule->cost == (strcmp(want, "perf") ? GR_COST_CORRECT : GR_COST_PERF),
+                      "%s: expected one screen hit costing %s, got %d (%s)", name, want, n, first);
         free(text);
     }
     json_decref(ex);
@@ -68,22 +73,19 @@ static int knocks(int fd)
 
 /* The control: the escape probe, built and run directly on the host (as the grader must never run it),
  * leaves its marker and knocks. Without this, an absent marker would prove nothing. */
-Test(hostile, the_escape_check_fires_outside_the_sandbox, .timeout = 300)
+static void escape_check_fires_outside_the_sandbox(int l)
 {
     static char out[WBT_OUT_MAX];
-    wbt_require_gpu();
     char dir[128];
     wbt_tmpdir(dir, sizeof dir);
     corpus_generate(CORPUS, dir);
     unlink(ESCAPED);
-    int l = listen_loopback();
     int rc = wbt_run(out, "nvcc -std=c++20 -Icommon -arch=native -o %s/probe %s/ch1/escape-probe/chapters/01-reversal/reversal.cu"
                           " 2>&1 && %s/probe --variant shared-dynamic --size 1000 --reps 1 --warmup 0 2>&1",
                      dir, dir, dir);
     cr_assert_eq(rc, 0, "the escape probe did not build or run on the host:\n%s", out);
     cr_expect(gr_is_file(ESCAPED), "run on the host, the escape probe left no " ESCAPED ": the check cannot tell an escape");
     cr_expect_geq(knocks(l), 1, "run on the host, the escape probe did not reach 127.0.0.1:%d", KNOCK_PORT);
-    close(l);
     unlink(ESCAPED);
     wbt_run(out, "rm -rf %s", dir);
 }
@@ -97,45 +99,75 @@ static int full_marks(json_t *v, const gr_variant_rubric *r)
            json_array_size(json_object_get(v, "caught")) == 0;
 }
 
-/* Checks one graded entry; appends its table row; returns the number of problems. `hostile` NULL: a
- * reference copy (every variant full marks). */
+static int in_list(json_t *list, const char *name)
+{
+    json_t *x;
+    size_t i;
+    json_array_foreach(list, i, x) if (!strcmp(json_string_value(x), name)) return 1;
+    return 0;
+}
+
+/* "a|b": either */
+static int one_of(const char *alternatives, const char *got)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", alternatives);
+    int ok = 0;
+    for (char *tok = strtok(buf, "|"); tok; tok = strtok(NULL, "|")) ok |= !strcmp(tok, got);
+    return ok;
+}
+
+/* Checks one graded entry's chapter; appends its table row; returns the number of problems. `hostile`
+ * NULL: a reference copy (every variant full marks). */
 static int check_entry(const char *name, json_t *hostile, const gr_chapter_rubric *ch, double max_gpu_s, gr_str *t)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, TH "/out/%s/grading.json", name);
     json_error_t je;
-    json_t *g = json_load_file(p, 0, &je);
+    json_t *g = json_load_file(p, 0, &je), *c, *chj = NULL, *v;
     if (!g) {
         gr_str_addf(t, "%-22s | not graded: %s\n", name, je.text);
         return 1;
     }
-    const char *variant = hostile ? json_string_value(json_object_get(hostile, "variant")) : "";
-    json_t *want = hostile ? json_object_get(hostile, "expect") : NULL, *v;
-    double gpu = json_number_value(json_object_get(g, "gpu_seconds"));
-    int bad = gpu > max_gpu_s, others_full = 1;
-    char verdict[64] = "-", san[120] = "";
     size_t i;
-    json_array_foreach(json_object_get(json_array_get(json_object_get(g, "chapters"), 0), "variants"), i, v)
+    json_array_foreach(json_object_get(g, "chapters"), i, c) if (json_integer_value(json_object_get(c, "number")) == ch->number) chj = c;
+    const char *variant = hostile ? json_string_value(json_object_get(hostile, "variant")) : "";
+    json_t *want = hostile ? json_object_get(hostile, "expect") : NULL, *charged = hostile ? json_object_get(hostile, "charged") : NULL;
+    double gpu = json_number_value(json_object_get(g, "gpu_seconds"));
+    int bad = gpu > max_gpu_s || !chj, others_full = 1;
+    char verdict[64] = "-", san[120] = "";
+    json_array_foreach(json_object_get(chj, "variants"), i, v)
     {
         const char *vn = json_string_value(json_object_get(v, "variant"));
         const gr_variant_rubric *r = gr_rubric_variant(ch, vn);
         if (!r) continue;
+        if (in_list(charged, vn)) { /* the region is theirs too: their performance points go, nothing else */
+            bad += json_number_value(json_object_get(v, "perf_points")) != 0 ||
+                   json_number_value(json_object_get(v, "correct_points")) != r->correct;
+            continue;
+        }
         if (strcmp(vn, variant)) {
             others_full &= full_marks(v, r);
             continue;
         }
         snprintf(verdict, sizeof verdict, "%s", json_string_value(json_object_get(v, "verdict")));
         snprintf(san, sizeof san, "%.100s", json_string_value(json_object_get(v, "sanitizer")) ?: "");
-        char ok[64];
-        snprintf(ok, sizeof ok, "%s", json_string_value(json_object_get(want, "verdict")));
-        int vok = 0;
-        for (char *tok = strtok(ok, "|"); tok; tok = strtok(NULL, "|")) vok |= !strcmp(tok, verdict);
         const char *ws = json_string_value(json_object_get(want, "sanitizer"));
-        bad += !vok + (ws && !strstr(san, ws));
+        json_t *wp = json_object_get(want, "perf_points");
+        bad += !one_of(json_string_value(json_object_get(want, "verdict")), verdict) + (ws && !strstr(san, ws)) +
+               (json_is_true(json_object_get(want, "full")) && !full_marks(v, r)) +
+               (wp && json_number_value(json_object_get(v, "perf_points")) != json_number_value(wp));
+    }
+    const char *detail = want ? json_string_value(json_object_get(want, "detail")) : NULL;
+    if (detail) {
+        snprintf(p, sizeof p, TH "/out/%s/feedback.md", name);
+        char *fb = gr_read_capped(p, 1 << 22, NULL);
+        bad += !fb || !strstr(fb, detail);
+        free(fb);
     }
     bad += !others_full;
-    gr_str_addf(t, "%-22s | %-8s | %-8s | %6.1f s | %-16s | %.60s%s\n", name, hostile ? variant : "(all)", verdict, gpu,
-                others_full ? "full marks" : "LOST MARKS", san, bad ? "   <-- differs" : "");
+    gr_str_addf(t, "%-22s | ch%d %-14s | %-8s | %6.1f s | %-16s | %.60s%s\n", name, ch->number, hostile ? variant : "(all)",
+                verdict, gpu, others_full ? "full marks" : "LOST MARKS", san, bad ? "   <-- differs" : "");
     json_decref(g);
     return bad;
 }
@@ -147,25 +179,26 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
     char err[600];
     static gr_rubric rub;
     cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
-    const gr_chapter_rubric *ch = corpus_chapter(&rub, 1);
     corpus_generate(CORPUS, TH "/subs");
-    json_t *ex = corpus_entries(CORPUS, 6), *e;
+    json_t *ex = corpus_entries(CORPUS, 9), *e;
     const char *name;
-    cr_assert_eq(wbt_run(out, "rm -rf " TH "/cls " TH "/out && mkdir -p " TH "/cls && mv " TH "/subs/ch1/* " TH "/cls/ && "
-                              "for r in reference-a reference-b; do mkdir -p " TH "/cls/$r/chapters/01-reversal && "
-                              "cp solutions/01-reversal/reversal.cu " TH "/cls/$r/chapters/01-reversal/; done"),
+    cr_assert_eq(wbt_run(out, "rm -rf " TH "/cls " TH "/out && mkdir -p " TH "/cls && mv " TH "/subs/ch*/* " TH "/cls/ && "
+                              "for r in reference-a reference-b; do for c in 01-reversal 03-atomicsum; do mkdir -p " TH
+                              "/cls/$r/chapters/$c && cp solutions/$c/*.cu " TH "/cls/$r/chapters/$c/; done; done"),
                  0, "%s", out);
+    int l = listen_loopback();
+    escape_check_fires_outside_the_sandbox(l); /* the control: the checks below can see an escape */
+    knocks(l);
     unlink(ESCAPED);
     unlink(BOMB);
-    int l = listen_loopback();
     double t0 = gr_now();
-    int rc = wbt_run(out, "./build/grade --class " TH "/cls --ch 1 --out " TH "/out --seeds 7,8 > " TH "/grade.log 2>&1");
+    int rc = wbt_run(out, "./build/grade --class " TH "/cls --out " TH "/out --seeds 7,8 > " TH "/grade.log 2>&1");
     double wall = gr_now() - t0;
     cr_expect_eq(rc, 0, "build/grade exit %d: see " TH "/grade.log", rc);
     int knocked = knocks(l);
     close(l);
     gr_str table = {0};
-    gr_str_addf(&table, "%-22s | %-8s | %-8s | GPU held | %-16s | sanitizer\n", "entry", "variant", "verdict", "other variants");
+    gr_str_addf(&table, "%-22s | %-18s | %-8s | GPU held | %-16s | sanitizer\n", "entry", "variant", "verdict", "other variants");
     int bad = 0;
     double max_gpu = 120;
     {
@@ -173,9 +206,12 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
         if (json_is_number(json_object_get(doc, "gpu_seconds"))) max_gpu = json_number_value(json_object_get(doc, "gpu_seconds"));
         json_decref(doc);
     }
-    json_object_foreach(ex, name, e) bad += check_entry(name, e, ch, max_gpu, &table);
-    bad += check_entry("reference-a", NULL, ch, max_gpu, &table) + check_entry("reference-b", NULL, ch, max_gpu, &table);
-    printf("hostile class, chapter 1: %.0f s wall\n%s", wall, gr_str_c(&table));
+    json_object_foreach(ex, name, e)
+    bad += check_entry(name, e, corpus_chapter(&rub, (int)json_integer_value(json_object_get(e, "chapter"))), max_gpu, &table);
+    for (int k = 1; k <= 3; k += 2)
+        bad += check_entry("reference-a", NULL, corpus_chapter(&rub, k), max_gpu, &table) +
+               check_entry("reference-b", NULL, corpus_chapter(&rub, k), max_gpu, &table);
+    printf("hostile class (chapters 1 and 3): %.0f s wall\n%s", wall, gr_str_c(&table));
     cr_expect_eq(bad, 0, "graded otherwise than expected.json says:\n%s", gr_str_c(&table));
     cr_expect(!gr_is_file(ESCAPED), "a hostile program ran outside bubblewrap: " ESCAPED " is on the host");
     cr_expect(!gr_is_file(BOMB), "the file bomb reached the host's /tmp: " BOMB);

@@ -14,9 +14,10 @@
             long fd = call(257, -100, "/tmp/wb-hostile-escaped", 0101, 0666);
             if (fd >= 0) call(3, fd);
         } else {
-            char maps[1 << 16];
-            long fd = call(257, -100, "/proc/self/maps", 0), n = fd >= 0 ? call(0, fd, maps, sizeof maps - 1) : 0;
-            maps[n > 0 ? n : 0] = 0;
+            static char maps[1 << 20]; /* read(2) of /proc/self/maps gives a page at a time */
+            long fd = call(257, -100, "/proc/self/maps", 0), n = 0, got = 0;
+            while (fd >= 0 && n < (long)sizeof maps - 4097 && (got = call(0, fd, maps + n, 4096)) > 0) n += got;
+            maps[n] = 0;
             if (strstr(maps, "sanitizer")) call(62, call(39), 9); /* kill(getpid(), SIGKILL) */
         }
     }
