@@ -85,7 +85,13 @@ static int results_md(const char *dir, const char *md)
     snprintf(p, sizeof p, "%s/results.json", dir);
     json_t *r = json_load_file(p, 0, NULL);
     if (!r) return 0; /* none written (e.g. a grading that never started): nothing to add to */
-    json_object_set_new(r, "output", gr_jstr(md));
+    /* An ungraded run's output starts with why (report.c): it stays first, the feedback follows. */
+    const char *was = json_string_value(json_object_get(r, "output"));
+    gr_str o = {0};
+    if (was && !strncmp(was, "Not graded: ", 12)) gr_str_addf(&o, "%s\n\n", was);
+    gr_str_add(&o, md);
+    json_object_set_new(r, "output", gr_jstr(gr_str_c(&o)));
+    gr_str_free(&o);
     json_object_set_new(r, "output_format", json_string("md"));
     int rc = json_dump_file(r, p, JSON_INDENT(2));
     json_decref(r);
