@@ -146,6 +146,11 @@ void gr_san_probe(gr_ctx *x, const char *work)
     memset(h, 0, sizeof *h);
     char why[400] = "", why_uid[400] = "";
     f.probed = f.installed && !x->check_mode && gr_gpu_count() > 0;
+    /* A reference the runs cannot reach (a clone under /root at 0700) is staged into a work tree
+     * (gr_stage_reference): outside a submission's grading, into the probe's own folder. */
+    char saved_work[sizeof x->work];
+    snprintf(saved_work, sizeof saved_work, "%s", x->work);
+    if (!x->work[0]) snprintf(x->work, sizeof x->work, "%s", work);
     if (f.probed) {
         f.bwrap = gr_sandbox_bwrap_works() && !gr_gpu_without_bwrap;
         f.finished = gr_san_probe_pass(x, work, h->ref_s, why, sizeof why);
@@ -154,6 +159,7 @@ void gr_san_probe(gr_ctx *x, const char *work)
             f.finished_uid = gr_san_probe_pass(x, work, h->ref_s, why_uid, sizeof why_uid);
         }
     }
+    snprintf(x->work, sizeof x->work, "%s", saved_work);
     h->mode = gr_san_decide(&f);
     switch (h->mode) {
     case GR_SAN_ABSENT: snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run"); break;

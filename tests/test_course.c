@@ -49,11 +49,11 @@ Test(course, canvas_and_moodle_names_are_taken_apart)
     cr_expect_eq(gr_lms_parse_kind("blackboard"), -1);
 }
 
-static char dir[128];
+static char dir[PATH_MAX];
 static void setup(void)
 {
-    char rel[64];
-    wbt_tmpdir(rel, sizeof rel);
+    char rel[PATH_MAX];
+    wbt_tmpdir_open(rel, sizeof rel);
     cr_assert_not_null(realpath(rel, dir));
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
 }
