@@ -60,12 +60,7 @@ int gr_class(gr_ctx *x, const char *subs)
     }
     /* How compute-sanitizer runs on this host: decided once, with the references, before any entry. */
     if (!x->no_san && !x->check_mode) {
-        const char *tmp = getenv("TMPDIR");
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s/wb-san-probe.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
-        if (mkdtemp(dir) && chmod(dir, 0711) == 0) gr_san_probe(x, dir);
-        else snprintf(x->san.line, sizeof x->san.line, "the sanitizer probe could not make a folder: runs as every run");
-        gr_rmtree(dir);
+        gr_san_probe(x);
         LOG("sanitizer: %s", x->san.line);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);

@@ -251,14 +251,8 @@ int main(int argc, char **argv)
         if (!rc && !gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err) && x.rub.n_ch) {
             gr_find_sanitizer(x.sanitizer, sizeof x.sanitizer);
             x.only_ch = x.rub.ch[0].number;
-            const char *tmp = getenv("TMPDIR");
-            char dir[PATH_MAX];
-            snprintf(dir, sizeof dir, "%s/wb-san-probe.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
-            if (mkdtemp(dir) && chmod(dir, 0711) == 0) {
-                gr_san_probe(&x, dir);
-                printf("sanitizer: %s\n", x.san.line);
-            }
-            gr_rmtree(dir);
+            gr_san_probe(&x);
+            printf("sanitizer: %s\n", x.san.line);
         }
         return rc;
     }

@@ -102,10 +102,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         fflush(NULL);
         prober = fork();
         if (prober == 0) {
-            char dir[PATH_MAX];
-            snprintf(dir, sizeof dir, "%s/san-probe", work);
-            gr_mkdirs(dir, 0755);
-            gr_san_probe(x, dir);
+            gr_san_probe(x);
             gr_san_host_save(probe_json, &x->san);
             fflush(NULL);
             _exit(0);

@@ -138,14 +138,34 @@ static int gr_san_probe_pass(const gr_ctx *x, const char *work, double (*ref_s)[
     return all;
 }
 
-void gr_san_probe(gr_ctx *x, const char *work)
+/* A scratch folder for the probe's runs, one the run uids can pass (pipeline.c's rule for a work tree:
+ * TMPDIR, else /tmp or /var/tmp where the runs cannot pass TMPDIR). 0, or -1 with why. */
+static int gr_san_scratch(char *dir, size_t len, char *why, size_t wlen)
 {
+    static const char *const fallbacks[] = {"/tmp", "/var/tmp", NULL};
+    const char *tmp = getenv("TMPDIR");
+    char closed[PATH_MAX];
+    tmp = tmp && *tmp == '/' ? tmp : "/tmp";
+    const char *base = geteuid() == 0 ? gr_work_base(tmp, fallbacks, gr_runs_reach, closed, sizeof closed) : tmp;
+    if (base) snprintf(dir, len, "%s/wb-san-probe.XXXXXX", base);
+    if (base && mkdtemp(dir) && chmod(dir, 0711) == 0) return 0;
+    snprintf(why, wlen, "the sanitizer probe has no folder its runs can reach (%s)", base ? strerror(errno) : closed);
+    return -1;
+}
+
+void gr_san_probe(gr_ctx *x)
+{
+    char work[PATH_MAX];
     gr_san_host *h = &x->san;
     gr_san_facts f = {.installed = x->sanitizer[0] != 0, .root = geteuid() == 0,
                       .fallback_skip = x->rub.san_fallback == GR_SAN_FALLBACK_SKIP};
     memset(h, 0, sizeof *h);
     char why[400] = "", why_uid[400] = "";
     f.probed = f.installed && !x->check_mode && gr_gpu_count() > 0;
+    if (f.probed && gr_san_scratch(work, sizeof work, why, sizeof why)) {
+        snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)", why);
+        return; /* GR_SAN_UNPROBED: the full limits, as before any probe */
+    }
     /* A reference the runs cannot reach (a clone under /root at 0700) is staged into a work tree
      * (gr_stage_reference): outside a submission's grading, into the probe's own folder. */
     char saved_work[sizeof x->work];
@@ -160,6 +180,7 @@ void gr_san_probe(gr_ctx *x, const char *work)
         }
     }
     snprintf(x->work, sizeof x->work, "%s", saved_work);
+    if (f.probed) gr_rmtree(work);
     h->mode = gr_san_decide(&f);
     switch (h->mode) {
     case GR_SAN_ABSENT: snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run"); break;

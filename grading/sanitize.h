@@ -14,8 +14,8 @@ int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, ch
  * host (sanhost.h): each tool on each graded chapter's reference at its sanitizer size, in the sandbox a
  * student's run would get; where that does not finish under bubblewrap, the rubric's rule. Fills x->san
  * (the mode, the line for the reports, the reference's times from which the student's limits derive).
- * work: a scratch folder. */
-void gr_san_probe(gr_ctx *x, const char *work);
+ * Its runs go in a scratch folder of its own that the run uids can pass. */
+void gr_san_probe(gr_ctx *x);
 
 /* x->san through a file, from the process that probed to the one that grades. 0, or -1. */
 int gr_san_host_save(const char *path, const gr_san_host *h);
