@@ -271,13 +271,35 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_sanitizer_limit(&x->rub, x->san.ref_s[gr_ch_index(x, ch)][t])}, d,
                             sizeof d);
             gr_tail_lines(r.err[0] ? r.err : r.out, 3, tail, sizeof tail);
+            /* The variants share the process: one that dies or hangs under the tool must not cost the others
+             * their points. Each is run alone once (while the budget lasts) and judged by that. */
             for (int i = 0; i < n; i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
-                vr->san_pts = 0;
-                vr->san_unfinished = 1;
-                if (!vr->san_finding)
-                    snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s): %s", ch->tools[t],
-                             d, tail);
+                int alone = -2;
+                gr_run_result one = {0};
+                if (n > 1 && !(x->budget && gr_budget_spent(x->budget, NULL, 0))) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
+                if (alone == 1 && !vr->san_finding) {
+                    char first[500];
+                    gr_san_first_excerpt(one.out, first, sizeof first);
+                    snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
+                    vr->san_finding = 1;
+                }
+                if (alone != 0) vr->san_pts = 0;
+                if (alone < 0) {
+                    vr->san_unfinished = 1;
+                    char d1[200], t1[400]; /* its own run alone: its own words; else the shared run's */
+                    snprintf(d1, sizeof d1, "%s", d);
+                    snprintf(t1, sizeof t1, "%s", tail);
+                    if (one.how[0]) {
+                        gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_sanitizer_limit(&x->rub, x->san.ref_s[gr_ch_index(x, ch)][t])},
+                                        d1, sizeof d1);
+                        gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
+                    }
+                    if (!vr->san_finding)
+                        snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", ch->tools[t], d1,
+                                 n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
+                }
+                if (one.how[0]) gr_run_result_free(&one);
             }
             LOG("sanitizer %s did not finish: %s", ch->tools[t], d);
             gr_run_result_free(&r);

@@ -2,10 +2,12 @@
 # A class as an instructor leaves it overnight (issue 27): every entry of the hostile corpus mixed with
 # COPIES copies of the reference solutions (all chapters), graded by `make grade-class`. Prints the wall
 # time, each entry's seconds, GPU-holding seconds and score, and whether every reference copy got full
-# marks. From the workbook's root, on a GPU machine:  tests/grading/hostile/class.sh [OUT] [COPIES]
+# marks. From the workbook's root, on a GPU machine:  tests/grading/hostile/class.sh [OUT] [COPIES] [CH]
+# (CH: grade that chapter only, as make grade-class CH=N; the entries of other chapters are then missing)
 set -euo pipefail
 out=$(realpath -m "${1:-build/hostile-class}")
 copies=${2:-12}
+ch=${3:-}
 case $copies in '' | *[!0-9]*) echo "class.sh: COPIES must be a whole number, not '$copies'" >&2; exit 2 ;; esac
 make -s build/exploit-gen >/dev/null
 rm -rf "$out" && mkdir -p "$out/subs"
@@ -17,7 +19,7 @@ for i in $(seq -w 1 "$copies"); do
 done
 start=$(date +%s.%N)
 rc=0
-make --no-print-directory grade-class SUBS="$out/subs" OUT="$out/grades" > "$out/grade.log" 2>&1 || rc=$?
+make --no-print-directory grade-class SUBS="$out/subs" OUT="$out/grades" ${ch:+CH=$ch} > "$out/grade.log" 2>&1 || rc=$?
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 echo "make grade-class: exit $rc, $(ls "$out/subs" | wc -l) entries, wall ${wall} s"
 printf '%-24s %8s %8s %10s  %s\n' entry seconds gpu_s score status
