@@ -122,6 +122,13 @@ static json_t *variant_of(json_t *g, int number, const char *name)
 
 static void sec_chapter(gr_str *b, const klass *k, const gr_chapter_rubric *ch)
 {
+    int any = 0; /* a chapter no entry was graded in (a class graded with CH=n, say): one line, no empty plots */
+    for (int i = 0; i < k->n && !any; i++)
+        for (int v = 0; v < ch->n_var && !any; v++) any = !k->r[i].not_run && variant_of(k->r[i].g, ch->number, ch->var[v].name);
+    if (!any) {
+        gr_str_addf(b, "<h3>Chapter %d (%s)</h3>\n<p class=\"note\">No entry was graded in this chapter.</p>\n", ch->number, ch->dir);
+        return;
+    }
     gr_str bars = {0}, pts = {0}, tics = {0};
     gr_str_addf(b, "<h3>Chapter %d (%s)</h3>\n<table><tr><th>variant</th><th>graded</th><th>correct</th><th>full performance points</th>"
                    "<th>median speed vs reference</th></tr>\n", ch->number, ch->dir);

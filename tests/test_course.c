@@ -11,6 +11,7 @@
 #include <png.h>
 #include <sys/stat.h>
 
+#include "classpage.h"
 #include "gr_util.h"
 #include "lms.h"
 #include "similarity.h"
@@ -407,4 +408,31 @@ Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120
     rc = grade_class("--similarity 0", &log);
     cr_expect_eq(rc, 2, "%s", log);
     free(log);
+}
+
+/* A class graded in one chapter (make grade-class CH=1): the page says so for the others in one line,
+ * with no empty tables or plots (on the H100 the class-demo page showed four empty chapters). */
+Test(course, a_chapter_no_entry_was_graded_in_is_one_line, .init = setup, .fini = teardown)
+{
+    put("out/roster.json", "[{\"student\": \"a\", \"entry\": \"a\", \"folder\": \"a\"}]\n");
+    put("out/a/grading.json",
+        "{\"student\":\"a\",\"mode\":\"grade\",\"status\":\"graded\",\"score\":4,\"max_score\":17,\"gpu_seconds\":1,"
+        "\"execution_time\":1,\"isolation\":\"x\",\"error\":\"\",\"seeds\":[1],\"chapters\":[{\"number\":1,\"status\":\"graded\","
+        "\"score\":4,\"max_score\":17,\"seconds\":1,\"variants\":[{\"variant\":\"global\",\"verdict\":\"PASS\",\"score\":4,"
+        "\"max_score\":4,\"correct_points\":2,\"perf_points\":1,\"sanitizer_points\":1,\"sanitizer_finding\":false,"
+        "\"sanitizer\":\"clean\",\"time_ratio\":1.0,\"diagnosis\":null,\"caught\":[]}]}]}\n");
+    static gr_rubric rub;
+    char err[300];
+    cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    char out[PATH_MAX];
+    snprintf(out, sizeof out, "%s/out", dir);
+    cr_assert_geq(gr_class_page(out, &rub), 0);
+    char *html = out_file("class.html");
+    int empty = 0;
+    for (const char *p = html; (p = strstr(p, "No entry was graded in this chapter")); p++) empty++;
+    cr_expect_eq(empty, rub.n_ch - 1, "every chapter but the graded one in one line:\n%s", html);
+    char *c1 = strstr(html, "<h3>Chapter 1 ");
+    cr_assert_not_null(c1);
+    cr_expect(!strncmp(strchr(c1, '\n') + 1, "<table>", 7), "chapter 1 keeps its table");
+    free(html);
 }
