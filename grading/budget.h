@@ -22,9 +22,11 @@ void gr_budget_init(gr_budget *b, const gr_rubric *r);
 /* A new chapter: its share starts from zero (the submission's goes on). */
 void gr_budget_chapter(gr_budget *b);
 
+/* b may be NULL (no submission's budget: the call does nothing, and nothing is spent). */
 void gr_budget_charge(gr_budget *b, double seconds);
 
-/* 0 while both shares have time left; else 1 with one sentence for the feedback in why ("" allowed). */
+/* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why
+ * (why may be NULL). */
 int gr_budget_spent(const gr_budget *b, char *why, size_t len);
 
 /* The limit of a run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the

@@ -226,7 +226,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     gr_cmd c;
     gr_run_result r;
     char spent[300];
-    if (j->x->budget && gr_budget_spent(j->x->budget, spent, sizeof spent)) {
+    if (gr_budget_spent(j->x->budget, spent, sizeof spent)) {
         /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
         for (int s = k->first; s < k->first + k->count; s++)
             if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;

@@ -37,7 +37,7 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
     size_t flen = 0;
     int differ = 0, ok = 1;
     for (int i = 0; i < GR_REPEATS && ok && !differ; i++) {
-        if (j->x->budget && gr_budget_spent(j->x->budget, NULL, 0)) { /* not all three: no comparison */
+        if (gr_budget_spent(j->x->budget, NULL, 0)) { /* not all three: no comparison */
             ok = 0;
             break;
         }

@@ -84,7 +84,7 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     int locked = c->o.gpu && c->lock && c->lock->held == GR_LOCK_NONE && gr_gpu_share(c->lock) == 0;
     int rc = gr_run(&c->o, r);
     if (locked) gr_gpu_release(c->lock);
-    if (c->o.gpu && c->budget) gr_budget_charge(c->budget, r->wall_s);
+    if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);
     char d[300];
     gr_run_describe(r, &c->o, d, sizeof d);
     LOG("%-28s %6.2f s  %s", what, gr_now() - t, d);

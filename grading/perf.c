@@ -282,7 +282,7 @@ void gr_perf(const gr_chjob *j)
     gr_perf_select(j->cr, GR_V_PASS, &plan);
     if (!plan.nsel) return;
     char spent[300];
-    if (gr_perf_pass(j, &plan, &timed) && !(j->x->budget && gr_budget_spent(j->x->budget, spent, sizeof spent))) {
+    if (gr_perf_pass(j, &plan, &timed) && !gr_budget_spent(j->x->budget, spent, sizeof spent)) {
         LOG("ch%d perf: once more without the variants the failed run did not time (%s)", j->ch->number, timed.list);
         gr_perf_pass(j, &timed, &plan);
     }

@@ -36,8 +36,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
      * /tmp lets them; a private TMPDIR (~/tmp at 0700, or build/tmp of a clone under /root) does not, and
      * every run would fail with "Permission denied". The work tree then goes in /tmp (it is the grader's
      * own, closed to all but this submission's runs); only where no such folder exists, say so up front. */
-    static const char *const work_fallbacks[] = {"/tmp", "/var/tmp", NULL};
-    const char *base = geteuid() == 0 ? gr_work_base(tmp, work_fallbacks, gr_runs_reach, closed, sizeof closed) : tmp;
+    const char *base = gr_runs_base(tmp, closed, sizeof closed);
     if (!base) {
         snprintf(res->error, sizeof res->error,
                  "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "

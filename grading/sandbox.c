@@ -476,3 +476,9 @@ int gr_runs_reach(const char *path, char *blocked, size_t blen)
 {
     return gr_reachable_by(path, GR_RUN_UID_BASE, GR_RUN_UID_BASE, 0, blocked, blen);
 }
+
+const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen)
+{
+    static const char *const fallbacks[] = {"/tmp", "/var/tmp", NULL};
+    return geteuid() == 0 ? gr_work_base(tmpdir, fallbacks, gr_runs_reach, closed, clen) : tmpdir;
+}

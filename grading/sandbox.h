@@ -42,6 +42,11 @@
  * else 0 and the folder that stops it in blocked. */
 int gr_runs_reach(const char *path, char *blocked, size_t blen);
 
+/* Where a tree of folders for runs goes: tmpdir, or, as root (the runs go as other uids), /tmp or /var/tmp
+ * where the runs cannot pass tmpdir (a clone under /root at 0700). NULL when none will do, with the
+ * folder that stopped the runs in `closed`. */
+const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen);
+
 typedef struct {
     const char *const *argv;      /* argv[0]: an absolute path, or a name looked up on the grader's PATH */
     const char *workdir;          /* cwd of the program; the only writable place under bubblewrap */

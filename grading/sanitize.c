@@ -8,6 +8,12 @@
 /* The rubric's index of a chapter (the probe's times are kept in that order). */
 static int gr_ch_index(const gr_ctx *x, const gr_chapter_rubric *ch) { return (int)(ch - x->rub.ch); }
 
+/* The limit of a student's run of the chapter's tool t (budget.h), from the probe's time of the reference. */
+static double gr_san_limit(const gr_ctx *x, const gr_chapter_rubric *ch, int t)
+{
+    return gr_sanitizer_limit(&x->rub, t >= 0 && t < ch->n_tools ? x->san.ref_s[gr_ch_index(x, ch)][t] : 0);
+}
+
 /* One tool on `prog` (its `variants`) at the chapter's sanitizer size, in the sandbox the host's decision
  * gives (sanhost.h), within `limit` seconds. 1: a finding, 0: clean, -1: time limit, -2: the tool did not
  * finish (no summary). */
@@ -59,8 +65,7 @@ static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants,
     const gr_ctx *x = j->x;
     int t = 0;
     while (t < j->ch->n_tools && strcmp(j->ch->tools[t], tool)) t++;
-    double ref_s = t < j->ch->n_tools ? x->san.ref_s[gr_ch_index(x, j->ch)][t] : 0;
-    return gr_san_run_once(x, j->ch, j->stu, j->work, tool, variants, gr_sanitizer_limit(&x->rub, ref_s), r);
+    return gr_san_run_once(x, j->ch, j->stu, j->work, tool, variants, gr_san_limit(x, j->ch, t), r);
 }
 
 /* Every tool of the chapter on `prog` at once, each in its own process (each its own subreaper); each
@@ -138,15 +143,14 @@ static int gr_san_probe_pass(const gr_ctx *x, const char *work, double (*ref_s)[
     return all;
 }
 
-/* A scratch folder for the probe's runs, one the run uids can pass (pipeline.c's rule for a work tree:
- * TMPDIR, else /tmp or /var/tmp where the runs cannot pass TMPDIR). 0, or -1 with why. */
+/* A scratch folder for the probe's runs, one the run uids can pass (gr_runs_base, as a work tree). 0, or -1
+ * with why. */
 static int gr_san_scratch(char *dir, size_t len, char *why, size_t wlen)
 {
-    static const char *const fallbacks[] = {"/tmp", "/var/tmp", NULL};
     const char *tmp = getenv("TMPDIR");
     char closed[PATH_MAX];
     tmp = tmp && *tmp == '/' ? tmp : "/tmp";
-    const char *base = geteuid() == 0 ? gr_work_base(tmp, fallbacks, gr_runs_reach, closed, sizeof closed) : tmp;
+    const char *base = gr_runs_base(tmp, closed, sizeof closed);
     if (base) snprintf(dir, len, "%s/wb-san-probe.XXXXXX", base);
     if (base && mkdtemp(dir) && chmod(dir, 0711) == 0) return 0;
     snprintf(why, wlen, "the sanitizer probe has no folder its runs can reach (%s)", base ? strerror(errno) : closed);
@@ -245,7 +249,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
         if ((r->verdict != GR_V_PASS) && (r->verdict != GR_V_SELF_PASS)) continue;
         const char *not_here = gr_san_not_here(x);
         char spent[300];
-        if (!not_here && x->budget && gr_budget_spent(x->budget, spent, sizeof spent)) not_here = spent;
+        if (!not_here && gr_budget_spent(x->budget, spent, sizeof spent)) not_here = spent;
         if (not_here) {
             snprintf(r->san, sizeof r->san, "%s", not_here);
             continue;
@@ -261,14 +265,14 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     gr_run_result all[GR_MAX_TOOLS];
     int found[GR_MAX_TOOLS];
     double held = gr_san_tools(j, j->stu, list, 0, all, found);
-    if (x->budget) gr_budget_charge(x->budget, held); /* the tools ran in child processes */
+    gr_budget_charge(x->budget, held); /* the tools ran in child processes */
     for (int t = 0; t < ch->n_tools; t++) {
         gr_run_result r = all[t];
         int f = found[t];
         if (f < 0) {
             /* No verdict from the tool: no points, and say why (never award what was not checked). */
             char d[200], tail[400];
-            gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_sanitizer_limit(&x->rub, x->san.ref_s[gr_ch_index(x, ch)][t])}, d,
+            gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_san_limit(x, ch, t)}, d,
                             sizeof d);
             gr_tail_lines(r.err[0] ? r.err : r.out, 3, tail, sizeof tail);
             /* The variants share the process: one that dies or hangs under the tool must not cost the others
@@ -277,7 +281,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                 gr_var_result *vr = &cr->v[idx[i]];
                 int alone = -2;
                 gr_run_result one = {0};
-                if (n > 1 && !(x->budget && gr_budget_spent(x->budget, NULL, 0))) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
+                if (n > 1 && !gr_budget_spent(x->budget, NULL, 0)) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
                 if (alone == 1 && !vr->san_finding) {
                     char first[500];
                     gr_san_first_excerpt(one.out, first, sizeof first);
@@ -291,7 +295,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                     snprintf(d1, sizeof d1, "%s", d);
                     snprintf(t1, sizeof t1, "%s", tail);
                     if (one.how[0]) {
-                        gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_sanitizer_limit(&x->rub, x->san.ref_s[gr_ch_index(x, ch)][t])},
+                        gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(x, ch, t)},
                                         d1, sizeof d1);
                         gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
                     }
@@ -328,7 +332,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
         }
         gr_run_result_free(&r);
         if (!attributed) /* not traceable to a kernel name: run each variant alone (while time is left) */
-            for (int i = 0; i < n && !(x->budget && gr_budget_spent(x->budget, NULL, 0)); i++) {
+            for (int i = 0; i < n && !gr_budget_spent(x->budget, NULL, 0); i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
                 gr_run_result one;
                 if (gr_san_run(j, ch->tools[t], vr->name, &one) == 1) {
@@ -348,7 +352,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
 {
     first[0] = 0;
-    if (gr_san_not_here(j->x) || (j->x->budget && gr_budget_spent(j->x->budget, NULL, 0))) return -1;
+    if (gr_san_not_here(j->x) || gr_budget_spent(j->x->budget, NULL, 0)) return -1;
     gr_run_result r;
     int f = gr_san_run(j, tool, variant, &r);
     if (f == 1) gr_san_first_excerpt(r.out, first, len);

@@ -34,6 +34,8 @@ Test(budget, a_chapter_share_and_the_submission_share_run_out_separately)
     cr_expect_eq(gr_budget_spent(&b, why, sizeof why), 1, "60.1 + 50 + 40.1 > 150");
     cr_expect(strstr(why, "submission") && strstr(why, "150 s"), "%s", why);
     gr_budget_charge(&b, -5); /* a run that never started charges nothing */
+    gr_budget_charge(NULL, 5); /* outside a submission's grading: no budget, nothing spent */
+    cr_expect_eq(gr_budget_spent(NULL, why, sizeof why), 0);
     cr_expect_float_eq(b.submission, 150.2, 1e-9);
 }
 
