@@ -199,11 +199,13 @@ Test(not_graded, a_grader_crash_leaves_an_empty_cell_and_is_retried, .timeout = 
     fake_workbook(0);
     cr_assert_eq(wbt_run(out, "for s in a b; do cp -r tests/grading/fake-subs/good %s/class/$s; done && chmod -R a+rX %s/class", dir, dir), 0,
                  "%s", out);
-    /* --jobs 1: the first child of the grader named "grade" grades entry a; kill it while it works */
+    /* --jobs 1: once out/a exists, the child of the grader named "grade" grades entry a; kill it while it
+     * works (before that, a child named "grade" may be a popen's shell about to exec nvidia-smi) */
     int rc = wbt_run(out,
                      "cd %s && export WB_GRADE_LOCK_DIR=$PWD TMPDIR=$PWD && PATH=%s/bin:$PATH; "
                      "%s --rubric rubric.json --seeds 5 --quiet --class class --out out --jobs 1 > k.log 2> k.err & g=$!; "
                      "c=; for i in $(seq 400); do "
+                     "  [ -d out/a ] || { sleep 0.05; continue; }; "
                      "  for s in /proc/[0-9]*/stat; do read -r pid comm st ppid rest < $s 2>/dev/null || continue; "
                      "    [ \"$ppid\" = $g ] && [ \"$comm\" = '(grade)' ] && c=$pid && break; done; "
                      "  [ -n \"$c\" ] && break; sleep 0.05; done; "
