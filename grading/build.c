@@ -8,7 +8,7 @@
  * {"4": "-lcublas"}}), and the grader reads them from there rather than calling back into make. Student
  * code links the default libraries only: a chapter's own ("sol_libs") are its speed-of-light reference's,
  * and no library may do a variant's work (the build also defines WB_NO_SOL_LIBS). */
-static int gr_flags(const gr_ctx *x, char *nvcc, size_t nlen, char *libs, size_t llen)
+static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, size_t llen)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
@@ -70,7 +70,7 @@ static void gr_build_name_symbol(gr_build_report *r, const char *log)
 }
 
 /* ---------------------------------------------------------------- build (in a forked child per chapter) */
-int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *student, const char *work)
+int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student, const char *work)
 {
     char path[PATH_MAX], pristine_path[PATH_MAX];
     gr_build_report rep = {.status = GR_CH_GRADED};
@@ -130,7 +130,7 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
             gr_build_fail(&rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         } else {
             gr_cmd c;
-            gr_cmd_init(&c, x, bdir, x->rub.t_build, 0);
+            gr_cmd_init(&c, x, s, bdir, x->rub.t_build, 0);
             c.o.out_cap = 6 << 10;
             char *save = NULL;
             for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
@@ -169,14 +169,14 @@ int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *s
 }
 
 /* ---------------------------------------------------------------- the program's variants */
-int gr_list_variants(const gr_ctx *x, const char *prog, const char *work, gr_prog_variant *pv, int max,
+int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,
                             char *why, size_t wlen)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/list", work);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, dir, x->rub.t_run, 0);
+    gr_cmd_init(&c, x, s, dir, x->rub.t_run, 0);
     gr_arg(&c, "%s", prog);
     gr_arg(&c, "--list");
     gr_arg(&c, "--json");

@@ -17,10 +17,10 @@ int gr_build_report_read(const char *path, gr_build_report *r);
 
 /* Splices, then compiles in the sandbox. Writes WORK/build.json (gr_build_report) and WORK/compile.log.
  * Returns 0 when the binary WORK/build/prog exists. */
-int gr_build_chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *student, const char *work);
+int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student, const char *work);
 
 /* ---------------------------------------------------------------- the program's variants */
-int gr_list_variants(const gr_ctx *x, const char *prog, const char *work, gr_prog_variant *pv, int max,
+int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,
                             char *why, size_t wlen);
 
 #endif /* GR_BUILD_H */

@@ -38,7 +38,7 @@ static int gr_class_verdict(const char *subs, const char *out, int io_failed)
     return gr_exit_class(not_graded, no_gpu, io_failed);
 }
 
-int gr_class(gr_ctx *x, const char *subs)
+int gr_class(gr_config *x, const char *subs)
 {
     char staged[PATH_MAX]; /* an LMS's bulk download, one entry a student (course.h) */
     if (gr_course_stage(x, subs, staged, sizeof staged)) return 2;
@@ -56,11 +56,11 @@ int gr_class(gr_ctx *x, const char *subs)
     for (int i = 0; i < x->rub.n_ch; i++) {
         char ref[PATH_MAX], pristine[PATH_MAX];
         if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
-            gr_have_reference(x, &x->rub.ch[i], ref, sizeof ref);
+            gr_have_reference(x, NULL, &x->rub.ch[i], ref, sizeof ref);
     }
     /* How compute-sanitizer runs on this host: decided once, with the references, before any entry. */
     if (!x->no_san && !x->check_mode) {
-        gr_san_probe(x);
+        gr_san_probe(x, NULL, &x->san);
         LOG("sanitizer: %s", x->san.line);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
@@ -97,7 +97,7 @@ int gr_class(gr_ctx *x, const char *subs)
                 fflush(NULL);
                 pid_t pid = fork();
                 if (pid == 0) {
-                    gr_ctx mine = *x;
+                    gr_config mine = *x; /* this grading child's configuration: its GPU */
                     mine.gpu = ngpu ? free_slot % ngpu : 0;
                     gr_sub_result *res = calloc(1, sizeof *res);
                     gr_grade_one(&mine, entry, who, out_dir, res);

@@ -5,6 +5,6 @@
 #include "job.h"
 
 /* ---------------------------------------------------------------- a class */
-int gr_class(gr_ctx *x, const char *subs);
+int gr_class(gr_config *x, const char *subs);
 
 #endif /* GR_CLASS_H */

@@ -149,13 +149,13 @@ static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char 
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
                         const char *dir, const char *what, gr_cmd *c, gr_run_result *r)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     unsigned long long seed = k->seed;
     int first = k->first, count = k->count;
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
-    gr_cmd_init(c, x, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
+    gr_cmd_init(c, x, j->s, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
     gr_arg(c, "%s", prog);
     gr_arg(c, "--variant");
     gr_arg(c, "%s", variants);
@@ -226,7 +226,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     gr_cmd c;
     gr_run_result r;
     char spent[300];
-    if (gr_budget_spent(j->x->budget, spent, sizeof spent)) {
+    if (gr_budget_spent(j->s->budget, spent, sizeof spent)) {
         /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
         for (int s = k->first; s < k->first + k->count; s++)
             if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;
@@ -359,7 +359,7 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     const char *ref = j->ref, *stu = j->stu, *work = j->work;
     gr_ch_result *cr = j->cr;
@@ -459,7 +459,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 /* check mode without a reference: the program's own verdicts (clearly labelled). */
 int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     const char *stu = j->stu, *work = j->work;
     gr_ch_result *cr = j->cr;
@@ -474,7 +474,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_rmtree(dir);
             gr_mkdirs(dir, 0755);
             gr_cmd c;
-            gr_cmd_init(&c, x, dir, x->rub.t_run, 1);
+            gr_cmd_init(&c, x, j->s, dir, x->rub.t_run, 1);
             gr_arg(&c, "%s", stu);
             gr_size_list(ch, first, count, &c);
             gr_arg(&c, "--seed");

@@ -6,7 +6,7 @@
 #include "lms.h"
 #include "similarity.h"
 
-int gr_course_stage(const gr_ctx *x, const char *subs, char *staged, size_t len)
+int gr_course_stage(const gr_config *x, const char *subs, char *staged, size_t len)
 {
     const char *files[GR_MAX_CH];
     int n = 0;
@@ -20,7 +20,7 @@ int gr_course_stage(const gr_ctx *x, const char *subs, char *staged, size_t len)
     return 0;
 }
 
-void gr_course_pages(const gr_ctx *x, const char *staged)
+void gr_course_pages(const gr_config *x, const char *staged)
 {
     char why[700], p[PATH_MAX];
     if (x->sim_threshold > 0) {

@@ -7,9 +7,9 @@
 
 /* The folder the class loop grades: subs itself, or the staged LMS export. 0, or -1 with the reason on
  * stderr (a bad roster, an export that cannot be read). */
-int gr_course_stage(const gr_ctx *x, const char *subs, char *staged, size_t len);
+int gr_course_stage(const gr_config *x, const char *subs, char *staged, size_t len);
 
 /* After grades.csv: similarity.json (unless turned off), canvas-grades.csv, class.html. Never fails the
  * grading: what cannot be made is said on stderr. */
-void gr_course_pages(const gr_ctx *x, const char *staged);
+void gr_course_pages(const gr_config *x, const char *staged);
 #endif

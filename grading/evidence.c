@@ -37,7 +37,7 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
     size_t flen = 0;
     int differ = 0, ok = 1;
     for (int i = 0; i < GR_REPEATS && ok && !differ; i++) {
-        if (gr_budget_spent(j->x->budget, NULL, 0)) { /* not all three: no comparison */
+        if (gr_budget_spent(j->s->budget, NULL, 0)) { /* not all three: no comparison */
             ok = 0;
             break;
         }
@@ -67,7 +67,7 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
 
 void gr_evidence(const gr_chjob *j)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     gr_ch_result *cr = j->cr;
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];

@@ -43,7 +43,7 @@ int gr_gpu_count(void)
 /* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel
  * that refuses device nodes in a user namespace, say) but the plain sandbox can, GPU runs go without
  * bubblewrap, and the report says so. Asked once per process, with a one-element run. */
-void gr_gpu_probe(const gr_ctx *x, const char *prog, const gr_chapter_rubric *ch, const char *work,
+void gr_gpu_probe(const gr_config *x, const gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work,
                          gr_sub_result *res)
 {
     static int asked;
@@ -54,7 +54,7 @@ void gr_gpu_probe(const gr_ctx *x, const char *prog, const gr_chapter_rubric *ch
     gr_mkdirs(dir, 0755);
     for (int attempt = 0; attempt < 2; attempt++) {
         gr_cmd c;
-        gr_cmd_init(&c, x, dir, x->rub.t_run, 1);
+        gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
         c.o.no_bwrap = attempt == 1;
         gr_arg(&c, "%s", prog);
         gr_arg(&c, "--variant");

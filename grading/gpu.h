@@ -14,7 +14,7 @@ int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is mi
 /* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel
  * that refuses device nodes in a user namespace, say) but the plain sandbox can, GPU runs go without
  * bubblewrap, and the report says so. Asked once per process, with a one-element run. */
-void gr_gpu_probe(const gr_ctx *x, const char *prog, const gr_chapter_rubric *ch, const char *work,
+void gr_gpu_probe(const gr_config *x, const gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work,
                          gr_sub_result *res);
 
 #endif /* GR_GPU_H */

@@ -77,7 +77,7 @@ static int gr_strict_int(const char *s, long long lo, long long hi, long long *o
 }
 
 /* Parses argv with getopt_long into *cli and *x; returns -1 to go on, else the exit code. */
-static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
+static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
 {
     enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
            O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT };
@@ -175,7 +175,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_ctx *x)
 /* The seeds of this grading: --seeds replays recorded ones; otherwise fresh ones from the kernel's
  * random source, drawn here and never written where a student's program could read them first.
  * Returns -1 to go on, else the exit code. */
-static int gr_seeds(gr_ctx *x, const char *seeds)
+static int gr_seeds(gr_config *x, const char *seeds)
 {
     if (seeds && *seeds) {
         char buf[256];
@@ -205,7 +205,7 @@ static int gr_seeds(gr_ctx *x, const char *seeds)
 /* Before any student code is built or run: isolate the course files or refuse (isolation.h). The
  * practice run (--check) grades the student's own code on their own machine: never refused there.
  * Returns -1 to go on, else the exit code. */
-static int gr_isolate(gr_ctx *x, const char *const *extra)
+static int gr_isolate(gr_config *x, const char *const *extra)
 {
     gr_iso iso;
     char why[700];
@@ -231,7 +231,7 @@ static void gr_find_sanitizer(char *out, size_t len)
 
 int main(int argc, char **argv)
 {
-    static gr_ctx x;
+    static gr_config x;
     gr_cli cli;
     if (gr_slurm_wanted(argc, argv)) return gr_slurm_main(argc, argv); /* the class on a Slurm cluster */
     snprintf(x.rubric_path, sizeof x.rubric_path, "grading/rubric.json");
@@ -251,7 +251,7 @@ int main(int argc, char **argv)
         if (!rc && !gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err) && x.rub.n_ch) {
             gr_find_sanitizer(x.sanitizer, sizeof x.sanitizer);
             x.only_ch = x.rub.ch[0].number;
-            gr_san_probe(&x);
+            gr_san_probe(&x, NULL, &x.san);
             printf("sanitizer: %s\n", x.san.line);
         }
         return rc;

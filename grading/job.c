@@ -22,7 +22,7 @@ char *gr_capture_cmd(const char *cmd, size_t cap, int *status)
 
 /* ---------------------------------------------------------------- running programs */
 
-void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double timeout, int gpu)
+void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu)
 {
     memset(c, 0, sizeof *c);
     c->o.workdir = workdir;
@@ -34,9 +34,9 @@ void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double timeout
     c->o.out_cap = x->rub.out_cap;
     c->o.gpu = gpu;
     c->o.no_bwrap = gpu && gr_gpu_without_bwrap;
-    c->o.gid = x->sub_gid;
-    c->lock = x->lock;
-    c->budget = x->budget;
+    c->o.gid = s->sub_gid;
+    c->lock = s->lock;
+    c->budget = s->budget;
     char id[32];
     gr_gpu_id(x->gpu, id, sizeof id);
     snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
@@ -44,7 +44,7 @@ void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double timeout
     c->o.env = c->env;
     int h = 0;
     c->hide[h++] = x->root;
-    if (x->hide_sub[0]) c->hide[h++] = x->hide_sub;
+    if (s->hide_sub[0]) c->hide[h++] = s->hide_sub;
     c->o.hide = c->hide;
     c->o.ro_paths = c->ro;
     c->o.argv = c->argv;

@@ -1,4 +1,4 @@
-/* job.h — the grading context and running commands in the sandbox (argv, visible paths, logging). */
+/* job.h — the grader's configuration, a submission's state, and running commands in the sandbox (argv, visible paths, logging). */
 #ifndef GR_JOB_H
 #define GR_JOB_H
 
@@ -20,6 +20,9 @@ typedef struct {
     char kernels[256];
 } gr_prog_variant;
 
+/* What the command line, the rubric and the host fixed before any submission is graded: filled once by
+ * grade.c (and, for a class, by class.c: the sanitizer's way on this host, each grading child's GPU),
+ * then only read, as `const gr_config *`. */
 typedef struct {
     char root[PATH_MAX];           /* the workbook (cwd) */
     char rubric_path[PATH_MAX];
@@ -30,22 +33,29 @@ typedef struct {
     int n_seeds;
     int gpu;                       /* index of the GPU this process uses */
     char sanitizer[PATH_MAX];      /* compute-sanitizer, or "" */
-    char hide_sub[PATH_MAX];       /* the submission root, hidden from the programs */
-    char work[PATH_MAX];           /* this submission's private temporary tree */
-    unsigned salt;                 /* random part of directory names */
-    gid_t sub_gid;                 /* as root: the group of this submission's runs (isolation.h); 0: none */
     int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
-    gr_san_host san;               /* how compute-sanitizer runs on this host, decided once (sanitize.h) */
-    /* This submission's (set by gr_grade_one): its GPU's lock, taken for each GPU run that does not
-     * already hold it, and the GPU time it may still spend; every GPU run through gr_exec charges it. */
-    gr_gpu_lock *lock;
-    gr_budget *budget;
+    gr_san_host san;               /* how compute-sanitizer runs on this host, when decided before the grading
+                                    * (a class, make doctor); else each submission probes it (pipeline.c) */
     /* the course around a class (course.h): the roster CSV (or ""), the LMS layout (gr_lms_kind, -2: detect),
      * the similarity threshold in percent (0: off), the assignment's column in canvas-grades.csv */
     char roster[PATH_MAX];
     int lms, sim_threshold;
     char assignment[128];
-} gr_ctx;
+} gr_config;
+
+/* What one submission's grading changes as it goes (gr_grade_one sets it up; the sanitizer probe makes
+ * one for its own runs): passed next to the configuration, never stored in it. */
+typedef struct {
+    char hide_sub[PATH_MAX];       /* the submission root, hidden from the programs ("" for none) */
+    char work[PATH_MAX];           /* this submission's private temporary tree */
+    unsigned salt;                 /* random part of directory names */
+    gid_t sub_gid;                 /* as root: the group of this submission's runs (isolation.h); 0: none */
+    /* its GPU's lock, taken for each GPU run that does not already hold it, and the GPU time it may
+     * still spend; every GPU run through gr_exec charges it (NULL: none) */
+    gr_gpu_lock *lock;
+    gr_budget *budget;
+    const gr_san_host *san;        /* how compute-sanitizer runs here: the configuration's, or this grading's probe */
+} gr_sub_state;
 
 /* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */
 extern int gr_verbose;
@@ -60,7 +70,8 @@ extern int gr_gpu_without_bwrap;
 
 /* One chapter of one submission being graded: what every grading step works on. */
 typedef struct {
-    const gr_ctx *x;
+    const gr_config *x;
+    const gr_sub_state *s;    /* the submission's state: its tree, group, lock and budget */
     const gr_chapter_rubric *ch;
     const char *ref;          /* the reference program, or NULL (check mode without solutions/) */
     const char *stu;          /* the student's build */
@@ -70,8 +81,8 @@ typedef struct {
 
 typedef struct {
     gr_run_opts o;
-    gr_gpu_lock *lock;        /* from the context: GPU runs take it shared unless it is held already */
-    gr_budget *budget;        /* from the context: GPU runs charge their wall time */
+    gr_gpu_lock *lock;        /* the submission's: GPU runs take it shared unless it is held already */
+    gr_budget *budget;        /* the submission's: GPU runs charge their wall time */
     const char *argv[96];
     int argc;
     char store[96][160];
@@ -84,7 +95,7 @@ typedef struct {
 /* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
 char *gr_capture_cmd(const char *cmd, size_t cap, int *status);
 
-void gr_cmd_init(gr_cmd *c, const gr_ctx *x, const char *workdir, double timeout, int gpu);
+void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu);
 
 void gr_arg(gr_cmd *c, const char *fmt, ...);
 

@@ -29,7 +29,7 @@ typedef struct {
 static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
                         gr_perf_side *side)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     const char *work = j->work, *list = plan->list;
     gr_ch_result *cr = j->cr;
@@ -40,7 +40,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
+    gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
     gr_arg(&c, "%s", prog);
     gr_arg(&c, "--variant");
     gr_arg(&c, "%s", list);
@@ -130,7 +130,7 @@ static double gr_per_rep_ms(gr_perf_side *s, const int *sel, int nsel)
 
 /* Was the process wall clock consistent with the kernel times it reported? The extra repetitions of
  * the high run must have taken at least about what the reported medians say. */
-static void gr_wall_delta(const gr_ctx *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
+static void gr_wall_delta(const gr_config *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
                           double *predicted)
 {
     int lo = x->rub.reps_lo;
@@ -169,7 +169,7 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
  * without the ones that got no time (their own failure must not cost the others their points). */
 static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_plan *timed)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     const gr_perf_plan plan = *plan_in;
@@ -282,7 +282,7 @@ void gr_perf(const gr_chjob *j)
     gr_perf_select(j->cr, GR_V_PASS, &plan);
     if (!plan.nsel) return;
     char spent[300];
-    if (gr_perf_pass(j, &plan, &timed) && !gr_budget_spent(j->x->budget, spent, sizeof spent)) {
+    if (gr_perf_pass(j, &plan, &timed) && !gr_budget_spent(j->s->budget, spent, sizeof spent)) {
         LOG("ch%d perf: once more without the variants the failed run did not time (%s)", j->ch->number, timed.list);
         gr_perf_pass(j, &timed, &plan);
     }
@@ -291,7 +291,7 @@ void gr_perf(const gr_chjob *j)
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
 void gr_perf_self(const gr_chjob *j)
 {
-    const gr_ctx *x = j->x;
+    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     gr_perf_plan plan;

@@ -11,13 +11,14 @@
 #include "sanitize.h"
 #include "submission.h"
 
-void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char *out_dir, gr_sub_result *res)
+void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, const char *out_dir, gr_sub_result *res)
 {
     double t0 = gr_now();
     memset(res, 0, sizeof *res);
+    gr_sub_state st = {.san = &x->san};
     {
         int fd = open("/dev/urandom", O_RDONLY);
-        if (fd < 0 || read(fd, &x->salt, sizeof x->salt) != sizeof x->salt) x->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
+        if (fd < 0 || read(fd, &st.salt, sizeof st.salt) != sizeof st.salt) st.salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
         if (fd >= 0) close(fd);
     }
     snprintf(res->student, sizeof res->student, "%s", student);
@@ -50,21 +51,21 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
         return;
     }
-    snprintf(x->work, sizeof x->work, "%s", work);
+    snprintf(st.work, sizeof st.work, "%s", work);
     /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
      * and only that group may enter its work tree (isolation.h). */
-    x->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
+    st.sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     /* an isolation probe: what the sandbox will be */
     {
         gr_cmd c;
-        gr_cmd_init(&c, x, work, 10, 0);
+        gr_cmd_init(&c, x, &st, work, 10, 0);
         gr_arg(&c, "true");
         gr_run_result r;
         gr_run(&c.o, &r);
         snprintf(res->isolation, sizeof res->isolation, "%s (%s)", gr_iso_current()->line, r.how);
         gr_run_result_free(&r);
     }
-    if (gr_iso_protect_work(work, x->sub_gid)) LOG("cannot protect %s: %s", work, strerror(errno));
+    if (gr_iso_protect_work(work, st.sub_gid)) LOG("cannot protect %s: %s", work, strerror(errno));
     if (gr_is_archive(sub_in)) {
         snprintf(sub, sizeof sub, "%s/submission", work);
         char why[600];
@@ -80,7 +81,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         res->wall_s = gr_now() - t0;
         return;
     }
-    snprintf(x->hide_sub, sizeof x->hide_sub, "%s", sub);
+    snprintf(st.hide_sub, sizeof st.hide_sub, "%s", sub);
     /* This submission's GPU lock (taken per run, sanitize and correctness; alone for perf) and budget. */
     gr_gpu_lock lock;
     gr_budget budget;
@@ -89,20 +90,21 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         gr_gpu_id(x->gpu, id, sizeof id);
         gr_gpu_lock_init(&lock, id);
         gr_budget_init(&budget, &x->rub);
-        x->lock = &lock;
-        x->budget = &budget;
+        st.lock = &lock;
+        st.budget = &budget;
     }
     /* How compute-sanitizer runs here, if no one decided it yet (a class decides it once, before its
      * entries): with the references, while the student's chapters build. */
     pid_t prober = 0;
     char probe_json[PATH_MAX];
+    gr_san_host san; /* this grading's own decision, where none was made before it */
     snprintf(probe_json, sizeof probe_json, "%s/san-probe.json", work);
     if (!x->san.line[0] && !x->no_san && !x->check_mode) {
         fflush(NULL);
         prober = fork();
         if (prober == 0) {
-            gr_san_probe(x);
-            gr_san_host_save(probe_json, &x->san);
+            gr_san_probe(x, &st, &san);
+            gr_san_host_save(probe_json, &san);
             fflush(NULL);
             _exit(0);
         }
@@ -141,11 +143,11 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         }
         /* Builds run in parallel, each in its own process (each its own subreaper). */
         char cw[PATH_MAX];
-        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
+        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, st.salt);
         fflush(NULL);
         pid_t pid = fork();
         if (pid == 0) {
-            gr_build_chapter(x, ch, stu, cw);
+            gr_build_chapter(x, &st, ch, stu, cw);
             fflush(NULL);
             _exit(0);
         }
@@ -155,12 +157,13 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         if (builders[c] > 0) waitpid(builders[c], NULL, 0);
     if (prober > 0) {
         waitpid(prober, NULL, 0);
-        if (gr_san_host_load(probe_json, &x->san))
-            snprintf(x->san.line, sizeof x->san.line, "the sanitizer probe failed: runs as every run, limits not derived");
+        if (gr_san_host_load(probe_json, &san))
+            snprintf(san.line, sizeof san.line, "the sanitizer probe failed: runs as every run, limits not derived");
+        st.san = &san;
     }
-    if (x->san.line[0] && !x->no_san) {
+    if (st.san->line[0] && !x->no_san) {
         size_t l = strlen(res->isolation);
-        snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", x->san.line);
+        snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", st.san->line);
     }
 
     for (int c = 0; c < res->n_ch; c++) {
@@ -170,7 +173,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         if ((cr->status != GR_CH_GRADED)) continue;
         gr_budget_chapter(&budget);
         char cw[PATH_MAX], path[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
-        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, x->salt);
+        snprintf(cw, sizeof cw, "%s/ch%d-%08x", work, ch->number, st.salt);
         gr_build_report rep;
         snprintf(path, sizeof path, "%s/build.json", cw);
         if (gr_build_report_read(path, &rep)) {
@@ -197,7 +200,7 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
             continue;
         }
         snprintf(stu, sizeof stu, "%s/build/prog", cw);
-        int have_ref = gr_have_reference(x, ch, ref, sizeof ref);
+        int have_ref = gr_have_reference(x, st.work, ch, ref, sizeof ref);
         if (!have_ref && !x->check_mode) {
             cr->status = GR_CH_GRADER_ERROR;
             snprintf(cr->reason, sizeof cr->reason, "no reference build/solution%d (is solutions/ here?)", ch->number);
@@ -205,9 +208,9 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
         }
         gr_prog_variant pv[GR_MAX_VAR];
         char why[600];
-        const gr_chjob job = {x, ch, have_ref ? ref : NULL, stu, cw, cr};
-        gr_gpu_probe(x, have_ref ? ref : stu, ch, cw, res);
-        int npv = gr_list_variants(x, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
+        const gr_chjob job = {.x = x, .s = &st, .ch = ch, .ref = have_ref ? ref : NULL, .stu = stu, .work = cw, .cr = cr};
+        gr_gpu_probe(x, &st, have_ref ? ref : stu, ch, cw, res);
+        int npv = gr_list_variants(x, &st, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
         for (int v = 0; v < npv; v++) /* variants the rubric does not list are graded for information */
             if (!gr_rubric_variant(ch, pv[v].name) && cr->n_v < GR_MAX_VAR) {
                 gr_var_result *r = &cr->v[cr->n_v++];
@@ -263,13 +266,11 @@ void gr_grade_one(gr_ctx *x, const char *sub_in, const char *student, const char
     }
     gr_sub_totals(res);
     gr_rmtree(work);
-    x->lock = NULL;
-    x->budget = NULL;
     res->budget_s = budget.submission;
     res->wall_s = gr_now() - t0;
 }
 
-static void gr_replay_cmd(const gr_ctx *x, const char *sub, char *buf, size_t len)
+static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t len)
 {
     char seeds[200];
     int at = 0;
@@ -279,7 +280,7 @@ static void gr_replay_cmd(const gr_ctx *x, const char *sub, char *buf, size_t le
     else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
 }
 
-int gr_write_reports(const gr_ctx *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
+int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
 {
     char path[PATH_MAX], replay[PATH_MAX + 300];
     gr_replay_cmd(x, sub, replay, sizeof replay);

@@ -6,27 +6,30 @@
 
 /* ---------------------------------------------------------------- sanitizer */
 /* The rubric's index of a chapter (the probe's times are kept in that order). */
-static int gr_ch_index(const gr_ctx *x, const gr_chapter_rubric *ch) { return (int)(ch - x->rub.ch); }
+static int gr_ch_index(const gr_config *x, const gr_chapter_rubric *ch) { return (int)(ch - x->rub.ch); }
 
 /* The limit of a student's run of the chapter's tool t (budget.h), from the probe's time of the reference. */
-static double gr_san_limit(const gr_ctx *x, const gr_chapter_rubric *ch, int t)
+static double gr_san_limit(const gr_chjob *j, int t)
 {
-    return gr_sanitizer_limit(&x->rub, t >= 0 && t < ch->n_tools ? x->san.ref_s[gr_ch_index(x, ch)][t] : 0);
+    const gr_chapter_rubric *ch = j->ch;
+    return gr_sanitizer_limit(&j->x->rub, t >= 0 && t < ch->n_tools ? j->s->san->ref_s[gr_ch_index(j->x, ch)][t] : 0);
 }
 
 /* One tool on `prog` (its `variants`) at the chapter's sanitizer size, in the sandbox the host's decision
  * gives (sanhost.h), within `limit` seconds. 1: a finding, 0: clean, -1: time limit, -2: the tool did not
  * finish (no summary). */
-static int gr_san_run_once(const gr_ctx *x, const gr_chapter_rubric *ch, const char *prog, const char *work,
-                           const char *tool, const char *variants, double limit, gr_run_result *r)
+static int gr_san_run_once(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
+                           gr_run_result *r)
 {
+    const gr_config *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/san-%s", work, tool);
+    snprintf(dir, sizeof dir, "%s/san-%s", j->work, tool);
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, dir, limit, 1);
-    c.o.no_bwrap |= x->san.mode == GR_SAN_UID;
+    gr_cmd_init(&c, x, j->s, dir, limit, 1);
+    c.o.no_bwrap |= j->s->san->mode == GR_SAN_UID;
     gr_arg(&c, "%s", x->sanitizer);
     gr_arg(&c, "--tool");
     gr_arg(&c, "%s", tool);
@@ -62,10 +65,9 @@ static int gr_san_run_once(const gr_ctx *x, const gr_chapter_rubric *ch, const c
  * tool, there is no second try elsewhere), within a limit derived from the reference's own time. */
 static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants, gr_run_result *r)
 {
-    const gr_ctx *x = j->x;
     int t = 0;
     while (t < j->ch->n_tools && strcmp(j->ch->tools[t], tool)) t++;
-    return gr_san_run_once(x, j->ch, j->stu, j->work, tool, variants, gr_san_limit(x, j->ch, t), r);
+    return gr_san_run_once(j, j->stu, tool, variants, gr_san_limit(j, t), r);
 }
 
 /* Every tool of the chapter on `prog` at once, each in its own process (each its own subreaper); each
@@ -82,7 +84,7 @@ static double gr_san_tools(const gr_chjob *j, const char *prog, const char *vari
         pid[t] = fork();
         if (pid[t] == 0) {
             gr_run_result r;
-            int rc = limit > 0 ? gr_san_run_once(j->x, ch, prog, work, ch->tools[t], variants, limit, &r)
+            int rc = limit > 0 ? gr_san_run_once(j, prog, ch->tools[t], variants, limit, &r)
                                : gr_san_run(j, ch->tools[t], variants, &r);
             char p[PATH_MAX];
             snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
@@ -115,15 +117,17 @@ gr_san_mode gr_san_decide(const gr_san_facts *f)
 }
 
 /* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times. */
-static int gr_san_probe_pass(const gr_ctx *x, const char *work, double (*ref_s)[GR_MAX_TOOLS], char *why, size_t wlen)
+static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
+                             char *why, size_t wlen)
 {
     int all = 1;
     for (int i = 0; i < x->rub.n_ch; i++) {
         const gr_chapter_rubric *ch = &x->rub.ch[i];
         char ref[PATH_MAX], pristine[PATH_MAX];
         if (x->only_ch && ch->number != x->only_ch) continue;
-        if (!gr_pristine_path(x, ch, pristine, sizeof pristine) || !gr_have_reference(x, ch, ref, sizeof ref)) continue;
-        const gr_chjob j = {x, ch, ref, ref, work, NULL};
+        if (!gr_pristine_path(x, ch, pristine, sizeof pristine) || !gr_have_reference(x, s->work, ch, ref, sizeof ref))
+            continue;
+        const gr_chjob j = {.x = x, .s = s, .ch = ch, .ref = ref, .stu = ref, .work = work};
         gr_run_result r[GR_MAX_TOOLS];
         int f[GR_MAX_TOOLS];
         gr_san_tools(&j, ref, "all", x->rub.t_sanitizer, r, f);
@@ -157,10 +161,9 @@ static int gr_san_scratch(char *dir, size_t len, char *why, size_t wlen)
     return -1;
 }
 
-void gr_san_probe(gr_ctx *x)
+void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h)
 {
     char work[PATH_MAX];
-    gr_san_host *h = &x->san;
     gr_san_facts f = {.installed = x->sanitizer[0] != 0, .root = geteuid() == 0,
                       .fallback_skip = x->rub.san_fallback == GR_SAN_FALLBACK_SKIP};
     memset(h, 0, sizeof *h);
@@ -170,21 +173,22 @@ void gr_san_probe(gr_ctx *x)
         snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)", why);
         return; /* GR_SAN_UNPROBED: the full limits, as before any probe */
     }
-    /* A reference the runs cannot reach (a clone under /root at 0700) is staged into a work tree
-     * (gr_stage_reference): outside a submission's grading, into the probe's own folder. */
-    char saved_work[sizeof x->work];
-    snprintf(saved_work, sizeof saved_work, "%s", x->work);
-    if (!x->work[0]) snprintf(x->work, sizeof x->work, "%s", work);
+    /* The probe's runs go as the runs of the submission whose grading asked (its hidden tree, group and
+     * lock), or as a grading of their own. A reference the runs cannot reach (a clone under /root at 0700)
+     * is staged into that submission's work tree (gr_stage_reference), else into the probe's own folder. */
+    gr_sub_state probe = {0};
+    if (within) probe = *within;
+    probe.san = h;
     if (f.probed) {
+        if (!probe.work[0]) snprintf(probe.work, sizeof probe.work, "%s", work);
         f.bwrap = gr_sandbox_bwrap_works() && !gr_gpu_without_bwrap;
-        f.finished = gr_san_probe_pass(x, work, h->ref_s, why, sizeof why);
+        f.finished = gr_san_probe_pass(x, &probe, work, h->ref_s, why, sizeof why);
         if (!f.finished && f.bwrap && f.root && !f.fallback_skip) {
             h->mode = GR_SAN_UID; /* gr_san_run_once reads it: the second pass goes without bubblewrap */
-            f.finished_uid = gr_san_probe_pass(x, work, h->ref_s, why_uid, sizeof why_uid);
+            f.finished_uid = gr_san_probe_pass(x, &probe, work, h->ref_s, why_uid, sizeof why_uid);
         }
+        gr_rmtree(work);
     }
-    snprintf(x->work, sizeof x->work, "%s", saved_work);
-    if (f.probed) gr_rmtree(work);
     h->mode = gr_san_decide(&f);
     switch (h->mode) {
     case GR_SAN_ABSENT: snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run"); break;
@@ -230,16 +234,15 @@ int gr_san_host_load(const char *path, gr_san_host *h)
 }
 
 /* Why no variant of this chapter is sanitized here, or NULL when they are. */
-static const char *gr_san_not_here(const gr_ctx *x)
+static const char *gr_san_not_here(const gr_chjob *j)
 {
-    if (!x->sanitizer[0]) return "compute-sanitizer not found: not checked, no points";
-    if (x->san.mode == GR_SAN_SKIP || x->san.mode == GR_SAN_ABSENT) return x->san.line;
+    if (!j->x->sanitizer[0]) return "compute-sanitizer not found: not checked, no points";
+    if (j->s->san->mode == GR_SAN_SKIP || j->s->san->mode == GR_SAN_ABSENT) return j->s->san->line;
     return NULL;
 }
 
 void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 {
-    const gr_ctx *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     char list[1024] = "";
@@ -247,9 +250,9 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         if ((r->verdict != GR_V_PASS) && (r->verdict != GR_V_SELF_PASS)) continue;
-        const char *not_here = gr_san_not_here(x);
+        const char *not_here = gr_san_not_here(j);
         char spent[300];
-        if (!not_here && gr_budget_spent(x->budget, spent, sizeof spent)) not_here = spent;
+        if (!not_here && gr_budget_spent(j->s->budget, spent, sizeof spent)) not_here = spent;
         if (not_here) {
             snprintf(r->san, sizeof r->san, "%s", not_here);
             continue;
@@ -265,14 +268,14 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     gr_run_result all[GR_MAX_TOOLS];
     int found[GR_MAX_TOOLS];
     double held = gr_san_tools(j, j->stu, list, 0, all, found);
-    gr_budget_charge(x->budget, held); /* the tools ran in child processes */
+    gr_budget_charge(j->s->budget, held); /* the tools ran in child processes */
     for (int t = 0; t < ch->n_tools; t++) {
         gr_run_result r = all[t];
         int f = found[t];
         if (f < 0) {
             /* No verdict from the tool: no points, and say why (never award what was not checked). */
             char d[200], tail[400];
-            gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_san_limit(x, ch, t)}, d,
+            gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d,
                             sizeof d);
             gr_tail_lines(r.err[0] ? r.err : r.out, 3, tail, sizeof tail);
             /* The variants share the process: one that dies or hangs under the tool must not cost the others
@@ -281,7 +284,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                 gr_var_result *vr = &cr->v[idx[i]];
                 int alone = -2;
                 gr_run_result one = {0};
-                if (n > 1 && !gr_budget_spent(x->budget, NULL, 0)) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
+                if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
                 if (alone == 1 && !vr->san_finding) {
                     char first[500];
                     gr_san_first_excerpt(one.out, first, sizeof first);
@@ -295,7 +298,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                     snprintf(d1, sizeof d1, "%s", d);
                     snprintf(t1, sizeof t1, "%s", tail);
                     if (one.how[0]) {
-                        gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(x, ch, t)},
+                        gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)},
                                         d1, sizeof d1);
                         gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
                     }
@@ -332,7 +335,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
         }
         gr_run_result_free(&r);
         if (!attributed) /* not traceable to a kernel name: run each variant alone (while time is left) */
-            for (int i = 0; i < n && !gr_budget_spent(x->budget, NULL, 0); i++) {
+            for (int i = 0; i < n && !gr_budget_spent(j->s->budget, NULL, 0); i++) {
                 gr_var_result *vr = &cr->v[idx[i]];
                 gr_run_result one;
                 if (gr_san_run(j, ch->tools[t], vr->name, &one) == 1) {
@@ -352,7 +355,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
 {
     first[0] = 0;
-    if (gr_san_not_here(j->x) || gr_budget_spent(j->x->budget, NULL, 0)) return -1;
+    if (gr_san_not_here(j) || gr_budget_spent(j->s->budget, NULL, 0)) return -1;
     gr_run_result r;
     int f = gr_san_run(j, tool, variant, &r);
     if (f == 1) gr_san_first_excerpt(r.out, first, len);

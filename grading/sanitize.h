@@ -12,12 +12,13 @@ int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, ch
 
 /* Decides, once per grader and before any student code runs under it, how compute-sanitizer runs on this
  * host (sanhost.h): each tool on each graded chapter's reference at its sanitizer size, in the sandbox a
- * student's run would get; where that does not finish under bubblewrap, the rubric's rule. Fills x->san
+ * student's run would get; where that does not finish under bubblewrap, the rubric's rule. Fills *out
  * (the mode, the line for the reports, the reference's times from which the student's limits derive).
- * Its runs go in a scratch folder of its own that the run uids can pass. */
-void gr_san_probe(gr_ctx *x);
+ * Its runs go in a scratch folder of its own that the run uids can pass, as runs of `within` (the
+ * submission whose grading asked) or, NULL, of no submission (a class before its entries, make doctor). */
+void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *out);
 
-/* x->san through a file, from the process that probed to the one that grades. 0, or -1. */
+/* The host's decision through a file, from the process that probed to the one that grades. 0, or -1. */
 int gr_san_host_save(const char *path, const gr_san_host *h);
 int gr_san_host_load(const char *path, gr_san_host *h);
 

@@ -51,7 +51,7 @@ static void folder_of(const char *path, char *out, size_t len)
 }
 
 /* Writes what sim_c compares for one student and chapter into dir/<folder>.cu; 1 if there is something. */
-static int stage_one(const gr_ctx *x, const gr_chapter_rubric *ch, const char *sub, const char *folder, const char *dir,
+static int stage_one(const gr_config *x, const gr_chapter_rubric *ch, const char *sub, const char *folder, const char *dir,
                      const char *pristine, size_t plen)
 {
     char file[PATH_MAX], p[PATH_MAX];
@@ -136,7 +136,7 @@ static json_t *passages(const char *dir, const char *a, const char *b)
 }
 
 /* One chapter: pairs among students, and students against the reference's regions. */
-static json_t *chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char *subs, const gr_roster_entry *e, int n,
+static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const char *subs, const gr_roster_entry *e, int n,
                        int threshold)
 {
     char dir[PATH_MAX], tmp[PATH_MAX], pristine[PATH_MAX], sol[PATH_MAX], pct_arg[16];
@@ -202,7 +202,7 @@ static json_t *chapter(const gr_ctx *x, const gr_chapter_rubric *ch, const char 
     return o;
 }
 
-int gr_similarity(const gr_ctx *x, const char *subs, int threshold)
+int gr_similarity(const gr_config *x, const char *subs, int threshold)
 {
     char p[PATH_MAX], why[600], tool[PATH_MAX];
     snprintf(p, sizeof p, "%s/similarity.json", x->out);

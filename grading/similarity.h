@@ -22,5 +22,5 @@ int gr_sim_parse_line(const char *line, char *a, size_t alen, char *b, size_t bl
 /* Compares the class in subs (entries as roster.h lists them) chapter by chapter and writes
  * <out>/similarity.json; threshold in percent (1-100). Without sim_c the file says so and why. 0 on
  * success (a missing tool included), -1 when the file could not be written. */
-int gr_similarity(const gr_ctx *x, const char *subs, int threshold);
+int gr_similarity(const gr_config *x, const char *subs, int threshold);
 #endif

@@ -9,7 +9,7 @@ int gr_is_archive(const char *p) { return gr_archive_is_archive(p); }
 
 /* Unpacks an archive into dir through libarchive (gr_archive.c): every entry is checked before anything
  * is written, and a refusal names the student's own file and the rule, never a host path. */
-int gr_extract(const gr_ctx *x, const char *archive, const char *dir, char *why, size_t wlen)
+int gr_extract(const gr_config *x, const char *archive, const char *dir, char *why, size_t wlen)
 {
     (void)x;
     return gr_archive_extract(archive, dir, NULL, why, wlen);
@@ -81,7 +81,7 @@ int gr_sub_path_check(const char *sub, char *why, size_t len)
 }
 
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
-int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len)
+int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len)
 {
     snprintf(out, len, "%s/grading/pristine/%s/%s", x->root, ch->dir, ch->file);
     if (gr_is_file(out)) return 1;
@@ -89,7 +89,7 @@ int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, si
     return gr_is_file(out);
 }
 
-int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, size_t len)
+int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len)
 {
     char sol[PATH_MAX];
     snprintf(sol, sizeof sol, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
@@ -103,19 +103,20 @@ int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, s
             ch->number, ch->number);
         return 0;
     }
-    return gr_stage_reference(x, ref, len);
+    return gr_stage_reference(x, work, ref, len);
 }
 
 /* As root the runs go as other uids (sandbox.h). A reference they cannot reach (the workbook in a home
  * at 0700: a clone under /root) is copied into the work tree instead, into a folder of the course group
  * (isolation.h) that only the reference's runs may enter: no folder of the workbook is opened to anyone. */
-int gr_stage_reference(const gr_ctx *x, char *ref, size_t len)
+int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len)
 {
-    if (geteuid() != 0 || !x->work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))
+    (void)x;
+    if (geteuid() != 0 || !work || !work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))
         return 1;
     char dir[PATH_MAX], to[PATH_MAX];
     const char *name = strrchr(ref, '/');
-    snprintf(dir, sizeof dir, "%s/course", x->work);
+    snprintf(dir, sizeof dir, "%s/course", work);
     snprintf(to, sizeof to, "%s%s", dir, name ? name : "/ref");
     if (!gr_is_file(to)) {
         if ((mkdir(dir, 0710) && errno != EEXIST) || chown(dir, 0, (gid_t)GR_COURSE_GID) || chmod(dir, 0710) ||

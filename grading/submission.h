@@ -8,7 +8,7 @@
 int gr_is_archive(const char *p);
 
 /* Unpacks an archive into dir, in the sandbox (a zip bomb meets the disk and file-size caps). */
-int gr_extract(const gr_ctx *x, const char *archive, const char *dir, char *why, size_t wlen);
+int gr_extract(const gr_config *x, const char *archive, const char *dir, char *why, size_t wlen);
 
 /* Where the student's file for a chapter is: SUB/chapters/DIR/FILE, SUB/DIR/FILE (like solutions/),
  * SUB/FILE, or the same one folder down (archives that wrap everything in a folder). Only regular
@@ -25,15 +25,16 @@ int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
-int gr_pristine_path(const gr_ctx *x, const gr_chapter_rubric *ch, char *out, size_t len);
+int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len);
 
-/* 1 with the reference binary of chapter ch in ref (as gr_stage_reference left it), 0 if none. */
-int gr_have_reference(const gr_ctx *x, const gr_chapter_rubric *ch, char *ref, size_t len);
+/* 1 with the reference binary of chapter ch in ref (as gr_stage_reference left it in `work`, the
+ * grading's work tree; NULL or "": not staged), 0 if none. */
+int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len);
 
-/* As root, a reference the runs cannot reach (the workbook under a 0700 home) is copied into x->work's
+/* As root, a reference the runs cannot reach (the workbook under a 0700 home) is copied into the work tree's
  * course/ folder (root, the course group, 0710; the binary 0750) and ref names the copy; 1 unless that
  * copy failed. */
-int gr_stage_reference(const gr_ctx *x, char *ref, size_t len);
+int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len);
 
 void gr_sanitize_name(const char *in, char *out, size_t len);
 
