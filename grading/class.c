@@ -61,11 +61,11 @@ int gr_class(gr_config *x, const char *subs)
     /* How compute-sanitizer runs on this host: decided once, with the references, before any entry. */
     if (!x->no_san && !x->check_mode) {
         gr_san_probe(x, NULL, &x->san);
-        LOG("sanitizer: %s", x->san.line);
+        LOG(x, "sanitizer: %s", x->san.line);
     }
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
-    if (ngpu) LOG("%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
-    else LOG("%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
+    if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
+    else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
     pid_t *slot = calloc((size_t)jobs, sizeof *slot);
     char (*slot_out)[PATH_MAX] = calloc((size_t)jobs, PATH_MAX);
     char (*slot_who)[128] = calloc((size_t)jobs, 128);
@@ -140,7 +140,7 @@ int gr_class(gr_config *x, const char *subs)
     free(slot);
     free(slot_out);
     free(slot_who);
-    LOG("graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
+    LOG(x, "graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
     int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
     if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));
     gr_course_pages(x, subs); /* similarity, canvas-grades.csv, class.html */

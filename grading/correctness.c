@@ -276,7 +276,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
             gr_size_canon(ch->edge[s], canon, sizeof canon);
             wb_dump_path(from, sizeof from, one, variant, canon);
             wb_dump_path(to, sizeof to, iso, variant, canon);
-            if (rename(from, to) != 0) LOG("cannot move %s to %s", from, to);
+            if (rename(from, to) != 0) LOG(j->x, "cannot move %s to %s", from, to);
         } else {
             corr->end[s] = gr_note_failure(corr, &c, &r);
             corr->dead |= 1u << s;
@@ -379,7 +379,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
             snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
             gr_dump_run(j, &chunk, ref, "all", refdir, what, &c, &r);
             /* The reference's results must stay out of the student program's reach. */
-            if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG("cannot protect %s", refdir);
+            if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG(j->x, "cannot protect %s", refdir);
             if (!(r.exited && r.code == 0)) {
                 char d[200], t[400];
                 gr_run_describe(&r, &c.o, d, sizeof d);

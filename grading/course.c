@@ -16,7 +16,7 @@ int gr_course_stage(const gr_config *x, const char *subs, char *staged, size_t l
         fprintf(stderr, "grade: %s\n", why);
         return -1;
     }
-    if (strcmp(staged, subs)) LOG("LMS export staged one entry a student in %s (who is who: %s/lms.json)", staged, x->out);
+    if (strcmp(staged, subs)) LOG(x, "LMS export staged one entry a student in %s (who is who: %s/lms.json)", staged, x->out);
     return 0;
 }
 
@@ -32,5 +32,5 @@ void gr_course_pages(const gr_config *x, const char *staged)
     int rows = gr_lms_write_canvas(x->out, x->assignment, why, sizeof why);
     if (rows < 0) fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
     int n = gr_class_page(x->out, &x->rub);
-    if (n >= 0) LOG("class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);
+    if (n >= 0) LOG(x, "class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);
 }

@@ -2,6 +2,8 @@
 #define _GNU_SOURCE 1
 #include "gr_util.h"
 
+#include <sys/wait.h>
+
 void gr_str_addn(gr_str *b, const char *p, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
@@ -83,22 +85,33 @@ void gr_rmtree(const char *path)
     nftw(path, gr_rm_one, 32, FTW_DEPTH | FTW_PHYS);
 }
 
-static unsigned long long gr_du_total_;
+void gr_walk(const char *path, gr_walk_fn fn, void *ctx)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    fn(path, &st, ctx);
+    if (!S_ISDIR(st.st_mode)) return;
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%s/%s", path, e->d_name) < (int)sizeof p) gr_walk(p, fn, ctx);
+    }
+    if (d) closedir(d);
+}
 
-static int gr_du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+static void gr_du_one(const char *p, const struct stat *st, void *total)
 {
     (void)p;
-    (void)flag;
-    (void)f;
-    gr_du_total_ += (unsigned long long)st->st_blocks * 512ull;
-    return 0;
+    *(unsigned long long *)total += (unsigned long long)st->st_blocks * 512ull;
 }
 
 unsigned long long gr_du(const char *path)
 {
-    gr_du_total_ = 0;
-    nftw(path, gr_du_one, 32, FTW_PHYS);
-    return gr_du_total_;
+    unsigned long long total = 0;
+    gr_walk(path, gr_du_one, &total);
+    return total;
 }
 
 int gr_dir_empty(const char *p)
@@ -265,4 +278,17 @@ char *gr_utf8_clean(const char *s)
     }
     *q = 0;
     return o;
+}
+
+/* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
+char *gr_capture_cmd(const char *cmd, size_t cap, int *status)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) return NULL;
+    char *buf = malloc(cap + 1);
+    size_t n = fread(buf, 1, cap, p);
+    buf[n] = 0;
+    int st = pclose(p);
+    if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return buf;
 }

@@ -121,7 +121,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
         case O_FORCE: x->force = 1; break;
         case O_NO_PERF: x->no_perf = 1; break;
         case O_NO_SAN: x->no_san = 1; break;
-        case O_QUIET: gr_verbose = 0; break;
+        case O_QUIET: x->quiet = 1; break;
         case O_ENGINE: /* slurm is taken before this parser (gr_slurm_wanted): only local reaches here */
             if (strcmp(optarg, "local")) {
                 fprintf(stderr, "grade: --engine is local or slurm, not %s\n", optarg);
@@ -207,13 +207,12 @@ static int gr_seeds(gr_config *x, const char *seeds)
  * Returns -1 to go on, else the exit code. */
 static int gr_isolate(gr_config *x, const char *const *extra)
 {
-    gr_iso iso;
     char why[700];
-    if (gr_iso_setup(x->root, x->insecure || x->check_mode, 0, extra, &iso, why, sizeof why)) {
+    if (gr_iso_setup(x->root, x->insecure || x->check_mode, 0, extra, &x->iso, why, sizeof why)) {
         fprintf(stderr, "%s\n", why);
         return GR_EXIT_REFUSED;
     }
-    LOG("isolation: %s", iso.line);
+    LOG(x, "isolation: %s", x->iso.line);
     return -1;
 }
 

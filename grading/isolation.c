@@ -5,9 +5,6 @@
 
 #include <ftw.h>
 
-static gr_iso gr_iso_now;          /* what gr_iso_setup decided, for gr_iso_current() */
-static char gr_iso_root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
-
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
 {
     if (f->bwrap_works) return GR_ISO_BWRAP;
@@ -26,54 +23,53 @@ const char *gr_iso_kind_name(gr_iso_kind k)
     return "none";
 }
 
+gr_run_iso gr_run_isolation(const gr_run_opts *o)
+{
+    return !o->no_bwrap && gr_sandbox_bwrap_works() ? GR_RUN_BWRAP : GR_RUN_PLAIN;
+}
+
 /* ---------------------------------------------------------------- closing the course files */
-static int gr_close_errors;
-static char gr_close_why[300];
+/* What closing the course files met: how many paths could not be changed, and the first's why. */
+typedef struct {
+    int errors;
+    char why[300];
+} gr_close_state;
 
 /* Others lose every bit; the group becomes the course's (its read/exec bits stay: the reference's
  * runs carry that group). Symbolic links are left alone (lchown would change the link, not its target). */
-static int gr_close_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static void gr_close_one(const char *path, const struct stat *st, void *ctx)
 {
-    (void)ftw;
-    if (flag == FTW_SL) return 0;
+    gr_close_state *k = ctx;
+    if (S_ISLNK(st->st_mode)) return;
     if (chown(path, (uid_t)-1, (gid_t)GR_COURSE_GID) != 0 || chmod(path, st->st_mode & 07770) != 0) {
-        if (!gr_close_errors++) snprintf(gr_close_why, sizeof gr_close_why, "%s: %s", path, strerror(errno));
+        if (!k->errors++) snprintf(k->why, sizeof k->why, "%s: %s", path, strerror(errno));
     }
-    return 0;
-}
-
-static void gr_close_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0) return; /* not in this copy (the student release has no solutions/) */
-    nftw(path, gr_close_one, 16, FTW_PHYS);
 }
 
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen)
 {
     static const char *const trees[] = {"solutions", "tests/grading", "handouts/instructor", "grading/secret",
                                         "build/grades", "build/grade-out", NULL};
-    gr_close_errors = 0;
-    gr_close_why[0] = 0;
+    gr_close_state k = {0};
     char p[PATH_MAX];
-    for (const char *const *t = trees; *t; t++) {
+    for (const char *const *t = trees; *t; t++) { /* one not in this copy (the student release has no solutions/) is skipped */
         snprintf(p, sizeof p, "%s/%s", root, *t);
-        gr_close_tree(p);
+        gr_walk(p, gr_close_one, &k);
     }
     snprintf(p, sizeof p, "%s/build/solution*", root);
     glob_t g;
     if (glob(p, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++) gr_close_tree(g.gl_pathv[i]);
+        for (size_t i = 0; i < g.gl_pathc; i++) gr_walk(g.gl_pathv[i], gr_close_one, &k);
         globfree(&g);
     }
     /* Folders given on the command line: only the folder itself, so that what lies inside (a class of
      * submissions, reports) cannot be reached, while the files keep their own modes. */
     for (const char *const *e = extra; e && *e; e++) {
         struct stat st;
-        if (stat(*e, &st) == 0) gr_close_one(*e, &st, FTW_D, NULL);
+        if (stat(*e, &st) == 0) gr_close_one(*e, &st, &k);
     }
-    if (gr_close_errors) snprintf(why, wlen, "%s", gr_close_why);
-    return gr_close_errors;
+    if (k.errors) snprintf(why, wlen, "%s", k.why);
+    return k.errors;
 }
 
 /* ---------------------------------------------------------------- the probe as a run uid */
@@ -136,12 +132,11 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = gr_sandbox_bwrap_works(), .insecure = insecure};
     memset(out, 0, sizeof *out);
     out->kind = gr_iso_decide(&f);
-    snprintf(gr_iso_root, sizeof gr_iso_root, "%s", root);
+    snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;
     if (out->kind == GR_ISO_NONE) {
         snprintf(why, wlen, "%s", GR_ISO_REFUSAL);
         snprintf(out->line, sizeof out->line, "none: refused");
-        gr_iso_now = *out;
         return 3;
     }
     if (f.root) {
@@ -154,7 +149,6 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
                      out->kind == GR_ISO_UID ? "uid (one per run), " : "",
                      open_now ? "course files open to others now (the grader closes them when it starts)"
                               : "course files closed");
-            gr_iso_now = *out;
             return 0;
         }
         if (gr_iso_close(root, extra, e, sizeof e)) {
@@ -173,17 +167,14 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
         snprintf(out->line, sizeof out->line, "uid %u, course files closed", out->probe_uid);
     else
         snprintf(out->line, sizeof out->line, "insecure: --insecure-sandbox, student code can read the course files");
-    gr_iso_now = *out;
     return 0;
 }
 
-const gr_iso *gr_iso_current(void) { return &gr_iso_now; }
-
-gid_t gr_iso_run_group(const char *prog)
+gid_t gr_iso_run_group(const gr_iso *iso, const char *prog)
 {
-    if (!gr_iso_now.closed || !prog || !gr_iso_root[0]) return 0;
+    if (!iso || !iso->closed || !prog || !iso->root[0]) return 0;
     char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/build/solution", gr_iso_root);
+    snprintf(p, sizeof p, "%s/build/solution", iso->root);
     if (strncmp(prog, p, strlen(p)) == 0) return (gid_t)GR_COURSE_GID;
     /* a reference copied into a work tree (gr_stage_reference, submission.c): the grader's own file, in
      * the course group, closed to others; no run can make such a file */

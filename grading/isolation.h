@@ -16,7 +16,7 @@
 #ifndef GR_ISOLATION_H
 #define GR_ISOLATION_H
 
-#include <sys/types.h>
+#include "sandbox.h"
 
 typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_kind;
 
@@ -39,7 +39,15 @@ typedef struct {
     int closed;        /* the course files were closed and the probe got EACCES */
     unsigned probe_uid;
     char line[300];    /* for the terminal, make doctor and the reports' "isolation" field */
+    char root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
 } gr_iso;
+
+/* The isolation a run is under: bubblewrap, or the plain sandbox (process group, rlimits, as root a uid
+ * of its own). */
+typedef enum { GR_RUN_PLAIN, GR_RUN_BWRAP } gr_run_iso;
+
+/* Which of the two gr_run will use for these options here (bubblewrap works and is not switched off). */
+gr_run_iso gr_run_isolation(const gr_run_opts *o);
 
 /* The one line the grader prints when it refuses. */
 #define GR_ISO_REFUSAL                                                                                                 \
@@ -60,14 +68,13 @@ int gr_iso_close(const char *root, const char *const *extra, char *why, size_t w
 int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen);
 
 /* Everything above for this process: facts, decision, closing and verifying. Returns 0 to go on, or 3
- * (and the refusal or the failure in why). The result is also kept for gr_iso_current(). With `dry`
- * (make doctor) nothing is changed: as root the probe only says whether the course is closed now. */
+ * (and the refusal or the failure in why). *out is what grading passes on (the configuration's `iso`).
+ * With `dry` (make doctor) nothing is changed: as root the probe only says whether the course is closed now. */
 int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen);
-const gr_iso *gr_iso_current(void);
 
-/* The supplementary group a run of `prog` gets: GR_COURSE_GID for the reference binaries (they must
- * read themselves), 0 for anything else. */
-gid_t gr_iso_run_group(const char *prog);
+/* The supplementary group a run of `prog` gets under `iso`: GR_COURSE_GID for the reference binaries
+ * (they must read themselves), 0 for anything else. */
+gid_t gr_iso_run_group(const gr_iso *iso, const char *prog);
 
 /* Makes a submission's work tree reachable by its own runs only: owner root, group `gid`, 0710. */
 int gr_iso_protect_work(const char *work, gid_t gid);

@@ -3,23 +3,6 @@
 #include "job.h"
 #include "gpu.h"
 
-int gr_verbose = 1;
-int gr_gpu_without_bwrap;
-
-/* ---------------------------------------------------------------- trusted helpers */
-/* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
-char *gr_capture_cmd(const char *cmd, size_t cap, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p) return NULL;
-    char *buf = malloc(cap + 1);
-    size_t n = fread(buf, 1, cap, p);
-    buf[n] = 0;
-    int st = pclose(p);
-    if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-    return buf;
-}
-
 /* ---------------------------------------------------------------- running programs */
 
 void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu)
@@ -33,10 +16,12 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
     c->o.nproc = x->rub.nproc;
     c->o.out_cap = x->rub.out_cap;
     c->o.gpu = gpu;
-    c->o.no_bwrap = gpu && gr_gpu_without_bwrap;
+    c->o.no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP;
     c->o.gid = s->sub_gid;
     c->lock = s->lock;
     c->budget = s->budget;
+    c->iso = &x->iso;
+    c->quiet = x->quiet;
     char id[32];
     gr_gpu_id(x->gpu, id, sizeof id);
     snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
@@ -78,7 +63,7 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     double t = gr_now();
     /* The reference must read itself (also when it runs under compute-sanitizer); student code never. */
     c->o.extra_gid = 0;
-    for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(c->argv[i]);
+    for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(c->iso, c->argv[i]);
     /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run,
      * not for the rest of this submission's steps. */
     int locked = c->o.gpu && c->lock && c->lock->held == GR_LOCK_NONE && gr_gpu_share(c->lock) == 0;
@@ -87,8 +72,49 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);
     char d[300];
     gr_run_describe(r, &c->o, d, sizeof d);
-    LOG("%-28s %6.2f s  %s", what, gr_now() - t, d);
+    LOG(c, "%-28s %6.2f s  %s", what, gr_now() - t, d);
     return rc;
+}
+
+/* ---------------------------------------------------------------- whether GPU runs reach the GPU */
+void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work)
+{
+    if (s->gpu_way != GR_GPU_UNASKED) return;
+    s->gpu_way = GR_GPU_BWRAP;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/probe", work);
+    gr_mkdirs(dir, 0755);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        gr_cmd c;
+        gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
+        c.o.no_bwrap = attempt == 1;
+        gr_arg(&c, "%s", prog);
+        gr_arg(&c, "--variant");
+        gr_arg(&c, "%s", ch->var[0].name);
+        gr_arg(&c, "--size");
+        gr_arg(&c, "%s", ch->edge[0]);
+        gr_arg(&c, "--reps");
+        gr_arg(&c, "1");
+        gr_arg(&c, "--warmup");
+        gr_arg(&c, "0");
+        gr_cmd_ro(&c, prog);
+        int used_bwrap = gr_run_isolation(&c.o) == GR_RUN_BWRAP;
+        gr_run_result r;
+        gr_exec(&c, &r, attempt ? "GPU probe without bubblewrap" : "GPU probe");
+        int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+        gr_run_result_free(&r);
+        if (attempt == 1) {
+            if (no_gpu) s->gpu_way = GR_GPU_BWRAP; /* no GPU at all: bubblewrap was not the problem */
+            break;
+        }
+        if (!no_gpu || !used_bwrap) break; /* the GPU works (or bubblewrap was not in use) */
+        /* Not root, bubblewrap is the only thing between student code and the course files: without
+         * it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's practice run
+         * of their own code (--check). */
+        if (geteuid() != 0 && !x->insecure && !x->check_mode) break;
+        s->gpu_way = GR_GPU_NO_BWRAP; /* try once more without bubblewrap; kept if it works */
+    }
+    gr_rmtree(dir);
 }
 
 /* The last non-empty lines of a text, for short feedback. */

@@ -15,6 +15,10 @@
 
 #define GR_MAX_SIZES_PER_RUN 8
 
+/* Whether a submission's GPU runs go under bubblewrap: not asked yet, yes, or without it (where bubblewrap
+ * cannot pass the GPU through; the report says so). */
+typedef enum { GR_GPU_UNASKED, GR_GPU_BWRAP, GR_GPU_NO_BWRAP } gr_gpu_way;
+
 typedef struct {
     char name[64];
     char kernels[256];
@@ -34,6 +38,8 @@ typedef struct {
     int gpu;                       /* index of the GPU this process uses */
     char sanitizer[PATH_MAX];      /* compute-sanitizer, or "" */
     int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
+    int quiet;                     /* --quiet: no log lines (LOG) */
+    gr_iso iso;                    /* how student code is kept from the course files (gr_iso_setup, grade.c) */
     gr_san_host san;               /* how compute-sanitizer runs on this host, when decided before the grading
                                     * (a class, make doctor); else each submission probes it (pipeline.c) */
     /* the course around a class (course.h): the roster CSV (or ""), the LMS layout (gr_lms_kind, -2: detect),
@@ -55,14 +61,13 @@ typedef struct {
     gr_gpu_lock *lock;
     gr_budget *budget;
     const gr_san_host *san;        /* how compute-sanitizer runs here: the configuration's, or this grading's probe */
+    gr_gpu_way gpu_way;            /* whether its GPU runs go under bubblewrap (gr_gpu_probe, asked once) */
 } gr_sub_state;
 
-/* Process-wide: the log switch (--quiet) and whether GPU runs go without bubblewrap (gpu.c). */
-extern int gr_verbose;
-extern int gr_gpu_without_bwrap;
-#define LOG(...)                                                                                                        \
+/* A line of the grader's log on stderr, unless the configuration x says --quiet. */
+#define LOG(x, ...)                                                                                                     \
     do {                                                                                                                \
-        if (gr_verbose) {                                                                                               \
+        if (!(x)->quiet) {                                                                                              \
             fprintf(stderr, "[grade] " __VA_ARGS__);                                                                    \
             fputc('\n', stderr);                                                                                        \
         }                                                                                                               \
@@ -83,6 +88,8 @@ typedef struct {
     gr_run_opts o;
     gr_gpu_lock *lock;        /* the submission's: GPU runs take it shared unless it is held already */
     gr_budget *budget;        /* the submission's: GPU runs charge their wall time */
+    const gr_iso *iso;        /* the configuration's: which runs get the course group */
+    int quiet;                /* the configuration's log switch */
     const char *argv[96];
     int argc;
     char store[96][160];
@@ -92,9 +99,6 @@ typedef struct {
     const char *ro[4];
 } gr_cmd;
 
-/* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
-char *gr_capture_cmd(const char *cmd, size_t cap, int *status);
-
 void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu);
 
 void gr_arg(gr_cmd *c, const char *fmt, ...);
@@ -103,6 +107,11 @@ void gr_arg(gr_cmd *c, const char *fmt, ...);
 void gr_cmd_ro(gr_cmd *c, const char *path);
 
 int gr_exec(gr_cmd *c, gr_run_result *r, const char *what);
+
+/* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel
+ * that refuses device nodes in a user namespace, say) but the plain sandbox can, this submission's GPU
+ * runs go without bubblewrap (s->gpu_way). Asked once per submission, with a one-element run of prog. */
+void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work);
 
 /* The last non-empty lines of a text, for short feedback. */
 void gr_tail_lines(const char *text, int lines, char *out, size_t len);

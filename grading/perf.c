@@ -153,14 +153,19 @@ static void gr_perf_select(const gr_ch_result *cr, gr_verdict verdict, gr_perf_p
     }
 }
 
-int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi)
+/* A student's repetition's time: the reference's, plus what the student's low-count run took beyond it. */
+static double gr_perf_student_per_ms(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s)
 {
     double extra_ms = (stu_wall_lo_s - ref_wall_lo_s) * 1e3 / rub->reps_lo; /* beyond the reference, per repetition */
-    double per_ms = ref_per_ms + (extra_ms > 0 ? extra_ms : 0);
+    return ref_per_ms + (extra_ms > 0 ? extra_ms : 0);
+}
+
+int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi)
+{
+    double per_ms = gr_perf_student_per_ms(rub, ref_per_ms, ref_wall_lo_s, stu_wall_lo_s);
     double budget_ms = 0.5 * rub->t_perf * 1e3 - stu_wall_lo_s * 1e3;
     if (per_ms <= 0 || (hi - rub->reps_lo) * per_ms <= budget_ms) return hi;
     int fit = budget_ms > per_ms ? (int)(budget_ms / per_ms) : 1;
-    LOG("student's repetitions take about %.1f ms each: %d high repetitions instead of %d", per_ms, rub->reps_lo + fit, hi);
     return rub->reps_lo + fit;
 }
 
@@ -201,8 +206,12 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
             /* A hang shows in the low run: within what a variant slower than the last band would take. */
             ss->limit = k == 0 ? gr_perf_limit(&x->rub, rs->last_wall) : 0;
             gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, &plan, ss);
-            if (round == 0 && k == 0 && !ss->failed && !rs->failed)
+            if (round == 0 && k == 0 && !ss->failed && !rs->failed) {
                 hi_s = gr_perf_student_hi(&x->rub, gr_per_rep_ms(rs, sel, nsel), rs->wall_lo, ss->wall_lo, hi);
+                if (hi_s != hi)
+                    LOG(x, "student's repetitions take about %.1f ms each: %d high repetitions instead of %d",
+                        gr_perf_student_per_ms(&x->rub, gr_per_rep_ms(rs, sel, nsel), rs->wall_lo, ss->wall_lo), hi_s, hi);
+            }
         }
     }
     /* The reference calibrates the check: how much wall clock its extra repetitions took per reported
@@ -283,7 +292,7 @@ void gr_perf(const gr_chjob *j)
     if (!plan.nsel) return;
     char spent[300];
     if (gr_perf_pass(j, &plan, &timed) && !gr_budget_spent(j->s->budget, spent, sizeof spent)) {
-        LOG("ch%d perf: once more without the variants the failed run did not time (%s)", j->ch->number, timed.list);
+        LOG(j->x, "ch%d perf: once more without the variants the failed run did not time (%s)", j->ch->number, timed.list);
         gr_perf_pass(j, &timed, &plan);
     }
 }

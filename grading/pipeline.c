@@ -62,10 +62,10 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         gr_arg(&c, "true");
         gr_run_result r;
         gr_run(&c.o, &r);
-        snprintf(res->isolation, sizeof res->isolation, "%s (%s)", gr_iso_current()->line, r.how);
+        snprintf(res->isolation, sizeof res->isolation, "%s (%s)", x->iso.line, r.how);
         gr_run_result_free(&r);
     }
-    if (gr_iso_protect_work(work, st.sub_gid)) LOG("cannot protect %s: %s", work, strerror(errno));
+    if (gr_iso_protect_work(work, st.sub_gid)) LOG(x, "cannot protect %s: %s", work, strerror(errno));
     if (gr_is_archive(sub_in)) {
         snprintf(sub, sizeof sub, "%s/submission", work);
         char why[600];
@@ -209,7 +209,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         gr_prog_variant pv[GR_MAX_VAR];
         char why[600];
         const gr_chjob job = {.x = x, .s = &st, .ch = ch, .ref = have_ref ? ref : NULL, .stu = stu, .work = cw, .cr = cr};
-        gr_gpu_probe(x, &st, have_ref ? ref : stu, ch, cw, res);
+        gr_gpu_probe(x, &st, have_ref ? ref : stu, ch, cw);
         int npv = gr_list_variants(x, &st, have_ref ? ref : stu, cw, pv, GR_MAX_VAR, why, sizeof why);
         for (int v = 0; v < npv; v++) /* variants the rubric does not list are graded for information */
             if (!gr_rubric_variant(ch, pv[v].name) && cr->n_v < GR_MAX_VAR) {
@@ -263,6 +263,10 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         cr->wall_s = gr_now() - tc;
         snprintf(path, sizeof path, "%s/build", cw);
         gr_rmtree(path);
+    }
+    if (st.gpu_way == GR_GPU_NO_BWRAP) {
+        size_t l = strlen(res->isolation);
+        snprintf(res->isolation + l, sizeof res->isolation - l, "; GPU runs without bubblewrap (it could not reach the GPU here)");
     }
     gr_sub_totals(res);
     gr_rmtree(work);

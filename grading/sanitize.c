@@ -181,7 +181,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     probe.san = h;
     if (f.probed) {
         if (!probe.work[0]) snprintf(probe.work, sizeof probe.work, "%s", work);
-        f.bwrap = gr_sandbox_bwrap_works() && !gr_gpu_without_bwrap;
+        f.bwrap = gr_sandbox_bwrap_works() && probe.gpu_way != GR_GPU_NO_BWRAP;
         f.finished = gr_san_probe_pass(x, &probe, work, h->ref_s, why, sizeof why);
         if (!f.finished && f.bwrap && f.root && !f.fallback_skip) {
             h->mode = GR_SAN_UID; /* gr_san_run_once reads it: the second pass goes without bubblewrap */
@@ -308,7 +308,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                 }
                 if (one.how[0]) gr_run_result_free(&one);
             }
-            LOG("sanitizer %s did not finish: %s", ch->tools[t], d);
+            LOG(j->x, "sanitizer %s did not finish: %s", ch->tools[t], d);
             gr_run_result_free(&r);
             continue;
         }

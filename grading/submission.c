@@ -99,7 +99,7 @@ int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rub
      * than its source would grade against yesterday's solution. */
     struct stat s_sol, s_ref;
     if (stat(ref, &s_ref) || stat(sol, &s_sol) || s_ref.st_mtime < s_sol.st_mtime) {
-        LOG("the reference build/solution%d is missing or older than its source: run `make build/solution%d`",
+        LOG(x, "the reference build/solution%d is missing or older than its source: run `make build/solution%d`",
             ch->number, ch->number);
         return 0;
     }
@@ -111,7 +111,6 @@ int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rub
  * (isolation.h) that only the reference's runs may enter: no folder of the workbook is opened to anyone. */
 int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len)
 {
-    (void)x;
     if (geteuid() != 0 || !work || !work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))
         return 1;
     char dir[PATH_MAX], to[PATH_MAX];
@@ -121,7 +120,7 @@ int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t l
     if (!gr_is_file(to)) {
         if ((mkdir(dir, 0710) && errno != EEXIST) || chown(dir, 0, (gid_t)GR_COURSE_GID) || chmod(dir, 0710) ||
             gr_copy_file(ref, to) || chown(to, 0, (gid_t)GR_COURSE_GID) || chmod(to, 0750)) {
-            LOG("cannot copy the reference %s into the work tree: %s", ref, strerror(errno));
+            LOG(x, "cannot copy the reference %s into the work tree: %s", ref, strerror(errno));
             return 0;
         }
     }

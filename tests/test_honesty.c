@@ -407,7 +407,6 @@ Test(honesty, a_slow_student_gets_as_many_high_repetitions_as_fit_in_half_the_ti
     gr_rubric rub;
     memset(&rub, 0, sizeof rub);
     rub.reps_lo = 5, rub.t_perf = 120;
-    gr_verbose = 0; /* the grader's log line is for a grading, not for the test's output */
     /* as fast as the reference: the reference's count */
     cr_expect_eq(gr_perf_student_hi(&rub, 0.25, 3.0, 3.1, 919), 919);
     /* 130 ms more per repetition (0.65 s more over 5): 919 would take 119 s; 60 s - 3.6 s fit ~433 */
