@@ -59,7 +59,7 @@ int gr_class(gr_config *x, const char *subs)
             gr_have_reference(x, NULL, &x->rub.ch[i], ref, sizeof ref);
     }
     /* How compute-sanitizer runs on this host: decided once, with the references, before any entry. */
-    if (!x->no_san && !x->check_mode) {
+    if (!x->no_san && x->mode != GR_MODE_CHECK) {
         gr_san_probe(x, NULL, &x->san);
         LOG(x, "sanitizer: %s", x->san.line);
     }
@@ -123,7 +123,7 @@ int gr_class(gr_config *x, const char *subs)
                         /* the grader itself failed on this one: record it and go on */
                         gr_sub_result *res = calloc(1, sizeof *res);
                         snprintf(res->student, sizeof res->student, "%s", slot_who[s]);
-                        snprintf(res->mode, sizeof res->mode, "grade");
+                        res->mode = GR_MODE_GRADE;
                         res->status = GR_SUB_GRADER_CRASHED;
                         snprintf(res->error, sizeof res->error, "the grader failed on this submission (%s %d); "
                                                                 "the next run grades it again",

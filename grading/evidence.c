@@ -82,15 +82,15 @@ void gr_evidence(const gr_chjob *j)
              * memcheck is often a missing barrier that the repeats happened not to show). Not for a
              * variant that hit its time limit: under the tool it would only hang again, slower. */
             static const char *const tools[] = {"memcheck", "racecheck"};
-            for (int t = 0; t < 2 && r->verdict != GR_V_TIMEOUT && !x->no_san && x->sanitizer[0] && !r->san_finding; t++) {
+            for (int t = 0; t < 2 && r->verdict != GR_V_TIMEOUT && !x->no_san && x->sanitizer[0] && !gr_sanv_found(r->san_state); t++) {
                 char first[500];
                 if (gr_sanitize_one(j, tools[t], r->name, first, sizeof first) == 1) {
                     snprintf(r->san, sizeof r->san, "%s at size %s: %s", tools[t], j->ch->sanitizer_size, first);
-                    r->san_finding = 1;
+                    r->san_state = GR_SANV_FEEDBACK_FINDING; /* a failing variant: scored runs never had it */
                 }
             }
         }
-        if (r->san_finding) {
+        if (gr_sanv_found(r->san_state)) {
             e->san = gr_san_kind_of(r->san);
             /* the finding's own line, without the tool's prefixes ("memcheck: ", "========= ", "Error: ") */
             const char *line = strstr(r->san, ": ");

@@ -117,7 +117,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
                 return GR_EXIT_USAGE;
             }
             break;
-        case O_CHECK: x->check_mode = 1; break;
+        case O_CHECK: x->mode = GR_MODE_CHECK; break;
         case O_FORCE: x->force = 1; break;
         case O_NO_PERF: x->no_perf = 1; break;
         case O_NO_SAN: x->no_san = 1; break;
@@ -162,8 +162,8 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
         fprintf(stderr, "grade: one submission at a time (got %s and %s); use --class DIR\n", cli->sub, argv[optind]);
         return GR_EXIT_USAGE;
     }
-    if (cli->isolation && !cli->sub && !cli->klass && !x->check_mode) return -1;
-    if (!!cli->sub + !!cli->klass + x->check_mode != 1) {
+    if (cli->isolation && !cli->sub && !cli->klass && x->mode != GR_MODE_CHECK) return -1;
+    if (!!cli->sub + !!cli->klass + (x->mode == GR_MODE_CHECK) != 1) {
         gr_usage(stderr);
         return GR_EXIT_USAGE;
     }
@@ -208,7 +208,7 @@ static int gr_seeds(gr_config *x, const char *seeds)
 static int gr_isolate(gr_config *x, const char *const *extra)
 {
     char why[700];
-    if (gr_iso_setup(x->root, x->insecure || x->check_mode, 0, extra, &x->iso, why, sizeof why)) {
+    if (gr_iso_setup(x->root, x->insecure || x->mode == GR_MODE_CHECK, 0, extra, &x->iso, why, sizeof why)) {
         fprintf(stderr, "%s\n", why);
         return GR_EXIT_REFUSED;
     }
@@ -281,7 +281,7 @@ int main(int argc, char **argv)
         return gr_class(&x, klass);
     }
     char out_dir[PATH_MAX], who[128];
-    if (x.check_mode) sub = ".";
+    if (x.mode == GR_MODE_CHECK) sub = ".";
     if (student) gr_sanitize_name(student, who, sizeof who);
     else {
         char tmp[PATH_MAX];
@@ -289,12 +289,12 @@ int main(int argc, char **argv)
         size_t l = strlen(tmp);
         while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
         const char *b = strrchr(tmp, '/');
-        gr_sanitize_name(x.check_mode ? "check" : b ? b + 1 : tmp, who, sizeof who);
+        gr_sanitize_name((x.mode == GR_MODE_CHECK) ? "check" : b ? b + 1 : tmp, who, sizeof who);
     }
-    snprintf(out_dir, sizeof out_dir, "%s", out ? out : x.check_mode ? "build/check" : "build/grade-out");
+    snprintf(out_dir, sizeof out_dir, "%s", out ? out : x.mode == GR_MODE_CHECK ? "build/check" : "build/grade-out");
     if (!out) {
         size_t l = strlen(out_dir);
-        if (!x.check_mode) snprintf(out_dir + l, sizeof out_dir - l, "/%s", who);
+        if (x.mode != GR_MODE_CHECK) snprintf(out_dir + l, sizeof out_dir - l, "/%s", who);
     }
     if ((rc = gr_out_ready(out_dir)) >= 0) return rc; /* before anything is built */
     char abs[PATH_MAX];
@@ -314,6 +314,6 @@ int main(int argc, char **argv)
         return GR_EXIT_IO;
     }
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
-    if (st != GR_SUB_GRADED) gr_say_not_graded(x.check_mode ? "chapters/" : sub, st, why);
+    if (st != GR_SUB_GRADED) gr_say_not_graded((x.mode == GR_MODE_CHECK) ? "chapters/" : sub, st, why);
     return gr_exit_of(st);
 }

@@ -111,7 +111,7 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
         /* Not root, bubblewrap is the only thing between student code and the course files: without
          * it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's practice run
          * of their own code (--check). */
-        if (geteuid() != 0 && !x->insecure && !x->check_mode) break;
+        if (geteuid() != 0 && !x->insecure && x->mode != GR_MODE_CHECK) break;
         s->gpu_way = GR_GPU_NO_BWRAP; /* try once more without bubblewrap; kept if it works */
     }
     gr_rmtree(dir);

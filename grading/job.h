@@ -32,7 +32,8 @@ typedef struct {
     char rubric_path[PATH_MAX];
     gr_rubric rub;
     char out[PATH_MAX];
-    int only_ch, force, no_perf, no_san, jobs, check_mode;
+    int only_ch, force, no_perf, no_san, jobs;
+    gr_mode mode;                  /* grading, or the student's practice run (--check) */
     unsigned long long seeds[8];
     int n_seeds;
     int gpu;                       /* index of the GPU this process uses */

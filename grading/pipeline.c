@@ -22,7 +22,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         if (fd >= 0) close(fd);
     }
     snprintf(res->student, sizeof res->student, "%s", student);
-    snprintf(res->mode, sizeof res->mode, "%s", x->check_mode ? "check" : "grade");
+    res->mode = x->mode;
     memcpy(res->seeds, x->seeds, sizeof res->seeds);
     res->n_seeds = x->n_seeds;
     gr_mkdirs(out_dir, 0755);
@@ -99,7 +99,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     char probe_json[PATH_MAX];
     gr_san_host san; /* this grading's own decision, where none was made before it */
     snprintf(probe_json, sizeof probe_json, "%s/san-probe.json", work);
-    if (!x->san.line[0] && !x->no_san && !x->check_mode) {
+    if (!x->san.line[0] && !x->no_san && x->mode != GR_MODE_CHECK) {
         fflush(NULL);
         prober = fork();
         if (prober == 0) {
@@ -201,7 +201,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         }
         snprintf(stu, sizeof stu, "%s/build/prog", cw);
         int have_ref = gr_have_reference(x, st.work, ch, ref, sizeof ref);
-        if (!have_ref && !x->check_mode) {
+        if (!have_ref && x->mode != GR_MODE_CHECK) {
             cr->status = GR_CH_GRADER_ERROR;
             snprintf(cr->reason, sizeof cr->reason, "no reference build/solution%d (is solutions/ here?)", ch->number);
             continue;
@@ -280,7 +280,7 @@ static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t
     int at = 0;
     seeds[0] = 0;
     for (int i = 0; i < x->n_seeds; i++) at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
-    if (x->check_mode) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
+    if (x->mode == GR_MODE_CHECK) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
     else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
 }
 

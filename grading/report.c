@@ -134,7 +134,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
 {
     char seeds[200];
     gr_seeds_str(s, seeds, sizeof seeds);
-    fprintf(f, "%s: %s (seeds %s; isolation: %s)\n", s->mode, s->student, seeds, s->isolation);
+    fprintf(f, "%s: %s (seeds %s; isolation: %s)\n", gr_mode_name(s->mode), s->student, seeds, s->isolation);
     char why[sizeof s->error + 700];
     int graded = gr_sub_judge(s, why, sizeof why) == GR_SUB_GRADED;
     if (!graded) fprintf(f, "  NOT GRADED: %s\n", why);
@@ -153,8 +153,8 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             const gr_var_result *r = &ch->v[v];
             char corr[24], san[24], perf[24];
             snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
-            if (!r->san_ran) snprintf(san, sizeof san, "-");
-            else snprintf(san, sizeof san, "%s %.1f/%.1f", r->san_finding ? "FOUND" : r->san_unfinished ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
+            if (!gr_sanv_ran(r->san_state)) snprintf(san, sizeof san, "-");
+            else snprintf(san, sizeof san, "%s %.1f/%.1f", gr_sanv_found(r->san_state) ? "FOUND" : r->san_state == GR_SANV_UNFINISHED ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
             if (r->perf_ran && r->ratio > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
             else snprintf(perf, sizeof perf, "-");
             fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, gr_verdict_name(r->verdict), corr, san,
@@ -199,7 +199,7 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
     char seeds[200];
     gr_seeds_str(s, seeds, sizeof seeds);
     fprintf(f, "# Feedback: %s\n\n", s->student);
-    if (!strcmp(s->mode, "check"))
+    if (s->mode == GR_MODE_CHECK)
         fprintf(f, "_This is `make check`, a practice run. Where no reference solution is available, correctness "
                    "comes from **your program's own CPU check** (marked \"self-check\"); grading compares your "
                    "raw results with the reference instead._\n\n");
@@ -233,10 +233,10 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             if (r->perf_ran && r->ratio > 0)
                 snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
             else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
-            const char *san = !r->san_ran         ? "-"
-                              : r->san_finding    ? "finding"
-                              : r->san_unfinished ? "not checked"
-                                                  : "clean";
+            const char *san = !gr_sanv_ran(r->san_state)           ? "-"
+                              : gr_sanv_found(r->san_state)          ? "finding"
+                              : r->san_state == GR_SANV_UNFINISHED ? "not checked"
+                                                                     : "clean";
             fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
                     r->caught ? " (caught)" : "", r->correct_pts,
                     r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
@@ -245,7 +245,7 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
         /* A sanitizer run that did not finish costs its points: say why, once (it covered every variant). */
         for (int v = 0; v < ch->n_v; v++)
-            if (ch->v[v].san_ran && ch->v[v].san_unfinished && !ch->v[v].san_finding) {
+            if (ch->v[v].san_state == GR_SANV_UNFINISHED) {
                 fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
                 gr_md_block(f, ch->v[v].san);
                 fputc('\n', f);
@@ -253,11 +253,11 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            if (!r->detail[0] && !r->san_finding && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
+            if (!r->detail[0] && !gr_sanv_found(r->san_state) && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
             fprintf(f, "### %s\n\n", r->name);
             if (r->detail[0]) gr_md_block(f, r->detail);
             gr_write_diagnosis(f, &r->diag);
-            if (r->san_finding) {
+            if (gr_sanv_found(r->san_state)) {
                 fprintf(f, "compute-sanitizer:\n\n");
                 gr_md_block(f, r->san);
             }
@@ -382,7 +382,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
 {
     json_t *root = json_object(), *chs = json_array(), *seeds = json_array();
     json_object_set_new(root, "student", gr_jstr(s->student));
-    json_object_set_new(root, "mode", json_string(s->mode));
+    json_object_set_new(root, "mode", json_string(gr_mode_name(s->mode)));
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
     json_object_set_new(root, "score", st == GR_SUB_GRADED ? json_real(s->score) : json_null()); /* none not earned */
@@ -412,7 +412,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "correct_points", json_real(r->correct_pts));
             json_object_set_new(x, "perf_points", json_real(r->perf_pts));
             json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
-            json_object_set_new(x, "sanitizer_finding", json_boolean(r->san_finding));
+            json_object_set_new(x, "sanitizer_finding", json_boolean(gr_sanv_found(r->san_state)));
             json_object_set_new(x, "sanitizer", gr_jstr(r->san));
             json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
             /* % of the speed of light, the reference's and the student's (same work: its times' ratio) */

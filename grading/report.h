@@ -11,6 +11,18 @@
 #include "diagnose.h"
 #include "rubric.h"
 
+/* What a grading is: the course's, or the student's practice run of their own code (--check);
+ * gr_mode_name() gives the word reports and JSON use. */
+typedef enum { GR_MODE_GRADE, GR_MODE_CHECK } gr_mode;
+static inline const char *gr_mode_name(gr_mode m) { return m == GR_MODE_CHECK ? "check" : "grade"; }
+
+/* What compute-sanitizer said of a variant. Scored runs (the correct variants): clean, a finding, or no
+ * verdict (the tool did not finish: no points, never shown as clean); a finding outranks no verdict.
+ * A failing variant is run once more for feedback only (evidence.c): a finding there scores nothing. */
+typedef enum { GR_SANV_NOT_RUN, GR_SANV_CLEAN, GR_SANV_UNFINISHED, GR_SANV_FINDING, GR_SANV_FEEDBACK_FINDING } gr_san_verdict;
+static inline int gr_sanv_ran(gr_san_verdict s) { return s == GR_SANV_CLEAN || s == GR_SANV_UNFINISHED || s == GR_SANV_FINDING; }
+static inline int gr_sanv_found(gr_san_verdict s) { return s == GR_SANV_FINDING || s == GR_SANV_FEEDBACK_FINDING; }
+
 /* A variant's verdict; gr_verdict_name() gives the word reports and JSON use. */
 typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL } gr_verdict;
 const char *gr_verdict_name(gr_verdict v);
@@ -28,8 +40,7 @@ typedef struct {
     double correct_pts, perf_pts, san_pts;
     char detail[1400];              /* correctness feedback: first mismatch, count, pattern, hint */
     char san[700];                  /* sanitizer: "clean", the first finding, or why not run */
-    int san_ran, san_finding;
-    int san_unfinished;             /* a tool gave no verdict: no points, and never shown as clean */
+    gr_san_verdict san_state;
     int perf_ran;
     double stu_ms, ref_ms, ratio;
     double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
@@ -91,7 +102,7 @@ gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed);
 
 typedef struct {
     char student[128];
-    char mode[16];                  /* grade, check */
+    gr_mode mode;
     unsigned long long seeds[8];
     int n_seeds;
     gr_ch_result ch[GR_MAX_CH];

@@ -168,7 +168,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                       .fallback_skip = x->rub.san_fallback == GR_SAN_FALLBACK_SKIP};
     memset(h, 0, sizeof *h);
     char why[400] = "", why_uid[400] = "";
-    f.probed = f.installed && !x->check_mode && gr_gpu_count() > 0;
+    f.probed = f.installed && x->mode != GR_MODE_CHECK && gr_gpu_count() > 0;
     if (f.probed && gr_san_scratch(work, sizeof work, why, sizeof why)) {
         snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)", why);
         return; /* GR_SAN_UNPROBED: the full limits, as before any probe */
@@ -193,7 +193,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     switch (h->mode) {
     case GR_SAN_ABSENT: snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run"); break;
     case GR_SAN_UNPROBED: snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)",
-                                   x->check_mode ? "practice run" : "no GPU"); break;
+                                   (x->mode == GR_MODE_CHECK) ? "practice run" : "no GPU"); break;
     case GR_SAN_SANDBOX: snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (%s; probed on the references)",
                                   f.bwrap ? "bubblewrap" : "no bubblewrap"); break;
     case GR_SAN_UID:
@@ -257,7 +257,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             snprintf(r->san, sizeof r->san, "%s", not_here);
             continue;
         }
-        r->san_ran = 1;
+        r->san_state = GR_SANV_CLEAN;
         snprintf(r->san, sizeof r->san, "clean (%d tools)", ch->n_tools);
         r->san_pts = r->rub.sanitizer;
         size_t l = strlen(list);
@@ -285,15 +285,15 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                 int alone = -2;
                 gr_run_result one = {0};
                 if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
-                if (alone == 1 && !vr->san_finding) {
+                if (alone == 1 && vr->san_state != GR_SANV_FINDING) {
                     char first[500];
                     gr_san_first_excerpt(one.out, first, sizeof first);
                     snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
-                    vr->san_finding = 1;
+                    vr->san_state = GR_SANV_FINDING;
                 }
                 if (alone != 0) vr->san_pts = 0;
                 if (alone < 0) {
-                    vr->san_unfinished = 1;
+                    if (vr->san_state != GR_SANV_FINDING) vr->san_state = GR_SANV_UNFINISHED;
                     char d1[200], t1[400]; /* its own run alone: its own words; else the shared run's */
                     snprintf(d1, sizeof d1, "%s", d);
                     snprintf(t1, sizeof t1, "%s", tail);
@@ -302,7 +302,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                                         d1, sizeof d1);
                         gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
                     }
-                    if (!vr->san_finding)
+                    if (vr->san_state != GR_SANV_FINDING)
                         snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", ch->tools[t], d1,
                                  n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
                 }
@@ -324,12 +324,12 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                 if (!strcmp(pv[k].name, vr->name)) kernels = pv[k].kernels;
             if (n == 1 || (*kernels && gr_san_kernel_in(r.out, kernels))) {
                 attributed = 1;
-                if (!vr->san_finding) {
+                if (vr->san_state != GR_SANV_FINDING) {
                     char first[500];
                     gr_san_first_excerpt(r.out, first, sizeof first);
                     snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first[0] ? first : "(see the log)");
                 }
-                vr->san_finding = 1;
+                vr->san_state = GR_SANV_FINDING;
                 vr->san_pts = 0;
             }
         }
@@ -341,8 +341,8 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
                 if (gr_san_run(j, ch->tools[t], vr->name, &one) == 1) {
                     char first[500];
                     gr_san_first_excerpt(one.out, first, sizeof first);
-                    if (!vr->san_finding) snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
-                    vr->san_finding = 1;
+                    if (vr->san_state != GR_SANV_FINDING) snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
+                    vr->san_state = GR_SANV_FINDING;
                     vr->san_pts = 0;
                 }
                 gr_run_result_free(&one);

@@ -250,7 +250,7 @@ int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub)
         if (!access(g, F_OK)) continue;
         gr_sub_result *r = calloc(1, sizeof *r);
         snprintf(r->student, sizeof r->student, "%s", e[i].student);
-        snprintf(r->mode, sizeof r->mode, "grade");
+        r->mode = GR_MODE_GRADE;
         snprintf(r->error, sizeof r->error, "not graded: its Slurm task did not finish; the next run retries it");
         mkdir(d, 0755);
         gr_write_grading_json(g, r);

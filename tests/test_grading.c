@@ -359,7 +359,7 @@ static void sample(gr_sub_result *s)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->student, sizeof s->student, "ada \"the\" lovelace, jr");
-    snprintf(s->mode, sizeof s->mode, "grade");
+    s->mode = GR_MODE_GRADE;
     s->n_seeds = 2;
     s->seeds[0] = 11;
     s->seeds[1] = 12;
@@ -375,7 +375,7 @@ static void sample(gr_sub_result *s)
     v->rub = (gr_variant_rubric){"global", 2, 1, 1, 0};
     v->verdict = GR_V_PASS;
     v->correct_pts = 2;
-    v->san_ran = 1;
+    v->san_state = GR_SANV_CLEAN;
     v->san_pts = 1;
     v->perf_ran = 1;
     v->ratio = 1.5;
@@ -540,7 +540,7 @@ Test(grading_report, feedback_md_fences_student_text)
     cr_assert(!strstr(md, "Sanitizer: not checked"), "every sanitizer run finished:\n%s", md);
     free(md);
     /* A sanitizer run that did not finish: the table says "not checked", the text below it why. */
-    s.ch[0].v[0].san_unfinished = 1;
+    s.ch[0].v[0].san_state = GR_SANV_UNFINISHED;
     s.ch[0].v[0].san_pts = 0;
     snprintf(s.ch[0].v[0].san, sizeof s.ch[0].v[0].san,
              "compute-sanitizer --tool racecheck did not finish (killed after 120 s): ========= RACECHECK");
