@@ -3,6 +3,31 @@
 #include "correctness.h"
 #include "gpu.h"
 
+/* ---------------------------------------------------------------- the verdict (pure) */
+gr_verdict gr_verdict_decide(const gr_verdict_facts *f)
+{
+    if (f->self) {
+        if (f->runs_total == f->runs_expected && !f->runs_bad) return GR_V_SELF_PASS;
+        return f->runs_todo == f->runs_total && f->runs_total ? GR_V_TODO : GR_V_SELF_FAIL;
+    }
+    if (!f->runs_bad) return GR_V_PASS;
+    if (f->runs_todo == f->runs_bad && f->runs_bad == f->runs_total) return GR_V_TODO;
+    if (f->failed) return f->timed_out ? GR_V_TIMEOUT : f->crashed ? GR_V_CRASH : GR_V_ERROR;
+    return GR_V_WRONG;
+}
+
+int gr_var_failed(const gr_var_result *r)
+{
+    return r->verdict == GR_V_WRONG || r->verdict == GR_V_CRASH || r->verdict == GR_V_TIMEOUT || r->verdict == GR_V_ERROR;
+}
+
+int gr_var_sanitized(const gr_var_result *r) { return r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS; }
+
+int gr_var_feedback_sanitized(const gr_var_result *r)
+{
+    return gr_var_failed(r) && r->verdict != GR_V_TIMEOUT && !gr_sanv_found(r->san_state);
+}
+
 /* ---------------------------------------------------------------- correctness */
 typedef struct {
     int runs_bad;                  /* (seed, size) runs that did not match */
@@ -432,17 +457,15 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         gr_corr *k = &corr[v];
-        if (!k->runs_bad) {
-            r->verdict = GR_V_PASS;
+        const gr_verdict_facts f = {.runs_total = k->runs_total, .runs_bad = k->runs_bad, .runs_todo = k->runs_todo,
+                                    .failed = k->failed_run[0] != 0, .timed_out = k->timed_out, .crashed = k->crashed};
+        r->verdict = gr_verdict_decide(&f);
+        if (r->verdict == GR_V_PASS) {
             r->correct_pts = r->rub.correct;
             r->detail[0] = 0;
             continue;
         }
-        if (k->runs_todo == k->runs_bad && k->runs_bad == k->runs_total) r->verdict = GR_V_TODO;
-        else if (k->failed_run[0])
-            r->verdict = k->timed_out ? GR_V_TIMEOUT : k->crashed ? GR_V_CRASH : GR_V_ERROR;
-        else r->verdict = GR_V_WRONG;
-        if ((r->verdict == GR_V_TODO))
+        if (r->verdict == GR_V_TODO)
             snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
                                                    "0xA5A5A5A5) at any size.");
         else
@@ -529,8 +552,10 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     int expect = x->n_seeds * ch->n_edge;
     for (int k = 0; k < cr->n_v; k++) {
         gr_var_result *r = &cr->v[k];
-        int pass = seen[k] == expect && !bad[k];
-        r->verdict = pass ? GR_V_SELF_PASS : todo[k] == seen[k] && seen[k] ? GR_V_TODO : GR_V_SELF_FAIL;
+        const gr_verdict_facts f = {.self = 1, .runs_expected = expect, .runs_total = seen[k], .runs_bad = bad[k],
+                                    .runs_todo = todo[k]};
+        r->verdict = gr_verdict_decide(&f);
+        int pass = r->verdict == GR_V_SELF_PASS;
         r->correct_pts = pass ? r->rub.correct : 0;
         if (!pass) snprintf(r->detail, sizeof r->detail, "%s", note[k][0] ? note[k] : "no verdict reported");
     }

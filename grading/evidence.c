@@ -8,7 +8,6 @@
 
 #define GR_REPEATS 3
 
-static int gr_failed(gr_verdict v) { return v == GR_V_WRONG || v == GR_V_CRASH || v == GR_V_TIMEOUT || v == GR_V_ERROR; }
 
 /* The wrong size to repeat: the largest that came out wrong (a race needs many blocks to show), but
  * at most ~2^22 elements so three runs stay cheap. -1 if none. */
@@ -75,14 +74,14 @@ void gr_evidence(const gr_chjob *j)
         if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_SELF_PASS ||
             r->verdict == GR_V_SELF_FAIL)
             continue;
-        if (gr_failed(r->verdict)) {
+        if (gr_var_failed(r)) {
             int s = gr_repeat_size(e);
             if (s >= 0) e->repeats = gr_repeats(j, r->name, s);
             /* memcheck first; racecheck only when memcheck saw nothing (a wrong result with a clean
              * memcheck is often a missing barrier that the repeats happened not to show). Not for a
              * variant that hit its time limit: under the tool it would only hang again, slower. */
             static const char *const tools[] = {"memcheck", "racecheck"};
-            for (int t = 0; t < 2 && r->verdict != GR_V_TIMEOUT && !x->no_san && x->sanitizer[0] && !gr_sanv_found(r->san_state); t++) {
+            for (int t = 0; t < 2 && gr_var_feedback_sanitized(r) && !x->no_san && x->sanitizer[0]; t++) {
                 char first[500];
                 if (gr_sanitize_one(j, tools[t], r->name, first, sizeof first) == 1) {
                     snprintf(r->san, sizeof r->san, "%s at size %s: %s", tools[t], j->ch->sanitizer_size, first);

@@ -3,6 +3,7 @@
 #include "sanitize.h"
 #include "gpu.h"
 #include "submission.h"
+#include "correctness.h"
 
 /* ---------------------------------------------------------------- sanitizer */
 /* The rubric's index of a chapter (the probe's times are kept in that order). */
@@ -249,7 +250,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     int idx[GR_MAX_VAR], n = 0;
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
-        if ((r->verdict != GR_V_PASS) && (r->verdict != GR_V_SELF_PASS)) continue;
+        if (!gr_var_sanitized(r)) continue;
         const char *not_here = gr_san_not_here(j);
         char spent[300];
         if (!not_here && gr_budget_spent(j->s->budget, spent, sizeof spent)) not_here = spent;
