@@ -70,6 +70,87 @@ static void gr_build_name_symbol(gr_build_report *r, const char *log)
 }
 
 /* ---------------------------------------------------------------- build (in a forked child per chapter) */
+/* A note for the student when the file differs from the starter outside the regions (those edits are
+ * ignored): the files compared with the regions' contents removed. */
+static void gr_note_outside(const char *pristine, size_t plen, const char *stu, size_t slen, gr_build_report *rep)
+{
+    size_t a_len, b_len;
+    char e2[200];
+    char *a = wb_regions_outside(pristine, plen, &a_len, e2, sizeof e2);
+    char *b = wb_regions_outside(stu, slen, &b_len, e2, sizeof e2);
+    if (a && b && (a_len != b_len || memcmp(a, b, a_len))) {
+        size_t k = 0;
+        int line = 1;
+        while (k < a_len && k < b_len && a[k] == b[k]) line += a[k++] == '\n';
+        snprintf(rep->outside, sizeof rep->outside,
+                 "your file differs from the starter outside the TODO regions (first near line %d of the file "
+                 "without the regions' contents); those edits were ignored: only the regions are graded",
+                 line);
+    }
+    free(a);
+    free(b);
+}
+
+/* The course's headers (every .h in common/), never the student's, into bdir/common. */
+static void gr_copy_headers(const gr_config *x, const char *bdir)
+{
+    char path[PATH_MAX + 300], from[PATH_MAX + 300], cdir[PATH_MAX];
+    snprintf(path, sizeof path, "%s/common", bdir);
+    gr_mkdirs(path, 0755);
+    snprintf(cdir, sizeof cdir, "%s/common", x->root);
+    DIR *cd = opendir(cdir);
+    struct dirent *ce;
+    while (cd && (ce = readdir(cd))) {
+        size_t nl = strlen(ce->d_name);
+        if (nl < 3 || strcmp(ce->d_name + nl - 2, ".h")) continue;
+        snprintf(from, sizeof from, "%s/%s", cdir, ce->d_name);
+        snprintf(path, sizeof path, "%s/common/%s", bdir, ce->d_name);
+        gr_copy_file(from, path);
+    }
+    if (cd) closedir(cd);
+}
+
+/* nvcc with the Makefile's own flags in the sandbox, in bdir (the spliced file and the headers are there);
+ * the log goes to work/compile.log, a failure into rep. */
+static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
+                       const char *work, gr_build_report *rep)
+{
+    char path[PATH_MAX], nvcc[4096], libs[1024];
+    if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
+        gr_build_fail(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
+        return;
+    }
+    gr_cmd c;
+    gr_cmd_init(&c, x, s, bdir, x->rub.t_build, 0);
+    c.o.out_cap = 6 << 10;
+    char *save = NULL;
+    for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
+    gr_arg(&c, "-DWB_NO_SOL_LIBS");
+    gr_arg(&c, "-o");
+    gr_arg(&c, "prog");
+    gr_arg(&c, "%s", ch->file);
+    for (char *t = strtok_r(libs, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
+    gr_run_result r;
+    char what[64];
+    snprintf(what, sizeof what, "build chapter %d", ch->number);
+    gr_exec(&c, &r, what);
+    gr_str log = {0};
+    gr_str_add(&log, r.err);
+    if (*r.out) gr_str_addf(&log, "%s%s", log.len ? "\n" : "", r.out);
+    snprintf(path, sizeof path, "%s/compile.log", work);
+    gr_write_file(path, gr_str_c(&log), log.len);
+    gr_str_free(&log);
+    snprintf(path, sizeof path, "%s/prog", bdir);
+    if (!(r.exited && r.code == 0 && gr_is_file(path))) {
+        char d[200];
+        gr_run_describe(&r, &c.o, d, sizeof d);
+        gr_build_fail(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
+        gr_build_name_symbol(rep, r.err);
+        gr_build_name_symbol(rep, r.out);
+    }
+    gr_run_result_free(&r);
+}
+
 int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student, const char *work)
 {
     char path[PATH_MAX], pristine_path[PATH_MAX];
@@ -92,73 +173,11 @@ int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter
     else if (!(spliced = wb_regions_splice(pristine, plen, stu, slen, &olen, err, sizeof err)))
         gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
     if (spliced) {
-        /* Edits outside the regions: compare the files with the regions' contents removed. */
-        size_t a_len, b_len;
-        char e2[200];
-        char *a = wb_regions_outside(pristine, plen, &a_len, e2, sizeof e2);
-        char *b = wb_regions_outside(stu, slen, &b_len, e2, sizeof e2);
-        if (a && b && (a_len != b_len || memcmp(a, b, a_len))) {
-            size_t k = 0;
-            int line = 1;
-            while (k < a_len && k < b_len && a[k] == b[k]) line += a[k++] == '\n';
-            snprintf(rep.outside, sizeof rep.outside,
-                     "your file differs from the starter outside the TODO regions (first near line %d of the file "
-                     "without the regions' contents); those edits were ignored: only the regions are graded",
-                     line);
-        }
-        free(a);
-        free(b);
+        gr_note_outside(pristine, plen, stu, slen, &rep);
         snprintf(path, sizeof path, "%s/%s", bdir, ch->file);
         gr_write_file(path, spliced, olen);
-        snprintf(path, sizeof path, "%s/common", bdir);
-        gr_mkdirs(path, 0755);
-        /* the course's headers (every .h in common/), never the student's */
-        char from[PATH_MAX], cdir[PATH_MAX];
-        snprintf(cdir, sizeof cdir, "%s/common", x->root);
-        DIR *cd = opendir(cdir);
-        struct dirent *ce;
-        while (cd && (ce = readdir(cd))) {
-            size_t nl = strlen(ce->d_name);
-            if (nl < 3 || strcmp(ce->d_name + nl - 2, ".h")) continue;
-            snprintf(from, sizeof from, "%s/%s", cdir, ce->d_name);
-            snprintf(path, sizeof path, "%s/common/%s", bdir, ce->d_name);
-            gr_copy_file(from, path);
-        }
-        if (cd) closedir(cd);
-        char nvcc[4096], libs[1024];
-        if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
-            gr_build_fail(&rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
-        } else {
-            gr_cmd c;
-            gr_cmd_init(&c, x, s, bdir, x->rub.t_build, 0);
-            c.o.out_cap = 6 << 10;
-            char *save = NULL;
-            for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
-            gr_arg(&c, "-DWB_NO_SOL_LIBS");
-            gr_arg(&c, "-o");
-            gr_arg(&c, "prog");
-            gr_arg(&c, "%s", ch->file);
-            for (char *t = strtok_r(libs, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
-            gr_run_result r;
-            char what[64];
-            snprintf(what, sizeof what, "build chapter %d", ch->number);
-            gr_exec(&c, &r, what);
-            gr_str log = {0};
-            gr_str_add(&log, r.err);
-            if (*r.out) gr_str_addf(&log, "%s%s", log.len ? "\n" : "", r.out);
-            snprintf(path, sizeof path, "%s/compile.log", work);
-            gr_write_file(path, gr_str_c(&log), log.len);
-            gr_str_free(&log);
-            snprintf(path, sizeof path, "%s/prog", bdir);
-            if (!(r.exited && r.code == 0 && gr_is_file(path))) {
-                char d[200];
-                gr_run_describe(&r, &c.o, d, sizeof d);
-                gr_build_fail(&rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
-                gr_build_name_symbol(&rep, r.err);
-                gr_build_name_symbol(&rep, r.out);
-            }
-            gr_run_result_free(&r);
-        }
+        gr_copy_headers(x, bdir);
+        gr_compile(x, s, ch, bdir, work, &rep);
     }
     snprintf(path, sizeof path, "%s/build.json", work);
     gr_build_report_write(path, &rep);

@@ -38,6 +38,86 @@ static int gr_class_verdict(const char *subs, const char *out, int io_failed)
     return gr_exit_class(not_graded, no_gpu, io_failed);
 }
 
+/* The graders running: one slot each, with where its reports go and whose they are. */
+typedef struct {
+    int jobs;
+    pid_t *pid;
+    char (*out)[PATH_MAX];
+    char (*who)[128];
+} gr_slots;
+
+/* Before any entry (the configuration's last fill): the references built once (the graders would race to
+ * build them), and how compute-sanitizer runs on this host, decided once with them. */
+static void gr_class_prepare(gr_config *x)
+{
+    for (int i = 0; i < x->rub.n_ch; i++) {
+        char ref[PATH_MAX], pristine[PATH_MAX];
+        if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
+            gr_have_reference(x, NULL, &x->rub.ch[i], ref, sizeof ref);
+    }
+    if (!x->no_san && x->mode != GR_MODE_CHECK) {
+        gr_san_probe(x, NULL, &x->san);
+        LOG(x, "sanitizer: %s", x->san.line);
+    }
+}
+
+/* An entry graded in a process of its own, on slot k's GPU. */
+static void gr_class_start(const gr_config *x, gr_slots *sl, int k, int ngpu, const char *entry, const char *who,
+                           const char *out_dir)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        gr_config mine = *x; /* this grading child's configuration: its GPU */
+        mine.gpu = ngpu ? k % ngpu : 0;
+        gr_sub_result *res = calloc(1, sizeof *res);
+        gr_grade_one(&mine, entry, who, out_dir, res);
+        int wrc = gr_write_reports(&mine, entry, out_dir, res, stdout);
+        fflush(NULL);
+        _exit(wrc ? GR_EXIT_IO : GR_EXIT_OK); /* anything else: the grader broke on it */
+    }
+    sl->pid[k] = pid;
+    snprintf(sl->out[k], PATH_MAX, "%s", out_dir);
+    snprintf(sl->who[k], 128, "%s", who);
+}
+
+/* A grader ended (pid w, status st): its slot is free; if it failed on its entry, that is recorded and
+ * the class goes on. */
+static void gr_class_reap(gr_slots *sl, pid_t w, int st)
+{
+    for (int s = 0; s < sl->jobs; s++) {
+        if (sl->pid[s] != w) continue;
+        sl->pid[s] = 0;
+        char done[PATH_MAX + 16];
+        snprintf(done, sizeof done, "%s/grading.json", sl->out[s]);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && gr_is_file(done)) continue;
+        gr_sub_result *res = calloc(1, sizeof *res);
+        snprintf(res->student, sizeof res->student, "%s", sl->who[s]);
+        res->mode = GR_MODE_GRADE;
+        res->status = GR_SUB_GRADER_CRASHED;
+        snprintf(res->error, sizeof res->error, "the grader failed on this submission (%s %d); "
+                                                "the next run grades it again",
+                 WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+        gr_mkdirs(sl->out[s], 0755);
+        gr_write_grading_json(done, res);
+        free(res);
+    }
+}
+
+/* Entry `name` of the class, if it is one to grade now: its path, its student and its report folder.
+ * 0: grade it; 1: not an entry; 2: graded already (what could not run is retried). */
+static int gr_class_entry(const gr_config *x, const char *subs, const char *name, char *entry, char *who, char *out_dir)
+{
+    if (name[0] == '.') return 1;
+    snprintf(entry, PATH_MAX, "%s/%s", subs, name);
+    if (!gr_is_dir(entry) && !gr_is_archive(entry)) return 1;
+    gr_roster_entry re; /* the LMS name as the id, a collision-free folder (roster.c) */
+    gr_roster_name(name, !gr_is_dir(entry), &re);
+    snprintf(who, 128, "%s", re.student);
+    snprintf(out_dir, PATH_MAX, "%s/%s", x->out, re.folder);
+    return !x->force && !gr_roster_pending(x->out, re.folder) ? 2 : 0;
+}
+
 int gr_class(gr_config *x, const char *subs)
 {
     char staged[PATH_MAX]; /* an LMS's bulk download, one entry a student (course.h) */
@@ -52,94 +132,43 @@ int gr_class(gr_config *x, const char *subs)
     int entries = gr_roster_record(subs, x->out); /* <out>/roster.json: the LMS name of every folder */
     if (entries < 0) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
     int ngpu = gr_gpu_count();
-    /* Build the references once, before the graders start (they would race to build them). */
-    for (int i = 0; i < x->rub.n_ch; i++) {
-        char ref[PATH_MAX], pristine[PATH_MAX];
-        if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
-            gr_have_reference(x, NULL, &x->rub.ch[i], ref, sizeof ref);
-    }
-    /* How compute-sanitizer runs on this host: decided once, with the references, before any entry. */
-    if (!x->no_san && x->mode != GR_MODE_CHECK) {
-        gr_san_probe(x, NULL, &x->san);
-        LOG(x, "sanitizer: %s", x->san.line);
-    }
+    gr_class_prepare(x);
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
-    pid_t *slot = calloc((size_t)jobs, sizeof *slot);
-    char (*slot_out)[PATH_MAX] = calloc((size_t)jobs, PATH_MAX);
-    char (*slot_who)[128] = calloc((size_t)jobs, 128);
+    gr_slots sl = {jobs, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
     int graded = 0, skipped = 0;
     for (int i = 0; i <= n; i++) {
         const char *name = i < n ? list[i]->d_name : NULL;
         char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
-        if (name) {
-            if (name[0] == '.') continue;
-            snprintf(entry, sizeof entry, "%s/%s", subs, name);
-            if (!gr_is_dir(entry) && !gr_is_archive(entry)) continue;
-            gr_roster_entry re; /* the LMS name as the id, a collision-free folder (roster.c) */
-            gr_roster_name(name, !gr_is_dir(entry), &re);
-            snprintf(who, sizeof who, "%s", re.student);
-            snprintf(out_dir, sizeof out_dir, "%s/%s", x->out, re.folder);
-            if (!x->force && !gr_roster_pending(x->out, re.folder)) { /* graded already; what could not run is retried */
-                skipped++;
-                continue;
-            }
+        int e = name ? gr_class_entry(x, subs, name, entry, who, out_dir) : 0;
+        skipped += e == 2;
+        if (e) {
+            free(list[i]);
+            continue;
         }
-        /* wait for a free slot (or, at the end, for all) */
-        for (;;) {
+        for (;;) { /* wait for a free slot (or, at the end, for all) */
             int free_slot = -1, busy = 0;
             for (int s = 0; s < jobs; s++) {
-                if (slot[s]) busy++;
+                if (sl.pid[s]) busy++;
                 else if (free_slot < 0) free_slot = s;
             }
             if (name && free_slot >= 0) {
-                fflush(NULL);
-                pid_t pid = fork();
-                if (pid == 0) {
-                    gr_config mine = *x; /* this grading child's configuration: its GPU */
-                    mine.gpu = ngpu ? free_slot % ngpu : 0;
-                    gr_sub_result *res = calloc(1, sizeof *res);
-                    gr_grade_one(&mine, entry, who, out_dir, res);
-                    int wrc = gr_write_reports(&mine, entry, out_dir, res, stdout);
-                    fflush(NULL);
-                    _exit(wrc ? GR_EXIT_IO : GR_EXIT_OK); /* anything else: the grader broke on it */
-                }
-                slot[free_slot] = pid;
-                snprintf(slot_out[free_slot], PATH_MAX, "%s", out_dir);
-                snprintf(slot_who[free_slot], 128, "%s", who);
+                gr_class_start(x, &sl, free_slot, ngpu, entry, who, out_dir);
                 graded++;
                 break;
             }
             if (!busy) break;
             int st;
             pid_t w = waitpid(-1, &st, 0);
-            for (int s = 0; s < jobs; s++)
-                if (slot[s] == w) {
-                    slot[s] = 0;
-                    char done[PATH_MAX];
-                    snprintf(done, sizeof done, "%s/grading.json", slot_out[s]);
-                    if (!(WIFEXITED(st) && WEXITSTATUS(st) == 0) || !gr_is_file(done)) {
-                        /* the grader itself failed on this one: record it and go on */
-                        gr_sub_result *res = calloc(1, sizeof *res);
-                        snprintf(res->student, sizeof res->student, "%s", slot_who[s]);
-                        res->mode = GR_MODE_GRADE;
-                        res->status = GR_SUB_GRADER_CRASHED;
-                        snprintf(res->error, sizeof res->error, "the grader failed on this submission (%s %d); "
-                                                                "the next run grades it again",
-                                 WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-                        gr_mkdirs(slot_out[s], 0755);
-                        gr_write_grading_json(done, res);
-                        free(res);
-                    }
-                }
+            gr_class_reap(&sl, w, st);
         }
         if (name) free(list[i]);
     }
     free(list);
-    free(slot);
-    free(slot_out);
-    free(slot_who);
+    free(sl.pid);
+    free(sl.out);
+    free(sl.who);
     LOG(x, "graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
     int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
     if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));

@@ -381,79 +381,89 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     }
 }
 
-/* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
-int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
+/* One (seed, chunk of sizes): the reference's run, the student's run of the variants still alive, a
+ * variant whose dumps are missing or wrong next to others re-run alone, then the comparison. Returns 0, or
+ * -1 (-3: no GPU) with why when the reference itself could not run. */
+static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
-    const char *ref = j->ref, *stu = j->stu, *work = j->work;
+    gr_ch_result *cr = j->cr;
+    unsigned long long seed = x->seeds[si];
+    int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+    gr_dump_chunk chunk = {seed, first, count, 0};
+    char refdir[PATH_MAX], studir[PATH_MAX], what[80];
+    snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
+    snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);
+    gr_run_result r;
+    gr_cmd c;
+    snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
+    gr_dump_run(j, &chunk, j->ref, "all", refdir, what, &c, &r);
+    /* The reference's results must stay out of the student program's reach. */
+    if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG(x, "cannot protect %s", refdir);
+    if (!(r.exited && r.code == 0)) {
+        char d[200], t[400];
+        gr_run_describe(&r, &c.o, d, sizeof d);
+        gr_tail_lines(r.err, 2, t, sizeof t);
+        snprintf(why, wlen, "the reference %s %s: %s", j->ref, d, t);
+        int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+        gr_run_result_free(&r);
+        return no_gpu ? -3 : -1;
+    }
+    chunk.limit = gr_confirm_limit(&x->rub, r.wall_s); /* for the confirmations below; not the batch's */
+    gr_run_result_free(&r);
+    char live[1024] = "";
+    for (int v = 0; v < cr->n_v; v++)
+        if (!corr[v].dead) {
+            size_t l = strlen(live);
+            snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
+        }
+    snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
+    if (live[0]) {
+        const gr_dump_chunk batch = {seed, first, count, 0};
+        gr_dump_run(j, &batch, j->stu, live, studir, what, &c, &r);
+        gr_run_result_free(&r);
+    } else gr_mkdirs(studir, 0755);
+    /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing variant
+     * does not take the others down with it and its own failure is named. So is a variant that came out
+     * wrong next to others: the variants share the process, the GPU memory and the inputs, and one that
+     * writes out of bounds (or into its input) can spoil the next one's result. Each is judged by what it
+     * does alone; a TODO's untouched poison is not re-run. */
+    char isofmt[PATH_MAX];
+    snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", j->work, si, first);
+    int n_live = 0;
+    for (int v = 0; v < cr->n_v; v++) n_live += !corr[v].dead;
+    for (int v = 0; v < cr->n_v; v++) {
+        if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count) &&
+            !(n_live > 1 && gr_batch_wrong(j, &chunk, refdir, studir, cr->v[v].name)))
+            continue;
+        gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
+    }
+    gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
+    gr_note_input_writes(j, &chunk, refdir, studir, isofmt, corr);
+    gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
+    gr_rmtree(studir);
+    for (int v = 0; v < cr->n_v; v++) {
+        char iso[PATH_MAX];
+        snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
+        gr_rmtree(iso);
+    }
+    return 0;
+}
+
+/* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
+int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
+{
+    const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     gr_corr corr[GR_MAX_VAR];
     memset(corr, 0, sizeof corr);
     for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch, v);
-    for (int si = 0; si < x->n_seeds; si++) {
-        unsigned long long seed = x->seeds[si];
+    for (int si = 0; si < j->x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
-            gr_dump_chunk chunk = {seed, first, count, 0};
-            char refdir[PATH_MAX], studir[PATH_MAX], what[80];
-            snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", work, si, first);
-            snprintf(studir, sizeof studir, "%s/stu-%d-%d", work, si, first);
-            gr_run_result r;
-            gr_cmd c;
-            snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
-            gr_dump_run(j, &chunk, ref, "all", refdir, what, &c, &r);
-            /* The reference's results must stay out of the student program's reach. */
-            if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG(j->x, "cannot protect %s", refdir);
-            if (!(r.exited && r.code == 0)) {
-                char d[200], t[400];
-                gr_run_describe(&r, &c.o, d, sizeof d);
-                gr_tail_lines(r.err, 2, t, sizeof t);
-                snprintf(why, wlen, "the reference %s %s: %s", ref, d, t);
-                int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
-                gr_run_result_free(&r);
-                return no_gpu ? -3 : -1;
-            }
-            chunk.limit = gr_confirm_limit(&x->rub, r.wall_s); /* for the confirmations below; not the batch's */
-            gr_run_result_free(&r);
-            char live[1024] = "";
-            for (int v = 0; v < cr->n_v; v++)
-                if (!corr[v].dead) {
-                    size_t l = strlen(live);
-                    snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
-                }
-            snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
-            if (live[0]) {
-                const gr_dump_chunk batch = {seed, first, count, 0};
-                gr_dump_run(j, &batch, stu, live, studir, what, &c, &r);
-                gr_run_result_free(&r);
-            } else gr_mkdirs(studir, 0755);
-            /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing
-             * variant does not take the others down with it and its own failure is named. So is a variant
-             * that came out wrong next to others: the variants share the process, the GPU memory and the
-             * inputs, and one that writes out of bounds (or into its input) can spoil the next one's
-             * result. Each is judged by what it does alone; a TODO's untouched poison is not re-run. */
-            char isofmt[PATH_MAX];
-            snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", work, si, first);
-            int n_live = 0;
-            for (int v = 0; v < cr->n_v; v++) n_live += !corr[v].dead;
-            for (int v = 0; v < cr->n_v; v++) {
-                if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count) &&
-                    !(n_live > 1 && gr_batch_wrong(j, &chunk, refdir, studir, cr->v[v].name)))
-                    continue;
-                gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
-            }
-            gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
-            gr_note_input_writes(j, &chunk, refdir, studir, isofmt, corr);
-            gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
-            gr_rmtree(studir);
-            for (int v = 0; v < cr->n_v; v++) {
-                char iso[PATH_MAX];
-                snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
-                gr_rmtree(iso);
-            }
+            int rc = gr_correct_chunk(j, si, first, corr, why, wlen);
+            if (rc) return rc;
         }
-    }
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         gr_corr *k = &corr[v];
@@ -468,8 +478,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
         if (r->verdict == GR_V_TODO)
             snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
                                                    "0xA5A5A5A5) at any size.");
-        else
-        {
+        else {
             char by[400];
             gr_by_size(&r->ev, by, sizeof by);
             snprintf(r->detail, sizeof r->detail, "%s%s%s\nWrong at %d of %d runs (sizes: %s).\nBy size: %s", k->failed_run,
@@ -477,6 +486,33 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
         }
     }
     return 0;
+}
+
+/* The practice run's own verdicts in dir/self.json: per variant, rows seen, not passing, saying TODO, and
+ * the first failing row's words. */
+static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, int *seen, int *bad, int *todo,
+                         char (*note)[600])
+{
+    char jp[PATH_MAX + 16];
+    snprintf(jp, sizeof jp, "%s/self.json", dir);
+    char jerr[200];
+    json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
+    size_t li;
+    json_array_foreach(lines, li, o)
+    {
+        wb_row row;
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || row.verdict == WB_CEILING) continue; /* a mix, not a variant */
+        for (int k = 0; k < cr->n_v; k++)
+            if (!strcmp(cr->v[k].name, row.variant)) {
+                seen[k]++;
+                bad[k] += row.verdict != WB_PASS;
+                todo[k] += row.verdict == WB_TODO;
+                if (row.verdict != WB_PASS && !note[k][0])
+                    snprintf(note[k], 600, "self-check: %s at size %s, seed %llu", wb_verdict_name(row.verdict), row.size,
+                             seed);
+            }
+    }
+    json_decref(lines);
 }
 
 /* check mode without a reference: the program's own verdicts (clearly labelled). */
@@ -519,26 +555,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
                 gr_rmtree(dir);
                 return -3;
             }
-            char jp[PATH_MAX];
-            snprintf(jp, sizeof jp, "%s/self.json", dir);
-            char jerr[200];
-            json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
-            size_t li;
-            json_array_foreach(lines, li, o)
-            {
-                wb_row row;
-                if (wb_row_get(o, &row, jerr, sizeof jerr) || row.verdict == WB_CEILING) continue; /* a mix, not a variant */
-                for (int k = 0; k < cr->n_v; k++)
-                    if (!strcmp(cr->v[k].name, row.variant)) {
-                        seen[k]++;
-                        bad[k] += row.verdict != WB_PASS;
-                        todo[k] += row.verdict == WB_TODO;
-                        if (row.verdict != WB_PASS && !note[k][0])
-                            snprintf(note[k], sizeof note[k], "self-check: %s at size %s, seed %llu",
-                                     wb_verdict_name(row.verdict), row.size, x->seeds[si]);
-                    }
-            }
-            json_decref(lines);
+            gr_self_rows(cr, dir, x->seeds[si], seen, bad, todo, note);
             if (!(r.exited && (r.code == 0 || r.code == 1)))
                 for (int k = 0; k < cr->n_v; k++)
                     if (!note[k][0]) {

@@ -76,11 +76,75 @@ static int gr_strict_int(const char *s, long long lo, long long hi, long long *o
     return wb_parse_count(s, hi, out) == 0 && *out >= lo ? 0 : -1;
 }
 
+enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
+       O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT };
+
+/* One option c (getopt_long's answer) into *cli and *x; returns -1 to go on, else the exit code. */
+static int gr_parse_opt(int c, char **argv, gr_cli *cli, gr_config *x)
+{
+    switch (c) {
+    case O_CLASS: cli->klass = optarg; return -1;
+    case O_OUT: cli->out = optarg; return -1;
+    case O_STUDENT: cli->student = optarg; return -1;
+    case O_SEEDS: cli->seeds = optarg; return -1;
+    case O_RUBRIC: snprintf(x->rubric_path, sizeof x->rubric_path, "%s", optarg); return -1;
+    case O_CH:
+        if (gr_strict_int(optarg, 1, 99, &cli->ch)) {
+            fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", optarg);
+            return GR_EXIT_USAGE;
+        }
+        return -1;
+    case O_JOBS:
+        if (gr_strict_int(optarg, 1, 256, &cli->jobs)) {
+            fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", optarg);
+            return GR_EXIT_USAGE;
+        }
+        return -1;
+    case O_CHECK: x->mode = GR_MODE_CHECK; return -1;
+    case O_FORCE: x->force = 1; return -1;
+    case O_NO_PERF: x->no_perf = 1; return -1;
+    case O_NO_SAN: x->no_san = 1; return -1;
+    case O_QUIET: x->quiet = 1; return -1;
+    case O_ENGINE: /* slurm is taken before this parser (gr_slurm_wanted): only local reaches here */
+        if (strcmp(optarg, "local")) {
+            fprintf(stderr, "grade: --engine is local or slurm, not %s\n", optarg);
+            return GR_EXIT_USAGE;
+        }
+        return -1;
+    case O_MERGE: cli->merge = 1; return -1;
+    case O_INSECURE: x->insecure = 1; return -1;
+    case O_ISOLATION: cli->isolation = 1; return -1;
+    case O_ROSTER: snprintf(x->roster, sizeof x->roster, "%s", optarg); return -1;
+    case O_LMS:
+        if ((x->lms = gr_lms_parse_kind(optarg)) == -1) {
+            fprintf(stderr, "grade: --lms is auto, canvas, moodle, gradescope or plain, not %s\n", optarg);
+            return GR_EXIT_USAGE;
+        }
+        return -1;
+    case O_SIM: {
+        long long pct;
+        if (gr_strict_int(optarg, 1, 100, &pct)) {
+            fprintf(stderr, "grade: --similarity '%s' must be a percentage from 1 to 100 (--no-similarity: off)\n", optarg);
+            return GR_EXIT_USAGE;
+        }
+        x->sim_threshold = (int)pct;
+        return -1;
+    }
+    case O_NO_SIM: x->sim_threshold = 0; return -1;
+    case O_ASSIGNMENT: snprintf(x->assignment, sizeof x->assignment, "%s", optarg); return -1;
+    case 'h': gr_usage(stdout); return GR_EXIT_OK;
+    case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return GR_EXIT_USAGE;
+    default:
+        fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
+        gr_usage(stderr);
+        return GR_EXIT_USAGE;
+    }
+    return -1;
+}
+
 /* Parses argv with getopt_long into *cli and *x; returns -1 to go on, else the exit code. */
 static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
 {
-    enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
-           O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT };
     static const struct option longopts[] = {
         {"class", required_argument, 0, O_CLASS},     {"out", required_argument, 0, O_OUT},
         {"student", required_argument, 0, O_STUDENT}, {"seeds", required_argument, 0, O_SEEDS},
@@ -97,65 +161,9 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
     memset(cli, 0, sizeof *cli);
     x->lms = -2, x->sim_threshold = 50; /* detect the LMS layout; pairs sharing half their code */
     opterr = 0;
-    int c;
+    int c, rc;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case O_CLASS: cli->klass = optarg; break;
-        case O_OUT: cli->out = optarg; break;
-        case O_STUDENT: cli->student = optarg; break;
-        case O_SEEDS: cli->seeds = optarg; break;
-        case O_RUBRIC: snprintf(x->rubric_path, sizeof x->rubric_path, "%s", optarg); break;
-        case O_CH:
-            if (gr_strict_int(optarg, 1, 99, &cli->ch)) {
-                fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", optarg);
-                return GR_EXIT_USAGE;
-            }
-            break;
-        case O_JOBS:
-            if (gr_strict_int(optarg, 1, 256, &cli->jobs)) {
-                fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", optarg);
-                return GR_EXIT_USAGE;
-            }
-            break;
-        case O_CHECK: x->mode = GR_MODE_CHECK; break;
-        case O_FORCE: x->force = 1; break;
-        case O_NO_PERF: x->no_perf = 1; break;
-        case O_NO_SAN: x->no_san = 1; break;
-        case O_QUIET: x->quiet = 1; break;
-        case O_ENGINE: /* slurm is taken before this parser (gr_slurm_wanted): only local reaches here */
-            if (strcmp(optarg, "local")) {
-                fprintf(stderr, "grade: --engine is local or slurm, not %s\n", optarg);
-                return GR_EXIT_USAGE;
-            }
-            break;
-        case O_MERGE: cli->merge = 1; break;
-        case O_INSECURE: x->insecure = 1; break;
-        case O_ISOLATION: cli->isolation = 1; break;
-        case O_ROSTER: snprintf(x->roster, sizeof x->roster, "%s", optarg); break;
-        case O_LMS:
-            if ((x->lms = gr_lms_parse_kind(optarg)) == -1) {
-                fprintf(stderr, "grade: --lms is auto, canvas, moodle, gradescope or plain, not %s\n", optarg);
-                return GR_EXIT_USAGE;
-            }
-            break;
-        case O_SIM: {
-            long long pct;
-            if (gr_strict_int(optarg, 1, 100, &pct)) {
-                fprintf(stderr, "grade: --similarity '%s' must be a percentage from 1 to 100 (--no-similarity: off)\n", optarg);
-                return GR_EXIT_USAGE;
-            }
-            x->sim_threshold = (int)pct;
-            break;
-        }
-        case O_NO_SIM: x->sim_threshold = 0; break;
-        case O_ASSIGNMENT: snprintf(x->assignment, sizeof x->assignment, "%s", optarg); break;
-        case 'h': gr_usage(stdout); return GR_EXIT_OK;
-        case ':': fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]); return GR_EXIT_USAGE;
-        default:
-            fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
-            gr_usage(stderr);
-            return GR_EXIT_USAGE;
-        }
+        if ((rc = gr_parse_opt(c, argv, cli, x)) >= 0) return rc;
     }
     if (optind < argc) cli->sub = argv[optind++];
     if (optind < argc) {
@@ -228,60 +236,31 @@ static void gr_find_sanitizer(char *out, size_t len)
     if (out[0] && realpath(out, real)) snprintf(out, len, "%s", real);
 }
 
-int main(int argc, char **argv)
+/* make doctor (--isolation): decide the isolation and say it, changing nothing; and how compute-sanitizer
+ * runs here, probed on chapter 1's reference as a grading would. */
+static int gr_doctor(gr_config *x)
 {
-    static gr_config x;
-    gr_cli cli;
-    if (gr_slurm_wanted(argc, argv)) return gr_slurm_main(argc, argv); /* the class on a Slurm cluster */
-    snprintf(x.rubric_path, sizeof x.rubric_path, "grading/rubric.json");
-    int rc = gr_parse_cli(argc, argv, &cli, &x);
-    if (rc >= 0) return rc;
-    const char *sub = cli.sub, *klass = cli.klass, *student = cli.student, *out = cli.out;
-    if (!getcwd(x.root, sizeof x.root) || !gr_is_file("common/wb.h")) {
-        fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
-        return GR_EXIT_USAGE;
-    }
     char err[600];
-    if (cli.isolation) { /* make doctor: decide and say it (changing nothing), exit */
-        gr_iso iso;
-        rc = gr_iso_setup(x.root, x.insecure, 1, NULL, &iso, err, sizeof err);
-        printf("%s\n", rc ? err : iso.line);
-        /* and how compute-sanitizer runs here, probed on chapter 1's reference as a grading would */
-        if (!rc && !gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err) && x.rub.n_ch) {
-            gr_find_sanitizer(x.sanitizer, sizeof x.sanitizer);
-            x.only_ch = x.rub.ch[0].number;
-            gr_san_probe(&x, NULL, &x.san);
-            printf("sanitizer: %s\n", x.san.line);
-        }
-        return rc;
+    gr_iso iso;
+    int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &iso, err, sizeof err);
+    printf("%s\n", rc ? err : iso.line);
+    if (!rc && !gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err) && x->rub.n_ch) {
+        gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
+        x->only_ch = x->rub.ch[0].number;
+        gr_san_probe(x, NULL, &x->san);
+        printf("sanitizer: %s\n", x->san.line);
     }
-    if (gr_rubric_load(x.rubric_path, &x.rub, err, sizeof err)) {
-        fprintf(stderr, "grade: bad rubric: %s\n", err);
-        return GR_EXIT_USAGE;
-    }
-    if (x.only_ch && !gr_rubric_has_chapter(&x.rub, x.only_ch)) {
-        fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x.only_ch, x.only_ch);
-        return GR_EXIT_USAGE;
-    }
-    if ((rc = gr_seeds(&x, cli.seeds)) >= 0) return rc;
-    if (sub && gr_sub_path_check(sub, err, sizeof err)) { /* a usage error (exit 2), not "no GPU" (3) */
-        fprintf(stderr, "%s\n", err);
-        return 2;
-    }
-    gr_find_sanitizer(x.sanitizer, sizeof x.sanitizer);
-    x.gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
-    if (klass) {
-        snprintf(x.out, sizeof x.out, "%s", out ? out : "build/grades");
-        if ((rc = gr_out_ready(x.out)) >= 0) return rc; /* before the references are built */
-        char abs[PATH_MAX];
-        if (realpath(x.out, abs)) snprintf(x.out, sizeof x.out, "%s", abs);
-        if (cli.merge) return gr_slurm_merge(klass, x.out, &x.rub);
-        const char *extra[] = {klass, x.out, NULL}; /* the other students' submissions and reports */
-        if ((rc = gr_isolate(&x, extra)) >= 0) return rc;
-        return gr_class(&x, klass);
-    }
+    return rc;
+}
+
+/* One submission (or the practice run): its name and report folder, the isolation, the grading, the
+ * reports; the exit code. */
+static int gr_grade_single(gr_config *x, const gr_cli *cli)
+{
+    const char *sub = cli->sub, *student = cli->student, *out = cli->out;
+    int rc;
     char out_dir[PATH_MAX], who[128];
-    if (x.mode == GR_MODE_CHECK) sub = ".";
+    if (x->mode == GR_MODE_CHECK) sub = ".";
     if (student) gr_sanitize_name(student, who, sizeof who);
     else {
         char tmp[PATH_MAX];
@@ -289,31 +268,74 @@ int main(int argc, char **argv)
         size_t l = strlen(tmp);
         while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
         const char *b = strrchr(tmp, '/');
-        gr_sanitize_name((x.mode == GR_MODE_CHECK) ? "check" : b ? b + 1 : tmp, who, sizeof who);
+        gr_sanitize_name((x->mode == GR_MODE_CHECK) ? "check" : b ? b + 1 : tmp, who, sizeof who);
     }
-    snprintf(out_dir, sizeof out_dir, "%s", out ? out : x.mode == GR_MODE_CHECK ? "build/check" : "build/grade-out");
+    snprintf(out_dir, sizeof out_dir, "%s", out ? out : x->mode == GR_MODE_CHECK ? "build/check" : "build/grade-out");
     if (!out) {
         size_t l = strlen(out_dir);
-        if (x.mode != GR_MODE_CHECK) snprintf(out_dir + l, sizeof out_dir - l, "/%s", who);
+        if (x->mode != GR_MODE_CHECK) snprintf(out_dir + l, sizeof out_dir - l, "/%s", who);
     }
     if ((rc = gr_out_ready(out_dir)) >= 0) return rc; /* before anything is built */
     char abs[PATH_MAX];
     if (realpath(out_dir, abs)) snprintf(out_dir, sizeof out_dir, "%s", abs);
     if (student && out) snprintf(who, sizeof who, "%s", student); /* the LMS name as the id (roster.c) */
     const char *extra[] = {out_dir, NULL};
-    if ((rc = gr_isolate(&x, extra)) >= 0) return rc;
+    if ((rc = gr_isolate(x, extra)) >= 0) return rc;
     gr_sub_result *res = calloc(1, sizeof *res);
-    gr_grade_one(&x, sub, who, out_dir, res);
+    gr_grade_one(x, sub, who, out_dir, res);
     char why[sizeof res->error + 700];
     gr_sub_status st = gr_sub_judge(res, why, sizeof why);
     errno = 0;
-    rc = gr_write_reports(&x, sub, out_dir, res, stdout);
+    rc = gr_write_reports(x, sub, out_dir, res, stdout);
     free(res);
     if (rc) {
         fprintf(stderr, "grade: the reports could not all be written in %s: %s\n", out_dir, errno ? strerror(errno) : "write error");
         return GR_EXIT_IO;
     }
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
-    if (st != GR_SUB_GRADED) gr_say_not_graded((x.mode == GR_MODE_CHECK) ? "chapters/" : sub, st, why);
+    if (st != GR_SUB_GRADED) gr_say_not_graded((x->mode == GR_MODE_CHECK) ? "chapters/" : sub, st, why);
     return gr_exit_of(st);
+}
+
+int main(int argc, char **argv)
+{
+    gr_config *x = calloc(1, sizeof *x); /* large (the rubric): not on the stack; freed with the process */
+    gr_cli cli;
+    if (gr_slurm_wanted(argc, argv)) return gr_slurm_main(argc, argv); /* the class on a Slurm cluster */
+    snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
+    int rc = gr_parse_cli(argc, argv, &cli, x);
+    if (rc >= 0) return rc;
+    const char *sub = cli.sub, *klass = cli.klass, *out = cli.out;
+    if (!getcwd(x->root, sizeof x->root) || !gr_is_file("common/wb.h")) {
+        fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
+        return GR_EXIT_USAGE;
+    }
+    char err[600];
+    if (cli.isolation) return gr_doctor(x);
+    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err)) {
+        fprintf(stderr, "grade: bad rubric: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
+    if (x->only_ch && !gr_rubric_has_chapter(&x->rub, x->only_ch)) {
+        fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x->only_ch, x->only_ch);
+        return GR_EXIT_USAGE;
+    }
+    if ((rc = gr_seeds(x, cli.seeds)) >= 0) return rc;
+    if (sub && gr_sub_path_check(sub, err, sizeof err)) { /* a usage error (exit 2), not "no GPU" (3) */
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
+    x->gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
+    if (klass) {
+        snprintf(x->out, sizeof x->out, "%s", out ? out : "build/grades");
+        if ((rc = gr_out_ready(x->out)) >= 0) return rc; /* before the references are built */
+        char abs[PATH_MAX];
+        if (realpath(x->out, abs)) snprintf(x->out, sizeof x->out, "%s", abs);
+        if (cli.merge) return gr_slurm_merge(klass, x->out, &x->rub);
+        const char *extra[] = {klass, x->out, NULL}; /* the other students' submissions and reports */
+        if ((rc = gr_isolate(x, extra)) >= 0) return rc;
+        return gr_class(x, klass);
+    }
+    return gr_grade_single(x, &cli);
 }

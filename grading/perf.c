@@ -26,50 +26,15 @@ typedef struct {
     int sel[GR_MAX_VAR], nsel;
 } gr_perf_plan;
 
-static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
-                        gr_perf_side *side)
+/* A benchmark run's JSON lines (dir/t.json): every line to honesty (graded runs), each selected variant's
+ * median (and % of the speed of light, preprocessing), the reference's speed-of-light rows; a variant that
+ * reported no PASS, or no time at all, fails the side. */
+static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char *dir, gr_perf_side *side)
 {
-    const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
-    const char *work = j->work, *list = plan->list;
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
     int nsel = plan->nsel;
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/perf-%s", work, who);
-    gr_rmtree(dir);
-    gr_mkdirs(dir, 0755);
-    gr_cmd c;
-    gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
-    gr_arg(&c, "%s", prog);
-    gr_arg(&c, "--variant");
-    gr_arg(&c, "%s", list);
-    gr_arg(&c, "--size");
-    gr_arg(&c, "%s", ch->perf_size);
-    gr_arg(&c, "--reps");
-    gr_arg(&c, "%d", reps);
-    gr_arg(&c, "--warmup");
-    gr_arg(&c, "%d", x->rub.warmup);
-    gr_arg(&c, "--json");
-    gr_arg(&c, "t.json");
-    if (side->hon) gr_arg(&c, "--grading");
-    gr_cmd_ro(&c, prog);
-    gr_run_result r;
-    char what[96];
-    snprintf(what, sizeof what, "ch%d perf %s reps %d", ch->number, who, reps);
-    gr_exec(&c, &r, what);
-    if (!(r.exited && (r.code == 0 || r.code == 1))) {
-        char d[200];
-        gr_run_describe(&r, &c.o, d, sizeof d);
-        side->failed = 1;
-        snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
-    }
-    double wall = r.wall_s;
-    side->last_wall = r.wall_s;
-    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
-    if (side->failed) wall = -1;
-    if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
-    gr_run_result_free(&r);
     char jp[PATH_MAX], canon[64];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
     gr_size_canon(ch->perf_size, canon, sizeof canon);
@@ -112,6 +77,50 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
             side->failed = 1;
             snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[sel[i]].name);
         }
+}
+
+static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
+                        gr_perf_side *side)
+{
+    const gr_config *x = j->x;
+    const gr_chapter_rubric *ch = j->ch;
+    const char *work = j->work, *list = plan->list;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/perf-%s", work, who);
+    gr_rmtree(dir);
+    gr_mkdirs(dir, 0755);
+    gr_cmd c;
+    gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
+    gr_arg(&c, "%s", prog);
+    gr_arg(&c, "--variant");
+    gr_arg(&c, "%s", list);
+    gr_arg(&c, "--size");
+    gr_arg(&c, "%s", ch->perf_size);
+    gr_arg(&c, "--reps");
+    gr_arg(&c, "%d", reps);
+    gr_arg(&c, "--warmup");
+    gr_arg(&c, "%d", x->rub.warmup);
+    gr_arg(&c, "--json");
+    gr_arg(&c, "t.json");
+    if (side->hon) gr_arg(&c, "--grading");
+    gr_cmd_ro(&c, prog);
+    gr_run_result r;
+    char what[96];
+    snprintf(what, sizeof what, "ch%d perf %s reps %d", ch->number, who, reps);
+    gr_exec(&c, &r, what);
+    if (!(r.exited && (r.code == 0 || r.code == 1))) {
+        char d[200];
+        gr_run_describe(&r, &c.o, d, sizeof d);
+        side->failed = 1;
+        snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
+    }
+    double wall = r.wall_s;
+    side->last_wall = r.wall_s;
+    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
+    if (side->failed) wall = -1;
+    if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
+    gr_run_result_free(&r);
+    gr_perf_read(j, plan, dir, side);
     gr_rmtree(dir);
 }
 
@@ -169,31 +178,21 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
     return rub->reps_lo + fit;
 }
 
-/* One pass of the alternating benchmark over the plan's variants. Returns 1 when the student's side failed
- * as a run (a time limit, a crash) with some variants timed and others not: the caller may try once more
- * without the ones that got no time (their own failure must not cost the others their points). */
-static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_plan *timed)
+/* The alternating runs of one pass: reference, student, reference, student … for the rubric's rounds, at
+ * the low and the high repetition counts. The high count is chosen from the reference's own times (never
+ * the student's) so that the extra repetitions take about cross_check_s: long enough for the wall clock to
+ * tell; *hi is the reference's, *hi_s the student's (fewer where the student's repetitions are slow). */
+static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int *hi_out,
+                           int *hi_s_out)
 {
     const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
-    gr_ch_result *cr = j->cr;
-    const gr_perf_plan plan = *plan_in;
-    const int *sel = plan.sel;
-    int nsel = plan.nsel;
-    gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
-    gr_honesty *hon = calloc(1, sizeof *hon);
-    char canon[64];
-    gr_size_canon(ch->perf_size, canon, sizeof canon);
-    gr_honesty_init(hon, canon);
-    rs->hon = ss->hon = hon;
-    rs->trusted = 1;
-    /* The high repetition count is chosen from the reference's own times (never the student's) so that
-     * the extra repetitions take about cross_check_s: long enough for the wall clock to tell. */
+    const int *sel = plan->sel;
+    int nsel = plan->nsel;
     int hi = x->rub.reps_hi, hi_s = hi;
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = 0; k < 2; k++) { /* alternate: reference, student, reference, student … */
             int reps = k == 0 ? x->rub.reps_lo : hi;
-            gr_perf_run(j, j->ref, "ref", reps, &plan, rs);
+            gr_perf_run(j, j->ref, "ref", reps, plan, rs);
             if (round == 0 && k == 0) {
                 double per = gr_per_rep_ms(rs, sel, nsel);
                 if (per > 0) {
@@ -205,7 +204,7 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
             if (ss->failed) continue; /* a failed run is not repeated at full limits */
             /* A hang shows in the low run: within what a variant slower than the last band would take. */
             ss->limit = k == 0 ? gr_perf_limit(&x->rub, rs->last_wall) : 0;
-            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, &plan, ss);
+            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, plan, ss);
             if (round == 0 && k == 0 && !ss->failed && !rs->failed) {
                 hi_s = gr_perf_student_hi(&x->rub, gr_per_rep_ms(rs, sel, nsel), rs->wall_lo, ss->wall_lo, hi);
                 if (hi_s != hi)
@@ -214,9 +213,20 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
             }
         }
     }
-    /* The reference calibrates the check: how much wall clock its extra repetitions took per reported
-     * millisecond (launch and timing overhead, a busy machine). The student may take wall_factor times
-     * that, plus wall_slack_s; a forged time beyond about that factor cannot. */
+    *hi_out = hi;
+    *hi_s_out = hi_s;
+}
+
+/* The pass's outcome: the chapter's performance note, and each variant's times and points. The reference
+ * calibrates the wall-clock check: how much wall clock its extra repetitions took per reported millisecond
+ * (launch and timing overhead, a busy machine). The student may take wall_factor times that, plus
+ * wall_slack_s; a forged time beyond about that factor cannot. Returns 1 when the times were forged. */
+static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int hi, int hi_s)
+{
+    const gr_config *x = j->x;
+    gr_ch_result *cr = j->cr;
+    const int *sel = plan->sel;
+    int nsel = plan->nsel;
     double d_s, p_s, d_r, p_r;
     gr_wall_delta(x, ss, sel, nsel, hi_s, &d_s, &p_s);
     gr_wall_delta(x, rs, sel, nsel, hi, &d_r, &p_r);
@@ -236,7 +246,7 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
                  "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
                  "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
                  "the reference)",
-                 ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s, calib);
+                 j->ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s, calib);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
@@ -255,28 +265,56 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
                                                     "performance points.",
                  r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
     }
-    /* which variants the failed run timed, for one more pass without the others */
+    return forged;
+}
+
+/* Which variants a failed student run timed (into timed), for one more pass without the others; those it
+ * did not time are told so. Returns 1 when some were not timed. */
+static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_perf_side *ss, gr_perf_plan *timed)
+{
+    int retry = 0;
+    for (int i = 0; i < plan->nsel; i++) {
+        int k = plan->sel[i];
+        gr_var_result *r = &cr->v[k];
+        if (ss->n[k] > 0) {
+            timed->sel[timed->nsel++] = k;
+            size_t l = strlen(timed->list);
+            snprintf(timed->list + l, sizeof timed->list - l, "%s%s", l ? "," : "", r->name);
+        } else {
+            snprintf(r->perf_note, sizeof r->perf_note, "the benchmark run stopped at this variant (%s): no "
+                     "performance points", ss->why);
+            retry = 1;
+        }
+    }
+    return retry;
+}
+
+/* One pass of the alternating benchmark over the plan's variants. Returns 1 when the student's side failed
+ * as a run (a time limit, a crash) with some variants timed and others not: the caller may try once more
+ * without the ones that got no time (their own failure must not cost the others their points). */
+static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_plan *timed)
+{
+    const gr_perf_plan copy = *plan_in, *plan = &copy; /* timed may be where the caller keeps plan_in */
+    gr_ch_result *cr = j->cr;
+    gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
+    gr_honesty *hon = calloc(1, sizeof *hon);
+    char canon[64];
+    gr_size_canon(j->ch->perf_size, canon, sizeof canon);
+    gr_honesty_init(hon, canon);
+    rs->hon = ss->hon = hon;
+    rs->trusted = 1;
+    int hi, hi_s;
+    gr_perf_rounds(j, plan, rs, ss, &hi, &hi_s);
+    int forged = gr_perf_score(j, plan, rs, ss, hi, hi_s);
     int retry = 0;
     memset(timed, 0, sizeof *timed);
-    if (ss->failed && !rs->failed && !forged)
-        for (int i = 0; i < nsel; i++) {
-            gr_var_result *r = &cr->v[sel[i]];
-            if (ss->n[sel[i]] > 0) {
-                timed->sel[timed->nsel++] = sel[i];
-                size_t l = strlen(timed->list);
-                snprintf(timed->list + l, sizeof timed->list - l, "%s%s", l ? "," : "", r->name);
-            } else {
-                snprintf(r->perf_note, sizeof r->perf_note, "the benchmark run stopped at this variant (%s): no "
-                         "performance points", ss->why);
-                retry = 1;
-            }
-        }
+    if (ss->failed && !rs->failed && !forged) retry = gr_perf_timed(cr, plan, ss, timed);
     /* Whatever the wall clock said: were the credited times times of real work? (the points it costs
      * are taken by gr_caught_apply once every step has run) */
-    for (int i = 0; i < nsel && !rs->failed && !(retry && timed->nsel); i++) { /* judged in the next pass */
-        gr_var_result *r = &cr->v[sel[i]];
+    for (int i = 0; i < plan->nsel && !rs->failed && !(retry && timed->nsel); i++) { /* judged in the next pass */
+        gr_var_result *r = &cr->v[plan->sel[i]];
         char note[600];
-        unsigned m = gr_honesty_judge(hon, &x->rub, r->name, r->stu_ms, note, sizeof note);
+        unsigned m = gr_honesty_judge(hon, &j->x->rub, r->name, r->stu_ms, note, sizeof note);
         if (m) gr_caught_add(r, m, note);
     }
     free(hon);

@@ -242,12 +242,13 @@ static const char *gr_san_not_here(const gr_chjob *j)
     return NULL;
 }
 
-void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
+/* The variants a scored run takes (gr_var_sanitized), their names in list and indices in idx; the others
+ * say why not, where the sanitizer does not run here or the budget is spent. Returns how many. */
+static int gr_san_select(const gr_chjob *j, char *list, size_t len, int *idx)
 {
-    const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    char list[1024] = "";
-    int idx[GR_MAX_VAR], n = 0;
+    int n = 0;
+    list[0] = 0;
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         if (!gr_var_sanitized(r)) continue;
@@ -259,95 +260,100 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             continue;
         }
         r->san_state = GR_SANV_CLEAN;
-        snprintf(r->san, sizeof r->san, "clean (%d tools)", ch->n_tools);
+        snprintf(r->san, sizeof r->san, "clean (%d tools)", j->ch->n_tools);
         r->san_pts = r->rub.sanitizer;
         size_t l = strlen(list);
-        snprintf(list + l, sizeof list - l, "%s%s", l ? "," : "", r->name);
+        snprintf(list + l, len - l, "%s%s", l ? "," : "", r->name);
         idx[n++] = v;
     }
+    return n;
+}
+
+/* A variant's finding: its first excerpt, the first finding kept; no sanitizer points. */
+static void gr_san_found(gr_var_result *vr, const char *tool, const char *out, const char *if_none)
+{
+    if (vr->san_state != GR_SANV_FINDING) {
+        char first[500];
+        gr_san_first_excerpt(out, first, sizeof first);
+        snprintf(vr->san, sizeof vr->san, "%s: %s", tool, first[0] || !if_none ? first : if_none);
+    }
+    vr->san_state = GR_SANV_FINDING;
+    vr->san_pts = 0;
+}
+
+/* Tool t gave no verdict on the shared run r: no points, and say why (never award what was not checked).
+ * The variants share the process: one that dies or hangs under the tool must not cost the others their
+ * points. Each is run alone once (while the budget lasts) and judged by that. */
+static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, const gr_run_result *r)
+{
+    const char *tool = j->ch->tools[t];
+    char d[200], tail[400];
+    gr_run_describe(r, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d, sizeof d);
+    gr_tail_lines(r->err[0] ? r->err : r->out, 3, tail, sizeof tail);
+    for (int i = 0; i < n; i++) {
+        gr_var_result *vr = &j->cr->v[idx[i]];
+        int alone = -2;
+        gr_run_result one = {0};
+        if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, tool, vr->name, &one);
+        if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
+        if (alone != 0) vr->san_pts = 0;
+        if (alone < 0) {
+            if (vr->san_state != GR_SANV_FINDING) vr->san_state = GR_SANV_UNFINISHED;
+            char d1[200], t1[400]; /* its own run alone: its own words; else the shared run's */
+            snprintf(d1, sizeof d1, "%s", d);
+            snprintf(t1, sizeof t1, "%s", tail);
+            if (one.how[0]) {
+                gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d1, sizeof d1);
+                gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
+            }
+            if (vr->san_state != GR_SANV_FINDING)
+                snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", tool, d1,
+                         n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
+        }
+        if (one.how[0]) gr_run_result_free(&one);
+    }
+    LOG(j->x, "sanitizer %s did not finish: %s", tool, d);
+}
+
+/* Tool t found something on the shared run r: the variants whose kernels it names (or the only one)
+ * lose their points; a finding no kernel name traces is settled by running each alone (while time is left). */
+static void gr_san_attribute(const gr_chjob *j, int t, const gr_prog_variant *pv, int npv, const int *idx, int n,
+                             const gr_run_result *r)
+{
+    const char *tool = j->ch->tools[t];
+    int attributed = 0;
+    for (int i = 0; i < n; i++) {
+        gr_var_result *vr = &j->cr->v[idx[i]];
+        const char *kernels = "";
+        for (int k = 0; k < npv; k++)
+            if (!strcmp(pv[k].name, vr->name)) kernels = pv[k].kernels;
+        if (n == 1 || (*kernels && gr_san_kernel_in(r->out, kernels))) {
+            attributed = 1;
+            gr_san_found(vr, tool, r->out, "(see the log)");
+        }
+    }
+    for (int i = 0; !attributed && i < n && !gr_budget_spent(j->s->budget, NULL, 0); i++) {
+        gr_var_result *vr = &j->cr->v[idx[i]];
+        gr_run_result one;
+        if (gr_san_run(j, tool, vr->name, &one) == 1) gr_san_found(vr, tool, one.out, NULL);
+        gr_run_result_free(&one);
+    }
+}
+
+void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
+{
+    char list[1024];
+    int idx[GR_MAX_VAR];
+    int n = gr_san_select(j, list, sizeof list, idx);
     if (!n) return;
     gr_run_result all[GR_MAX_TOOLS];
     int found[GR_MAX_TOOLS];
     double held = gr_san_tools(j, j->stu, list, 0, all, found);
     gr_budget_charge(j->s->budget, held); /* the tools ran in child processes */
-    for (int t = 0; t < ch->n_tools; t++) {
-        gr_run_result r = all[t];
-        int f = found[t];
-        if (f < 0) {
-            /* No verdict from the tool: no points, and say why (never award what was not checked). */
-            char d[200], tail[400];
-            gr_run_describe(&r, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d,
-                            sizeof d);
-            gr_tail_lines(r.err[0] ? r.err : r.out, 3, tail, sizeof tail);
-            /* The variants share the process: one that dies or hangs under the tool must not cost the others
-             * their points. Each is run alone once (while the budget lasts) and judged by that. */
-            for (int i = 0; i < n; i++) {
-                gr_var_result *vr = &cr->v[idx[i]];
-                int alone = -2;
-                gr_run_result one = {0};
-                if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, ch->tools[t], vr->name, &one);
-                if (alone == 1 && vr->san_state != GR_SANV_FINDING) {
-                    char first[500];
-                    gr_san_first_excerpt(one.out, first, sizeof first);
-                    snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
-                    vr->san_state = GR_SANV_FINDING;
-                }
-                if (alone != 0) vr->san_pts = 0;
-                if (alone < 0) {
-                    if (vr->san_state != GR_SANV_FINDING) vr->san_state = GR_SANV_UNFINISHED;
-                    char d1[200], t1[400]; /* its own run alone: its own words; else the shared run's */
-                    snprintf(d1, sizeof d1, "%s", d);
-                    snprintf(t1, sizeof t1, "%s", tail);
-                    if (one.how[0]) {
-                        gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)},
-                                        d1, sizeof d1);
-                        gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
-                    }
-                    if (vr->san_state != GR_SANV_FINDING)
-                        snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", ch->tools[t], d1,
-                                 n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
-                }
-                if (one.how[0]) gr_run_result_free(&one);
-            }
-            LOG(j->x, "sanitizer %s did not finish: %s", ch->tools[t], d);
-            gr_run_result_free(&r);
-            continue;
-        }
-        if (f == 0) {
-            gr_run_result_free(&r);
-            continue;
-        }
-        int attributed = 0;
-        for (int i = 0; i < n; i++) {
-            gr_var_result *vr = &cr->v[idx[i]];
-            const char *kernels = "";
-            for (int k = 0; k < npv; k++)
-                if (!strcmp(pv[k].name, vr->name)) kernels = pv[k].kernels;
-            if (n == 1 || (*kernels && gr_san_kernel_in(r.out, kernels))) {
-                attributed = 1;
-                if (vr->san_state != GR_SANV_FINDING) {
-                    char first[500];
-                    gr_san_first_excerpt(r.out, first, sizeof first);
-                    snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first[0] ? first : "(see the log)");
-                }
-                vr->san_state = GR_SANV_FINDING;
-                vr->san_pts = 0;
-            }
-        }
-        gr_run_result_free(&r);
-        if (!attributed) /* not traceable to a kernel name: run each variant alone (while time is left) */
-            for (int i = 0; i < n && !gr_budget_spent(j->s->budget, NULL, 0); i++) {
-                gr_var_result *vr = &cr->v[idx[i]];
-                gr_run_result one;
-                if (gr_san_run(j, ch->tools[t], vr->name, &one) == 1) {
-                    char first[500];
-                    gr_san_first_excerpt(one.out, first, sizeof first);
-                    if (vr->san_state != GR_SANV_FINDING) snprintf(vr->san, sizeof vr->san, "%s: %s", ch->tools[t], first);
-                    vr->san_state = GR_SANV_FINDING;
-                    vr->san_pts = 0;
-                }
-                gr_run_result_free(&one);
-            }
+    for (int t = 0; t < j->ch->n_tools; t++) {
+        if (found[t] < 0) gr_san_unfinished(j, t, idx, n, &all[t]);
+        else if (found[t] > 0) gr_san_attribute(j, t, pv, npv, idx, n, &all[t]);
+        gr_run_result_free(&all[t]);
     }
 }
 
