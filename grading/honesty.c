@@ -3,20 +3,6 @@
 #include "honesty.h"
 #include "regions.h"
 
-static const char *const gr_caught_names[GR_CAUGHT_N] = {"above-ceiling", "timed-check",   "rotated-check",
-                                                         "host-compute",  "screen-perf",   "screen-correct"};
-
-const char *gr_caught_name(gr_caught c)
-{
-    return c >= 0 && c < GR_CAUGHT_N ? gr_caught_names[c] : "?";
-}
-
-int gr_caught_costs_correct(unsigned mask)
-{
-    /* A wrong or stale result is a wrong result; being too fast or computing on the host is not. */
-    return (mask & (1u << GR_CAUGHT_TIMED_CHECK | 1u << GR_CAUGHT_ROTATED_CHECK | 1u << GR_CAUGHT_SCREEN_CORRECT)) != 0;
-}
-
 void gr_honesty_init(gr_honesty *h, const char *size)
 {
     memset(h, 0, sizeof *h);

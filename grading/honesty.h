@@ -21,26 +21,12 @@
 #ifndef GR_HONESTY_H
 #define GR_HONESTY_H
 
+#include "caught.h"
 #include "jsonl.h"
 #include "report.h"
 #include "rubric.h"
 
-/* What the grader caught a variant at; a variant's findings are a bitmask of 1u << gr_caught. The
- * names (gr_caught_name) are what grading.json lists and tests read: never rename them. */
-typedef enum {
-    GR_CAUGHT_ABOVE_CEILING,
-    GR_CAUGHT_TIMED_CHECK,
-    GR_CAUGHT_ROTATED_CHECK,
-    GR_CAUGHT_HOST_COMPUTE,
-    GR_CAUGHT_SCREEN_PERF,
-    GR_CAUGHT_SCREEN_CORRECT,
-    GR_CAUGHT_N
-} gr_caught;
-
-const char *gr_caught_name(gr_caught c);
-
-/* Does a finding in `mask` cost the correctness points? (Every finding costs the performance points.) */
-int gr_caught_costs_correct(unsigned mask);
+/* gr_caught, its names and what a finding costs: caught.h. */
 
 #define GR_HONESTY_MAX_RUNS 64
 

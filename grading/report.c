@@ -1,7 +1,7 @@
 /* report.c — see report.h. */
 #define _GNU_SOURCE 1
 #include "report.h"
-#include "honesty.h"
+#include "caught.h"
 #include "roster.h"
 
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
@@ -422,7 +422,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));
             json_object_set_new(x, "diagnosis", dg ? dg : json_null());
-            json_t *caught = json_array(); /* names of grading/honesty.h: tests and tools read them */
+            json_t *caught = json_array(); /* names of grading/caught.h: tests and tools read them */
             for (int k = 0; k < GR_CAUGHT_N; k++)
                 if (r->caught & 1u << k) json_array_append_new(caught, json_string(gr_caught_name((gr_caught)k)));
             json_object_set_new(x, "caught", caught);
