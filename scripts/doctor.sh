@@ -58,7 +58,7 @@ student_section() {
 verdict() {
     case "$1" in
     0) echo "verdict: ready: a usable GPU; the chapters, the tests and the grader can run here" ;;
-    3) echo "verdict: no usable GPU here (above): the chapters build and \`make test\` runs, its GPU tests skip; running a chapter$(if [ -n "$COURSE" ]; then echo ', or grading,'; fi) needs a GPU" ;;
+    3) echo "verdict: no usable GPU here (above): the chapters build and \`make test\` runs, its GPU tests skip; running a chapter$(if [ -n "$COURSE" ]; then echo ' or grading'; fi) needs a GPU" ;;
     *) echo "verdict: build/doctor failed (exit $1): see its lines above" ;;
     esac
 }
