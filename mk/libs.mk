@@ -1,14 +1,14 @@
-# mk/libs.mk — the C libraries, one per folder, and the objects of every C file outside tests/.
+# mk/libs.mk — the C libraries, one per folder, and the objects of the C files (the tests' own: mk/tests.mk).
 #
 # Each folder's library holds every .c file in it (a new file is in it without an edit here) except its
-# program's main file; a program links its own library and the ones below it, a test runner all of them:
+# program's main file; a program links its own library and the ones it uses, the test runner all of them:
 #
-#   library                        from                          uses (includes and links)
-#   build/lib/libwbcommon.a        common/*.c                    -
-#   build/lib/libgrading.a         grading/*.c but grade.c       common
-#   build/lib/libinspect.a         tools/inspect/*.c but inspect.c    grading (regions, sanitizer), common
-#   build/lib/libwbresults.a       tools/results/*.c but main.c  common
-#   build/lib/libmutate.a          tools/mutate/*.c but mutate.c grading, common   (course only)
+#   library                    from                                 uses
+#   build/lib/libwbcommon.a    common/*.c                           -
+#   build/lib/libgrading.a     grading/*.c but grade.c              common
+#   build/lib/libinspect.a     tools/inspect/*.c but inspect.c      grading (regions, sanitizer), common
+#   build/lib/libwbresults.a   tools/results/*.c but main.c         common
+#   build/lib/libmutate.a      tools/mutate/*.c but mutate.c        grading, common (not in the release)
 #
 # Objects go to build/obj/<the source's path>.o; the include paths are the folder's own and those of the
 # libraries it uses, nothing else.

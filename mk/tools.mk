@@ -46,9 +46,11 @@ endef
 .PHONY: sass resources sanitize profile
 
 # tools/inspect/: the look-inside tool (its README has the module map): inspect.c's main and the CUDA
-# probe gpu.cu, over libinspect.a (whose parsers the test runner checks on captured output).
+# probe gpu.cu, over libinspect.a (whose parsers the test runner checks on captured output). gpu.cu is
+# compiled in the link, hence the headers it may include as prerequisites.
 INSPECT_CU := $(wildcard tools/inspect/*.cu)
-$(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(LINK_INSPECT) | $(BUILD)/tests/.deps-ok
+$(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspect/*.h common/*.h) $(LINK_INSPECT) \
+            | $(BUILD)/tests/.deps-ok
 	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $@ $< $(INSPECT_CU) $(LINK_INSPECT) -ljansson
 
 sass: $(INSPECT)
