@@ -31,7 +31,7 @@ handouts-deps: $(HANDOUT_OUT)/.deps-ok
 
 $(HANDOUT_TOOL): $(OBJ)/tools/results/main.o $(LINK_RESULTS)
 	@mkdir -p $(@D)
-	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_RESULTS) -ljansson -lm
+	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_RESULTS) $(SYSLIBS_COMMON)
 
 # The pieces of chapter N, from handouts/results/chN.*; a chapter without results renders with a note.
 $(HANDOUT_GEN)/ch%-table.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)

@@ -47,11 +47,13 @@ LINK_INSPECT := $(LIB_INSPECT) $(LINK_GRADING)
 LINK_RESULTS := $(LIB_RESULTS) $(LIB_COMMON)
 LINK_MUTATE  := $(LIB_MUTATE) $(LINK_GRADING)
 LINK_ALL     := $(ALL_LIBS)
-# The system libraries under them (Debian packages): jansson everywhere, libarchive for submissions, and
-# the course's: the roster CSV, Gradescope's YAML, Markdown to HTML.
+# The system libraries under each (Debian packages), linked with it wherever it is, so that a module that
+# starts using one of them needs no edit of its users' links: jansson and libm under common/; libarchive
+# for submissions and the course's (the roster CSV, Gradescope's YAML, Markdown to HTML) under grading/.
 COURSE_LIB_PKGS := libcsv-dev libyaml-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
 COURSE_LIBS     := -lcsv -lyaml -lcmark-gfm-extensions -lcmark-gfm
-SYSLIBS_GRADING := -ljansson -larchive $(COURSE_LIBS) -lm
+SYSLIBS_COMMON  := -ljansson -lm
+SYSLIBS_GRADING := -larchive $(COURSE_LIBS) $(SYSLIBS_COMMON)
 
 # Include paths by folder: what the folder's own files and its tests include.
 INC_COMMON  := -Icommon

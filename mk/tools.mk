@@ -51,7 +51,7 @@ endef
 INSPECT_CU := $(wildcard tools/inspect/*.cu)
 $(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspect/*.h common/*.h) $(LINK_INSPECT) \
             | $(BUILD)/tests/.deps-ok
-	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $@ $< $(INSPECT_CU) $(LINK_INSPECT) -ljansson
+	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $@ $< $(INSPECT_CU) $(LINK_INSPECT) $(SYSLIBS_GRADING)
 
 sass: $(INSPECT)
 	@$(LI_CHECK_CH)
