@@ -2,6 +2,9 @@
  * test_makefile.c — the Makefile itself (issue 12): a tenth chapter builds and runs like the others,
  * reading the Makefile runs no tool (`make help` starts no nvidia-smi, no nvcc), and `make test` has its
  * prerequisites in one place. The chapter-10 case works on a copy of the repository in a temporary folder.
+ * The build's structure (issue 32: mk/, scripts/): plain `make` is `make help`, each program links and
+ * includes only the folders it uses, a new module joins its folder's library without an edit, and the
+ * scripts of the recipes (make test's run among them) are strict and fail as they should.
  */
 #include "wbtest.h"
 
