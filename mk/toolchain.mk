@@ -26,7 +26,7 @@ CUDA_TOP = $(eval CUDA_TOP := $(abspath $(shell $(NVCC) --dryrun -c -x cu /dev/n
              | sed -n 's/^\#\$$ TOP=//p' | head -n1)))$(CUDA_TOP)
 CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupancy.h $(CUDA_TOP)/include/cuda_occupancy.h))
 # The toolkit's own tools (compute-sanitizer, ncu, cuobjdump) for recipes and tests, after the user's PATH.
-# Added only for the targets that run them (see "tests" and the look-inside/grading targets), so that
+# Added only for the targets that run them (test, doctor, the look-inside and grading targets), so that
 # make does not ask nvcc where the toolkit is for `make help` or `make chapter1`.
 BASE_PATH := $(PATH)
 TOOLKIT_PATH = $(BASE_PATH)$(if $(CUDA_TOP),:$(CUDA_TOP)/bin)
