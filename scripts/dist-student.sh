@@ -7,8 +7,9 @@ build=$1 name=$2
 dist=$build/dist/$name
 die() { echo "dist-student: $*" >&2; exit 1; }
 
-[ -f release/README.md ] && [ -f release/allow-list ] ||
+if [ ! -f release/README.md ] || [ ! -f release/allow-list ]; then
     die "release/README.md or release/allow-list is missing from this copy"
+fi
 
 # The candidates: the files git tracks, or in a copy without git every file outside build/ and .git/.
 candidates() {

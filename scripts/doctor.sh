@@ -52,6 +52,7 @@ student_section() {
     echo "  arch:     ARCH=$ARCH ($ARCH_FROM), flags: $GENCODE"
     probe_rc=0
     "$(exe "$BUILD/doctor")" > "$BUILD/.doctor.out" 2>&1 || probe_rc=$?
+    # shellcheck disable=SC2016 # the backquotes are the probe's text, not a command
     sed 's/ (see `make doctor`)//; s/^/  /' "$BUILD/.doctor.out"
 }
 
