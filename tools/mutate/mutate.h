@@ -1,7 +1,7 @@
 /*
  * mutate.h — the mutants of the reference solutions (mutants.c, operators in ops.h) and the confusion
  * table of what the grader named for them (report.c). build/mutate (mutate.c) is the CLI; the modules
- * are in build/libwb.a so that tests/test_mutate.c checks them without a GPU.
+ * are in build/lib/libmutate.a so that tests/test_mutate.c checks them without a GPU.
  */
 #ifndef WB_MUTATE_H
 #define WB_MUTATE_H
