@@ -256,8 +256,9 @@ static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapte
 {
     gr_chapter_compare(c, o, where, ch);
     gr_chapter_sizes(c, o, where, ch);
+    /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them): the grader
+     * only asks that each is an object */
     json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
-    /* the tests' own section (tests/test_chapters.c reads it): the grader only asks that it is one */
     if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
     if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
     gr_chapter_variants(c, o, where, ch, with_points);
