@@ -271,12 +271,14 @@ Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
     cr_assert_eq(n, 2, "the planted leaks were not both found (%zu):\n%s", n, report);
     cr_assert(strstr(report, "chapters/04-matmul/matmul.cu:") && strstr(report, "my-answers.md: not a file git tracks"),
               "%s", report);
-    /* what the release used to ship (tracked, so only their lines can give them away) */
-    int rc = wbt_run(out, "mkdir -p '%1$s/tools/mutate' '%1$s/tools/sgemm-tune' && cp tools/mutate/ops.c '%1$s/tools/mutate/' && "
+    /* what the release used to ship (tracked, so only their lines can give them away): the chapters' own
+     * mutation operators (once in tools/mutate/ops.c, now beside each reference) quote its lines */
+    int rc = wbt_run(out, "mkdir -p '%1$s/solutions/02-adjdiff' '%1$s/tools/sgemm-tune' && "
+                          "cp solutions/02-adjdiff/mutants.json '%1$s/solutions/02-adjdiff/' && "
                           "cp tools/sgemm-tune/sgemm_kernel.cuh '%1$s/tools/sgemm-tune/'", rel);
     cr_assert_eq(rc, 0, "%s", out);
     n = release_leaks(rel, &sol, &tracked, report, sizeof report);
-    cr_assert(strstr(report, "tools/mutate/ops.c:") && strstr(report, "tools/sgemm-tune/sgemm_kernel.cuh:"),
+    cr_assert(strstr(report, "solutions/02-adjdiff/mutants.json:") && strstr(report, "tools/sgemm-tune/sgemm_kernel.cuh:"),
               "the old release's leaks are not found:\n%s", report);
     lines_free(&sol);
     lines_free(&tracked);
