@@ -47,7 +47,7 @@ Test(ch2, json_has_loads_per_element, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;
-    json_t *lines = wbt_table_json(2, out, &rc);
+    json_t *lines = wbt_table_json(".", 2, out, &rc);
     cr_assert_eq(rc, 0, "%s", out);
     size_t i;
     json_t *o;

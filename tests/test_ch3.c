@@ -47,7 +47,7 @@ Test(ch3, json_has_cub_reference_row, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;
-    json_t *lines = wbt_table_json(3, out, &rc);
+    json_t *lines = wbt_table_json(".", 3, out, &rc);
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(!strstr(out, "differs"), "CUB's reference sum is wrong:\n%s", out);
     json_t *ref = json_array_get(lines, 0);

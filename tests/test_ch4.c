@@ -136,7 +136,7 @@ Test(ch4, json_has_loads_per_fma_and_dims, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;
-    json_t *lines = wbt_table_json(4, out, &rc);
+    json_t *lines = wbt_table_json(".", 4, out, &rc);
     cr_assert_eq(rc, 0, "%s", out);
     size_t i;
     json_t *o;

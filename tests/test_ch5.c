@@ -96,7 +96,7 @@ Test(ch5, json_has_prep_time_and_speedup, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;
-    json_t *lines = wbt_table_json(5, out, &rc);
+    json_t *lines = wbt_table_json(".", 5, out, &rc);
     cr_assert_eq(rc, 0, "%s", out);
     size_t i;
     json_t *o;

@@ -147,14 +147,11 @@ static void wbc_check_starter(const char *root, const gr_chapter_rubric *ch)
 /* The table as JSON lines: the speed-of-light row first, then every variant, with sane numbers. */
 static void wbc_check_json(const char *root, const gr_chapter_rubric *ch)
 {
-    char starter[512], solution[512], cmd[700];
     static char out[WBT_OUT_MAX];
     int rc;
     json_t *facts = wbt_chapter_json(root, ch->number, NULL, 0);
     const char *size = wbt_fact_str(facts, "tests.json_size"), *unit = wbt_fact_str(facts, "tests.unit");
-    wbc_programs(root, ch->number, starter, solution, sizeof starter);
-    snprintf(cmd, sizeof cmd, "%s --size %s --reps 3 --warmup 1", solution, size);
-    json_t *lines = wbt_run_json(out, &rc, cmd);
+    json_t *lines = wbt_table_json(root, ch->number, out, &rc);
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert_eq(json_array_size(lines), 1u + ch->n_var, "speed-of-light row + %d variants\n%s", ch->n_var, out);
     size_t i;
@@ -172,12 +169,17 @@ static void wbc_check_json(const char *root, const gr_chapter_rubric *ch)
 }
 
 /* ---------------------------------------------------------------- one case per chapter */
-ParameterizedTestParameters(chapters, facts_are_valid_and_match_the_program)
+static struct criterion_test_params wbc_per_chapter(void)
 {
     static wbc_case cases[GR_MAX_CH];
     int n = wbc_here();
     for (int c = 0; c < n; c++) cases[c] = wbc_of(&wbc_ch[c]);
     return cr_make_param_array(wbc_case, cases, n);
+}
+
+ParameterizedTestParameters(chapters, facts_are_valid_and_match_the_program)
+{
+    return wbc_per_chapter();
 }
 ParameterizedTest(wbc_case *k, chapters, facts_are_valid_and_match_the_program)
 {
@@ -204,10 +206,7 @@ Test(chapters, every_chapter_folder_has_facts_that_load)
 
 ParameterizedTestParameters(chapters, starter_reports_todo_and_fails)
 {
-    static wbc_case cases[GR_MAX_CH];
-    int n = wbc_here();
-    for (int c = 0; c < n; c++) cases[c] = wbc_of(&wbc_ch[c]);
-    return cr_make_param_array(wbc_case, cases, n);
+    return wbc_per_chapter();
 }
 ParameterizedTest(wbc_case *k, chapters, starter_reports_todo_and_fails, .timeout = 120)
 {
@@ -220,10 +219,7 @@ ParameterizedTest(wbc_case *k, chapters, starter_reports_todo_and_fails, .timeou
 
 ParameterizedTestParameters(chapters, json_has_reference_row_and_sane_numbers)
 {
-    static wbc_case cases[GR_MAX_CH];
-    int n = wbc_here();
-    for (int c = 0; c < n; c++) cases[c] = wbc_of(&wbc_ch[c]);
-    return cr_make_param_array(wbc_case, cases, n);
+    return wbc_per_chapter();
 }
 ParameterizedTest(wbc_case *k, chapters, json_has_reference_row_and_sane_numbers, .timeout = 120)
 {
@@ -235,10 +231,7 @@ ParameterizedTest(wbc_case *k, chapters, json_has_reference_row_and_sane_numbers
 
 ParameterizedTestParameters(chapters, help_and_list_work_without_gpu)
 {
-    static wbc_case cases[GR_MAX_CH];
-    int n = wbc_here();
-    for (int c = 0; c < n; c++) cases[c] = wbc_of(&wbc_ch[c]);
-    return cr_make_param_array(wbc_case, cases, n);
+    return wbc_per_chapter();
 }
 ParameterizedTest(wbc_case *k, chapters, help_and_list_work_without_gpu)
 {
@@ -252,19 +245,29 @@ ParameterizedTest(wbc_case *k, chapters, help_and_list_work_without_gpu)
 }
 
 /* ---------------------------------------------------------------- one case per chapter and command line */
-static int wbc_bad_cases(wbc_case *cases, int max)
+/* Cases of every chapter: each chapter's (from its facts and their tests section) by `of`. */
+typedef int (*wbc_of_chapter)(const gr_chapter_rubric *ch, json_t *tests, wbc_case *cases, int max);
+static int wbc_cases(wbc_case *cases, int max, wbc_of_chapter of)
 {
     int n = 0, nc = wbc_here();
     for (int c = 0; c < nc; c++) {
         json_t *facts = wbt_chapter_json(".", wbc_ch[c].number, NULL, 0);
-        json_t *own = json_object_get(json_object_get(facts, "tests"), "bad_usage");
-        for (int i = 0; i < WBC_N_BAD_COMMON + (int)json_array_size(own) && n < max; i++) {
-            cases[n] = wbc_of(&wbc_ch[c]);
-            const char *a = i < WBC_N_BAD_COMMON ? wbc_bad_common[i]
-                                                 : json_string_value(json_array_get(own, (size_t)(i - WBC_N_BAD_COMMON)));
-            snprintf(cases[n++].args, sizeof cases[0].args, "%s", a ? a : "");
-        }
+        n += of(&wbc_ch[c], json_object_get(facts, "tests"), cases + n, max - n);
         json_decref(facts);
+    }
+    return n;
+}
+
+/* The contract's bad command lines and the chapter's own (tests.bad_usage). */
+static int wbc_bad_of(const gr_chapter_rubric *ch, json_t *tests, wbc_case *cases, int max)
+{
+    json_t *own = json_object_get(tests, "bad_usage");
+    int n = 0;
+    for (int i = 0; i < WBC_N_BAD_COMMON + (int)json_array_size(own) && n < max; i++) {
+        cases[n] = wbc_of(ch);
+        const char *a = i < WBC_N_BAD_COMMON ? wbc_bad_common[i]
+                                             : json_string_value(json_array_get(own, (size_t)(i - WBC_N_BAD_COMMON)));
+        snprintf(cases[n++].args, sizeof cases[0].args, "%s", a ? a : "");
     }
     return n;
 }
@@ -273,7 +276,7 @@ static int wbc_bad_cases(wbc_case *cases, int max)
 ParameterizedTestParameters(chapters, bad_usage)
 {
     static wbc_case cases[WBC_MAX];
-    return cr_make_param_array(wbc_case, cases, wbc_bad_cases(cases, WBC_MAX));
+    return cr_make_param_array(wbc_case, cases, wbc_cases(cases, WBC_MAX, wbc_bad_of));
 }
 ParameterizedTest(wbc_case *k, chapters, bad_usage)
 {
@@ -284,24 +287,18 @@ ParameterizedTest(wbc_case *k, chapters, bad_usage)
 
 /* ---------------------------------------------------------------- one case per chapter, tool and variant */
 /* The chapter's tests.sanitizer pairs, or every tool on every variant. */
-static int wbc_san_cases(wbc_case *cases, int max)
+static int wbc_san_of(const gr_chapter_rubric *ch, json_t *tests, wbc_case *cases, int max)
 {
     static const char *const tools[] = {"memcheck", "racecheck", "synccheck"};
-    int n = 0, nc = wbc_here();
-    for (int c = 0; c < nc; c++) {
-        const gr_chapter_rubric *ch = &wbc_ch[c];
-        json_t *facts = wbt_chapter_json(".", ch->number, NULL, 0);
-        json_t *pairs = json_object_get(json_object_get(facts, "tests"), "sanitizer");
-        int np = pairs ? (int)json_array_size(pairs) : 3 * ch->n_var;
-        for (int i = 0; i < np && n < max; i++) {
-            cases[n] = wbc_of(ch);
-            json_t *pr = json_array_get(pairs, (size_t)i);
-            const char *tool = pairs ? json_string_value(json_array_get(pr, 0)) : tools[i / ch->n_var];
-            const char *var = pairs ? json_string_value(json_array_get(pr, 1)) : ch->var[i % ch->n_var].name;
-            snprintf(cases[n].tool, sizeof cases[n].tool, "%s", tool ? tool : "");
-            snprintf(cases[n++].variant, sizeof cases[0].variant, "%s", var ? var : "");
-        }
-        json_decref(facts);
+    json_t *pairs = json_object_get(tests, "sanitizer");
+    int n = 0, np = pairs ? (int)json_array_size(pairs) : 3 * ch->n_var;
+    for (int i = 0; i < np && n < max; i++) {
+        cases[n] = wbc_of(ch);
+        json_t *pr = json_array_get(pairs, (size_t)i);
+        const char *tool = pairs ? json_string_value(json_array_get(pr, 0)) : tools[i / ch->n_var];
+        const char *var = pairs ? json_string_value(json_array_get(pr, 1)) : ch->var[i % ch->n_var].name;
+        snprintf(cases[n].tool, sizeof cases[n].tool, "%s", tool ? tool : "");
+        snprintf(cases[n++].variant, sizeof cases[0].variant, "%s", var ? var : "");
     }
     return n;
 }
@@ -309,7 +306,7 @@ static int wbc_san_cases(wbc_case *cases, int max)
 ParameterizedTestParameters(chapters, sanitizer_clean)
 {
     static wbc_case cases[WBC_MAX];
-    return cr_make_param_array(wbc_case, cases, wbc_san_cases(cases, WBC_MAX));
+    return cr_make_param_array(wbc_case, cases, wbc_cases(cases, WBC_MAX, wbc_san_of));
 }
 /* At the chapter's tests.sanitizer_size where it has one (a shape chosen for the test), else the size
  * the grader's sanitizer runs use. */

@@ -260,15 +260,16 @@ static inline const char *wbt_fact_str(json_t *facts, const char *path)
     return wbt_fact_str(json_object_get(facts, key), dot + 1);
 }
 
-/* The table of chapter `number`'s program as JSON lines, at its chapter.json's tests.json_size (3 timed
- * repetitions after 1 warm-up), the exit status in *rc; as wbt_run_json. */
-static inline json_t *wbt_table_json(int number, char *out, int *rc)
+/* The table of chapter `number`'s program in the workbook at root (the reference; the student's own in the
+ * student release) as JSON lines, at its chapter.json's tests.json_size (3 timed repetitions after 1
+ * warm-up); the exit status in *rc, as wbt_run_json. */
+static inline json_t *wbt_table_json(const char *root, int number, char *out, int *rc)
 {
-    json_t *facts = wbt_chapter_json(".", number, NULL, 0);
+    json_t *facts = wbt_chapter_json(root, number, NULL, 0);
     const char *size = wbt_fact_str(facts, "tests.json_size");
-    cr_assert_not_null(size, "chapter %d: no chapter.json with tests.json_size", number);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, WBT_SOLUTION "%d --size %s --reps 3 --warmup 1", number, size);
+    cr_assert_not_null(size, "chapter %d: no chapter.json with tests.json_size under %s", number, root);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/%s%d --size %s --reps 3 --warmup 1", root, WBT_SOLUTION + 2, number, size);
     json_decref(facts);
     return wbt_run_json(out, rc, cmd);
 }
