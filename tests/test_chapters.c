@@ -10,7 +10,7 @@
 /* One case of a parameterised test: plain arrays, no pointers (Criterion copies the parameters). */
 typedef struct {
     int number;
-    char dir[64];
+    char dir[128];
     char variant[64];
     char tool[16];
     char args[96];
@@ -325,7 +325,8 @@ ParameterizedTest(wbc_case *k, chapters, sanitizer_clean, .timeout = 300)
 
 /* ---------------------------------------------------------------- a chapter from its folder alone */
 /* The fake workbook (tests/grading/fake/: host C, "nvcc" is gcc, no GPU) has a chapter that no test file
- * names: the checks above run on it from its folder, as on a new chapter of the workbook. Its fake
+ * and no rubric names (tests/test_grading_e2e.c grades it, tests/test_mutate.c mutates it): the checks
+ * above run on it from its folder, as on a new chapter of the workbook. Its fake
  * harness is not the contract's whole command line (no --help text, output paths unchecked), so the
  * contract's bad command lines are not asked of it: its own (tests.bad_usage) are. */
 Test(chapters, the_fake_chapter_is_tested_from_its_folder_alone, .timeout = 120)
@@ -337,6 +338,10 @@ Test(chapters, the_fake_chapter_is_tested_from_its_folder_alone, .timeout = 120)
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/solution9 build/chapter9",
                      root, root, root);
     cr_assert_eq(rc, 0, "the fake workbook does not build:\n%s", out);
+    /* tests/test_grading_e2e.c grades it as a class with this rubric: one that names no chapter */
+    json_t *rubric = json_load_file("tests/grading/fake/rubric.json", 0, NULL);
+    cr_assert(json_is_object(rubric) && !json_object_get(rubric, "chapters"), "the fake rubric names a chapter");
+    json_decref(rubric);
     static gr_chapter_rubric ch[GR_MAX_CH];
     int n = wbc_chapters(root, ch, GR_MAX_CH, err, sizeof err);
     cr_assert_eq(n, 1, "the fake workbook's chapters: %d (%s)", n, err);
