@@ -171,7 +171,7 @@ Test(roster, a_grading_that_could_not_run_gets_an_empty_grade_and_is_retried)
 {
     char out[WBT_OUT_MAX], p[512], err[600];
     static gr_rubric rub;
-    cr_assert_eq(gr_rubric_load("tests/grading/fake/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at("tests/grading/fake", "tests/grading/fake/rubric.json", &rub, err, sizeof err), 0, "%s", err);
     cr_assert_eq(wbt_run(out, "mkdir -p %s/a %s/b %s/c", dir, dir, dir), 0);
     json_t *a = json_pack("{s:s, s:s, s:f, s:f, s:[{s:i, s:s, s:f, s:f, s:[]}]}", "student", "a", "mode", "grade", "score", 8.0,
                           "max_score", 8.0, "chapters", "number", rub.ch[0].number, "status", "graded", "score", 8.0, "max_score", 8.0,
