@@ -302,6 +302,31 @@ Test(makefile, scripts_are_strict_and_say_their_usage, .timeout = 60)
 /* make test's run (scripts/test.sh): the runner's failure is make test's; a new entry in the watched /tmp
  * fails a passing run (TMP_CHECK=0 only warns); REQUIRE_GPU=1 turns a skipped GPU test into a failure,
  * another skip only into a line. A fake runner plays Criterion. */
+/* A clone under a 0700 folder (root's home): the runs cannot reach its build/tmp, so the run's TMPDIR is a
+ * folder of its own in /tmp that others may pass, removed after the run (else the grader's and the tests'
+ * fallbacks left wb-grade.* and wbtest.* in /tmp, seen on the H100). */
+Test(makefile, test_run_in_a_closed_clone_uses_a_passable_tmpdir_and_removes_it, .timeout = 60)
+{
+    char dir[512], root[512];
+    wbt_tmpdir(dir, sizeof dir);
+    cr_assert_not_null(getcwd(root, sizeof root));
+    int rc = wbt_run(out,
+                     "set -e; cd '%1$s'; mkdir -m 700 closed; cat > closed/runner <<'X'\n"
+                     "#!/bin/sh\n"
+                     "echo \"TMPDIR=$TMPDIR\"; stat -c %%a \"$TMPDIR\"; echo 'ok 1 - a' > \"${1#--tap=}\"\n"
+                     "X\n"
+                     "chmod +x closed/runner; cd closed && env TMP_CHECK=1 REQUIRE_GPU=0 '%2$s/scripts/test.sh' ./runner t.tap tmp 2>&1",
+                     dir, root);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *t = strstr(out, "TMPDIR=/tmp/wb-test.");
+    cr_assert_not_null(t, "the run's TMPDIR is not a folder of its own in /tmp:\n%s", out);
+    cr_expect(strstr(out, "\n711\n"), "its mode is not 0711:\n%s", out);
+    char path[256];
+    cr_assert_eq(sscanf(t, "TMPDIR=%255s", path), 1);
+    cr_expect(access(path, F_OK) != 0, "%s was not removed after the run", path);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
 Test(makefile, test_run_fails_on_tmp_leftovers_and_required_gpu_skips, .timeout = 60)
 {
     char dir[512];
