@@ -2,7 +2,6 @@
 #define _GNU_SOURCE 1
 #include "report.h"
 #include "honesty.h"
-#include "roster.h"
 
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
 static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
@@ -390,7 +389,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
     json_object_set_new(root, "gpu_seconds", json_real(s->budget_s));
     json_object_set_new(root, "execution_time", json_real(s->wall_s));
     json_object_set_new(root, "isolation", gr_jstr(s->isolation));
-    json_object_set_new(root, "status", json_string(gr_sub_status_name(st))); /* roster.c reads it */
+    json_object_set_new(root, "status", json_string(gr_sub_status_name(st))); /* gr_grading_not_run reads it */
     json_object_set_new(root, "error", gr_jstr(why));
     for (int i = 0; i < s->n_seeds; i++) json_array_append_new(seeds, json_integer((json_int_t)s->seeds[i]));
     json_object_set_new(root, "seeds", seeds);
@@ -435,6 +434,25 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
     int rc = json_dump_file(root, path, JSON_INDENT(2));
     json_decref(root);
     return rc;
+}
+
+int gr_grading_not_run(const json_t *g)
+{
+    /* the grader's own word (grading.json "status", report.h gr_sub_status); the rules below for files
+     * written before it had one */
+    const char *status = json_string_value(json_object_get(g, "status"));
+    if (status && gr_sub_status_parse(status) >= 0) return gr_sub_status_parse(status) != GR_SUB_GRADED;
+    const char *err = json_string_value(json_object_get(g, "error"));
+    json_t *chs = json_object_get(g, "chapters");
+    int not_run = err && *err && json_array_size(chs) == 0;
+    size_t i;
+    json_t *c;
+    json_array_foreach(chs, i, c)
+    {
+        const char *st = json_string_value(json_object_get(c, "status"));
+        if (st && (!strcmp(st, "grader error") || !strcmp(st, "no GPU"))) not_run = 1;
+    }
+    return not_run;
 }
 
 /* ---------------------------------------------------------------- CSV (RFC 4180) */
@@ -529,7 +547,7 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
     const char *who = json_string_value(json_object_get(g, "student"));
     gr_csv_field(csv, who ? who : "?");
     json_t *chs = json_object_get(g, "chapters");
-    int not_run = gr_roster_not_run(g); /* no score at all, the reason in the note; never 0.00 (roster.c) */
+    int not_run = gr_grading_not_run(g); /* no score at all, the reason in the note; never 0.00 */
     int ungraded = 0;
     double row[GR_MAX_CH] = {0}; /* into the chapter means only if the entry was graded */
     if (term) fprintf(term, "%-24.24s", who ? who : "?");
