@@ -80,6 +80,14 @@ static void header(FILE *f, const opts *o, const char *name, const char *log)
     if (o->partition) fprintf(f, "#SBATCH --partition=%s\n", o->partition);
 }
 
+/* A job script's body starts in the workbook and replaces the shell with the grader's command. */
+static void cd_exec(FILE *f, const char *root)
+{
+    fputs("cd ", f);
+    sq(f, root);
+    fputs(" || exit 2\nexec ", f);
+}
+
 static int submit(char *const argv[], const char *what, char *id, size_t len)
 {
     int rc = run_capture(argv, id, len);
@@ -190,9 +198,9 @@ static int submit_array(const opts *o, const round_paths *r, int m, char *id, si
     header(f, o, "wb-grade", log);
     fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
     if (o->gres) fprintf(f, "#SBATCH --gres=%s\n", o->gres);
-    fputs("# one submission, the grader's single-submission mode, the same sandbox\ncd ", f);
-    sq(f, r->root);
-    fputs(" || exit 2\nexec xargs -0 -a ", f);
+    fputs("# one submission, the grader's single-submission mode, the same sandbox\n", f);
+    cd_exec(f, r->root);
+    fputs("xargs -0 -a ", f);
     sq(f, r->rd);
     fputs("/task-\"$SLURM_ARRAY_TASK_ID\".args ", f);
     sq(f, r->self);
@@ -214,9 +222,7 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
     FILE *f = fopen(p, "w");
     if (!f) return 2;
     header(f, o, "wb-grade-merge", log);
-    fputs("cd ", f);
-    sq(f, r->root);
-    fputs(" || exit 2\nexec ", f);
+    cd_exec(f, r->root);
     sq(f, r->self);
     for (int k = 0; k < o->n_pass; k++) {
         if (!strcmp(o->pass[k], "--force")) continue;
