@@ -218,6 +218,12 @@ void gr_run_decode(const gr_run_facts *f, gr_run_result *r)
     if (f->bwrap && r->exited && r->code == 1 && f->err && !strncmp(f->err, "bwrap:", 6)) r->start_failed = 1;
 }
 
+gr_box gr_run_box(const gr_run_opts *o, int switched_off)
+{
+    if (o->no_bwrap || switched_off) return GR_BOX_NO_BWRAP;
+    return o->box;
+}
+
 gr_run_end gr_run_end_of(const gr_run_result *r)
 {
     if (r->start_failed) return GR_END_NOT_STARTED;
@@ -464,7 +470,8 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         gr_str_addf(&e, "cannot find the program '%s'", o->argv[0]);
         return gr_not_started(res, e.s);
     }
-    gr_box box = o->no_bwrap || getenv("WB_GRADE_NO_BWRAP") ? GR_BOX_NO_BWRAP : o->box ? o->box : gr_sandbox_box();
+    gr_box box = gr_run_box(o, getenv("WB_GRADE_NO_BWRAP") != NULL);
+    if (box == GR_BOX_PROBE) box = gr_sandbox_box();
     gr_launch l = {.o = o, .prog = prog, .drop = geteuid() == 0};
     if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) l.bwrap = bwrap;
     if (pipe2(l.po, O_CLOEXEC) || pipe2(l.pe, O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));

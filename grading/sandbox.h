@@ -117,6 +117,10 @@ int gr_sandbox_bwrap_works(void);
  * 64 above GR_RUN_UID_BASE, never the probe uid isolation.c takes from the grader's own block). */
 uid_t gr_run_uid(pid_t pid);
 
+/* Whether this run uses bubblewrap: never with o->no_bwrap or where it is `switched_off`
+ * (WB_GRADE_NO_BWRAP), else what the caller probed (o->box); GR_BOX_PROBE: a probe must say. */
+gr_box gr_run_box(const gr_run_opts *o, int switched_off);
+
 /* What bubblewrap's command line is made of, every path already checked on this machine. */
 typedef struct {
     const char *bwrap;            /* bubblewrap's path; NULL: no bubblewrap, the program runs as it is */

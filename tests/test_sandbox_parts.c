@@ -99,6 +99,20 @@ Test(sandbox_parts, without_bubblewrap_the_argv_is_the_program_and_its_arguments
     free(v);
 }
 
+Test(sandbox_parts, bubblewrap_is_used_as_the_caller_probed_unless_switched_off)
+{
+    gr_run_opts o = {0};
+    cr_assert_eq(gr_run_box(&o, 0), GR_BOX_PROBE, "no answer given: the run must probe");
+    o.box = GR_BOX_BWRAP;
+    cr_assert_eq(gr_run_box(&o, 0), GR_BOX_BWRAP);
+    cr_assert_eq(gr_run_box(&o, 1), GR_BOX_NO_BWRAP, "WB_GRADE_NO_BWRAP must win over the probe");
+    o.no_bwrap = 1; /* a GPU run where bubblewrap cannot reach the GPU (gpu.c) */
+    cr_assert_eq(gr_run_box(&o, 0), GR_BOX_NO_BWRAP, "no_bwrap must win over the probe");
+    o.box = GR_BOX_NO_BWRAP;
+    o.no_bwrap = 0;
+    cr_assert_eq(gr_run_box(&o, 0), GR_BOX_NO_BWRAP);
+}
+
 /* ---------------------------------------------------------------- the environment */
 static int has(const char *const *v, const char *entry)
 {
