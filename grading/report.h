@@ -7,6 +7,8 @@
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
+#include <jansson.h>
+
 #include "compare.h"
 #include "diagnose.h"
 #include "rubric.h"
@@ -127,6 +129,12 @@ int gr_write_results_json(const char *path, const gr_sub_result *s);
 
 /* grading.json: what a class report and a replay need. */
 int gr_write_grading_json(const char *path, const gr_sub_result *s);
+
+/* A grading.json (jansson object) whose grading could not run or was refused: its "status" is not
+ * "graded" (gr_sub_status); in a file without one, an error and no chapter graded, or a chapter that is
+ * "grader error" or "no GPU". Such a student gets an empty grade with the reason in grades.csv (never
+ * 0.00) and is graded again on the next run, without --force (roster.h gr_roster_pending). */
+int gr_grading_not_run(const json_t *g);
 
 /* grades.csv and summary.md from every <out>/<student>/grading.json; chapters are the rubric's. Returns
  * the number of students. */

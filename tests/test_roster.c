@@ -185,7 +185,7 @@ Test(roster, a_grading_that_could_not_run_gets_an_empty_grade_and_is_retried)
     snprintf(p, sizeof p, "%s/a/grading.json", dir), json_dump_file(a, p, 0);
     snprintf(p, sizeof p, "%s/b/grading.json", dir), json_dump_file(b, p, 0);
     snprintf(p, sizeof p, "%s/c/grading.json", dir), json_dump_file(c, p, 0);
-    cr_expect(!gr_roster_not_run(a) && gr_roster_not_run(b) && gr_roster_not_run(c));
+    cr_expect(!gr_grading_not_run(a) && gr_grading_not_run(b) && gr_grading_not_run(c));
     cr_expect(!gr_roster_pending(dir, "a") && gr_roster_pending(dir, "b") && gr_roster_pending(dir, "c") &&
               gr_roster_pending(dir, "missing"));
     json_decref(a), json_decref(b), json_decref(c);
