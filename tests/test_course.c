@@ -232,7 +232,7 @@ static char *render(const char *page, const char *shot)
     int rc = wbt_run(out, "cd %s && HOME=%s timeout 120 %s %s --user-data-dir=%s/chrome --screenshot=%s 'file://%s/out/%s'", dir, dir,
                      tool, flags, dir, png, dir, page);
     cr_assert_eq(rc, 0, "chromium --screenshot failed (%d): %s", rc, out);
-    double ink, sd = png_spread(png, &ink);
+    double ink = 0, sd = png_spread(png, &ink);
     cr_assert_geq(sd, 0, "%s is not a PNG", png);
     cr_expect_gt(sd, 20, "%s looks blank: grey-level spread %.1f", shot, sd);
     cr_expect_gt(ink, 0.01, "%s looks blank: %.4f of its pixels are not white", shot, ink);
