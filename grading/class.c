@@ -9,7 +9,7 @@
 #include "course.h"
 
 /* ---------------------------------------------------------------- a class */
-/* After the run: every entry's grading.json. Those not graded (missing, or gr_roster_not_run) are told
+/* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told
  * in one line on stderr; returns the class's exit code (report.h gr_exit_class). */
 static int gr_class_verdict(const char *subs, const char *out, int io_failed)
 {

@@ -7,7 +7,7 @@
 
 #include "gr_util.h"
 #include "html.h"
-#include "roster.h"
+#include "report.h"
 
 typedef struct {
     const char *student, *folder, *name, *section;
@@ -55,7 +55,7 @@ static int load(const char *out, klass *k)
         r->section = json_string_value(json_object_get(who, "section")) ?: "";
         snprintf(p, sizeof p, "%s/%s/grading.json", out, r->folder);
         r->g = json_load_file(p, 0, NULL);
-        r->not_run = !r->g || gr_roster_not_run(r->g);
+        r->not_run = !r->g || gr_grading_not_run(r->g);
         r->score = json_number_value(json_object_get(r->g, "score"));
         r->max = json_number_value(json_object_get(r->g, "max_score"));
     }

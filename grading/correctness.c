@@ -211,14 +211,18 @@ int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *v
 }
 
 /* Runs a variant alone over a chunk of sizes into dir: the confirmation of a failure seen next to the
- * other variants, within the chunk's short limit (gr_confirm_limit). One try: a variant that hangs
- * is never given the full limit again, nor the GPU to itself (that stalled every other grading). */
+ * other variants. One try, within the chunk's short limit (gr_confirm_limit), with the GPU to itself:
+ * a kernel spinning in another grading's run must not make an honest variant time out here (seen on
+ * the H100: a class with hanging entries beside it), and the short limit bounds what the others wait. */
 static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *variant, const char *dir, gr_cmd *c,
                          gr_run_result *r)
 {
     char what[120];
     snprintf(what, sizeof what, "ch%d %s alone (%d size%s)", j->ch->number, variant, k->count, k->count == 1 ? "" : "s");
+    gr_gpu_lock *l = j->s->lock;
+    int alone = l && l->held == GR_LOCK_NONE && gr_gpu_alone(l) == 0;
     gr_dump_run(j, k, j->stu, variant, dir, what, c, r);
+    if (alone) gr_gpu_release(l);
 }
 
 /* Notes how a run that left dumps missing ended: the first such run's words go into the feedback. */

@@ -1,6 +1,6 @@
 /*
  * gr_util.h — small helpers of the grader: a growing string, files and directories, time.
- * Plain C; the bodies are in gr_util.c (part of build/libwb.a).
+ * Plain C; the bodies are in gr_util.c (part of build/lib/libgrading.a).
  */
 #ifndef GR_UTIL_H
 #define GR_UTIL_H

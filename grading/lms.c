@@ -17,6 +17,7 @@
 
 #include "gr_archive.h"
 #include "gr_util.h"
+#include "report.h"
 #include "roster.h"
 
 static const char *const kind_names[] = {"plain", "canvas", "moodle", "gradescope"};
@@ -622,7 +623,7 @@ static void entry_score(const char *out_dir, const char *folder, char *score, si
     snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
     json_t *g = json_load_file(p, 0, NULL);
     score[0] = 0;
-    if (g && !gr_roster_not_run(g)) snprintf(score, len, "%.2f", json_number_value(json_object_get(g, "score")));
+    if (g && !gr_grading_not_run(g)) snprintf(score, len, "%.2f", json_number_value(json_object_get(g, "score")));
     if (g && json_number_value(json_object_get(g, "max_score")) > *max) *max = json_number_value(json_object_get(g, "max_score"));
     json_decref(g);
 }

@@ -7,6 +7,8 @@
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
+#include <jansson.h>
+
 #include "compare.h"
 #include "diagnose.h"
 #include "rubric.h"
@@ -45,7 +47,7 @@ typedef struct {
     double stu_ms, ref_ms, ratio;
     double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
     char perf_note[300];
-    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/honesty.h) */
+    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/caught.h) */
     char caught_note[600];          /* one sentence per finding, for the student */
     gr_diag_ev ev;                  /* what correctness, the sanitizer and perf saw (diagnose.h) */
     gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
@@ -138,6 +140,12 @@ int gr_write_results_json(const char *path, const gr_sub_result *s);
 
 /* grading.json: what a class report and a replay need. */
 int gr_write_grading_json(const char *path, const gr_sub_result *s);
+
+/* A grading.json (jansson object) whose grading could not run or was refused: its "status" is not
+ * "graded" (gr_sub_status); in a file without one, an error and no chapter graded, or a chapter that is
+ * "grader error" or "no GPU". Such a student gets an empty grade with the reason in grades.csv (never
+ * 0.00) and is graded again on the next run, without --force (roster.h gr_roster_pending). */
+int gr_grading_not_run(const json_t *g);
 
 /* grades.csv and summary.md from every <out>/<student>/grading.json; chapters are the rubric's. Returns
  * the number of students. */

@@ -146,25 +146,6 @@ int gr_roster_record(const char *subs, const char *out_dir)
     return rc ? -1 : n;
 }
 
-int gr_roster_not_run(const json_t *g)
-{
-    /* the grader's own word (grading.json "status", report.h gr_sub_status); the rules below for files
-     * written before it had one */
-    const char *status = json_string_value(json_object_get(g, "status"));
-    if (status && gr_sub_status_parse(status) >= 0) return gr_sub_status_parse(status) != GR_SUB_GRADED;
-    const char *err = json_string_value(json_object_get(g, "error"));
-    json_t *chs = json_object_get(g, "chapters");
-    int not_run = err && *err && json_array_size(chs) == 0;
-    size_t i;
-    json_t *c;
-    json_array_foreach(chs, i, c)
-    {
-        const char *st = json_string_value(json_object_get(c, "status"));
-        if (st && (!strcmp(st, "grader error") || !strcmp(st, "no GPU"))) not_run = 1;
-    }
-    return not_run;
-}
-
 int gr_roster_pending(const char *out_dir, const char *folder)
 {
     char p[4096];
@@ -172,7 +153,7 @@ int gr_roster_pending(const char *out_dir, const char *folder)
     json_error_t e;
     json_t *g = json_load_file(p, 0, &e);
     if (!g) return 1;
-    int pending = gr_roster_not_run(g);
+    int pending = gr_grading_not_run(g);
     json_decref(g);
     return pending;
 }

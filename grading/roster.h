@@ -29,12 +29,7 @@ int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n);
 /* Scans subs and records the map in out_dir: the one call the class loop needs before it starts.
  * Returns the number of entries (students), or -1 with the reason on stderr. */
 int gr_roster_record(const char *subs, const char *out_dir);
-/* A grading.json (jansson object) whose grading could not run or was refused: its "status" is not
- * "graded" (report.h gr_sub_status); in a file without one, an error and no chapter graded, or a chapter
- * that is "grader error" or "no GPU". Such a student gets an empty grade with the reason in grades.csv
- * (never 0.00) and is graded again on the next run, without --force. */
-int gr_roster_not_run(const json_t *g);
 
-/* 1 when <out_dir>/<folder>/grading.json is missing or gr_roster_not_run. */
+/* 1 when <out_dir>/<folder>/grading.json is missing or gr_grading_not_run (report.h). */
 int gr_roster_pending(const char *out_dir, const char *folder);
 #endif

@@ -122,35 +122,17 @@ static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16
     }
 }
 
-/* ---------------------------------------------------------------- the rubric */
-static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
+/* ---------------------------------------------------------------- a chapter's facts (chapter.json) */
+/* What chapters/NN-name/chapter.json says about the chapter itself; the rubric adds points and policy. */
+static const char *const gr_fact_keys[] = {"dump", "compare", "tolerance", "tile", "cols_dim", "edge_sizes",
+                                           "sanitizer_size", "perf_size", "ceiling", "variants", "tests",
+                                           "oracle_tolerance", NULL};
+static const char *const gr_policy_keys[] = {"number", "sanitizer_tools", "screen_extra", "screen_allow", "variants",
+                                             NULL};
+
+/* dump, compare and tolerance: how the --dump result is compared with the reference's. */
+static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
-    char where[64];
-    snprintf(where, sizeof where, "chapters[%d]", idx);
-    if (!json_is_object(o)) {
-        gr_perr(c, "%s: must be an object", where);
-        return;
-    }
-    static const char *const keys[] = {"number", "dir", "file", "dump", "compare", "tolerance", "tile", "cols_dim",
-                                       "edge_sizes", "sanitizer_size", "perf_size", "sanitizer_tools", "variants",
-                                       "screen_extra", "screen_allow", "ceiling", "comment", NULL};
-    gr_known_keys(c, o, where, keys);
-    gr_chapter_rubric *ch = &r->ch[idx];
-    memset(ch, 0, sizeof *ch);
-    ch->screen = r->screen;
-    char serr[200];
-    json_t *extra = json_object_get(o, "screen_extra"), *allow = json_object_get(o, "screen_allow");
-    if (extra && gr_screen_rules_add(&ch->screen, extra, serr, sizeof serr)) gr_perr(c, "%s.screen_extra: %s", where, serr);
-    if (allow && !json_is_array(allow)) gr_perr(c, "%s.screen_allow: must be an array of patterns", where);
-    else gr_screen_rules_allow(&ch->screen, allow);
-    ch->number = (int)gr_num(c, o, "number", where, 0, 1, 99, 1);
-    if (ch->number != floor(ch->number)) gr_perr(c, "%s.number: must be an integer", where);
-    for (int k = 0; k < idx; k++)
-        if (r->ch[k].number == ch->number) gr_perr(c, "%s: chapter %d appears twice", where, ch->number);
-    gr_strfield(c, o, "dir", where, ch->dir, sizeof ch->dir, NULL);
-    gr_strfield(c, o, "file", where, ch->file, sizeof ch->file, NULL);
-    if (!c->failed && (!gr_safe_name(ch->dir) || !gr_safe_name(ch->file)))
-        gr_perr(c, "%s: dir and file must be plain names (letters, digits, '-', '_', '.')", where);
     char dump[16] = "", cmp[16] = "";
     gr_strfield(c, o, "dump", where, dump, sizeof dump, NULL);
     gr_strfield(c, o, "compare", where, cmp, sizeof cmp, "exact");
@@ -161,27 +143,34 @@ static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
     if (!strcmp(cmp, "tolerance")) ch->tolerance = 1;
     else if (strcmp(cmp, "exact") && !c->failed) gr_perr(c, "%s.compare: '%s' is not exact or tolerance", where, cmp);
     json_t *tol = json_object_get(o, "tolerance");
-    if (ch->tolerance) {
-        if (ch->elem != GR_F32) gr_perr(c, "%s: a tolerance needs dump float32", where);
-        if (!json_is_object(tol)) gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
-        else {
-            char tw[80];
-            snprintf(tw, sizeof tw, "%s.tolerance", where);
-            static const char *const tk[] = {"rel", "abs", "scale_sqrt_k", NULL};
-            gr_known_keys(c, tol, tw, tk);
-            ch->rtol = gr_num(c, tol, "rel", tw, 0, 0, 1, 1);
-            ch->atol = gr_num(c, tol, "abs", tw, 0, 0, 1e6, 1);
-            json_t *sk = json_object_get(tol, "scale_sqrt_k");
-            if (sk && !json_is_boolean(sk)) gr_perr(c, "%s.scale_sqrt_k: must be true or false", tw);
-            ch->sqrt_k = sk && json_is_true(sk);
-            if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
-        }
-    } else if (tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
+    if (!ch->tolerance) {
+        if (tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
+        return;
+    }
+    if (ch->elem != GR_F32) gr_perr(c, "%s: a tolerance needs dump float32", where);
+    if (!json_is_object(tol)) {
+        gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
+        return;
+    }
+    char tw[300];
+    snprintf(tw, sizeof tw, "%s.tolerance", where);
+    static const char *const tk[] = {"rel", "abs", "scale_sqrt_k", NULL};
+    gr_known_keys(c, tol, tw, tk);
+    ch->rtol = gr_num(c, tol, "rel", tw, 0, 0, 1, 1);
+    ch->atol = gr_num(c, tol, "abs", tw, 0, 0, 1e6, 1);
+    json_t *sk = json_object_get(tol, "scale_sqrt_k");
+    if (sk && !json_is_boolean(sk)) gr_perr(c, "%s.scale_sqrt_k: must be true or false", tw);
+    ch->sqrt_k = sk && json_is_true(sk);
+    if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
+}
+
+/* The sizes (edge, sanitizer, perf: all of one form), the tile, cols_dim and the ceiling's name. */
+static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
+{
     ch->tile = (int)gr_num(c, o, "tile", where, 1, 1, 65536, 0);
     json_t *cd = json_object_get(o, "cols_dim");
     ch->cols_dim = -1;
     if (cd && !json_is_null(cd)) ch->cols_dim = (int)gr_num(c, o, "cols_dim", where, -1, 0, 2, 0);
-
     json_t *edge = json_object_get(o, "edge_sizes");
     if (!json_is_array(edge) || json_array_size(edge) == 0) gr_perr(c, "%s.edge_sizes: must be a non-empty array", where);
     else if (json_array_size(edge) > GR_MAX_EDGE) gr_perr(c, "%s.edge_sizes: at most %d", where, GR_MAX_EDGE);
@@ -203,22 +192,29 @@ static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
     gr_strfield(c, o, "perf_size", where, ch->perf_size, sizeof ch->perf_size, NULL);
     if (!c->failed && !gr_size_valid(ch->sanitizer_size)) gr_perr(c, "%s.sanitizer_size: not a size", where);
     if (!c->failed && !gr_size_valid(ch->perf_size)) gr_perr(c, "%s.perf_size: not a size", where);
-    if (!c->failed) {
-        long long d[3];
-        int dims = gr_size_dims(ch->edge[0], d);
-        for (int i = 0; i < ch->n_edge; i++)
-            if (gr_size_dims(ch->edge[i], d) != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
-        if (gr_size_dims(ch->perf_size, d) != dims || gr_size_dims(ch->sanitizer_size, d) != dims)
-            gr_perr(c, "%s: perf_size and sanitizer_size must have the edge sizes' form", where);
-        if (ch->cols_dim >= dims) gr_perr(c, "%s.cols_dim: the sizes have only %d extent(s)", where, dims);
-        if (ch->sqrt_k && dims != 3) gr_perr(c, "%s.tolerance.scale_sqrt_k: needs MxNxK sizes", where);
-    }
-    json_t *tools = json_object_get(o, "sanitizer_tools");
-    if (tools) gr_tools(c, tools, where, ch->tools, &ch->n_tools);
-    else {
-        ch->n_tools = r->n_tools;
-        memcpy(ch->tools, r->tools, sizeof ch->tools);
-    }
+    if (c->failed) return;
+    long long d[3];
+    int dims = gr_size_dims(ch->edge[0], d);
+    for (int i = 0; i < ch->n_edge; i++)
+        if (gr_size_dims(ch->edge[i], d) != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
+    if (gr_size_dims(ch->perf_size, d) != dims || gr_size_dims(ch->sanitizer_size, d) != dims)
+        gr_perr(c, "%s: perf_size and sanitizer_size must have the edge sizes' form", where);
+    if (ch->cols_dim >= dims) gr_perr(c, "%s.cols_dim: the sizes have only %d extent(s)", where, dims);
+    if (ch->sqrt_k && dims != 3) gr_perr(c, "%s.tolerance.scale_sqrt_k: needs MxNxK sizes", where);
+}
+
+/* One variant's points (correct required, perf and sanitizer 0 unless given). */
+static void gr_variant_points(gr_pctx *c, json_t *v, const char *vw, gr_variant_rubric *vr)
+{
+    vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
+    vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
+    vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
+}
+
+/* The variants, in the program's order: name, the idea it adds, whether it stages tiles, whether the
+ * starter gives it; with_points: the points too (a rubric that holds its chapters' facts inline). */
+static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, int with_points)
+{
     json_t *vars = json_object_get(o, "variants");
     if (!json_is_array(vars) || json_array_size(vars) == 0) {
         gr_perr(c, "%s.variants: must be a non-empty array", where);
@@ -232,152 +228,246 @@ static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
     json_t *v;
     json_array_foreach(vars, i, v)
     {
-        char vw[96];
+        char vw[300];
         snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
         if (!json_is_object(v)) {
             gr_perr(c, "%s: must be an object", vw);
             return;
         }
-        static const char *const vk[] = {"name", "correct", "perf", "sanitizer", "tiles", NULL};
-        gr_known_keys(c, v, vw, vk);
+        static const char *const fk[] = {"name", "idea", "tiles", "given", NULL};
+        static const char *const ik[] = {"name", "idea", "tiles", "given", "correct", "perf", "sanitizer", NULL};
+        gr_known_keys(c, v, vw, with_points ? ik : fk);
         gr_variant_rubric *vr = &ch->var[ch->n_var++];
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
-        vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
-        vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
-        vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
-        json_t *tl = json_object_get(v, "tiles");
+        gr_strfield(c, v, "idea", vw, vr->idea, sizeof vr->idea, "");
+        if (with_points) gr_variant_points(c, v, vw, vr);
+        json_t *tl = json_object_get(v, "tiles"), *gv = json_object_get(v, "given");
         if (tl && !json_is_boolean(tl)) gr_perr(c, "%s.tiles: must be true or false", vw);
+        if (gv && !json_is_boolean(gv)) gr_perr(c, "%s.given: must be true or false", vw);
         vr->tiles = tl ? json_is_true(tl) : ch->tile > 1;
+        vr->given = gv && json_is_true(gv);
         for (int k = 0; k + 1 < ch->n_var; k++)
             if (!strcmp(ch->var[k].name, vr->name)) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
     }
 }
 
-int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
+/* The facts themselves, wherever they are written (chapter.json, or a rubric's inline entry). */
+static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, int with_points)
 {
-    memset(r, 0, sizeof *r);
-    gr_pctx c = {err, errlen, 0};
-    json_error_t je;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        snprintf(err, errlen, "line %d, column %d: %s", je.line, je.column, je.text);
-        return -1;
-    }
-    if (!json_is_object(root)) {
-        snprintf(err, errlen, "the rubric must be a JSON object");
-        json_decref(root);
-        return -1;
-    }
-    static const char *const keys[] = {"course", "seeds", "timeouts_s", "limits", "perf", "sanitizer_tools",
-                                       "screen", "chapters", "comment", "bounds", "sanitizer_without_bubblewrap", NULL};
-    gr_known_keys(&c, root, "rubric", keys);
-    gr_strfield(&c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
-    r->seeds = (int)gr_num(&c, root, "seeds", "rubric", 2, 1, 8, 0);
+    gr_chapter_compare(c, o, where, ch);
+    gr_chapter_sizes(c, o, where, ch);
+    /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them): the grader
+     * only asks that each is an object */
+    json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
+    if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
+    if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
+    gr_chapter_variants(c, o, where, ch, with_points);
+}
 
-    json_t *t = json_object_get(root, "timeouts_s");
-    json_t *empty = json_object();
-    if (t && !json_is_object(t)) gr_perr(&c, "timeouts_s: must be an object");
-    if (!t || !json_is_object(t)) t = empty;
+/* ---------------------------------------------------------------- a chapter's policy (the rubric) */
+/* The rubric's part of a chapter: its number (unique), screen rules, sanitizer tools. */
+static void gr_chapter_policy(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, const gr_rubric *r)
+{
+    ch->screen = r->screen;
+    char serr[200];
+    json_t *extra = json_object_get(o, "screen_extra"), *allow = json_object_get(o, "screen_allow");
+    if (extra && gr_screen_rules_add(&ch->screen, extra, serr, sizeof serr)) gr_perr(c, "%s.screen_extra: %s", where, serr);
+    if (allow && !json_is_array(allow)) gr_perr(c, "%s.screen_allow: must be an array of patterns", where);
+    else gr_screen_rules_allow(&ch->screen, allow);
+    for (int k = 0; k < r->n_ch; k++)
+        if (&r->ch[k] != ch && r->ch[k].number == ch->number) gr_perr(c, "%s: chapter %d appears twice", where, ch->number);
+    json_t *tools = json_object_get(o, "sanitizer_tools");
+    if (tools) gr_tools(c, tools, where, ch->tools, &ch->n_tools);
+    else {
+        ch->n_tools = r->n_tools;
+        memcpy(ch->tools, r->tools, sizeof ch->tools);
+    }
+}
+
+static int gr_chapter_number(gr_pctx *c, json_t *o, const char *where)
+{
+    double n = gr_num(c, o, "number", where, 0, 1, 99, 1);
+    if (n != floor(n)) gr_perr(c, "%s.number: must be an integer", where);
+    return (int)n;
+}
+
+/* A chapter written whole inside the rubric text (facts and points in one entry: unit tests, tools). */
+static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
+{
+    char where[64];
+    snprintf(where, sizeof where, "chapters[%d]", idx);
+    if (!json_is_object(o)) {
+        gr_perr(c, "%s: must be an object", where);
+        return;
+    }
+    static const char *const keys[] = {"number", "dir", "file", "dump", "compare", "tolerance", "tile", "cols_dim",
+                                       "edge_sizes", "sanitizer_size", "perf_size", "sanitizer_tools", "variants",
+                                       "screen_extra", "screen_allow", "ceiling", "tests", "oracle_tolerance", NULL};
+    gr_known_keys(c, o, where, keys);
+    gr_chapter_rubric *ch = &r->ch[idx];
+    memset(ch, 0, sizeof *ch);
+    ch->number = gr_chapter_number(c, o, where);
+    gr_chapter_policy(c, o, where, ch, r);
+    gr_strfield(c, o, "dir", where, ch->dir, sizeof ch->dir, NULL);
+    gr_strfield(c, o, "file", where, ch->file, sizeof ch->file, NULL);
+    if (!c->failed && (!gr_safe_name(ch->dir) || !gr_safe_name(ch->file)))
+        gr_perr(c, "%s: dir and file must be plain names (letters, digits, '-', '_', '.')", where);
+    gr_chapter_facts(c, o, where, ch, 1);
+}
+
+/* ---------------------------------------------------------------- the rubric's own sections */
+static json_t *gr_section(gr_pctx *c, json_t *root, const char *key, json_t *empty, const char *const *keys)
+{
+    json_t *s = json_object_get(root, key);
+    if (s && !json_is_object(s)) gr_perr(c, "%s: must be an object", key);
+    if (!s || !json_is_object(s)) s = empty;
+    gr_known_keys(c, s, key, keys);
+    return s;
+}
+
+static void gr_parse_costs(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+{
     static const char *const tk[] = {"build", "run", "sanitizer", "perf", NULL};
-    gr_known_keys(&c, t, "timeouts_s", tk);
-    r->t_build = gr_num(&c, t, "build", "timeouts_s", 240, 1, 3600, 0);
-    r->t_run = gr_num(&c, t, "run", "timeouts_s", 60, 1, 3600, 0);
-    r->t_sanitizer = gr_num(&c, t, "sanitizer", "timeouts_s", 240, 1, 3600, 0);
-    r->t_perf = gr_num(&c, t, "perf", "timeouts_s", 120, 1, 3600, 0);
-
-    json_t *b = json_object_get(root, "bounds");
-    if (b && !json_is_object(b)) gr_perr(&c, "bounds: must be an object");
-    if (!b || !json_is_object(b)) b = empty;
+    json_t *t = gr_section(c, root, "timeouts_s", empty, tk);
+    r->t_build = gr_num(c, t, "build", "timeouts_s", 240, 1, 3600, 0);
+    r->t_run = gr_num(c, t, "run", "timeouts_s", 60, 1, 3600, 0);
+    r->t_sanitizer = gr_num(c, t, "sanitizer", "timeouts_s", 240, 1, 3600, 0);
+    r->t_perf = gr_num(c, t, "perf", "timeouts_s", 120, 1, 3600, 0);
     static const char *const bk[] = {"gpu_chapter_s", "gpu_submission_s", "confirm_s", "confirm_factor",
-                                     "sanitizer_factor", "sanitizer_slack_s", "comment", NULL};
-    gr_known_keys(&c, b, "bounds", bk);
-    r->gpu_chapter_s = gr_num(&c, b, "gpu_chapter_s", "bounds", 90, 5, 36000, 0);
-    r->gpu_submission_s = gr_num(&c, b, "gpu_submission_s", "bounds", 240, 5, 36000, 0);
-    r->confirm_s = gr_num(&c, b, "confirm_s", "bounds", 10, 1, 3600, 0);
-    r->confirm_factor = gr_num(&c, b, "confirm_factor", "bounds", 5, 1, 1000, 0);
-    r->sanitizer_factor = gr_num(&c, b, "sanitizer_factor", "bounds", 4, 1, 1000, 0);
-    r->sanitizer_slack_s = gr_num(&c, b, "sanitizer_slack_s", "bounds", 20, 0, 3600, 0);
-    {
-        char fb[32];
-        gr_strfield(&c, root, "sanitizer_without_bubblewrap", "rubric", fb, sizeof fb, "isolated");
-        if (!strcmp(fb, "isolated")) r->san_fallback = GR_SAN_FALLBACK_ISOLATED;
-        else if (!strcmp(fb, "skip")) r->san_fallback = GR_SAN_FALLBACK_SKIP;
-        else gr_perr(&c, "sanitizer_without_bubblewrap: \"isolated\" or \"skip\", not \"%s\"", fb);
-    }
-
-    json_t *l = json_object_get(root, "limits");
-    if (l && !json_is_object(l)) gr_perr(&c, "limits: must be an object");
-    if (!l || !json_is_object(l)) l = empty;
+                                     "sanitizer_factor", "sanitizer_slack_s", NULL};
+    json_t *b = gr_section(c, root, "bounds", empty, bk);
+    r->gpu_chapter_s = gr_num(c, b, "gpu_chapter_s", "bounds", 90, 5, 36000, 0);
+    r->gpu_submission_s = gr_num(c, b, "gpu_submission_s", "bounds", 240, 5, 36000, 0);
+    r->confirm_s = gr_num(c, b, "confirm_s", "bounds", 10, 1, 3600, 0);
+    r->confirm_factor = gr_num(c, b, "confirm_factor", "bounds", 5, 1, 1000, 0);
+    r->sanitizer_factor = gr_num(c, b, "sanitizer_factor", "bounds", 4, 1, 1000, 0);
+    r->sanitizer_slack_s = gr_num(c, b, "sanitizer_slack_s", "bounds", 20, 0, 3600, 0);
+    char fb[32];
+    gr_strfield(c, root, "sanitizer_without_bubblewrap", "rubric", fb, sizeof fb, "isolated");
+    if (!strcmp(fb, "isolated")) r->san_fallback = GR_SAN_FALLBACK_ISOLATED;
+    else if (!strcmp(fb, "skip")) r->san_fallback = GR_SAN_FALLBACK_SKIP;
+    else gr_perr(c, "sanitizer_without_bubblewrap: \"isolated\" or \"skip\", not \"%s\"", fb);
     static const char *const lk[] = {"cpu_s", "file_mb", "disk_mb", "nproc", "output_kb", NULL};
-    gr_known_keys(&c, l, "limits", lk);
-    r->cpu_s = gr_num(&c, l, "cpu_s", "limits", 300, 1, 36000, 0);
-    r->file_bytes = (long long)gr_num(&c, l, "file_mb", "limits", 1024, 1, 1 << 20, 0) << 20;
-    r->disk_bytes = (long long)gr_num(&c, l, "disk_mb", "limits", 2048, 1, 1 << 20, 0) << 20;
-    r->nproc = (int)gr_num(&c, l, "nproc", "limits", 256, 64, 100000, 0);
-    r->out_cap = (size_t)gr_num(&c, l, "output_kb", "limits", 64, 1, 1 << 20, 0) << 10;
+    json_t *l = gr_section(c, root, "limits", empty, lk);
+    r->cpu_s = gr_num(c, l, "cpu_s", "limits", 300, 1, 36000, 0);
+    r->file_bytes = (long long)gr_num(c, l, "file_mb", "limits", 1024, 1, 1 << 20, 0) << 20;
+    r->disk_bytes = (long long)gr_num(c, l, "disk_mb", "limits", 2048, 1, 1 << 20, 0) << 20;
+    r->nproc = (int)gr_num(c, l, "nproc", "limits", 256, 64, 100000, 0);
+    r->out_cap = (size_t)gr_num(c, l, "output_kb", "limits", 64, 1, 1 << 20, 0) << 10;
+}
 
-    json_t *p = json_object_get(root, "perf");
-    if (p && !json_is_object(p)) gr_perr(&c, "perf: must be an object");
-    if (!p || !json_is_object(p)) p = empty;
-    static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "cross_check_s",
-                                     "bands", "floor_margin", "cpu_factor", NULL};
-    gr_known_keys(&c, p, "perf", pk);
-    r->rounds = (int)gr_num(&c, p, "rounds", "perf", 2, 1, 20, 0);
-    r->warmup = (int)gr_num(&c, p, "warmup", "perf", 2, 0, 100, 0);
-    r->wall_slack_s = gr_num(&c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
-    r->wall_factor = gr_num(&c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
-    r->cross_check_s = gr_num(&c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
-    /* A margin below 0 would flag honest runs at the ceiling; above 10 would let 11x the hardware pass. */
-    r->floor_margin = gr_num(&c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
-    /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */
-    r->cpu_factor = gr_num(&c, p, "cpu_factor", "perf", 2.0, 1, 1000, 0);
+static void gr_parse_reps(gr_pctx *c, json_t *p, gr_rubric *r)
+{
     r->reps_lo = 5;
     r->reps_hi = 1000;
     json_t *reps = json_object_get(p, "reps");
-    if (reps) {
-        if (!json_is_array(reps) || json_array_size(reps) != 2 || !json_is_integer(json_array_get(reps, 0)) ||
-            !json_is_integer(json_array_get(reps, 1)))
-            gr_perr(&c, "perf.reps: must be [low, highest high], two integers");
-        else {
-            r->reps_lo = (int)json_integer_value(json_array_get(reps, 0));
-            r->reps_hi = (int)json_integer_value(json_array_get(reps, 1));
-            if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo)
-                gr_perr(&c, "perf.reps: need 1 ≤ low < high ≤ 1000");
-        }
+    if (!reps) return;
+    if (!json_is_array(reps) || json_array_size(reps) != 2 || !json_is_integer(json_array_get(reps, 0)) ||
+        !json_is_integer(json_array_get(reps, 1))) {
+        gr_perr(c, "perf.reps: must be [low, highest high], two integers");
+        return;
     }
+    r->reps_lo = (int)json_integer_value(json_array_get(reps, 0));
+    r->reps_hi = (int)json_integer_value(json_array_get(reps, 1));
+    if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo) gr_perr(c, "perf.reps: need 1 ≤ low < high ≤ 1000");
+}
+
+static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
+{
     json_t *bands = json_object_get(p, "bands");
     if (!bands) {
         r->band[0] = (gr_band){1.2, 1.0};
         r->band[1] = (gr_band){2.0, 0.5};
         r->band[2] = (gr_band){10.0, 0.1};
         r->n_bands = 3;
-    } else if (!json_is_array(bands) || json_array_size(bands) == 0 || json_array_size(bands) > GR_MAX_BANDS) {
-        gr_perr(&c, "perf.bands: must be an array of 1 to %d {\"within\": x, \"fraction\": f}", GR_MAX_BANDS);
-    } else {
-        size_t i;
-        json_t *b;
-        json_array_foreach(bands, i, b)
-        {
-            char bw[48];
-            snprintf(bw, sizeof bw, "perf.bands[%zu]", i);
-            if (!json_is_object(b)) {
-                gr_perr(&c, "%s: must be an object", bw);
-                break;
-            }
-            static const char *const bk[] = {"within", "fraction", NULL};
-            gr_known_keys(&c, b, bw, bk);
-            gr_band *g = &r->band[r->n_bands++];
-            g->within = gr_num(&c, b, "within", bw, 1, 1, 1e6, 1);
-            g->fraction = gr_num(&c, b, "fraction", bw, 0, 0, 1, 1);
-            if (i > 0 && !(g->within > r->band[i - 1].within))
-                gr_perr(&c, "%s.within: bands must grow (%g after %g)", bw, g->within, r->band[i - 1].within);
-            if (i > 0 && g->fraction > r->band[i - 1].fraction)
-                gr_perr(&c, "%s.fraction: a slower band cannot earn more (%g after %g)", bw, g->fraction,
-                        r->band[i - 1].fraction);
-        }
+        return;
     }
+    if (!json_is_array(bands) || json_array_size(bands) == 0 || json_array_size(bands) > GR_MAX_BANDS) {
+        gr_perr(c, "perf.bands: must be an array of 1 to %d {\"within\": x, \"fraction\": f}", GR_MAX_BANDS);
+        return;
+    }
+    size_t i;
+    json_t *b;
+    json_array_foreach(bands, i, b)
+    {
+        char bw[48];
+        snprintf(bw, sizeof bw, "perf.bands[%zu]", i);
+        if (!json_is_object(b)) {
+            gr_perr(c, "%s: must be an object", bw);
+            break;
+        }
+        static const char *const bk[] = {"within", "fraction", NULL};
+        gr_known_keys(c, b, bw, bk);
+        gr_band *g = &r->band[r->n_bands++];
+        g->within = gr_num(c, b, "within", bw, 1, 1, 1e6, 1);
+        g->fraction = gr_num(c, b, "fraction", bw, 0, 0, 1, 1);
+        if (i > 0 && !(g->within > r->band[i - 1].within))
+            gr_perr(c, "%s.within: bands must grow (%g after %g)", bw, g->within, r->band[i - 1].within);
+        if (i > 0 && g->fraction > r->band[i - 1].fraction)
+            gr_perr(c, "%s.fraction: a slower band cannot earn more (%g after %g)", bw, g->fraction, r->band[i - 1].fraction);
+    }
+}
+
+static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+{
+    static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "cross_check_s",
+                                     "bands", "floor_margin", "cpu_factor", NULL};
+    json_t *p = gr_section(c, root, "perf", empty, pk);
+    r->rounds = (int)gr_num(c, p, "rounds", "perf", 2, 1, 20, 0);
+    r->warmup = (int)gr_num(c, p, "warmup", "perf", 2, 0, 100, 0);
+    r->wall_slack_s = gr_num(c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
+    r->wall_factor = gr_num(c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
+    r->cross_check_s = gr_num(c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
+    /* A margin below 0 would flag honest runs at the ceiling; above 10 would let 11x the hardware pass. */
+    r->floor_margin = gr_num(c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
+    /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */
+    r->cpu_factor = gr_num(c, p, "cpu_factor", "perf", 2.0, 1, 1000, 0);
+    gr_parse_reps(c, p, r);
+    gr_parse_bands(c, p, r);
+}
+
+/* The points of each variant of a chapter the rubric does not name, and whether such a chapter is graded. */
+static void gr_parse_points(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+{
+    static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
+    json_t *p = gr_section(c, root, "points", empty, pk);
+    r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);
+    r->points.sanitizer = gr_num(c, p, "sanitizer", "points", 1, 0, 1000, 0);
+    r->points.perf = gr_num(c, p, "perf", "points", 1, 0, 1000, 0);
+    char un[16];
+    gr_strfield(c, root, "unlisted_chapters", "rubric", un, sizeof un, "grade");
+    if (!strcmp(un, "skip")) r->skip_unlisted = 1;
+    else if (strcmp(un, "grade")) gr_perr(c, "unlisted_chapters: \"grade\" or \"skip\", not \"%s\"", un);
+}
+
+/* Everything but the chapters. Returns the parsed document (the caller json_decref's it) or NULL. */
+static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
+{
+    memset(r, 0, sizeof *r);
+    json_error_t je;
+    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    if (!root) {
+        gr_perr(c, "line %d, column %d: %s", je.line, je.column, je.text);
+        return NULL;
+    }
+    if (!json_is_object(root)) {
+        gr_perr(c, "the rubric must be a JSON object");
+        json_decref(root);
+        return NULL;
+    }
+    static const char *const keys[] = {"course", "seeds", "timeouts_s", "limits", "perf", "sanitizer_tools", "screen",
+                                       "chapters", "bounds", "sanitizer_without_bubblewrap", "points",
+                                       "unlisted_chapters", NULL};
+    gr_known_keys(c, root, "rubric", keys);
+    gr_strfield(c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
+    r->seeds = (int)gr_num(c, root, "seeds", "rubric", 2, 1, 8, 0);
+    json_t *empty = json_object();
+    gr_parse_costs(c, root, empty, r);
+    gr_parse_perf(c, root, empty, r);
+    gr_parse_points(c, root, empty, r);
+    json_decref(empty);
     json_t *tools = json_object_get(root, "sanitizer_tools");
-    if (tools) gr_tools(&c, tools, "sanitizer_tools", r->tools, &r->n_tools);
+    if (tools) gr_tools(c, tools, "sanitizer_tools", r->tools, &r->n_tools);
     else {
         r->n_tools = 3;
         strcpy(r->tools[0], "memcheck");
@@ -387,7 +477,15 @@ int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
     /* The region screen's rules (grading/screen.h): every chapter starts from these. */
     json_t *screen = json_object_get(root, "screen");
     char serr[200];
-    if (screen && gr_screen_rules_add(&r->screen, screen, serr, sizeof serr)) gr_perr(&c, "screen: %s", serr);
+    if (screen && gr_screen_rules_add(&r->screen, screen, serr, sizeof serr)) gr_perr(c, "screen: %s", serr);
+    return root;
+}
+
+int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
+{
+    gr_pctx c = {err, errlen, 0};
+    json_t *root = gr_rubric_policy(text, r, &c);
+    if (!root) return -1;
     json_t *chs = json_object_get(root, "chapters");
     if (!json_is_array(chs) || json_array_size(chs) == 0) gr_perr(&c, "rubric: 'chapters' must be a non-empty array");
     else if (json_array_size(chs) > GR_MAX_CH) gr_perr(&c, "chapters: at most %d", GR_MAX_CH);
@@ -397,16 +495,163 @@ int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
         json_array_foreach(chs, i, ch)
         {
             if (c.failed) break;
-            gr_parse_chapter(&c, ch, (int)i, r);
             r->n_ch++;
+            gr_parse_chapter(&c, ch, (int)i, r);
         }
     }
-    json_decref(empty);
     json_decref(root);
     return c.failed ? -1 : 0;
 }
 
-int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen)
+/* ---------------------------------------------------------------- a workbook's chapters on disk */
+int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len)
+{
+    char *end;
+    long n = strtol(dir, &end, 10);
+    if (!isdigit((unsigned char)dir[0]) || *end != '-' || !end[1] || n < 1 || n > 99 || !gr_safe_name(dir)) return -1;
+    *number = (int)n;
+    snprintf(file, len, "%s.cu", end + 1);
+    return 0;
+}
+
+static int gr_chapter_cmp(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+int gr_chapters_scan(const char *root, char dirs[][128], int max)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/chapters", root);
+    DIR *d = opendir(p);
+    if (!d) return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < max) {
+        int num;
+        char file[128];
+        if (strlen(e->d_name) >= 128 || gr_chapter_dir_split(e->d_name, &num, file, sizeof file)) continue;
+        snprintf(p, sizeof p, "%s/chapters/%s/chapter.json", root, e->d_name);
+        if (gr_is_file(p)) snprintf(dirs[n++], 128, "%.127s", e->d_name);
+    }
+    closedir(d);
+    qsort(dirs, (size_t)n, 128, gr_chapter_cmp); /* NN- prefixes: the chapters in order */
+    return n;
+}
+
+/* The facts of chapters/<dir>/chapter.json into ch (its number, dir and file from the folder's name). */
+static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir, gr_chapter_rubric *ch)
+{
+    char where[300], p[PATH_MAX];
+    snprintf(where, sizeof where, "chapters/%s/chapter.json", dir);
+    snprintf(p, sizeof p, "%s/%s", root, where);
+    memset(ch, 0, sizeof *ch);
+    snprintf(ch->dir, sizeof ch->dir, "%s", dir);
+    if (gr_chapter_dir_split(dir, &ch->number, ch->file, sizeof ch->file)) {
+        gr_perr(c, "chapters/%s: a chapter's folder is named NN-name (its program name.cu)", dir);
+        return;
+    }
+    json_error_t je;
+    json_t *o = json_load_file(p, JSON_REJECT_DUPLICATES, &je);
+    if (!o) gr_perr(c, "%s: line %d, column %d: %s", where, je.line, je.column, je.text);
+    else if (!json_is_object(o)) gr_perr(c, "%s: must be a JSON object", where);
+    else {
+        gr_known_keys(c, o, where, gr_fact_keys);
+        gr_chapter_facts(c, o, where, ch, 0);
+    }
+    json_decref(o);
+}
+
+int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, char *err, size_t errlen)
+{
+    gr_pctx c = {err, errlen, 0};
+    gr_chapter_facts_file(&c, root, dir, ch);
+    return c.failed ? -1 : 0;
+}
+
+/* The rubric's entry for chapter `number` (NULL: none); a fact written there is an error. */
+static json_t *gr_policy_entry(gr_pctx *c, json_t *chs, int number, const char *path, char *where, size_t wlen)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(chs, i, e)
+    {
+        snprintf(where, wlen, "%s: chapters[%zu]", path, i);
+        if (!json_is_object(e)) {
+            gr_perr(c, "%s: must be an object", where);
+            return NULL;
+        }
+        if (gr_chapter_number(c, e, where) != number) continue;
+        for (const char *const *k = gr_fact_keys; *k; k++)
+            if (strcmp(*k, "variants") && json_object_get(e, *k))
+                gr_perr(c, "%s: '%s' is a fact of the chapter: it belongs in its chapter.json", where, *k);
+        gr_known_keys(c, e, where, gr_policy_keys);
+        return e;
+    }
+    return NULL;
+}
+
+/* Every variant of ch gets the points its rubric entry gives it by name (each one named, no other), or
+ * the rubric's default points where the rubric does not name the chapter (none for a given variant). */
+static void gr_chapter_points(gr_pctx *c, json_t *entry, const char *where, gr_chapter_rubric *ch, const gr_rubric *r)
+{
+    json_t *vars = entry ? json_object_get(entry, "variants") : NULL;
+    if (!vars) {
+        for (int v = 0; v < ch->n_var; v++) {
+            gr_variant_rubric *vr = &ch->var[v];
+            vr->correct = vr->given ? 0 : r->points.correct;
+            vr->sanitizer = vr->given ? 0 : r->points.sanitizer;
+            vr->perf = vr->given ? 0 : r->points.perf;
+        }
+        return;
+    }
+    if (!json_is_array(vars) || json_array_size(vars) != (size_t)ch->n_var) {
+        gr_perr(c, "%s.variants: must give the points of each of chapters/%s/chapter.json's %d variants", where, ch->dir,
+                ch->n_var);
+        return;
+    }
+    size_t i;
+    json_t *v;
+    json_array_foreach(vars, i, v)
+    {
+        char vw[400], name[64] = "";
+        snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
+        static const char *const vk[] = {"name", "correct", "perf", "sanitizer", NULL};
+        if (!json_is_object(v)) {
+            gr_perr(c, "%s: must be an object", vw);
+            return;
+        }
+        gr_known_keys(c, v, vw, vk);
+        gr_strfield(c, v, "name", vw, name, sizeof name, NULL);
+        gr_variant_rubric *vr = (gr_variant_rubric *)gr_rubric_variant(ch, name);
+        if (!vr) gr_perr(c, "%s: chapters/%s/chapter.json has no variant '%s'", vw, ch->dir, name);
+        else gr_variant_points(c, v, vw, vr);
+    }
+}
+
+/* The workbook's chapters, each from its folder's chapter.json with its rubric entry's points. */
+static void gr_rubric_chapters(gr_pctx *c, const char *root, json_t *doc, const char *path, gr_rubric *r)
+{
+    json_t *chs = json_object_get(doc, "chapters");
+    if (chs && !json_is_array(chs)) gr_perr(c, "%s: 'chapters' must be an array", path);
+    char dirs[GR_MAX_CH][128];
+    int n = gr_chapters_scan(root, dirs, GR_MAX_CH);
+    json_t *none = json_object();
+    for (int d = 0; d < n && !c->failed; d++) {
+        gr_chapter_rubric *ch = &r->ch[r->n_ch];
+        gr_chapter_facts_file(c, root, dirs[d], ch);
+        char where[400];
+        json_t *entry = json_is_array(chs) ? gr_policy_entry(c, chs, ch->number, path, where, sizeof where) : NULL;
+        if (c->failed || (!entry && r->skip_unlisted)) continue;
+        if (!entry) snprintf(where, sizeof where, "%s: chapter %d", path, ch->number);
+        r->n_ch++;
+        gr_chapter_policy(c, entry ? entry : none, where, ch, r);
+        gr_chapter_points(c, entry, where, ch, r);
+    }
+    json_decref(none);
+}
+
+int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *err, size_t errlen)
 {
     size_t n;
     char *text = gr_read_capped(path, 1 << 20, &n);
@@ -415,10 +660,23 @@ int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen)
         return -1;
     }
     char why[400];
-    int rc = gr_rubric_parse(text, r, why, sizeof why);
-    if (rc) snprintf(err, errlen, "%s: %s", path, why);
+    gr_pctx c = {why, sizeof why, 0};
+    json_t *doc = gr_rubric_policy(text, r, &c);
     free(text);
-    return rc;
+    if (c.failed) {
+        snprintf(err, errlen, "%s: %s", path, why);
+        json_decref(doc);
+        return -1;
+    }
+    c = (gr_pctx){err, errlen, 0};
+    gr_rubric_chapters(&c, root, doc, path, r);
+    json_decref(doc);
+    return c.failed ? -1 : 0;
+}
+
+int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen)
+{
+    return gr_rubric_load_at(".", path, r, err, errlen);
 }
 
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name)

@@ -1,10 +1,12 @@
 /*
- * rubric.h — the assignment, read from grading/rubric.json with jansson and validated.
- *
- * Everything a chapter needs for grading is data: its directory and file, how its --dump result file
- * is compared (element type; exact, or within a tolerance), the tile size that "boundary" feedback
- * refers to, edge sizes, the sanitizer and benchmark sizes, and the points of each variant. Adding a
- * chapter is adding an entry. Unknown keys are errors (a typo must not silently change a grade).
+ * rubric.h — the assignment: grading/rubric.json (points, limits, the screen: the course's policy) and
+ * each chapter's facts from its own folder, chapters/NN-name/chapter.json (its variants and the idea
+ * each adds, how its --dump result is compared: element type, exact or within a tolerance; the tile
+ * that "boundary" feedback refers to, edge sizes, the sanitizer and benchmark sizes), read with jansson
+ * and validated. The folder's name gives the chapter's number and program (NN-name/name.cu). Adding a
+ * chapter is adding its folder: the rubric gives every variant of a chapter it does not name its default
+ * "points". Unknown keys are errors (a typo must not silently change a grade); a fact written in the
+ * rubric is one too (it has one home). Errors are one line naming the file and the field.
  */
 #ifndef GR_RUBRIC_H
 #define GR_RUBRIC_H
@@ -29,6 +31,8 @@ typedef struct {
     char name[64];
     double correct, perf, sanitizer;
     int tiles;                    /* stages tiles of the input in shared memory (tile-edge diagnoses apply) */
+    int given;                    /* the starter gives it (a worked example): it passes untouched */
+    char idea[160];               /* the idea it adds to the variant before it (the program's --list) */
 } gr_variant_rubric;
 
 typedef struct {
@@ -79,6 +83,10 @@ typedef struct {
     enum { GR_SAN_FALLBACK_ISOLATED, GR_SAN_FALLBACK_SKIP } san_fallback;
     gr_band band[GR_MAX_BANDS];
     int n_bands;
+    struct {
+        double correct, sanitizer, perf;
+    } points;                     /* each variant's, in a chapter the rubric does not name ("points") */
+    int skip_unlisted;            /* "unlisted_chapters": "skip": grade only the chapters the rubric names */
     char tools[GR_MAX_TOOLS][16];
     int n_tools;
     gr_screen_rules screen;       /* what a student's regions may not contain (grading/screen.h) */
@@ -102,10 +110,27 @@ typedef struct {
     int failed;
 } gr_pctx;
 
-/* Parses rubric JSON text. Returns 0, or -1 with one line in err naming the place and the problem. */
+/* Parses a rubric whose chapters are written whole in it (facts and points in one entry each: unit tests
+ * and small tools). Returns 0, or -1 with one line in err naming the place and the problem. */
 int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen);
 
+/* The rubric at path with the chapters of the workbook at root: every chapters/NN-name/ folder holding a
+ * chapter.json, in order, with the points of the rubric's entry of that number (or the default points;
+ * with "unlisted_chapters": "skip" such a chapter is left out). A rubric entry for a chapter that has no
+ * folder is ignored (the workbook does not have it). Returns 0, or -1 with one line in err. */
+int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *err, size_t errlen);
+
+/* gr_rubric_load_at(".", ...): the grader runs from the workbook's root. */
 int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen);
+
+/* The chapter folders of root (NN-name with a chapter.json), sorted; how many (at most max). */
+int gr_chapters_scan(const char *root, char dirs[][128], int max);
+
+/* One chapter's facts, root/chapters/<dir>/chapter.json, without points (the mutator, the tests). */
+int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, char *err, size_t errlen);
+
+/* "04-matmul" -> 4 and "matmul.cu"; -1 if dir is not NN-name. */
+int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len);
 
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name);
 

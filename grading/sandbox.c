@@ -5,11 +5,7 @@
 #include <jansson.h>
 #include <sys/mount.h>
 
-static uid_t gr_run_uid(void)
-{
-    static unsigned counter;
-    return (uid_t)(GR_RUN_UID_BASE + ((unsigned)getpid() & 0x3fffffu) * 64u + (counter++ % 64u));
-}
+uid_t gr_run_uid(pid_t pid) { return (uid_t)(GR_RUN_UID_BASE + ((unsigned)pid & 0x3fffffu) * 64u); }
 
 static void gr_capture_add(gr_capture *c, const char *p, size_t n)
 {
@@ -102,11 +98,9 @@ static void gr_kill_children(pid_t keep)
     }
 }
 
-/* 1 if bubblewrap runs a trivial sandbox here as `as_uid` (-1: as ourselves); cached. */
+/* 1 if bubblewrap runs a trivial sandbox here, as nobody if `drop`. */
 static int gr_bwrap_probe(const char *bwrap, int drop)
 {
-    static int cached[2] = {-1, -1};
-    if (cached[drop] >= 0) return cached[drop];
     pid_t pid = fork();
     if (pid == 0) {
         int null = open("/dev/null", O_RDWR);
@@ -119,10 +113,22 @@ static int gr_bwrap_probe(const char *bwrap, int drop)
     }
     int st = 0;
     waitpid(pid, &st, 0);
-    cached[drop] = WIFEXITED(st) && WEXITSTATUS(st) == 0;
-    return cached[drop];
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/* As root, bubblewrap is used only if it works as nobody: inside a user namespace made by root the
+ * processes still count as root's, whom RLIMIT_NPROC does not bind, and the process limit matters more
+ * than hiding files (a fork bomb harms every other user of the machine). */
+gr_box gr_sandbox_box(void)
+{
+    char bwrap[PATH_MAX];
+    if (getenv("WB_GRADE_NO_BWRAP") || !gr_which("bwrap", bwrap, sizeof bwrap)) return GR_BOX_NO_BWRAP;
+    return gr_bwrap_probe(bwrap, geteuid() == 0) ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
+}
+
+int gr_sandbox_bwrap_works(void) { return gr_sandbox_box() == GR_BOX_BWRAP; }
+
+/* ---------------------------------------------------------------- the pure parts */
 static void gr_argv_push(const char ***v, int *n, int *cap, const char *s)
 {
     if (*n + 1 >= *cap) {
@@ -134,277 +140,367 @@ static void gr_argv_push(const char ***v, int *n, int *cap, const char *s)
     (*v)[*n] = NULL;
 }
 
+/* Pushes `opt path [path]` for each path of a NULL-terminated list. */
+static void gr_argv_paths(const char ***v, int *n, int *cap, const char *opt, const char *const *paths, int twice)
+{
+    for (const char *const *p = paths; p && *p; p++) {
+        gr_argv_push(v, n, cap, opt);
+        gr_argv_push(v, n, cap, *p);
+        if (twice) gr_argv_push(v, n, cap, *p);
+    }
+}
+
+const char **gr_run_argv(const gr_argv_spec *s)
+{
+    const char **v = NULL;
+    int n = 0, cap = 0;
+    if (s->bwrap) {
+        static const char *const fixed[] = {"--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/",
+                                            "/", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", NULL};
+        gr_argv_push(&v, &n, &cap, s->bwrap);
+        for (const char *const *f = fixed; *f; f++) gr_argv_push(&v, &n, &cap, *f);
+        gr_argv_paths(&v, &n, &cap, "--dev-bind", s->devices, 1);
+        gr_argv_paths(&v, &n, &cap, "--tmpfs", s->tmpfs, 0);
+        gr_argv_paths(&v, &n, &cap, "--ro-bind", s->ro_paths, 1);
+        const char *wd[] = {"--bind", s->workdir, s->workdir, "--chdir", s->workdir, "--", NULL};
+        for (const char *const *w = wd; *w; w++) gr_argv_push(&v, &n, &cap, *w);
+    }
+    gr_argv_push(&v, &n, &cap, s->prog);
+    for (const char *const *a = s->args; a && *a; a++) gr_argv_push(&v, &n, &cap, *a);
+    return v;
+}
+
+void gr_run_env_make(gr_run_env *e, const char *prog, const char *workdir, const char *ld, const char *const *extra)
+{
+    int n = 0;
+    const char *pdir = strrchr(prog, '/');
+    snprintf(e->path, sizeof e->path, "PATH=%.*s:/usr/local/cuda/bin:/usr/bin:/bin", pdir ? (int)(pdir - prog) : 0,
+             prog);
+    snprintf(e->home, sizeof e->home, "HOME=%s", workdir);
+    snprintf(e->tmp, sizeof e->tmp, "TMPDIR=%s", workdir);
+    e->v[n++] = e->path;
+    e->v[n++] = e->home;
+    e->v[n++] = e->tmp;
+    e->v[n++] = "LANG=C";
+    e->v[n++] = "LC_ALL=C";
+    if (ld) {
+        snprintf(e->ld, sizeof e->ld, "LD_LIBRARY_PATH=%s", ld);
+        e->v[n++] = e->ld;
+    }
+    for (const char *const *x = extra; x && *x && n < 62; x++) e->v[n++] = *x;
+    e->v[n] = NULL;
+}
+
+void gr_run_decode(const gr_run_facts *f, gr_run_result *r)
+{
+    r->timed_out = f->timed_out;
+    r->disk_exceeded = f->disk_exceeded;
+    r->wall_s = f->wall_s;
+    if (WIFEXITED(f->status)) {
+        r->exited = 1;
+        r->code = WEXITSTATUS(f->status);
+    } else if (WIFSIGNALED(f->status)) {
+        r->signaled = 1;
+        r->sig = WTERMSIG(f->status);
+        /* the hard limit (soft + 2 s) ends a process that ignores SIGXCPU with SIGKILL */
+        r->cpu_exceeded = r->sig == SIGXCPU || (r->sig == SIGKILL && !r->timed_out && !r->disk_exceeded &&
+                                                f->cpu_s > 0 && r->wall_s >= f->cpu_s * 0.9);
+        r->fsize_exceeded = r->sig == SIGXFSZ;
+    }
+    /* bubblewrap reports its child's death by signal as exit 128+sig */
+    if (f->bwrap && r->exited && r->code > 128 && r->code < 128 + 65) {
+        r->exited = 0;
+        r->signaled = 1;
+        r->sig = r->code - 128;
+        r->cpu_exceeded = r->sig == SIGXCPU;
+        r->fsize_exceeded = r->sig == SIGXFSZ;
+    }
+    if (f->bwrap && r->exited && r->code == 1 && f->err && !strncmp(f->err, "bwrap:", 6)) r->start_failed = 1;
+}
+
+gr_box gr_run_box(const gr_run_opts *o, int switched_off)
+{
+    if (o->no_bwrap || switched_off) return GR_BOX_NO_BWRAP;
+    return o->box;
+}
+
+gr_run_end gr_run_end_of(const gr_run_result *r)
+{
+    if (r->start_failed) return GR_END_NOT_STARTED;
+    if (r->timed_out) return GR_END_TIMED_OUT;
+    if (r->disk_exceeded) return GR_END_DISK;
+    if (r->fsize_exceeded) return GR_END_FSIZE;
+    if (r->cpu_exceeded) return GR_END_CPU;
+    if (r->signaled) return GR_END_CRASHED;
+    return GR_END_EXITED;
+}
+
+const char *gr_run_end_name(gr_run_end e)
+{
+    switch (e) {
+    case GR_END_NOT_STARTED: return "not started";
+    case GR_END_TIMED_OUT: return "timed out";
+    case GR_END_DISK: return "disk limit";
+    case GR_END_FSIZE: return "file size limit";
+    case GR_END_CPU: return "CPU time limit";
+    case GR_END_CRASHED: return "crashed";
+    case GR_END_EXITED: break;
+    }
+    return "exited";
+}
+
+void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len)
+{
+    switch (gr_run_end_of(r)) {
+    case GR_END_NOT_STARTED: snprintf(buf, len, "could not start: %.200s", r->err ? r->err : ""); break;
+    case GR_END_TIMED_OUT: snprintf(buf, len, "was killed after the %.0f s time limit (hung?)", o->timeout_s); break;
+    case GR_END_DISK: snprintf(buf, len, "was killed: it wrote more than %lld MB to disk", o->disk >> 20); break;
+    case GR_END_FSIZE: snprintf(buf, len, "was killed: a file grew beyond %lld MB", o->fsize >> 20); break;
+    case GR_END_CPU: snprintf(buf, len, "was killed: it used more than %.0f s of CPU time", o->cpu_s); break;
+    case GR_END_CRASHED: snprintf(buf, len, "crashed with signal %d (%s)", r->sig, strsignal(r->sig)); break;
+    case GR_END_EXITED: snprintf(buf, len, "exited with code %d", r->code); break;
+    }
+}
+
+/* ---------------------------------------------------------------- the child: from fork to exec */
+/* What the parent decided before the fork. */
+typedef struct {
+    const gr_run_opts *o;
+    const char *prog;
+    const char *bwrap;            /* NULL: no bubblewrap */
+    int drop;                     /* as root: become the run's own uid */
+    int po[2], pe[2];
+} gr_launch;
+
+/* The paths bubblewrap gets, as they are now: the GPU's device nodes, the homes and the hidden folders.
+ * Bubblewrap without privileges cannot mount a tmpfs over a path it cannot reach, and needs not: a folder
+ * the run cannot reach is hidden already (a submission inside the closed course, say). */
+static const char **gr_launch_argv(const gr_launch *l, uid_t uid, gid_t gid, glob_t *nv)
+{
+    const gr_run_opts *o = l->o;
+    gr_argv_spec s = {.bwrap = l->bwrap, .prog = l->prog, .args = o->argv + 1, .workdir = o->workdir,
+                      .ro_paths = o->ro_paths};
+    const char **tmpfs = NULL;
+    int n = 0, cap = 0;
+    memset(nv, 0, sizeof *nv);
+    if (l->bwrap && o->gpu && glob("/dev/nvidia*", 0, NULL, nv) == 0) s.devices = (const char *const *)nv->gl_pathv;
+    static const char *const homes[] = {"/home", "/root", NULL};
+    for (const char *const *h = homes; l->bwrap && *h; h++)
+        if (gr_is_dir(*h)) gr_argv_push(&tmpfs, &n, &cap, *h);
+    for (const char *const *h = o->hide; l->bwrap && h && *h; h++)
+        if (gr_is_dir(*h) && (!l->drop || gr_reachable_by(*h, uid, gid, o->extra_gid, NULL, 0)))
+            gr_argv_push(&tmpfs, &n, &cap, *h);
+    s.tmpfs = tmpfs;
+    return gr_run_argv(&s);
+}
+
+/* Rlimits: CPU time, file size, no core dumps, and processes: what the run may add to what its uid runs
+ * now (RLIMIT_NPROC counts them all). */
+static void gr_child_limits(const gr_run_opts *o, uid_t uid)
+{
+    struct rlimit rl;
+    if (o->cpu_s > 0) {
+        rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);
+        rl.rlim_max = rl.rlim_cur + 2;
+        setrlimit(RLIMIT_CPU, &rl);
+    }
+    if (o->fsize > 0) {
+        rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize;
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    rl.rlim_cur = rl.rlim_max = 0;
+    setrlimit(RLIMIT_CORE, &rl);
+    rl.rlim_cur = rl.rlim_max = (rlim_t)((o->nproc > 0 ? o->nproc : 64) + gr_tasks_of_uid(uid));
+    setrlimit(RLIMIT_NPROC, &rl);
+}
+
+/* In the forked child: never returns. */
+static void gr_child(const gr_launch *l)
+{
+    const gr_run_opts *o = l->o;
+    int root = geteuid() == 0;
+    uid_t uid = l->drop ? gr_run_uid(getpid()) : getuid();
+    gid_t gid = o->gid ? o->gid : (gid_t)uid;
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    int null = open("/dev/null", O_RDONLY);
+    dup2(null, 0);
+    dup2(l->po[1], 1);
+    dup2(l->pe[1], 2);
+    if (chdir(o->workdir) != 0) {
+        fprintf(stderr, "sandbox: cannot enter %s: %s\n", o->workdir, strerror(errno));
+        _exit(126);
+    }
+    if (l->drop && chown(o->workdir, uid, gid) != 0) {
+        /* best effort: a run that cannot write its directory fails, and says so */
+    }
+    glob_t nv;
+    const char **argv = gr_launch_argv(l, uid, gid, &nv);
+    gr_run_env env;
+    gr_run_env_make(&env, l->prog, o->workdir, getenv("LD_LIBRARY_PATH"), o->env);
+    if (root && !l->bwrap) {
+        (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
+        /* A /proc of its own that shows other uids' processes to no one (hidepid=2): not the grader's
+         * command line (replayed --seeds), not another run's paths. Where the kernel allows. */
+        if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
+            (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
+    }
+    gr_child_limits(o, uid);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
+    gid_t extra = o->extra_gid;
+    if (l->drop && (setgroups(extra ? 1 : 0, &extra) != 0 || setgid(gid) != 0 || setuid(uid) != 0)) {
+        fprintf(stderr, "sandbox: cannot drop privileges: %s\n", strerror(errno));
+        _exit(126);
+    }
+    execve(argv[0], (char *const *)argv, (char *const *)env.v);
+    fprintf(stderr, "sandbox: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+}
+
+/* ---------------------------------------------------------------- the parent: pump and wait */
+typedef struct {
+    pid_t pid;
+    int fd[2];
+    gr_capture cs[2];             /* stdout, stderr */
+    double t0, deadline, kill_at, last_du, drain_until;
+    int status, done, term_sent, timed_out, disk_exceeded;
+    double wall_s;
+} gr_pump;
+
+/* Waits up to 50 ms for output and takes what there is. */
+static void gr_pump_read(gr_pump *p)
+{
+    char buf[65536];
+    struct pollfd pf[2];
+    int np = 0;
+    for (int i = 0; i < 2; i++)
+        if (!p->cs[i].eof) pf[np++] = (struct pollfd){.fd = p->fd[i], .events = POLLIN};
+    if (np) poll(pf, (nfds_t)np, 50);
+    else usleep(20000);
+    for (int i = 0; i < 2; i++)
+        while (!p->cs[i].eof) {
+            ssize_t n = read(p->fd[i], buf, sizeof buf);
+            if (n <= 0) {
+                if (n == 0) p->cs[i].eof = 1;
+                break;
+            }
+            gr_capture_add(&p->cs[i], buf, (size_t)n);
+        }
+}
+
+/* Once the program is gone, whatever it left behind goes too. */
+static void gr_pump_reap(gr_pump *p, double now)
+{
+    pid_t w = waitpid(p->pid, &p->status, WNOHANG);
+    if (w == -1 && errno == ECHILD) { /* reaped elsewhere: cannot know its status */
+        p->status = W_EXITCODE(126, 0);
+        w = p->pid;
+    }
+    if (w != p->pid) return;
+    p->done = 1;
+    p->wall_s = now - p->t0;
+    kill(-p->pid, SIGKILL);
+    gr_kill_children(0);
+    p->drain_until = now + 0.3; /* an escaped grandchild could hold the pipes open */
+}
+
+/* The disk cap and the time limit (SIGTERM to the group, SIGKILL a second later and every second after). */
+static void gr_pump_police(gr_pump *p, const gr_run_opts *o, double now)
+{
+    if (o->disk > 0 && now - p->last_du > 0.25) {
+        p->last_du = now;
+        if (gr_du(o->workdir) > (unsigned long long)o->disk && !p->disk_exceeded) {
+            p->disk_exceeded = 1;
+            kill(-p->pid, SIGKILL);
+            gr_kill_children(p->pid);
+        }
+    }
+    if (now > p->deadline && !p->term_sent) {
+        p->timed_out = 1;
+        p->term_sent = 1;
+        kill(-p->pid, SIGTERM);
+        p->kill_at = now + 1.0;
+    }
+    if (p->term_sent && now > p->kill_at) {
+        kill(-p->pid, SIGKILL);
+        gr_kill_children(p->pid);
+        p->kill_at = now + 1.0;
+    }
+}
+
+static void gr_pump_run(gr_pump *p, const gr_run_opts *o)
+{
+    size_t cap = o->out_cap ? o->out_cap : 64 * 1024;
+    for (int i = 0; i < 2; i++) {
+        p->cs[i].cap = cap;
+        p->cs[i].head = (char *)malloc(cap);
+        fcntl(p->fd[i], F_SETFL, O_NONBLOCK);
+    }
+    p->deadline = p->t0 + (o->timeout_s > 0 ? o->timeout_s : 60);
+    p->last_du = p->t0;
+    for (;;) {
+        gr_pump_read(p);
+        double now = gr_now();
+        if (!p->done) gr_pump_reap(p, now);
+        if (p->done && ((p->cs[0].eof && p->cs[1].eof) || now > p->drain_until)) break;
+        if (!p->done) gr_pump_police(p, o, now);
+    }
+    close(p->fd[0]);
+    close(p->fd[1]);
+    gr_kill_children(0);
+}
+
+static int gr_not_started(gr_run_result *res, char *why)
+{
+    res->start_failed = 1;
+    res->out = strdup("");
+    res->err = why;
+    snprintf(res->how, sizeof res->how, "not started");
+    return -1;
+}
+
 int gr_run(const gr_run_opts *o, gr_run_result *res)
 {
     memset(res, 0, sizeof *res);
-    static int reaper;
-    if (!reaper) reaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0 ? 1 : -1;
-    int root = geteuid() == 0;
-
-    char prog[PATH_MAX];
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1); /* idempotent: escaped processes come back to us */
+    char prog[PATH_MAX], bwrap[PATH_MAX];
     if (!gr_which(o->argv[0], prog, sizeof prog)) {
-        res->start_failed = 1;
-        res->out = strdup("");
         gr_str e = {0};
         gr_str_addf(&e, "cannot find the program '%s'", o->argv[0]);
-        res->err = e.s;
-        snprintf(res->how, sizeof res->how, "not started");
-        return -1;
+        return gr_not_started(res, e.s);
     }
-
-    /* bubblewrap where it works: as nobody (so RLIMIT_NPROC binds), else as root with --uid. */
-    char bwrap[PATH_MAX];
-    int use_bwrap = 0, bwrap_drop = 0;
-    /* As root, bubblewrap is used only if it works as nobody: inside a user namespace made by root the
-     * processes still count as root's, whom RLIMIT_NPROC does not bind, and the process limit matters
-     * more than hiding files (a fork bomb harms every other user of the machine). */
-    if (!o->no_bwrap && !getenv("WB_GRADE_NO_BWRAP") && gr_which("bwrap", bwrap, sizeof bwrap)) {
-        if (root) use_bwrap = bwrap_drop = gr_bwrap_probe(bwrap, 1);
-        else use_bwrap = gr_bwrap_probe(bwrap, 0);
+    gr_box box = gr_run_box(o, getenv("WB_GRADE_NO_BWRAP") != NULL);
+    if (box == GR_BOX_PROBE) box = gr_sandbox_box();
+    gr_launch l = {.o = o, .prog = prog, .drop = geteuid() == 0};
+    if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) l.bwrap = bwrap;
+    if (pipe2(l.po, O_CLOEXEC) || pipe2(l.pe, O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
+    gr_pump p = {.t0 = gr_now()};
+    p.pid = fork();
+    if (p.pid == 0) gr_child(&l);
+    if (p.pid < 0) {
+        for (int i = 0; i < 2; i++) close(l.po[i]), close(l.pe[i]);
+        return gr_not_started(res, strdup("fork failed"));
     }
-    int drop = root && (!use_bwrap || bwrap_drop);
-    uid_t run_uid = drop ? gr_run_uid() : getuid();
-    gid_t run_gid = o->gid ? o->gid : (gid_t)run_uid;
-    if (drop && chown(o->workdir, run_uid, run_gid) != 0) drop = drop; /* best effort; reported by failures */
-
-    const char **argv = NULL;
-    int argc = 0, acap = 0;
-    glob_t nv;
-    memset(&nv, 0, sizeof nv);
-    if (use_bwrap) {
-        gr_argv_push(&argv, &argc, &acap, bwrap);
-        const char *fixed[] = {"--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/", "/",
-                               "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"};
-        for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) gr_argv_push(&argv, &argc, &acap, fixed[i]);
-        if (root && !bwrap_drop) {
-            const char *ids[] = {"--uid", "65534", "--gid", "65534"};
-            for (int i = 0; i < 4; i++) gr_argv_push(&argv, &argc, &acap, ids[i]);
-        }
-        if (o->gpu && glob("/dev/nvidia*", 0, NULL, &nv) == 0)
-            for (size_t i = 0; i < nv.gl_pathc; i++) {
-                gr_argv_push(&argv, &argc, &acap, "--dev-bind");
-                gr_argv_push(&argv, &argc, &acap, nv.gl_pathv[i]);
-                gr_argv_push(&argv, &argc, &acap, nv.gl_pathv[i]);
-            }
-        static const char *const homes[] = {"/home", "/root", NULL};
-        for (const char *const *h = homes; *h; h++)
-            if (gr_is_dir(*h)) {
-                gr_argv_push(&argv, &argc, &acap, "--tmpfs");
-                gr_argv_push(&argv, &argc, &acap, *h);
-            }
-        /* bubblewrap without privileges cannot mount a tmpfs over a path it cannot reach, and needs not:
-         * a folder the run cannot reach is hidden already (a submission inside the closed course, say). */
-        for (const char *const *h = o->hide; h && *h; h++)
-            if (gr_is_dir(*h) && (!bwrap_drop || gr_reachable_by(*h, run_uid, run_gid, o->extra_gid, NULL, 0))) {
-                gr_argv_push(&argv, &argc, &acap, "--tmpfs");
-                gr_argv_push(&argv, &argc, &acap, *h);
-            }
-        for (const char *const *p = o->ro_paths; p && *p; p++) {
-            gr_argv_push(&argv, &argc, &acap, "--ro-bind");
-            gr_argv_push(&argv, &argc, &acap, *p);
-            gr_argv_push(&argv, &argc, &acap, *p);
-        }
-        const char *wd[] = {"--bind", o->workdir, o->workdir, "--chdir", o->workdir, "--"};
-        for (int i = 0; i < 6; i++) gr_argv_push(&argv, &argc, &acap, wd[i]);
-        gr_argv_push(&argv, &argc, &acap, prog);
-    } else {
-        gr_argv_push(&argv, &argc, &acap, prog);
-    }
-    for (int i = 1; o->argv[i]; i++) gr_argv_push(&argv, &argc, &acap, o->argv[i]);
+    setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
+    close(l.po[1]);
+    close(l.pe[1]);
+    p.fd[0] = l.po[0];
+    p.fd[1] = l.pe[0];
     char uid_note[64] = "";
-    if (drop) snprintf(uid_note, sizeof uid_note, ", uid %u of its own", (unsigned)run_uid);
-    else if (use_bwrap && root) snprintf(uid_note, sizeof uid_note, ", uid 65534 in a user namespace");
-    snprintf(res->how, sizeof res->how, "%s%s", use_bwrap ? "bubblewrap" : "process group + rlimits", uid_note);
-
-    /* The minimal environment: nothing of the grader's but the library path and the GPU choice. */
-    char e_path[PATH_MAX + 64], e_home[PATH_MAX + 8], e_tmp[PATH_MAX + 8], e_ld[8192];
-    const char *env[64];
-    int ne = 0;
-    const char *pdir = strrchr(prog, '/');
-    snprintf(e_path, sizeof e_path, "PATH=%.*s:/usr/local/cuda/bin:/usr/bin:/bin", (int)(pdir - prog), prog);
-    snprintf(e_home, sizeof e_home, "HOME=%s", o->workdir);
-    snprintf(e_tmp, sizeof e_tmp, "TMPDIR=%s", o->workdir);
-    env[ne++] = e_path;
-    env[ne++] = e_home;
-    env[ne++] = e_tmp;
-    env[ne++] = "LANG=C";
-    env[ne++] = "LC_ALL=C";
-    if (getenv("LD_LIBRARY_PATH")) {
-        snprintf(e_ld, sizeof e_ld, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
-        env[ne++] = e_ld;
-    }
-    for (const char *const *x = o->env; x && *x && ne < 62; x++) env[ne++] = *x;
-    env[ne] = NULL;
-
-    long nproc_limit = (long)(o->nproc > 0 ? o->nproc : 64);
-    nproc_limit += gr_tasks_of_uid(run_uid);
-
-    int po[2], pe[2];
-    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) {
-        res->start_failed = 1;
-        res->out = strdup("");
-        res->err = strdup("pipe failed");
-        free(argv);
-        globfree(&nv);
-        return -1;
-    }
-    double t0 = gr_now();
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        int null = open("/dev/null", O_RDONLY);
-        dup2(null, 0);
-        dup2(po[1], 1);
-        dup2(pe[1], 2);
-        if (chdir(o->workdir) != 0) {
-            fprintf(stderr, "sandbox: cannot enter %s: %s\n", o->workdir, strerror(errno));
-            _exit(126);
-        }
-        if (root && !use_bwrap) {
-            (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
-            /* A /proc of its own that shows other uids' processes to no one (hidepid=2): not the grader's
-             * command line (replayed --seeds), not another run's paths. Where the kernel allows. */
-            if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
-                (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
-        }
-        struct rlimit rl;
-        if (o->cpu_s > 0) {
-            rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);
-            rl.rlim_max = rl.rlim_cur + 2;
-            setrlimit(RLIMIT_CPU, &rl);
-        }
-        if (o->fsize > 0) {
-            rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize;
-            setrlimit(RLIMIT_FSIZE, &rl);
-        }
-        rl.rlim_cur = rl.rlim_max = 0;
-        setrlimit(RLIMIT_CORE, &rl);
-        rl.rlim_cur = rl.rlim_max = (rlim_t)nproc_limit;
-        setrlimit(RLIMIT_NPROC, &rl);
-        signal(SIGPIPE, SIG_DFL);
-        signal(SIGXFSZ, SIG_DFL);
-        gid_t extra = o->extra_gid;
-        if (drop && (setgroups(extra ? 1 : 0, &extra) != 0 || setgid(run_gid) != 0 || setuid(run_uid) != 0)) {
-            fprintf(stderr, "sandbox: cannot drop privileges: %s\n", strerror(errno));
-            _exit(126);
-        }
-        execve(argv[0], (char *const *)argv, (char *const *)env);
-        fprintf(stderr, "sandbox: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also here: no window in which a kill of the group misses the child */
-    close(po[1]);
-    close(pe[1]);
-    free(argv);
-    globfree(&nv);
-
-    size_t cap = o->out_cap ? o->out_cap : 64 * 1024;
-    gr_capture cs[2];
-    memset(cs, 0, sizeof cs);
-    for (int i = 0; i < 2; i++) {
-        cs[i].cap = cap;
-        cs[i].head = (char *)malloc(cap);
-    }
-    int fds[2] = {po[0], pe[0]};
-    for (int i = 0; i < 2; i++) fcntl(fds[i], F_SETFL, O_NONBLOCK);
-
-    int status = 0, done = 0, term_sent = 0;
-    double deadline = t0 + (o->timeout_s > 0 ? o->timeout_s : 60), kill_at = 0, last_du = t0, drain_until = 0;
-    char buf[65536];
-    for (;;) {
-        struct pollfd pf[2];
-        int np = 0;
-        for (int i = 0; i < 2; i++)
-            if (!cs[i].eof) pf[np++] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-        if (np) poll(pf, (nfds_t)np, 50);
-        else usleep(20000);
-        for (int i = 0; i < 2; i++) {
-            if (cs[i].eof) continue;
-            for (;;) {
-                ssize_t n = read(fds[i], buf, sizeof buf);
-                if (n > 0) gr_capture_add(&cs[i], buf, (size_t)n);
-                else {
-                    if (n == 0) cs[i].eof = 1;
-                    break;
-                }
-            }
-        }
-        double now = gr_now();
-        if (!done) {
-            pid_t w = waitpid(pid, &status, WNOHANG);
-            if (w == -1 && errno == ECHILD) { /* reaped elsewhere: cannot know its status */
-                status = W_EXITCODE(126, 0);
-                w = pid;
-            }
-            if (w == pid) {
-                done = 1;
-                res->wall_s = now - t0;
-                kill(-pid, SIGKILL); /* whatever it left behind in its group */
-                gr_kill_children(0);
-                drain_until = now + 0.3; /* an escaped grandchild could hold the pipes open */
-            }
-        }
-        if (done && ((cs[0].eof && cs[1].eof) || now > drain_until)) break;
-        if (done) continue;
-        if (o->disk > 0 && now - last_du > 0.25) {
-            last_du = now;
-            if (gr_du(o->workdir) > (unsigned long long)o->disk && !res->disk_exceeded) {
-                res->disk_exceeded = 1;
-                kill(-pid, SIGKILL);
-                gr_kill_children(pid);
-            }
-        }
-        if (now > deadline && !term_sent) {
-            res->timed_out = 1;
-            term_sent = 1;
-            kill(-pid, SIGTERM);
-            kill_at = now + 1.0;
-        }
-        if (term_sent && now > kill_at) {
-            kill(-pid, SIGKILL);
-            gr_kill_children(pid);
-            kill_at = now + 1.0;
-        }
-    }
-    close(po[0]);
-    close(pe[0]);
-    gr_kill_children(0);
-    if (WIFEXITED(status)) {
-        res->exited = 1;
-        res->code = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-        res->signaled = 1;
-        res->sig = WTERMSIG(status);
-        res->cpu_exceeded = res->sig == SIGXCPU || (res->sig == SIGKILL && !res->timed_out && !res->disk_exceeded &&
-                                                    o->cpu_s > 0 && res->wall_s >= o->cpu_s * 0.9);
-        res->fsize_exceeded = res->sig == SIGXFSZ;
-    }
-    /* bubblewrap reports its child's death by signal as exit 128+sig */
-    if (use_bwrap && res->exited && res->code > 128 && res->code < 128 + 65) {
-        int s = res->code - 128;
-        res->exited = 0;
-        res->signaled = 1;
-        res->sig = s;
-        if (s == SIGXCPU) res->cpu_exceeded = 1;
-        if (s == SIGXFSZ) res->fsize_exceeded = 1;
-    }
-    if (use_bwrap && res->exited && res->code == 1 && cs[1].total && strstr(cs[1].head, "bwrap:") == cs[1].head)
-        res->start_failed = 1;
-    res->out = gr_capture_text(&cs[0]);
-    res->err = gr_capture_text(&cs[1]);
-    res->out_total = cs[0].total;
-    res->err_total = cs[1].total;
-    free(cs[0].head);
-    free(cs[1].head);
+    if (l.drop) snprintf(uid_note, sizeof uid_note, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
+    snprintf(res->how, sizeof res->how, "%s%s", l.bwrap ? "bubblewrap" : "process group + rlimits", uid_note);
+    gr_pump_run(&p, o);
+    res->out = gr_capture_text(&p.cs[0]);
+    res->err = gr_capture_text(&p.cs[1]);
+    res->out_total = p.cs[0].total;
+    res->err_total = p.cs[1].total;
+    free(p.cs[0].head);
+    free(p.cs[1].head);
+    gr_run_facts f = {.status = p.status, .timed_out = p.timed_out, .disk_exceeded = p.disk_exceeded,
+                      .wall_s = p.wall_s, .cpu_s = o->cpu_s, .bwrap = l.bwrap != NULL, .err = res->err};
+    gr_run_decode(&f, res);
     return 0;
-}
-
-int gr_sandbox_bwrap_works(void)
-{
-    char bwrap[PATH_MAX];
-    if (getenv("WB_GRADE_NO_BWRAP") || !gr_which("bwrap", bwrap, sizeof bwrap)) return 0;
-    return gr_bwrap_probe(bwrap, geteuid() == 0);
 }
 
 void gr_run_result_free(gr_run_result *r)
@@ -412,17 +508,6 @@ void gr_run_result_free(gr_run_result *r)
     free(r->out);
     free(r->err);
     r->out = r->err = NULL;
-}
-
-void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len)
-{
-    if (r->start_failed) snprintf(buf, len, "could not start: %.200s", r->err ? r->err : "");
-    else if (r->timed_out) snprintf(buf, len, "was killed after the %.0f s time limit (hung?)", o->timeout_s);
-    else if (r->disk_exceeded) snprintf(buf, len, "was killed: it wrote more than %lld MB to disk", o->disk >> 20);
-    else if (r->fsize_exceeded) snprintf(buf, len, "was killed: a file grew beyond %lld MB", o->fsize >> 20);
-    else if (r->cpu_exceeded) snprintf(buf, len, "was killed: it used more than %.0f s of CPU time", o->cpu_s);
-    else if (r->signaled) snprintf(buf, len, "crashed with signal %d (%s)", r->sig, strsignal(r->sig));
-    else snprintf(buf, len, "exited with code %d", r->code);
 }
 
 int gr_run_result_save(const char *path, int rc, const gr_run_result *r)

@@ -6,15 +6,19 @@
  * tail), setrlimit on CPU time, file size, core dumps and processes (never on address space: CUDA maps
  * ~13 GiB of virtual memory, ~170 GiB under compute-sanitizer), a polled cap on the disk used under the
  * working directory, and a minimal environment. As root the program runs as an unprivileged uid of its own
- * (with its submission's group and, for the reference only, the course group: isolation.h) and, without
- * bubblewrap, a /proc of its own mounted with hidepid=2 (other uids' processes, the grader's included, are
- * invisible: no command line with the seeds, no other run's paths)
- * (gr_run_uid), so the process limit applies to it alone, in a new network namespace where the kernel allows. Where bubblewrap works,
- * it is an extra layer: read-only root, private /tmp, the given directories hidden (the repository with
+ * (gr_run_uid: with its submission's group and, for the reference only, the course group: isolation.h)
+ * and, without bubblewrap, a /proc of its own mounted with hidepid=2 (other uids' processes, the grader's
+ * included, are invisible: no command line with the seeds, no other run's paths), so the process limit
+ * applies to it alone, in a new network namespace where the kernel allows. Where bubblewrap works, it is
+ * an extra layer: read-only root, private /tmp, the given directories hidden (the repository with
  * solutions/ and the grader), only the working directory writable, GPU device nodes bound in.
  *
  * The caller becomes a child subreaper, so processes that escape the group (setsid, double fork) come
  * back to it and are killed when the run ends. Call gr_run from one thread, one run at a time.
+ *
+ * What a run is made of is decided by pure functions, tested without running anything: bubblewrap's
+ * command line (gr_run_argv), the environment (gr_run_env_make), the uid (gr_run_uid) and how the run
+ * ended (gr_run_decode, gr_run_end_of); gr_run itself only gathers the facts, forks, pumps and waits.
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
@@ -34,7 +38,7 @@
 /* As root, each run gets a uid of its own (no account is needed for one). RLIMIT_NPROC counts a uid's
  * tasks machine-wide, so with one shared uid, runs going on in parallel ate each other's process
  * budget (nvcc and the shell failed to fork), and a fork bomb in one submission could starve another's.
- * The grader's pid and a counter make the uid unique among the runs alive at a time. */
+ * The pid of the run's first process makes the uid unique among the runs alive at a time (gr_run_uid). */
 #define GR_RUN_UID_BASE 0x40000000u
 #define GR_TAIL 4096
 
@@ -46,6 +50,10 @@ int gr_runs_reach(const char *path, char *blocked, size_t blen);
  * where the runs cannot pass tmpdir (a clone under /root at 0700). NULL when none will do, with the
  * folder that stopped the runs in `closed`. */
 const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen);
+
+/* Whether a run may use bubblewrap: probed by gr_sandbox_box (a fork), so a caller that runs many
+ * programs probes once and hands the answer to each run; GR_BOX_PROBE: this run probes for itself. */
+typedef enum { GR_BOX_PROBE = 0, GR_BOX_NO_BWRAP, GR_BOX_BWRAP } gr_box;
 
 typedef struct {
     const char *const *argv;      /* argv[0]: an absolute path, or a name looked up on the grader's PATH */
@@ -61,6 +69,7 @@ typedef struct {
     const char *const *hide;      /* directories hidden (empty tmpfs) under bubblewrap */
     int gpu;                      /* bind the NVIDIA device nodes in */
     int no_bwrap;                 /* do not use bubblewrap even where it works */
+    gr_box box;                   /* whether bubblewrap works here, as probed once; GR_BOX_PROBE: probe now */
     gid_t gid;                    /* as root: the run's group (its submission's, isolation.h); 0: its uid */
     gid_t extra_gid;              /* as root: one supplementary group (the course's, for the reference); 0: none */
 } gr_run_opts;
@@ -96,9 +105,73 @@ int gr_run(const gr_run_opts *o, gr_run_result *res);
 
 void gr_run_result_free(gr_run_result *r);
 
-/* 1 if gr_run would use bubblewrap here (present, not switched off by WB_GRADE_NO_BWRAP, and a trivial
- * sandbox runs the way gr_run starts it: as nobody when root); probed once. */
+/* GR_BOX_BWRAP if gr_run can use bubblewrap here (present, not switched off by WB_GRADE_NO_BWRAP, and a
+ * trivial sandbox runs the way gr_run starts it: as nobody when root), else GR_BOX_NO_BWRAP. Probes
+ * each time it is called (a fork): keep the answer. */
+gr_box gr_sandbox_box(void);
+/* The same as a truth value. */
 int gr_sandbox_bwrap_works(void);
+
+/* ---------------------------------------------------------------- the pure parts of a run */
+/* As root: the uid of the run whose first process is `pid` (unique among the runs alive; a multiple of
+ * 64 above GR_RUN_UID_BASE, never the probe uid isolation.c takes from the grader's own block). */
+uid_t gr_run_uid(pid_t pid);
+
+/* Whether this run uses bubblewrap: never with o->no_bwrap or where it is `switched_off`
+ * (WB_GRADE_NO_BWRAP), else what the caller probed (o->box); GR_BOX_PROBE: a probe must say. */
+gr_box gr_run_box(const gr_run_opts *o, int switched_off);
+
+/* What bubblewrap's command line is made of, every path already checked on this machine. */
+typedef struct {
+    const char *bwrap;            /* bubblewrap's path; NULL: no bubblewrap, the program runs as it is */
+    const char *prog;             /* the program, an absolute path */
+    const char *const *args;      /* its arguments after argv[0], NULL-terminated, or NULL */
+    const char *workdir;          /* bound writable; the program starts there */
+    const char *const *devices;   /* GPU device nodes bound in, or NULL */
+    const char *const *tmpfs;     /* folders hidden under an empty tmpfs (homes, hidden paths), or NULL */
+    const char *const *ro_paths;  /* bound read-only after the hiding, or NULL */
+} gr_argv_spec;
+
+/* The argv gr_run executes: bubblewrap's (no network, private /tmp, read-only root, the spec's paths)
+ * ending in the program and its arguments, or, without bubblewrap, those alone. NULL-terminated; the
+ * strings are the spec's; free() the array. */
+const char **gr_run_argv(const gr_argv_spec *s);
+
+/* The run's whole environment: PATH (the program's folder, CUDA's, the system's), HOME and TMPDIR (the
+ * working directory), LANG=C, LC_ALL=C, the grader's LD_LIBRARY_PATH (`ld`: NULL if unset) and the
+ * caller's extra "NAME=value" entries; nothing else of the grader's. v is NULL-terminated. */
+typedef struct {
+    char path[PATH_MAX + 64], home[PATH_MAX + 8], tmp[PATH_MAX + 8], ld[8192];
+    const char *v[64];
+} gr_run_env;
+void gr_run_env_make(gr_run_env *e, const char *prog, const char *workdir, const char *ld, const char *const *extra);
+
+/* How a run ended, one of these, in this order of precedence (a timeout that ends in SIGKILL is a timeout). */
+typedef enum {
+    GR_END_NOT_STARTED,
+    GR_END_TIMED_OUT,
+    GR_END_DISK,                  /* killed for the bytes written under its working directory */
+    GR_END_FSIZE,                 /* RLIMIT_FSIZE: SIGXFSZ */
+    GR_END_CPU,                   /* RLIMIT_CPU: SIGXCPU, or SIGKILL at the hard limit */
+    GR_END_CRASHED,               /* another signal */
+    GR_END_EXITED
+} gr_run_end;
+
+/* What the runner knows when the program is gone. */
+typedef struct {
+    int status;                   /* from waitpid */
+    int timed_out, disk_exceeded; /* the runner killed it for that */
+    double wall_s;
+    double cpu_s;                 /* its RLIMIT_CPU in seconds (0: none) */
+    int bwrap;                    /* it ran under bubblewrap, which reports a death by signal as exit 128+sig */
+    const char *err;              /* its captured stderr ("bwrap: ..." when bubblewrap could not start it) */
+} gr_run_facts;
+
+/* Fills the result's exited/code, signaled/sig, timed_out, cpu/fsize/disk_exceeded, start_failed and
+ * wall_s from the facts (the rest of *r is left as it is). */
+void gr_run_decode(const gr_run_facts *f, gr_run_result *r);
+gr_run_end gr_run_end_of(const gr_run_result *r);
+const char *gr_run_end_name(gr_run_end e);
 
 /* One line saying how the run ended, for reports. */
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len);

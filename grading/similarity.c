@@ -156,7 +156,9 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     for (int i = 0; i < n; i++) {
         char tree[PATH_MAX];
         entry_tree(subs, &e[i], tmp, tree, sizeof tree);
-        if (tree[0] && stage_one(x, ch, tree, e[i].folder, dir, pr, plen)) asprintf(&argv[k++], "%s/%s.cu", dir, e[i].folder);
+        if (tree[0] && stage_one(x, ch, tree, e[i].folder, dir, pr, plen) &&
+            asprintf(&argv[k], "%s/%s.cu", dir, e[i].folder) >= 0)
+            k++;
     }
     json_object_set_new(o, "compared", json_integer(k - first));
     gr_str out = {0};

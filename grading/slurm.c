@@ -80,6 +80,14 @@ static void header(FILE *f, const opts *o, const char *name, const char *log)
     if (o->partition) fprintf(f, "#SBATCH --partition=%s\n", o->partition);
 }
 
+/* A job script's body starts in the workbook and replaces the shell with the grader's command. */
+static void cd_exec(FILE *f, const char *root)
+{
+    fputs("cd ", f);
+    sq(f, root);
+    fputs(" || exit 2\nexec ", f);
+}
+
 static int submit(char *const argv[], const char *what, char *id, size_t len)
 {
     int rc = run_capture(argv, id, len);
@@ -92,119 +100,139 @@ static int submit(char *const argv[], const char *what, char *id, size_t len)
     return 0;
 }
 
-int gr_slurm_main(int argc, char **argv)
+/* The options; returns 0, or 2 (usage). */
+static int parse(int argc, char **argv, opts *o)
 {
-    opts o = {0};
-    o.minutes = 60;
-    o.wait = 1;
-    o.pass = calloc((size_t)argc, sizeof *o.pass);
-    const char *out = "build/grades";
+    o->out = "build/grades";
+    o->minutes = 60;
+    o->wait = 1;
+    o->pass = calloc((size_t)argc, sizeof *o->pass);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define VAL(dst) do { if (!v) { fprintf(stderr, "grade: %s needs a value\n", a); return 2; } dst = v; i++; } while (0)
         if (!strcmp(a, "--engine")) { const char *e; VAL(e); (void)e; }
-        else if (!strcmp(a, "--class")) VAL(o.subs);
-        else if (!strcmp(a, "--out")) VAL(out);
-        else if (!strcmp(a, "--partition")) VAL(o.partition);
-        else if (!strcmp(a, "--gres")) VAL(o.gres);
-        else if (!strcmp(a, "--time")) { const char *t; VAL(t); o.minutes = atoi(t); }
-        else if (!strcmp(a, "--no-wait")) o.wait = 0;
-        else if (!strcmp(a, "--wait")) o.wait = 1;
+        else if (!strcmp(a, "--class")) VAL(o->subs);
+        else if (!strcmp(a, "--out")) VAL(o->out);
+        else if (!strcmp(a, "--partition")) VAL(o->partition);
+        else if (!strcmp(a, "--gres")) VAL(o->gres);
+        else if (!strcmp(a, "--time")) { const char *t; VAL(t); o->minutes = atoi(t); }
+        else if (!strcmp(a, "--no-wait")) o->wait = 0;
+        else if (!strcmp(a, "--wait")) o->wait = 1;
         else if (!strcmp(a, "--jobs")) { const char *j; VAL(j); (void)j; } /* Slurm decides */
         else {
-            if (!strcmp(a, "--force")) o.force = 1;
-            o.pass[o.n_pass++] = argv[i];
+            if (!strcmp(a, "--force")) o->force = 1;
+            o->pass[o->n_pass++] = argv[i];
         }
 #undef VAL
     }
-    if (!o.subs || o.minutes <= 0) {
+    if (!o->subs || o->minutes <= 0) {
         fprintf(stderr, "grade: --engine slurm needs --class DIR (and --time MINUTES > 0)\n");
         return 2;
     }
-    char self[PATH_MAX], root[PATH_MAX], outa[PATH_MAX], subs[PATH_MAX], why[600];
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl <= 0 || !getcwd(root, sizeof root) || !realpath(o.subs, subs)) {
-        fprintf(stderr, "grade: cannot resolve the grader, the workbook or %s\n", o.subs);
+    return 0;
+}
+
+/* This round's absolute paths: the grader, the workbook, the class, the output and the round's folder. */
+typedef struct {
+    char self[PATH_MAX], root[PATH_MAX], subs[PATH_MAX], out[PATH_MAX], rd[PATH_MAX + 64];
+} round_paths;
+
+static int resolve(const opts *o, round_paths *r)
+{
+    ssize_t sl = readlink("/proc/self/exe", r->self, sizeof r->self - 1);
+    if (sl <= 0 || !getcwd(r->root, sizeof r->root) || !realpath(o->subs, r->subs)) {
+        fprintf(stderr, "grade: cannot resolve the grader, the workbook or %s\n", o->subs);
         return 2;
     }
-    self[sl] = 0;
+    r->self[sl] = 0;
     char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", out);
-    if (strchr(out, '\'') || system(cmd) || !realpath(out, outa)) {
-        fprintf(stderr, "grade: cannot create the output folder %s\n", out);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", o->out);
+    if (strchr(o->out, '\'') || system(cmd) || !realpath(o->out, r->out)) {
+        fprintf(stderr, "grade: cannot create the output folder %s\n", o->out);
         return 2;
     }
-    int n;
-    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
-    if (!e || gr_roster_write_map(outa, e, n)) {
-        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
+    return 0;
+}
+
+/* this round's folder: scripts, task arguments, logs */
+static int make_round_dir(round_paths *r)
+{
+    snprintf(r->rd, sizeof r->rd, "%s/slurm", r->out);
+    mkdir(r->rd, 0755);
+    snprintf(r->rd, sizeof r->rd, "%s/slurm/round-%ld-%d", r->out, (long)time(NULL), (int)getpid());
+    if (mkdir(r->rd, 0755)) {
+        fprintf(stderr, "grade: cannot create %s: %s\n", r->rd, strerror(errno));
         return 2;
     }
-    /* this round's folder: scripts, task arguments, logs */
-    char rd[PATH_MAX + 64];
-    snprintf(rd, sizeof rd, "%s/slurm", outa);
-    mkdir(rd, 0755);
-    snprintf(rd, sizeof rd, "%s/slurm/round-%ld-%d", outa, (long)time(NULL), (int)getpid());
-    if (mkdir(rd, 0755)) {
-        fprintf(stderr, "grade: cannot create %s: %s\n", rd, strerror(errno));
-        return 2;
-    }
+    return 0;
+}
+
+/* One NUL-separated argument file per submission left to grade; returns how many (or -1). */
+static int write_tasks(const opts *o, const round_paths *r, const gr_roster_entry *e, int n)
+{
     int m = 0;
     for (int i = 0; i < n; i++) {
-        if (!o.force && !gr_roster_pending(outa, e[i].folder)) continue;
+        if (!o->force && !gr_roster_pending(r->out, e[i].folder)) continue;
         char p[PATH_MAX + 128];
-        snprintf(p, sizeof p, "%s/task-%d.args", rd, m);
+        snprintf(p, sizeof p, "%s/task-%d.args", r->rd, m);
         FILE *f = fopen(p, "wb");
-        if (!f) { fprintf(stderr, "grade: cannot write %s\n", p); return 2; }
-        for (int k = 0; k < o.n_pass; k++) fprintf(f, "%s%c", o.pass[k], 0);
-        fprintf(f, "--student%c%s%c--out%c%s/%s%c%s/%s%c", 0, e[i].student, 0, 0, outa, e[i].folder, 0, subs, e[i].entry, 0);
+        if (!f) { fprintf(stderr, "grade: cannot write %s\n", p); return -1; }
+        for (int k = 0; k < o->n_pass; k++) fprintf(f, "%s%c", o->pass[k], 0);
+        fprintf(f, "--student%c%s%c--out%c%s/%s%c%s/%s%c", 0, e[i].student, 0, 0, r->out, e[i].folder, 0, r->subs,
+                e[i].entry, 0);
         fclose(f);
         printf("slurm task %d: %s\n", m, e[i].student);
         m++;
     }
-    free(e);
-    char merge_id[64] = "", array_id[64] = "", p[PATH_MAX + 64], log[PATH_MAX + 64];
-    if (m) {
-        snprintf(p, sizeof p, "%s/array.sh", rd);
-        snprintf(log, sizeof log, "%s/task-%%a.log", rd);
-        FILE *f = fopen(p, "w");
-        if (!f) return 2;
-        header(f, &o, "wb-grade", log);
-        fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
-        if (o.gres) fprintf(f, "#SBATCH --gres=%s\n", o.gres);
-        fputs("# one submission, the grader's single-submission mode, the same sandbox\ncd ", f);
-        sq(f, root);
-        fputs(" || exit 2\nexec xargs -0 -a ", f);
-        sq(f, rd);
-        fputs("/task-\"$SLURM_ARRAY_TASK_ID\".args ", f);
-        sq(f, self);
-        fputs("\n", f);
-        fclose(f);
-        char *av[] = {"sbatch", "--parsable", p, NULL};
-        if (submit(av, "job array", array_id, sizeof array_id)) return 4;
-        printf("slurm: job array %s, %d task(s)\n", array_id, m);
-    } else {
-        printf("slurm: nothing left to grade (use --force to regrade)\n");
-    }
-    /* the merge: grades.csv and the summary from every folder, afterany so that failures are listed */
-    snprintf(p, sizeof p, "%s/merge.sh", rd);
-    snprintf(log, sizeof log, "%s/merge.log", rd);
+    return m;
+}
+
+/* The job array of m tasks; its id into id. Returns 0, 2 (cannot write) or 4 (sbatch failed). */
+static int submit_array(const opts *o, const round_paths *r, int m, char *id, size_t len)
+{
+    char p[PATH_MAX + 64], log[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/array.sh", r->rd);
+    snprintf(log, sizeof log, "%s/task-%%a.log", r->rd);
     FILE *f = fopen(p, "w");
     if (!f) return 2;
-    header(f, &o, "wb-grade-merge", log);
-    fputs("cd ", f);
-    sq(f, root);
-    fputs(" || exit 2\nexec ", f);
-    sq(f, self);
-    for (int k = 0; k < o.n_pass; k++) {
-        if (!strcmp(o.pass[k], "--force")) continue;
+    header(f, o, "wb-grade", log);
+    fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
+    if (o->gres) fprintf(f, "#SBATCH --gres=%s\n", o->gres);
+    fputs("# one submission, the grader's single-submission mode, the same sandbox\n", f);
+    cd_exec(f, r->root);
+    fputs("xargs -0 -a ", f);
+    sq(f, r->rd);
+    fputs("/task-\"$SLURM_ARRAY_TASK_ID\".args ", f);
+    sq(f, r->self);
+    fputs("\n", f);
+    fclose(f);
+    char *av[] = {"sbatch", "--parsable", p, NULL};
+    if (submit(av, "job array", id, len)) return 4;
+    printf("slurm: job array %s, %d task(s)\n", id, m);
+    return 0;
+}
+
+/* The merge: grades.csv and the summary from every folder, afterany the array (array_id "": none) so
+ * that failures are listed; waited for unless --no-wait. Returns 0, 2 or 4. */
+static int submit_merge(const opts *o, const round_paths *r, const char *array_id)
+{
+    char p[PATH_MAX + 64], log[PATH_MAX + 64], merge_id[64] = "";
+    snprintf(p, sizeof p, "%s/merge.sh", r->rd);
+    snprintf(log, sizeof log, "%s/merge.log", r->rd);
+    FILE *f = fopen(p, "w");
+    if (!f) return 2;
+    header(f, o, "wb-grade-merge", log);
+    cd_exec(f, r->root);
+    sq(f, r->self);
+    for (int k = 0; k < o->n_pass; k++) {
+        if (!strcmp(o->pass[k], "--force")) continue;
         fputc(' ', f);
-        sq(f, o.pass[k]);
+        sq(f, o->pass[k]);
     }
     fputs(" --merge --class ", f);
-    sq(f, subs);
+    sq(f, r->subs);
     fputs(" --out ", f);
-    sq(f, outa);
+    sq(f, r->out);
     fputs("\n", f);
     fclose(f);
     char dep[96];
@@ -213,23 +241,49 @@ int gr_slurm_main(int argc, char **argv)
     int k = 0;
     av[k++] = "sbatch";
     av[k++] = "--parsable";
-    if (o.wait) av[k++] = "--wait";
-    if (m) av[k++] = dep;
+    if (o->wait) av[k++] = "--wait";
+    if (array_id[0]) av[k++] = dep;
     av[k++] = p;
     av[k] = NULL;
-    if (submit(av, "merge job", merge_id, sizeof merge_id)) {
-        snprintf(log, sizeof log, "%s/merge.log", rd);
-        return 4;
-    }
-    printf("slurm: merge job %s%s\n", merge_id, o.wait ? " done" : " submitted (--no-wait)");
-    if (o.wait) {
+    if (submit(av, "merge job", merge_id, sizeof merge_id)) return 4;
+    printf("slurm: merge job %s%s\n", merge_id, o->wait ? " done" : " submitted (--no-wait)");
+    if (o->wait) {
         char g[PATH_MAX + 32];
-        snprintf(g, sizeof g, "%s/grades.csv", outa);
+        snprintf(g, sizeof g, "%s/grades.csv", r->out);
         if (access(g, R_OK)) { fprintf(stderr, "grade: the merge job wrote no grades.csv (see %s)\n", log); return 4; }
         printf("slurm: %s\n", g);
     }
-    free(o.pass);
     return 0;
+}
+
+/* Everything after the options: what is left to grade, the array and the merge. */
+static int slurm_round(const opts *o, round_paths *r)
+{
+    char why[600], array_id[64] = "";
+    int n, rc = resolve(o, r);
+    if (rc) return rc;
+    gr_roster_entry *e = gr_roster_scan(r->subs, &n, why, sizeof why);
+    if (!e || gr_roster_write_map(r->out, e, n)) {
+        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
+        free(e);
+        return 2;
+    }
+    int m = make_round_dir(r) ? -1 : write_tasks(o, r, e, n);
+    free(e);
+    if (m < 0) return 2;
+    if (m > 0 && (rc = submit_array(o, r, m, array_id, sizeof array_id))) return rc;
+    if (!m) printf("slurm: nothing left to grade (use --force to regrade)\n");
+    return submit_merge(o, r, array_id);
+}
+
+int gr_slurm_main(int argc, char **argv)
+{
+    opts o = {0};
+    round_paths r = {0};
+    int rc = parse(argc, argv, &o);
+    if (!rc) rc = slurm_round(&o, &r);
+    free(o.pass);
+    return rc;
 }
 
 int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub)

@@ -1,11 +1,11 @@
-/* Chapter 5, min-plus product: every solution version at awkward sizes, checked bit for bit here,
- * independently of the program's own check, against a reference computed from the seed; the starter;
- * bad command lines; compute-sanitizer. */
+/* Chapter 5, min-plus product: every solution version (chapters/05-minplus/chapter.json's) at awkward
+ * sizes, checked bit for bit here, independently of the program's own check, against a reference
+ * computed from the seed; its preprocessing and speedup columns. The checks every chapter has are
+ * tests/test_chapters.c's. */
 #include <math.h>
 
 #include "wbtest.h"
 
-static const char *const variants[] = {"v0", "v1", "v2", "v3", "v4", "v5"};
 static const long long sizes[] = {1, 2, 63, 64, 65, 127, 1000};
 
 /* The chapter's input for a seed, from the recipe in its header: uniform [0, 1) (stream 0), diagonal 0,
@@ -46,34 +46,27 @@ static float *minplus_reference(const float *d, int n)
     return r;
 }
 
-struct run {
-    const char *variant;
-    long long n;
-};
-
 ParameterizedTestParameters(ch5, solution_variant_is_exact)
 {
-    enum { V = sizeof variants / sizeof variants[0], S = sizeof sizes / sizeof sizes[0] };
-    static struct run runs[V * S];
-    for (int v = 0; v < V; v++)
-        for (int s = 0; s < S; s++) runs[v * S + s] = (struct run){variants[v], sizes[s]};
-    return cr_make_param_array(struct run, runs, V * S);
+    static wbt_case runs[WBT_MAX_CASES];
+    return cr_make_param_array(wbt_case, runs, wbt_variant_cases(5, sizeof sizes / sizeof sizes[0], runs, WBT_MAX_CASES));
 }
-ParameterizedTest(struct run *r, ch5, solution_variant_is_exact, .timeout = 180)
+ParameterizedTest(wbt_case *r, ch5, solution_variant_is_exact, .timeout = 180)
 {
+    long long len = sizes[r->size];
     static char out[WBT_OUT_MAX];
     char dir[64];
     wbt_tmpdir(dir, sizeof dir);
-    unsigned long long seed = 5000 + (unsigned long long)r->n;
+    unsigned long long seed = 5000 + (unsigned long long)len;
     int rc = wbt_run(out, WBT_SOLUTION "5 --variant %s --size %lld --seed %llu --reps 1 --warmup 0 --dump %s",
-                     r->variant, r->n, seed, dir);
+                     r->variant, len, seed, dir);
     WBT_SKIP_IF_NO_GPU(rc, out);
-    cr_assert_eq(rc, WB_EXIT_PASS, "%s n=%lld: exit %d\n%s", r->variant, r->n, rc, out);
+    cr_assert_eq(rc, WB_EXIT_PASS, "%s n=%lld: exit %d\n%s", r->variant, len, rc, out);
 
     /* The program's own check said PASS; compare its raw output here too, bit for bit. */
-    char path[128];
-    snprintf(path, sizeof path, "%s/%s_%lld.bin", dir, r->variant, r->n);
-    int n = (int)r->n;
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s_%lld.bin", dir, r->variant, len);
+    int n = (int)len;
     size_t count = (size_t)n * n;
     float *got = wbt_read_exact(path, count * sizeof(float));
     float *d = make_input(n, seed);
@@ -97,40 +90,18 @@ ParameterizedTest(struct run *r, ch5, solution_variant_is_exact, .timeout = 180)
     rmdir(dir);
 }
 
-Test(ch5, starter_reports_todo_and_fails, .timeout = 120)
-{
-    WBT_SKIP_IN_STUDENT_RELEASE();
-    static char out[WBT_OUT_MAX];
-    int rc;
-    json_t *lines = wbt_run_json(out, &rc, "./build/chapter5 --size 200 --reps 1 --warmup 0");
-    cr_assert_eq(rc, WB_EXIT_WRONG, "the untouched starter must exit %d, got %d\n%s", WB_EXIT_WRONG, rc, out);
-    /* v0 is the worked example the starter gives; the others are the student's. */
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
-        const char *verdict = wbt_verdict_of(lines, variants[v]);
-        cr_assert_not_null(verdict, "no JSON line for %s", variants[v]);
-        cr_assert_str_eq(verdict, v == 0 ? "PASS" : "TODO", "%s", variants[v]);
-    }
-    cr_assert(strstr(out, "TODO") && strstr(out, "FAIL"), "%s", out);
-    json_decref(lines);
-}
-
-Test(ch5, json_has_reference_row_and_sane_numbers, .timeout = 120)
+/* Chapter 5's own columns: preprocessing time (v2 and later) and the speedup over v0 (the reference row and
+ * the numbers every chapter has are tests/test_chapters.c's). */
+Test(ch5, json_has_prep_time_and_speedup, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;
-    json_t *lines = wbt_run_json(out, &rc, WBT_SOLUTION "5 --size 1100 --reps 3 --warmup 1");
+    json_t *lines = wbt_table_json(".", 5, out, &rc);
     cr_assert_eq(rc, 0, "%s", out);
-    cr_assert_eq(json_array_size(lines), 1 + sizeof variants / sizeof variants[0], "speed-of-light row + every variant");
     size_t i;
     json_t *o;
     json_array_foreach(lines, i, o)
     {
-        double ms = json_number_value(json_object_get(o, "median_ms"));
-        double tp = json_number_value(json_object_get(o, "throughput"));
-        cr_assert_gt(ms, 0.0);
-        cr_assert_gt(tp, 0.0);
-        cr_assert_str_eq(json_string_value(json_object_get(o, "unit")), "G steps/s");
-        cr_assert_str_eq(json_string_value(json_object_get(o, "size")), "1100");
         /* Only v2 and later have preprocessing (padding and transposing), timed apart from the kernel. */
         json_t *prep = json_object_get(o, "prep_ms");
         if (i >= 3)
@@ -139,44 +110,6 @@ Test(ch5, json_has_reference_row_and_sane_numbers, .timeout = 120)
             cr_assert(json_is_null(prep), "row %zu: prep_ms should be null", i);
         if (i >= 1) cr_assert_str_eq(json_string_value(json_object_get(o, "verdict")), "PASS");
     }
-    cr_assert_str_eq(json_string_value(json_object_get(json_array_get(lines, 0), "verdict")), "REFERENCE");
     cr_assert_float_eq(json_number_value(json_object_get(json_array_get(lines, 1), "speedup")), 1.0, 1e-9);
     json_decref(lines);
-}
-
-/* Bad command lines are refused before any GPU work, so these run without a GPU too. */
-ParameterizedTestParameters(ch5, bad_usage)
-{
-    static const char *args[] = {"--size 0",      "--size -1",     "--size abc",   "--size 32769", "--size 2^16",
-                                 "--size 4x4x4",  "--variant v6",  "--variant V1", "--frobnicate", "--reps 0",
-                                 "--size",        "1000",          "--dump /nonexistent/dir"};
-    return cr_make_param_array(const char *, args, sizeof args / sizeof args[0]);
-}
-ParameterizedTest(const char **args, ch5, bad_usage)
-{
-    wbt_assert_bad_usage(WBT_SOLUTION "5", *args);
-}
-
-Test(ch5, help_and_list_work_without_gpu)
-{
-    wbt_assert_help_and_list("./build/chapter5", variants, sizeof variants / sizeof variants[0]);
-}
-
-struct san {
-    const char *tool, *variant;
-};
-ParameterizedTestParameters(ch5, sanitizer_clean)
-{
-    static const char *tools[] = {"memcheck", "racecheck", "synccheck"};
-    enum { T = 3, V = sizeof variants / sizeof variants[0] };
-    static struct san cases[T * V];
-    for (int t = 0; t < T; t++)
-        for (int v = 0; v < V; v++) cases[t * V + v] = (struct san){tools[t], variants[v]};
-    return cr_make_param_array(struct san, cases, T * V);
-}
-ParameterizedTest(struct san *s, ch5, sanitizer_clean, .timeout = 300)
-{
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, WBT_SOLUTION "5 --size 65 --variant %s --reps 1 --warmup 0", s->variant);
-    wbt_sanitize(s->tool, cmd);
 }

@@ -232,7 +232,7 @@ static char *render(const char *page, const char *shot)
     int rc = wbt_run(out, "cd %s && HOME=%s timeout 120 %s %s --user-data-dir=%s/chrome --screenshot=%s 'file://%s/out/%s'", dir, dir,
                      tool, flags, dir, png, dir, page);
     cr_assert_eq(rc, 0, "chromium --screenshot failed (%d): %s", rc, out);
-    double ink, sd = png_spread(png, &ink);
+    double ink = 0, sd = png_spread(png, &ink);
     cr_assert_geq(sd, 0, "%s is not a PNG", png);
     cr_expect_gt(sd, 20, "%s looks blank: grey-level spread %.1f", shot, sd);
     cr_expect_gt(ink, 0.01, "%s looks blank: %.4f of its pixels are not white", shot, ink);
@@ -304,7 +304,10 @@ Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported,
     json_decref(sim);
     /* the class page as written, then as Chromium renders it */
     char *html = out_file("class.html");
-    EXPECT_HAS(html, "<svg");
+    char gp[PATH_MAX];
+    int plots = gr_which("gnuplot", gp, sizeof gp) != 0; /* the GPU machines may have no gnuplot */
+    if (plots) EXPECT_HAS(html, "<svg");
+    else EXPECT_HAS(html, "gnuplot is not installed (apt-get install gnuplot-nox): plots left out");
     EXPECT_HAS(html, "href=\"smithjohn_101/feedback.html\"");
     EXPECT_HAS(html, "Roe, Rich</td><td>roster</td><td>no submission");
     EXPECT_HAS(html, "off-by-one");
@@ -326,7 +329,7 @@ Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported,
     EXPECT_HAS(dom, "Feedback: smithjohn_101");
     EXPECT_HAS(dom, "Score: ");
     EXPECT_HAS(dom, "% of this GPU's speed of light");
-    EXPECT_HAS(dom, "<svg");
+    if (plots) EXPECT_HAS(dom, "<svg");
     free(dom);
     snprintf(p, sizeof p, "%s/out/smithjohn_101/results.json", dir);
     json_t *res = json_load_file(p, 0, &je);

@@ -372,7 +372,7 @@ static void sample(gr_sub_result *s)
     a->n_v = 2;
     gr_var_result *v = &a->v[0];
     snprintf(v->name, sizeof v->name, "global");
-    v->rub = (gr_variant_rubric){"global", 2, 1, 1, 0};
+    v->rub = (gr_variant_rubric){.name = "global", .correct = 2, .perf = 1, .sanitizer = 1};
     v->verdict = GR_V_PASS;
     v->correct_pts = 2;
     v->san_state = GR_SANV_CLEAN;
@@ -382,7 +382,7 @@ static void sample(gr_sub_result *s)
     v->perf_pts = 0.6;
     v = &a->v[1];
     snprintf(v->name, sizeof v->name, "vector");
-    v->rub = (gr_variant_rubric){"vector", 2, 2, 1, 0};
+    v->rub = (gr_variant_rubric){.name = "vector", .correct = 2, .perf = 2, .sanitizer = 1};
     v->verdict = GR_V_WRONG;
     /* student-controlled text: backticks, invalid UTF-8, quotes */
     snprintf(v->detail, sizeof v->detail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
@@ -393,7 +393,7 @@ static void sample(gr_sub_result *s)
     b->compile_log = strdup("adjdiff.cu(55): error: expected a \";\"\n");
     b->n_v = 1;
     snprintf(b->v[0].name, sizeof b->v[0].name, "naive");
-    b->v[0].rub = (gr_variant_rubric){"naive", 3, 0, 0, 0};
+    b->v[0].rub = (gr_variant_rubric){.name = "naive", .correct = 3, .perf = 0, .sanitizer = 0};
     gr_sub_totals(s);
 }
 

@@ -2,6 +2,9 @@
  * test_makefile.c — the Makefile itself (issue 12): a tenth chapter builds and runs like the others,
  * reading the Makefile runs no tool (`make help` starts no nvidia-smi, no nvcc), and `make test` has its
  * prerequisites in one place. The chapter-10 case works on a copy of the repository in a temporary folder.
+ * The build's structure (issue 32: mk/, scripts/): plain `make` is `make help`, each program links and
+ * includes only the folders it uses, a new module joins its folder's library without an edit, and the
+ * scripts of the recipes (make test's run among them) are strict and fail as they should.
  */
 #include "wbtest.h"
 
@@ -10,13 +13,13 @@
 
 static char out[WBT_OUT_MAX];
 
-/* A copy of the Makefile, common/ and chapter 1 (starter and, where present, reference), with chapter 1
+/* A copy of the Makefile (mk/ and scripts/ with it), common/ and chapter 1 (starter and, where present, reference), with chapter 1
  * copied again as chapter 10 (chapters/10-reversal2/reversal2.cu). */
 static void copy_with_chapter10(char *dir, size_t len)
 {
     wbt_tmpdir(dir, len);
     int rc = wbt_run(out,
-                     "set -e; cp Makefile '%1$s'/ && cp -r common '%1$s'/ && mkdir -p '%1$s'/chapters/10-reversal2 && "
+                     "set -e; cp -r Makefile mk scripts common '%1$s'/ && mkdir -p '%1$s'/chapters/10-reversal2 && "
                      "cp -r chapters/01-reversal '%1$s'/chapters/ && "
                      "cp chapters/01-reversal/reversal.cu '%1$s'/chapters/10-reversal2/reversal2.cu && "
                      "if [ -d solutions/01-reversal ]; then mkdir -p '%1$s'/solutions/10-reversal2 && "
@@ -82,19 +85,19 @@ Test(makefile, parsing_runs_no_tool)
 }
 
 /* V=1 shows the commands of a build (issue 28); the file built is the cheapest there is, in a build folder
- * of its own: rebuilt in build/, it made libwb.a and build/inspect stale, and a test that ran make then
+ * of its own: rebuilt in build/, it made the library (then libwb.a) and build/inspect stale, and a test that ran make then
  * relinked build/inspect while another ran it ("Permission denied" on the H100). */
 Test(makefile, v1_shows_the_commands, .timeout = 120)
 {
     char b[128], want[256];
     wbt_tmpdir(b, sizeof b);
-    int rc = wbt_run(out, WBT_MAKE " -B V=1 BUILD=%s %s/lib/common/jsonl.o 2>&1", b, b);
+    int rc = wbt_run(out, WBT_MAKE " -B V=1 BUILD=%s %s/obj/common/jsonl.o 2>&1", b, b);
     cr_assert_eq(rc, 0, "%s", out);
-    snprintf(want, sizeof want, "-c -o %s/lib/common/jsonl.o common/jsonl.c", b);
+    snprintf(want, sizeof want, "-c -o %s/obj/common/jsonl.o common/jsonl.c", b);
     cr_assert(strstr(out, "gcc ") && strstr(out, want), "V=1 showed no command:\n%s", out);
-    rc = wbt_run(out, WBT_MAKE " -B BUILD=%s %s/lib/common/jsonl.o 2>&1", b, b);
+    rc = wbt_run(out, WBT_MAKE " -B BUILD=%s %s/obj/common/jsonl.o 2>&1", b, b);
     cr_assert_eq(rc, 0, "%s", out);
-    snprintf(want, sizeof want, "  CC     %s/lib/common/jsonl.o\n", b);
+    snprintf(want, sizeof want, "  CC     %s/obj/common/jsonl.o\n", b);
     cr_assert(strstr(out, want) && !strstr(out, "gcc "), "the quiet build says more than the file:\n%s", out);
     wbt_run(out, "rm -rf %s", b);
 }
@@ -144,10 +147,10 @@ Test(makefile, help_lists_handouts_and_doctor_ends_with_a_verdict, .timeout = 12
     cr_assert_null(strstr(out, "Error"), "%s", out);
 }
 
-/* `make test`'s prerequisites are declared in one rule. */
+/* `make test`'s prerequisites are declared in one rule (of the Makefile and its sections in mk/). */
 Test(makefile, test_prerequisites_in_one_place)
 {
-    int rc = wbt_run(out, "grep -c '^test *:' Makefile");
+    int rc = wbt_run(out, "cat Makefile mk/*.mk | grep -c '^test *:'");
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert_eq(atoi(out), 1, "the Makefile has %d rules for `test:`, expected 1", atoi(out));
 }
@@ -207,4 +210,159 @@ Test(makefile, chapter3_starter_builds_without_cub, .timeout = 120)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "-DWB_CUB"), "the reference's build does not time CUB:\n%s", out);
 #endif
+}
+
+/* ---------------------------------------------------------------- the build's structure (issue 32) */
+
+/* Plain `make` is `make help`: it lists the targets and builds nothing (it used to write build/.flags, the
+ * first rule of the file). */
+Test(makefile, plain_make_is_help, .timeout = 60)
+{
+    static char help[WBT_OUT_MAX];
+    int rc = wbt_run(help, WBT_MAKE " help");
+    cr_assert_eq(rc, 0, "%s", help);
+    rc = wbt_run(out, WBT_MAKE " -n");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "sed -n '3,/^[^#]/p' Makefile") && !strstr(out, "build/"), "plain make does more than help:\n%s",
+              out);
+    rc = wbt_run(out, WBT_MAKE);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_str_eq(out, help, "plain make is not make help");
+}
+
+/* Each program links the libraries it uses and no other, and each folder's objects see only the include
+ * paths of the folders they use (mk/libs.mk): the results tool knows nothing of the grader, the grader
+ * nothing of the tools. Read from the commands `make -n -B` prints. */
+Test(makefile, programs_link_and_include_only_what_they_use, .timeout = 120)
+{
+    static const struct {
+        const char *target, *must, *must_not;
+    } cases[] = {
+        {"build/obj/common/jsonl.o", "-Icommon ", "-Igrading -Itools/"},
+        {"build/obj/grading/rubric.o", "-Icommon -Igrading ", "-Itools/"},
+        {"build/obj/tools/results/main.o", "-Icommon -Itools/results ", "-Igrading -Itools/inspect -Itools/mutate"},
+        {"build/obj/tools/inspect/names.o", "-Icommon -Igrading -Itools/inspect ", "-Itools/results -Itools/mutate"},
+        {"build/grade", "build/lib/libgrading.a build/lib/libwbcommon.a", "libinspect libwbresults libmutate"},
+        {"build/handouts/wbresults", "build/lib/libwbresults.a build/lib/libwbcommon.a", "libgrading libinspect libmutate"},
+        {"build/inspect", "build/lib/libinspect.a build/lib/libgrading.a build/lib/libwbcommon.a",
+         "libwbresults libmutate"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* the last command printed is the target's own (compile or link) */
+        int rc = wbt_run(out, WBT_MAKE " -n -B V=1 %s 2>&1 | tail -n 1", cases[i].target);
+        cr_assert_eq(rc, 0, "make -n %s: %s", cases[i].target, out);
+        cr_assert(strstr(out, cases[i].must), "%s: no '%s' in\n%s", cases[i].target, cases[i].must, out);
+        char not[200];
+        snprintf(not, sizeof not, "%s", cases[i].must_not);
+        for (char *save, *w = strtok_r(not, " ", &save); w; w = strtok_r(NULL, " ", &save))
+            cr_assert_null(strstr(out, w), "%s: '%s' in\n%s", cases[i].target, w, out);
+    }
+}
+
+/* A new .c file in a library's folder is built into its library with no edit of the Makefile (other
+ * changes add modules to grading/, common/ and tools/ while the build stays as it is). */
+Test(makefile, a_new_module_joins_its_folders_library, .timeout = 120)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out,
+                     "set -e; cp -r Makefile mk scripts common grading tools '%1$s'/; cd '%1$s'; "
+                     "touch grading/zz_new.c tools/inspect/zz_new.c tools/results/zz_new.c common/zz_new.c; "
+                     WBT_MAKE " -n V=1 build/lib/libgrading.a build/lib/libinspect.a build/lib/libwbresults.a "
+                     "build/lib/libwbcommon.a 2>&1",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    static const char *const objs[] = {"grading", "tools/inspect", "tools/results", "common"};
+    for (size_t i = 0; i < sizeof objs / sizeof *objs; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "-c -o build/obj/%s/zz_new.o %s/zz_new.c", objs[i], objs[i]);
+        cr_assert(strstr(out, want), "%s/zz_new.c is not compiled:\n%s", objs[i], out);
+    }
+    cr_assert(strstr(out, "build/obj/grading/zz_new.o") && !strstr(out, "build/obj/grading/grade.o"),
+              "libgrading.a: its new module, never the grader's main:\n%s", out);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* The scripts of the recipes (each scripts/NAME.sh): strict mode, and a one-line usage with exit 2 when
+ * called wrongly (with too many arguments; results.sh, which takes any number of chapters, with none). */
+Test(makefile, scripts_are_strict_and_say_their_usage, .timeout = 60)
+{
+    int rc = wbt_run(out, "for f in scripts/*.sh; do grep -qx 'set -euo pipefail' \"$f\" || echo \"$f: no strict mode\"; "
+                          "bash -n \"$f\" || echo \"$f: syntax\"; done");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(out[0], 0, "%s", out);
+    rc = wbt_run(out, "for f in scripts/*.sh; do case \"$f\" in */results.sh) a=;; *) a='a b c d e';; esac; "
+                      "o=$(\"$f\" $a 2>&1 </dev/null); r=$?; "
+                      "[ $r = 2 ] && [ $(printf '%%s\\n' \"$o\" | wc -l) = 1 ] && printf '%%s' \"$o\" | grep -q '^usage: ' "
+                      "|| echo \"$f $a: exit $r, '$o'\"; done");
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(out[0], 0, "a script called wrongly:\n%s", out);
+}
+
+/* make test's run (scripts/test.sh): the runner's failure is make test's; a new entry in the watched /tmp
+ * fails a passing run (TMP_CHECK=0 only warns); REQUIRE_GPU=1 turns a skipped GPU test into a failure,
+ * another skip only into a line. A fake runner plays Criterion. */
+/* A clone under a 0700 folder (root's home): the runs cannot reach its build/tmp, so the run's TMPDIR is a
+ * folder of its own in /tmp that others may pass, removed after the run (else the grader's and the tests'
+ * fallbacks left wb-grade.* and wbtest.* in /tmp, seen on the H100). */
+Test(makefile, test_run_in_a_closed_clone_uses_a_passable_tmpdir_and_removes_it, .timeout = 60)
+{
+    char dir[512], root[512];
+    wbt_tmpdir(dir, sizeof dir);
+    cr_assert_not_null(getcwd(root, sizeof root));
+    int rc = wbt_run(out,
+                     "set -e; cd '%1$s'; mkdir -m 700 closed; cat > closed/runner <<'X'\n"
+                     "#!/bin/sh\n"
+                     "echo \"TMPDIR=$TMPDIR\"; stat -c %%a \"$TMPDIR\"; echo 'ok 1 - a' > \"${1#--tap=}\"\n"
+                     "X\n"
+                     "chmod +x closed/runner; cd closed && env TMP_CHECK=1 REQUIRE_GPU=0 '%2$s/scripts/test.sh' ./runner t.tap tmp 2>&1",
+                     dir, root);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *t = strstr(out, "TMPDIR=/tmp/wb-test.");
+    cr_assert_not_null(t, "the run's TMPDIR is not a folder of its own in /tmp:\n%s", out);
+    cr_expect(strstr(out, "\n711\n"), "its mode is not 0711:\n%s", out);
+    char path[256];
+    cr_assert_eq(sscanf(t, "TMPDIR=%255s", path), 1);
+    cr_expect(access(path, F_OK) != 0, "%s was not removed after the run", path);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+Test(makefile, test_run_fails_on_tmp_leftovers_and_required_gpu_skips, .timeout = 60)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    /* the fake runner: writes a TAP with the skips of $SKIPS, leaves $LEAVE in the watched folder, exits $RC */
+    int rc = wbt_run(out,
+                     "set -e; mkdir '%1$s/watch'; cat > '%1$s/runner' <<'X'\n"
+                     "#!/bin/sh\n"
+                     "tap=${1#--tap=}; echo 'ok 1 - a' > \"$tap\"; for s in $SKIPS; do echo \"ok 2 - b # SKIP $s\" >> \"$tap\"; done\n"
+                     "[ -z \"$LEAVE\" ] || touch \"$TMP_WATCH/$LEAVE\"; [ -d \"$TMPDIR\" ] || exit 9; exit ${RC:-0}\n"
+                     "X\n"
+                     "chmod +x '%1$s/runner'",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    static const struct {
+        const char *env;
+        int rc;
+        const char *says;
+    } cases[] = {
+        {"", 0, "skipped: none"},
+        {"RC=1", 1, ""},
+        {"LEAVE=x1", 1, "left new entries in"},
+        {"LEAVE=x2 TMP_CHECK=0", 0, "left new entries in"},
+        {"SKIPS=slurm", 0, "skipped: 1 tests, because:\n"},
+        {"SKIPS=slurm REQUIRE_GPU=1", 0, "1 slurm"},
+        {"SKIPS='slurm no_CUDA_device' REQUIRE_GPU=1", 1, "REQUIRE_GPU=1: 1 GPU test(s) skipped"},
+        {"SKIPS=no_CUDA_device", 0, "1 no_CUDA_device"},
+    };
+    char root[512];
+    cr_assert_not_null(getcwd(root, sizeof root));
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        /* make test's own TMP_CHECK and REQUIRE_GPU are in this test's environment: set both */
+        rc = wbt_run(out, "cd '%1$s' && env TMP_CHECK=1 REQUIRE_GPU=0 %2$s TMP_WATCH='%1$s/watch' '%3$s/scripts/test.sh' ./runner t.tap tmp 2>&1",
+                     dir, cases[i].env, root);
+        cr_assert_eq(rc, cases[i].rc, "%s: exit %d, not %d:\n%s", cases[i].env, rc, cases[i].rc, out);
+        cr_assert(strstr(out, cases[i].says), "%s: no '%s' in\n%s", cases[i].env, cases[i].says, out);
+    }
+    wbt_run(out, "rm -rf '%s'", dir);
 }

@@ -10,22 +10,33 @@
 #include "regions.h"
 #include "wbtest.h"
 
-static char *apply_first(int kind_index_label, const char *text)
+/* An operator of every chapter (chapter 0) or chapter `chapter`'s own (its solutions/NN-name/mutants.json). */
+static const mu_op *op_of(mu_kind kind, int chapter)
 {
-    const mu_op *op = &mu_ops[kind_index_label];
+    static mu_own_ops own[6];
+    char err[300], dirs[GR_MAX_CH][128];
+    if (!chapter) {
+        for (int i = 0; i < mu_n_ops; i++)
+            if (mu_ops[i].kind == kind) return &mu_ops[i];
+        cr_assert_fail("no operator of kind %d", kind);
+    }
+    cr_assert(chapter >= 1 && chapter <= 5);
+    int n = gr_chapters_scan(".", dirs, GR_MAX_CH);
+    cr_assert_geq(n, chapter, "chapters/ has %d chapters", n);
+    if (!own[chapter].doc) cr_assert_eq(mu_own_load(".", dirs[chapter - 1], &own[chapter], err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < own[chapter].n; i++)
+        if (own[chapter].op[i].kind == kind) return &own[chapter].op[i];
+    cr_assert_fail("chapter %d has no operator of kind %d", chapter, kind);
+    return NULL;
+}
+
+static char *apply_first(const mu_op *op, const char *text)
+{
     size_t at[2];
-    cr_assert_eq(mu_find(op, text, strlen(text), at, 2), 1, "op %d finds one occurrence in %s", kind_index_label, text);
+    cr_assert_eq(mu_find(op, text, strlen(text), at, 2), 1, "op %d finds one occurrence in %s", op->id, text);
     char *m = mu_apply(op, text, strlen(text), at[0]);
     cr_assert_not_null(m);
     return m;
-}
-
-static int op_of(mu_kind kind, int chapter)
-{
-    for (int i = 0; i < mu_n_ops; i++)
-        if (mu_ops[i].kind == kind && (!chapter || mu_ops[i].chapter == chapter)) return i;
-    cr_assert_fail("no operator of kind %d", kind);
-    return -1;
 }
 
 Test(mutate, operators_rewrite_one_occurrence)
@@ -48,7 +59,7 @@ Test(mutate, operators_rewrite_one_occurrence)
     m = apply_first(op_of(MU_SWAP, 4), "r = blockIdx.y * 16; c = blockIdx.x * 16;");
     cr_assert_str_eq(m, "r = blockIdx.x * 16; c = blockIdx.y * 16;");
     free(m);
-    const mu_op *ceil = &mu_ops[op_of(MU_CEIL_FLOOR, 0)];
+    const mu_op *ceil = op_of(MU_CEIL_FLOOR, 0);
     cr_assert_null(mu_apply(ceil, "wb_ceil_div(n", 13, 0), "an unbalanced call is not mutated");
 }
 
@@ -62,22 +73,27 @@ static json_t *all_mutants(const char *out)
     return list;
 }
 
-static char *mutant_path(const char *out, json_t *m, char *p, size_t len)
+/* Where a mutant's file is: its chapter's folder and program from the workbook at root. */
+static char *mutant_path_in(const char *root, const char *out, json_t *m, char *p, size_t len)
 {
-    static gr_rubric rub;
-    static int loaded;
-    char err[300];
-    if (!loaded) cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
-    loaded = 1;
-    int chn = (int)json_integer_value(json_object_get(m, "chapter"));
-    for (int c = 0; c < rub.n_ch; c++)
-        if (rub.ch[c].number == chn) {
+    char err[300], dirs[GR_MAX_CH][128];
+    int chn = (int)json_integer_value(json_object_get(m, "chapter")), n = gr_chapters_scan(root, dirs, GR_MAX_CH);
+    for (int c = 0; c < n; c++) {
+        gr_chapter_rubric ch;
+        cr_assert_eq(gr_chapter_load(root, dirs[c], &ch, err, sizeof err), 0, "%s", err);
+        if (ch.number == chn) {
             snprintf(p, len, "%s/%s/%s/chapters/%s/%s", out, json_is_true(json_object_get(m, "perf")) ? "subs-perf" : "subs",
-                     json_string_value(json_object_get(m, "id")), rub.ch[c].dir, rub.ch[c].file);
+                     json_string_value(json_object_get(m, "id")), ch.dir, ch.file);
             return p;
         }
-    cr_assert_fail("chapter %d not in the rubric", chn);
+    }
+    cr_assert_fail("chapter %d has no folder under %s/chapters", chn, root);
     return NULL;
+}
+
+static char *mutant_path(const char *out, json_t *m, char *p, size_t len)
+{
+    return mutant_path_in(".", out, m, p, len);
 }
 
 Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
@@ -110,6 +126,38 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
         free(mt), free(st), free(mo), free(so);
     }
     for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 5, "chapter %d has only %d mutants", c, per_ch[c]);
+    json_decref(list);
+}
+
+/* A chapter is mutated from its folders alone: the fake workbook's chapter (tests/grading/fake/, named by
+ * no rubric and no table of this tool) gets the mutants of its own operators (solutions/09-fake/
+ * mutants.json), each a submission of that chapter that differs from the reference inside a region. */
+Test(mutate, the_fake_chapter_is_mutated_from_its_folders, .timeout = 60)
+{
+    char out[256], p[1024];
+    wbt_tmpdir(out, sizeof out);
+    cr_assert_eq(mu_write_all("tests/grading/fake", out, 0, NULL), 0);
+    snprintf(p, sizeof p, "%s/mutants.json", out);
+    json_t *list = json_load_file(p, 0, NULL);
+    cr_assert(json_is_array(list), "%s is not a JSON array", p);
+    int own = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(list, i, m)
+    {
+        const char *id = json_string_value(json_object_get(m, "id"));
+        cr_expect_eq(json_integer_value(json_object_get(m, "chapter")), 9, "%s", id);
+        own += !strcmp(json_string_value(json_object_get(m, "label")), "off-by-one");
+        mutant_path_in("tests/grading/fake", out, m, p, sizeof p);
+        size_t ml, sl;
+        char *mt = wb_read_file(p, &ml), *st = wb_read_file("tests/grading/fake/solutions/09-fake/fake.cu", &sl);
+        cr_assert(mt && st, "%s not written", p);
+        cr_expect(strstr(p, "/chapters/09-fake/fake.cu"), "%s", p);
+        cr_expect(ml != sl || memcmp(mt, st, sl), "%s is the solution unchanged", p);
+        free(mt), free(st);
+    }
+    cr_assert_geq(json_array_size(list), 2u, "the fake chapter's own operators made %zu mutants", json_array_size(list));
+    cr_expect_geq(own, 1, "no mutant of the chapter's own off-by-one operator");
     json_decref(list);
 }
 
@@ -201,7 +249,7 @@ Test(mutate, confusion_table_from_made_up_results)
     free(t);
 }
 
-/* Bad command lines: a chapter the rubric lacks, and an --out folder that is not the tool's own (it is
+/* Bad command lines: a chapter the workbook lacks, and an --out folder that is not the tool's own (it is
  * replaced whole, so anything else there would be lost). */
 Test(mutate, bad_usage_is_refused_and_a_foreign_folder_is_kept, .timeout = 60)
 {

@@ -354,7 +354,7 @@ Test(not_graded, results_json_has_no_score_when_not_graded)
     sub_with(&s, GR_CH_GRADED, GR_CH_NO_GPU);
     s.ch[0].n_v = 1;
     snprintf(s.ch[0].v[0].name, sizeof s.ch[0].v[0].name, "global");
-    s.ch[0].v[0].rub = (gr_variant_rubric){"global", 2, 1, 1, 0};
+    s.ch[0].v[0].rub = (gr_variant_rubric){.name = "global", .correct = 2, .perf = 1, .sanitizer = 1};
     s.ch[0].v[0].correct_pts = 2;
     s.ch[0].v[0].verdict = GR_V_PASS;
     gr_sub_totals(&s);

@@ -271,12 +271,14 @@ Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
     cr_assert_eq(n, 2, "the planted leaks were not both found (%zu):\n%s", n, report);
     cr_assert(strstr(report, "chapters/04-matmul/matmul.cu:") && strstr(report, "my-answers.md: not a file git tracks"),
               "%s", report);
-    /* what the release used to ship (tracked, so only their lines can give them away) */
-    int rc = wbt_run(out, "mkdir -p '%1$s/tools/mutate' '%1$s/tools/sgemm-tune' && cp tools/mutate/ops.c '%1$s/tools/mutate/' && "
+    /* what the release used to ship (tracked, so only their lines can give them away): the chapters' own
+     * mutation operators (once in tools/mutate/ops.c, now beside each reference) quote its lines */
+    int rc = wbt_run(out, "mkdir -p '%1$s/solutions/02-adjdiff' '%1$s/tools/sgemm-tune' && "
+                          "cp solutions/02-adjdiff/mutants.json '%1$s/solutions/02-adjdiff/' && "
                           "cp tools/sgemm-tune/sgemm_kernel.cuh '%1$s/tools/sgemm-tune/'", rel);
     cr_assert_eq(rc, 0, "%s", out);
     n = release_leaks(rel, &sol, &tracked, report, sizeof report);
-    cr_assert(strstr(report, "tools/mutate/ops.c:") && strstr(report, "tools/sgemm-tune/sgemm_kernel.cuh:"),
+    cr_assert(strstr(report, "solutions/02-adjdiff/mutants.json:") && strstr(report, "tools/sgemm-tune/sgemm_kernel.cuh:"),
               "the old release's leaks are not found:\n%s", report);
     lines_free(&sol);
     lines_free(&tracked);
@@ -285,6 +287,23 @@ Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
 
 /* Untracked strays in a checkout stay out of its release, even ones named like course files: a fresh
  * git repository of this checkout's tracked files, with the strays of issue 28 added and not committed. */
+/* Each chapter's facts (chapters/NN-name/chapter.json) travel with its starter: without them the release's
+ * `make check` and tests would know no chapter. */
+Test(release, holds_every_chapters_facts, .timeout = 300)
+{
+    char dir[512], pat[128];
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    snprintf(pat, sizeof pat, "chapters/[0-9][0-9]-*/chapter.json");
+    glob_t g;
+    cr_assert_eq(glob(pat, 0, NULL, &g), 0, "no chapter.json in this checkout");
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        cr_expect_eq(wbt_run(out, "cmp '%s' '%s/rel/cuda-workbook-student/%s'", g.gl_pathv[i], dir, g.gl_pathv[i]), 0,
+                     "%s is not in the release:\n%s", g.gl_pathv[i], out);
+    globfree(&g);
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
 Test(release, leaves_untracked_strays_out, .timeout = 300)
 {
     char dir[512];

@@ -171,7 +171,7 @@ Test(roster, a_grading_that_could_not_run_gets_an_empty_grade_and_is_retried)
 {
     char out[WBT_OUT_MAX], p[512], err[600];
     static gr_rubric rub;
-    cr_assert_eq(gr_rubric_load("tests/grading/fake/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at("tests/grading/fake", "tests/grading/fake/rubric.json", &rub, err, sizeof err), 0, "%s", err);
     cr_assert_eq(wbt_run(out, "mkdir -p %s/a %s/b %s/c", dir, dir, dir), 0);
     json_t *a = json_pack("{s:s, s:s, s:f, s:f, s:[{s:i, s:s, s:f, s:f, s:[]}]}", "student", "a", "mode", "grade", "score", 8.0,
                           "max_score", 8.0, "chapters", "number", rub.ch[0].number, "status", "graded", "score", 8.0, "max_score", 8.0,
@@ -185,7 +185,7 @@ Test(roster, a_grading_that_could_not_run_gets_an_empty_grade_and_is_retried)
     snprintf(p, sizeof p, "%s/a/grading.json", dir), json_dump_file(a, p, 0);
     snprintf(p, sizeof p, "%s/b/grading.json", dir), json_dump_file(b, p, 0);
     snprintf(p, sizeof p, "%s/c/grading.json", dir), json_dump_file(c, p, 0);
-    cr_expect(!gr_roster_not_run(a) && gr_roster_not_run(b) && gr_roster_not_run(c));
+    cr_expect(!gr_grading_not_run(a) && gr_grading_not_run(b) && gr_grading_not_run(c));
     cr_expect(!gr_roster_pending(dir, "a") && gr_roster_pending(dir, "b") && gr_roster_pending(dir, "c") &&
               gr_roster_pending(dir, "missing"));
     json_decref(a), json_decref(b), json_decref(c);

@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -226,6 +227,84 @@ static inline void wbt_assert_help_and_list(const char *program, const char *con
     cr_assert(strstr(out, "--variant") && strstr(out, "exit codes"), "%s", out);
     cr_assert_eq(wbt_run(out, "%s --list", program), 0);
     for (size_t v = 0; v < n; v++) cr_assert(strstr(out, variants[v]), "--list lacks %s", variants[v]);
+}
+
+/* The facts of chapter `number` of the workbook at root, its chapters/NN-name/chapter.json (NULL if it has
+ * none; the caller json_decref's it), and the folder's name in dir. A chapter's tests read its sizes,
+ * variants and tolerances there rather than restating them (tests/test_chapters.c checks the file). */
+static inline json_t *wbt_chapter_json(const char *root, int number, char *dir, size_t dirlen)
+{
+    char p[4096], prefix[8];
+    snprintf(p, sizeof p, "%s/chapters", root);
+    snprintf(prefix, sizeof prefix, "%02d-", number);
+    DIR *d = opendir(p);
+    struct dirent *e;
+    json_t *facts = NULL;
+    while (d && !facts && (e = readdir(d)))
+        if (!strncmp(e->d_name, prefix, 3)) {
+            snprintf(p, sizeof p, "%s/chapters/%s/chapter.json", root, e->d_name);
+            facts = json_load_file(p, 0, NULL);
+            if (facts && dir) snprintf(dir, dirlen, "%s", e->d_name);
+        }
+    if (d) closedir(d);
+    return facts;
+}
+
+/* A string of a chapter's facts by path ("tests.json_size"), or NULL. */
+static inline const char *wbt_fact_str(json_t *facts, const char *path)
+{
+    char key[64];
+    const char *dot = strchr(path, '.');
+    if (!dot) return json_string_value(json_object_get(facts, path));
+    snprintf(key, sizeof key, "%.*s", (int)(dot - path), path);
+    return wbt_fact_str(json_object_get(facts, key), dot + 1);
+}
+
+/* The table of chapter `number`'s program in the workbook at root (the reference; the student's own in the
+ * student release) as JSON lines, at its chapter.json's tests.json_size (3 timed repetitions after 1
+ * warm-up); the exit status in *rc, as wbt_run_json. */
+static inline json_t *wbt_table_json(const char *root, int number, char *out, int *rc)
+{
+    json_t *facts = wbt_chapter_json(root, number, NULL, 0);
+    const char *size = wbt_fact_str(facts, "tests.json_size");
+    cr_assert_not_null(size, "chapter %d: no chapter.json with tests.json_size under %s", number, root);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/%s%d --size %s --reps 3 --warmup 1", root, WBT_SOLUTION + 2, number, size);
+    json_decref(facts);
+    return wbt_run_json(out, rc, cmd);
+}
+
+/* The names of chapter `number`'s variants, in its chapter.json's order (the program's); how many (0
+ * if the file is missing: tests/test_chapters.c fails on that). */
+#define WBT_MAX_VARIANTS 16
+static inline int wbt_variants(int number, char names[][64], int max)
+{
+    json_t *facts = wbt_chapter_json(".", number, NULL, 0), *v;
+    size_t i;
+    int n = 0;
+    json_array_foreach(json_object_get(facts, "variants"), i, v) if (n < max)
+        snprintf(names[n++], 64, "%s", json_string_value(json_object_get(v, "name")) ? json_string_value(json_object_get(v, "name")) : "");
+    json_decref(facts);
+    return n;
+}
+
+/* A chapter's oracle runs: every variant at every size of the test's own table (size: its index). */
+typedef struct {
+    char variant[64];
+    int size;
+} wbt_case;
+#define WBT_MAX_CASES 256
+
+static inline int wbt_variant_cases(int number, int n_sizes, wbt_case *cases, int max)
+{
+    char names[WBT_MAX_VARIANTS][64];
+    int nv = wbt_variants(number, names, WBT_MAX_VARIANTS), n = 0;
+    for (int v = 0; v < nv; v++)
+        for (int s = 0; s < n_sizes && n < max; s++) {
+            snprintf(cases[n].variant, sizeof cases[n].variant, "%.63s", names[v]);
+            cases[n++].size = s;
+        }
+    return n;
 }
 
 #endif /* WBTEST_H */

@@ -130,106 +130,135 @@ int cmd_gpu(const opts *o)
 }
 
 /* ---------------------------------------------------------------- resources */
+/* What the resources table is shown for: the variants (if a program was given) and the GPU's limits
+ * (the present GPU's, else the published ones of the compiled architecture). */
+typedef struct {
+    const opts *o;
+    variants vs;
+    int have_variants, have_gpu, have_limits;
+    tp_gpu g;
+    char why[256];
+} res_ctx;
+
+static void res_header(const res_ctx *x, const char *arch)
+{
+    const opts *o = x->o;
+    const tp_gpu *g = &x->g;
+    printf("Resources per kernel (ptxas -v, %s)", arch);
+    if (x->have_variants) printf(" of %s", o->program);
+    printf("\n");
+    if (x->have_gpu)
+        printf("Occupancy on this GPU: %s (sm_%d%d, %d SMs), %d threads/block, %d B dynamic shared memory\n", g->name,
+               g->major, g->minor, g->sms, o->block, o->dsmem);
+    else if (x->have_limits)
+        printf("Occupancy at %d threads/block and %d B dynamic shared memory, for the published limits of the\n"
+               "%s: there is no GPU here (%s). ARCH=sm_NN picks another GPU.\n",
+               o->block, o->dsmem, g->name, x->why);
+    else
+        printf("Occupancy needs a GPU or a known architecture (sm_75/80/86/89/90): no GPU here (%s)\n", x->why);
+    if (x->have_variants && !kernels_named(&x->vs))
+        printf("note: a variant does not name its kernels (wb_variant_info.kernels): every kernel is shown\n");
+    printf("  %-24s %-18s %5s %8s %7s %13s", "kernel", "variant", "regs", "smem B", "stack B", "spill st/ld B");
+    if (x->have_limits) printf(" %9s %9s %9s  %s", "blocks/SM", "warps/SM", "occupancy", "limited by");
+    printf("\n");
+}
+
+static void res_json_row(const res_ctx *x, const tp_resources *r, const char *base, const char *users,
+                         const tp_occ *occ, const char *lim)
+{
+    const opts *o = x->o;
+    json_t *j = json_pack("{s:s,s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:i,s:i}", "kernel", base, "symbol", r->name, "variants",
+                          users, "regs", r->regs, "smem", (json_int_t)r->smem, "stack", (json_int_t)r->stack,
+                          "spill_stores", (json_int_t)r->spill_stores, "spill_loads", (json_int_t)r->spill_loads,
+                          "block", o->block, "dsmem", o->dsmem);
+    if (x->have_limits) {
+        json_object_set_new(j, "blocks_per_sm", json_integer(occ->blocks));
+        json_object_set_new(j, "occupancy", json_real(occ->occupancy));
+        json_object_set_new(j, "limiter", json_string(lim));
+        static const char *const keys[TP_LIM_COUNT] = {"by_threads", "by_registers", "by_smem", "by_blocks",
+                                                       "by_barriers"};
+        for (int l = 0; l < TP_LIM_COUNT; l++)
+            json_object_set_new(j, keys[l], occ->by[l] == INT_MAX ? json_null() : json_integer(occ->by[l]));
+    }
+    char *s = json_dumps(j, JSON_COMPACT);
+    puts(s);
+    free(s);
+    json_decref(j);
+}
+
+static void res_text_row(const res_ctx *x, const tp_resources *r, const char *base, const char *users,
+                         const tp_occ *occ, const char *lim)
+{
+    char spill[32];
+    snprintf(spill, sizeof spill, "%ld/%ld", r->spill_stores, r->spill_loads);
+    printf("  %-24s %-18s %5d %8ld %7ld %13s", base, users[0] ? users : "-", r->regs, r->smem, r->stack, spill);
+    if (x->have_limits) {
+        char warps[24];
+        snprintf(warps, sizeof warps, "%d/%d", occ->active_warps, occ->max_warps);
+        printf(" %9d %9s %8.0f%%  %s", occ->blocks, warps, 100 * occ->occupancy, lim);
+    }
+    printf("\n");
+}
+
+/* One kernel's row; 0 if it is left out (not a kernel of the chosen variants). */
+static int res_row(const res_ctx *x, const tp_resources *r)
+{
+    const opts *o = x->o;
+    char users[256] = "";
+    if (x->have_variants) {
+        int used = variants_of(&x->vs, r->name, 1, users, sizeof users);
+        if (!used && o->variant && kernels_named(&x->vs)) return 0;
+        if (!used) variants_of(&x->vs, r->name, 0, users, sizeof users);
+    }
+    char base[TP_NAME], lim[96] = "";
+    tp_base_name(r->name, base, sizeof base);
+    tp_occ occ;
+    if (x->have_limits) {
+        tp_occupancy(&x->g, r->regs, r->smem, o->dsmem, o->block, r->barriers, &occ);
+        if (occ.blocks == 0) snprintf(lim, sizeof lim, "cannot launch: %s", occ.why_zero ? occ.why_zero : "?");
+        else tp_limiter_str(&occ, lim, sizeof lim);
+    }
+    if (o->json) res_json_row(x, r, base, users, &occ, lim);
+    else res_text_row(x, r, base, users, &occ, lim);
+    return 1;
+}
+
+static void res_footer(const res_ctx *x)
+{
+    const tp_gpu *g = &x->g;
+    printf("smem: static shared memory (dynamic shared memory is given at launch: DSMEM=bytes); stack: local\n"
+           "memory per thread; spills: bytes stored to / loaded from local memory because registers ran out.\n");
+    if (x->have_limits)
+        printf("blocks/SM: the minimum of what threads (%d/SM), registers (%d/SM, 256 per warp), shared\n"
+               "memory (%ld B/SM, %ld B reserved per block) and the %d-block limit allow; occupancy =\n"
+               "resident warps / %d. BLOCK=threads sets the block size assumed (the chapter's launch decides).\n",
+               g->max_threads_per_sm, g->regs_per_sm, g->smem_per_sm, g->reserved_smem_per_block,
+               g->max_blocks_per_sm, g->max_threads_per_sm / (g->warp_size ? g->warp_size : 32));
+}
+
 int cmd_resources(const opts *o)
 {
     if (!o->ptxas) die(EXIT_USAGE, "resources needs --ptxas");
     if (o->block < 1) die(EXIT_USAGE, "--block must be at least 1");
-    variants vs;
-    int have_variants = o->program != NULL;
-    if (have_variants) load_variants(o->program, o->variant, &vs);
+    res_ctx ctx = {0}, *x = &ctx;
+    x->o = o;
+    x->have_variants = o->program != NULL;
+    if (x->have_variants) load_variants(o->program, o->variant, &x->vs);
     char *text = read_file(o->ptxas);
     tp_resources res[128];
     int n = tp_parse_ptxas(text, res, 128);
     if (n == 0) die(1, "%s has no `ptxas info` lines for any kernel:\n%.600s", o->ptxas, text);
     free(text);
-
-    /* The GPU: the present one, else the published limits of the compiled architecture. */
-    tp_gpu g;
-    char why[256] = "";
-    int have_gpu = gpu_present(&g, why, sizeof why) == 0;
+    x->have_gpu = gpu_present(&x->g, x->why, sizeof x->why) == 0;
     int cc = arch_number(o->arch ? o->arch : res[0].arch);
-    int have_limits = have_gpu || tp_gpu_default(cc, &g) == 0;
-    if (have_gpu && cc > 0 && cc != g.major * 10 + g.minor && !o->json)
-        printf("note: compiled for sm_%d, but the GPU is sm_%d%d; its registers may differ\n", cc, g.major, g.minor);
-
-    if (!o->json) {
-        printf("Resources per kernel (ptxas -v, %s)", res[0].arch);
-        if (have_variants) printf(" of %s", o->program);
-        printf("\n");
-        if (have_gpu)
-            printf("Occupancy on this GPU: %s (sm_%d%d, %d SMs), %d threads/block, %d B dynamic shared memory\n",
-                   g.name, g.major, g.minor, g.sms, o->block, o->dsmem);
-        else if (have_limits)
-            printf("Occupancy at %d threads/block and %d B dynamic shared memory, for the published limits of the\n"
-                   "%s: there is no GPU here (%s). ARCH=sm_NN picks another GPU.\n",
-                   o->block, o->dsmem, g.name, why);
-        else
-            printf("Occupancy needs a GPU or a known architecture (sm_75/80/86/89/90): no GPU here (%s)\n", why);
-        if (have_variants && !kernels_named(&vs))
-            printf("note: a variant does not name its kernels (wb_variant_info.kernels): every kernel is shown\n");
-        printf("  %-24s %-18s %5s %8s %7s %13s", "kernel", "variant", "regs", "smem B", "stack B", "spill st/ld B");
-        if (have_limits) printf(" %9s %9s %9s  %s", "blocks/SM", "warps/SM", "occupancy", "limited by");
-        printf("\n");
-    }
+    x->have_limits = x->have_gpu || tp_gpu_default(cc, &x->g) == 0;
+    if (x->have_gpu && cc > 0 && cc != x->g.major * 10 + x->g.minor && !o->json)
+        printf("note: compiled for sm_%d, but the GPU is sm_%d%d; its registers may differ\n", cc, x->g.major,
+               x->g.minor);
+    if (!o->json) res_header(x, res[0].arch);
     int shown = 0;
-    for (int i = 0; i < n; i++) {
-        const tp_resources *r = &res[i];
-        char users[256] = "";
-        if (have_variants) {
-            int used = variants_of(&vs, r->name, 1, users, sizeof users);
-            if (!used && o->variant && kernels_named(&vs)) continue;
-            if (!used) variants_of(&vs, r->name, 0, users, sizeof users);
-        }
-        char base[TP_NAME];
-        tp_base_name(r->name, base, sizeof base);
-        tp_occ occ;
-        if (have_limits) tp_occupancy(&g, r->regs, r->smem, o->dsmem, o->block, r->barriers, &occ);
-        char lim[96] = "";
-        if (have_limits) {
-            if (occ.blocks == 0) snprintf(lim, sizeof lim, "cannot launch: %s", occ.why_zero ? occ.why_zero : "?");
-            else tp_limiter_str(&occ, lim, sizeof lim);
-        }
-        if (o->json) {
-            json_t *j = json_pack("{s:s,s:s,s:s,s:i,s:I,s:I,s:I,s:I,s:i,s:i}", "kernel", base, "symbol", r->name,
-                                  "variants", users, "regs", r->regs, "smem", (json_int_t)r->smem, "stack",
-                                  (json_int_t)r->stack, "spill_stores", (json_int_t)r->spill_stores, "spill_loads",
-                                  (json_int_t)r->spill_loads, "block", o->block, "dsmem", o->dsmem);
-            if (have_limits) {
-                json_object_set_new(j, "blocks_per_sm", json_integer(occ.blocks));
-                json_object_set_new(j, "occupancy", json_real(occ.occupancy));
-                json_object_set_new(j, "limiter", json_string(lim));
-                static const char *const keys[TP_LIM_COUNT] = {"by_threads", "by_registers", "by_smem",
-                                                               "by_blocks", "by_barriers"};
-                for (int l = 0; l < TP_LIM_COUNT; l++)
-                    json_object_set_new(j, keys[l], occ.by[l] == INT_MAX ? json_null() : json_integer(occ.by[l]));
-            }
-            char *s = json_dumps(j, JSON_COMPACT);
-            puts(s);
-            free(s);
-            json_decref(j);
-        } else {
-            char spill[32];
-            snprintf(spill, sizeof spill, "%ld/%ld", r->spill_stores, r->spill_loads);
-            printf("  %-24s %-18s %5d %8ld %7ld %13s", base, users[0] ? users : "-", r->regs, r->smem, r->stack, spill);
-            if (have_limits) {
-                char warps[24];
-                snprintf(warps, sizeof warps, "%d/%d", occ.active_warps, occ.max_warps);
-                printf(" %9d %9s %8.0f%%  %s", occ.blocks, warps, 100 * occ.occupancy, lim);
-            }
-            printf("\n");
-        }
-        shown++;
-    }
+    for (int i = 0; i < n; i++) shown += res_row(x, &res[i]);
     if (!shown) die(1, "no kernel of the chosen variant in %s", o->ptxas);
-    if (!o->json) {
-        printf("smem: static shared memory (dynamic shared memory is given at launch: DSMEM=bytes); stack: local\n"
-               "memory per thread; spills: bytes stored to / loaded from local memory because registers ran out.\n");
-        if (have_limits)
-            printf("blocks/SM: the minimum of what threads (%d/SM), registers (%d/SM, 256 per warp), shared\n"
-                   "memory (%ld B/SM, %ld B reserved per block) and the %d-block limit allow; occupancy =\n"
-                   "resident warps / %d. BLOCK=threads sets the block size assumed (the chapter's launch decides).\n",
-                   g.max_threads_per_sm, g.regs_per_sm, g.smem_per_sm, g.reserved_smem_per_block,
-                   g.max_blocks_per_sm, g.max_threads_per_sm / (g.warp_size ? g.warp_size : 32));
-    }
+    if (!o->json) res_footer(x);
     return 0;
 }

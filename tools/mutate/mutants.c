@@ -19,8 +19,8 @@ int mu_needs_perf(const char *label)
 
 /* The mutants of one chapter's solution text, appended to list (a JSON array); files under out unless
  * out is NULL. Returns how many, or -1 on an error (in err). */
-int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const char *out, json_t *list, char *err,
-               size_t elen)
+int mu_chapter(const gr_chapter_rubric *ch, const mu_own_ops *own, const char *text, size_t len, const char *out,
+               json_t *list, char *err, size_t elen)
 {
     wb_region reg[64];
     int nr = wb_regions_parse(text, len, reg, 64, err, elen);
@@ -32,9 +32,8 @@ int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const 
     for (int r = 0; r < nr; r++) {
         const char *rt = text + reg[r].begin;
         size_t rl = reg[r].end - reg[r].begin;
-        for (int o = 0; o < mu_n_ops; o++) {
-            const mu_op *op = &mu_ops[o];
-            if (op->chapter && op->chapter != ch->number) continue;
+        for (int o = 0; o < mu_n_ops + (own ? own->n : 0); o++) {
+            const mu_op *op = o < mu_n_ops ? &mu_ops[o] : &own->op[o - mu_n_ops];
             size_t at[MU_MAX_OCC];
             int n = mu_find(op, rt, rl, at, MU_MAX_OCC);
             for (int k = 0; k < n; k++) {
@@ -52,13 +51,13 @@ int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const 
                 int same_outside = outside2 && ol2 == olen && !memcmp(outside2, outside, olen);
                 free(outside2);
                 if (!same_outside) { /* an operator that reached outside its region: a tool bug */
-                    snprintf(err, elen, "ch%d %s op %d changed text outside the regions", ch->number, reg[r].name, o);
+                    snprintf(err, elen, "ch%d %s op %d changed text outside the regions", ch->number, reg[r].name, op->id);
                     free(file);
                     free(outside);
                     return -1;
                 }
                 char id[96];
-                snprintf(id, sizeof id, "ch%d-%s-%02d%c", ch->number, reg[r].name, o, 'a' + k);
+                snprintf(id, sizeof id, "ch%d-%s-%02d%c", ch->number, reg[r].name, op->id, 'a' + k);
                 if (out) {
                     char p[4096];
                     snprintf(p, sizeof p, "%s/%s/%s/chapters/%s", out, mu_needs_perf(op->label) ? "subs-perf" : "subs",
@@ -84,19 +83,45 @@ int mu_chapter(const gr_chapter_rubric *ch, const char *text, size_t len, const 
     return made;
 }
 
+/* One chapter's mutants (its facts and its own operators from its folder); -1 with the reason on stderr. */
+static int mu_write_chapter(const char *root, const char *dir, int only_ch, const char *out, json_t *list, FILE *log)
+{
+    char p[4096], err[400];
+    gr_chapter_rubric ch;
+    mu_own_ops own;
+    if (gr_chapter_load(root, dir, &ch, err, sizeof err)) {
+        fprintf(stderr, "mutate: %s\n", err);
+        return -1;
+    }
+    if (only_ch && ch.number != only_ch) return 0;
+    snprintf(p, sizeof p, "%s/solutions/%s/%s", root, ch.dir, ch.file);
+    size_t len;
+    char *text = wb_read_file(p, &len);
+    if (!text) return 0; /* a chapter without a solution here */
+    int n = mu_own_load(root, dir, &own, err, sizeof err);
+    if (n == 0) n = mu_chapter(&ch, &own, text, len, out, list, err, sizeof err);
+    mu_own_free(&own);
+    free(text);
+    if (n < 0) {
+        fprintf(stderr, "mutate: %s: %s\n", p, err);
+        return -1;
+    }
+    if (log) fprintf(log, "ch%d: %d mutants\n", ch.number, n);
+    return n;
+}
+
 int mu_write_all(const char *root, const char *out, int only_ch, FILE *log)
 {
-    char p[4096], err[300];
-    snprintf(p, sizeof p, "%s/grading/rubric.json", root);
-    gr_rubric rub;
-    if (gr_rubric_load(p, &rub, err, sizeof err)) {
-        fprintf(stderr, "mutate: %s\n", err);
-        return 1;
+    char p[4096], dirs[GR_MAX_CH][128];
+    int n_ch = gr_chapters_scan(root, dirs, GR_MAX_CH), known = !only_ch;
+    for (int c = 0; c < n_ch; c++) {
+        int num;
+        char file[128];
+        known |= !gr_chapter_dir_split(dirs[c], &num, file, sizeof file) && num == only_ch;
     }
-    int known = !only_ch;
-    for (int c = 0; c < rub.n_ch; c++) known |= rub.ch[c].number == only_ch;
     if (!known) {
-        fprintf(stderr, "mutate: --ch %d: the rubric has no chapter %d\n", only_ch, only_ch);
+        fprintf(stderr, "mutate: --ch %d: %s/chapters has no chapter %d (a folder with a chapter.json)\n", only_ch, root,
+                only_ch);
         return 2;
     }
     /* out is replaced whole: only an earlier output of this tool (its mutants.json) or an empty folder */
@@ -109,21 +134,12 @@ int mu_write_all(const char *root, const char *out, int only_ch, FILE *log)
     gr_mkdirs(out, 0755);
     json_t *list = json_array();
     int total = 0;
-    for (int c = 0; c < rub.n_ch; c++) {
-        const gr_chapter_rubric *ch = &rub.ch[c];
-        if (only_ch && ch->number != only_ch) continue;
-        snprintf(p, sizeof p, "%s/solutions/%s/%s", root, ch->dir, ch->file);
-        size_t len;
-        char *text = wb_read_file(p, &len);
-        if (!text) continue; /* a chapter without a solution here */
-        int n = mu_chapter(ch, text, len, out, list, err, sizeof err);
-        free(text);
+    for (int c = 0; c < n_ch; c++) {
+        int n = mu_write_chapter(root, dirs[c], only_ch, out, list, log);
         if (n < 0) {
-            fprintf(stderr, "mutate: %s: %s\n", p, err);
             json_decref(list);
             return 1;
         }
-        if (log) fprintf(log, "ch%d: %d mutants\n", ch->number, n);
         total += n;
     }
     snprintf(p, sizeof p, "%s/mutants.json", out);
@@ -132,4 +148,3 @@ int mu_write_all(const char *root, const char *out, int only_ch, FILE *log)
     if (log) fprintf(log, "%d mutants in %s\n", total, out);
     return rc ? 1 : 0;
 }
-

@@ -5,82 +5,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Labels are what a grader can observe and should name: "< becomes <=" on a bounds test writes one
  * element past the end, which the sanitizer reports (out-of-bounds); "n - 1 - i becomes n - i" shifts
- * the result (off-by-one). */
+ * the result (off-by-one). The operators of every chapter; a chapter's own are beside its reference
+ * (solutions/NN-name/mutants.json, mu_own_load). An operator's id is its index here: mutant ids
+ * (ch1-global-04a) name it. */
 const mu_op mu_ops[] = {
     {MU_DELETE_LINE, 0, "__syncthreads();", NULL, "race", "drop a __syncthreads()"},
-    {MU_REPLACE, 0, "if (i < n) ", "", "out-of-bounds", "remove the bounds check on i"},
-    {MU_REPLACE, 0, "if (src < n) ", "", "out-of-bounds", "remove the bounds check on src"},
-    {MU_REPLACE, 0, "(i < n) ", "(i <= n) ", "out-of-bounds", "< becomes <= in the bounds test"},
-    {MU_CEIL_FLOOR, 0, NULL, NULL, "tail", "the grid size rounded down (floor instead of ceil)"},
-    {MU_CEIL_ONE, 0, NULL, NULL, "single-block", "one block instead of enough to cover n"},
-    {MU_REPLACE, 0, "blockIdx.x * blockDim.x + threadIdx.x", "threadIdx.x", "thread-index",
+    {MU_REPLACE, 1, "if (i < n) ", "", "out-of-bounds", "remove the bounds check on i"},
+    {MU_REPLACE, 2, "if (src < n) ", "", "out-of-bounds", "remove the bounds check on src"},
+    {MU_REPLACE, 3, "(i < n) ", "(i <= n) ", "out-of-bounds", "< becomes <= in the bounds test"},
+    {MU_CEIL_FLOOR, 4, NULL, NULL, "tail", "the grid size rounded down (floor instead of ceil)"},
+    {MU_CEIL_ONE, 5, NULL, NULL, "single-block", "one block instead of enough to cover n"},
+    {MU_REPLACE, 6, "blockIdx.x * blockDim.x + threadIdx.x", "threadIdx.x", "thread-index",
      "threadIdx.x for the global index"},
-    {MU_REPLACE, 0, "blockIdx.x * BLOCK + t;", "t;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 0, "blockIdx.x * BLOCK + tx;", "tx;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 0, "blockIdx.x * width + t;", "t;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 0, "blockIdx.x * blockDim.x + tx;", "tx;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 1, "blockIdx.x * blockDim.x + threadIdx.x", "threadIdx.x * gridDim.x + blockIdx.x", "uncoalesced",
-     "neighbouring threads take elements gridDim.x apart"},
-    {MU_REPLACE, 2, "blockIdx.x * blockDim.x + threadIdx.x", "threadIdx.x * gridDim.x + blockIdx.x", "uncoalesced",
-     "neighbouring threads take elements gridDim.x apart"},
-    {MU_REPLACE, 3, "blockIdx.x * blockDim.x + threadIdx.x", "threadIdx.x * gridDim.x + blockIdx.x", "uncoalesced",
-     "neighbouring threads take elements gridDim.x apart"},
-    /* chapter 1 */
-    {MU_REPLACE, 1, "n - 1 - i]", "n - i]", "off-by-one", "n - i instead of n - 1 - i"},
-    {MU_REPLACE, 1, "n - 1 - src]", "n - src]", "off-by-one", "n - src instead of n - 1 - src"},
-    {MU_REPLACE, 1, "tile[BLOCK - 1 - t] = in[i]", "tile[t] = in[i]", "off-by-one", "the tile not reversed"},
-    /* chapter 2 */
-    /* Only where every thread takes the test: in the shared variants only thread 0 of a block does, at
-     * an i that is a multiple of BLOCK, where i > 1 and i > 0 agree (an equivalent mutant). */
-    {MU_REPLACE, 2, "input[i] - (i > 0 ? input[i - 1] : 0)", "input[i] - (i > 1 ? input[i - 1] : 0)", "off-by-one",
-     "i > 1 for i > 0"},
-    {MU_REPLACE, 2, "tile[tx] - tile[tx - 1]", "tile[tx] - input[i - 1]", "none",
-     "the neighbour from global memory (equivalent: a survivor by design)"},
-    {MU_REPLACE, 2, "result[i] = tile[0] - (i > 0 ? input[i - 1] : 0);", "result[i] = tile[0];", "tile-edge",
-     "the neighbour across the tile edge left out"},
-    /* chapter 3 */
-    {MU_ATOMIC_PLAIN, 3, NULL, NULL, "lost-updates", "atomicAdd becomes a plain +="},
-    {MU_REPLACE, 3, "partial = 0;", "partial = 1;", "identity", "the block's partial sum starts at 1"},
-    {MU_REPLACE, 3, "long long acc = 0;", "long long acc = 1;", "identity", "the accumulator starts at 1"},
-    {MU_REPLACE, 3, "long long acc = 0;", "int acc = 0;", "index-overflow", "a 32-bit accumulator"},
-    {MU_REPLACE, 3, "cudaMemsetAsync(s->d_result, 0,", "cudaMemsetAsync(s->d_result, 1,", "identity",
-     "the result not zeroed (bytes of 1)"},
-    {MU_REPLACE, 3, "lane < BLOCK / WARP ? warp_totals[lane] : 0", "warp_totals[lane]", "out-of-bounds",
-     "every lane reads a warp total (past the array)"},
-    /* chapter 4 */
-    {MU_REPLACE, 4, "float sum = 0.0f;", "float sum = 1.0f;", "identity", "the dot product starts at 1"},
-    {MU_REPLACE, 4, "row < M && a_col < K ? A[row * K + a_col] : 0.0f", "A[row * K + a_col]", "tile-edge",
-     "the A tile loaded without its bounds check"},
-    {MU_REPLACE, 4, "b_row < K && col < N ? B[b_row * N + col] : 0.0f", "B[b_row * N + col]", "tile-edge",
-     "the B tile loaded without its bounds check"},
-    {MU_REPLACE, 4, "if (c + 1 < cols) v.y", "v.y", "tile-edge", "a guarded load loses one bounds check"},
-    {MU_REPLACE, 4, "if (c + 3 < cols) v.w", "v.w", "tile-edge", "a guarded load loses one bounds check"},
-    {MU_REPLACE, 4, "if (c + 2 < cols) p[c + 2]", "p[c + 2]", "out-of-bounds", "a guarded store loses one bounds check"},
-    {MU_SWAP, 4, "blockIdx.x", "blockIdx.y", "row-col-swap", "blockIdx.x and blockIdx.y swapped"},
-    {MU_REPLACE, 4, "sum += As[ty][k] * Bs[k][tx]", "sum += As[k][ty] * Bs[tx][k]", "row-col-swap",
-     "the shared tiles read transposed"},
-    {MU_REPLACE, 4, "C[row * N + col] = sum", "C[col * M + row] = sum", "row-col-swap", "C written column-major"},
-    {MU_REPLACE, 4, "[BM + A_PAD]", "[BM]", "padding", "the A tile's padding removed (bank conflicts)"},
-    {MU_REPLACE, 4, "phase < (K + TILE_WIDTH - 1) / TILE_WIDTH", "phase < K / TILE_WIDTH", "tail",
-     "the last partial phase of K dropped"},
-    {MU_REPLACE, 4, "k < K; k++) sum", "k <= K; k++) sum", "out-of-bounds", "k <= K in the dot product"},
-    /* chapter 5 */
-    {MU_REPLACE, 5, "float v = INFINITY;", "float v = 0.0f;", "identity", "the min starts at 0"},
-    {MU_REPLACE, 5, "v[ib][jb] = INFINITY;", "v[ib][jb] = 0.0f;", "identity", "the mins start at 0"},
-    {MU_REPLACE, 5, "if (i >= n || j >= n) return;", "", "out-of-bounds", "the bounds check removed"},
-    {MU_REPLACE, 5, "i >= n || j >= n", "i > n || j > n", "out-of-bounds", ">= becomes > in the bounds test"},
-    {MU_REPLACE, 5, "r[n * i + j] = v;", "r[n * j + i] = v;", "row-col-swap", "the result written transposed"},
-    {MU_REPLACE, 5, "d[n * k + j]", "d[n * j + k]", "row-col-swap", "the second operand read along a row"},
-    {MU_REPLACE, 5, "k < n; ++k)", "k < n - 1; ++k)", "off-by-one", "the last k left out"},
-    /* chapter 4, async-copy (after chapter 5: a mutant's id is its op's index, and earlier ids stay) */
-    {MU_DELETE_LINE, 4, "cp_async_wait_all();", NULL, "race", "a slice read before its copies have landed"},
-    {MU_REPLACE, 4, "bool in = r < M && c < K;", "bool in = c < K;", "tile-edge",
-     "the copy of A loses its row check"},
-    {MU_REPLACE, 4, "copy_slice((s + 1) * BK, cur ^ 1)", "copy_slice((s + 1) * BK, cur)", "race",
-     "the next slice copied into the buffer being read"},
+    {MU_REPLACE, 7, "blockIdx.x * BLOCK + t;", "t;", "thread-index", "the thread index for the global index"},
+    {MU_REPLACE, 8, "blockIdx.x * BLOCK + tx;", "tx;", "thread-index", "the thread index for the global index"},
+    {MU_REPLACE, 9, "blockIdx.x * width + t;", "t;", "thread-index", "the thread index for the global index"},
+    {MU_REPLACE, 10, "blockIdx.x * blockDim.x + tx;", "tx;", "thread-index", "the thread index for the global index"},
 };
 const int mu_n_ops = sizeof mu_ops / sizeof mu_ops[0];
 
@@ -180,4 +124,67 @@ char *mu_apply(const mu_op *op, const char *t, size_t len, size_t at)
     else if (*x == '&') snprintf(mid, sizeof mid, "%.*s += %.*s", xl - 1, x + 1, yl, y);
     else snprintf(mid, sizeof mid, "*%.*s += %.*s", xl, x, yl, y);
     return mu_join(t, at, mid, strlen(mid), t + close + 1, len - (size_t)close - 1);
+}
+
+/* ---------------------------------------------------------------- a chapter's own operators */
+static int mu_kind_of(const char *s, mu_kind *k)
+{
+    static const struct {
+        const char *name;
+        mu_kind kind;
+    } names[] = {{"replace", MU_REPLACE}, {"swap", MU_SWAP}, {"delete-line", MU_DELETE_LINE}, {"atomic-plain", MU_ATOMIC_PLAIN}};
+    for (size_t i = 0; s && i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i].name)) return *k = names[i].kind, 0;
+    return -1;
+}
+
+/* One entry of "mutants": {id, op, a, b, label, what} (a and b as its kind needs them). */
+static int mu_own_op(json_t *m, size_t i, mu_op *op, const mu_own_ops *o, char *err, size_t elen)
+{
+    json_t *id = json_object_get(m, "id");
+    const char *a = json_string_value(json_object_get(m, "a")), *b = json_string_value(json_object_get(m, "b"));
+    op->label = json_string_value(json_object_get(m, "label"));
+    op->what = json_string_value(json_object_get(m, "what"));
+    op->a = a, op->b = b;
+    if (mu_kind_of(json_string_value(json_object_get(m, "op")), &op->kind))
+        return snprintf(err, elen, "mutants[%zu].op: replace, swap, delete-line or atomic-plain", i), -1;
+    if (!json_is_integer(id) || json_integer_value(id) < mu_n_ops || json_integer_value(id) > 999)
+        return snprintf(err, elen, "mutants[%zu].id: an integer from %d to 999 (below are every chapter's)", i, mu_n_ops), -1;
+    op->id = (int)json_integer_value(id);
+    for (int k = 0; k < o->n; k++)
+        if (o->op[k].id == op->id) return snprintf(err, elen, "mutants[%zu].id: %d appears twice", i, op->id), -1;
+    int needs_a = op->kind != MU_ATOMIC_PLAIN, needs_b = op->kind == MU_REPLACE || op->kind == MU_SWAP;
+    if (!op->label || !op->what || (needs_a && (!a || !*a)) || (needs_b && !b))
+        return snprintf(err, elen, "mutants[%zu]: needs label, what%s", i, needs_b ? ", a and b" : needs_a ? " and a" : ""), -1;
+    return 0;
+}
+
+int mu_own_load(const char *root, const char *dir, mu_own_ops *o, char *err, size_t elen)
+{
+    char p[4096], why[200];
+    snprintf(p, sizeof p, "%s/solutions/%s/mutants.json", root, dir);
+    memset(o, 0, sizeof *o);
+    if (access(p, F_OK) != 0) return 0; /* the operators of every chapter only */
+    json_error_t je;
+    o->doc = json_load_file(p, JSON_REJECT_DUPLICATES, &je);
+    if (!o->doc) return snprintf(err, elen, "%s: %s", p, je.text), -1;
+    json_t *list = json_object_get(o->doc, "mutants");
+    if (!list) return 0; /* the operators of every chapter only */
+    if (!json_is_array(list) || json_array_size(list) > MU_MAX_OWN)
+        return snprintf(err, elen, "%s: mutants: an array of at most %d operators", p, MU_MAX_OWN), -1;
+    size_t i;
+    json_t *m;
+    json_array_foreach(list, i, m)
+    {
+        if (mu_own_op(m, i, &o->op[o->n], o, why, sizeof why)) return snprintf(err, elen, "%s: %s", p, why), -1;
+        o->n++;
+    }
+    return 0;
+}
+
+void mu_own_free(mu_own_ops *o)
+{
+    json_decref(o->doc);
+    o->doc = NULL;
+    o->n = 0;
 }

@@ -5,11 +5,13 @@
  * with the bug class the grader's diagnosis should name (grading/diagnose.h's gr_bug_name words).
  *
  * Pure text functions: a mutant is the region's text with one occurrence rewritten; the caller splices
- * it back into the file (tools/mutate/mutate.c). Tested by tests/test_mutate.c.
+ * it back into the file (tools/mutate/mutants.c). The operators of every chapter are the table in ops.c;
+ * a chapter's own (its code's typical bugs) are in solutions/NN-name/mutants.json. Tested by tests/test_mutate.c.
  */
 #ifndef WB_MUTATE_OPS_H
 #define WB_MUTATE_OPS_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 typedef enum {
@@ -23,14 +25,30 @@ typedef enum {
 
 typedef struct {
     mu_kind kind;
-    int chapter;          /* 0: any chapter */
+    int id;               /* its number in mutant ids: its index in mu_ops, or a chapter's own "id" */
     const char *a, *b;
     const char *label;    /* the bug class (gr_bug_name) the diagnosis should name */
     const char *what;     /* what the mutant does, for the listing */
 } mu_op;
 
+/* The operators of every chapter. */
 extern const mu_op mu_ops[];
 extern const int mu_n_ops;
+
+/* A chapter's own operators, from solutions/NN-name/mutants.json beside its reference (they quote it:
+ * the student release has neither): "mutants": [{id, op: replace|swap|delete-line|atomic-plain, a, b,
+ * label, what}]; the strings live in doc. */
+#define MU_MAX_OWN 64
+typedef struct {
+    mu_op op[MU_MAX_OWN];
+    int n;
+    json_t *doc;
+} mu_own_ops;
+
+/* Reads root/solutions/<dir>/mutants.json's operators into o (no file: none). Returns 0, or -1 with one
+ * line naming the file and the entry in err; mu_own_free after either. */
+int mu_own_load(const char *root, const char *dir, mu_own_ops *o, char *err, size_t elen);
+void mu_own_free(mu_own_ops *o);
 
 /* Where op applies in text[0..len): the offsets of up to max occurrences; returns how many. */
 int mu_find(const mu_op *op, const char *text, size_t len, size_t *at, int max);

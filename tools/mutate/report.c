@@ -78,6 +78,88 @@ static int mu_width(int b)
     return w < 4 ? 4 : w;
 }
 
+/* The counts the report is made of. Caught and named right count the non-equivalent mutants only
+ * (label none: equivalent by design, they must survive); accuracy counts them all (an equivalent one is
+ * right when nothing is named). */
+typedef struct {
+    int table[GR_BUG_COUNT][GR_BUG_COUNT]; /* [intended][named] */
+    int used[GR_BUG_COUNT];                /* a column named at least once */
+    int total, graded, real, caught, right, right_caught;
+} mu_tally;
+
+static void mu_count(json_t *list, const mu_outcome *outs, mu_tally *t)
+{
+    size_t i;
+    json_t *m;
+    json_array_foreach(list, i, m)
+    {
+        int want = gr_bug_parse(json_string_value(json_object_get(m, "label")));
+        if (want < 0) continue;
+        t->total++;
+        mu_outcome o = outs[i];
+        if (!o.graded) continue;
+        t->graded++;
+        t->right += o.named == want;
+        if (want != GR_BUG_NONE) {
+            t->real++;
+            t->caught += o.caught;
+            t->right_caught += o.caught && o.named == want;
+        }
+        t->table[want][o.named]++;
+        t->used[o.named] = 1;
+    }
+}
+
+static void mu_print_table(FILE *f, const mu_tally *t)
+{
+    fprintf(f, "Confusion table (rows: intended class, columns: named; graded %d of %d mutants)\n\n%-15s", t->graded,
+            t->total, "intended");
+    for (int b = 0; b < GR_BUG_COUNT; b++)
+        if (t->used[b]) fprintf(f, " %*s", mu_width(b), gr_bug_name(b));
+    fputc('\n', f);
+    for (int a = 0; a < GR_BUG_COUNT; a++) {
+        int row = 0;
+        for (int b = 0; b < GR_BUG_COUNT; b++) row += t->table[a][b];
+        if (!row) continue;
+        fprintf(f, "%-15s", gr_bug_name(a));
+        for (int b = 0; b < GR_BUG_COUNT; b++)
+            if (t->used[b]) fprintf(f, " %*d", mu_width(b), t->table[a][b]);
+        fputc('\n', f);
+    }
+    fprintf(f, "\naccuracy (named == intended): %d/%d = %.0f%%\n", t->right, t->graded, 100.0 * t->right / t->graded);
+    fprintf(f, "caught (something detected):  %d/%d = %.0f%% of the non-equivalent\n", t->caught, t->real,
+            t->real ? 100.0 * t->caught / t->real : 0);
+    fprintf(f, "named right, of the caught:   %d/%d = %.0f%%\n", t->right_caught, t->caught,
+            t->caught ? 100.0 * t->right_caught / t->caught : 0);
+}
+
+/* The survivors (nothing detected), then the false alarms: an equivalent mutant behaves as the solution
+ * does, so anything detected in it is one. */
+static void mu_print_lists(FILE *f, json_t *list, const mu_outcome *outs)
+{
+    size_t i;
+    json_t *m;
+    fprintf(f, "\nSurvivors (nothing detected):\n");
+    int surv = 0;
+    json_array_foreach(list, i, m)
+    {
+        if (!outs[i].graded || outs[i].caught) continue;
+        surv++;
+        fprintf(f, "  %-28s %-14s %s\n", json_string_value(json_object_get(m, "id")),
+                json_string_value(json_object_get(m, "label")), json_string_value(json_object_get(m, "what")));
+    }
+    if (!surv) fprintf(f, "  none\n");
+    int alarms = 0;
+    json_array_foreach(list, i, m)
+    {
+        if (!outs[i].graded || !outs[i].caught ||
+            gr_bug_parse(json_string_value(json_object_get(m, "label"))) != GR_BUG_NONE)
+            continue;
+        if (!alarms++) fprintf(f, "\nFalse alarms (equivalent mutants where something was detected):\n");
+        fprintf(f, "  %-28s %s\n", json_string_value(json_object_get(m, "id")), json_string_value(json_object_get(m, "what")));
+    }
+}
+
 int mu_report(const char *dir, FILE *f)
 {
     char p[4096];
@@ -88,83 +170,25 @@ int mu_report(const char *dir, FILE *f)
         fprintf(stderr, "mutate: %s: %s\n", p, je.text);
         return 1;
     }
-    static int table[GR_BUG_COUNT][GR_BUG_COUNT];
-    memset(table, 0, sizeof table);
-    /* caught and named right count the non-equivalent mutants only (label none: equivalent by design, they
-     * must survive); accuracy counts them all (an equivalent one is right when nothing is named). */
-    int total = 0, graded = 0, real = 0, caught = 0, right = 0, right_caught = 0, used[GR_BUG_COUNT] = {0};
-    size_t i;
-    json_t *m;
     /* Each mutant's grading.json is read once; the table, the survivors and the false alarms use it. */
     mu_outcome *outs = calloc(json_array_size(list) + 1, sizeof *outs);
-    if (!outs) {
-        fprintf(stderr, "mutate: out of memory\n");
-        json_decref(list);
-        return 1;
-    }
-    json_array_foreach(list, i, m) outs[i] = mu_read(dir, m);
-    json_array_foreach(list, i, m)
-    {
-        int want = gr_bug_parse(json_string_value(json_object_get(m, "label")));
-        if (want < 0) continue;
-        total++;
-        mu_outcome o = outs[i];
-        if (!o.graded) continue;
-        graded++;
-        right += o.named == want;
-        if (want != GR_BUG_NONE) {
-            real++;
-            caught += o.caught;
-            right_caught += o.caught && o.named == want;
+    mu_tally *t = calloc(1, sizeof *t);
+    int rc = 1;
+    size_t i;
+    json_t *m;
+    if (!outs || !t) fprintf(stderr, "mutate: out of memory\n");
+    else {
+        json_array_foreach(list, i, m) outs[i] = mu_read(dir, m);
+        mu_count(list, outs, t);
+        if (!t->graded) fprintf(stderr, "mutate: none of the %d mutants in %s has a grading.json yet\n", t->total, dir);
+        else {
+            mu_print_table(f, t);
+            mu_print_lists(f, list, outs);
+            rc = 0;
         }
-        table[want][o.named]++;
-        used[o.named] = 1;
     }
-    if (!graded) {
-        fprintf(stderr, "mutate: none of the %d mutants in %s has a grading.json yet\n", total, dir);
-        free(outs);
-        json_decref(list);
-        return 1;
-    }
-    fprintf(f, "Confusion table (rows: intended class, columns: named; graded %d of %d mutants)\n\n%-15s", graded, total,
-            "intended");
-    for (int b = 0; b < GR_BUG_COUNT; b++)
-        if (used[b]) fprintf(f, " %*s", mu_width(b), gr_bug_name(b));
-    fputc('\n', f);
-    for (int a = 0; a < GR_BUG_COUNT; a++) {
-        int row = 0;
-        for (int b = 0; b < GR_BUG_COUNT; b++) row += table[a][b];
-        if (!row) continue;
-        fprintf(f, "%-15s", gr_bug_name(a));
-        for (int b = 0; b < GR_BUG_COUNT; b++)
-            if (used[b]) fprintf(f, " %*d", mu_width(b), table[a][b]);
-        fputc('\n', f);
-    }
-    fprintf(f, "\naccuracy (named == intended): %d/%d = %.0f%%\n", right, graded, 100.0 * right / graded);
-    fprintf(f, "caught (something detected):  %d/%d = %.0f%% of the non-equivalent\n", caught, real,
-            real ? 100.0 * caught / real : 0);
-    fprintf(f, "named right, of the caught:   %d/%d = %.0f%%\n", right_caught, caught, caught ? 100.0 * right_caught / caught : 0);
-    fprintf(f, "\nSurvivors (nothing detected):\n");
-    int surv = 0;
-    json_array_foreach(list, i, m)
-    {
-        mu_outcome o = outs[i];
-        if (!o.graded || o.caught) continue;
-        surv++;
-        fprintf(f, "  %-28s %-14s %s\n", json_string_value(json_object_get(m, "id")),
-                json_string_value(json_object_get(m, "label")), json_string_value(json_object_get(m, "what")));
-    }
-    if (!surv) fprintf(f, "  none\n");
-    /* An equivalent mutant behaves as the solution does: anything detected in it is a false alarm. */
-    int alarms = 0;
-    json_array_foreach(list, i, m)
-    {
-        mu_outcome o = outs[i];
-        if (!o.graded || !o.caught || gr_bug_parse(json_string_value(json_object_get(m, "label"))) != GR_BUG_NONE) continue;
-        if (!alarms++) fprintf(f, "\nFalse alarms (equivalent mutants where something was detected):\n");
-        fprintf(f, "  %-28s %s\n", json_string_value(json_object_get(m, "id")), json_string_value(json_object_get(m, "what")));
-    }
+    free(t);
     free(outs);
     json_decref(list);
-    return 0;
+    return rc;
 }

@@ -1,0 +1,76 @@
+# mk/grader.mk — the autograder (grading/): its program, the compile command it records, and the targets
+# that run it.
+# make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]   one submission
+# make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]                   a class (resumable)
+# make check [CH=n]                                                        the student's practice run
+# The grader compiles student code with the command recorded in build/grading-flags.json (the flags of
+# mk/toolchain.mk: one source of truth; `make grading-flags` prints it). The rubric is grading/rubric.json
+# (JSON, read with jansson).
+GRADER      := $(BUILD)/grade
+GRADING_FLAGS := $(BUILD)/grading-flags.json
+GRADER_DEPS_PKGS := libjansson-dev libarchive-dev $(COURSE_LIB_PKGS)
+# OUT counts only on make's command line: an OUT in the environment (common in shells and CI) must not
+# send the reports elsewhere.
+GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
+               $(if $(filter command line,$(origin OUT)),--out $(call shq,$(OUT))) \
+               $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(call shq,$(RUBRIC))) $(GRADE_FLAGS)
+# The class's course options (grading/course.h): ROSTER=file.csv LMS=canvas|moodle|gradescope|plain (default: detected)
+# SIMILARITY=off|PCT ASSIGNMENT="name of the Canvas column"
+COURSE_ARGS  = $(if $(ROSTER),--roster $(call shq,$(ROSTER))) $(if $(LMS),--lms $(LMS)) \
+               $(if $(filter off 0 no,$(SIMILARITY)),--no-similarity,$(if $(SIMILARITY),--similarity $(SIMILARITY))) \
+               $(if $(ASSIGNMENT),--assignment $(call shq,$(ASSIGNMENT)))
+
+.PHONY: grade grade-class check grading-flags grader-deps gpu-required
+
+# The grader's libraries alone: the student release needs the grader for `make check`, not Criterion.
+$(BUILD)/grading/.deps-ok: $(SCRIPTS)/probe/grader.c
+	@mkdir -p $(@D)
+	@$(call ensure_packages,$(CC) $< -o $(@D)/probe -ljansson -larchive $(COURSE_LIBS),$(GRADER_DEPS_PKGS),the grader)
+	@touch $@
+
+grader-deps: $(BUILD)/grading/.deps-ok
+
+$(GRADER): $(OBJ)/grading/grade.o $(LINK_GRADING) $(GRADING_FLAGS)
+	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_GRADING) $(SYSLIBS_GRADING)
+
+# The compile command and the libraries, recorded for the grader (it reads this file instead of calling
+# back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
+# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c).
+json_str = "$(subst ",\",$(subst \,\\,$(1)))"
+$(GRADING_FLAGS): $(FLAGS_STAMP) Makefile $(MK)/toolchain.mk $(MK)/chapters.mk
+	@printf '{"nvcc": %s, "libs": {"default": %s}, "sol_libs": {"comment": "never linked to student code"%s}}\n' \
+	  '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
+	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))' > $@
+
+grading-flags: $(GRADING_FLAGS)
+	@cat $(GRADING_FLAGS)
+
+# Grading needs a GPU here: say so before anything is compiled for it (ENGINE=slurm grades on the
+# cluster's nodes, so there the submitting host needs none). build/doctor is the one probe: without a
+# usable GPU it prints the reason and exits 3.
+gpu-required: $(BUILD)/doctor
+	@$(BUILD)/doctor >/dev/null
+
+grade:
+	$(course_only)
+	@if [ -z $(call shq,$(SUB)) ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
+	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
+	./$(GRADER) $(GRADE_ARGS) $(call shq,$(SUB))
+
+# ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
+# it waits for the merge job, so the target ends when the class is graded.
+ENGINE ?= local
+SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
+grade-class:
+	$(course_only)
+	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	@$(if $(filter slurm,$(ENGINE)),true,$(MAKE) --no-print-directory gpu-required)
+	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
+	./$(GRADER) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
+
+check:
+	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) --no-print-directory $(GRADER)
+	./$(GRADER) $(GRADE_ARGS) --check
+

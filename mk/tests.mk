@@ -1,0 +1,82 @@
+# mk/tests.mk — `make test`: the test runner (Criterion), the planted CUDA programs, the exploit corpus's
+# generator, the packages they need, and the run itself (scripts/test.sh). tests/README.md maps the tests.
+# Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
+TEST_SRCS ?= $(wildcard tests/test_*.c)
+# Not into the tests' environment: a test that runs make in another tree (the student release) must get
+# that tree's own test list, not this subset (a command-line variable is exported otherwise).
+unexport TEST_SRCS
+TEST_OBJS := $(patsubst tests/%.c,$(BUILD)/tests/%.o,$(TEST_SRCS))
+TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev $(COURSE_LIB_PKGS) libpng-dev
+# CUDA programs with planted bugs that the tests run under compute-sanitizer.
+PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
+
+.PHONY: test deps slurm-deps course-deps
+
+# The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
+$(BUILD)/tests/%.o: INCLUDES = $(INC_GRADING) -Itools/inspect -Itools/results -Itools/mutate
+$(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
+	@mkdir -p $(@D)
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $@ $<
+-include $(wildcard $(BUILD)/tests/*.d)
+# A test object without its .d (built by a Makefile from before -MMD, in the same build/tests/) knows no
+# header it was built from: rebuilt once, or it keeps an old struct layout (seen: rubric.h changed, 43
+# tests failed on a stale object).
+$(foreach o,$(TEST_OBJS),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): FORCE)))
+
+# -no-pie: Criterion runs each test in a re-executed copy of the runner and hands it the parameters
+# byte for byte, so pointers in them (variant names) must mean the same in every copy.
+TEST_STAMP := $(BUILD)/.tests
+$(TEST_STAMP): FORCE
+	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
+
+$(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(LINK_ALL)
+	$(call say,LD,$@)$(CC) -no-pie -o $@ $(TEST_OBJS) $(LINK_ALL) -lcriterion $(SYSLIBS_GRADING) -lpng
+
+$(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
+
+# The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
+# exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
+EXPLOIT_GEN := $(BUILD)/exploit-gen
+$(EXPLOIT_GEN): $(OBJ)/tests/grading/exploits/generate.o $(LINK_GRADING)
+	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_GRADING) $(SYSLIBS_GRADING)
+
+$(BUILD)/tests/.deps-ok: $(SCRIPTS)/probe/tests.c $(SCRIPTS)/probe/grader.c
+	@mkdir -p $(@D)
+	@$(call ensure_packages,$(CC) $< -o $(@D)/probe -lcriterion -ljansson -larchive $(COURSE_LIBS) -lpng,$(TEST_DEPS_PKGS),make test)
+	@touch $@
+
+# The Slurm test (tests/test_slurm.c) needs a real single-node cluster: installed when root, else the
+# command is printed and that test skips with the reason (hence '-': not a failure of make test).
+SLURM_TEST_PKGS := slurm-wlm munge
+slurm-deps:
+	-@$(call ensure_packages,command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged,$(SLURM_TEST_PKGS),the Slurm test)
+
+# The course pages' tools (grading/course.h): sim_c (similarity-tester), gnuplot, and headless Chromium for
+# the pages' rendering test. Optional like Slurm: without them the pages say what is left out, and the
+# Chromium test skips with the reason.
+COURSE_TOOL_PKGS := similarity-tester gnuplot-nox chromium
+course-deps:
+	-@$(call ensure_packages,command -v sim_c && command -v gnuplot && command -v chromium,$(COURSE_TOOL_PKGS),the course pages)
+
+deps: $(BUILD)/tests/.deps-ok slurm-deps course-deps
+
+# Every prerequisite of `make test`, here and nowhere else.
+TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
+               $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
+               $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN)) \
+               $(if $(wildcard tests/test_mutate.c),$(MUTATE))
+# Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
+# tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
+# set), which is removed after the run whatever the tests did. Then the suite fails if the run left a
+# new entry in /tmp (TMP_CHECK=0: only warn, e.g. where other jobs share /tmp).
+TEST_TMP  := $(BUILD)/tmp
+TMP_CHECK ?= 1
+# Criterion counts a skipped test as passing; the TAP report says which were skipped and why.
+# REQUIRE_GPU=1 (on a GPU machine) turns the skip of any GPU test into a failure; other skips (a real
+# Slurm that cannot start on that machine, say) are listed with their reasons (scripts/test-skips.sh).
+REQUIRE_GPU ?= 0
+test: $$(TEST_PREREQS)
+	@TMP_CHECK=$(call shq,$(TMP_CHECK)) REQUIRE_GPU=$(call shq,$(REQUIRE_GPU)) \
+	  $(SCRIPTS)/test.sh $(call shq,$(BUILD)/test-runner) $(call shq,$(BUILD)/test-results.tap) $(call shq,$(TEST_TMP))

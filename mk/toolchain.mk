@@ -1,0 +1,78 @@
+# mk/toolchain.mk — the compilers, the target GPU's architecture and the flags every section uses; the
+# shared helpers (quiet lines, shell quoting, the course-only guard, package installs).
+
+NVCC    ?= nvcc
+comma   := ,
+# Quiet builds: one line per file built ("  NVCC  build/chapter1"); V=1 shows the commands. (V=variant
+# of the look-inside targets is a name, never 1.)
+VERBOSE := $(filter 1,$(V))
+say      = $(if $(VERBOSE),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
+# $(call shq,TEXT): TEXT as one single-quoted shell word (a path with spaces or quotes).
+shq      = '$(subst ','\'',$(1))'
+# Only in the full workbook (solutions/ present); the student release refuses with the reason.
+COURSE   = $(wildcard solutions)
+course_only = $(if $(COURSE),,@echo "make $@: not in the student release (the course's own: it needs solutions/)" >&2; exit 2)
+CC      := gcc
+BUILD   := build
+ARGS    ?=
+# The shell programs of the recipes (scripts/README.md).
+SCRIPTS := scripts
+BUILD   := build
+ARGS    ?=
+# The toolkit's root, as nvcc itself reports it: `command -v nvcc` may be a wrapper script or a symlink
+# (e.g. /usr/local/bin/nvcc), so its directory says nothing about where the headers and tools are.
+# Evaluated once, on first use.
+CUDA_TOP = $(eval CUDA_TOP := $(abspath $(shell $(NVCC) --dryrun -c -x cu /dev/null -o /dev/null 2>&1 \
+             | sed -n 's/^\#\$$ TOP=//p' | head -n1)))$(CUDA_TOP)
+CUDA_INCLUDE = $(firstword $(wildcard $(CUDA_TOP)/targets/*/include/cuda_occupancy.h $(CUDA_TOP)/include/cuda_occupancy.h))
+# The toolkit's own tools (compute-sanitizer, ncu, cuobjdump) for recipes and tests, after the user's PATH.
+# Added only for the targets that run them (test, doctor, the look-inside and grading targets), so that
+# make does not ask nvcc where the toolkit is for `make help` or `make chapter1`.
+BASE_PATH := $(PATH)
+TOOLKIT_PATH = $(BASE_PATH)$(if $(CUDA_TOP),:$(CUDA_TOP)/bin)
+test doctor sass resources sanitize profile check grade grade-class diagnose-mutants: export PATH = $(TOOLKIT_PATH)
+
+# ------------------------------------------------------------------ target GPU
+# The GPU's compute capability, e.g. "9.0" -> sm_90. No GPU: sm_75, the oldest architecture CUDA 13
+# supports, whose embedded PTX the driver compiles for any newer GPU at start-up.
+# All of these are evaluated on first use (once), not when the Makefile is read: `make help` or
+# `make clean` run no nvidia-smi.
+DETECTED_CC = $(eval DETECTED_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
+                | head -n1 | tr -d '. \r'))$(DETECTED_CC)
+ifeq ($(origin ARCH),undefined)
+  ARCH = $(eval ARCH := $(if $(DETECTED_CC),sm_$(DETECTED_CC),sm_75))$(ARCH)
+endif
+ARCH_NUM = $(eval ARCH_NUM := $(patsubst sm_%,%,$(patsubst compute_%,%,$(ARCH))))$(if \
+             $(shell echo '$(ARCH_NUM)' | grep -Ex '[0-9]{2,3}[af]?'),,$(error \
+             ARCH='$(ARCH)' is not of the form sm_NN (e.g. sm_86, sm_90)))$(ARCH_NUM)
+# Machine code for ARCH plus its PTX, so the same binary also runs on later GPUs.
+GENCODE = -gencode=arch=compute_$(ARCH_NUM),code=sm_$(ARCH_NUM) \
+          -gencode=arch=compute_$(ARCH_NUM),code=compute_$(ARCH_NUM)
+
+NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
+             -Xcompiler -Wall,-Wextra,-Wno-unused-parameter,-Wno-missing-field-initializers,-fopenmp \
+             --Werror cross-execution-space-call
+# The C of the grader, the tools and the tests. Include paths are not here: each folder's objects get
+# only the folders they use (mk/libs.mk). Recursive (=), so that a target's `CFLAGS += $(...)` is
+# expanded only when that target is built. -MMD -MP: each object's header dependencies, from the compiler.
+CFLAGS     = -O2 -std=gnu11 -Wall -Wextra
+DEPFLAGS  := -MMD -MP
+# The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
+ifeq ($(wildcard solutions),)
+  CFLAGS += -DWBT_STUDENT_RELEASE
+endif
+LDLIBS    := -lgomp
+# Per-chapter extra libraries (cuBLAS is only the speed-of-light reference of chapter 4).
+LDLIBS_4  := -lcublas
+
+# $(call ensure_packages,PROBE,PACKAGES,WHO): runs the shell command PROBE; if it fails, installs the
+# Debian PACKAGES and probes again, else prints the exact command and fails (scripts/ensure-packages.sh).
+ensure_packages = $(SCRIPTS)/ensure-packages.sh $(call shq,$(3)) $(call shq,$(2)) $(call shq,$(1))
+
+# Rebuild when the flags change (e.g. another ARCH), not only when sources do: the stamp's recipe runs
+# on every build but rewrites the file (and so triggers rebuilds) only when the flags differ.
+FLAGS_STAMP := $(BUILD)/.flags
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
+
+.SECONDEXPANSION:

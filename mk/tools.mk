@@ -1,0 +1,123 @@
+# mk/tools.mk — the course's C tools (tools/): the look-inside tool and its targets (sass, resources,
+# sanitize, profile), and the mutation tool with `make diagnose-mutants`. The results tool is the
+# handouts' (mk/handouts.mk); the libraries they link are in mk/libs.mk.
+
+# make sass CH=N [V=variant] [SOLUTION=1]   the SASS of the variant's kernels, a legend of the instructions
+#                                           that matter and a count per kind (PTX when cuobjdump is missing)
+# make resources CH=N [V=..] [SOLUTION=1] [BLOCK=256] [DSMEM=0]
+#                                           registers, shared memory, stack and spills per kernel, and the
+#                                           occupancy they allow on this GPU, with the limiting resource
+# make sanitize [CH=N] [V=..] [SOLUTION=1] [SIZE=..] [JOBS=4]
+#                                           (GPU) compute-sanitizer memcheck, racecheck, synccheck, initcheck
+#                                           at a small odd size, one line per tool and variant; no CH: all
+# make profile CH=N V=variant [SOLUTION=1] [SIZE=..]
+#                                           (GPU) Nsight Compute: a short summary; the full report is kept
+#                                           in build/profile/ for the Nsight Compute GUI
+# Without SOLUTION=1 they look at your code (chapters/); with it, at the reference (solutions/).
+INSPECT     := $(BUILD)/inspect
+LI_SOL      := $(filter 1 yes true,$(SOLUTION))
+LI_KIND     := $(if $(LI_SOL),solution,chapter)
+LI_DIR      := $(if $(LI_SOL),solutions,chapters)
+LI_VALID    := $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS))
+LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
+LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
+LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
+# Resources are compiled for the GPU here; without one, for the H100 (sm_90) unless ARCH= is given.
+LI_RES_ARCH  = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
+CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
+BLOCK       ?= 256
+DSMEM       ?= 0
+LI_VARG      = $(if $(filter-out 1,$(V)),--variant '$(V)')
+LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
+
+# A bad or missing CH gets the list of valid ones (the tool does the same for V).
+define LI_CHECK_CH
+case "$(CH)" in ''|*[!0-9]*) ok=;; *) ok="$(filter $(CH),$(LI_VALID))";; esac; \
+if [ -z "$$ok" ]; then \
+  echo "CH='$(CH)' is not a chapter$(if $(LI_SOL), with a solution); valid: $(LI_VALID)" >&2; exit 2; fi
+endef
+# ptxas -v for one architecture, from the chapter's source (only device code is compiled: seconds).
+define LI_PTXAS
+$(NVCC) -cubin $(LI_DEVFLAGS) -arch=$(LI_RES_ARCH) -Xptxas -v -o $(LI_OUT)-$(LI_RES_ARCH).cubin $(LI_SRC) \
+  2> $(LI_OUT)-$(LI_RES_ARCH).ptxas || { cat $(LI_OUT)-$(LI_RES_ARCH).ptxas >&2; exit 1; }
+endef
+
+.PHONY: sass resources sanitize profile
+
+# tools/inspect/: the look-inside tool (its README has the module map): inspect.c's main and the CUDA
+# probe gpu.cu, over libinspect.a (whose parsers the test runner checks on captured output). gpu.cu is
+# compiled in the link, hence the headers it may include as prerequisites.
+INSPECT_CU := $(wildcard tools/inspect/*.cu)
+$(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspect/*.h common/*.h) $(LINK_INSPECT) \
+            | $(BUILD)/tests/.deps-ok
+	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $@ $< $(INSPECT_CU) $(LINK_INSPECT) $(SYSLIBS_GRADING)
+
+sass: $(INSPECT)
+	@$(LI_CHECK_CH)
+	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@mkdir -p $(BUILD)/look
+	@if [ -n "$(CUOBJDUMP)" ]; then \
+	  $(CUOBJDUMP) -sass $(LI_PROG) > $(LI_OUT).sass && \
+	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT).sass $(LI_VARG); \
+	else \
+	  echo "cuobjdump is not installed beside $(NVCC): showing PTX (nvcc -ptx), not SASS"; \
+	  $(NVCC) -ptx $(LI_DEVFLAGS) -arch=compute_$(ARCH_NUM) -o $(LI_OUT).ptx $(LI_SRC) && \
+	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT).ptx $(LI_VARG); \
+	fi
+
+resources: $(INSPECT)
+	@$(LI_CHECK_CH)
+	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@mkdir -p $(BUILD)/look
+	@$(LI_PTXAS)
+	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas --arch $(LI_RES_ARCH) \
+	  --block $(BLOCK) --dsmem $(DSMEM) $(LI_VARG)
+
+sanitize: $(INSPECT)
+	@$(INSPECT) gpu --check --label "make sanitize"
+	@if [ -n "$(V)" ] && [ -z "$(CH)" ]; then echo "V= needs CH= (variant names differ by chapter)" >&2; exit 2; fi
+	@if [ -n "$(CH)" ]; then $(LI_CHECK_CH); fi; \
+	fail=0; for n in $(if $(CH),$(CH),$(LI_VALID)); do \
+	  $(MAKE) -s --no-print-directory $(BUILD)/$(LI_KIND)$$n || { fail=1; continue; }; \
+	  $(INSPECT) sanitize --program $(BUILD)/$(LI_KIND)$$n --label "chapter $$n ($(LI_KIND))" $(LI_VARG) \
+	    $(LI_SIZEARG) $(if $(JOBS),--jobs $(JOBS)) || fail=1; \
+	done; exit $$fail
+
+profile: $(INSPECT)
+	@$(LI_CHECK_CH)
+	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@mkdir -p $(BUILD)/look $(BUILD)/profile
+	@$(LI_PTXAS)
+	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \
+	  --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas $(LI_SIZEARG)
+
+# The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
+$(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu $(wildcard common/*.h) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(call say,PTXAS,$@)$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
+
+# tests/test_inspect.c compares the occupancy formula with CUDA's cuda_occupancy.h (plain C).
+$(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INCLUDE)),$(error \
+  cuda_occupancy.h not found under nvcc's toolkit root '$(CUDA_TOP)' (is $(NVCC) a CUDA toolkit nvcc?)))
+
+# make diagnose-mutants [CH=n] [JOBS=j]: mutants of the reference solutions' regions (tools/mutate/) graded as
+# a class, then the confusion table intended x named. The slow classes (uncoalesced, padding, host-work)
+# are graded with perf, the rest with --no-perf; each mutant holds one chapter, so CH only picks whose.
+MUTATE      := $(BUILD)/mutate
+MUTANTS     := $(BUILD)/mutants
+MUTANT_JOBS ?= $(or $(JOBS),6)
+# one fixed seed: half the correctness runs of a grading, and a table that can be replayed
+MUTANT_SEED ?= 20261123
+$(MUTATE): $(OBJ)/tools/mutate/mutate.o $(LINK_MUTATE)
+	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_MUTATE) $(SYSLIBS_GRADING)
+.PHONY: diagnose-mutants
+diagnose-mutants:
+	$(course_only)
+	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
+	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
+	-./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null
+	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(GRADER) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null; fi
+	./$(MUTATE) --report $(MUTANTS)
+

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# doctor.sh [grader] — `make doctor`: the student's section (compiler, driver, GPU: what `make chapterN`
+# and `make test` need), then the grader's tools, then one verdict line; `grader`: that section alone.
+# It reports, it does not fail: exit 0 whatever it finds (2 on bad usage). make passes, in the
+# environment: NVCC, CC, BUILD, GRADER, COURSE (non-empty in the full workbook) and, for the student's
+# section, CUDA_TOP, ARCH, ARCH_FROM (how ARCH was chosen) and GENCODE.
+set -euo pipefail
+case "${1:-}" in grader | '') [ $# -le 1 ] || { echo "usage: $0 [grader]" >&2; exit 2; } ;; *) echo "usage: $0 [grader]" >&2; exit 2 ;; esac
+: "${NVCC:?doctor.sh: NVCC is not set (run it through make doctor)}" "${CC:?}" "${BUILD:?}" "${GRADER:?}"
+COURSE=${COURSE:-}
+# A program's path as a command (a relative one with ./, never looked up on PATH).
+exe() { case $1 in /*) printf '%s' "$1" ;; *) printf './%s' "$1" ;; esac; }
+
+# have TOOL WHY: a line saying whether TOOL is on PATH, and what it is for when it is not.
+have() {
+    if command -v "$1" >/dev/null 2>&1; then printf '  %-18s yes  %s\n' "$1" "$(command -v "$1")"
+    else printf '  %-18s NO   %s\n' "$1" "$2"; fi
+}
+
+# links NAME HEADER CALL LIB WHY: whether a C program calling CALL links with LIB.
+links() {
+    if printf '#include <%s>\nint main(void){%s;return 0;}\n' "$2" "$3" | "$CC" -x c - -o /dev/null "$4" >/dev/null 2>&1
+    then printf '  %-18s yes\n' "$1"; else printf '  %-18s NO   %s\n' "$1" "$5"; fi
+}
+
+grader_section() {
+    echo "the grader ($(if [ -n "$COURSE" ]; then echo make grade / grade-class / check; else echo make check; fi)):"
+    have "$NVCC" "the CUDA toolkit (every build)"
+    have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"
+    have bwrap "the sandbox (apt-get install bubblewrap)"
+    have nvidia-smi "the GPU driver (grading needs a GPU)"
+    if [ -x "$GRADER" ]; then printf '  %-18s %s\n' isolation "$("$(exe "$GRADER")" --isolation 2>&1 || true)"
+    else printf '  %-18s %s\n' isolation "unknown: build the grader first (make $GRADER)"; fi
+    links libarchive archive.h 'archive_read_free(archive_read_new())' -larchive "archives (apt-get install libarchive-dev)"
+    links jansson jansson.h 'json_decref(json_object())' -ljansson "the rubric and reports (apt-get install libjansson-dev)"
+    echo "course pages (make grade-class):"
+    have sim_c "similarity between students (apt-get install similarity-tester); SIMILARITY=off skips it"
+    have gnuplot "the plots of class.html and feedback.html (apt-get install gnuplot-nox)"
+    if [ -n "$COURSE" ]; then
+        echo "ENGINE=slurm only:"
+        have sbatch "submitting the job array (the cluster's Slurm client)"
+        have squeue "the cluster's Slurm client"
+        have sacct "the array's accounting (optional)"
+    fi
+}
+
+student_section() {
+    : "${ARCH:?}" "${ARCH_FROM:?}" "${GENCODE:?}"
+    echo "chapters and tests:"
+    echo "  nvcc:     $("$NVCC" --version | grep -o 'release [0-9.]*, V[0-9.]*' || true) ($(command -v "$NVCC" || true); toolkit root ${CUDA_TOP:-})"
+    echo "  driver:   $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
+    echo "  arch:     ARCH=$ARCH ($ARCH_FROM), flags: $GENCODE"
+    probe_rc=0
+    "$(exe "$BUILD/doctor")" > "$BUILD/.doctor.out" 2>&1 || probe_rc=$?
+    # shellcheck disable=SC2016 # the backquotes are the probe's text, not a command
+    sed 's/ (see `make doctor`)//; s/^/  /' "$BUILD/.doctor.out"
+}
+
+verdict() {
+    case "$1" in
+    0) echo "verdict: ready: a usable GPU; the chapters, the tests and the grader can run here" ;;
+    3) echo "verdict: no usable GPU here (above): the chapters build and \`make test\` runs, its GPU tests skip; running a chapter$(if [ -n "$COURSE" ]; then echo ' or grading'; fi) needs a GPU" ;;
+    *) echo "verdict: build/doctor failed (exit $1): see its lines above" ;;
+    esac
+}
+
+if [ "${1:-}" = grader ]; then
+    grader_section
+else
+    student_section
+    grader_section
+    verdict "$probe_rc"
+fi
