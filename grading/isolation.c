@@ -25,7 +25,7 @@ const char *gr_iso_kind_name(gr_iso_kind k)
 
 gr_run_iso gr_run_isolation(const gr_run_opts *o)
 {
-    return !o->no_bwrap && gr_sandbox_bwrap_works() ? GR_RUN_BWRAP : GR_RUN_PLAIN;
+    return gr_run_box_here(o) == GR_BOX_BWRAP ? GR_RUN_BWRAP : GR_RUN_PLAIN;
 }
 
 /* ---------------------------------------------------------------- closing the course files */
@@ -129,8 +129,10 @@ int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
 /* ---------------------------------------------------------------- this process */
 int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen)
 {
-    gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = gr_sandbox_bwrap_works(), .insecure = insecure};
+    gr_box box = gr_sandbox_box(); /* the one probe of bubblewrap: every run reads the answer (out->box) */
+    gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = box == GR_BOX_BWRAP, .insecure = insecure};
     memset(out, 0, sizeof *out);
+    out->box = box;
     out->kind = gr_iso_decide(&f);
     snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;

@@ -40,13 +40,16 @@ typedef struct {
     unsigned probe_uid;
     char line[300];    /* for the terminal, make doctor and the reports' "isolation" field */
     char root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
+    gr_box box;        /* whether bubblewrap works here, probed once by gr_iso_setup; every run's gr_run_opts.box
+                        * (gr_cmd_init). GR_BOX_PROBE where no isolation was set up: each run probes */
 } gr_iso;
 
 /* The isolation a run is under: bubblewrap, or the plain sandbox (process group, rlimits, as root a uid
  * of its own). */
 typedef enum { GR_RUN_PLAIN, GR_RUN_BWRAP } gr_run_iso;
 
-/* Which of the two gr_run will use for these options here (bubblewrap works and is not switched off). */
+/* Which of the two gr_run will use for these options here (bubblewrap works and is not switched off):
+ * from o->box, probing only where it is GR_BOX_PROBE. */
 gr_run_iso gr_run_isolation(const gr_run_opts *o);
 
 /* The one line the grader prints when it refuses. */

@@ -17,6 +17,7 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
     c->o.out_cap = x->rub.out_cap;
     c->o.gpu = gpu;
     c->o.no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP;
+    c->o.box = x->iso.box; /* bubblewrap as probed once (gr_iso_setup): no run probes it again */
     c->o.gid = s->sub_gid;
     c->lock = s->lock;
     c->budget = s->budget;

@@ -126,7 +126,11 @@ gr_box gr_sandbox_box(void)
     return gr_bwrap_probe(bwrap, geteuid() == 0) ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
 }
 
-int gr_sandbox_bwrap_works(void) { return gr_sandbox_box() == GR_BOX_BWRAP; }
+gr_box gr_run_box_here(const gr_run_opts *o)
+{
+    gr_box box = gr_run_box(o, getenv("WB_GRADE_NO_BWRAP") != NULL);
+    return box == GR_BOX_PROBE ? gr_sandbox_box() : box;
+}
 
 /* ---------------------------------------------------------------- the pure parts */
 static void gr_argv_push(const char ***v, int *n, int *cap, const char *s)
@@ -470,8 +474,7 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         gr_str_addf(&e, "cannot find the program '%s'", o->argv[0]);
         return gr_not_started(res, e.s);
     }
-    gr_box box = gr_run_box(o, getenv("WB_GRADE_NO_BWRAP") != NULL);
-    if (box == GR_BOX_PROBE) box = gr_sandbox_box();
+    gr_box box = gr_run_box_here(o);
     gr_launch l = {.o = o, .prog = prog, .drop = geteuid() == 0};
     if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) l.bwrap = bwrap;
     if (pipe2(l.po, O_CLOEXEC) || pipe2(l.pe, O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));

@@ -109,8 +109,9 @@ void gr_run_result_free(gr_run_result *r);
  * trivial sandbox runs the way gr_run starts it: as nobody when root), else GR_BOX_NO_BWRAP. Probes
  * each time it is called (a fork): keep the answer. */
 gr_box gr_sandbox_box(void);
-/* The same as a truth value. */
-int gr_sandbox_bwrap_works(void);
+/* Whether the run with options `o` uses bubblewrap here: gr_run_box with WB_GRADE_NO_BWRAP, and a probe
+ * (gr_sandbox_box) only where the caller kept no answer in o->box. Never GR_BOX_PROBE. */
+gr_box gr_run_box_here(const gr_run_opts *o);
 
 /* ---------------------------------------------------------------- the pure parts of a run */
 /* As root: the uid of the run whose first process is `pid` (unique among the runs alive; a multiple of

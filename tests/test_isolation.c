@@ -9,6 +9,7 @@
 #include "wbtest.h"
 
 #include "isolation.h"
+#include "job.h"
 #include "sandbox.h"
 
 #include "grading/check.h"
@@ -26,6 +27,37 @@ Test(isolation, the_decision_for_every_case)
                      gr_iso_kind_name(gr_iso_decide(&cases[i].f)), gr_iso_kind_name(cases[i].want));
     cr_expect_str_eq(gr_iso_kind_name(GR_ISO_INSECURE), "insecure");
     cr_expect(strstr(GR_ISO_REFUSAL, "apt-get install bubblewrap") && strstr(GR_ISO_REFUSAL, "as root"));
+}
+
+/* Bubblewrap is probed once, with the isolation, and every run the grader builds reads that answer
+ * (gr_cmd_init → gr_run_opts.box): a run that probed for itself would get this host's answer for both
+ * boxes below, not the one it was handed. */
+Test(isolation, bubblewrap_is_probed_once_and_every_run_reads_the_answer)
+{
+    char rel[128], why[400];
+    wbt_tmpdir(rel, sizeof rel);
+    gr_iso iso;
+    cr_assert_eq(gr_iso_setup(rel, 1, 1, NULL, &iso, why, sizeof why), 0, "%s", why);
+    cr_expect_eq(iso.box, gr_sandbox_box(), "the isolation keeps what the probe said");
+    cr_expect_neq(iso.box, GR_BOX_PROBE, "the isolation decided: no run needs to probe");
+    int off = getenv("WB_GRADE_NO_BWRAP") != NULL;
+    gr_config *x = calloc(1, sizeof *x);
+    gr_sub_state s = {0};
+    gr_cmd c;
+    for (gr_box b = GR_BOX_NO_BWRAP; b <= GR_BOX_BWRAP; b++) {
+        x->iso.box = b;
+        gr_cmd_init(&c, x, &s, rel, 1, 1);
+        cr_expect_eq(c.o.box, b, "gr_cmd_init hands the configuration's box to the run");
+        gr_run_iso want = b == GR_BOX_BWRAP && !off ? GR_RUN_BWRAP : GR_RUN_PLAIN;
+        cr_expect_eq(gr_run_isolation(&c.o), want, "box %d: the run's isolation is the kept answer", (int)b);
+    }
+    s.gpu_way = GR_GPU_NO_BWRAP; /* a submission whose GPU runs go without bubblewrap */
+    gr_cmd_init(&c, x, &s, rel, 1, 1);
+    cr_expect_eq(gr_run_isolation(&c.o), GR_RUN_PLAIN, "a GPU run of a submission without bubblewrap");
+    gr_cmd_init(&c, x, &s, rel, 1, 0);
+    cr_expect_eq(gr_run_isolation(&c.o), off ? GR_RUN_PLAIN : GR_RUN_BWRAP, "its build still goes under the kept box");
+    free(x);
+    rmdir(rel);
 }
 
 /* A world-readable course tree, as a fresh clone leaves it. */
