@@ -1,6 +1,8 @@
 /* sanitize.c — see sanitize.h. */
 #define _GNU_SOURCE 1
 #include "sanitize.h"
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include "gpu.h"
 #include "submission.h"
 #include "correctness.h"
@@ -117,34 +119,83 @@ gr_san_mode gr_san_decide(const gr_san_facts *f)
     return GR_SAN_SKIP;
 }
 
-/* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times. */
+/* What one chapter's probe hands back to gr_san_probe_pass (through shared memory). */
+typedef struct {
+    int ran, finished;
+    double ref_s[GR_MAX_TOOLS];
+    char why[400];
+} gr_probe_ch;
+
+/* Every tool on one chapter's reference (gr_san_tools: the tools at once), in a folder of its own under work. */
+static void gr_san_probe_chapter(const gr_config *x, const gr_sub_state *s, const char *work,
+                                 const gr_chapter_rubric *ch, const char *ref, gr_probe_ch *out)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/ch%d", work, ch->number);
+    gr_mkdirs(dir, 0755);
+    const gr_chjob j = {.x = x, .s = s, .ch = ch, .ref = ref, .stu = ref, .work = dir};
+    gr_run_result r[GR_MAX_TOOLS];
+    int f[GR_MAX_TOOLS];
+    gr_san_tools(&j, ref, "all", x->rub.t_sanitizer, r, f);
+    out->finished = 1;
+    for (int t = 0; t < ch->n_tools; t++) {
+        out->ref_s[t] = r[t].wall_s;
+        if (f[t] < 0 && out->finished) {
+            char d[200], tail[300];
+            gr_run_describe(&r[t], &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
+            gr_tail_lines(r[t].err[0] ? r[t].err : r[t].out, 1, tail, sizeof tail);
+            snprintf(out->why, sizeof out->why, "on the reference of chapter %d, --tool %s %s%s%s", ch->number,
+                     ch->tools[t], d, *tail ? ": " : "", tail);
+            out->finished = 0;
+        }
+        gr_run_result_free(&r[t]);
+    }
+    out->ran = 1;
+}
+
+/* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times.
+ * The chapters run at once, each in a process of its own: one after the other they outlasted a
+ * submission's builds, which the probe runs beside, and the grading waited for them. */
 static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
                              char *why, size_t wlen)
 {
-    int all = 1;
-    for (int i = 0; i < x->rub.n_ch; i++) {
+    gr_probe_ch *out = mmap(NULL, GR_MAX_CH * sizeof *out, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (out == MAP_FAILED) {
+        snprintf(why, wlen, "the sanitizer probe could not share its results (mmap: %s)", strerror(errno));
+        return 0;
+    }
+    memset(out, 0, GR_MAX_CH * sizeof *out);
+    pid_t pid[GR_MAX_CH] = {0};
+    for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
         const gr_chapter_rubric *ch = &x->rub.ch[i];
         char ref[PATH_MAX], pristine[PATH_MAX];
         if (x->only_ch && ch->number != x->only_ch) continue;
         if (!gr_pristine_path(x, ch, pristine, sizeof pristine) || !gr_have_reference(x, s->work, ch, ref, sizeof ref))
             continue;
-        const gr_chjob j = {.x = x, .s = s, .ch = ch, .ref = ref, .stu = ref, .work = work};
-        gr_run_result r[GR_MAX_TOOLS];
-        int f[GR_MAX_TOOLS];
-        gr_san_tools(&j, ref, "all", x->rub.t_sanitizer, r, f);
-        for (int t = 0; t < ch->n_tools; t++) {
-            ref_s[i][t] = r[t].wall_s;
-            if (f[t] < 0 && all) {
-                char d[200], tail[300];
-                gr_run_describe(&r[t], &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
-                gr_tail_lines(r[t].err[0] ? r[t].err : r[t].out, 1, tail, sizeof tail);
-                snprintf(why, wlen, "on the reference of chapter %d, --tool %s %s%s%s", ch->number, ch->tools[t], d,
-                         *tail ? ": " : "", tail);
-                all = 0;
-            }
-            gr_run_result_free(&r[t]);
+        fflush(NULL);
+        pid[i] = fork();
+        if (pid[i] == 0) {
+            gr_san_probe_chapter(x, s, work, ch, ref, &out[i]);
+            fflush(NULL);
+            _exit(0);
+        }
+        if (pid[i] < 0) gr_san_probe_chapter(x, s, work, ch, ref, &out[i]); /* no process: here, in turn */
+    }
+    int all = 1;
+    for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
+        if (pid[i] > 0) waitpid(pid[i], NULL, 0);
+        if (pid[i] > 0 && !out[i].ran) { /* the chapter's process died before it said anything */
+            out[i].finished = 0;
+            snprintf(out[i].why, sizeof out[i].why, "on the reference of chapter %d: the probe's process died",
+                     x->rub.ch[i].number);
+        }
+        for (int t = 0; t < GR_MAX_TOOLS; t++) ref_s[i][t] = out[i].ref_s[t];
+        if ((out[i].ran || pid[i] > 0) && !out[i].finished && all) {
+            snprintf(why, wlen, "%s", out[i].why);
+            all = 0;
         }
     }
+    munmap(out, GR_MAX_CH * sizeof *out);
     return all;
 }
 
