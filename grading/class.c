@@ -11,7 +11,7 @@
 /* ---------------------------------------------------------------- a class */
 /* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told
  * in one line on stderr; returns the class's exit code (report.h gr_exit_class). */
-static int gr_class_verdict(const char *subs, const char *out, int io_failed)
+int gr_class_verdict(const char *subs, const char *out, int io_failed)
 {
     char why[600], first[800] = "";
     int n, not_graded = 0, no_gpu = 0;
@@ -170,6 +170,11 @@ int gr_class(gr_config *x, const char *subs)
     free(sl.out);
     free(sl.who);
     LOG(x, "graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
+    return gr_class_close(x, subs);
+}
+
+int gr_class_close(const gr_config *x, const char *subs)
+{
     int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
     if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));
     gr_course_pages(x, subs); /* similarity, canvas-grades.csv, class.html */

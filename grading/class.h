@@ -7,4 +7,13 @@
 /* ---------------------------------------------------------------- a class */
 int gr_class(gr_config *x, const char *subs);
 
+/* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
+ * then the class's exit code (gr_class_verdict). */
+int gr_class_close(const gr_config *x, const char *subs);
+
+/* The class's exit code from its output folder alone (report.h gr_exit_class): an entry without its
+ * grading.json, or one not graded, makes it non-zero and is told in one line on stderr. io_failed: a
+ * report could not be written. */
+int gr_class_verdict(const char *subs, const char *out, int io_failed);
+
 #endif /* GR_CLASS_H */

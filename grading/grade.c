@@ -333,7 +333,7 @@ int main(int argc, char **argv)
         if ((rc = gr_out_ready(x->out)) >= 0) return rc; /* before the references are built */
         char abs[PATH_MAX];
         if (realpath(x->out, abs)) snprintf(x->out, sizeof x->out, "%s", abs);
-        if (cli.merge) return gr_slurm_merge(klass, x->out, &x->rub);
+        if (cli.merge) return gr_slurm_merge(x, klass);
         const char *extra[] = {klass, x->out, NULL}; /* the other students' submissions and reports */
         if ((rc = gr_isolate(x, extra)) >= 0) return rc;
         return gr_class(x, klass);

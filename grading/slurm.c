@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "class.h"
 #include "report.h"
 #include "roster.h"
 
@@ -245,15 +246,22 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
     if (array_id[0]) av[k++] = dep;
     av[k++] = p;
     av[k] = NULL;
-    if (submit(av, "merge job", merge_id, sizeof merge_id)) return 4;
-    printf("slurm: merge job %s%s\n", merge_id, o->wait ? " done" : " submitted (--no-wait)");
-    if (o->wait) {
-        char g[PATH_MAX + 32];
-        snprintf(g, sizeof g, "%s/grades.csv", r->out);
-        if (access(g, R_OK)) { fprintf(stderr, "grade: the merge job wrote no grades.csv (see %s)\n", log); return 4; }
-        printf("slurm: %s\n", g);
+    /* Waited for, sbatch exits as the merge job did: not 0 also when entries were not graded, so the
+     * class's own verdict is read from the output folder rather than taken from sbatch. */
+    int rc = run_capture(av, merge_id, sizeof merge_id);
+    char *semi = strchr(merge_id, ';');
+    if (semi) *semi = 0;
+    if (!merge_id[0] || (rc && !o->wait)) {
+        fprintf(stderr, "grade: sbatch failed for the merge job (exit %d)\n", rc);
+        return 4;
     }
-    return 0;
+    printf("slurm: merge job %s%s\n", merge_id, o->wait ? " done" : " submitted (--no-wait)");
+    if (!o->wait) return 0;
+    char g[PATH_MAX + 32];
+    snprintf(g, sizeof g, "%s/grades.csv", r->out);
+    if (access(g, R_OK)) { fprintf(stderr, "grade: the merge job wrote no grades.csv (see %s)\n", log); return 4; }
+    printf("slurm: %s\n", g);
+    return gr_class_verdict(r->subs, r->out, 0);
 }
 
 /* Everything after the options: what is left to grade, the array and the merge. */
@@ -286,8 +294,9 @@ int gr_slurm_main(int argc, char **argv)
     return rc;
 }
 
-int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub)
+int gr_slurm_merge(const gr_config *x, const char *subs)
 {
+    const char *out_dir = x->out;
     char why[600];
     int n;
     gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
@@ -311,5 +320,5 @@ int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub)
         free(r);
     }
     free(e);
-    return gr_write_class(out_dir, rub, stdout) < 0 ? 5 : 0;
+    return gr_class_close(x, subs); /* as a class graded here: its pages, and not graded is not 0 */
 }

@@ -6,7 +6,7 @@
  * class is graded. The scripts and each task's arguments are kept in <out>/slurm/. */
 #ifndef GR_SLURM_H
 #define GR_SLURM_H
-#include "rubric.h"
+#include "job.h"
 
 /* 1 when argv asks for --engine slurm (the only thing main needs to know). */
 int gr_slurm_wanted(int argc, char **argv);
@@ -15,6 +15,7 @@ int gr_slurm_wanted(int argc, char **argv);
  * --no-wait; 2: usage; 4: a Slurm command failed). */
 int gr_slurm_main(int argc, char **argv);
 /* The merge job (`grade --merge --class DIR --out OUT`): roster.json, a result for every entry (those
- * whose task never finished: an empty grade with the reason), grades.csv and the summary. */
-int gr_slurm_merge(const char *subs, const char *out_dir, const gr_rubric *rub);
+ * whose task never finished: an empty grade with the reason), grades.csv and the summary, the course
+ * pages; its exit code is the class's (class.h gr_class_verdict: an entry not graded is not 0). */
+int gr_slurm_merge(const gr_config *x, const char *subs);
 #endif

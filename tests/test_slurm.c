@@ -78,6 +78,38 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     cr_expect_not_null(strstr(out, "nothing left to grade"), "%s", out);
 }
 
+/* The merge job (`grade --merge`, what the Slurm engine runs after its array) on a class whose task for
+ * one entry never finished: that entry gets an empty cell with the reason, the class its pages, and the
+ * exit code says an entry was not graded (it said 0 and made no pages). No cluster needed. */
+Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .timeout = 600)
+{
+    static char out[WBT_OUT_MAX];
+    char grade[PATH_MAX], subs[PATH_MAX];
+    chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    int rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
+                          "make -s -C %s/wb build/grading-flags.json build/solution9 && "
+                          "mkdir %s/class && cp -r %s/good %s/off-by %s/class/ && chmod -R a+rX %s",
+                     dir, dir, dir, dir, dir, subs, subs, dir, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s/wb && export WB_GRADE_LOCK_DIR=$PWD && %s --class %s/class --out %s/out --seeds 5 --jobs 2 "
+                      "--rubric rubric.json > %s/local.log 2>&1 && rm %s/out/off-by/grading.json",
+                 dir, grade, dir, dir, dir, dir);
+    cr_assert_eq(rc, 0, "the class graded here: exit %d (see local.log)", rc);
+    rc = wbt_run(out, "cd %s/wb && %s --merge --class %s/class --out %s/out --rubric rubric.json 2>&1 >/dev/null", dir, grade,
+                 dir, dir);
+    cr_expect_eq(rc, 1, "the merge exits %d, not 1 (an entry not graded):\n%s", rc, out);
+    cr_expect_not_null(strstr(out, "1 of 2 entries not graded"), "%s", out);
+    cr_expect_not_null(strstr(out, "its Slurm task did not finish"), "%s", out);
+    char *csv = slurp("%s/out/grades.csv", dir);
+    cr_expect_not_null(strstr(csv, "its Slurm task did not finish"), "grades.csv gives no reason:\n%s", csv);
+    free(csv);
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/out/class.html", dir);
+    cr_expect_eq(access(p, R_OK), 0, "the merge made no class.html");
+}
+
 /* The real workbook on the GPU: a class of twelve (folders, .tar.gz and .zip archives, names an LMS
  * writes: a comma, two spaces, accents) graded by the local engine and by Slurm, with the same grades.
  * Skips without a GPU, and where Slurm cannot start. */
