@@ -7,6 +7,7 @@
 
 #include "gr_util.h"
 #include "mutate.h"
+#include "diagnose.h"
 #include "regions.h"
 
 #define MU_MAX_OCC 2 /* occurrences per operator and region: enough variety, not hundreds */
@@ -14,7 +15,7 @@
 /* Does a mutant's class need the performance run to be seen? */
 int mu_needs_perf(const char *label)
 {
-    return !strcmp(label, "uncoalesced") || !strcmp(label, "padding") || !strcmp(label, "host-work");
+    return gr_bug_is_perf((gr_bug)gr_bug_parse(label));
 }
 
 /* The mutants of one chapter's solution text, appended to list (a JSON array); files under out unless
