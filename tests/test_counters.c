@@ -9,6 +9,7 @@
 
 #include "counters.h"
 #include "diagnose.h"
+#include "slowprof.h"
 #include "gr_util.h"
 #include "wbtest.h"
 
@@ -207,4 +208,16 @@ Test(perf_cause, slow_variant_with_counters_goes_through_the_diagnosis)
     cr_assert_eq(d.bug, GR_BUG_UNCOALESCED, "%s", gr_bug_name(d.bug));
     cr_assert(strstr(d.evidence, "4.1x") && strstr(d.evidence, "32.0 sectors"), "%s", d.evidence);
     cr_assert(gr_bug_is_perf(d.bug) && !gr_bug_is_perf(GR_BUG_RACE));
+}
+
+/* Two profiled runs fit the budget or none is tried (the feedback then says the budget was spent). */
+Test(counters, profiling_waits_for_room_in_the_budget)
+{
+    cr_assert(gr_ctr_room(NULL));
+    gr_budget b = {.cap_chapter = 120, .cap_submission = 600, .chapter = 100, .submission = 100};
+    cr_assert(gr_ctr_room(&b));
+    b.chapter = 110;
+    cr_assert(!gr_ctr_room(&b), "10 s left in the chapter: not enough for two runs of %.1f s", GR_CTR_RUN_S);
+    b.chapter = 0, b.submission = 590;
+    cr_assert(!gr_ctr_room(&b));
 }

@@ -305,33 +305,40 @@ Test(mutate, confusion_table_from_made_up_results)
     free(t);
 }
 
-/* The slow mutants' own table: a cause named right, a slow one where nothing was named ("slow"), and a
- * correct alternative where a cause was invented (counted) or not. */
-Test(mutate, slow_table_counts_causes_and_inventions)
+/* The report of dir's mutants (mu_report into dir/report.txt), as text. */
+static char *report_text(const char *dir)
 {
-    char dir[256], p[512];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(p, sizeof p, "%s/mutants.json", dir);
-    json_t *list = json_pack("[{s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b},"
-                             " {s:s, s:i, s:s, s:s, s:s, s:b}, {s:s, s:i, s:s, s:s, s:s, s:b}]",
-                             "id", "s1", "chapter", 1, "region", "global", "label", "bank-conflicts", "what", "strided tile", "perf", 1,
-                             "id", "s2", "chapter", 1, "region", "global", "label", "occupancy", "what", "tiny blocks", "perf", 1,
-                             "id", "s3", "chapter", 1, "region", "global", "label", "none", "what", "512 threads", "perf", 1,
-                             "id", "s4", "chapter", 1, "region", "global", "label", "none", "what", "128 threads", "perf", 1,
-                             "id", "w1", "chapter", 1, "region", "global", "label", "tail", "what", "floor", "perf", 0);
-    cr_assert_eq(json_dump_file(list, p, 0), 0);
-    json_decref(list);
-    fake_grading(dir, "s1", 1, 1, "global", "PASS", 3.0, "bank-conflicts");
-    fake_grading(dir, "s2", 1, 1, "global", "PASS", 3.0, "slow");
-    fake_grading(dir, "s3", 1, 1, "global", "PASS", 4.0, NULL);
-    fake_grading(dir, "s4", 1, 1, "global", "PASS", 3.0, "uncoalesced");
-    fake_grading(dir, "w1", 0, 1, "global", "WRONG", 1.0, "tail");
+    char p[512];
     snprintf(p, sizeof p, "%s/report.txt", dir);
     FILE *f = fopen(p, "w");
     cr_assert_eq(mu_report(dir, f), 0);
     fclose(f);
     size_t n;
-    char *t = wb_read_file(p, &n);
+    return wb_read_file(p, &n);
+}
+
+/* The slow mutants' own table: a cause named right, a slow one where nothing was named ("slow"), and a
+ * correct alternative where a cause was invented (counted) or not. */
+Test(mutate, slow_table_counts_causes_and_inventions)
+{
+    static const struct {
+        const char *id, *label, *named;
+        int perf;
+        double score;
+    } rows[] = {{"s1", "bank-conflicts", "bank-conflicts", 1, 3.0}, {"s2", "occupancy", "slow", 1, 3.0},
+                {"s3", "none", NULL, 1, 4.0}, {"s4", "none", "uncoalesced", 1, 3.0}, {"w1", "tail", "tail", 0, 1.0}};
+    char dir[256], p[512];
+    wbt_tmpdir(dir, sizeof dir);
+    json_t *list = json_array();
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        json_array_append_new(list, json_pack("{s:s, s:i, s:s, s:s, s:s, s:b}", "id", rows[r].id, "chapter", 1, "region",
+                                              "global", "label", rows[r].label, "what", "made up", "perf", rows[r].perf));
+        fake_grading(dir, rows[r].id, rows[r].perf, 1, "global", rows[r].perf ? "PASS" : "WRONG", rows[r].score, rows[r].named);
+    }
+    snprintf(p, sizeof p, "%s/mutants.json", dir);
+    cr_assert_eq(json_dump_file(list, p, 0), 0);
+    json_decref(list);
+    char *t = report_text(dir);
     cr_assert(strstr(t, "Slow mutants") && strstr(t, "graded 4 of 4)"), "%s", t);
     cr_assert(strstr(t, "cause named right:               1/2 = 50%"), "%s", t);
     cr_assert(strstr(t, "causes invented on alternatives: 1 of 2"), "%s", t);
