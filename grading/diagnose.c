@@ -1,6 +1,7 @@
 /* diagnose.c — see diagnose.h. */
 #include "diagnose.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@ static const gr_bug_info gr_bugs[GR_BUG_COUNT] = {
     {GR_BUG_SINGLE_BLOCK, "single-block", "It works while one block covers the input: what does the second block do?"},
     {GR_BUG_TILE_EDGE, "tile-edge", "A tile that sticks out of the data: what do the threads whose element lies outside "
                                     "load into shared memory, and who supplies the neighbour across a tile edge?"},
-    {GR_BUG_PADDING, "padding", "Threads of a warp hit the same shared-memory bank: pad the tile's rows."},
+    {GR_BUG_PADDING, "bank-conflicts", "Threads of one warp meet in the same shared-memory bank and wait their turn: "
+                                       "which bank does each thread's word fall in (address / 4 mod 32)?"},
     {GR_BUG_THREAD_INDEX, "thread-index", "Every block does the same work: the index has to include which block the "
                                           "thread is in."},
     {GR_BUG_ROW_COL_SWAP, "row-col-swap", "Rows and columns are mixed up: which of x and y runs along a row, and which "
@@ -35,13 +37,34 @@ static const gr_bug_info gr_bugs[GR_BUG_COUNT] = {
     {GR_BUG_UNWRITTEN, "unwritten", "The output is never written: is the kernel launched, and does it store its result?"},
     {GR_BUG_OOB, "out-of-bounds", "An access outside an allocation: check the bounds of every index against the "
                                   "extents, at the sizes that are not multiples of the block."},
-    {GR_BUG_UNCOALESCED, "uncoalesced", "Correct but slow: do neighbouring threads touch neighbouring addresses (and "
-                                        "shared-memory rows padded against bank conflicts)?"},
+    {GR_BUG_UNCOALESCED, "uncoalesced", "Do neighbouring threads of a warp touch neighbouring addresses? A warp's "
+                                        "access is served in 32-byte sectors."},
     {GR_BUG_HOST_WORK, "host-work", "Correct but slow, and the time is spent on the CPU: the work belongs on the GPU."},
+    {GR_BUG_OCCUPANCY, "occupancy", "Fewer warps fit on an SM to hide latency: what does one block ask of the SM "
+                                    "(threads, registers, shared memory), and how many blocks does that leave room for?"},
+    {GR_BUG_SPILLS, "spills", "Values that do not fit in registers go to local memory (as slow as global): what "
+                              "makes a thread keep so many live values, or caps its registers?"},
+    {GR_BUG_SCALAR_LOADS, "scalar-loads", "The same bytes in more, smaller memory requests: how wide is each "
+                                          "thread's load, and can it move 16 bytes at once?"},
+    {GR_BUG_BARRIER, "barrier-stalls", "Warps wait at __syncthreads() more than they work: how often does the block "
+                                       "really need to meet?"},
+    {GR_BUG_ATOMICS, "serialized-atomics", "Atomics to one address are done one after another: how many atomics does "
+                                           "each element cost, and could a block combine its values first?"},
+    {GR_BUG_EXTRA_INSTR, "extra-instructions", "More instructions for the same work: what does the inner loop "
+                                               "recompute on every step?"},
+    {GR_BUG_EXTRA_DRAM, "extra-dram", "More bytes from DRAM than the reference moves for the same result: what is "
+                                      "read more than once?"},
+    {GR_BUG_SLOW, "slow", "Compare your kernel with the chapter's idea for this variant; `make profile` shows its "
+                          "counters."},
 };
 
 const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].name : "?"; }
 const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].hint : ""; }
+
+int gr_bug_is_perf(gr_bug b)
+{
+    return b == GR_BUG_PADDING || b == GR_BUG_UNCOALESCED || b == GR_BUG_HOST_WORK || (b >= GR_BUG_OCCUPANCY && b <= GR_BUG_SLOW);
+}
 
 int gr_bug_parse(const char *name)
 {
@@ -55,6 +78,7 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
     memset(e, 0, sizeof *e);
     e->repeats = -1;
     e->cpu_ms = -1;
+    e->ctr = GR_CTR_NOT_TRIED;
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
     e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
@@ -439,6 +463,31 @@ static gr_bug gr_pick(const gr_rule *r, const gr_diag_ev *e, const gr_facts *f)
     return r->bug;
 }
 
+/* A correct, slow variant: the host's CPU time, or a cause only from counters; the time ratio alone names
+ * nothing (a 1.3x slowdown has many causes, and a wrong cause teaches the wrong lesson). */
+static void gr_diagnose_slow(const gr_diag_ev *e, gr_diag *d)
+{
+    if (e->cpu_ms >= 0 && e->cpu_ms >= 0.5 * e->stu_ms) {
+        d->bug = GR_BUG_HOST_WORK;
+        snprintf(d->evidence, sizeof d->evidence, "right, but the launcher's CPU time per repetition is at least "
+                                                  "half the measured time: the work runs on the host");
+        return;
+    }
+    double ratio = e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0;
+    char why[300] = "";
+    if (e->ctr == GR_CTR_OK) d->bug = gr_perf_cause(&e->stu_ctr, &e->ref_ctr, why, sizeof why);
+    else {
+        d->bug = GR_BUG_SLOW;
+        snprintf(why, sizeof why, "%s", e->ctr == GR_CTR_NOT_TRIED ? "hardware counters were not available"
+                                                                    : gr_ctr_status_line(e->ctr));
+        why[0] = (char)tolower((unsigned char)why[0]);
+        size_t n = strlen(why);
+        if (n && why[n - 1] == '.') why[n - 1] = 0;
+    }
+    snprintf(d->evidence, sizeof d->evidence, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms); %s", ratio,
+             e->stu_ms, e->ref_ms, why);
+}
+
 void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
 {
     memset(d, 0, sizeof *d);
@@ -451,20 +500,8 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
             int tile_load = e->cols_dim >= 0 && e->tiles && strstr(e->san_first, "read");
             d->bug = e->san != GR_SAN_OOB ? GR_BUG_RACE : tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
             snprintf(d->evidence, sizeof d->evidence, "right at every size, but compute-sanitizer: %s", e->san_first);
-        } else if (e->slow && e->stu_ms > 0) {
-            int host = e->cpu_ms >= 0 && e->cpu_ms >= 0.5 * e->stu_ms;
-            double ratio = e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0;
-            /* Scattered global accesses cost several times over; bank conflicts in a shared tile less. */
-            int modest = e->tile > 1 && ratio > 0 && ratio <= 2.0;
-            d->bug = host ? GR_BUG_HOST_WORK : modest ? GR_BUG_PADDING : GR_BUG_UNCOALESCED;
-            if (host)
-                snprintf(d->evidence, sizeof d->evidence, "right, but the launcher's CPU time per repetition is at least "
-                                                          "half the measured time: the work runs on the host");
-            else
-                snprintf(d->evidence, sizeof d->evidence, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms)%s",
-                         ratio, e->stu_ms, e->ref_ms,
-                         modest ? ", a modest slowdown in a tiled kernel (bank conflicts rather than scattered loads)" : "");
-        }
+        } else if (e->slow && e->stu_ms > 0)
+            gr_diagnose_slow(e, d);
         return;
     }
     for (size_t i = 0; i < sizeof gr_rules / sizeof gr_rules[0]; i++) {

@@ -13,6 +13,7 @@
 #define GR_DIAGNOSE_H
 
 #include "compare.h"
+#include "counters.h"
 #include "rubric.h"
 
 /* The bug classes; gr_bug_name() gives the word feedback, grading.json and tools/mutate use. */
@@ -22,7 +23,7 @@ typedef enum {
     GR_BUG_TAIL,            /* tail not handled / grid rounded down */
     GR_BUG_SINGLE_BLOCK,    /* works only while one block covers the input */
     GR_BUG_TILE_EDGE,       /* missing bounds check at a tile edge (garbage or a neighbour across it) */
-    GR_BUG_PADDING,         /* missing padding of a shared tile (bank conflicts: slow, not wrong) */
+    GR_BUG_PADDING,         /* correct but slow: shared-memory bank conflicts (word "bank-conflicts") */
     GR_BUG_THREAD_INDEX,    /* threadIdx.x where the global index belongs */
     GR_BUG_ROW_COL_SWAP,    /* rows and columns (x and y) swapped */
     GR_BUG_OFF_BY_ONE,      /* an index or a bound off by one */
@@ -32,8 +33,17 @@ typedef enum {
     GR_BUG_INDEX_OVERFLOW,  /* a 32-bit index that overflows at large sizes */
     GR_BUG_UNWRITTEN,       /* the output never written (poison left) */
     GR_BUG_OOB,             /* an out-of-bounds access reported by the sanitizer */
-    GR_BUG_UNCOALESCED,     /* correct but slow: scattered memory accesses */
+    GR_BUG_UNCOALESCED,     /* correct but slow: scattered memory accesses (more sectors per request) */
     GR_BUG_HOST_WORK,       /* correct but slow: the work done on the host */
+    /* correct but slow, each named only from hardware counters beside the reference's (gr_perf_cause) */
+    GR_BUG_OCCUPANCY,       /* fewer resident warps, limited by registers, shared memory or the block size */
+    GR_BUG_SPILLS,          /* registers spilled to local memory */
+    GR_BUG_SCALAR_LOADS,    /* narrower loads than the reference's: more requests for the same bytes */
+    GR_BUG_BARRIER,         /* warps waiting at barriers (a barrier inside the inner loop) */
+    GR_BUG_ATOMICS,         /* many more atomic requests (serialized on few addresses) */
+    GR_BUG_EXTRA_INSTR,     /* more instructions for the same work */
+    GR_BUG_EXTRA_DRAM,      /* more DRAM traffic for the same work */
+    GR_BUG_SLOW,            /* correct but slow, and no single cause measured (or no counters): name nothing */
     GR_BUG_COUNT
 } gr_bug;
 
@@ -42,6 +52,8 @@ const char *gr_bug_name(gr_bug b);
 const char *gr_bug_hint(gr_bug b);
 /* The class named by its word, or -1. */
 int gr_bug_parse(const char *name);
+/* 1 for the classes of a correct but slow variant (a cause of slowness, GR_BUG_SLOW included). */
+int gr_bug_is_perf(gr_bug b);
 
 /* How one edge size ended for a variant (over all seeds: the worst). */
 typedef enum { GR_SZ_NOT_RUN, GR_SZ_PASS, GR_SZ_WRONG, GR_SZ_CRASH, GR_SZ_TIMEOUT, GR_SZ_ERROR } gr_size_outcome;
@@ -82,6 +94,8 @@ typedef struct {
     char san_first[300];        /* the finding, as printed (for the evidence line) */
     double stu_ms, ref_ms, cpu_ms; /* perf medians; cpu_ms < 0: not reported */
     int slow;                   /* perf says the variant is well behind the reference */
+    gr_ctr_status ctr;          /* whether counters of both were measured (evidence.c); NOT_TRIED by default */
+    gr_ctr stu_ctr, ref_ctr;    /* the student's and the reference's, at the same size */
 } gr_diag_ev;
 
 typedef struct {
@@ -100,6 +114,12 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d);
  * within a tolerance (another summation order), so "equal" means close. */
 void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, gr_elem elem,
                   int approx, int tile, gr_size_ev *s);
+
+/* Why a correct variant is slow, from its counters beside the reference's (both measured at one size):
+ * the one cause whose metric departs from the reference's by its rule's factor while every other
+ * departure is one of its known consequences, with its two numbers in why; otherwise GR_BUG_SLOW and
+ * why says what was measured. The rules and their factors: diagnose_perf.c. */
+gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len);
 
 /* The kind of a sanitizer finding from its first line ("Invalid __global__ write", "Race reported", ...). */
 gr_san_kind gr_san_kind_of(const char *first);

@@ -5,6 +5,7 @@
 #include "correctness.h"
 #include "sanitize.h"
 #include "sanitizer.h"
+#include "slowprof.h"
 
 #define GR_REPEATS 3
 
@@ -110,6 +111,7 @@ void gr_evidence(const gr_chjob *j)
             e->ref_ms = r->ref_ms;
             e->cpu_ms = e->stu_ms;
         }
+        if (e->slow && e->cpu_ms < 0) gr_slow_counters(j, r->name, e); /* why it is slow: measured, or nothing named */
         gr_diagnose(e, &r->diag);
     }
 }

@@ -188,7 +188,9 @@ static void gr_md_block(FILE *f, const char *text)
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
 static void gr_write_diagnosis(FILE *f, const gr_diag *d)
 {
-    if (d->bug == GR_BUG_UNCLEAR) fprintf(f, "Seen: %s.\n\n", d->evidence);
+    if (d->bug == GR_BUG_UNCLEAR || d->bug == GR_BUG_SLOW) fprintf(f, "Seen: %s.\n\n", d->evidence);
+    else if (gr_bug_is_perf(d->bug) && d->bug != GR_BUG_HOST_WORK) /* a cause measured by the counters */
+        fprintf(f, "Why it is slow (measured): %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
     else if (d->bug != GR_BUG_NONE)
         fprintf(f, "Likely bug: %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
 }

@@ -102,8 +102,9 @@ $(BUILD)/tests/test_inspect.o: CFLAGS += $(if $(CUDA_INCLUDE),-I$(dir $(CUDA_INC
   cuda_occupancy.h not found under nvcc's toolkit root '$(CUDA_TOP)' (is $(NVCC) a CUDA toolkit nvcc?)))
 
 # make diagnose-mutants [CH=n] [JOBS=j]: mutants of the reference solutions' regions (tools/mutate/) graded as
-# a class, then the confusion table intended x named. The slow classes (uncoalesced, padding, host-work)
-# are graded with perf, the rest with --no-perf; each mutant holds one chapter, so CH only picks whose.
+# a class, then the confusion table intended x named, and the slow mutants' own (cause intended x named from
+# the counters). The slow classes (gr_bug_is_perf) and the correct alternatives marked "perf" are graded with
+# perf, the rest with --no-perf; each mutant holds one chapter, so CH only picks whose.
 MUTATE      := $(BUILD)/mutate
 MUTANTS     := $(BUILD)/mutants
 MUTANT_JOBS ?= $(or $(JOBS),6)

@@ -23,10 +23,27 @@ links() {
     then printf '  %-18s yes\n' "$1"; else printf '  %-18s NO   %s\n' "$1" "$5"; fi
 }
 
+# Whether the grader can read hardware counters here (the cause of a correct but slow variant): ncu on
+# the doctor's own probe program, a counter that every kernel has. Without them the feedback names no cause.
+counters_line() {
+    local ncu out
+    ncu=$(command -v ncu || true)
+    if [ -z "$ncu" ]; then printf '  %-18s NO   %s\n' counters "no ncu (Nsight Compute, the CUDA toolkit's bin/): slow variants get no measured cause"; return; fi
+    if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1 || [ ! -x "$BUILD/doctor" ]; then
+        printf '  %-18s ?    %s\n' counters "no GPU here (or make $BUILD/doctor first): cannot tell whether ncu may read the counters"; return
+    fi
+    out=$(timeout 120 "$ncu" --csv --metrics smsp__inst_executed.sum "$(exe "$BUILD/doctor")" 2>&1 || true)
+    if grep -q ERR_NVGPUCTRPERM <<<"$out"; then
+        printf '  %-18s NO   %s\n' counters "ERR_NVGPUCTRPERM: the driver lets only admins profile (grade as root, or set NVreg_RestrictProfilingToAdminUsers=0)"
+    elif grep -q '"smsp__inst_executed.sum"' <<<"$out"; then printf '  %-18s yes  %s\n' counters "ncu reads the GPU's counters ($ncu)"
+    else printf '  %-18s NO   %s\n' counters "ncu ran but measured no kernel: $(tail -n 1 <<<"$out")"; fi
+}
+
 grader_section() {
     echo "the grader ($(if [ -n "$COURSE" ]; then echo make grade / grade-class / check; else echo make check; fi)):"
     have "$NVCC" "the CUDA toolkit (every build)"
     have compute-sanitizer "the sanitizer step (the CUDA toolkit's bin/)"
+    counters_line
     have bwrap "the sandbox (apt-get install bubblewrap)"
     have nvidia-smi "the GPU driver (grading needs a GPU)"
     if [ -x "$GRADER" ]; then printf '  %-18s %s\n' isolation "$("$(exe "$GRADER")" --isolation 2>&1 || true)"

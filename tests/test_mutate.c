@@ -129,6 +129,62 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
     json_decref(list);
 }
 
+static int count_of(const char *text, const char *word)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, word)); p += strlen(word)) n++;
+    return n;
+}
+
+/* The slow mutants (issue 30): at least 25 with a cause, every chapter with some, and correct
+ * alternatives graded with perf; each one's edit is what its label says (counted in the whole file: the
+ * rest is the solution's). That they compile for sm_90 was checked by hand (tools/mutate/README.md); the
+ * H100 says whether the counters name them. */
+Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
+{
+    char out[256];
+    wbt_tmpdir(out, sizeof out);
+    json_t *list = all_mutants(out);
+    int slow = 0, alternatives = 0, per_ch[6] = {0};
+    size_t i;
+    json_t *m;
+    json_array_foreach(list, i, m)
+    {
+        const char *id = json_string_value(json_object_get(m, "id")), *label = json_string_value(json_object_get(m, "label"));
+        int b = gr_bug_parse(label), perf = json_is_true(json_object_get(m, "perf"));
+        if (!perf) continue;
+        cr_assert(b == GR_BUG_NONE || gr_bug_is_perf((gr_bug)b), "%s: %s graded with perf", id, label);
+        char p[1024], sp[512];
+        mutant_path(out, m, p, sizeof p);
+        snprintf(sp, sizeof sp, "solutions/%s", strstr(p, "/chapters/") + strlen("/chapters/"));
+        size_t ml, sl;
+        char *mt = wb_read_file(p, &ml), *st = wb_read_file(sp, &sl);
+        cr_assert(mt && st);
+        int ok = 1;
+#define MORE(w) (count_of(mt, w) > count_of(st, w))
+        switch (b) {
+        case GR_BUG_BARRIER: ok = MORE("__syncthreads()"); break;
+        case GR_BUG_ATOMICS: ok = MORE("atomicAdd(result"); break;
+        case GR_BUG_SCALAR_LOADS: ok = count_of(mt, "__ldcs") + count_of(mt, "__stcs") < count_of(st, "__ldcs") + count_of(st, "__stcs"); break;
+        case GR_BUG_SPILLS: ok = MORE("#pragma unroll 1") || MORE("volatile float"); break;
+        case GR_BUG_OCCUPANCY: ok = strstr(id, "-launch-") != NULL; break;
+        case GR_BUG_PADDING: ok = MORE("* 32]") || MORE("* 8]") || MORE("% 32 *") || MORE("Bs[tx]") || count_of(mt, "A_PAD") < count_of(st, "A_PAD"); break;
+        case GR_BUG_EXTRA_INSTR: ok = MORE("__shfl_sync"); break;
+        case GR_BUG_UNCOALESCED: ok = MORE("threadIdx.x * gridDim.x") || MORE("threadIdx.x + blockIdx.x") || MORE("+ threadIdx.x;\n    int col") || MORE("d[nn * i + k]") || MORE("int i = threadIdx.x"); break;
+        default: break;
+        }
+#undef MORE
+        cr_assert(ok, "%s (%s): the edit is not what the label says", id, label);
+        free(mt), free(st);
+        if (b == GR_BUG_NONE) alternatives++;
+        else if (b != GR_BUG_HOST_WORK) slow++, per_ch[json_integer_value(json_object_get(m, "chapter"))]++;
+    }
+    cr_assert_geq(slow, 25, "only %d slow mutants", slow);
+    cr_assert_geq(alternatives, 4, "only %d correct alternatives graded with perf", alternatives);
+    for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 3, "chapter %d has only %d slow mutants", c, per_ch[c]);
+    json_decref(list);
+}
+
 /* A chapter is mutated from its folders alone: the fake workbook's chapter (tests/grading/fake/, named by
  * no rubric and no table of this tool) gets the mutants of its own operators (solutions/09-fake/
  * mutants.json), each a submission of that chapter that differs from the reference inside a region. */
@@ -246,6 +302,46 @@ Test(mutate, confusion_table_from_made_up_results)
     cr_assert(strstr(t, "False alarms (equivalent mutants where something was detected):\n  m5"), "%s", t);
     cr_assert(strstr(t, "named right, of the caught:   1/3"), "%s", t);
     cr_assert(strstr(t, "m3") && strstr(t, "n - i"), "the survivor is listed:\n%s", t);
+    free(t);
+}
+
+/* The report of dir's mutants (mu_report into dir/report.txt), as text. */
+static char *report_text(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/report.txt", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert_eq(mu_report(dir, f), 0);
+    fclose(f);
+    size_t n;
+    return wb_read_file(p, &n);
+}
+
+/* The slow mutants' own table: a cause named right, a slow one where nothing was named ("slow"), and a
+ * correct alternative where a cause was invented (counted) or not. */
+Test(mutate, slow_table_counts_causes_and_inventions)
+{
+    static const struct {
+        const char *id, *label, *named;
+        int perf;
+        double score;
+    } rows[] = {{"s1", "bank-conflicts", "bank-conflicts", 1, 3.0}, {"s2", "occupancy", "slow", 1, 3.0},
+                {"s3", "none", NULL, 1, 4.0}, {"s4", "none", "uncoalesced", 1, 3.0}, {"w1", "tail", "tail", 0, 1.0}};
+    char dir[256], p[512];
+    wbt_tmpdir(dir, sizeof dir);
+    json_t *list = json_array();
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        json_array_append_new(list, json_pack("{s:s, s:i, s:s, s:s, s:s, s:b}", "id", rows[r].id, "chapter", 1, "region",
+                                              "global", "label", rows[r].label, "what", "made up", "perf", rows[r].perf));
+        fake_grading(dir, rows[r].id, rows[r].perf, 1, "global", rows[r].perf ? "PASS" : "WRONG", rows[r].score, rows[r].named);
+    }
+    snprintf(p, sizeof p, "%s/mutants.json", dir);
+    cr_assert_eq(json_dump_file(list, p, 0), 0);
+    json_decref(list);
+    char *t = report_text(dir);
+    cr_assert(strstr(t, "Slow mutants") && strstr(t, "graded 4 of 4)"), "%s", t);
+    cr_assert(strstr(t, "cause named right:               1/2 = 50%"), "%s", t);
+    cr_assert(strstr(t, "causes invented on alternatives: 1 of 2"), "%s", t);
     free(t);
 }
 

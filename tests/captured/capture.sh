@@ -31,3 +31,11 @@ san synccheck bad-syncwarp sanitizer_synccheck_bad_syncwarp.txt
 
 # ncu's raw page of chapter 1's global variant, as make profile reads it back
 make -s profile CH=1 V=global SOLUTION=1 && cp build/profile/solution1-global.csv "$out/ncu_ch1_global.csv"
+
+# the grader's own profiled run (grading/counters.c's argv: its --section list, one repetition at the
+# perf size), for a test that its sections deliver every metric of the plan (issue 30)
+ncu --csv --page raw --print-units base --clock-control none --launch-count 8 \
+  --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis_Chart \
+  --section MemoryWorkloadAnalysis_Tables --section WarpStateStats --section InstructionStats \
+  ./build/solution1 --variant shared-static --size 2^26 --reps 1 --warmup 0 > "$out/ncu_counters_ch1_shared_static.csv" 2>&1
+echo "ncu with the grader's sections: exit $?"

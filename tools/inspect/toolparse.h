@@ -13,7 +13,7 @@
  *                                                                                     (resources.c)
  *   occupancy ........ tp_occupancy           blocks per SM from the GPU's limits (the formula of
  *                                             CUDA's cuda_occupancy.h, which the occupancy API follows)
- *   ncu .............. tp_parse_csv, tp_ncu_* `ncu --import R --csv --page raw` -> metric values  (ncu.c)
+ *   ncu .............. tp_parse_csv, tp_ncu_* `ncu --import R --csv --page raw` -> metric values  (grading/ncu.c, shared with the grader)
  * compute-sanitizer's output is read by grading/sanitizer.c, the grader's own reader (one rule for both).
  *
  * Plain C, no CUDA. Parsers never print and never exit.

@@ -7,6 +7,7 @@
 
 #include "gr_util.h"
 #include "mutate.h"
+#include "diagnose.h"
 #include "regions.h"
 
 #define MU_MAX_OCC 2 /* occurrences per operator and region: enough variety, not hundreds */
@@ -14,7 +15,7 @@
 /* Does a mutant's class need the performance run to be seen? */
 int mu_needs_perf(const char *label)
 {
-    return !strcmp(label, "uncoalesced") || !strcmp(label, "padding") || !strcmp(label, "host-work");
+    return gr_bug_is_perf((gr_bug)gr_bug_parse(label));
 }
 
 /* The mutants of one chapter's solution text, appended to list (a JSON array); files under out unless
@@ -56,11 +57,12 @@ int mu_chapter(const gr_chapter_rubric *ch, const mu_own_ops *own, const char *t
                     free(outside);
                     return -1;
                 }
+                int perf = op->perf || mu_needs_perf(op->label);
                 char id[96];
                 snprintf(id, sizeof id, "ch%d-%s-%02d%c", ch->number, reg[r].name, op->id, 'a' + k);
                 if (out) {
                     char p[4096];
-                    snprintf(p, sizeof p, "%s/%s/%s/chapters/%s", out, mu_needs_perf(op->label) ? "subs-perf" : "subs",
+                    snprintf(p, sizeof p, "%s/%s/%s/chapters/%s", out, perf ? "subs-perf" : "subs",
                              id, ch->dir);
                     gr_mkdirs(p, 0755);
                     snprintf(p + strlen(p), sizeof p - strlen(p), "/%s", ch->file);
@@ -74,7 +76,7 @@ int mu_chapter(const gr_chapter_rubric *ch, const mu_own_ops *own, const char *t
                 free(file);
                 json_array_append_new(list, json_pack("{s:s, s:i, s:s, s:s, s:s, s:b}", "id", id, "chapter", ch->number,
                                                       "region", reg[r].name, "label", op->label, "what", op->what,
-                                                      "perf", mu_needs_perf(op->label)));
+                                                      "perf", perf));
                 made++;
             }
         }

@@ -12,7 +12,7 @@
 #include "ops.h"
 #include "rubric.h"
 
-/* Does a class need the performance run to be seen (uncoalesced, padding, host-work)? */
+/* Does a class need the performance run to be seen (a cause of slowness: gr_bug_is_perf)? */
 int mu_needs_perf(const char *label);
 
 /* The mutants of one chapter's solution text, by the operators of every chapter and the chapter's own

@@ -13,18 +13,18 @@
  * (solutions/NN-name/mutants.json, mu_own_load). An operator's id is its index here: mutant ids
  * (ch1-global-04a) name it. */
 const mu_op mu_ops[] = {
-    {MU_DELETE_LINE, 0, "__syncthreads();", NULL, "race", "drop a __syncthreads()"},
-    {MU_REPLACE, 1, "if (i < n) ", "", "out-of-bounds", "remove the bounds check on i"},
-    {MU_REPLACE, 2, "if (src < n) ", "", "out-of-bounds", "remove the bounds check on src"},
-    {MU_REPLACE, 3, "(i < n) ", "(i <= n) ", "out-of-bounds", "< becomes <= in the bounds test"},
-    {MU_CEIL_FLOOR, 4, NULL, NULL, "tail", "the grid size rounded down (floor instead of ceil)"},
-    {MU_CEIL_ONE, 5, NULL, NULL, "single-block", "one block instead of enough to cover n"},
+    {MU_DELETE_LINE, 0, "__syncthreads();", NULL, "race", "drop a __syncthreads()", 0},
+    {MU_REPLACE, 1, "if (i < n) ", "", "out-of-bounds", "remove the bounds check on i", 0},
+    {MU_REPLACE, 2, "if (src < n) ", "", "out-of-bounds", "remove the bounds check on src", 0},
+    {MU_REPLACE, 3, "(i < n) ", "(i <= n) ", "out-of-bounds", "< becomes <= in the bounds test", 0},
+    {MU_CEIL_FLOOR, 4, NULL, NULL, "tail", "the grid size rounded down (floor instead of ceil)", 0},
+    {MU_CEIL_ONE, 5, NULL, NULL, "single-block", "one block instead of enough to cover n", 0},
     {MU_REPLACE, 6, "blockIdx.x * blockDim.x + threadIdx.x", "threadIdx.x", "thread-index",
-     "threadIdx.x for the global index"},
-    {MU_REPLACE, 7, "blockIdx.x * BLOCK + t;", "t;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 8, "blockIdx.x * BLOCK + tx;", "tx;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 9, "blockIdx.x * width + t;", "t;", "thread-index", "the thread index for the global index"},
-    {MU_REPLACE, 10, "blockIdx.x * blockDim.x + tx;", "tx;", "thread-index", "the thread index for the global index"},
+     "threadIdx.x for the global index", 0},
+    {MU_REPLACE, 7, "blockIdx.x * BLOCK + t;", "t;", "thread-index", "the thread index for the global index", 0},
+    {MU_REPLACE, 8, "blockIdx.x * BLOCK + tx;", "tx;", "thread-index", "the thread index for the global index", 0},
+    {MU_REPLACE, 9, "blockIdx.x * width + t;", "t;", "thread-index", "the thread index for the global index", 0},
+    {MU_REPLACE, 10, "blockIdx.x * blockDim.x + tx;", "tx;", "thread-index", "the thread index for the global index", 0},
 };
 const int mu_n_ops = sizeof mu_ops / sizeof mu_ops[0];
 
@@ -138,7 +138,7 @@ static int mu_kind_of(const char *s, mu_kind *k)
     return -1;
 }
 
-/* One entry of "mutants": {id, op, a, b, label, what} (a and b as its kind needs them). */
+/* One entry of "mutants": {id, op, a, b, label, what, perf} (a and b as its kind needs them). */
 static int mu_own_op(json_t *m, size_t i, mu_op *op, const mu_own_ops *o, char *err, size_t elen)
 {
     json_t *id = json_object_get(m, "id");
@@ -146,6 +146,9 @@ static int mu_own_op(json_t *m, size_t i, mu_op *op, const mu_own_ops *o, char *
     op->label = json_string_value(json_object_get(m, "label"));
     op->what = json_string_value(json_object_get(m, "what"));
     op->a = a, op->b = b;
+    json_t *perf = json_object_get(m, "perf");
+    if (perf && !json_is_boolean(perf)) return snprintf(err, elen, "mutants[%zu].perf: true or false", i), -1;
+    op->perf = json_is_true(perf);
     if (mu_kind_of(json_string_value(json_object_get(m, "op")), &op->kind))
         return snprintf(err, elen, "mutants[%zu].op: replace, swap, delete-line or atomic-plain", i), -1;
     if (!json_is_integer(id) || json_integer_value(id) < mu_n_ops || json_integer_value(id) > 999)

@@ -29,6 +29,8 @@ typedef struct {
     const char *a, *b;
     const char *label;    /* the bug class (gr_bug_name) the diagnosis should name */
     const char *what;     /* what the mutant does, for the listing */
+    int perf;             /* graded with the performance run whatever its label: a correct alternative
+                           * (label none) that must not get a cause of slowness invented */
 } mu_op;
 
 /* The operators of every chapter. */
@@ -37,7 +39,7 @@ extern const int mu_n_ops;
 
 /* A chapter's own operators, from solutions/NN-name/mutants.json beside its reference (they quote it:
  * the student release has neither): "mutants": [{id, op: replace|swap|delete-line|atomic-plain, a, b,
- * label, what}]; the strings live in doc. */
+ * label, what, perf (optional, false)}]; the strings live in doc. */
 #define MU_MAX_OWN 64
 typedef struct {
     mu_op op[MU_MAX_OWN];

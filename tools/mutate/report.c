@@ -85,16 +85,25 @@ typedef struct {
     int table[GR_BUG_COUNT][GR_BUG_COUNT]; /* [intended][named] */
     int used[GR_BUG_COUNT];                /* a column named at least once */
     int total, graded, real, caught, right, right_caught;
+    int invented; /* slow table: a cause named for a correct alternative (label none) */
 } mu_tally;
 
-static void mu_count(json_t *list, const mu_outcome *outs, mu_tally *t)
+/* The slow mutants: graded with perf and labelled with a cause of slowness, or a correct alternative
+ * (label none) graded with perf to show that no cause is invented. */
+static int mu_is_slow(json_t *m, int want)
+{
+    return json_is_true(json_object_get(m, "perf")) && (want == GR_BUG_NONE || gr_bug_is_perf((gr_bug)want));
+}
+
+/* slow_only: count the slow mutants alone (their own table), else every mutant. */
+static void mu_count(json_t *list, const mu_outcome *outs, mu_tally *t, int slow_only)
 {
     size_t i;
     json_t *m;
     json_array_foreach(list, i, m)
     {
         int want = gr_bug_parse(json_string_value(json_object_get(m, "label")));
-        if (want < 0) continue;
+        if (want < 0 || (slow_only && !mu_is_slow(m, want))) continue;
         t->total++;
         mu_outcome o = outs[i];
         if (!o.graded) continue;
@@ -107,13 +116,14 @@ static void mu_count(json_t *list, const mu_outcome *outs, mu_tally *t)
         }
         t->table[want][o.named]++;
         t->used[o.named] = 1;
+        /* "slow" names nothing: the ratio and what was measured */
+        t->invented += want == GR_BUG_NONE && o.named != GR_BUG_NONE && o.named != GR_BUG_SLOW;
     }
 }
 
-static void mu_print_table(FILE *f, const mu_tally *t)
+static void mu_print_grid(FILE *f, const mu_tally *t)
 {
-    fprintf(f, "Confusion table (rows: intended class, columns: named; graded %d of %d mutants)\n\n%-15s", t->graded,
-            t->total, "intended");
+    fprintf(f, "%-19s", "intended");
     for (int b = 0; b < GR_BUG_COUNT; b++)
         if (t->used[b]) fprintf(f, " %*s", mu_width(b), gr_bug_name(b));
     fputc('\n', f);
@@ -121,16 +131,36 @@ static void mu_print_table(FILE *f, const mu_tally *t)
         int row = 0;
         for (int b = 0; b < GR_BUG_COUNT; b++) row += t->table[a][b];
         if (!row) continue;
-        fprintf(f, "%-15s", gr_bug_name(a));
+        fprintf(f, "%-19s", gr_bug_name(a));
         for (int b = 0; b < GR_BUG_COUNT; b++)
             if (t->used[b]) fprintf(f, " %*d", mu_width(b), t->table[a][b]);
         fputc('\n', f);
     }
+}
+
+static void mu_print_table(FILE *f, const mu_tally *t)
+{
+    fprintf(f, "Confusion table (rows: intended class, columns: named; graded %d of %d mutants)\n\n", t->graded, t->total);
+    mu_print_grid(f, t);
     fprintf(f, "\naccuracy (named == intended): %d/%d = %.0f%%\n", t->right, t->graded, 100.0 * t->right / t->graded);
     fprintf(f, "caught (something detected):  %d/%d = %.0f%% of the non-equivalent\n", t->caught, t->real,
             t->real ? 100.0 * t->caught / t->real : 0);
     fprintf(f, "named right, of the caught:   %d/%d = %.0f%%\n", t->right_caught, t->caught,
             t->caught ? 100.0 * t->right_caught / t->caught : 0);
+}
+
+/* The slow mutants' own table: the cause intended (none: a correct alternative) × the cause named from
+ * the counters ("slow": measured or not, no cause named; none: not slow enough to be diagnosed). */
+static void mu_print_slow(FILE *f, const mu_tally *t)
+{
+    if (!t->graded) return;
+    fprintf(f, "\nSlow mutants (correct; rows: cause intended, none = a correct alternative; columns: named; graded %d "
+               "of %d)\n\n", t->graded, t->total);
+    mu_print_grid(f, t);
+    int alt = t->graded - t->real, right = t->right - t->table[GR_BUG_NONE][GR_BUG_NONE];
+    fprintf(f, "\ncause named right:               %d/%d = %.0f%% of the slow mutants (target: 80%%)\n", right, t->real,
+            t->real ? 100.0 * right / t->real : 0);
+    fprintf(f, "causes invented on alternatives: %d of %d (target: 0)\n", t->invented, alt);
 }
 
 /* The survivors (nothing detected), then the false alarms: an equivalent mutant behaves as the solution
@@ -172,22 +202,25 @@ int mu_report(const char *dir, FILE *f)
     }
     /* Each mutant's grading.json is read once; the table, the survivors and the false alarms use it. */
     mu_outcome *outs = calloc(json_array_size(list) + 1, sizeof *outs);
-    mu_tally *t = calloc(1, sizeof *t);
+    mu_tally *t = calloc(1, sizeof *t), *slow = calloc(1, sizeof *slow);
     int rc = 1;
     size_t i;
     json_t *m;
-    if (!outs || !t) fprintf(stderr, "mutate: out of memory\n");
+    if (!outs || !t || !slow) fprintf(stderr, "mutate: out of memory\n");
     else {
         json_array_foreach(list, i, m) outs[i] = mu_read(dir, m);
-        mu_count(list, outs, t);
+        mu_count(list, outs, t, 0);
+        mu_count(list, outs, slow, 1);
         if (!t->graded) fprintf(stderr, "mutate: none of the %d mutants in %s has a grading.json yet\n", t->total, dir);
         else {
             mu_print_table(f, t);
+            mu_print_slow(f, slow);
             mu_print_lists(f, list, outs);
             rc = 0;
         }
     }
     free(t);
+    free(slow);
     free(outs);
     json_decref(list);
     return rc;

@@ -1,4 +1,6 @@
-/* ncu.h — Nsight Compute CSV (`ncu --import R --csv --page raw`): metrics and the top stall reasons (ncu.c). Plain C, no CUDA; parsers never print and never exit. */
+/* ncu.h — Nsight Compute CSV (`ncu --csv --page raw`, live or `--import R`): metrics and the top stall reasons
+ * (ncu.c). Read by the grader's counters (counters.h) and by tools/inspect's `make profile`. Plain C, no CUDA;
+ * parsers never print and never exit. */
 #ifndef WB_TP_NCU_H
 #define WB_TP_NCU_H
 
@@ -7,6 +9,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* n bytes of s into buf (len > 0), cut to fit and terminated (also tools/inspect's). */
+void tp_copy(char *buf, size_t len, const char *s, size_t n);
 
 /* ================================================================ CSV (ncu --csv) */
 typedef struct {

@@ -1,0 +1,189 @@
+/* counters.c — see counters.h. */
+#define _GNU_SOURCE 1
+#include "counters.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const gr_ctr_status_names[GR_CTR_STATUS_COUNT] = {
+    "not-tried", "ok", "no-ncu", "no-permission", "budget", "timeout", "failed"};
+static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
+    "",
+    "",
+    "Hardware counters were not available (no Nsight Compute on the grading host), so no cause is named.",
+    "Hardware counters were not available (the GPU driver lets only administrators read them), so no cause is named.",
+    "Hardware counters were not measured (the chapter's GPU time budget was spent), so no cause is named.",
+    "Hardware counters were not measured (the profiler ran past its time limit), so no cause is named.",
+    "Hardware counters could not be read for this variant, so no cause is named.",
+};
+
+const char *gr_ctr_status_name(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_names[s] : "?"; }
+const char *gr_ctr_status_line(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_lines[s] : ""; }
+
+/* The plan: one small fixed set that answers every cause of diagnose.c's perf rules, so one ncu pass
+ * group serves every chapter (the chapter's question decides which rule fires, not which metric is read). */
+const char *const gr_ctr_metrics[] = {
+    "gpu__time_duration.sum",
+    "dram__bytes_read.sum", "dram__bytes_write.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+    "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+    "smsp__inst_executed.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active", "sm__maximum_warps_per_active_cycle_pct",
+    "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
+    "launch__registers_per_thread", "launch__block_size",
+    "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
+    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_membar_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",
+    "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",
+    NULL,
+};
+
+int gr_ctr_metric_list(char *buf, size_t len)
+{
+    size_t k = 0;
+    for (int i = 0; gr_ctr_metrics[i]; i++) {
+        int n = snprintf(buf + k, len - k, "%s%s", i ? "," : "", gr_ctr_metrics[i]);
+        if (n < 0 || (size_t)n >= len - k) return -1;
+        k += (size_t)n;
+    }
+    return (int)k;
+}
+
+/* ncu's sections that hold every metric of the plan (repeatable --section options: each argument stays
+ * short, as gr_cmd's arguments must). */
+const char *const gr_ctr_sections[] = {"SpeedOfLight", "LaunchStats", "Occupancy", "MemoryWorkloadAnalysis_Chart",
+                                       "MemoryWorkloadAnalysis_Tables", "WarpStateStats", "InstructionStats", NULL};
+
+int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
+{
+    /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
+     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time. */
+    const char *const head[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
+                                "--launch-count", "8"};
+    const char *const tail[] = {q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
+    const char *a[GR_CTR_ARGS];
+    int n = 0;
+    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) a[n++] = head[i];
+    for (int i = 0; gr_ctr_sections[i]; i++) a[n++] = "--section", a[n++] = gr_ctr_sections[i];
+    for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) a[n++] = tail[i];
+    if (n > max) return -1;
+    for (int i = 0; i < n; i++) {
+        if (!a[i] || strlen(a[i]) >= GR_CTR_ARG) return -1;
+        snprintf(args[i], GR_CTR_ARG, "%s", a[i]);
+    }
+    return n;
+}
+
+/* A metric of row r, 0 when ncu did not report it (a kernel without shared memory has no conflicts). */
+static double gr_ctr_get(const tp_csv *t, int r, const char *name)
+{
+    const char *const names[] = {name, NULL};
+    double v = tp_csv_metric(t, r, names, NULL);
+    return isnan(v) ? 0 : v;
+}
+
+static void gr_ctr_add_row(const tp_csv *t, int r, gr_ctr *c, double *longest)
+{
+    double ns = gr_ctr_get(t, r, "gpu__time_duration.sum");
+    c->time_ns += ns;
+    c->dram_bytes += gr_ctr_get(t, r, "dram__bytes_read.sum") + gr_ctr_get(t, r, "dram__bytes_write.sum");
+    c->ld_sectors += gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    c->ld_requests += gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+    c->st_sectors += gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
+    c->st_requests += gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
+    c->shared_requests += gr_ctr_get(t, r, "smsp__sass_inst_executed_op_shared_ld.sum") +
+                          gr_ctr_get(t, r, "smsp__sass_inst_executed_op_shared_st.sum");
+    c->bank_conflicts += gr_ctr_get(t, r, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") +
+                         gr_ctr_get(t, r, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+    c->local_sectors += gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") +
+                        gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
+    c->atomics += gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
+                  gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+    c->inst += gr_ctr_get(t, r, "smsp__inst_executed.sum");
+    if (ns < *longest) return;
+    *longest = ns; /* the longest kernel's launch: what sets the pace */
+    c->occupancy = gr_ctr_get(t, r, "sm__warps_active.avg.pct_of_peak_sustained_active");
+    c->occupancy_max = gr_ctr_get(t, r, "sm__maximum_warps_per_active_cycle_pct");
+    c->lim_regs = gr_ctr_get(t, r, "launch__occupancy_limit_registers");
+    c->lim_smem = gr_ctr_get(t, r, "launch__occupancy_limit_shared_mem");
+    c->lim_warps = gr_ctr_get(t, r, "launch__occupancy_limit_warps");
+    c->lim_blocks = gr_ctr_get(t, r, "launch__occupancy_limit_blocks");
+    c->regs = gr_ctr_get(t, r, "launch__registers_per_thread");
+    c->block = gr_ctr_get(t, r, "launch__block_size");
+    c->smem = gr_ctr_get(t, r, "launch__shared_mem_per_block_static") +
+              gr_ctr_get(t, r, "launch__shared_mem_per_block_dynamic");
+    c->stall_barrier = gr_ctr_get(t, r, "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio");
+    c->n_top = tp_ncu_top_stalls(t, r, c->top);
+}
+
+gr_ctr_status gr_ctr_parse(const char *text, gr_ctr *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!text) return GR_CTR_FAILED;
+    if (strstr(text, "ERR_NVGPUCTRPERM")) return GR_CTR_NO_PERM;
+    tp_csv t;
+    if (tp_parse_csv(text, &t) < 0) return GR_CTR_FAILED;
+    double longest = -1;
+    for (int r = 0; r < t.n_rows; r++) {
+        /* ncu's raw page: one row per kernel launch; a row without a kernel name is not one */
+        int k = tp_csv_col(&t, "Kernel Name");
+        if (k >= 0 && !t.rows[r][k][0]) continue;
+        gr_ctr_add_row(&t, r, c, &longest);
+        c->n_kernels++;
+    }
+    tp_csv_free(&t);
+    return c->n_kernels ? GR_CTR_OK : GR_CTR_FAILED;
+}
+
+gr_ctr_limiter gr_ctr_limiter_of(const gr_ctr *c)
+{
+    const double lim[] = {c->lim_regs, c->lim_smem, c->lim_warps, c->lim_blocks};
+    const gr_ctr_limiter who[] = {GR_LIM_REGISTERS, GR_LIM_SHARED, GR_LIM_BLOCK_SIZE, GR_LIM_BLOCKS};
+    gr_ctr_limiter best = GR_LIM_NONE;
+    double bv = INFINITY;
+    for (int i = 0; i < 4; i++)
+        if (lim[i] > 0 && lim[i] < bv) bv = lim[i], best = who[i];
+    return best;
+}
+
+const char *gr_ctr_limiter_name(gr_ctr_limiter l)
+{
+    static const char *const names[] = {"nothing", "registers per thread", "shared memory per block",
+                                        "the block size", "the number of blocks an SM holds"};
+    return l >= GR_LIM_NONE && l <= GR_LIM_BLOCKS ? names[l] : "?";
+}
+
+int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len)
+{
+    if (sanitizer && *sanitizer) {
+        const char *slash = strrchr(sanitizer, '/');
+        if (slash) {
+            snprintf(out, len, "%.*sncu", (int)(slash - sanitizer + 1), sanitizer);
+            if (access(out, X_OK) == 0) return 0;
+        }
+    }
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : ""; *p;) {
+        size_t n = strcspn(p, ":");
+        if (n) {
+            snprintf(out, len, "%.*s/ncu", (int)n, p);
+            if (access(out, X_OK) == 0) return 0;
+        }
+        p += n + (p[n] == ':');
+    }
+    out[0] = 0;
+    return -1;
+}

@@ -1,0 +1,86 @@
+/*
+ * counters.h — hardware counters of one variant, for the diagnosis of a correct but slow variant: the
+ * metric plan (Nsight Compute metric names, checked against a capture of `ncu --set full` on the H100,
+ * tests/captured/ncu_ch1_global.csv), the ncu command line (argv built as data: the caller runs it in the
+ * sandbox like every run of student code, within a time limit), and ncu's --csv output read into one
+ * struct per variant (through grading/ncu.c, the one CSV reader, shared with tools/inspect).
+ *
+ * Pure except gr_ctr_find_ncu (looks at the file system). The cause drawn from two of these structs is
+ * diagnose.h's gr_perf_cause (the rule table lives with the other diagnosis rules).
+ */
+#ifndef GR_COUNTERS_H
+#define GR_COUNTERS_H
+
+#include <stddef.h>
+
+#include "ncu.h"
+
+/* Why there are counters or not: the feedback says which in one line, and names no cause without them. */
+typedef enum {
+    GR_CTR_NOT_TRIED,  /* the variant is not slow, or perf did not run (0: a zeroed evidence has no counters) */
+    GR_CTR_OK,
+    GR_CTR_NO_NCU,     /* no ncu beside compute-sanitizer nor on PATH */
+    GR_CTR_NO_PERM,    /* ERR_NVGPUCTRPERM: the driver lets only admins read the counters */
+    GR_CTR_BUDGET,     /* the chapter's GPU budget had no room for two profiled runs */
+    GR_CTR_TIMEOUT,    /* ncu ran past its limit */
+    GR_CTR_FAILED,     /* ncu ended without a kernel's metrics (its output's tail says why) */
+    GR_CTR_STATUS_COUNT
+} gr_ctr_status;
+
+const char *gr_ctr_status_name(gr_ctr_status s);
+/* One line for the feedback ("" for OK / not tried). */
+const char *gr_ctr_status_line(gr_ctr_status s);
+
+/* A variant's counters, summed over its kernels (the occupancy, the limiter and the stalls: those of its
+ * longest kernel). NAN where ncu did not report a metric. */
+typedef struct {
+    int n_kernels;
+    double time_ns;                                   /* gpu__time_duration.sum */
+    double dram_bytes;                                /* read + write */
+    double ld_sectors, ld_requests, st_sectors, st_requests; /* global loads and stores in L1TEX */
+    double shared_requests, bank_conflicts;           /* shared load+store instructions; their extra wavefronts */
+    double local_sectors;                             /* local memory (spills) loads + stores */
+    double atomics;                                   /* global atomic and reduction requests */
+    double inst;                                      /* warp instructions executed */
+    double occupancy;                                 /* achieved, % of the SM's warps */
+    double occupancy_max;                             /* theoretical, % */
+    double lim_regs, lim_smem, lim_warps, lim_blocks; /* blocks per SM each resource allows */
+    double regs, block, smem;                         /* registers per thread, threads per block, shared bytes per block */
+    double stall_barrier;                             /* warps waiting at a barrier per issued instruction */
+    tp_stall top[3];
+    int n_top;
+} gr_ctr;
+
+/* What the limiter of the occupancy is: the resource that allows the fewest blocks per SM. */
+typedef enum { GR_LIM_NONE, GR_LIM_REGISTERS, GR_LIM_SHARED, GR_LIM_BLOCK_SIZE, GR_LIM_BLOCKS } gr_ctr_limiter;
+gr_ctr_limiter gr_ctr_limiter_of(const gr_ctr *c);
+const char *gr_ctr_limiter_name(gr_ctr_limiter l);
+
+/* The metric plan: the names read from ncu's output (NULL-terminated), and the ncu sections that collect
+ * them (a comma-separated --metrics list would not fit one argument of the sandbox's argv). */
+extern const char *const gr_ctr_metrics[];
+extern const char *const gr_ctr_sections[];
+/* The plan as one comma-separated list (for ncu --metrics by hand); its length, or -1 when it does not fit. */
+int gr_ctr_metric_list(char *buf, size_t len);
+
+/* One profiled run: the program, the variant, the size, and ncu itself. */
+typedef struct {
+    const char *ncu;        /* ncu's path */
+    const char *prog;       /* the chapter program (student's build or the reference) */
+    const char *variant;
+    const char *size;       /* the chapter's perf size (gr_ctr_size) */
+} gr_ctr_req;
+
+#define GR_CTR_ARGS 40
+#define GR_CTR_ARG 160 /* gr_cmd's own bound on one argument */
+/* The argv of one profiled run into args (at most GR_CTR_ARGS of GR_CTR_ARG bytes); returns argc, or -1. */
+int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max);
+
+/* ncu's --csv --page raw output (the program's own lines around it are skipped) -> c. Returns the status:
+ * OK with at least one kernel, NO_PERM when ncu says ERR_NVGPUCTRPERM, FAILED otherwise. */
+gr_ctr_status gr_ctr_parse(const char *text, gr_ctr *c);
+
+/* ncu's path beside compute-sanitizer (the same toolkit), else on PATH; 0, or -1 when none. */
+int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len);
+
+#endif /* GR_COUNTERS_H */

@@ -1,0 +1,137 @@
+/* diagnose_perf.c — the rule table of a correct but slow variant (gr_perf_cause, diagnose.h): hardware
+ * counters of the student's kernels beside the reference's, measured at one size by evidence.c. */
+#include "diagnose.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* One metric of both runs; worse: how far the student's departs in the direction that costs time
+ * (student / reference, or reference / student where less is worse), 0 when the rule cannot apply. */
+typedef struct {
+    double stu, ref;
+} gr_pair;
+
+static double gr_div(double a, double b) { return b > 0 ? a / b : 0; }
+
+static gr_pair m_local(const gr_ctr *s, const gr_ctr *r)
+{
+    /* local-memory sectors per global sector: a spill shows as local traffic the reference has not */
+    return (gr_pair){gr_div(s->local_sectors, s->ld_sectors + s->st_sectors),
+                     gr_div(r->local_sectors, r->ld_sectors + r->st_sectors)};
+}
+static gr_pair m_occupancy(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->occupancy, r->occupancy}; }
+static gr_pair m_sectors(const gr_ctr *s, const gr_ctr *r)
+{
+    /* the worse of loads and stores, each beside the reference's */
+    gr_pair ld = {gr_div(s->ld_sectors, s->ld_requests), gr_div(r->ld_sectors, r->ld_requests)};
+    gr_pair st = {gr_div(s->st_sectors, s->st_requests), gr_div(r->st_sectors, r->st_requests)};
+    return gr_div(st.stu, st.ref) > gr_div(ld.stu, ld.ref) ? st : ld;
+}
+static gr_pair m_conflicts(const gr_ctr *s, const gr_ctr *r)
+{
+    return (gr_pair){gr_div(s->bank_conflicts, s->shared_requests), gr_div(r->bank_conflicts, r->shared_requests)};
+}
+static gr_pair m_atomics(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->atomics, r->atomics}; }
+static gr_pair m_requests(const gr_ctr *s, const gr_ctr *r)
+{
+    return (gr_pair){s->ld_requests + s->st_requests, r->ld_requests + r->st_requests};
+}
+static gr_pair m_barrier(const gr_ctr *s, const gr_ctr *r)
+{
+    /* warps waiting at a barrier per issued instruction: a share of the time, whatever else adds work */
+    return (gr_pair){s->stall_barrier, r->stall_barrier};
+}
+static gr_pair m_inst(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->inst, r->inst}; }
+static gr_pair m_dram(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->dram_bytes, r->dram_bytes}; }
+
+/* A rule: its cause, its metric, the factor by which the student's must depart (lower_worse: the
+ * reference's over the student's), the least value of the student's that counts (a floor, so that 0.001
+ * against 0 names nothing), and the other rules' causes that follow from it (a spill adds instructions and
+ * DRAM traffic; they are its consequences, not a second cause). */
+typedef struct {
+    gr_bug bug;
+    gr_pair (*metric)(const gr_ctr *, const gr_ctr *);
+    double factor, floor;
+    int lower_worse;
+    unsigned consequences; /* bits 1u << gr_bug */
+    const char *fmt;       /* the sentence with the two numbers: student's, then reference's */
+} gr_perf_rule;
+
+#define B(x) (1u << (x))
+static const gr_perf_rule gr_perf_rules[] = {
+    {GR_BUG_SPILLS, m_local, 4.0, 0.01, 0, B(GR_BUG_EXTRA_INSTR) | B(GR_BUG_EXTRA_DRAM) | B(GR_BUG_SCALAR_LOADS),
+     "%.2f local-memory sectors per global sector vs %.2f in the reference: registers spilled"},
+    {GR_BUG_OCCUPANCY, m_occupancy, 1.5, 0, 1, B(GR_BUG_BARRIER),
+     "achieved occupancy %.0f %% vs %.0f %% in the reference"},
+    {GR_BUG_UNCOALESCED, m_sectors, 2.0, 2.0, 0, B(GR_BUG_EXTRA_DRAM) | B(GR_BUG_BARRIER),
+     "%.1f sectors per global memory request vs %.1f in the reference: uncoalesced accesses"},
+    {GR_BUG_PADDING, m_conflicts, 2.0, 0.5, 0, B(GR_BUG_BARRIER) | B(GR_BUG_EXTRA_INSTR),
+     "%.1f shared-memory bank conflicts per request vs %.1f in the reference"},
+    {GR_BUG_ATOMICS, m_atomics, 4.0, 1000, 0, B(GR_BUG_EXTRA_INSTR) | B(GR_BUG_SCALAR_LOADS),
+     "%.3g global atomic requests vs %.3g in the reference"},
+    {GR_BUG_SCALAR_LOADS, m_requests, 2.0, 1000, 0, B(GR_BUG_EXTRA_INSTR),
+     "%.3g global memory requests vs %.3g in the reference for the same bytes: narrower loads"},
+    {GR_BUG_BARRIER, m_barrier, 2.0, 0.5, 0, B(GR_BUG_EXTRA_INSTR),
+     "%.2f warps waiting at a barrier per issued instruction vs %.2f in the reference"},
+    {GR_BUG_EXTRA_INSTR, m_inst, 1.5, 1000, 0, 0, "%.3g instructions executed vs %.3g in the reference"},
+    {GR_BUG_EXTRA_DRAM, m_dram, 1.5, 1 << 20, 0, 0, "%.3g bytes of DRAM traffic vs %.3g in the reference"},
+};
+#undef B
+enum { GR_N_PERF_RULES = sizeof gr_perf_rules / sizeof gr_perf_rules[0] };
+
+/* How far the student's departs (>= 1 means worse), 0 when the rule cannot apply. */
+static double gr_depart(const gr_perf_rule *r, gr_pair p)
+{
+    if (!isfinite(p.stu) || !isfinite(p.ref)) return 0;
+    if (r->lower_worse) return p.ref > 0 && p.stu > 0 ? p.ref / p.stu : 0;
+    if (p.stu < r->floor) return 0;
+    return p.ref > 0 ? p.stu / p.ref : INFINITY;
+}
+
+/* Fewer sectors per request with more requests is the same bytes in narrower pieces: scalar loads need
+ * the sectors per request to drop, or the extra requests are extra work (extra-instructions says so). */
+static int gr_fires(const gr_perf_rule *r, const gr_ctr *s, const gr_ctr *ref, gr_pair p)
+{
+    if (gr_depart(r, p) < r->factor) return 0;
+    if (r->bug == GR_BUG_SCALAR_LOADS) {
+        double spr = gr_div(s->ld_sectors + s->st_sectors, s->ld_requests + s->st_requests);
+        double rpr = gr_div(ref->ld_sectors + ref->st_sectors, ref->ld_requests + ref->st_requests);
+        return spr > 0 && rpr >= 1.5 * spr;
+    }
+    return 1;
+}
+
+static void gr_occupancy_why(const gr_ctr *s, const gr_ctr *r, char *why, size_t len)
+{
+    gr_ctr_limiter l = gr_ctr_limiter_of(s);
+    char by[80] = "";
+    if (l == GR_LIM_REGISTERS) snprintf(by, sizeof by, ", limited by %.0f registers per thread", s->regs);
+    else if (l == GR_LIM_SHARED) snprintf(by, sizeof by, ", limited by %.0f bytes of shared memory per block", s->smem);
+    else if (l != GR_LIM_NONE) snprintf(by, sizeof by, ", limited by %s (%.0f threads per block)", gr_ctr_limiter_name(l), s->block);
+    snprintf(why, len, "achieved occupancy %.0f %%%s, vs %.0f %% in the reference", s->occupancy, by, r->occupancy);
+}
+
+gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len)
+{
+    unsigned fired = 0;
+    gr_pair p[GR_N_PERF_RULES];
+    for (int i = 0; i < GR_N_PERF_RULES; i++) {
+        p[i] = gr_perf_rules[i].metric(stu, ref);
+        if (gr_fires(&gr_perf_rules[i], stu, ref, p[i])) fired |= 1u << gr_perf_rules[i].bug;
+    }
+    for (int i = 0; i < GR_N_PERF_RULES; i++) {
+        const gr_perf_rule *r = &gr_perf_rules[i];
+        unsigned me = 1u << r->bug;
+        if (!(fired & me) || (fired & ~me & ~r->consequences)) continue;
+        if (r->bug == GR_BUG_OCCUPANCY) gr_occupancy_why(stu, ref, why, len);
+        else snprintf(why, len, r->fmt, p[i].stu, p[i].ref);
+        return r->bug;
+    }
+    /* what was measured, naming nothing */
+    snprintf(why, len, "measured (%.3g instructions vs %.3g, occupancy %.0f %% vs %.0f %%, %.1f vs %.1f sectors per "
+                       "request), no single cause",
+             stu->inst, ref->inst, stu->occupancy, ref->occupancy, gr_div(stu->ld_sectors, stu->ld_requests),
+             gr_div(ref->ld_sectors, ref->ld_requests));
+    return GR_BUG_SLOW;
+}

@@ -1,0 +1,23 @@
+/*
+ * slowprof.h — hardware counters of a correct but slow variant beside the reference's (evidence.c's hook):
+ * ncu on the student's build and on the reference, the same variant at the chapter's perf size, each run
+ * in the sandbox every run of student code gets (gr_cmd / gr_exec), within GR_CTR_RUN_S seconds, and only
+ * while the chapter's GPU budget has room for both. What was measured goes into the diagnosis's evidence
+ * (e->ctr, e->stu_ctr, e->ref_ctr); gr_diagnose draws the cause (diagnose_perf.c).
+ */
+#ifndef GR_SLOWPROF_H
+#define GR_SLOWPROF_H
+
+#include "diagnose.h"
+#include "job.h"
+
+/* Seconds one profiled run may take: two per slow variant stay within the 15 s. */
+#define GR_CTR_RUN_S 7.5
+
+/* 1 when the budget has room for two profiled runs (pure; b NULL: no budget, room). */
+int gr_ctr_room(const gr_budget *b);
+
+/* Profiles `variant` of the student's build and of the reference into e (sets e->ctr whatever happens). */
+void gr_slow_counters(const gr_chjob *j, const char *variant, gr_diag_ev *e);
+
+#endif /* GR_SLOWPROF_H */

@@ -1,0 +1,258 @@
+/*
+ * test_counters.c — grading/counters.c (the metric plan, ncu's argv, ncu's CSV into a gr_ctr) and the
+ * rule table of a correct but slow variant (gr_perf_cause, grading/diagnose_perf.c), without a GPU: the
+ * plan checked against a real capture of `ncu --set full` on the H100 (tests/captured/ncu_ch1_global.csv),
+ * the parser on CSV text written by hand in ncu's --csv --page raw format, the causes on metric structs
+ * with the numbers such kernels give.
+ */
+#include <math.h>
+
+#include "counters.h"
+#include "diagnose.h"
+#include "slowprof.h"
+#include "gr_util.h"
+#include "wbtest.h"
+
+/* Every metric the plan reads is one ncu reports on the H100 (a name ncu does not know would read as 0
+ * and hide a cause). */
+Test(counters, the_plan_names_metrics_ncu_reports)
+{
+    size_t len = 0;
+    char *text = gr_read_capped("tests/captured/ncu_ch1_global.csv", 1 << 24, &len);
+    cr_assert_not_null(text);
+    tp_csv c;
+    cr_assert_eq(tp_parse_csv(text, &c), 0);
+    for (int i = 0; gr_ctr_metrics[i]; i++)
+        cr_assert_geq(tp_csv_col(&c, gr_ctr_metrics[i]), 0, "%s is not in ncu's raw page", gr_ctr_metrics[i]);
+    tp_csv_free(&c);
+    /* and read through the grader's parser: chapter 1's global, 2^26 ints reversed */
+    gr_ctr k;
+    cr_assert_eq(gr_ctr_parse(text, &k), GR_CTR_OK);
+    cr_assert_eq(k.n_kernels, 2, "the capture holds two launches of reverse_global");
+    cr_assert(fabs(k.ld_sectors / k.ld_requests - 4.0) < 0.1, "%g", k.ld_sectors / k.ld_requests);
+    cr_assert(k.dram_bytes / 2 > 1e8 && k.dram_bytes / 2 < 4e9, "%g bytes per launch", k.dram_bytes / 2);
+    cr_assert(k.occupancy > 10 && k.occupancy <= 100, "%g", k.occupancy);
+    cr_assert_eq(k.regs, 16);
+    free(text);
+}
+
+Test(counters, argv_is_data_each_argument_fits_the_sandbox)
+{
+    char args[GR_CTR_ARGS][GR_CTR_ARG];
+    const gr_ctr_req q = {"/usr/local/cuda/bin/ncu", "/w/reversal", "shared-dynamic", "2^26"};
+    int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
+    cr_assert_gt(n, 10);
+    cr_assert_str_eq(args[0], q.ncu);
+    int prog = -1, sections = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp(args[i], q.prog)) prog = i;
+        sections += !strcmp(args[i], "--section");
+    }
+    cr_assert_geq(prog, 0);
+    cr_assert_eq(sections, 7);
+    cr_assert_str_eq(args[prog + 1], "--variant");
+    cr_assert_str_eq(args[prog + 2], "shared-dynamic");
+    cr_assert_str_eq(args[prog + 4], "2^26");
+    cr_assert_eq(gr_ctr_argv(&q, args, 5), -1, "too few slots: refused, not cut");
+    char list[4096];
+    cr_assert_gt(gr_ctr_metric_list(list, sizeof list), 100);
+    cr_assert_eq(gr_ctr_metric_list(list, 64), -1);
+}
+
+/* Written by hand in the format of `ncu --csv --page raw --print-units base` run live: the program's own
+ * lines and ncu's ==PROF== lines around the table, a units row, numbers with thousands separators, two
+ * kernels (the occupancy and the limiter are the longer one's). */
+static const char two_kernels[] =
+    "==PROF== Connected to process 4242 (/w/matmul)\n"
+    "{\"variant\":\"tiled\",\"size\":\"1024x1024x1024\"}\n"
+    "==PROF== Profiling \"fill\" - 0: 0%....50%....100% - 9 passes\n"
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"gpu__time_duration.sum\","
+    "\"dram__bytes_read.sum\",\"dram__bytes_write.sum\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\","
+    "\"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum\",\"smsp__inst_executed.sum\","
+    "\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"launch__occupancy_limit_registers\","
+    "\"launch__occupancy_limit_warps\",\"launch__registers_per_thread\","
+    "\"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio\","
+    "\"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio\"\n"
+    "\"\",\"\",\"\",\"\",\"\",\"ns\",\"byte\",\"byte\",\"sector\",\"\",\"inst\",\"%\",\"block\",\"block\","
+    "\"register/thread\",\"\",\"\"\n"
+    "\"0\",\"4242\",\"matmul\",\"127.0.0.1\",\"fill(float *, int)\",\"10,000\",\"0\",\"4,194,304\",\"0\",\"0\","
+    "\"65,536\",\"90.5\",\"16\",\"8\",\"16\",\"0.01\",\"0.2\"\n"
+    "\"1\",\"4242\",\"matmul\",\"127.0.0.1\",\"matmul_tiled(const float *, const float *, float *, int, int, int)\","
+    "\"1,250,000\",\"8,388,608\",\"4,194,304\",\"33,554,432\",\"8,388,608\",\"150,000,000\",\"45.2\",\"2\",\"8\","
+    "\"168\",\"0.8\",\"3.5\"\n"
+    "==PROF== Disconnected from process 4242\n";
+
+Test(counters, parse_sums_kernels_and_keeps_the_longest_launch)
+{
+    gr_ctr c;
+    cr_assert_eq(gr_ctr_parse(two_kernels, &c), GR_CTR_OK);
+    cr_assert_eq(c.n_kernels, 2);
+    cr_assert_float_eq(c.time_ns, 1260000, 1e-6);
+    cr_assert_float_eq(c.dram_bytes, 8388608.0 + 2 * 4194304.0, 1e-6);
+    cr_assert_float_eq(c.inst, 150065536, 1e-6);
+    cr_assert_float_eq(c.occupancy, 45.2, 1e-9);
+    cr_assert_float_eq(c.regs, 168, 1e-9);
+    cr_assert_eq(gr_ctr_limiter_of(&c), GR_LIM_REGISTERS);
+    cr_assert_float_eq(c.stall_barrier, 0.8, 1e-9);
+    cr_assert_eq(c.n_top, 2);
+    cr_assert_str_eq(c.top[0].reason, "long_scoreboard");
+    cr_assert_float_eq(c.bank_conflicts, 0, 1e-9, "a metric not reported reads as none");
+}
+
+Test(counters, no_table_is_a_reason_not_a_zero)
+{
+    gr_ctr c;
+    cr_assert_eq(gr_ctr_parse("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+                              "Performance Counters on the target device 0.\n",
+                              &c),
+                 GR_CTR_NO_PERM);
+    cr_assert_eq(gr_ctr_parse("==PROF== Disconnected\n==WARNING== No kernels were profiled.\n", &c), GR_CTR_FAILED);
+    cr_assert_eq(gr_ctr_parse(NULL, &c), GR_CTR_FAILED);
+    for (int s = GR_CTR_NO_NCU; s < GR_CTR_STATUS_COUNT; s++)
+        cr_assert(strstr(gr_ctr_status_line((gr_ctr_status)s), "no cause is named"), "%d", s);
+}
+
+/* ---------------------------------------------------------------- the cause */
+/* A reference kernel of 2^26 ints in, 2^26 out: coalesced 4-byte accesses, full occupancy. */
+static gr_ctr reference(void)
+{
+    gr_ctr r;
+    memset(&r, 0, sizeof r);
+    r.n_kernels = 1;
+    r.dram_bytes = 536870912;
+    r.ld_sectors = 8388608, r.ld_requests = 2097152;
+    r.st_sectors = 8388608, r.st_requests = 2097152;
+    r.shared_requests = 4194304, r.bank_conflicts = 0;
+    r.inst = 5.0e7;
+    r.occupancy = 92, r.occupancy_max = 100;
+    r.lim_regs = 10, r.lim_smem = 12, r.lim_warps = 8, r.lim_blocks = 32;
+    r.regs = 16, r.block = 256, r.smem = 1024;
+    r.stall_barrier = 0.2;
+    return r;
+}
+
+static gr_bug cause(const gr_ctr *s, const gr_ctr *r, char *why)
+{
+    return gr_perf_cause(s, r, why, 300);
+}
+
+Test(perf_cause, the_reference_against_itself_names_nothing)
+{
+    gr_ctr r = reference();
+    char why[300];
+    cr_assert_eq(cause(&r, &r, why), GR_BUG_SLOW, "%s", why);
+    cr_assert(strstr(why, "no single cause"), "%s", why);
+}
+
+Test(perf_cause, strided_loads_are_uncoalesced_with_both_numbers)
+{
+    gr_ctr r = reference(), s = r;
+    s.ld_sectors = 32.0 * s.ld_requests; /* a sector per thread */
+    s.dram_bytes *= 3;                    /* its consequence, not a second cause */
+    char why[300];
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_UNCOALESCED, "%s", why);
+    cr_assert(strstr(why, "32.0 sectors") && strstr(why, "4.0 in the reference"), "%s", why);
+}
+
+Test(perf_cause, occupancy_names_its_limiter)
+{
+    gr_ctr r = reference(), s = r;
+    s.occupancy = 45, s.regs = 168, s.lim_regs = 1;
+    char why[300];
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_OCCUPANCY, "%s", why);
+    cr_assert(strstr(why, "45 %") && strstr(why, "168 registers") && strstr(why, "92 %"), "%s", why);
+    s.occupancy = 70; /* 92 / 70 < 1.5: not enough to name */
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_SLOW, "%s", why);
+}
+
+Test(perf_cause, bank_conflicts_spills_atomics_barriers_scalar_loads)
+{
+    gr_ctr r = reference(), s;
+    char why[300];
+    s = r, s.bank_conflicts = 31.0 * s.shared_requests, s.stall_barrier = 2.0;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_PADDING, "%s", why);
+    cr_assert(strstr(why, "31.0 shared-memory bank conflicts") && strstr(why, "0.0 in"), "%s", why);
+    s = r, s.local_sectors = 0.5 * (s.ld_sectors + s.st_sectors), s.inst *= 2;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_SPILLS, "%s", why);
+    r.atomics = 65536;
+    s = r, s.atomics = 67108864, s.inst *= 1.6;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_ATOMICS, "%s", why);
+    s = r, s.stall_barrier = 1.5, s.inst *= 1.2;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_BARRIER, "%s", why);
+    /* float4 in the reference: 16 sectors per request; scalar: 4 per request, four times the requests */
+    r = reference(), r.ld_requests /= 4, r.st_requests /= 4;
+    s = reference(), s.inst *= 1.8;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_SCALAR_LOADS, "%s", why);
+}
+
+Test(perf_cause, two_unrelated_departures_name_nothing)
+{
+    gr_ctr r = reference(), s = r;
+    s.ld_sectors = 32.0 * s.ld_requests;
+    s.occupancy = 30;
+    char why[300];
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_SLOW, "%s", why);
+    cr_assert(strstr(why, "measured"), "%s", why);
+}
+
+Test(perf_cause, slow_variant_with_counters_goes_through_the_diagnosis)
+{
+    gr_diag_ev e;
+    gr_diag_ev_init(&e, NULL, -1);
+    e.slow = 1, e.stu_ms = 4.1, e.ref_ms = 1.0;
+    e.ctr = GR_CTR_OK;
+    e.ref_ctr = reference(), e.stu_ctr = e.ref_ctr;
+    e.stu_ctr.ld_sectors = 32.0 * e.stu_ctr.ld_requests;
+    gr_diag d;
+    gr_diagnose(&e, &d);
+    cr_assert_eq(d.bug, GR_BUG_UNCOALESCED, "%s", gr_bug_name(d.bug));
+    cr_assert(strstr(d.evidence, "4.1x") && strstr(d.evidence, "32.0 sectors"), "%s", d.evidence);
+    cr_assert(gr_bug_is_perf(d.bug) && !gr_bug_is_perf(GR_BUG_RACE));
+}
+
+/* Two profiled runs fit the budget or none is tried (the feedback then says the budget was spent). */
+Test(counters, profiling_waits_for_room_in_the_budget)
+{
+    cr_assert(gr_ctr_room(NULL));
+    gr_budget b = {.cap_chapter = 120, .cap_submission = 600, .chapter = 100, .submission = 100};
+    cr_assert(gr_ctr_room(&b));
+    b.chapter = 110;
+    cr_assert(!gr_ctr_room(&b), "10 s left in the chapter: not enough for two runs of %.1f s", GR_CTR_RUN_S);
+    b.chapter = 0, b.submission = 590;
+    cr_assert(!gr_ctr_room(&b));
+}
+
+/* On a GPU: the grader's own ncu command (gr_ctr_argv, its sections) on chapter 1's reference delivers
+ * every metric of the plan, and reads back as counters (skipped where ncu is missing or the driver keeps
+ * the counters to admins: the grader then says so in the feedback, tested above). */
+Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
+{
+    wbt_require_gpu();
+    char ncu[4096];
+    if (gr_ctr_find_ncu(NULL, ncu, sizeof ncu) < 0) cr_skip_test("no ncu on PATH");
+    static char o[WBT_OUT_MAX];
+    cr_assert_eq(wbt_run(o, "make -s build/solution1"), 0, "%s", o);
+    char args[GR_CTR_ARGS][GR_CTR_ARG], dir[256], cmd[8192] = "", csv[512];
+    const gr_ctr_req q = {ncu, "./build/solution1", "shared-static", "2^26"};
+    int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
+    cr_assert_gt(n, 0);
+    for (int i = 0; i < n; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "'%s' ", args[i]);
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(csv, sizeof csv, "%s/ncu.csv", dir);
+    int rc = wbt_run(o, "timeout 60 %s > %s 2>&1", cmd, csv);
+    size_t len = 0;
+    char *text = gr_read_capped(csv, 1 << 26, &len);
+    cr_assert_not_null(text);
+    gr_ctr c;
+    gr_ctr_status st = gr_ctr_parse(text, &c);
+    if (st == GR_CTR_NO_PERM) cr_skip_test("ERR_NVGPUCTRPERM: the driver keeps the counters to admins here");
+    cr_assert_eq(st, GR_CTR_OK, "ncu exit %d:\n%.2000s", rc, text);
+    tp_csv t;
+    cr_assert_eq(tp_parse_csv(text, &t), 0);
+    for (int i = 0; gr_ctr_metrics[i]; i++)
+        cr_assert_geq(tp_csv_col(&t, gr_ctr_metrics[i]), 0, "the sections did not collect %s", gr_ctr_metrics[i]);
+    tp_csv_free(&t);
+    cr_assert(c.inst > 0 && c.ld_requests > 0 && c.shared_requests > 0 && c.occupancy > 0, "%g %g %g %g", c.inst,
+              c.ld_requests, c.shared_requests, c.occupancy);
+    free(text);
+}
