@@ -299,9 +299,6 @@ Test(makefile, scripts_are_strict_and_say_their_usage, .timeout = 60)
     cr_assert_eq(out[0], 0, "a script called wrongly:\n%s", out);
 }
 
-/* make test's run (scripts/test.sh): the runner's failure is make test's; a new entry in the watched /tmp
- * fails a passing run (TMP_CHECK=0 only warns); REQUIRE_GPU=1 turns a skipped GPU test into a failure,
- * another skip only into a line. A fake runner plays Criterion. */
 /* A clone under a 0700 folder (root's home): the runs cannot reach its build/tmp, so the run's TMPDIR is a
  * folder of its own in /tmp that others may pass, removed after the run (else the grader's and the tests'
  * fallbacks left wb-grade.* and wbtest.* in /tmp, seen on the H100). */
@@ -327,6 +324,9 @@ Test(makefile, test_run_in_a_closed_clone_uses_a_passable_tmpdir_and_removes_it,
     wbt_run(out, "rm -rf '%s'", dir);
 }
 
+/* make test's run (scripts/test.sh): the runner's failure is make test's; a new entry in the watched /tmp
+ * fails a passing run (TMP_CHECK=0 only warns); REQUIRE_GPU=1 turns a skipped GPU test into a failure,
+ * another skip only into a line. A fake runner plays Criterion. */
 Test(makefile, test_run_fails_on_tmp_leftovers_and_required_gpu_skips, .timeout = 60)
 {
     char dir[512];
