@@ -241,27 +241,23 @@ static void fold(const char *s, char *out, size_t len)
 }
 
 /* The name folded, and in the other order ("Ann Lee" -> "leeann"; "Lee, Ann" -> "leeann" too). */
+/* The two parts of a name cut at `at`, joined "before after" (last_first) or "after before", folded. */
+static void fold_last_first(const char *name, const char *at, int last_first, char *out, size_t len)
+{
+    char before[256], x[512];
+    snprintf(before, sizeof before, "%.*s", (int)(at - name), name);
+    if (last_first) snprintf(x, sizeof x, "%s %s", before, at + 1);
+    else snprintf(x, sizeof x, "%s %s", at + 1, before);
+    fold(x, out, len);
+}
+
 static void name_keys(const char *name, char *a, char *b, size_t len)
 {
     fold(name, a, len);
     b[0] = 0;
     const char *comma = strchr(name, ','), *sp = strrchr(name, ' ');
-    char first[256] = "", last[256] = "";
-    if (comma) {
-        snprintf(last, sizeof last, "%.*s", (int)(comma - name), name);
-        snprintf(first, sizeof first, "%s", comma + 1);
-        char x[512];
-        snprintf(x, sizeof x, "%s %s", last, first);
-        fold(x, a, len);
-        return;
-    }
-    if (sp) {
-        snprintf(first, sizeof first, "%.*s", (int)(sp - name), name);
-        snprintf(last, sizeof last, "%s", sp + 1);
-        char x[512];
-        snprintf(x, sizeof x, "%s %s", last, first);
-        fold(x, b, len);
-    }
+    if (comma) fold_last_first(name, comma, 1, a, len); /* "Last, First" */
+    else if (sp) fold_last_first(name, sp, 0, b, len);  /* "First Last" */
 }
 
 int gr_lms_roster_match(const gr_person *roster, int n, const gr_person *who)
