@@ -220,7 +220,7 @@ static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *
     char what[120];
     snprintf(what, sizeof what, "ch%d %s alone (%d size%s)", j->ch->number, variant, k->count, k->count == 1 ? "" : "s");
     gr_gpu_lock *l = j->s->lock;
-    int alone = l && l->held == GR_LOCK_NONE && gr_gpu_alone(l) == 0;
+    int alone = gr_gpu_take_for_run(l, GR_LOCK_ALONE);
     gr_dump_run(j, k, j->stu, variant, dir, what, c, r);
     if (alone) gr_gpu_release(l);
 }

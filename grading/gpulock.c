@@ -71,3 +71,9 @@ void gr_gpu_release(gr_gpu_lock *l)
     l->fd = -1;
     l->held = GR_LOCK_NONE;
 }
+
+int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how)
+{
+    if (!l || l->held != GR_LOCK_NONE) return 0;
+    return (how == GR_LOCK_ALONE ? gr_gpu_alone(l) : gr_gpu_share(l)) == 0;
+}

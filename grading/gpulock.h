@@ -33,4 +33,8 @@ int gr_gpu_alone(gr_gpu_lock *l);
 
 void gr_gpu_release(gr_gpu_lock *l);
 
+/* For one run: takes l as `how` (GR_LOCK_SHARED or GR_LOCK_ALONE) unless this holder has it already (a
+ * benchmark step's runs) or there is none. 1: taken here, release it after the run; 0: nothing to release. */
+int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);
+
 #endif /* GR_GPULOCK_H */

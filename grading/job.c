@@ -67,7 +67,7 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(c->iso, c->argv[i]);
     /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run,
      * not for the rest of this submission's steps. */
-    int locked = c->o.gpu && c->lock && c->lock->held == GR_LOCK_NONE && gr_gpu_share(c->lock) == 0;
+    int locked = c->o.gpu && gr_gpu_take_for_run(c->lock, GR_LOCK_SHARED);
     int rc = gr_run(&c->o, r);
     if (locked) gr_gpu_release(c->lock);
     if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);

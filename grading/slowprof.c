@@ -45,7 +45,7 @@ void gr_slow_counters(const gr_chjob *j, const char *variant, gr_diag_ev *e)
         /* alone on the GPU, as a benchmark: another grading's kernels would add to the device's counters
          * (DRAM bytes, L2) and ncu's replays would wait on them; both runs are bounded by GR_CTR_RUN_S */
         gr_gpu_lock *l = j->s->lock;
-        int alone = l && l->held == GR_LOCK_NONE && gr_gpu_alone(l) == 0;
+        int alone = gr_gpu_take_for_run(l, GR_LOCK_ALONE);
         e->ctr = gr_ctr_run(j, ncu, j->stu, variant, "stu", &e->stu_ctr);
         if (e->ctr == GR_CTR_OK) e->ctr = gr_ctr_run(j, ncu, j->ref, variant, "ref", &e->ref_ctr);
         if (alone) gr_gpu_release(l);
