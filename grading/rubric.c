@@ -1,6 +1,7 @@
 /* rubric.c — see rubric.h. */
 #define _GNU_SOURCE 1
 #include "rubric.h"
+#include "jsonfield.h"
 
 /* The one size parser is the contract's (wb_size_parse); the rubric's sizes are 1-D or MxNxK. */
 static int gr_size_of(const char *s, wb_size *out)
@@ -28,66 +29,6 @@ void gr_size_canon(const char *s, char *out, size_t len)
     wb_size sz;
     if (gr_size_of(s, &sz)) snprintf(out, len, "0");
     else wb_size_str(&sz, out, len);
-}
-
-static void gr_perr(gr_pctx *c, const char *fmt, ...)
-{
-    if (c->failed) return; /* keep the first error: it is the one to fix */
-    c->failed = 1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->err, c->errlen, fmt, ap);
-    va_end(ap);
-}
-
-static void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
-{
-    const char *k;
-    json_t *v;
-    json_object_foreach(obj, k, v)
-    {
-        (void)v;
-        int ok = strcmp(k, "comment") == 0; /* a comment is welcome anywhere */
-        for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
-        if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
-    }
-}
-
-static double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo,
-                            double hi, int required)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (required) gr_perr(c, "%s: missing '%s'", where, key);
-        return dflt;
-    }
-    if (!json_is_number(v)) {
-        gr_perr(c, "%s.%s: must be a number", where, key);
-        return dflt;
-    }
-    double x = json_number_value(v);
-    if (!(x >= lo && x <= hi)) gr_perr(c, "%s.%s: %g is outside [%g, %g]", where, key, x, lo, hi);
-    return x;
-}
-
-static void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, char *out, size_t len,
-                               const char *dflt)
-{
-    json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (!dflt) gr_perr(c, "%s: missing '%s'", where, key);
-        else snprintf(out, len, "%s", dflt);
-        return;
-    }
-    if (!json_is_string(v) || !json_string_length(v)) {
-        gr_perr(c, "%s.%s: must be a non-empty string", where, key);
-        return;
-    }
-    if (json_string_length(v) >= len) {
-        gr_perr(c, "%s.%s: longer than %zu characters", where, key, len - 1);
-        return;
-    }
-    snprintf(out, len, "%s", json_string_value(v));
 }
 
 static int gr_safe_name(const char *s)

@@ -103,13 +103,6 @@ int gr_size_dims(const char *s, long long d[3]);
 /* The size as the programs spell it in dump file names ("2^26" -> "67108864"). */
 void gr_size_canon(const char *s, char *out, size_t len);
 
-/* ---------------------------------------------------------------- parsing helpers */
-typedef struct {
-    char *err;
-    size_t errlen;
-    int failed;
-} gr_pctx;
-
 /* Parses a rubric whose chapters are written whole in it (facts and points in one entry each: unit tests
  * and small tools). Returns 0, or -1 with one line in err naming the place and the problem. */
 int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen);

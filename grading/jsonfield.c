@@ -1,0 +1,67 @@
+/* jsonfield.c — see jsonfield.h. */
+#define _GNU_SOURCE 1
+#include "jsonfield.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void gr_perr(gr_pctx *c, const char *fmt, ...)
+{
+    if (c->failed) return; /* keep the first error: it is the one to fix */
+    c->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->errlen, fmt, ap);
+    va_end(ap);
+}
+
+void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v)
+    {
+        (void)v;
+        int ok = strcmp(k, "comment") == 0; /* a comment is welcome anywhere */
+        for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
+        if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
+    }
+}
+
+double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo, double hi,
+              int required)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (required) gr_perr(c, "%s: missing '%s'", where, key);
+        return dflt;
+    }
+    if (!json_is_number(v)) {
+        gr_perr(c, "%s.%s: must be a number", where, key);
+        return dflt;
+    }
+    double x = json_number_value(v);
+    if (!(x >= lo && x <= hi)) gr_perr(c, "%s.%s: %g is outside [%g, %g]", where, key, x, lo, hi);
+    return x;
+}
+
+void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, char *out, size_t len,
+                 const char *dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v) {
+        if (!dflt) gr_perr(c, "%s: missing '%s'", where, key);
+        else snprintf(out, len, "%s", dflt);
+        return;
+    }
+    if (!json_is_string(v) || !json_string_length(v)) {
+        gr_perr(c, "%s.%s: must be a non-empty string", where, key);
+        return;
+    }
+    if (json_string_length(v) >= len) {
+        gr_perr(c, "%s.%s: longer than %zu characters", where, key, len - 1);
+        return;
+    }
+    snprintf(out, len, "%s", json_string_value(v));
+}
