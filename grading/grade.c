@@ -244,7 +244,7 @@ static int gr_doctor(gr_config *x)
     gr_iso iso;
     int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &iso, err, sizeof err);
     printf("%s\n", rc ? err : iso.line);
-    x->iso.box = iso.box; /* the sanitizer probe's runs: bubblewrap as just probed, not probed again */
+    x->iso = iso; /* the sanitizer probe's runs: bubblewrap as just probed, the references' course group */
     if (!rc && !gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err) && x->rub.n_ch) {
         gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
         x->only_ch = x->rub.ch[0].number;

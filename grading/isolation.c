@@ -147,6 +147,9 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
         out->probe_uid = GR_RUN_UID_BASE + ((unsigned)getpid() & 0x3fffffu) * 64u + 63u;
         if (dry) { /* make doctor: say what is, change nothing */
             int open_now = gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e);
+            /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group
+             * (gr_iso_run_group) as a grading would, or they cannot reach a reference staged for them */
+            out->closed = !open_now;
             snprintf(out->line, sizeof out->line, "%s%s%s", out->kind == GR_ISO_BWRAP ? "bubblewrap, " : "",
                      out->kind == GR_ISO_UID ? "uid (one per run), " : "",
                      open_now ? "course files open to others now (the grader closes them when it starts)"

@@ -206,7 +206,11 @@ static void gr_grade_chapter(const gr_config *x, gr_sub_state *s, const char *su
     snprintf(r.cw, sizeof r.cw, "%s/ch%d-%08x", s->work, ch->number, s->salt);
     for (size_t i = 0; i < sizeof gr_steps / sizeof gr_steps[0]; i++) {
         if (gr_steps[i].when && !gr_steps[i].when(&r)) continue;
-        if (gr_steps[i].run(&r) == GR_STEP_STOP) return;
+        double ts = gr_now();
+        gr_step_end end = gr_steps[i].run(&r);
+        if (cr->n_step < (int)(sizeof cr->step / sizeof cr->step[0]))
+            cr->step[cr->n_step++] = (typeof(cr->step[0])){gr_steps[i].name, gr_now() - ts};
+        if (end == GR_STEP_STOP) return;
     }
     cr->wall_s = gr_now() - tc;
     char path[PATH_MAX + 8];
@@ -378,6 +382,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         size_t l = strlen(res->isolation);
         snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", st.san->line);
     }
+    res->prepare_s = gr_now() - t0;
     for (int c = 0; c < res->n_ch; c++)
         if (res->ch[c].status == GR_CH_GRADED) gr_grade_chapter(x, &st, sub, &x->rub.ch[idx[c]], &res->ch[c]);
     if (st.gpu_way == GR_GPU_NO_BWRAP) {

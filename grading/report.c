@@ -390,6 +390,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
     json_object_set_new(root, "max_score", json_real(s->max));
     json_object_set_new(root, "gpu_seconds", json_real(s->budget_s));
     json_object_set_new(root, "execution_time", json_real(s->wall_s));
+    json_object_set_new(root, "prepare_seconds", json_real(s->prepare_s));
     json_object_set_new(root, "isolation", gr_jstr(s->isolation));
     json_object_set_new(root, "status", json_string(gr_sub_status_name(st))); /* gr_grading_not_run reads it */
     json_object_set_new(root, "error", gr_jstr(why));
@@ -403,6 +404,9 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
         json_object_set_new(o, "score", json_real(ch->score));
         json_object_set_new(o, "max_score", json_real(ch->max));
         json_object_set_new(o, "seconds", json_real(ch->wall_s));
+        json_t *steps = json_object();
+        for (int k = 0; k < ch->n_step; k++) json_object_set_new(steps, ch->step[k].name, json_real(ch->step[k].s));
+        json_object_set_new(o, "steps", steps);
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
             json_t *x = json_object();

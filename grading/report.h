@@ -66,6 +66,11 @@ typedef struct {
     double score, max;
     char perf_note[400];
     double wall_s;
+    struct {
+        const char *name; /* the pipeline's step (pipeline.c), a static string */
+        double s;         /* its wall time: where a chapter's seconds went (grading.json "steps") */
+    } step[12];
+    int n_step;
 } gr_ch_result;
 
 /* A submission's state (grading.json "status"). One that is not GR_SUB_GRADED was not graded: no score
@@ -110,6 +115,7 @@ typedef struct {
     gr_ch_result ch[GR_MAX_CH];
     int n_ch;
     double score, max, wall_s;
+    double prepare_s;               /* the builds, and the sanitizer probe beside them, before the chapters' steps */
     char isolation[800];            /* how student code was isolated, the sanitizer's way on this host included */
     double budget_s;                /* GPU-holding seconds this submission's runs used (budget.h) */
     char error[400];                /* set when the submission could not be graded at all */

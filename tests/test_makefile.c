@@ -145,6 +145,13 @@ Test(makefile, help_lists_handouts_and_doctor_ends_with_a_verdict, .timeout = 12
     cr_assert(student && grader && verdict && student < grader && grader < verdict, "sections out of order:\n%s", out);
     cr_assert_null(strchr(verdict + 1, '\n') ? strchr(strchr(verdict + 1, '\n') + 1, '\n') : NULL, "more after the verdict:\n%s", out);
     cr_assert_null(strstr(out, "Error"), "%s", out);
+    /* With a GPU: the probes ran what they say. The counters line profiles build/doctor, which must launch
+     * a kernel for ncu to measure; the sanitizer probe's runs reach the reference staged for them (as root
+     * in a clone under a 0700 home they need the course group, as in a grading). Both failed on the H100. */
+    if (strstr(out, "verdict: ready")) {
+        cr_assert_null(strstr(out, "measured no kernel"), "%s", out);
+        cr_assert_null(strstr(out, "Permission denied"), "%s", out);
+    }
 }
 
 /* `make test`'s prerequisites are declared in one rule (of the Makefile and its sections in mk/). */
