@@ -74,9 +74,22 @@ int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
     const char *const head[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
                                 "--launch-count", "8"};
     const char *const tail[] = {q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
+    /* only the variant's own kernels (make profile's filter): a name, or a name with its template
+     * arguments or parameter list */
+    char filter[GR_CTR_ARG + 1];
+    int at = snprintf(filter, sizeof filter, "regex:^(");
+    for (const char *k = q->kernels ? q->kernels : ""; *k && at < (int)sizeof filter;) {
+        size_t len = strcspn(k, ",");
+        at += snprintf(filter + at, sizeof filter - (size_t)at, "%s%.*s", filter[at - 1] == '(' ? "" : "|", (int)len, k);
+        k += len + (k[len] == ',');
+    }
+    if (at <= 8 || at >= (int)sizeof filter) return -1;
+    at += snprintf(filter + at, sizeof filter - (size_t)at, ")([<(].*)?$");
     const char *a[GR_CTR_ARGS];
     int n = 0;
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) a[n++] = head[i];
+    a[n++] = "--kernel-name";
+    a[n++] = filter;
     for (int i = 0; gr_ctr_sections[i]; i++) a[n++] = "--section", a[n++] = gr_ctr_sections[i];
     for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) a[n++] = tail[i];
     if (n > max) return -1;

@@ -69,11 +69,14 @@ typedef struct {
     const char *prog;       /* the chapter program (student's build or the reference) */
     const char *variant;
     const char *size;       /* the chapter's perf size (gr_ctr_size) */
+    const char *kernels;    /* the variant's kernels, comma-separated, as the reference's --list names them */
 } gr_ctr_req;
 
 #define GR_CTR_ARGS 40
 #define GR_CTR_ARG 160 /* gr_cmd's own bound on one argument */
-/* The argv of one profiled run into args (at most GR_CTR_ARGS of GR_CTR_ARG bytes); returns argc, or -1. */
+/* The argv of one profiled run into args (at most GR_CTR_ARGS of GR_CTR_ARG bytes); returns argc, or -1
+ * (also when no kernel is named: the harness's own kernels, the speed-of-light sweep that runs first, would
+ * be what ncu measured). */
 int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max);
 
 /* ncu's --csv --page raw output (the program's own lines around it are skipped) -> c. Returns the status:

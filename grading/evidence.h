@@ -18,6 +18,7 @@
  * ratio where the rubric has no bands. */
 #define GR_SLOW_RATIO 2.0
 
-void gr_evidence(const gr_chjob *j);
+/* pv: the reference's variants and their kernels (what a slow variant's counters measure). */
+void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv);
 
 #endif /* GR_EVIDENCE_H */

@@ -167,7 +167,7 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
 /* The diagnosis of failing variants: after perf, which it reads too. */
 static gr_step_end gr_step_evidence(gr_chapter_run *r)
 {
-    gr_evidence(&r->job);
+    gr_evidence(&r->job, r->pv, r->npv);
     return GR_STEP_GO;
 }
 

@@ -8,24 +8,23 @@ int gr_ctr_room(const gr_budget *b)
 }
 
 /* One profiled run of prog's variant; its counters into c. */
-static gr_ctr_status gr_ctr_run(const gr_chjob *j, const char *ncu, const char *prog, const char *variant, const char *who,
-                                gr_ctr *c)
+static gr_ctr_status gr_ctr_run(const gr_chjob *j, const gr_ctr_req *q, const char *who, gr_ctr *c)
 {
     const gr_config *x = j->x;
     char dir[PATH_MAX], what[96], args[GR_CTR_ARGS][GR_CTR_ARG];
-    snprintf(dir, sizeof dir, "%s/ctr-%s-%s", j->work, who, variant);
+    int n = gr_ctr_argv(q, args, GR_CTR_ARGS);
+    if (n < 0) return GR_CTR_FAILED;
+    snprintf(dir, sizeof dir, "%s/ctr-%s-%s", j->work, who, q->variant);
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
-    const gr_ctr_req q = {ncu, prog, variant, j->ch->perf_size};
-    int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
-    if (n < 0) return GR_CTR_FAILED;
     gr_cmd cmd;
     gr_cmd_init(&cmd, x, j->s, dir, GR_CTR_RUN_S, 1);
+    cmd.o.out_cap = GR_CTR_OUT_CAP;
     cmd.o.no_bwrap |= j->s->san->mode == GR_SAN_UID; /* ncu needs what compute-sanitizer needs of the host */
     for (int i = 0; i < n; i++) gr_arg(&cmd, "%s", args[i]);
-    gr_cmd_ro(&cmd, prog);
-    gr_cmd_ro(&cmd, ncu);
-    snprintf(what, sizeof what, "ch%d %s counters %s", j->ch->number, who, variant);
+    gr_cmd_ro(&cmd, q->prog);
+    gr_cmd_ro(&cmd, q->ncu);
+    snprintf(what, sizeof what, "ch%d %s counters %s", j->ch->number, who, q->variant);
     gr_run_result r;
     gr_exec(&cmd, &r, what);
     gr_ctr_status st = r.timed_out ? GR_CTR_TIMEOUT : gr_ctr_parse(r.out, c);
@@ -35,7 +34,7 @@ static gr_ctr_status gr_ctr_run(const gr_chjob *j, const char *ncu, const char *
     return st;
 }
 
-void gr_slow_counters(const gr_chjob *j, const char *variant, gr_diag_ev *e)
+void gr_slow_counters(const gr_chjob *j, const char *variant, const char *kernels, gr_diag_ev *e)
 {
     char ncu[PATH_MAX];
     if (!j->ref) e->ctr = GR_CTR_FAILED; /* check mode without solutions/: nothing to compare with */
@@ -46,8 +45,10 @@ void gr_slow_counters(const gr_chjob *j, const char *variant, gr_diag_ev *e)
          * (DRAM bytes, L2) and ncu's replays would wait on them; both runs are bounded by GR_CTR_RUN_S */
         gr_gpu_lock *l = j->s->lock;
         int alone = gr_gpu_take_for_run(l, GR_LOCK_ALONE);
-        e->ctr = gr_ctr_run(j, ncu, j->stu, variant, "stu", &e->stu_ctr);
-        if (e->ctr == GR_CTR_OK) e->ctr = gr_ctr_run(j, ncu, j->ref, variant, "ref", &e->ref_ctr);
+        const gr_ctr_req stu = {ncu, j->stu, variant, j->ch->perf_size, kernels},
+                         ref = {ncu, j->ref, variant, j->ch->perf_size, kernels};
+        e->ctr = gr_ctr_run(j, &stu, "stu", &e->stu_ctr);
+        if (e->ctr == GR_CTR_OK) e->ctr = gr_ctr_run(j, &ref, "ref", &e->ref_ctr);
         if (alone) gr_gpu_release(l);
     }
 }

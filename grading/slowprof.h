@@ -17,7 +17,11 @@
 /* 1 when the budget has room for two profiled runs (pure; b NULL: no budget, room). */
 int gr_ctr_room(const gr_budget *b);
 
-/* Profiles `variant` of the student's build and of the reference into e (sets e->ctr whatever happens). */
-void gr_slow_counters(const gr_chjob *j, const char *variant, gr_diag_ev *e);
+/* Profiles `variant` of the student's build and of the reference into e (sets e->ctr whatever happens):
+ * its `kernels` alone (comma-separated, from the reference's --list), none named: nothing measured. */
+void gr_slow_counters(const gr_chjob *j, const char *variant, const char *kernels, gr_diag_ev *e);
+
+/* ncu's raw page holds every metric of its sections, about 20 KB a launch: more than a run's usual output cap. */
+#define GR_CTR_OUT_CAP (4u << 20)
 
 #endif /* GR_SLOWPROF_H */

@@ -39,9 +39,26 @@ Test(counters, the_plan_names_metrics_ncu_reports)
 Test(counters, argv_is_data_each_argument_fits_the_sandbox)
 {
     char args[GR_CTR_ARGS][GR_CTR_ARG];
-    const gr_ctr_req q = {"/usr/local/cuda/bin/ncu", "/w/reversal", "shared-dynamic", "2^26"};
+    const gr_ctr_req q = {"/usr/local/cuda/bin/ncu", "/w/reversal", "shared-dynamic", "2^26", "reverse_shared_dynamic"};
     int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
     cr_assert_gt(n, 10);
+    /* the variant's kernels alone: the harness's speed-of-light sweep launches first */
+    int k = 0;
+    while (k < n && strcmp(args[k], "--kernel-name")) k++;
+    cr_assert_lt(k + 1, n, "no kernel filter");
+    cr_assert_str_eq(args[k + 1], "regex:^(reverse_shared_dynamic)([<(].*)?$");
+    const gr_ctr_req two = {q.ncu, q.prog, q.variant, q.size, "matmul_tiled,matmul_naive"};
+    cr_assert_gt(gr_ctr_argv(&two, args, GR_CTR_ARGS), 10);
+    for (k = 0; strcmp(args[k], "--kernel-name"); k++) {}
+    cr_assert_str_eq(args[k + 1], "regex:^(matmul_tiled|matmul_naive)([<(].*)?$");
+    const gr_ctr_req none = {q.ncu, q.prog, q.variant, q.size, ""};
+    cr_assert_eq(gr_ctr_argv(&none, args, GR_CTR_ARGS), -1, "no kernel named: nothing to measure, not everything");
+    char longer[400];
+    memset(longer, 'k', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    const gr_ctr_req too_long = {q.ncu, q.prog, q.variant, q.size, longer};
+    cr_assert_eq(gr_ctr_argv(&too_long, args, GR_CTR_ARGS), -1, "a filter longer than one argument: refused, not cut");
+    n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
     cr_assert_str_eq(args[0], q.ncu);
     int prog = -1, sections = 0;
     for (int i = 0; i < n; i++) {
@@ -233,7 +250,7 @@ Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
     static char o[WBT_OUT_MAX];
     cr_assert_eq(wbt_run(o, "make -s build/solution1"), 0, "%s", o);
     char args[GR_CTR_ARGS][GR_CTR_ARG], dir[256], cmd[8192] = "", csv[512];
-    const gr_ctr_req q = {ncu, "./build/solution1", "shared-static", "2^26"};
+    const gr_ctr_req q = {ncu, "./build/solution1", "shared-static", "2^26", "reverse_shared_static"};
     int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
     cr_assert_gt(n, 0);
     for (int i = 0; i < n; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "'%s' ", args[i]);
@@ -254,5 +271,14 @@ Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
     tp_csv_free(&t);
     cr_assert(c.inst > 0 && c.ld_requests > 0 && c.shared_requests > 0 && c.occupancy > 0, "%g %g %g %g", c.inst,
               c.ld_requests, c.shared_requests, c.occupancy);
+    /* what the grader reads is the variant's kernel alone, within the output cap of its counters run (the
+     * first H100 run read the harness's speed-of-light launches, past a 64 KB cap: "could not be read") */
+    cr_assert_eq(tp_parse_csv(text, &t), 0);
+    int name = tp_csv_col(&t, "Kernel Name");
+    cr_assert_geq(name, 0);
+    for (int r = 0; r < t.n_rows; r++)
+        cr_assert(!t.rows[r][name][0] || !strncmp(t.rows[r][name], "reverse_shared_static", 21), "%s", t.rows[r][name]);
+    tp_csv_free(&t);
+    cr_assert_lt(len, (size_t)GR_CTR_OUT_CAP, "%zu bytes", len);
     free(text);
 }
