@@ -70,9 +70,10 @@ const char *const gr_ctr_sections[] = {"SpeedOfLight", "LaunchStats", "Occupancy
 int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
 {
     /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
-     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time. */
+     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time;
+     * one launch of each kernel the filter admits is enough (the next ones are the same kernel again). */
     const char *const head[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                                "--launch-count", "8"};
+                                "--launch-count", "1"};
     const char *const tail[] = {q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
     /* only the variant's own kernels (make profile's filter): a name, or a name with its template
      * arguments or parameter list */

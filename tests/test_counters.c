@@ -174,12 +174,41 @@ Test(perf_cause, strided_loads_are_uncoalesced_with_both_numbers)
 Test(perf_cause, occupancy_names_its_limiter)
 {
     gr_ctr r = reference(), s = r;
-    s.occupancy = 45, s.regs = 168, s.lim_regs = 1;
+    s.occupancy = 45, s.occupancy_max = 50, s.regs = 168, s.lim_regs = 1;
     char why[300];
     cr_assert_eq(cause(&s, &r, why), GR_BUG_OCCUPANCY, "%s", why);
     cr_assert(strstr(why, "45 %") && strstr(why, "168 registers") && strstr(why, "92 %"), "%s", why);
+    /* a limiter that does not bind (theoretical 100 %) is not named: 128-thread blocks on the H100 */
+    s.occupancy = 54, s.occupancy_max = 100, s.block = 128, s.lim_regs = 10;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_OCCUPANCY, "%s", why);
+    cr_assert(strstr(why, "54 %") && strstr(why, "theoretical maximum is 100 %") && !strstr(why, "limited by"), "%s", why);
+    s = r;
     s.occupancy = 70; /* 92 / 70 < 1.5: not enough to name */
     cr_assert_eq(cause(&s, &r, why), GR_BUG_SLOW, "%s", why);
+}
+
+/* Cases measured on the H100 (make diagnose-mutants), each once named nothing for a second rule that fired
+ * as the first one's consequence. */
+Test(perf_cause, measured_cases_name_their_one_cause)
+{
+    gr_ctr r = reference(), s;
+    char why[300];
+    /* chapter 4's naive kernel in 4 x 4 blocks: half-empty warps, twice the warp instructions */
+    r.occupancy = 93, r.inst = 3.09e8, r.ld_sectors = 2.0 * r.ld_requests;
+    s = r, s.occupancy = 49, s.inst = 6.19e8, s.ld_sectors = 2.5 * s.ld_requests, s.block = 16;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_OCCUPANCY, "%s", why);
+    /* chapter 3's grid-stride with scattered int4 loads: 32 sectors per request where the reference has 16 */
+    r = reference(), r.occupancy = 98, r.ld_sectors = 16.0 * r.ld_requests;
+    s = r, s.occupancy = 78, s.ld_sectors = 32.0 * s.ld_requests;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_UNCOALESCED, "%s", why);
+    cr_assert(strstr(why, "32.0 sectors") && strstr(why, "16.0 in the reference"), "%s", why);
+    /* one global atomic per thread: the SMs idle while they queue (occupancy 64 % vs 98 %) */
+    r.atomics = 4096;
+    s = r, s.atomics = 4194304, s.occupancy = 64;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_ATOMICS, "%s", why);
+    /* a spill that makes warps wait at the barriers for the slowest */
+    s = r, s.local_sectors = 2.0 * (s.ld_sectors + s.st_sectors), s.inst *= 2, s.stall_barrier = 3.0;
+    cr_assert_eq(cause(&s, &r, why), GR_BUG_SPILLS, "%s", why);
 }
 
 Test(perf_cause, bank_conflicts_spills_atomics_barriers_scalar_loads)
