@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 static const char *const gr_ctr_status_names[GR_CTR_STATUS_COUNT] = {
     "not-tried", "ok", "no-ncu", "no-permission", "budget", "timeout", "failed"};
 static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
@@ -200,4 +202,24 @@ int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len)
     }
     out[0] = 0;
     return -1;
+}
+
+json_t *gr_ctr_json(const gr_ctr *c)
+{
+    const struct {
+        const char *name;
+        double v;
+    } f[] = {{"kernels", c->n_kernels},          {"time_ns", c->time_ns},
+             {"dram_bytes", c->dram_bytes},      {"ld_sectors", c->ld_sectors},
+             {"ld_requests", c->ld_requests},    {"st_sectors", c->st_sectors},
+             {"st_requests", c->st_requests},    {"shared_requests", c->shared_requests},
+             {"bank_conflicts", c->bank_conflicts}, {"local_sectors", c->local_sectors},
+             {"atomics", c->atomics},            {"inst", c->inst},
+             {"occupancy", c->occupancy},        {"occupancy_max", c->occupancy_max},
+             {"registers", c->regs},             {"block", c->block},
+             {"shared_bytes", c->smem},          {"stall_barrier", c->stall_barrier}};
+    json_t *o = json_object();
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) json_object_set_new(o, f[i].name, json_real(f[i].v));
+    json_object_set_new(o, "limiter", json_string(gr_ctr_limiter_name(gr_ctr_limiter_of(c))));
+    return o;
 }

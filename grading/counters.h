@@ -63,6 +63,11 @@ extern const char *const gr_ctr_sections[];
 /* The plan as one comma-separated list (for ncu --metrics by hand); its length, or -1 when it does not fit. */
 int gr_ctr_metric_list(char *buf, size_t len);
 
+/* c as a JSON object of its numbers (grading.json keeps what the cause was drawn from, so a change to the
+ * rules can be replayed on a class's measurements). */
+struct json_t;
+struct json_t *gr_ctr_json(const gr_ctr *c);
+
 /* One profiled run: the program, the variant, the size, and ncu itself. */
 typedef struct {
     const char *ncu;        /* ncu's path */

@@ -426,6 +426,11 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));
+            if (dg && r->ev.ctr != GR_CTR_NOT_TRIED) /* what a slow variant's cause was drawn from */
+                json_object_set_new(dg, "counters", r->ev.ctr == GR_CTR_OK
+                                    ? json_pack("{s:s, s:o, s:o}", "status", gr_ctr_status_name(r->ev.ctr), "student",
+                                                gr_ctr_json(&r->ev.stu_ctr), "reference", gr_ctr_json(&r->ev.ref_ctr))
+                                    : json_pack("{s:s}", "status", gr_ctr_status_name(r->ev.ctr)));
             json_object_set_new(x, "diagnosis", dg ? dg : json_null());
             json_t *caught = json_array(); /* names of grading/caught.h: tests and tools read them */
             for (int k = 0; k < GR_CAUGHT_N; k++)

@@ -311,3 +311,19 @@ Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
     cr_assert_lt(len, (size_t)GR_CTR_OUT_CAP, "%zu bytes", len);
     free(text);
 }
+
+/* grading.json keeps a slow variant's counters: every number the rules read, by name. */
+Test(counters, as_json_every_number_the_rules_read)
+{
+    gr_ctr c = reference();
+    c.local_sectors = 7, c.atomics = 65536;
+    json_t *o = gr_ctr_json(&c);
+    cr_assert_not_null(o);
+    cr_assert_float_eq(json_number_value(json_object_get(o, "ld_sectors")), c.ld_sectors, 1e-9);
+    cr_assert_float_eq(json_number_value(json_object_get(o, "local_sectors")), 7, 1e-9);
+    cr_assert_float_eq(json_number_value(json_object_get(o, "atomics")), 65536, 1e-9);
+    cr_assert_float_eq(json_number_value(json_object_get(o, "occupancy")), 92, 1e-9);
+    cr_assert_float_eq(json_number_value(json_object_get(o, "stall_barrier")), 0.2, 1e-9);
+    cr_assert_str_eq(json_string_value(json_object_get(o, "limiter")), "the block size");
+    json_decref(o);
+}
