@@ -190,7 +190,7 @@ static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_
     int nsel = plan->nsel;
     int hi = x->rub.reps_hi, hi_s = hi;
     for (int round = 0; round < x->rub.rounds; round++) {
-        for (int k = 0; k < 2; k++) { /* alternate: reference, student, reference, student … */
+        for (int k = round < x->rub.low_rounds ? 0 : 1; k < 2; k++) { /* alternate: reference, student … */
             int reps = k == 0 ? x->rub.reps_lo : hi;
             gr_perf_run(j, j->ref, "ref", reps, plan, rs);
             if (round == 0 && k == 0) {
@@ -246,7 +246,8 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
                  "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
                  "the reference)",
-                 j->ch->perf_size, 2 * x->rub.rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s, calib);
+                 j->ch->perf_size, x->rub.rounds + x->rub.low_rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s,
+                 p_s, calib);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;

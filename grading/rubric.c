@@ -351,10 +351,13 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 
 static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
 {
-    static const char *const pk[] = {"rounds", "reps", "warmup", "wall_slack_s", "wall_factor", "cross_check_s",
-                                     "bands", "floor_margin", "cpu_factor", NULL};
+    static const char *const pk[] = {"rounds", "low_rounds", "reps", "warmup", "wall_slack_s", "wall_factor",
+                                     "cross_check_s", "bands", "floor_margin", "cpu_factor", NULL};
     json_t *p = gr_section(c, root, "perf", empty, pk);
     r->rounds = (int)gr_num(c, p, "rounds", "perf", 2, 1, 20, 0);
+    /* the low count calibrates the high one and catches a hang early (round 0 needs it); a later low run
+     * only adds a noisy 5-repetition median at the cost of a whole process */
+    r->low_rounds = (int)gr_num(c, p, "low_rounds", "perf", r->rounds, 1, r->rounds, 0);
     r->warmup = (int)gr_num(c, p, "warmup", "perf", 2, 0, 100, 0);
     r->wall_slack_s = gr_num(c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
     r->wall_factor = gr_num(c, p, "wall_factor", "perf", 1.5, 1, 100, 0);

@@ -68,6 +68,7 @@ typedef struct {
     int nproc;
     size_t out_cap;
     int rounds, reps_lo, reps_hi, warmup;
+    int low_rounds; /* the first rounds that also run the low count (1 to rounds); the rest run the high alone */
     double wall_slack_s, wall_factor, cross_check_s;
     /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
      * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */

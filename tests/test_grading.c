@@ -97,6 +97,8 @@ ParameterizedTestParameters(grading_rubric, bad_inputs_are_refused_with_the_plac
          "\"chapters\": [{" CH1 ", " VARS "}]}",
          "cannot earn more"},
         {"{\"perf\": {\"reps\": [50, 5]}, \"chapters\": [{" CH1 ", " VARS "}]}", "perf.reps"},
+        {"{\"perf\": {\"rounds\": 2, \"low_rounds\": 3}, \"chapters\": [{" CH1 ", " VARS "}]}", "low_rounds"},
+        {"{\"perf\": {\"low_rounds\": 0}, \"chapters\": [{" CH1 ", " VARS "}]}", "low_rounds"},
         {"{\"limits\": {\"nproc\": 8}, \"chapters\": [{" CH1 ", " VARS "}]}", "limits.nproc"},
         {"{\"sanitizer_tools\": [\"leakcheck\"], \"chapters\": [{" CH1 ", " VARS "}]}", "sanitizer_tools[0]"},
         {"{\"chapters\": [{" CH1 ", " VARS "}, {" CH1 ", " VARS "}]}", "chapter 1 appears twice"},
@@ -119,6 +121,7 @@ Test(grading_rubric, a_minimal_rubric_gets_defaults)
     cr_assert_eq(gr_rubric_parse("{\"chapters\": [{" CH1 ", " VARS "}]}", &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.n_ch, 1);
     cr_assert_eq(r.seeds, 2);
+    cr_assert_eq(r.low_rounds, r.rounds, "every round runs the low count unless the rubric says fewer");
     cr_assert_eq(r.n_tools, 3);
     cr_assert_eq(r.ch[0].n_tools, 3);
     cr_assert_eq(r.ch[0].cols_dim, -1);
