@@ -7,12 +7,15 @@
 #   hostile  tests/test_hostile.c, the hostile corpus graded as a class (about 7 min)
 #   class    tests/grading/hostile/class.sh: the corpus and 11 reference copies, chapter 1 (about 9 min)
 #   grade    the references graded five times in a row, each timed (issue 27's mark: 95 s each)
+#   slow     the slow mutants and correct alternatives (tools/mutate's perf ones) graded with perf and their
+#            counters, then the report's tables; resumable: with SLOW_S=N (default 540) it stops grading
+#            after N seconds and reports what is graded, and the next call with the same clone goes on
 # Together they are `make test REQUIRE_GPU=1` plus the grader's acceptance. Run them one after another, not
 # at once: class gradings side by side slow each other's runs past their limits. In a clone that other
 # users cannot pass through (under root's home), `make test` keeps its files in /tmp (scripts/test.sh).
 # It stays out of the student release (release/allow-list lists no tests/*.sh). Exit: the part's (make test's, class.sh's, or 1 when a grading did not exit 0).
 set -euo pipefail
-usage="usage: $0 a|b|hostile|class|grade OUT"
+usage="usage: $0 a|b|hostile|class|grade|slow OUT"
 if [ $# -ne 2 ]; then echo "$usage" >&2; exit 2; fi
 part=$1 out=$2
 # The test files that grade whole classes: with the rest they outlast one command, so they are part b.
@@ -41,8 +44,21 @@ grade_five() {
     return "$fail"
 }
 
+# The slow mutants kept in the clone's build/ (not in OUT, which a borrowed machine empties per call), the
+# grading stopped by time and resumed: a class skips the entries that have their grading.json. The sanitizer
+# is left out (it names no slow cause). Exit: the report's (1 when nothing is graded yet).
+slow_mutants() {
+    local m=build/mutants-slow
+    make -s build/grade build/mutate > "$out/slow-build.log" 2>&1
+    [ -f "$m/mutants.json" ] || ./build/mutate --out "$m" > "$out/slow-mutate.log" 2>&1
+    timeout -k 5 "${SLOW_S:-540}" ./build/grade --class "$m/subs-perf" --out "$m/out-perf" --jobs 4 --no-sanitizer \
+        --seeds 20261123 > "$out/slow-grade.log" 2>&1 || true
+    ./build/mutate --report "$m" | tee "$out/slow-report.txt" | sed -n '/^Slow mutants (correct/,$p'
+    return "${PIPESTATUS[0]}"
+}
+
 case $part in
-a | b | hostile | class | grade) mkdir -p "$out" ;;
+a | b | hostile | class | grade | slow) mkdir -p "$out" ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
 case $part in
@@ -51,4 +67,5 @@ b) run_tests b "$(test_files -E "$classes")" ;;
 hostile) run_tests hostile tests/test_hostile.c ;;
 class) tests/grading/hostile/class.sh "$out/hc" 11 1 | tee "$out/class.log" ;;
 grade) grade_five ;;
+slow) slow_mutants ;;
 esac

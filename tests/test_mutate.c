@@ -348,6 +348,16 @@ Test(mutate, slow_table_counts_causes_and_inventions)
     cr_assert(flat && strstr(flat, "s5") && !strstr(flat, "s2"), "%s", t);
     cr_assert(strstr(t, "causes invented on alternatives: 1 of 2"), "%s", t);
     free(t);
+    /* a submission graded without a GPU says nothing of its mutant: not graded, not caught */
+    snprintf(p, sizeof p, "%s/out-perf/s1/grading.json", dir);
+    json_t *g = json_load_file(p, 0, NULL);
+    cr_assert_not_null(g);
+    json_object_set_new(g, "status", json_string("no GPU"));
+    cr_assert_eq(json_dump_file(g, p, 0), 0);
+    json_decref(g);
+    t = report_text(dir);
+    cr_assert(strstr(t, "graded 4 of 5)") && strstr(t, "cause named right:               0/1 = 0%"), "%s", t);
+    free(t);
 }
 
 /* Bad command lines: a chapter the workbook lacks, and an --out folder that is not the tool's own (it is

@@ -56,15 +56,24 @@ static mu_outcome mu_read(const char *dir, json_t *m)
     snprintf(p, sizeof p, "%s/%s/%s/grading.json", dir, perf ? "out-perf" : "out", id);
     json_t *g = json_load_file(p, 0, NULL);
     if (!g) return o;
+    /* a submission that was not graded (no GPU, the reference failed, the grader broke) says nothing of
+     * the mutant: it counts as not graded, as a missing grading.json does */
+    const char *status = json_string_value(json_object_get(g, "status"));
+    if (status && strcmp(status, "graded")) {
+        json_decref(g);
+        return o;
+    }
     size_t i;
     json_t *ch;
     json_array_foreach(json_object_get(g, "chapters"), i, ch)
     {
         if (json_integer_value(json_object_get(ch, "number")) != chn) continue;
+        const char *cs = json_string_value(json_object_get(ch, "status")) ?: "";
+        if (!strcmp(cs, "no GPU") || !strcmp(cs, "grader error")) break; /* the grader's failure, not the mutant's */
         o.graded = 1;
         size_t k;
         json_t *w;
-        o.caught = strcmp(json_string_value(json_object_get(ch, "status")) ?: "", "graded") != 0;
+        o.caught = strcmp(cs, "graded") != 0;
         json_array_foreach(json_object_get(ch, "variants"), k, w) o.caught |= mu_detected(w, perf);
         json_t *v = mu_variant(json_object_get(ch, "variants"), json_string_value(json_object_get(m, "region")), perf);
         json_t *d = v ? json_object_get(v, "diagnosis") : NULL;
@@ -240,7 +249,9 @@ int mu_report(const char *dir, FILE *f)
         json_array_foreach(list, i, m) outs[i] = mu_read(dir, m);
         mu_count(list, outs, t, 0);
         mu_count(list, outs, slow, 1);
-        if (!t->graded) fprintf(stderr, "mutate: none of the %d mutants in %s has a grading.json yet\n", t->total, dir);
+        if (!t->graded)
+            fprintf(stderr, "mutate: none of the %d mutants in %s is graded yet (no grading.json, or not graded: no GPU)\n",
+                    t->total, dir);
         else {
             mu_print_table(f, t);
             mu_print_slow(f, slow);
