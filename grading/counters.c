@@ -72,10 +72,12 @@ const char *const gr_ctr_sections[] = {"SpeedOfLight", "LaunchStats", "Occupancy
 int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
 {
     /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
-     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time;
-     * one launch of each kernel the filter admits is enough (the next ones are the same kernel again). */
+     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time.
+     * The count is of launches the filter admits, all kernels together: a variant of two kernels (chapter
+     * 5's pad_transpose, then its own) launches the first in its preparation and its check before the
+     * second, so 8 reaches both in every run of one repetition (the student's and the reference's alike). */
     const char *const head[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                                "--launch-count", "1"};
+                                "--launch-count", "8"};
     const char *const tail[] = {q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
     /* only the variant's own kernels (make profile's filter): a name, or a name with its template
      * arguments or parameter list */

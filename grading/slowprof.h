@@ -3,7 +3,7 @@
  * ncu on the student's build and on the reference, the same variant at the chapter's perf size, each run
  * in the sandbox every run of student code gets (gr_cmd / gr_exec), the reference first within GR_CTR_RUN_S
  * seconds, the student's within what the pair's 2 x GR_CTR_RUN_S leaves, and only while the chapter's GPU
- * budget has room for both. Only the variant's own kernels are profiled, one launch each. What was measured goes into the diagnosis's evidence
+ * budget has room for both. Only the variant's own kernels are profiled. What was measured goes into the diagnosis's evidence
  * (e->ctr, e->stu_ctr, e->ref_ctr); gr_diagnose draws the cause (diagnose_perf.c).
  */
 #ifndef GR_SLOWPROF_H

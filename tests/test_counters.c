@@ -327,3 +327,34 @@ Test(counters, as_json_every_number_the_rules_read)
     cr_assert_str_eq(json_string_value(json_object_get(o, "limiter")), "the block size");
     json_decref(o);
 }
+
+/* On a GPU: a variant of two kernels (chapter 5's v5: pad_transpose, then minplus_v5) gets its own kernel
+ * profiled, not only the preparation's (the launch count covers the filter's kernels together). */
+Test(counters_gpu, a_two_kernel_variant_reaches_its_own_kernel, .timeout = 180)
+{
+    wbt_require_gpu();
+    char ncu[4096];
+    if (gr_ctr_find_ncu(NULL, ncu, sizeof ncu) < 0) cr_skip_test("no ncu on PATH");
+    static char o[WBT_OUT_MAX];
+    cr_assert_eq(wbt_run(o, "make -s build/solution5"), 0, "%s", o);
+    char args[GR_CTR_ARGS][GR_CTR_ARG], dir[256], cmd[8192] = "", csv[512];
+    const gr_ctr_req q = {ncu, "./build/solution5", "v5", "1500", "pad_transpose,minplus_v5"};
+    int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
+    cr_assert_gt(n, 0);
+    for (int i = 0; i < n; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "'%s' ", args[i]);
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(csv, sizeof csv, "%s/ncu.csv", dir);
+    int rc = wbt_run(o, "timeout 60 %s > %s 2>&1", cmd, csv);
+    size_t len = 0;
+    char *text = gr_read_capped(csv, 1 << 26, &len);
+    cr_assert_not_null(text);
+    if (strstr(text, "ERR_NVGPUCTRPERM")) cr_skip_test("ERR_NVGPUCTRPERM: the driver keeps the counters to admins here");
+    tp_csv t;
+    cr_assert_eq(tp_parse_csv(text, &t), 0, "ncu exit %d:\n%.2000s", rc, text);
+    int name = tp_csv_col(&t, "Kernel Name"), own = 0;
+    cr_assert_geq(name, 0);
+    for (int r = 0; r < t.n_rows; r++) own += !strncmp(t.rows[r][name], "minplus_v5", 10);
+    tp_csv_free(&t);
+    cr_assert_gt(own, 0, "only the preparation's kernel was profiled:\n%.2000s", text);
+    free(text);
+}
