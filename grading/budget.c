@@ -15,18 +15,26 @@ void gr_budget_charge(gr_budget *b, double seconds)
     if (!b || !(seconds > 0)) return;
     b->chapter += seconds;
     b->submission += seconds;
+    if (b->shared_us) __atomic_add_fetch(b->shared_us, (long long)(seconds * 1e6), __ATOMIC_SEQ_CST);
+}
+
+double gr_budget_used(const gr_budget *b)
+{
+    if (!b) return 0;
+    return b->shared_us ? (double)__atomic_load_n(b->shared_us, __ATOMIC_SEQ_CST) / 1e6 : b->submission;
 }
 
 int gr_budget_spent(const gr_budget *b, char *why, size_t len)
 {
     if (!b) return 0; /* no budget: a run outside a submission's grading (the sanitizer probe, say) */
-    int sub = b->cap_submission > 0 && b->submission >= b->cap_submission;
+    double used = gr_budget_used(b);
+    int sub = b->cap_submission > 0 && used >= b->cap_submission;
     int ch = b->cap_chapter > 0 && b->chapter >= b->cap_chapter;
     if (!sub && !ch) return 0;
     if (why && len)
         snprintf(why, len, "skipped: the %s's GPU time (%.0f s, rubric bounds.gpu_%s_s) was spent on earlier runs (%.0f s)",
                  sub ? "submission" : "chapter", sub ? b->cap_submission : b->cap_chapter, sub ? "submission" : "chapter",
-                 sub ? b->submission : b->chapter);
+                 sub ? used : b->chapter);
     return 1;
 }
 

@@ -70,6 +70,7 @@ static void gr_class_start(const gr_config *x, gr_slots *sl, int k, int ngpu, co
     if (pid == 0) {
         gr_config mine = *x; /* this grading child's configuration: its GPU */
         mine.gpu = ngpu ? k % ngpu : 0;
+        mine.chapters_at_once = sl->jobs <= (ngpu ? ngpu : 1); /* one grader per GPU: nothing else shares it */
         gr_sub_result *res = calloc(1, sizeof *res);
         gr_grade_one(&mine, entry, who, out_dir, res);
         int wrc = gr_write_reports(&mine, entry, out_dir, res, stdout);

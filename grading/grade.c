@@ -283,6 +283,7 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     const char *extra[] = {out_dir, NULL};
     if ((rc = gr_isolate(x, extra)) >= 0) return rc;
     gr_sub_result *res = calloc(1, sizeof *res);
+    x->chapters_at_once = 1; /* the only grading here */
     gr_grade_one(x, sub, who, out_dir, res);
     char why[sizeof res->error + 700];
     gr_sub_status st = gr_sub_judge(res, why, sizeof why);

@@ -39,6 +39,8 @@ typedef struct {
     int gpu;                       /* index of the GPU this process uses */
     char sanitizer[PATH_MAX];      /* compute-sanitizer, or "" */
     int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
+    int chapters_at_once;          /* a submission's chapters run their shared-GPU steps at once (pipeline.c):
+                                    * set where its grading is the only one on its GPU */
     int quiet;                     /* --quiet: no log lines (LOG) */
     gr_iso iso;                    /* how student code is kept from the course files (gr_iso_setup, grade.c) */
     gr_san_host san;               /* how compute-sanitizer runs on this host, when decided before the grading

@@ -11,6 +11,8 @@
 #include "sanitize.h"
 #include "submission.h"
 
+#include <sys/mman.h>
+
 /* ---------------------------------------------------------------- one chapter: a table of steps */
 /* One chapter of one submission as its steps go: what each step leaves for the next. */
 typedef struct {
@@ -26,6 +28,13 @@ typedef struct {
     int npv;
     gr_chjob job;
 } gr_chapter_run;
+
+/* The job every step works on, from the run's own fields (again after the run is moved between processes). */
+static void gr_chapter_job(gr_chapter_run *r)
+{
+    r->job = (gr_chjob){.x = r->x, .s = r->s, .ch = r->ch, .ref = r->have_ref ? r->ref : NULL, .stu = r->stu,
+                        .work = r->cw, .cr = r->cr};
+}
 
 /* What a step leaves: go on, or the chapter ends here (its status says why). */
 typedef enum { GR_STEP_GO, GR_STEP_STOP } gr_step_end;
@@ -76,8 +85,7 @@ static gr_step_end gr_step_reference(gr_chapter_run *r)
 {
     snprintf(r->stu, sizeof r->stu, "%s/build/prog", r->cw);
     r->have_ref = gr_have_reference(r->x, r->s->work, r->ch, r->ref, sizeof r->ref);
-    r->job = (gr_chjob){.x = r->x, .s = r->s, .ch = r->ch, .ref = r->have_ref ? r->ref : NULL, .stu = r->stu,
-                        .work = r->cw, .cr = r->cr};
+    gr_chapter_job(r);
     if (r->have_ref || r->x->mode == GR_MODE_CHECK) return GR_STEP_GO;
     r->cr->status = GR_CH_GRADER_ERROR;
     snprintf(r->cr->reason, sizeof r->cr->reason, "no reference build/solution%d (is solutions/ here?)", r->ch->number);
@@ -195,6 +203,41 @@ static const gr_step gr_steps[] = {
     {"caught", NULL, gr_step_caught},
 };
 
+enum { GR_N_STEPS = sizeof gr_steps / sizeof gr_steps[0] };
+
+/* The first step that times kernels and takes the GPU alone: the steps before it share the GPU, so the
+ * chapters of one submission may run them at once (gr_grade_chapters_at_once). */
+static size_t gr_first_alone_step(void)
+{
+    size_t i = 0;
+    while (i < GR_N_STEPS && strcmp(gr_steps[i].name, "performance")) i++;
+    return i;
+}
+
+/* Steps [from, to) of one chapter, each one's time kept; GR_STEP_STOP when one ended the chapter. */
+static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
+{
+    gr_ch_result *cr = r->cr;
+    for (size_t i = from; i < to; i++) {
+        if (gr_steps[i].when && !gr_steps[i].when(r)) continue;
+        double ts = gr_now();
+        gr_step_end end = gr_steps[i].run(r);
+        if (cr->n_step < (int)(sizeof cr->step / sizeof cr->step[0]))
+            cr->step[cr->n_step++] = (typeof(cr->step[0])){gr_steps[i].name, gr_now() - ts};
+        if (end == GR_STEP_STOP) return end;
+    }
+    return GR_STEP_GO;
+}
+
+/* A chapter whose steps all ran: its time, and its build tree removed. */
+static void gr_chapter_done(gr_chapter_run *r, double seconds)
+{
+    char path[PATH_MAX + 8];
+    r->cr->wall_s = seconds;
+    snprintf(path, sizeof path, "%s/build", r->cw);
+    gr_rmtree(path);
+}
+
 /* One chapter whose build was started: its steps, then its time, and its build tree removed. A step
  * that stops the chapter (its status says why) ends it there, as it is. */
 static void gr_grade_chapter(const gr_config *x, gr_sub_state *s, const char *sub, const gr_chapter_rubric *ch,
@@ -204,18 +247,114 @@ static void gr_grade_chapter(const gr_config *x, gr_sub_state *s, const char *su
     gr_budget_chapter(s->budget);
     gr_chapter_run r = {.x = x, .s = s, .ch = ch, .cr = cr, .sub = sub};
     snprintf(r.cw, sizeof r.cw, "%s/ch%d-%08x", s->work, ch->number, s->salt);
-    for (size_t i = 0; i < sizeof gr_steps / sizeof gr_steps[0]; i++) {
-        if (gr_steps[i].when && !gr_steps[i].when(&r)) continue;
-        double ts = gr_now();
-        gr_step_end end = gr_steps[i].run(&r);
-        if (cr->n_step < (int)(sizeof cr->step / sizeof cr->step[0]))
-            cr->step[cr->n_step++] = (typeof(cr->step[0])){gr_steps[i].name, gr_now() - ts};
-        if (end == GR_STEP_STOP) return;
+    if (gr_run_steps(&r, 0, GR_N_STEPS) == GR_STEP_STOP) return;
+    gr_chapter_done(&r, gr_now() - tc);
+}
+
+/* One chapter's shared-GPU steps done in a process of its own, handed back through shared memory: its
+ * result (the compile log copied in: the process's heap goes with it) and what its later steps need. */
+#define GR_SLOT_LOG (1 << 20)
+typedef struct {
+    int ran, stopped, has_log;
+    gr_ch_result cr;
+    char cw[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
+    int have_ref, npv;
+    gr_prog_variant pv[GR_MAX_VAR];
+    gr_gpu_way gpu_way;
+    double chapter_s, seconds; /* its GPU-holding seconds so far; its wall time */
+    char log[GR_SLOT_LOG];
+} gr_ch_slot;
+
+/* In the chapter's process: its own hold on the GPU lock (a lock is per open file, so a copy of the
+ * parent's would be the parent's), its own chapter share of the budget (the submission's is shared). */
+static void gr_chapter_shared_steps(const gr_config *x, const gr_sub_state *st, const char *sub,
+                                    const gr_chapter_rubric *ch, const char *gpu_id, gr_ch_slot *sl)
+{
+    double t = gr_now();
+    gr_gpu_lock lock;
+    gr_gpu_lock_init(&lock, gpu_id);
+    gr_budget b = *st->budget;
+    gr_budget_chapter(&b);
+    gr_sub_state s = *st;
+    s.lock = &lock;
+    s.budget = &b;
+    gr_chapter_run r = {.x = x, .s = &s, .ch = ch, .cr = &sl->cr, .sub = sub};
+    snprintf(r.cw, sizeof r.cw, "%s/ch%d-%08x", s.work, ch->number, s.salt);
+    sl->stopped = gr_run_steps(&r, 0, gr_first_alone_step()) == GR_STEP_STOP;
+    gr_gpu_release(&lock);
+    memcpy(sl->cw, r.cw, sizeof sl->cw);
+    memcpy(sl->stu, r.stu, sizeof sl->stu);
+    memcpy(sl->ref, r.ref, sizeof sl->ref);
+    memcpy(sl->pv, r.pv, sizeof sl->pv);
+    sl->have_ref = r.have_ref, sl->npv = r.npv, sl->gpu_way = s.gpu_way, sl->chapter_s = b.chapter;
+    if (sl->cr.compile_log) snprintf(sl->log, sizeof sl->log, "%s", sl->cr.compile_log), sl->has_log = 1;
+    free(sl->cr.compile_log);
+    sl->cr.compile_log = NULL;
+    sl->seconds = gr_now() - t;
+    sl->ran = 1;
+}
+
+/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. */
+static void gr_chapter_alone_steps(const gr_config *x, gr_sub_state *st, const char *sub, const gr_chapter_rubric *ch,
+                                   const gr_ch_slot *sl, gr_ch_result *cr)
+{
+    *cr = sl->cr;
+    cr->compile_log = sl->has_log ? strdup(sl->log) : NULL;
+    if (st->gpu_way == GR_GPU_UNASKED) st->gpu_way = sl->gpu_way;
+    if (sl->stopped) return;
+    double t = gr_now();
+    gr_chapter_run r = {.x = x, .s = st, .ch = ch, .cr = cr, .sub = sub, .have_ref = sl->have_ref, .npv = sl->npv};
+    memcpy(r.cw, sl->cw, sizeof r.cw);
+    memcpy(r.stu, sl->stu, sizeof r.stu);
+    memcpy(r.ref, sl->ref, sizeof r.ref);
+    memcpy(r.pv, sl->pv, sizeof r.pv);
+    gr_chapter_job(&r);
+    st->budget->chapter = sl->chapter_s;
+    if (gr_run_steps(&r, gr_first_alone_step(), GR_N_STEPS) == GR_STEP_STOP) return;
+    gr_chapter_done(&r, sl->seconds + gr_now() - t);
+}
+
+/* The graded chapters: their shared-GPU steps (builds read, correctness, the sanitizer) at once, each in
+ * a process of its own, then one by one the steps that take the GPU alone (the benchmark, its evidence).
+ * One after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Without
+ * shared memory, or where other gradings share the GPU (a class of several graders), one by one. */
+static void gr_grade_chapters(const gr_config *x, gr_sub_state *st, const char *sub, gr_sub_result *res, const int *idx,
+                              const char *gpu_id)
+{
+    size_t bytes = (size_t)res->n_ch * sizeof(gr_ch_slot);
+    gr_ch_slot *sl = MAP_FAILED;
+    if (x->chapters_at_once && res->n_ch > 1 && st->budget->shared_us)
+        sl = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (sl == MAP_FAILED) {
+        for (int c = 0; c < res->n_ch; c++)
+            if (res->ch[c].status == GR_CH_GRADED) gr_grade_chapter(x, st, sub, &x->rub.ch[idx[c]], &res->ch[c]);
+        return;
     }
-    cr->wall_s = gr_now() - tc;
-    char path[PATH_MAX + 8];
-    snprintf(path, sizeof path, "%s/build", r.cw);
-    gr_rmtree(path);
+    pid_t pid[GR_MAX_CH] = {0};
+    for (int c = 0; c < res->n_ch; c++) {
+        if (res->ch[c].status != GR_CH_GRADED) continue;
+        sl[c].cr = res->ch[c];
+        fflush(NULL);
+        pid[c] = fork();
+        if (pid[c] == 0) {
+            gr_chapter_shared_steps(x, st, sub, &x->rub.ch[idx[c]], gpu_id, &sl[c]);
+            fflush(NULL);
+            _exit(0);
+        }
+        if (pid[c] < 0) gr_chapter_shared_steps(x, st, sub, &x->rub.ch[idx[c]], gpu_id, &sl[c]); /* here, in turn */
+    }
+    for (int c = 0; c < res->n_ch; c++)
+        if (pid[c] > 0) waitpid(pid[c], NULL, 0);
+    for (int c = 0; c < res->n_ch; c++) {
+        if (res->ch[c].status != GR_CH_GRADED) continue;
+        if (!sl[c].ran) { /* its process died before it handed anything back */
+            res->ch[c].status = GR_CH_GRADER_ERROR;
+            snprintf(res->ch[c].reason, sizeof res->ch[c].reason, "the process grading this chapter died");
+            continue;
+        }
+        gr_chapter_alone_steps(x, st, sub, &x->rub.ch[idx[c]], &sl[c], &res->ch[c]);
+    }
+    munmap(sl, bytes);
 }
 
 /* ---------------------------------------------------------------- one submission */
@@ -365,6 +504,9 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     gr_gpu_id(x->gpu, id, sizeof id);
     gr_gpu_lock_init(&lock, id);
     gr_budget_init(&budget, &x->rub);
+    /* the submission's count, where chapters graded at once all charge it */
+    long long *used = mmap(NULL, sizeof *used, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (used != MAP_FAILED) *used = 0, budget.shared_us = used;
     st.lock = &lock;
     st.budget = &budget;
     snprintf(probe_json, sizeof probe_json, "%s/san-probe.json", st.work);
@@ -383,15 +525,15 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", st.san->line);
     }
     res->prepare_s = gr_now() - t0;
-    for (int c = 0; c < res->n_ch; c++)
-        if (res->ch[c].status == GR_CH_GRADED) gr_grade_chapter(x, &st, sub, &x->rub.ch[idx[c]], &res->ch[c]);
+    gr_grade_chapters(x, &st, sub, res, idx, id);
     if (st.gpu_way == GR_GPU_NO_BWRAP) {
         size_t l = strlen(res->isolation);
         snprintf(res->isolation + l, sizeof res->isolation - l, "; GPU runs without bubblewrap (it could not reach the GPU here)");
     }
     gr_sub_totals(res);
     gr_rmtree(st.work);
-    res->budget_s = budget.submission;
+    res->budget_s = gr_budget_used(&budget);
+    if (used != MAP_FAILED) munmap(used, sizeof *used);
     res->wall_s = gr_now() - t0;
 }
 

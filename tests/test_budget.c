@@ -39,6 +39,29 @@ Test(budget, a_chapter_share_and_the_submission_share_run_out_separately)
     cr_expect_float_eq(b.submission, 150.2, 1e-9);
 }
 
+/* Chapters graded at once (pipeline.c) charge one shared count: each sees what the others spent. */
+Test(budget, chapters_at_once_share_the_submissions_count)
+{
+    gr_rubric r = rubric();
+    r.gpu_chapter_s = 120;
+    r.gpu_submission_s = 150;
+    long long shared = 0;
+    gr_budget a, b;
+    gr_budget_init(&a, &r);
+    a.shared_us = &shared;
+    b = a;
+    gr_budget_charge(&a, 100);
+    gr_budget_charge(&b, 49.5);
+    cr_expect_float_eq(gr_budget_used(&a), 149.5, 1e-6);
+    cr_expect_float_eq(gr_budget_used(&b), 149.5, 1e-6);
+    cr_expect_eq(gr_budget_spent(&b, NULL, 0), 0);
+    gr_budget_chapter(&b);
+    gr_budget_charge(&b, 1);
+    char why[300];
+    cr_expect_eq(gr_budget_spent(&a, why, sizeof why), 1, "100 + 49.5 + 1 > 150, though a spent only 100");
+    cr_expect(strstr(why, "submission") && strstr(why, "(150 s)"), "%s", why);
+}
+
 Test(budget, a_confirmation_is_short_and_derived_from_the_reference)
 {
     gr_rubric r = rubric();

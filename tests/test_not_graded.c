@@ -372,3 +372,40 @@ Test(not_graded, results_json_has_no_score_when_not_graded)
     cr_expect_float_eq(json_number_value(json_object_get(r, "score")), 2.0, 1e-9);
     json_decref(r);
 }
+
+/* A submission's chapters run their shared-GPU steps at once, each in a process of its own, then the
+ * benchmark one by one (pipeline.c): two copies of the fake chapter (8 and 9) graded together get what
+ * either gets graded alone, each with its steps timed, and both build trees gone. */
+Test(not_graded, chapters_at_once_grade_as_one_at_a_time, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    char here[4096];
+    cr_assert_not_null(getcwd(here, sizeof here));
+    fake_workbook(0);
+    int rc = wbt_run(out, "cd %s && cp -r chapters/09-fake chapters/08-fake && cp -r solutions/09-fake solutions/08-fake && "
+                          "cp build/solution9 build/solution8 && touch build/solution8 && mkdir -p class/both/chapters && "
+                          "for c in 08 09; do cp -r %s/tests/grading/fake-subs/good/chapters/09-fake class/both/chapters/$c-fake; "
+                          "done && chmod -R a+rX .",
+                     dir, here);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert_eq(run_grade("both", "class/both --out out-both"), 0);
+    cr_assert_eq(run_grade("one", "class/both --ch 9 --out out-one"), 0);
+    json_t *both = json_of("out-both/grading.json"), *one = json_of("out-one/grading.json");
+    json_t *chs = json_object_get(both, "chapters"), *alone = json_array_get(json_object_get(one, "chapters"), 0);
+    cr_assert_eq(json_array_size(chs), 2, "%s", json_dumps(both, 0));
+    double want = json_number_value(json_object_get(alone, "score"));
+    cr_assert_gt(want, 0);
+    size_t i;
+    json_t *ch;
+    json_array_foreach(chs, i, ch)
+    {
+        cr_expect_str_eq(json_string_value(json_object_get(ch, "status")), "graded");
+        cr_expect_float_eq(json_number_value(json_object_get(ch, "score")), want, 1e-9, "chapter %zu", i);
+        json_t *steps = json_object_get(ch, "steps");
+        cr_expect(json_object_get(steps, "correctness") && json_object_get(steps, "performance"), "%s", json_dumps(ch, 0));
+        cr_expect_gt(json_number_value(json_object_get(ch, "seconds")), 0);
+    }
+    cr_expect_float_eq(json_number_value(json_object_get(both, "score")), 2 * want, 1e-9);
+    json_decref(both);
+    json_decref(one);
+}
