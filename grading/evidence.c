@@ -65,14 +65,6 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
     return ok ? differ : -1;
 }
 
-/* The kernels the program lists for a variant, "" when it names none. */
-static const char *gr_kernels_of(const gr_prog_variant *pv, int npv, const char *variant)
-{
-    for (int k = 0; k < npv; k++)
-        if (!strcmp(pv[k].name, variant)) return pv[k].kernels;
-    return "";
-}
-
 void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 {
     const gr_config *x = j->x;
@@ -119,7 +111,7 @@ void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             e->ref_ms = r->ref_ms;
             e->cpu_ms = e->stu_ms;
         }
-        if (e->slow && e->cpu_ms < 0) gr_slow_counters(j, r->name, gr_kernels_of(pv, npv, r->name), e); /* why it is slow: measured, or nothing named */
+        if (e->slow && e->cpu_ms < 0) gr_slow_counters(j, r->name, gr_prog_kernels(pv, npv, r->name), e); /* why it is slow: measured, or nothing named */
         gr_diagnose(e, &r->diag);
     }
 }

@@ -130,3 +130,10 @@ void gr_tail_lines(const char *text, int lines, char *out, size_t len)
     }
     snprintf(out, len, "%.*s", (int)(n - start), text + start);
 }
+
+const char *gr_prog_kernels(const gr_prog_variant *pv, int npv, const char *variant)
+{
+    for (int k = 0; k < npv; k++)
+        if (!strcmp(pv[k].name, variant)) return pv[k].kernels;
+    return "";
+}

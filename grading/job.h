@@ -24,6 +24,9 @@ typedef struct {
     char kernels[256];
 } gr_prog_variant;
 
+/* The kernels a program lists for variant (comma-separated), "" when it names none or lacks the variant. */
+const char *gr_prog_kernels(const gr_prog_variant *pv, int npv, const char *variant);
+
 /* What the command line, the rubric and the host fixed before any submission is graded: filled once by
  * grade.c (and, for a class, by class.c: the sanitizer's way on this host, each grading child's GPU),
  * then only read, as `const gr_config *`. */

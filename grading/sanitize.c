@@ -376,9 +376,7 @@ static void gr_san_attribute(const gr_chjob *j, int t, const gr_prog_variant *pv
     int attributed = 0;
     for (int i = 0; i < n; i++) {
         gr_var_result *vr = &j->cr->v[idx[i]];
-        const char *kernels = "";
-        for (int k = 0; k < npv; k++)
-            if (!strcmp(pv[k].name, vr->name)) kernels = pv[k].kernels;
+        const char *kernels = gr_prog_kernels(pv, npv, vr->name);
         if (n == 1 || (*kernels && gr_san_kernel_in(r->out, kernels))) {
             attributed = 1;
             gr_san_found(vr, tool, r->out, "(see the log)");

@@ -49,6 +49,7 @@ grade_five() {
 # is left out (it names no slow cause). Exit: the report's (1 when nothing is graded yet).
 slow_mutants() {
     local m=build/mutants-slow
+    if ! [[ ${SLOW_S:-540} =~ ^[1-9][0-9]*$ ]]; then echo "$0: SLOW_S='$SLOW_S' must be a whole number of seconds" >&2; return 2; fi
     make -s build/grade build/mutate > "$out/slow-build.log" 2>&1
     [ -f "$m/mutants.json" ] || ./build/mutate --out "$m" > "$out/slow-mutate.log" 2>&1
     timeout -k 5 "${SLOW_S:-540}" ./build/grade --class "$m/subs-perf" --out "$m/out-perf" --jobs 4 --no-sanitizer \

@@ -268,30 +268,40 @@ Test(counters, profiling_waits_for_room_in_the_budget)
     cr_assert(!gr_ctr_room(&b));
 }
 
-/* On a GPU: the grader's own ncu command (gr_ctr_argv, its sections) on chapter 1's reference delivers
- * every metric of the plan, and reads back as counters (skipped where ncu is missing or the driver keeps
- * the counters to admins: the grader then says so in the feedback, tested above). */
-Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
+/* On a GPU: the grader's own ncu command (gr_ctr_argv) for q, with ncu found here, after `make target`; its
+ * output whole (*len bytes), ncu's exit in *rc. Skips where ncu is missing or the driver keeps the counters to
+ * admins (the grader then says so in the feedback, tested above). */
+static char *graders_ncu_run(gr_ctr_req q, const char *target, size_t *len, int *rc)
 {
     wbt_require_gpu();
-    char ncu[4096];
+    static char ncu[4096], o[WBT_OUT_MAX];
     if (gr_ctr_find_ncu(NULL, ncu, sizeof ncu) < 0) cr_skip_test("no ncu on PATH");
-    static char o[WBT_OUT_MAX];
-    cr_assert_eq(wbt_run(o, "make -s build/solution1"), 0, "%s", o);
+    cr_assert_eq(wbt_run(o, "make -s %s", target), 0, "%s", o);
+    q.ncu = ncu;
     char args[GR_CTR_ARGS][GR_CTR_ARG], dir[256], cmd[8192] = "", csv[512];
-    const gr_ctr_req q = {ncu, "./build/solution1", "shared-static", "2^26", "reverse_shared_static"};
     int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
     cr_assert_gt(n, 0);
     for (int i = 0; i < n; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "'%s' ", args[i]);
     wbt_tmpdir(dir, sizeof dir);
     snprintf(csv, sizeof csv, "%s/ncu.csv", dir);
-    int rc = wbt_run(o, "timeout 60 %s > %s 2>&1", cmd, csv);
-    size_t len = 0;
-    char *text = gr_read_capped(csv, 1 << 26, &len);
+    *rc = wbt_run(o, "timeout 60 %s > %s 2>&1", cmd, csv);
+    char *text = gr_read_capped(csv, 1 << 26, len);
     cr_assert_not_null(text);
+    if (strstr(text, "ERR_NVGPUCTRPERM")) cr_skip_test("ERR_NVGPUCTRPERM: the driver keeps the counters to admins here");
+    return text;
+}
+
+/* On a GPU: the grader's own ncu command (gr_ctr_argv, its sections) on chapter 1's reference delivers
+ * every metric of the plan, and reads back as counters (skipped where ncu is missing or the driver keeps
+ * the counters to admins: the grader then says so in the feedback, tested above). */
+Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
+{
+    size_t len = 0;
+    int rc = 0;
+    char *text = graders_ncu_run((gr_ctr_req){NULL, "./build/solution1", "shared-static", "2^26", "reverse_shared_static"},
+                                 "build/solution1", &len, &rc);
     gr_ctr c;
     gr_ctr_status st = gr_ctr_parse(text, &c);
-    if (st == GR_CTR_NO_PERM) cr_skip_test("ERR_NVGPUCTRPERM: the driver keeps the counters to admins here");
     cr_assert_eq(st, GR_CTR_OK, "ncu exit %d:\n%.2000s", rc, text);
     tp_csv t;
     cr_assert_eq(tp_parse_csv(text, &t), 0);
@@ -332,23 +342,10 @@ Test(counters, as_json_every_number_the_rules_read)
  * profiled, not only the preparation's (the launch count covers the filter's kernels together). */
 Test(counters_gpu, a_two_kernel_variant_reaches_its_own_kernel, .timeout = 180)
 {
-    wbt_require_gpu();
-    char ncu[4096];
-    if (gr_ctr_find_ncu(NULL, ncu, sizeof ncu) < 0) cr_skip_test("no ncu on PATH");
-    static char o[WBT_OUT_MAX];
-    cr_assert_eq(wbt_run(o, "make -s build/solution5"), 0, "%s", o);
-    char args[GR_CTR_ARGS][GR_CTR_ARG], dir[256], cmd[8192] = "", csv[512];
-    const gr_ctr_req q = {ncu, "./build/solution5", "v5", "1500", "pad_transpose,minplus_v5"};
-    int n = gr_ctr_argv(&q, args, GR_CTR_ARGS);
-    cr_assert_gt(n, 0);
-    for (int i = 0; i < n; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "'%s' ", args[i]);
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(csv, sizeof csv, "%s/ncu.csv", dir);
-    int rc = wbt_run(o, "timeout 60 %s > %s 2>&1", cmd, csv);
     size_t len = 0;
-    char *text = gr_read_capped(csv, 1 << 26, &len);
-    cr_assert_not_null(text);
-    if (strstr(text, "ERR_NVGPUCTRPERM")) cr_skip_test("ERR_NVGPUCTRPERM: the driver keeps the counters to admins here");
+    int rc = 0;
+    char *text = graders_ncu_run((gr_ctr_req){NULL, "./build/solution5", "v5", "1500", "pad_transpose,minplus_v5"},
+                                 "build/solution5", &len, &rc);
     tp_csv t;
     cr_assert_eq(tp_parse_csv(text, &t), 0, "ncu exit %d:\n%.2000s", rc, text);
     int name = tp_csv_col(&t, "Kernel Name"), own = 0;
