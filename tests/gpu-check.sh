@@ -32,7 +32,9 @@ run_tests() { # NAME TEST_SRCS
 
 grade_five() {
     local fail=0 i rc start ms
-    make -s build/grade > "$out/grade-build.log" 2>&1
+    # the references too: `make grade` builds them first, and a fresh machine has no build/
+    make -s -j"$(nproc)" build/grade $(ls -d solutions/[0-9]*/ | sed -E 's|solutions/0*([0-9]+)-.*|build/solution\1|') \
+        > "$out/grade-build.log" 2>&1
     for i in 1 2 3 4 5; do
         rc=0
         start=$(date +%s%N)
