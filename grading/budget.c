@@ -15,14 +15,14 @@ void gr_budget_charge(gr_budget *b, double seconds)
     if (!b || !(seconds > 0)) return;
     b->chapter += seconds;
     b->submission += seconds;
-    if (b->shared_us) __atomic_add_fetch(b->shared_us, (long long)(seconds * 1e6), __ATOMIC_SEQ_CST);
 }
 
-double gr_budget_used(const gr_budget *b)
+void gr_budget_charge_span(gr_budget *b, double seconds)
 {
-    if (!b) return 0;
-    return b->shared_us ? (double)__atomic_load_n(b->shared_us, __ATOMIC_SEQ_CST) / 1e6 : b->submission;
+    if (b && seconds > 0) b->submission += seconds;
 }
+
+double gr_budget_used(const gr_budget *b) { return b ? b->submission : 0; }
 
 int gr_budget_spent(const gr_budget *b, char *why, size_t len)
 {

@@ -15,8 +15,6 @@
 typedef struct {
     double cap_chapter, cap_submission;  /* seconds (rubric) */
     double chapter, submission;          /* used */
-    long long *shared_us; /* NULL, or the submission's use in microseconds where the processes that grade its
-                           * chapters at once all charge it (pipeline.c; then `submission` is this one's part) */
 } gr_budget;
 
 void gr_budget_init(gr_budget *b, const gr_rubric *r);
@@ -27,7 +25,12 @@ void gr_budget_chapter(gr_budget *b);
 /* b may be NULL (no submission's budget: the call does nothing, and nothing is spent). */
 void gr_budget_charge(gr_budget *b, double seconds);
 
-/* The seconds the whole submission has used: its shared count where there is one, else its own. */
+/* Runs that overlapped in time (a submission's chapters graded at once, pipeline.c) held the GPU together
+ * for their span: the submission is charged the span once, not each chapter's sum (five chapters side by
+ * side for 40 s held it 40 s, not 200). The chapters' own shares are charged by their runs as usual. */
+void gr_budget_charge_span(gr_budget *b, double seconds);
+
+/* The seconds the whole submission has used. */
 double gr_budget_used(const gr_budget *b);
 
 /* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why

@@ -266,7 +266,8 @@ typedef struct {
 } gr_ch_slot;
 
 /* In the chapter's process: its own hold on the GPU lock (a lock is per open file, so a copy of the
- * parent's would be the parent's), its own chapter share of the budget (the submission's is shared). */
+ * parent's would be the parent's), its own chapter share of the budget, and the submission's as the parent
+ * left it plus this chapter's own runs (the parent charges the chapters' span once they are all back). */
 static void gr_chapter_shared_steps(const gr_config *x, const gr_sub_state *st, const char *sub,
                                     const gr_chapter_rubric *ch, const char *gpu_id, gr_ch_slot *sl)
 {
@@ -323,7 +324,7 @@ static void gr_grade_chapters(const gr_config *x, gr_sub_state *st, const char *
 {
     size_t bytes = (size_t)res->n_ch * sizeof(gr_ch_slot);
     gr_ch_slot *sl = MAP_FAILED;
-    if (x->chapters_at_once && res->n_ch > 1 && st->budget->shared_us)
+    if (x->chapters_at_once && res->n_ch > 1)
         sl = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (sl == MAP_FAILED) {
         for (int c = 0; c < res->n_ch; c++)
@@ -331,6 +332,7 @@ static void gr_grade_chapters(const gr_config *x, gr_sub_state *st, const char *
         return;
     }
     pid_t pid[GR_MAX_CH] = {0};
+    double t = gr_now();
     for (int c = 0; c < res->n_ch; c++) {
         if (res->ch[c].status != GR_CH_GRADED) continue;
         sl[c].cr = res->ch[c];
@@ -345,6 +347,7 @@ static void gr_grade_chapters(const gr_config *x, gr_sub_state *st, const char *
     }
     for (int c = 0; c < res->n_ch; c++)
         if (pid[c] > 0) waitpid(pid[c], NULL, 0);
+    gr_budget_charge_span(st->budget, gr_now() - t);
     for (int c = 0; c < res->n_ch; c++) {
         if (res->ch[c].status != GR_CH_GRADED) continue;
         if (!sl[c].ran) { /* its process died before it handed anything back */
@@ -504,9 +507,6 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     gr_gpu_id(x->gpu, id, sizeof id);
     gr_gpu_lock_init(&lock, id);
     gr_budget_init(&budget, &x->rub);
-    /* the submission's count, where chapters graded at once all charge it */
-    long long *used = mmap(NULL, sizeof *used, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (used != MAP_FAILED) *used = 0, budget.shared_us = used;
     st.lock = &lock;
     st.budget = &budget;
     snprintf(probe_json, sizeof probe_json, "%s/san-probe.json", st.work);
@@ -533,7 +533,6 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     gr_sub_totals(res);
     gr_rmtree(st.work);
     res->budget_s = gr_budget_used(&budget);
-    if (used != MAP_FAILED) munmap(used, sizeof *used);
     res->wall_s = gr_now() - t0;
 }
 
