@@ -416,6 +416,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
             json_object_set_new(x, "correct_points", json_real(r->correct_pts));
             json_object_set_new(x, "perf_points", json_real(r->perf_pts));
+            json_object_set_new(x, "perf_max_points", json_real(r->rub.perf));
             json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
             json_object_set_new(x, "sanitizer_finding", json_boolean(gr_sanv_found(r->san_state)));
             json_object_set_new(x, "sanitizer", gr_jstr(r->san));

@@ -8,16 +8,17 @@
 #include "mutate.h"
 
 /* Whether the grader saw something in variant v: a verdict other than PASS, a sanitizer finding, what the
- * honesty checks caught, a diagnosis, or, graded with perf, points lost. Graded without perf, every
- * variant lacks its perf points, and a sanitizer run that did not finish ("not checked") withholds its
- * point without having seen anything: neither is a detection. */
+ * honesty checks caught, a diagnosis, or, graded with perf, performance points lost. Graded without perf,
+ * every variant lacks its perf points; graded without the sanitizer (the slow mutants), or with a run that
+ * did not finish ("not checked"), every variant lacks the sanitizer's: neither is a detection. */
 static int mu_detected(json_t *v, int perf)
 {
     const char *verdict = json_string_value(json_object_get(v, "verdict"));
     if ((verdict && strcmp(verdict, "PASS")) || json_is_true(json_object_get(v, "sanitizer_finding")) ||
         json_array_size(json_object_get(v, "caught")) || json_is_object(json_object_get(v, "diagnosis")))
         return 1;
-    return perf && json_real_value(json_object_get(v, "score")) < json_real_value(json_object_get(v, "max_score")) - 1e-9;
+    return perf && json_real_value(json_object_get(v, "perf_points")) <
+                       json_real_value(json_object_get(v, "perf_max_points")) - 1e-9;
 }
 
 /* The variant a region belongs to: the region's own name, or it less "-launch"; a shared region
