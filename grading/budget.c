@@ -22,19 +22,16 @@ void gr_budget_charge_span(gr_budget *b, double seconds)
     if (b && seconds > 0) b->submission += seconds;
 }
 
-double gr_budget_used(const gr_budget *b) { return b ? b->submission : 0; }
-
 int gr_budget_spent(const gr_budget *b, char *why, size_t len)
 {
     if (!b) return 0; /* no budget: a run outside a submission's grading (the sanitizer probe, say) */
-    double used = gr_budget_used(b);
-    int sub = b->cap_submission > 0 && used >= b->cap_submission;
+    int sub = b->cap_submission > 0 && b->submission >= b->cap_submission;
     int ch = b->cap_chapter > 0 && b->chapter >= b->cap_chapter;
     if (!sub && !ch) return 0;
     if (why && len)
         snprintf(why, len, "skipped: the %s's GPU time (%.0f s, rubric bounds.gpu_%s_s) was spent on earlier runs (%.0f s)",
                  sub ? "submission" : "chapter", sub ? b->cap_submission : b->cap_chapter, sub ? "submission" : "chapter",
-                 sub ? used : b->chapter);
+                 sub ? b->submission : b->chapter);
     return 1;
 }
 

@@ -30,9 +30,6 @@ void gr_budget_charge(gr_budget *b, double seconds);
  * side for 40 s held it 40 s, not 200). The chapters' own shares are charged by their runs as usual. */
 void gr_budget_charge_span(gr_budget *b, double seconds);
 
-/* The seconds the whole submission has used. */
-double gr_budget_used(const gr_budget *b);
-
 /* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why
  * (why may be NULL). */
 int gr_budget_spent(const gr_budget *b, char *why, size_t len);

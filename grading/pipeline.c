@@ -532,7 +532,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     }
     gr_sub_totals(res);
     gr_rmtree(st.work);
-    res->budget_s = gr_budget_used(&budget);
+    res->budget_s = budget.submission;
     res->wall_s = gr_now() - t0;
 }
 

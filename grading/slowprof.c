@@ -4,7 +4,7 @@
 
 int gr_ctr_room(const gr_budget *b)
 {
-    return !b || (b->cap_chapter - b->chapter >= 2 * GR_CTR_RUN_S && b->cap_submission - gr_budget_used(b) >= 2 * GR_CTR_RUN_S);
+    return !b || (b->cap_chapter - b->chapter >= 2 * GR_CTR_RUN_S && b->cap_submission - b->submission >= 2 * GR_CTR_RUN_S);
 }
 
 /* One profiled run of prog's variant within limit seconds; its counters into c, its wall time into *wall
