@@ -9,7 +9,10 @@
 #   grade    the references graded five times in a row, each timed (issue 27's mark: 95 s each)
 #   slow     the slow mutants and correct alternatives (tools/mutate's perf ones) graded with perf and their
 #            counters, then the report's tables; resumable: with SLOW_S=N (default 540) it stops grading
-#            after N seconds and reports what is graded, and the next call with the same clone goes on
+#            after N seconds and reports what is graded, and the next call with the same clone goes on;
+#            with SLOW_SCREEN=FILE (tools/mutate/times.sh's times.csv of this GPU) it grades only the
+#            alternatives and the mutants screened slower than 1.10x there: within the first band (1.2x)
+#            the grader measures no counters and names nothing, so grading the others tells nothing new
 # Together they are `make test REQUIRE_GPU=1` plus the grader's acceptance. Run them one after another, not
 # at once: class gradings side by side slow each other's runs past their limits. In a clone that other
 # users cannot pass through (under root's home), `make test` keeps its files in /tmp (scripts/test.sh).
@@ -54,7 +57,16 @@ slow_mutants() {
     if ! [[ ${SLOW_S:-540} =~ ^[1-9][0-9]*$ ]]; then echo "$0: SLOW_S='$SLOW_S' must be a whole number of seconds" >&2; return 2; fi
     make -s build/grade build/mutate > "$out/slow-build.log" 2>&1
     [ -f "$m/mutants.json" ] || ./build/mutate --out "$m" > "$out/slow-mutate.log" 2>&1
-    timeout -k 5 "${SLOW_S:-540}" ./build/grade --class "$m/subs-perf" --out "$m/out-perf" --jobs 4 --no-sanitizer \
+    local subs=$m/subs-perf
+    if [ -n "${SLOW_SCREEN:-}" ]; then
+        [ -f "$SLOW_SCREEN" ] || { echo "$0: SLOW_SCREEN=$SLOW_SCREEN is not a file" >&2; return 2; }
+        subs=$m/subs-screened
+        rm -rf "$subs" && mkdir -p "$subs"
+        awk -F, 'NR > 1 && ($2 == "none" || $6 + 0 > 1.10) {print $1}' "$SLOW_SCREEN" | sort -u |
+            while read -r id; do [ -d "$m/subs-perf/$id" ] && cp -r "$m/subs-perf/$id" "$subs/"; done
+        echo "screened by $SLOW_SCREEN: $(ls "$subs" | wc -l) of $(ls "$m/subs-perf" | wc -l) to grade"
+    fi
+    timeout -k 5 "${SLOW_S:-540}" ./build/grade --class "$subs" --out "$m/out-perf" --jobs 4 --no-sanitizer \
         --seeds 20261123 > "$out/slow-grade.log" 2>&1 || true
     ./build/mutate --report "$m" | tee "$out/slow-report.txt" | sed -n '/^Slow mutants (correct/,$p'
     return "${PIPESTATUS[0]}"

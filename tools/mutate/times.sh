@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The quick screen of the performance mutants on this GPU, without counters: each mutant of subs-perf/
+# (build/mutate) built as the Makefile builds a chapter, and the variants its region feeds timed beside
+# the reference's at the chapter's perf size. What it answers: which slow mutants this GPU punishes
+# beyond the rubric's first band (a mutant it does not punish has no cause to name), and that the
+# correct alternatives are not slower. It names no cause: that is the counters' work (make
+# diagnose-mutants). Usage, from the project root, on a GPU machine:
+#   tools/mutate/times.sh OUT [JOBS]      -> OUT/times.csv: id,label,variant,ref_ms,mut_ms,ratio
+set -euo pipefail
+out=${1:?usage: tools/mutate/times.sh OUT [JOBS]}
+jobs=${2:-8}
+mkdir -p "$out/bin"
+make -s build/mutate $(ls -d solutions/[0-9]*/ | sed -E 's|solutions/0*([0-9]+)-.*|build/solution\1|') >/dev/null
+rm -rf "$out/m" && build/mutate --out "$out/m" >/dev/null
+nvcc_cmd=$(cat build/.flags)
+# id region label chapter-file, one line per performance mutant
+python3 - "$out/m/mutants.json" > "$out/list" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for m in (d["mutants"] if isinstance(d, dict) else d):
+    if m.get("perf"):
+        print(m["id"], m["region"], m["label"], m["chapter"])
+PY
+build_one() { # id chapter
+  local src; src=$(ls "$out/m/subs-perf/$1"/chapters/*/*.cu)
+  local libs=-lgomp; [ "$2" = 4 ] && libs="-lgomp -lcublas"
+  $nvcc_cmd -o "$out/bin/$1" "$src" $libs > "$out/bin/$1.log" 2>&1 || echo "build failed: $1" >&2
+}
+export -f build_one; export out nvcc_cmd
+awk '{print $1, $4}' "$out/list" | xargs -P "$jobs" -n 2 bash -c 'build_one "$0" "$1"'
+size_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['perf_size'])" chapters/0$1-*/chapter.json; }
+variants_of() { build/solution$1 --list --json - 2>/dev/null | python3 -c "import json,sys; print(' '.join(json.loads(l)['variant'] for l in sys.stdin if l.strip()))"; }
+median() { # bin variant size -> ms (the variant's line: the ceiling has its own)
+  "$1" --variant "$2" --size "$3" --reps 20 --warmup 3 --json - 2>/dev/null |
+    python3 -c "import json,sys; r=[json.loads(l) for l in sys.stdin if l.startswith('{')]; r=[x for x in r if x.get('variant')==sys.argv[1]]; print(r[-1]['median_ms'] if r else 'nan')" "$2"
+}
+echo "id,label,variant,ref_ms,mut_ms,ratio" > "$out/times.csv"
+while read -r id region label ch; do
+  size=$(size_of "$ch")
+  # the variants the region feeds: the longest variant name that begins the region's ("shared-dynamic-launch"
+  # feeds shared-dynamic); a region that begins none (a helper's) feeds them all
+  vs=$(for v in $(variants_of "$ch"); do case $region in "$v"|"$v"-*) echo "${#v} $v";; esac; done | sort -rn | head -1 | cut -d' ' -f2)
+  [ -n "$vs" ] || vs=$(variants_of "$ch")
+  for v in $vs; do
+    [ -x "$out/bin/$id" ] || { echo "$id,$label,$v,,,build-failed" >> "$out/times.csv"; continue; }
+    r=$(median "build/solution$ch" "$v" "$size"); m=$(median "$out/bin/$id" "$v" "$size")
+    echo "$id,$label,$v,$r,$m,$(python3 -c "import sys; r,m=map(float,sys.argv[1:]); print(f'{m/r:.2f}')" "$r" "$m" 2>/dev/null || echo nan)" >> "$out/times.csv"
+  done
+done < "$out/list"
+column -s, -t < "$out/times.csv"
