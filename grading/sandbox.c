@@ -187,6 +187,10 @@ void gr_run_env_make(gr_run_env *e, const char *prog, const char *workdir, const
     e->v[n++] = e->tmp;
     e->v[n++] = "LANG=C";
     e->v[n++] = "LC_ALL=C";
+    /* After each of the harness's OpenMP regions (filling inputs, checking results) libgomp's idle threads
+     * spin before they sleep, and their spinning is the process's CPU time: inside a timed launch it read
+     * as host work (honesty's host-compute rule) against variants that do none. Passive threads sleep. */
+    e->v[n++] = "OMP_WAIT_POLICY=PASSIVE";
     if (ld) {
         snprintf(e->ld, sizeof e->ld, "LD_LIBRARY_PATH=%s", ld);
         e->v[n++] = e->ld;

@@ -129,14 +129,14 @@ Test(sandbox_parts, the_environment_holds_what_a_run_needs_and_nothing_of_the_gr
     gr_run_env e;
     gr_run_env_make(&e, "/w/run/sub/prog", "/w/run", NULL, extra);
     const char *const want[] = {"PATH=/w/run/sub:/usr/local/cuda/bin:/usr/bin:/bin", "HOME=/w/run", "TMPDIR=/w/run",
-                                "LANG=C", "LC_ALL=C", "CUDA_VISIBLE_DEVICES=1", NULL};
+                                "LANG=C", "LC_ALL=C", "OMP_WAIT_POLICY=PASSIVE", "CUDA_VISIBLE_DEVICES=1", NULL};
     int n = 0;
     for (const char *const *w = want; *w; w++, n++) cr_assert(has(e.v, *w), "%s is missing", *w);
     for (int i = 0; e.v[i]; i++) cr_assert_null(strstr(e.v[i], "s3cret"), "the grader's environment leaked: %s", e.v[i]);
     cr_assert_null(e.v[n], "more than the run needs: %s", e.v[n]);
     gr_run_env_make(&e, "/w/run/sub/prog", "/w/run", "/usr/local/cuda/lib64", NULL);
     cr_assert(has(e.v, "LD_LIBRARY_PATH=/usr/local/cuda/lib64"), "the library path is not passed on");
-    cr_assert_null(e.v[6]);
+    cr_assert_null(e.v[7]);
 }
 
 Test(sandbox_parts, the_environment_keeps_room_for_its_own_entries)
