@@ -322,6 +322,20 @@ static char *report_text(const char *dir)
 
 /* The slow mutants' own table: a cause named right, a slow one where nothing was named ("slow"), and a
  * correct alternative where a cause was invented (counted) or not. */
+/* The diagnosis of mutant id's first variant gets counters of the given status. */
+static void set_counters(const char *dir, const char *id, const char *status)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/out-perf/%s/grading.json", dir, id);
+    json_t *g = json_load_file(p, 0, NULL);
+    cr_assert_not_null(g);
+    json_t *v = json_array_get(json_object_get(json_array_get(json_object_get(g, "chapters"), 0), "variants"), 0);
+    cr_assert_not_null(json_object_get(v, "diagnosis"));
+    json_object_set_new(json_object_get(v, "diagnosis"), "counters", json_pack("{s:s}", "status", status));
+    cr_assert_eq(json_dump_file(g, p, 0), 0);
+    json_decref(g);
+}
+
 Test(mutate, slow_table_counts_causes_and_inventions)
 {
     static const struct {
@@ -334,7 +348,10 @@ Test(mutate, slow_table_counts_causes_and_inventions)
                  * as false alarms for it) */
                 {"s3", "none", NULL, 1, 3.0}, {"s4", "none", "uncoalesced", 1, 3.0}, {"w1", "tail", "tail", 0, 1.0},
                 /* a slow mutant this GPU does not punish: no diagnosis, so not in the rate, but listed */
-                {"s5", "scalar-loads", NULL, 1, 3.0}};
+                {"s5", "scalar-loads", NULL, 1, 3.0},
+                /* slow here, but the profiler ran past its limit: nothing named, counted apart from a
+                 * measurement that named nothing (s2) */
+                {"s6", "serialized-atomics", "slow", 1, 3.0}};
     char dir[256], p[512];
     wbt_tmpdir(dir, sizeof dir);
     json_t *list = json_array();
@@ -346,10 +363,16 @@ Test(mutate, slow_table_counts_causes_and_inventions)
     snprintf(p, sizeof p, "%s/mutants.json", dir);
     cr_assert_eq(json_dump_file(list, p, 0), 0);
     json_decref(list);
+    set_counters(dir, "s2", "ok");
+    set_counters(dir, "s6", "timeout");
     char *t = report_text(dir);
-    cr_assert(strstr(t, "Slow mutants") && strstr(t, "graded 5 of 5)"), "%s", t);
-    cr_assert(strstr(t, "cause named right:               1/2 = 50% of the mutants slow on this GPU"), "%s", t);
-    cr_assert(strstr(t, "not slower here:                 1 of 3"), "%s", t);
+    cr_assert(strstr(t, "Slow mutants") && strstr(t, "graded 6 of 6)"), "%s", t);
+    cr_assert(strstr(t, "cause named right:               1/3 = 33% of the mutants slow on this GPU"), "%s", t);
+    cr_assert(strstr(t, "counters not measured:           1 of those 3"), "%s", t);
+    cr_assert(strstr(t, "named right where measured:      1/2 = 50%"), "%s", t);
+    const char *unm = strstr(t, "Slow mutants whose counters were not measured");
+    cr_assert(unm && strstr(unm, "s6") && strstr(unm, "timeout") && !strstr(unm, "s2 "), "%s", t);
+    cr_assert(strstr(t, "not slower here:                 1 of 4"), "%s", t);
     const char *flat = strstr(t, "Slow mutants not slower on this GPU");
     cr_assert(flat && strstr(flat, "s5") && !strstr(flat, "s2"), "%s", t);
     cr_assert(strstr(t, "causes invented on alternatives: 1 of 2"), "%s", t);
@@ -364,7 +387,7 @@ Test(mutate, slow_table_counts_causes_and_inventions)
     cr_assert_eq(json_dump_file(g, p, 0), 0);
     json_decref(g);
     t = report_text(dir);
-    cr_assert(strstr(t, "graded 4 of 5)") && strstr(t, "cause named right:               0/1 = 0%"), "%s", t);
+    cr_assert(strstr(t, "graded 5 of 6)") && strstr(t, "cause named right:               0/2 = 0%"), "%s", t);
     free(t);
 }
 

@@ -45,11 +45,16 @@ typedef struct {
     int graded, caught;
     int named;            /* gr_bug, GR_BUG_NONE where no diagnosis */
     double ratio;         /* the variant's time over the reference's, 0 where not timed */
+    char ctr[16];         /* the counters' status where a slow variant was diagnosed ("ok", "timeout", ...) */
 } mu_outcome;
+
+/* Slow here, and nothing named because the counters were not measured (the profiler's time limit, the
+ * budget, no ncu): not a diagnosis that failed, a measurement that did not happen. */
+static int mu_unmeasured(const mu_outcome *o) { return o->named == GR_BUG_SLOW && o->ctr[0] && strcmp(o->ctr, "ok"); }
 
 static mu_outcome mu_read(const char *dir, json_t *m)
 {
-    mu_outcome o = {0, 0, GR_BUG_NONE, 0};
+    mu_outcome o = {0, 0, GR_BUG_NONE, 0, ""};
     const char *id = json_string_value(json_object_get(m, "id"));
     int chn = (int)json_integer_value(json_object_get(m, "chapter"));
     char p[4096];
@@ -81,6 +86,8 @@ static mu_outcome mu_read(const char *dir, json_t *m)
         o.ratio = v ? json_number_value(json_object_get(v, "time_ratio")) : 0;
         int b = json_is_object(d) ? gr_bug_parse(json_string_value(json_object_get(d, "class"))) : -1;
         o.named = b < 0 ? GR_BUG_NONE : b;
+        const char *cst = json_string_value(json_object_get(json_object_get(d, "counters"), "status"));
+        snprintf(o.ctr, sizeof o.ctr, "%s", cst ? cst : "");
     }
     json_decref(g);
     return o;
@@ -102,6 +109,7 @@ typedef struct {
     int total, graded, real, caught, right, right_caught;
     int invented; /* slow table: a cause named for a correct alternative (label none) */
     int flat;     /* slow table: a slow mutant that ran within the first band here: no slowness to explain */
+    int unmeasured; /* slow table: slow here, its counters not measured (mu_unmeasured) */
 } mu_tally;
 
 /* The slow mutants: graded with perf and labelled with a cause of slowness, or a correct alternative
@@ -137,6 +145,7 @@ static void mu_count(json_t *list, const mu_outcome *outs, mu_tally *t, int slow
         /* not diagnosed at all: on this GPU the mutant is not slower than the rubric's first band, so
          * there is no cause to find (its rate counts the mutants that are slow here) */
         t->flat += slow_only && want != GR_BUG_NONE && o.named == GR_BUG_NONE;
+        t->unmeasured += slow_only && want != GR_BUG_NONE && mu_unmeasured(&o);
     }
 }
 
@@ -179,14 +188,19 @@ static void mu_print_slow(FILE *f, const mu_tally *t)
     int alt = t->graded - t->real, right = t->right - t->table[GR_BUG_NONE][GR_BUG_NONE], slow = t->real - t->flat;
     fprintf(f, "\ncause named right:               %d/%d = %.0f%% of the mutants slow on this GPU (target: 80%%)\n", right,
             slow, slow ? 100.0 * right / slow : 0);
+    fprintf(f, "counters not measured:           %d of those %d (nothing named without them; listed below)\n",
+            t->unmeasured, slow);
+    fprintf(f, "named right where measured:      %d/%d = %.0f%%\n", right, slow - t->unmeasured,
+            slow - t->unmeasured ? 100.0 * right / (slow - t->unmeasured) : 0);
     fprintf(f, "not slower here:                 %d of %d (within the first band: nothing to name; listed below)\n",
             t->flat, t->real);
     fprintf(f, "causes invented on alternatives: %d of %d (target: 0)\n", t->invented, alt);
 }
 
-/* The slow mutants that ran within the first band here, with their time ratio: a mutation whose cost
- * this GPU hides (its caches, its coalescer), to be replaced by one that shows. */
-static void mu_print_flat(FILE *f, json_t *list, const mu_outcome *outs)
+/* Two lists of slow mutants with their time ratio. flat: those that ran within the first band here, a
+ * mutation whose cost this GPU hides (its caches, its coalescer), to be replaced by one that shows; else
+ * those slow here whose counters were not measured, with the counters' status. */
+static void mu_print_slow_list(FILE *f, json_t *list, const mu_outcome *outs, int flat)
 {
     size_t i;
     json_t *m;
@@ -194,11 +208,13 @@ static void mu_print_flat(FILE *f, json_t *list, const mu_outcome *outs)
     json_array_foreach(list, i, m)
     {
         int want = gr_bug_parse(json_string_value(json_object_get(m, "label")));
-        if (!outs[i].graded || want < 0 || want == GR_BUG_NONE || !mu_is_slow(m, want) || outs[i].named != GR_BUG_NONE)
-            continue;
-        if (!n++) fprintf(f, "\nSlow mutants not slower on this GPU (time over the reference's):\n");
+        if (!outs[i].graded || want < 0 || want == GR_BUG_NONE || !mu_is_slow(m, want)) continue;
+        if (flat ? outs[i].named != GR_BUG_NONE : !mu_unmeasured(&outs[i])) continue;
+        if (!n++)
+            fprintf(f, flat ? "\nSlow mutants not slower on this GPU (time over the reference's):\n"
+                            : "\nSlow mutants whose counters were not measured (time over the reference's, counters):\n");
         fprintf(f, "  %-28s %-18s %.2fx  %s\n", json_string_value(json_object_get(m, "id")), gr_bug_name(want),
-                outs[i].ratio, json_string_value(json_object_get(m, "what")));
+                outs[i].ratio, flat ? json_string_value(json_object_get(m, "what")) : outs[i].ctr);
     }
 }
 
@@ -256,7 +272,10 @@ int mu_report(const char *dir, FILE *f)
         else {
             mu_print_table(f, t);
             mu_print_slow(f, slow);
-            if (slow->graded) mu_print_flat(f, list, outs);
+            if (slow->graded) {
+                mu_print_slow_list(f, list, outs, 1);
+                mu_print_slow_list(f, list, outs, 0);
+            }
             mu_print_lists(f, list, outs);
             rc = 0;
         }
