@@ -34,6 +34,10 @@ $(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
 $(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 	./$< $(ARGS)
 
+# Every reference, built and not run: what the grader times students beside.
+.PHONY: references
+references: $(SOLUTIONS)
+
 # The student release (and any copy without solutions/) has no references: say so (also under make -n).
 $(addprefix solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))) $(addprefix $(BUILD)/solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))):
 	$(error $@: this copy has no reference solution of chapter $(lastword $(subst n, ,$@)) (solutions/ is not part of the student release))
