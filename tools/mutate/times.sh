@@ -9,15 +9,16 @@
 set -euo pipefail
 out=${1:?usage: tools/mutate/times.sh OUT [JOBS]}
 jobs=${2:-8}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "times.sh: JOBS='$jobs' must be a positive whole number" >&2; exit 2; }
+nvidia-smi -L >/dev/null 2>&1 || { echo "times.sh: no usable NVIDIA GPU here (nvidia-smi -L failed): it times kernels" >&2; exit 3; }
 mkdir -p "$out/bin"
-make -s build/mutate $(ls -d solutions/[0-9]*/ | sed -E 's|solutions/0*([0-9]+)-.*|build/solution\1|') >/dev/null
+make -s build/mutate references >/dev/null
 rm -rf "$out/m" && build/mutate --out "$out/m" >/dev/null
 nvcc_cmd=$(cat build/.flags)
-# id region label chapter-file, one line per performance mutant
+# id region label chapter, one line per performance mutant
 python3 - "$out/m/mutants.json" > "$out/list" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1]))
-for m in (d["mutants"] if isinstance(d, dict) else d):
+for m in json.load(open(sys.argv[1])):
     if m.get("perf"):
         print(m["id"], m["region"], m["label"], m["chapter"])
 PY
@@ -28,23 +29,26 @@ build_one() { # id chapter
 }
 export -f build_one; export out nvcc_cmd
 awk '{print $1, $4}' "$out/list" | xargs -P "$jobs" -n 2 bash -c 'build_one "$0" "$1"'
-size_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['perf_size'])" chapters/0$1-*/chapter.json; }
-variants_of() { build/solution$1 --list --json - 2>/dev/null | python3 -c "import json,sys; print(' '.join(json.loads(l)['variant'] for l in sys.stdin if l.strip()))"; }
-median() { # bin variant size -> ms (the variant's line: the ceiling has its own)
-  "$1" --variant "$2" --size "$3" --reps 20 --warmup 3 --json - 2>/dev/null |
+# each chapter's perf size and variants, read once
+declare -A size variants
+for ch in $(awk '{print $4}' "$out/list" | sort -u); do
+  size[$ch]=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['perf_size'])" "$(ls -d chapters/$(printf %02d "$ch")-*/)chapter.json")
+  variants[$ch]=$(build/solution$ch --list --json - | python3 -c "import json,sys; print(' '.join(json.loads(l)['variant'] for l in sys.stdin if l.strip()))")
+done
+median() { # bin variant size -> ms (the variant's line: the ceiling has its own); nan when the run failed
+  { "$1" --variant "$2" --size "$3" --reps 20 --warmup 3 --json - 2>/dev/null || true; } |
     python3 -c "import json,sys; r=[json.loads(l) for l in sys.stdin if l.startswith('{')]; r=[x for x in r if x.get('variant')==sys.argv[1]]; print(r[-1]['median_ms'] if r else 'nan')" "$2"
 }
 echo "id,label,variant,ref_ms,mut_ms,ratio" > "$out/times.csv"
+# the reference is timed again beside each mutant: a pair taken moments apart, not one old baseline
 while read -r id region label ch; do
-  size=$(size_of "$ch")
   # the variants the region feeds: the longest variant name that begins the region's ("shared-dynamic-launch"
   # feeds shared-dynamic); a region that begins none (a helper's) feeds them all
-  vs=$(for v in $(variants_of "$ch"); do case $region in "$v"|"$v"-*) echo "${#v} $v";; esac; done | sort -rn | head -1 | cut -d' ' -f2)
-  [ -n "$vs" ] || vs=$(variants_of "$ch")
-  for v in $vs; do
+  vs=$(for v in ${variants[$ch]}; do case $region in "$v"|"$v"-*) echo "${#v} $v";; esac; done | sort -rn | head -1 | cut -d' ' -f2)
+  for v in ${vs:-${variants[$ch]}}; do
     [ -x "$out/bin/$id" ] || { echo "$id,$label,$v,,,build-failed" >> "$out/times.csv"; continue; }
-    r=$(median "build/solution$ch" "$v" "$size"); m=$(median "$out/bin/$id" "$v" "$size")
+    r=$(median "build/solution$ch" "$v" "${size[$ch]}"); m=$(median "$out/bin/$id" "$v" "${size[$ch]}")
     echo "$id,$label,$v,$r,$m,$(python3 -c "import sys; r,m=map(float,sys.argv[1:]); print(f'{m/r:.2f}')" "$r" "$m" 2>/dev/null || echo nan)" >> "$out/times.csv"
   done
 done < "$out/list"
-column -s, -t < "$out/times.csv"
+cat "$out/times.csv"
