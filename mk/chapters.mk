@@ -37,6 +37,7 @@ $(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 # Every reference, built and not run: what the grader times students beside.
 .PHONY: references
 references: $(SOLUTIONS)
+	$(if $(SOLUTIONS),@:,$(error references: this copy has no reference solutions (solutions/ is not part of the student release)))
 
 # The student release (and any copy without solutions/) has no references: say so (also under make -n).
 $(addprefix solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))) $(addprefix $(BUILD)/solution,$(filter-out $(SOLUTIONS_PRESENT),$(CHAPTERS))):
