@@ -162,3 +162,36 @@ Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
             dir);
     printf("slurm jobs of the GPU class:\n%s", out);
 }
+
+/* A student on a login node (issue 39): `make chapter1 ENGINE=slurm` and `make check ENGINE=slurm` run on
+ * the cluster's node through srun and print what a local run prints, its exit code included. This node
+ * has no GPU (a GPU machine plays one: CUDA_VISIBLE_DEVICES=-1, which srun passes on), so the program's
+ * "no CUDA device" line and its exit code 3 must come back, and make check's no-GPU conclusion (8). */
+Test(slurm, a_chapter_and_make_check_run_on_a_node_and_bring_back_the_exit_code, .timeout = 1200)
+{
+    static char out[WBT_OUT_MAX];
+    char line[256];
+    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
+    int rc = wbt_run(out, "timeout 1000 tests/slurm/cluster.sh start %s", dir);
+    if (rc == 77) {
+        const char *last = out, *p;
+        for (p = out; (p = strchr(p, '\n')) && p[1]; p++) last = p + 1;
+        cr_skip_test("no Slurm here: %s", wbt_first_line(last, line, sizeof line));
+    }
+    cr_assert_eq(rc, 0, "cluster.sh start: exit %d\n%s", rc, out);
+#define SL_MAKE "export SLURM_CONF=%s/slurm.conf CUDA_VISIBLE_DEVICES=-1 && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
+    rc = wbt_run(out, SL_MAKE "chapter1 ENGINE=slurm TIME=5 2>&1", dir);
+    cr_assert_neq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "srun ") && strstr(out, "./build/chapter1"), "not run through srun:\n%s", out);
+    cr_assert(strstr(out, "\nno CUDA device found"), "the program's own line did not come back:\n%s", out);
+    cr_assert(strstr(out, "chapter1] Error 3"), "the program's exit code 3 did not come back through srun and make:\n%s", out);
+    rc = wbt_run(out, SL_MAKE "check CH=1 ENGINE=slurm TIME=5 OUT=%s/check 2>&1", dir, dir);
+    cr_assert(strstr(out, "srun ") && strstr(out, "--check"), "not run through srun:\n%s", out);
+    cr_assert(strstr(out, "\nnot checked here: correctness"), "make check's no-GPU conclusion did not come back:\n%s", out);
+    cr_assert(strstr(out, "check] Error 8"), "make check's exit code (8: nothing found, no GPU) did not come back:\n%s", out);
+    /* what the node wrote is where a local run writes it */
+    char p[128];
+    snprintf(p, sizeof p, "%s/check/grading.json", dir);
+    cr_assert_eq(access(p, F_OK), 0, "no %s:\n%s", p, out);
+#undef SL_MAKE
+}
