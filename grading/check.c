@@ -1,6 +1,7 @@
 /* check.c — see check.h. */
 #include "check.h"
 #include "caught.h"
+#include "gpu.h"
 
 /* A finding of chapter ch for `who`; the count goes on past max (the caller sizes its array by it). */
 static int gr_check_add(gr_check_finding *out, int max, int n, int ch, const char *who, const char *text)
@@ -108,4 +109,99 @@ void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why)
     char line[900];
     gr_check_not_checked(why, line, sizeof line);
     fprintf(f, "%s\n", line);
+}
+
+/* ---------------------------------------------------------------- the performance points of the practice run */
+gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in)
+{
+    if (in->have_ref) return GR_PERF_TIMED;
+    int same_gpu = in->gpu_here[0] && !strcmp(in->gpu_here, in->gpu_recorded);
+    int same_size = in->size_perf[0] && !strcmp(in->size_perf, in->size_recorded);
+    return same_gpu && same_size ? GR_PERF_RECORDED : GR_PERF_NOT_SCORED;
+}
+
+/* This GPU's name as nvidia-smi gives it (the recorded tables' "gpu"), or "" where it cannot say. */
+static void gr_check_gpu_name(const gr_config *x, char *out, size_t len)
+{
+    char id[64], cmd[200];
+    out[0] = 0;
+    gr_gpu_id(x->gpu, id, sizeof id);
+    if (strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(id)) return;
+    snprintf(cmd, sizeof cmd, "nvidia-smi --query-gpu=name --format=csv,noheader -i %s 2>/dev/null", id);
+    int st;
+    char *name = gr_capture_cmd(cmd, 4096, &st);
+    if (name && st == 0) snprintf(out, len, "%.*s", (int)strcspn(name, "\r\n"), name);
+    free(name);
+}
+
+/* The reference's recorded table of chapter ch (handouts/results/chN.json): its GPU, its size (canonical)
+ * and each variant's median time, into in and ms (by the chapter's variant order; 0: not recorded). */
+static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_check_perf_in *in, double *ms)
+{
+    char path[PATH_MAX], err[200];
+    snprintf(path, sizeof path, "%s/handouts/results/ch%d.json", x->root, cr->number);
+    json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL, *o;
+    size_t i;
+    json_array_foreach(lines, i, o)
+    {
+        const char *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
+        const char *gpu = json_string_value(json_object_get(o, WB_JSON_GPU));
+        const char *size = json_string_value(json_object_get(o, WB_JSON_SIZE));
+        for (int k = 0; v && k < cr->n_v; k++) {
+            if (strcmp(v, cr->v[k].name)) continue;
+            ms[k] = json_number_value(json_object_get(o, WB_JSON_MEDIAN_MS));
+            if (gpu) snprintf(in->gpu_recorded, sizeof in->gpu_recorded, "%s", gpu);
+            if (size) gr_size_canon(size, in->size_recorded, sizeof in->size_recorded);
+        }
+    }
+    json_decref(lines);
+}
+
+/* Recorded: each timed variant's points by the rubric's bands against the reference's recorded time. */
+static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const gr_check_perf_in *in, const double *ms)
+{
+    for (int k = 0; k < cr->n_v; k++) {
+        gr_var_result *r = &cr->v[k];
+        if (r->verdict != GR_V_SELF_PASS || !r->perf_ran || !(r->stu_ms > 0) || !(ms[k] > 0) || r->caught) continue;
+        r->ref_ms = ms[k];
+        r->ratio = r->stu_ms / r->ref_ms;
+        double frac = gr_band_fraction(&x->rub, r->ratio);
+        r->perf_pts = frac * r->rub.perf;
+        snprintf(r->perf_note, sizeof r->perf_note, "Speed: %.4f ms vs the reference's recorded %.4f ms (%.2fx): %.0f%% of "
+                                                    "the performance points.",
+                 r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
+    }
+    snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: your times against the reference's recorded on this GPU "
+             "model (%s, handouts/results/ch%d.json); the grader times the reference beside yours", in->gpu_here, cr->number);
+}
+
+/* Not scored: the performance points leave the total (its maximum too), and the chapter says so. */
+static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
+{
+    double pts = 0;
+    for (int k = 0; k < cr->n_v; k++) pts += cr->v[k].rub.perf, cr->v[k].rub.perf = 0, cr->v[k].perf_pts = 0;
+    snprintf(cr->perf_note, sizeof cr->perf_note, "performance: not scored here (%.1f points, not in the total): no "
+             "reference to time yours beside%s%s%s; the grader times it beside yours", pts,
+             in->gpu_recorded[0] ? ", and its recorded times are for " : "", in->gpu_recorded,
+             in->gpu_recorded[0] ? (strcmp(in->gpu_here, in->gpu_recorded) ? " (another GPU)" : " at another size") : "");
+}
+
+void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
+{
+    if (x->mode != GR_MODE_CHECK) return;
+    char gpu[128] = "";
+    for (int c = 0; c < res->n_ch; c++) {
+        gr_ch_result *cr = &res->ch[c];
+        if (cr->status != GR_CH_GRADED || !cr->self_check) continue;
+        if (!gpu[0]) gr_check_gpu_name(x, gpu, sizeof gpu);
+        gr_check_perf_in in = {0};
+        double ms[GR_MAX_VAR] = {0};
+        snprintf(in.gpu_here, sizeof in.gpu_here, "%s", gpu);
+        for (int i = 0; i < x->rub.n_ch; i++)
+            if (x->rub.ch[i].number == cr->number) gr_size_canon(x->rub.ch[i].perf_size, in.size_perf, sizeof in.size_perf);
+        gr_check_recorded(x, cr, &in, ms);
+        if (gr_check_perf_decide(&in) == GR_PERF_RECORDED) gr_check_score_recorded(x, cr, &in, ms);
+        else gr_check_unscored(cr, &in);
+    }
+    gr_sub_totals(res);
 }

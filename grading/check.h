@@ -9,7 +9,7 @@
 #ifndef GR_CHECK_H
 #define GR_CHECK_H
 
-#include "report.h"
+#include "job.h"
 
 /* What a practice run came to. */
 typedef enum {
@@ -48,5 +48,23 @@ static inline int gr_check_no_gpu(gr_check_outcome o) { return o == GR_CHECK_FIN
 /* The conclusion without a GPU, instead of the grade's table: each finding on its line, then what was not
  * checked (why: gr_sub_judge's reason). Before the reports are written (they free the compile logs). */
 void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why);
+
+/* How a practice run scores a chapter's performance points: timed beside the reference (where this copy has
+ * it: the course repository), else against the reference's recorded table (handouts/results/chN.json)
+ * where it was recorded on this GPU model at the chapter's benchmark size, else not at all: those points
+ * leave the total and its maximum, and the chapter says so (never a total the grader would not give). */
+typedef enum { GR_PERF_TIMED, GR_PERF_RECORDED, GR_PERF_NOT_SCORED } gr_check_perf_way;
+typedef struct {
+    int have_ref;            /* the reference was timed beside the student's code */
+    char gpu_here[128];      /* this GPU's name (nvidia-smi), "" when unknown */
+    char gpu_recorded[128];  /* the recorded table's "gpu", "" when none */
+    char size_perf[64];      /* the chapter's benchmark size, canonical (gr_size_canon) */
+    char size_recorded[64];  /* the recorded table's size, canonical */
+} gr_check_perf_in;
+gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in);
+
+/* The practice run's self-checked chapters (no reference here): their performance points as decided
+ * above, the totals again. Nothing outside check mode. */
+void gr_check_score_perf(const gr_config *x, gr_sub_result *res);
 
 #endif /* GR_CHECK_H */

@@ -286,6 +286,7 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     gr_sub_result *res = calloc(1, sizeof *res);
     x->chapters_at_once = 1; /* the only grading here */
     gr_grade_one(x, sub, who, out_dir, res);
+    gr_check_score_perf(x, res); /* make check without a reference: its performance points, or none */
     char why[sizeof res->error + 700];
     gr_sub_status st = gr_sub_judge(res, why, sizeof why);
     gr_check_outcome co = gr_check_outcome_of(res, x->mode); /* make check without a GPU: its own conclusion */

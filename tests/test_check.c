@@ -185,3 +185,43 @@ Test(check, without_a_gpu_findings_one_line_each_then_what_was_not_checked, .ini
     cr_assert(strstr(out, "not gradable fake.cu: TODO region 'reverse' (line 17) is never closed") &&
                   strstr(out, "total 0.0 / 8.0"), "%s", out);
 }
+
+/* ---------------------------------------------------------------- the practice run's performance points */
+Test(check, performance_is_timed_beside_the_reference_recorded_on_this_gpu_or_not_scored)
+{
+    gr_check_perf_in in = {.have_ref = 1};
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_TIMED);
+    in = (gr_check_perf_in){.gpu_here = "NVIDIA H100 80GB HBM3", .gpu_recorded = "NVIDIA H100 80GB HBM3",
+                            .size_perf = "67108864", .size_recorded = "67108864"};
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_RECORDED);
+    in.have_ref = 1;
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_TIMED, "the reference beside beats any record");
+    in.have_ref = 0;
+    snprintf(in.size_recorded, sizeof in.size_recorded, "268435456");
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_NOT_SCORED, "recorded at another size");
+    snprintf(in.size_recorded, sizeof in.size_recorded, "67108864");
+    snprintf(in.gpu_here, sizeof in.gpu_here, "NVIDIA H200");
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_NOT_SCORED, "recorded on another GPU");
+    in.gpu_here[0] = in.gpu_recorded[0] = 0;
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_NOT_SCORED, "no GPU name on either side is no match");
+    snprintf(in.gpu_here, sizeof in.gpu_here, "NVIDIA H100 80GB HBM3");
+    snprintf(in.gpu_recorded, sizeof in.gpu_recorded, "NVIDIA H100 80GB HBM3");
+    in.size_perf[0] = in.size_recorded[0] = 0;
+    cr_assert_eq(gr_check_perf_decide(&in), GR_PERF_NOT_SCORED, "no size on either side is no match");
+}
+
+/* Without a reference (the student release has none) and without a record for this GPU, the practice run
+ * gives no performance points and leaves them out of the total: never "6.0 / 8.0" for a full solution (the fake chapter: 2 variants, 1 performance point each).
+ * The fake chapter needs no GPU, so its student build runs here and checks itself. */
+Test(check, without_a_reference_the_total_leaves_out_what_was_not_scored, .init = setup, .fini = teardown, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    fake_check(out);
+    int rc = wbt_run(out, "rm %s/build/solution9", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = run_check(out);
+    cr_assert_eq(rc, GR_EXIT_OK, "exit %d\n%s", rc, out);
+    cr_assert(strstr(out, "SELF-PASS"), "%s", out);
+    cr_assert(strstr(out, "performance: not scored here (2.0 points, not in the total)"), "%s", out);
+    cr_assert(strstr(out, "total 6.0 / 6.0"), "want the total without the performance points:\n%s", out);
+}
