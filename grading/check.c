@@ -2,6 +2,7 @@
 #include "check.h"
 #include "caught.h"
 #include "gpu.h"
+#include "perf.h"
 
 /* A finding of chapter ch for `who`; the count goes on past max (the caller sizes its array by it). */
 static int gr_check_add(gr_check_finding *out, int max, int n, int ch, const char *who, const char *text)
@@ -90,7 +91,7 @@ void gr_check_not_checked(const char *why, char *out, size_t len)
     size_t l = strcspn(cause, ".");
     snprintf(out, len,
              "not checked here: correctness, compute-sanitizer and speed (they need a GPU: %.*s); run `make check` on "
-             "a machine with an NVIDIA GPU, or `make check ENGINE=slurm` from a cluster's login node",
+             "a machine with an NVIDIA GPU, or `make check ENGINE=slurm GRES=gpu:1` from a cluster's login node",
              (int)(l > 300 ? 300 : l), cause);
 }
 
@@ -163,13 +164,7 @@ static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const 
     for (int k = 0; k < cr->n_v; k++) {
         gr_var_result *r = &cr->v[k];
         if (r->verdict != GR_V_SELF_PASS || !r->perf_ran || !(r->stu_ms > 0) || !(ms[k] > 0) || r->caught) continue;
-        r->ref_ms = ms[k];
-        r->ratio = r->stu_ms / r->ref_ms;
-        double frac = gr_band_fraction(&x->rub, r->ratio);
-        r->perf_pts = frac * r->rub.perf;
-        snprintf(r->perf_note, sizeof r->perf_note, "Speed: %.4f ms vs the reference's recorded %.4f ms (%.2fx): %.0f%% of "
-                                                    "the performance points.",
-                 r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
+        gr_perf_points(&x->rub, r, ms[k], "the reference's recorded");
     }
     snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: your times against the reference's recorded on this GPU "
              "model (%s, handouts/results/ch%d.json); the grader times the reference beside yours", in->gpu_here, cr->number);
