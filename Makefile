@@ -6,7 +6,7 @@
 #   make V=1 ...                show the compiler commands (quiet by default)
 #   make ARCH=sm_86 ...         build for another GPU than the one detected
 #   make sass | resources | sanitize | profile CH=N [V=variant]   look inside a chapter
-#   make check [CH=N]           grade your own chapters the way the autograder will (GPU)
+#   make check [CH=N]           grade your own chapters the way the autograder will (without a GPU: what needs none)
 #   make handouts               render the handouts to HTML in build/handouts/
 # -- the course's own (not in the student release):
 #   make solutionN              build and run chapter N's reference; SOLUTION=1 looks inside it

@@ -24,6 +24,7 @@
 #include "slurm.h"
 #include "sanitize.h"
 #include "lms.h"
+#include "check.h"
 
 #include <getopt.h>
 #include <sys/random.h>
@@ -285,16 +286,20 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     gr_sub_result *res = calloc(1, sizeof *res);
     x->chapters_at_once = 1; /* the only grading here */
     gr_grade_one(x, sub, who, out_dir, res);
+    gr_check_score_perf(x, res); /* make check without a reference: its performance points, or none */
     char why[sizeof res->error + 700];
     gr_sub_status st = gr_sub_judge(res, why, sizeof why);
+    gr_check_outcome co = gr_check_outcome_of(res, x->mode); /* make check without a GPU: its own conclusion */
+    if (gr_check_no_gpu(co)) gr_check_print_static(stdout, res, why);
     errno = 0;
-    rc = gr_write_reports(x, sub, out_dir, res, stdout);
+    rc = gr_write_reports(x, sub, out_dir, res, gr_check_no_gpu(co) ? NULL : stdout);
     free(res);
     if (rc) {
         fprintf(stderr, "grade: the reports could not all be written in %s: %s\n", out_dir, errno ? strerror(errno) : "write error");
         return GR_EXIT_IO;
     }
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
+    if (gr_check_no_gpu(co)) return gr_check_exit(co, st);
     if (st != GR_SUB_GRADED) gr_say_not_graded((x->mode == GR_MODE_CHECK) ? "chapters/" : sub, st, why);
     return gr_exit_of(st);
 }

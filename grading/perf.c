@@ -259,14 +259,19 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
         r->ref_sol_pct = rs->n_pct[sel[i]] ? gr_median(rs->pct[sel[i]], rs->n_pct[sel[i]])
                          : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms : 0;
         if (rs->failed || ss->failed || forged || r->stu_ms <= 0 || r->ref_ms <= 0) continue;
-        r->ratio = r->stu_ms / r->ref_ms;
-        double frac = gr_band_fraction(&x->rub, r->ratio);
-        r->perf_pts = frac * r->rub.perf;
-        snprintf(r->perf_note, sizeof r->perf_note, "Speed: %.4f ms vs the reference's %.4f ms (%.2fx): %.0f%% of the "
-                                                    "performance points.",
-                 r->stu_ms, r->ref_ms, r->ratio, 100 * frac);
+        gr_perf_points(&x->rub, r, r->ref_ms, "the reference's");
     }
     return forged;
+}
+
+void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const char *ref_what)
+{
+    r->ref_ms = ref_ms;
+    r->ratio = r->stu_ms / r->ref_ms;
+    double frac = gr_band_fraction(rub, r->ratio);
+    r->perf_pts = frac * r->rub.perf;
+    snprintf(r->perf_note, sizeof r->perf_note, "Speed: %.4f ms vs %s %.4f ms (%.2fx): %.0f%% of the performance points.",
+             r->stu_ms, ref_what, r->ref_ms, r->ratio, 100 * frac);
 }
 
 /* Which variants a failed student run timed (into timed), for one more pass without the others; those it

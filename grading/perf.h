@@ -13,6 +13,10 @@ void gr_perf(const gr_chjob *j);
  * to compare with the reported times. ref_per_ms: the reference's reported milliseconds per repetition. */
 int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi);
 
+/* A timed variant's performance points: its time (r->stu_ms) over the reference's (ref_ms) by the rubric's
+ * bands, and the sentence that says it (ref_what: "the reference's", or where its time comes from). */
+void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const char *ref_what);
+
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
 void gr_perf_self(const gr_chjob *j);
 

@@ -38,6 +38,11 @@ static const char *const gr_exit_meanings[GR_EXIT_N] = {
     [GR_EXIT_CLUSTER] = "ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv",
     [GR_EXIT_IO] = "the output folder (--out) or a report could not be written",
     [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it",
+    [GR_EXIT_CHECK_FINDINGS] = "make check without a GPU: the checks that need none (the build, the markers, edits "
+                               "outside the regions, the region screen) found something, each on its line; "
+                               "correctness, sanitizer and speed not checked",
+    [GR_EXIT_CHECK_CLEAN] = "make check without a GPU: the checks that need none found nothing; correctness, "
+                            "sanitizer and speed not checked",
 };
 
 const char *gr_exit_meaning(gr_exit e) { return e >= 0 && e < GR_EXIT_N ? gr_exit_meanings[e] : "?"; }

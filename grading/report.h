@@ -97,6 +97,8 @@ typedef enum {
     GR_EXIT_CLUSTER = 4,            /* ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv */
     GR_EXIT_IO = 5,                 /* the output folder or a report could not be written */
     GR_EXIT_NO_GPU = 6,             /* no usable GPU: what needs one was not graded, no score written */
+    GR_EXIT_CHECK_FINDINGS = 7,     /* make check without a GPU: what needs none found something (check.h) */
+    GR_EXIT_CHECK_CLEAN = 8,        /* make check without a GPU: what needs none found nothing; the GPU part not run */
     GR_EXIT_N
 } gr_exit;
 /* One line: what the code means (grade --help). */

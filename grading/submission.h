@@ -24,7 +24,8 @@ int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out
  * one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
-/* The pristine starter: grading/pristine/ in the student release, else chapters/. */
+/* The pristine starter: grading/pristine/ in the student release, else chapters/ (make check: solutions/,
+ * the same outside the regions, since there chapters/ is the student's own file). */
 int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len);
 
 /* 1 with the reference binary of chapter ch in ref (as gr_stage_reference left it in `work`, the

@@ -28,11 +28,12 @@ $(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
 # Static pattern rules: make never applies implicit (pattern) rules to .PHONY targets, so a plain
 # `chapter%:` rule would leave `make chapter5` with "Nothing to be done".
+# ENGINE=slurm: built here, run on a cluster's GPU node (engine_run, mk/grader.mk).
 $(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
-	./$< $(ARGS)
+	$(engine_run) ./$< $(ARGS)
 
 $(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
-	./$< $(ARGS)
+	$(engine_run) ./$< $(ARGS)
 
 # Every reference, built and not run: what the grader times students beside.
 .PHONY: references

@@ -62,6 +62,13 @@ grade:
 # it waits for the merge job, so the target ends when the class is graded.
 ENGINE ?= local
 SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
+# ENGINE=slurm for one program (make chapterN, solutionN) or make check, from a cluster's login node: the
+# command runs on a node through srun with the class's PARTITION, GRES (e.g. gpu:1) and TIME (minutes, 60
+# as for a class); srun passes its output on and exits with its exit code. Expanded in recipes only (when
+# the target runs, so reading the Makefile still runs no tool): "" when local.
+engine_run = $(if $(filter slurm,$(ENGINE)),$(if $(shell command -v srun),,$(error ENGINE=slurm: no srun here (run it on the cluster's login node)))srun --quiet \
+               $(if $(PARTITION),--partition=$(call shq,$(PARTITION))) $(if $(GRES),--gres=$(call shq,$(GRES))) --time=$(or $(TIME),60),$(if \
+               $(filter-out local,$(ENGINE)),$(error ENGINE is local or slurm, not $(ENGINE))))
 grade-class:
 	$(course_only)
 	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
@@ -69,8 +76,14 @@ grade-class:
 	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
 
-check:
-	@$(MAKE) --no-print-directory gpu-required
+# make check needs no GPU: without one the grader runs what needs none and says what it did not check
+# (grading/check.h; exits 7 or 8). With one, the references are built where this copy has them (the
+# course repository), so the student's code is timed beside them as the grader will; the student release
+# has none.
+CHECK_REFS = $(if $(CH),$(filter $(BUILD)/solution$(CH),$(SOLUTIONS)),$(SOLUTIONS))
+# ENGINE=slurm: built here, the grader runs on a node (it compiles there: the node needs nvcc).
+check: $(BUILD)/doctor
 	@$(MAKE) --no-print-directory $(GRADER)
-	./$(GRADER) $(GRADE_ARGS) --check
+	@$(if $(CHECK_REFS),if $(if $(filter slurm,$(ENGINE)),true,$(BUILD)/doctor >/dev/null 2>&1); then $(MAKE) --no-print-directory $(CHECK_REFS); fi,:)
+	$(engine_run) ./$(GRADER) $(GRADE_ARGS) --check
 

@@ -413,6 +413,33 @@ Test(release, handouts_name_only_what_the_release_has, .timeout = 300)
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
 
+/* make check in the release without a GPU (a GPU machine plays one: CUDA_VISIBLE_DEVICES=-1): the grader's
+ * checks that need none, each finding on its line, then what was not checked; the grader's exit code
+ * (grading/check.h) comes back through make as "Error 8" (nothing found) or "Error 7" (findings). */
+Test(release, check_without_a_gpu_tells_each_finding_and_what_it_did_not_check, .timeout = 600)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    const char *check = "cd '%s/rel/cuda-workbook-student' && CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " check CH=1 2>&1";
+    int rc = wbt_run(out, check, dir);
+    cr_assert_neq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "Error 8") && strstr(out, "0 findings"), "the untouched starter: want nothing found (8):\n%s", out);
+    cr_assert(strstr(out, "\nnot checked here: correctness, compute-sanitizer and speed"), "%s", out);
+    cr_assert(strstr(out, "make check ENGINE=slurm"), "%s", out);
+    /* an edit outside the regions, a forbidden include in region `global` */
+    rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student/chapters/01-reversal' && sed -i '1a int student_edit;' reversal.cu && "
+                      "sed -i '/BEGIN TODO(global)/a #include <stdio.h>' reversal.cu", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, check, dir);
+    cr_assert(strstr(out, "Error 7") && strstr(out, "2 findings"), "planted: want two findings (7):\n%s", out);
+    cr_assert(strstr(out, "\n  ch1: your file differs from the starter outside the TODO regions"), "%s", out);
+    cr_assert(strstr(out, "\n  ch1 global: region `global`, line ") && strstr(out, "`#include <stdio.h>` — a region may include only"),
+              "%s", out);
+    cr_assert(strstr(out, "\nnot checked here: correctness"), "%s", out);
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
 /* make check in the release grades a student's filled-in chapter on the GPU: with no reference there,
  * correctness is the program's own check, run inside the sandbox. Its work tree is under /tmp, as on a
  * student's machine, which bubblewrap replaces with an empty tmpfs: the program must be bound back in
@@ -456,6 +483,11 @@ Test(release, check_grades_a_filled_in_chapter_with_its_own_check, .timeout = 60
         n++;
     }
     cr_assert_eq(n, 4, "chapter 1 has 4 variants, the grading lists %zu:\n%s", n, out);
+    /* the references' regions: full marks of what was scored, never a total short of the performance points
+     * that could not be scored here (grading/check.h): "12.0 / 17.0" read as five lost points */
+    double sc = json_number_value(json_object_get(ch, "score")), mx = json_number_value(json_object_get(ch, "max_score"));
+    cr_assert(mx > 0 && sc > mx - 0.05, "the reference's regions got %.1f / %.1f from make check:\n%s", sc, mx, out);
+    cr_assert(strstr(out, "performance: not scored here") || strstr(out, "recorded on this GPU"), "%s", out);
     json_decref(g);
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }

@@ -29,15 +29,10 @@ static char *slurp(const char *fmt, const char *a)
     return t;
 }
 
-/* One cluster at a time (cluster.sh waits for the other test's to stop): hence time limits that allow for
- * the wait. */
-Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .timeout = 1200)
+/* The single-node cluster under dir, or the test skipped with cluster.sh's reason (exit 77). */
+static void cluster_start(char *out)
 {
-    static char out[WBT_OUT_MAX];
-    char grade[PATH_MAX], subs[PATH_MAX], line[256];
-    chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    char line[256];
     int rc = wbt_run(out, "timeout 1000 tests/slurm/cluster.sh start %s", dir);
     if (rc == 77) {
         const char *last = out, *p;
@@ -45,8 +40,20 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
         cr_skip_test("no Slurm here: %s", wbt_first_line(last, line, sizeof line));
     }
     cr_assert_eq(rc, 0, "cluster.sh start: exit %d\n%s", rc, out);
+}
+
+/* One cluster at a time (cluster.sh waits for the other test's to stop): hence time limits that allow for
+ * the wait. */
+Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .timeout = 1200)
+{
+    static char out[WBT_OUT_MAX];
+    char grade[PATH_MAX], subs[PATH_MAX];
+    chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    cluster_start(out);
     /* the class: two folders and an archive whose name needs quoting */
-    rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
+    int rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
                       "make -s -C %s/wb build/grading-flags.json build/solution9 && "
                       "mkdir %s/class && cp -r %s/good %s/off-by %s/class/ && (cd %s/good && tar -czf '%s/class/lee, ann.tar.gz' .) "
                       "&& chmod -R a+rX %s",
@@ -116,16 +123,10 @@ Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .tim
 Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
 {
     static char out[WBT_OUT_MAX];
-    char line[256];
     wbt_require_gpu();
     chmod(dir, 0755);
-    int rc = wbt_run(out, "timeout 1000 tests/slurm/cluster.sh start %s", dir);
-    if (rc == 77) {
-        const char *last = out, *p;
-        for (p = out; (p = strchr(p, '\n')) && p[1]; p++) last = p + 1;
-        cr_skip_test("no Slurm here: %s", wbt_first_line(last, line, sizeof line));
-    }
-    cr_assert_eq(rc, 0, "cluster.sh start: exit %d\n%s", rc, out);
+    cluster_start(out);
+    int rc;
     const char *S = "tests/grading/subs";
     rc = wbt_run(out,
                  "set -e; c=%s/class; mkdir $c; "
@@ -161,4 +162,30 @@ Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
                  "(ArrayJobId=[0-9]+ ArrayTaskId=[0-9]+|$).*/\\1 \\2 \\3 \\4/'",
             dir);
     printf("slurm jobs of the GPU class:\n%s", out);
+}
+
+/* A student on a login node (issue 39): `make chapter1 ENGINE=slurm` and `make check ENGINE=slurm` run on
+ * the cluster's node through srun and print what a local run prints, its exit code included. This node
+ * has no GPU (a GPU machine plays one: CUDA_VISIBLE_DEVICES=-1, which srun passes on), so the program's
+ * "no CUDA device" line and its exit code 3 must come back, and make check's no-GPU conclusion (8). */
+Test(slurm, a_chapter_and_make_check_run_on_a_node_and_bring_back_the_exit_code, .timeout = 1200)
+{
+    static char out[WBT_OUT_MAX];
+    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
+    cluster_start(out);
+#define SL_MAKE "export SLURM_CONF=%s/slurm.conf CUDA_VISIBLE_DEVICES=-1 && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
+    int rc = wbt_run(out, SL_MAKE "chapter1 ENGINE=slurm TIME=5 2>&1", dir);
+    cr_assert_neq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "srun ") && strstr(out, "./build/chapter1"), "not run through srun:\n%s", out);
+    cr_assert(strstr(out, "\nno CUDA device found"), "the program's own line did not come back:\n%s", out);
+    cr_assert(strstr(out, "chapter1] Error 3"), "the program's exit code 3 did not come back through srun and make:\n%s", out);
+    rc = wbt_run(out, SL_MAKE "check CH=1 ENGINE=slurm TIME=5 OUT=%s/check 2>&1", dir, dir);
+    cr_assert(strstr(out, "srun ") && strstr(out, "--check"), "not run through srun:\n%s", out);
+    cr_assert(strstr(out, "\nnot checked here: correctness"), "make check's no-GPU conclusion did not come back:\n%s", out);
+    cr_assert(strstr(out, "check] Error 8"), "make check's exit code (8: nothing found, no GPU) did not come back:\n%s", out);
+    /* what the node wrote is where a local run writes it */
+    char p[128];
+    snprintf(p, sizeof p, "%s/check/grading.json", dir);
+    cr_assert_eq(access(p, F_OK), 0, "no %s:\n%s", p, out);
+#undef SL_MAKE
 }

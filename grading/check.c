@@ -1,0 +1,202 @@
+/* check.c — see check.h. */
+#include "check.h"
+#include "caught.h"
+#include "gpu.h"
+#include "perf.h"
+
+/* A finding of chapter ch for `who`; the count goes on past max (the caller sizes its array by it). */
+static int gr_check_add(gr_check_finding *out, int max, int n, int ch, const char *who, const char *text)
+{
+    if (out && n < max) {
+        out[n].ch = ch;
+        snprintf(out[n].who, sizeof out[n].who, "%s", who);
+        snprintf(out[n].text, sizeof out[n].text, "%s", text);
+    }
+    return n + 1;
+}
+
+/* The next screen sentence of a variant's caught note (gr_screen_hit_str's "region `…`" sentences, joined by
+ * a space): its length from s, up to the next sentence or the end. */
+static size_t gr_check_sentence(const char *s)
+{
+    const char *next = strstr(s + 1, ". region `");
+    return next ? (size_t)(next - s) + 1 : strlen(s);
+}
+
+/* The region screen's sentences of chapter cr, each once with the variants it costs. */
+static int gr_check_screen(const gr_ch_result *cr, gr_check_finding *out, int max, int n)
+{
+    const unsigned screen = 1u << GR_CAUGHT_SCREEN_PERF | 1u << GR_CAUGHT_SCREEN_CORRECT;
+    for (int v = 0; v < cr->n_v; v++) {
+        if (!(cr->v[v].caught & screen)) continue;
+        for (const char *s = cr->v[v].caught_note; *s;) {
+            size_t l = gr_check_sentence(s);
+            char text[700];
+            snprintf(text, sizeof text, "%.*s", (int)l, s);
+            s += l + (s[l] == ' ');
+            int seen = 0; /* a sentence an earlier variant had too: told there, with every variant it costs */
+            for (int u = 0; u < v && !seen; u++) seen = strstr(cr->v[u].caught_note, text) != NULL;
+            if (seen) continue;
+            char who[200] = "";
+            for (int u = v; u < cr->n_v; u++)
+                if (strstr(cr->v[u].caught_note, text))
+                    snprintf(who + strlen(who), sizeof who - strlen(who), "%s%s", who[0] ? ", " : "", cr->v[u].name);
+            n = gr_check_add(out, max, n, cr->number, who, text);
+        }
+    }
+    return n;
+}
+
+int gr_check_findings(const gr_sub_result *s, gr_check_finding *out, int max)
+{
+    int n = 0;
+    for (int c = 0; c < s->n_ch; c++) {
+        const gr_ch_result *cr = &s->ch[c];
+        if (cr->status == GR_CH_MISSING || cr->status == GR_CH_NOT_GRADABLE || cr->status == GR_CH_BUILD_FAILED) {
+            char text[700];
+            snprintf(text, sizeof text, "%s: %s", gr_ch_status_name(cr->status), cr->reason);
+            n = gr_check_add(out, max, n, cr->number, "", text);
+        }
+        if (cr->outside[0]) n = gr_check_add(out, max, n, cr->number, "", cr->outside);
+        n = gr_check_screen(cr, out, max, n);
+    }
+    return n;
+}
+
+gr_check_outcome gr_check_decide(gr_sub_status st, int n_findings)
+{
+    if (st == GR_SUB_NO_GPU) return n_findings ? GR_CHECK_FINDINGS : GR_CHECK_CLEAN;
+    return st == GR_SUB_GRADED ? GR_CHECK_RAN : GR_CHECK_NOT_RUN;
+}
+
+gr_check_outcome gr_check_outcome_of(const gr_sub_result *s, gr_mode mode)
+{
+    char why[sizeof s->error + 700];
+    if (mode != GR_MODE_CHECK) return GR_CHECK_RAN;
+    return gr_check_decide(gr_sub_judge(s, why, sizeof why), gr_check_findings(s, NULL, 0));
+}
+
+gr_exit gr_check_exit(gr_check_outcome o, gr_sub_status st)
+{
+    if (o == GR_CHECK_FINDINGS) return GR_EXIT_CHECK_FINDINGS;
+    if (o == GR_CHECK_CLEAN) return GR_EXIT_CHECK_CLEAN;
+    return gr_exit_of(st);
+}
+
+void gr_check_not_checked(const char *why, char *out, size_t len)
+{
+    /* The cause, not the path of the program that met it: "no CUDA device found: …" up to its first period. */
+    const char *cause = strstr(why, "no CUDA device found");
+    cause = cause ? cause : why;
+    size_t l = strcspn(cause, ".");
+    snprintf(out, len,
+             "not checked here: correctness, compute-sanitizer and speed (they need a GPU: %.*s); run `make check` on "
+             "a machine with an NVIDIA GPU, or `make check ENGINE=slurm GRES=gpu:1` from a cluster's login node",
+             (int)(l > 300 ? 300 : l), cause);
+}
+
+void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why)
+{
+    int n = gr_check_findings(s, NULL, 0);
+    gr_check_finding *fd = n ? calloc((size_t)n, sizeof *fd) : NULL;
+    if (n && !fd) n = 0;
+    gr_check_findings(s, fd, n);
+    fprintf(f, "check without a GPU: %d finding%s in what needs none (the build, the markers, edits outside the "
+               "regions, the region screen)\n",
+            n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "  ch%d%s%s: %s\n", fd[i].ch, fd[i].who[0] ? " " : "", fd[i].who, fd[i].text);
+    free(fd);
+    char line[900];
+    gr_check_not_checked(why, line, sizeof line);
+    fprintf(f, "%s\n", line);
+}
+
+/* ---------------------------------------------------------------- the performance points of the practice run */
+gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in)
+{
+    if (in->have_ref) return GR_PERF_TIMED;
+    int same_gpu = in->gpu_here[0] && !strcmp(in->gpu_here, in->gpu_recorded);
+    int same_size = in->size_perf[0] && !strcmp(in->size_perf, in->size_recorded);
+    return same_gpu && same_size ? GR_PERF_RECORDED : GR_PERF_NOT_SCORED;
+}
+
+/* This GPU's name as nvidia-smi gives it (the recorded tables' "gpu"), or "" where it cannot say. */
+static void gr_check_gpu_name(const gr_config *x, char *out, size_t len)
+{
+    char id[64], cmd[200];
+    out[0] = 0;
+    gr_gpu_id(x->gpu, id, sizeof id);
+    if (strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(id)) return;
+    snprintf(cmd, sizeof cmd, "nvidia-smi --query-gpu=name --format=csv,noheader -i %s 2>/dev/null", id);
+    int st;
+    char *name = gr_capture_cmd(cmd, 4096, &st);
+    if (name && st == 0) snprintf(out, len, "%.*s", (int)strcspn(name, "\r\n"), name);
+    free(name);
+}
+
+/* The reference's recorded table of chapter ch (handouts/results/chN.json): its GPU, its size (canonical)
+ * and each variant's median time, into in and ms (by the chapter's variant order; 0: not recorded). */
+static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_check_perf_in *in, double *ms)
+{
+    char path[PATH_MAX], err[200];
+    snprintf(path, sizeof path, "%s/handouts/results/ch%d.json", x->root, cr->number);
+    json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL, *o;
+    size_t i;
+    json_array_foreach(lines, i, o)
+    {
+        const char *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
+        const char *gpu = json_string_value(json_object_get(o, WB_JSON_GPU));
+        const char *size = json_string_value(json_object_get(o, WB_JSON_SIZE));
+        for (int k = 0; v && k < cr->n_v; k++) {
+            if (strcmp(v, cr->v[k].name)) continue;
+            ms[k] = json_number_value(json_object_get(o, WB_JSON_MEDIAN_MS));
+            if (gpu) snprintf(in->gpu_recorded, sizeof in->gpu_recorded, "%s", gpu);
+            if (size) gr_size_canon(size, in->size_recorded, sizeof in->size_recorded);
+        }
+    }
+    json_decref(lines);
+}
+
+/* Recorded: each timed variant's points by the rubric's bands against the reference's recorded time. */
+static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const gr_check_perf_in *in, const double *ms)
+{
+    for (int k = 0; k < cr->n_v; k++) {
+        gr_var_result *r = &cr->v[k];
+        if (r->verdict != GR_V_SELF_PASS || !r->perf_ran || !(r->stu_ms > 0) || !(ms[k] > 0) || r->caught) continue;
+        gr_perf_points(&x->rub, r, ms[k], "the reference's recorded");
+    }
+    snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: your times against the reference's recorded on this GPU "
+             "model (%s, handouts/results/ch%d.json); the grader times the reference beside yours", in->gpu_here, cr->number);
+}
+
+/* Not scored: the performance points leave the total (its maximum too), and the chapter says so. */
+static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
+{
+    double pts = 0;
+    for (int k = 0; k < cr->n_v; k++) pts += cr->v[k].rub.perf, cr->v[k].rub.perf = 0, cr->v[k].perf_pts = 0;
+    snprintf(cr->perf_note, sizeof cr->perf_note, "performance: not scored here (%.1f points, not in the total): no "
+             "reference to time yours beside%s%s%s; the grader times it beside yours", pts,
+             in->gpu_recorded[0] ? ", and its recorded times are for " : "", in->gpu_recorded,
+             in->gpu_recorded[0] ? (strcmp(in->gpu_here, in->gpu_recorded) ? " (another GPU)" : " at another size") : "");
+}
+
+void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
+{
+    if (x->mode != GR_MODE_CHECK) return;
+    char gpu[128] = "";
+    for (int c = 0; c < res->n_ch; c++) {
+        gr_ch_result *cr = &res->ch[c];
+        if (cr->status != GR_CH_GRADED || !cr->self_check) continue;
+        if (!gpu[0]) gr_check_gpu_name(x, gpu, sizeof gpu);
+        gr_check_perf_in in = {0};
+        double ms[GR_MAX_VAR] = {0};
+        snprintf(in.gpu_here, sizeof in.gpu_here, "%s", gpu);
+        for (int i = 0; i < x->rub.n_ch; i++)
+            if (x->rub.ch[i].number == cr->number) gr_size_canon(x->rub.ch[i].perf_size, in.size_perf, sizeof in.size_perf);
+        gr_check_recorded(x, cr, &in, ms);
+        if (gr_check_perf_decide(&in) == GR_PERF_RECORDED) gr_check_score_recorded(x, cr, &in, ms);
+        else gr_check_unscored(cr, &in);
+    }
+    gr_sub_totals(res);
+}
