@@ -120,15 +120,18 @@ static void launch_vector(State *s)
 /* ================================================================== the harness: you need not read below.
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 static const wb_variant variants[] = {
-    {"global", "one element per thread, straight from global memory", "reverse_global", launch_global},
+    {"global", "one element per thread, straight from global memory", "reverse_global", launch_global, NULL, NULL, NULL,
+     {{BLOCK}}},
     {"shared-static", "reverse a tile in a fixed-size __shared__ array; coalesced reads and writes",
      "reverse_shared_static", launch_shared_static, NULL, NULL,
      "faster than global: shared memory keeps reads and writes coalesced (Dr. Dobb's part 5, on a 2008 GPU "
-     "that punished uncoalesced writes; NVIDIA's shared-memory post gives no number)"},
+     "that punished uncoalesced writes; NVIDIA's shared-memory post gives no number)",
+     {{BLOCK}}},
     {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "reverse_shared_dynamic",
      launch_shared_dynamic, NULL, NULL,
-     "as fast as the static version (NVIDIA's post: sizing at launch costs nothing)"},
-    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector", launch_vector},
+     "as fast as the static version (NVIDIA's post: sizing at launch costs nothing)", {{BLOCK, BLOCK * sizeof(int)}}},
+    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector", launch_vector, NULL,
+     NULL, NULL, {{BLOCK}}},
 };
 
 static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }

@@ -263,17 +263,17 @@ static void launch_v5(State *s)
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 static const wb_variant variants[] = {
     {"v0", "one thread per r[i][j], threadIdx.x along i: strided reads of d (given)", "minplus_v0", launch_v0,
-     NULL, "2 g"},
+     NULL, "2 g", NULL, {{16 * 16}}},
     {"v1", "threadIdx.x along j: coalesced reads of d[k][j], broadcast d[i][k]", "minplus_v1", launch_v1, NULL,
-     "2 g"},
+     "2 g", NULL, {{16 * 16}}},
     {"v2", "8x8 block of r per thread from 8+8 loads per k; padded input and transposed copy",
-     "pad_transpose,minplus_v2", launch_v2, prepare_padded, "1/4 g"},
+     "pad_transpose,minplus_v2", launch_v2, prepare_padded, "1/4 g", NULL, {{64}, {8 * 8}}},
     {"v3", "the block stages 4 rows x 64 of each operand in __shared__ per step", "pad_transpose,minplus_v3",
-     launch_v3, prepare_padded, "1/4 s"},
+     launch_v3, prepare_padded, "1/4 s", NULL, {{64}, {8 * 8}}},
     {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks",
-     "pad_transpose,minplus_v4", launch_v4, prepare_padded, "1/16 s"},
+     "pad_transpose,minplus_v4", launch_v4, prepare_padded, "1/16 s", NULL, {{64}, {8 * 4}}},
     {"v5", "two steps share one 3-way integer min (DPX) of the floats' bit patterns",
-     "pad_transpose,minplus_v5", launch_v5, prepare_padded, "1/16 s"},
+     "pad_transpose,minplus_v5", launch_v5, prepare_padded, "1/16 s", NULL, {{64}, {8 * 4}}},
 };
 
 static int padded_size(long long n) { return (int)((n + 63) / 64 * 64); }
