@@ -35,6 +35,7 @@ LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
 
 # A bad or missing CH gets the list of valid ones (the tool does the same for V).
 define LI_CHECK_CH
+$(if $(LI_SOL),$(if $(SOLUTIONS_PRESENT),,echo "SOLUTION=1 looks at the reference solutions, and this copy has none (solutions/ is not part of the student release): leave SOLUTION=1 out to look at your own code (chapters/)" >&2; exit 2;)) \
 case "$(CH)" in ''|*[!0-9]*) ok=;; *) ok="$(filter $(CH),$(LI_VALID))";; esac; \
 if [ -z "$$ok" ]; then \
   echo "CH='$(CH)' is not a chapter$(if $(LI_SOL), with a solution); valid: $(LI_VALID)" >&2; exit 2; fi

@@ -698,6 +698,10 @@ Test(inspect_make, targets_and_bad_values, .timeout = 600)
     cr_assert(strstr(out, "valid: 1"), "a bad CH lists the valid ones:\n%s", out);
     rc = wbt_run(out, MAKE "resources CH=");
     cr_assert_eq(rc, 2, "%s", out);
+    /* the student release has no solutions/: SOLUTION=1 says so, not "valid: " and nothing */
+    rc = wbt_run(out, MAKE "resources CH=4 SOLUTION=1 SOLUTIONS_PRESENT=");
+    cr_assert_eq(rc, 2, "%s", out);
+    cr_assert(strstr(out, "not part of the student release") && strstr(out, "leave SOLUTION=1 out"), "%s", out);
     rc = wbt_run(out, MAKE "sass CH=1 V=nope");
     cr_assert_eq(rc, 2, "%s", out);
     cr_assert(strstr(out, "valid: global shared-static shared-dynamic vector"), "%s", out);
