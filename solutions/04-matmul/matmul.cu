@@ -330,7 +330,10 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
             Bs[k][nq + 3] = b.w;
         }
         __syncthreads();
-#pragma unroll
+        /* 8 of the 16 k at a time, not all: fully unrolled, ptxas scheduled the shared loads of later
+         * k so early that it ran out of the 128 registers 2 blocks per SM allow and spilled 28 bytes
+         * (make resources CH=4 SOLUTION=1, sm_90); two trips cost one compare and branch. */
+#pragma unroll 8
         for (int k = 0; k < BK; k++) {
             float a[TM], b[TN];
 #pragma unroll
@@ -546,7 +549,10 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
         int cur = k0 / BK % 2;
         bool more = k0 + BK < K;
         if (more) fetch(k0 + BK);
-#pragma unroll
+        /* 2 k per trip, not 16: with a_next and b_next live across the loop, the fully unrolled loop
+         * spilled 40 bytes at the 128-register cap (make resources CH=4 SOLUTION=1, sm_90); 4 or 8
+         * per trip spilled more. A trip's 128 multiply-adds carry its compare and branch. */
+#pragma unroll 2
         for (int k = 0; k < BK; k++) {
             float4 a_lo = *(const float4 *)&As[cur][k][ty * 4], a_hi = *(const float4 *)&As[cur][k][BM / 2 + ty * 4];
             float4 b_lo = *(const float4 *)&Bs[cur][k][tx * 4], b_hi = *(const float4 *)&Bs[cur][k][BN / 2 + tx * 4];
