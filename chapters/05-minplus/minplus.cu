@@ -213,9 +213,14 @@ static void launch_v3(State *s)
  *     ia read 8 adjacent float4 of a row of yy (128 bytes, one transaction, no bank conflict).
  * (2) A step stages V4_STEP = 16 rows of each operand with cp.async (__pipeline_memcpy_async): the copy
  *     goes from global to shared memory without passing through registers, and the block computes on
- *     one pair of buffers while the next step's rows arrive in the other: one barrier per step.
+ *     one pair of buffers while the next step's rows arrive in the other: one barrier per step, at the
+ *     step's end, after the thread has waited for its own copies (__pipeline_wait_prior): it makes every
+ *     thread's copies visible and closes the reads of the buffer the next step's copies will overwrite.
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
- *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
+ *     ones leave less of the GPU idle at the end. Its 32 threads are 8×4: ja = threadIdx.x = lane % 8
+ *     (along j), ia = threadIdx.y = lane / 8 (along i); blockIdx.x picks the 64 columns (nn / 64 of
+ *     them), blockIdx.y the 32 rows (ceil(n / 32)): at n = 4000, nn = 4032, 63×125 = 7875 blocks over
+ *     132 SMs.
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
  * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
 // BEGIN TODO(v4-stage)

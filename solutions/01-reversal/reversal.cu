@@ -105,8 +105,9 @@ static void launch_shared_dynamic(State *s)
 /* Output chunk q is out[4q .. 4q+3]; it needs in[n-4-4q .. n-1-4q], reversed. With n = 4p + r those
  * inputs start r elements into the aligned input chunk p-q-1, so unless r = 0 they straddle two
  * aligned chunks: load both (aligned 16-byte loads) and pick the four elements. r is the same for every
- * thread, so the switch below never diverges. The two chunks at the ends that would read or write
- * outside the arrays take the scalar path. */
+ * thread, so the switch below never diverges. When r != 0, two chunks would read or write outside the
+ * arrays and take the scalar path: q = 0 (its second input chunk, p, runs past in[n-1]) and q = p (the
+ * partial last output chunk). */
 __device__ __forceinline__ int4 reverse_pick(int4 lo, int4 hi, int r)
 {
     switch (r) {
