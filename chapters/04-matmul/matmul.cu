@@ -239,7 +239,9 @@ static void launch_reg2d(State *s)
  * (As[k][m], so that a thread's 8 rows at one k lie side by side), and thread (ty, tx), both 0..15, owns
  * rows ty*4..+3 and 64+ty*4..+3 and columns tx*4..+3 and 64+tx*4..+3 of the block tile: the two halves
  * 64 apart, and the warp covering 4 row groups × 8 column groups, keep its shared reads to a few
- * distinct, consecutive addresses. 4 floats of padding per row of As spread the transposing stores. */
+ * distinct, consecutive addresses: with warp = threadIdx.x / 32 and lane = threadIdx.x % 32,
+ * tx = (warp % 2) * 8 + lane % 8 and ty = (warp / 2) * 4 + lane / 8 (the 8 warps tile the 16×16
+ * threads as 4 × 2). 4 floats of padding per row of As spread the transposing stores. */
 __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_regblock(const float *A, const float *B, float *C, int M, int N, int K)
 {
