@@ -65,7 +65,6 @@ sass: $(INSPECT)
 	  $(CUOBJDUMP) -sass $(LI_OUT)-$(LI_ARCH).cubin > $(LI_OUT)-$(LI_ARCH).sass && \
 	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT)-$(LI_ARCH).sass $(LI_VARG); \
 	else \
-	  echo "cuobjdump is not installed beside $(NVCC) (make doctor names its package): showing PTX (nvcc -ptx), not SASS"; \
 	  $(NVCC) -ptx $(LI_DEVFLAGS) -arch=compute_$(LI_ARCH_NUM) -o $(LI_OUT)-$(LI_ARCH).ptx $(LI_SRC) && \
 	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT)-$(LI_ARCH).ptx $(LI_VARG); \
 	fi

@@ -47,8 +47,9 @@ int cmd_sass(const opts *o)
     const char *isa_name = l.isa == TP_ISA_SASS ? "SASS (machine code, cuobjdump -sass)" : "PTX (virtual ISA, nvcc -ptx)";
     printf("%s of %s, %s [%s]\n", isa_name, o->program, sel, l.functions[0].arch);
     if (l.isa == TP_ISA_PTX)
-        printf("note: cuobjdump was not found, so this is PTX, the compiler's intermediate code; the GPU runs SASS,\n"
-               "      which ptxas makes from it (register allocation, unrolling and load widths can still change).\n");
+        printf("note: cuobjdump was not found (`make doctor` names its package), so this is PTX, the compiler's\n"
+               "      intermediate code; the GPU runs SASS, which ptxas makes from it (register allocation,\n"
+               "      spills, unrolling and load widths can still change).\n");
     if (!named)
         printf("note: a selected variant does not name its kernels (the `kernels` field of wb_variant_info),\n"
                "      so every kernel in the program is shown.\n");
