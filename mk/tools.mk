@@ -22,7 +22,7 @@ INSPECT     := $(BUILD)/inspect
 LI_SOL      := $(filter 1 yes true,$(SOLUTION))
 LI_KIND     := $(if $(LI_SOL),solution,chapter)
 LI_DIR      := $(if $(LI_SOL),solutions,chapters)
-LI_VALID    := $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS))
+LI_VALID    := $(strip $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS)))
 LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
 LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
@@ -35,7 +35,7 @@ LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
 
 # A bad or missing CH gets the list of valid ones (the tool does the same for V).
 define LI_CHECK_CH
-$(if $(LI_SOL),$(if $(SOLUTIONS_PRESENT),,echo "SOLUTION=1 looks at the reference solutions, and this copy has none (solutions/ is not part of the student release): leave SOLUTION=1 out to look at your own code (chapters/)" >&2; exit 2;)) \
+$(if $(LI_SOL),$(if $(strip $(SOLUTIONS_PRESENT)),,echo "SOLUTION=1 looks at the reference solutions, and this copy has none (solutions/ is not part of the student release): leave SOLUTION=1 out to look at your own code (chapters/)" >&2; exit 2;)) \
 case "$(CH)" in ''|*[!0-9]*) ok=;; *) ok="$(filter $(CH),$(LI_VALID))";; esac; \
 if [ -z "$$ok" ]; then \
   echo "CH='$(CH)' is not a chapter$(if $(LI_SOL), with a solution); valid: $(LI_VALID)" >&2; exit 2; fi

@@ -711,7 +711,7 @@ Test(inspect_make, targets_and_bad_values, .timeout = 600)
     rc = wbt_run(out, MAKE "resources CH=");
     cr_assert_eq(rc, 2, "%s", out);
     /* the student release has no solutions/: SOLUTION=1 says so, not "valid: " and nothing */
-    rc = wbt_run(out, MAKE "resources CH=4 SOLUTION=1 SOLUTIONS_PRESENT=");
+    rc = wbt_run(out, MAKE "resources CH=4 SOLUTION=1 SOLUTIONS_PRESENT='   '"); /* the release: blanks */
     cr_assert_eq(rc, 2, "%s", out);
     cr_assert(strstr(out, "not part of the student release") && strstr(out, "leave SOLUTION=1 out"), "%s", out);
     rc = wbt_run(out, MAKE "sass CH=1 V=nope");
