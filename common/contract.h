@@ -259,5 +259,7 @@ static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 /* The fields of one `--list --json` line. */
 #define WB_JSON_IDEA "idea"
 #define WB_JSON_KERNELS "kernels"
+#define WB_JSON_THREADS "threads" /* per kernel, in the order of "kernels": threads per block (0: not said) */
+#define WB_JSON_DSMEM "dsmem"     /* per kernel: dynamic shared memory per block, bytes */
 
 #endif /* WB_CONTRACT_H */

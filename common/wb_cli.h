@@ -27,6 +27,15 @@
 /* Each chapter defines `struct State`: its sizes and buffers. The harness only passes it around. */
 typedef struct State State;
 
+#define WB_MAX_KERNELS 4
+
+/* How a variant launches one of its kernels: what `make resources` computes the occupancy for (the
+ * program knows its launches; a compiled kernel does not). */
+typedef struct {
+    int threads;                  /* threads per block; 0: not said */
+    long dsmem;                   /* dynamic shared memory per block, bytes */
+} wb_shape;
+
 /* One row of a chapter's variant table: everything about a variant in one place. */
 typedef struct {
     const char *name;             /* the CLI name, e.g. "shared-static" */
@@ -36,6 +45,7 @@ typedef struct {
     void (*prepare)(State *s);    /* preprocessing it needs, timed apart; or NULL */
     const char *extra;            /* the chapter's own column for it (e.g. loads per element), or NULL */
     const char *claim;            /* what the course's source material claimed for it, or NULL (--claims) */
+    wb_shape shapes[WB_MAX_KERNELS]; /* each kernel's launch, in the order of `kernels` (for --list) */
 } wb_variant;
 
 /* What the command line needs to know about a chapter. */

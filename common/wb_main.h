@@ -13,6 +13,21 @@
 #include "wb_peak.h"
 
 /* ---------------------------------------------------------------- wb_main's stages */
+/* --list --json's launch shapes: "threads" and "dsmem", one entry per kernel named (0: not said). */
+static inline void wb_list_shapes(const wb_variant *vi)
+{
+    int n = 0;
+    for (const char *k = vi->kernels ? vi->kernels : ""; *k; k++)
+        if (*k == ',') n++;
+    n = vi->kernels && *vi->kernels ? n + 1 : 0;
+    if (n > WB_MAX_KERNELS) n = WB_MAX_KERNELS;
+    fputs(",\"" WB_JSON_THREADS "\":[", stdout);
+    for (int k = 0; k < n; k++) printf("%s%d", k ? "," : "", vi->shapes[k].threads);
+    fputs("],\"" WB_JSON_DSMEM "\":[", stdout);
+    for (int k = 0; k < n; k++) printf("%s%ld", k ? "," : "", vi->shapes[k].dsmem);
+    fputs("]", stdout);
+}
+
 /* --list: one line per variant, or with --json one object per variant on stdout (machine-readable). */
 static inline void wb_list_variants(const wb_chapter *ch, int json)
 {
@@ -28,6 +43,7 @@ static inline void wb_list_variants(const wb_chapter *ch, int json)
         wb_json_string(stdout, vi->idea);
         fputs(",\"" WB_JSON_KERNELS "\":", stdout);
         wb_json_string(stdout, vi->kernels ? vi->kernels : "");
+        wb_list_shapes(vi);
         fputs("}\n", stdout);
     }
 }

@@ -3,7 +3,11 @@
 #                 build/handouts/; each chapter's results table, plot and claims are generated from the
 #                 results recorded in handouts/results/ (committed), so no GPU is needed.
 # make results    (GPU) runs every solution at its default sizes and records handouts/results/chN.json
-#                 (the --json lines), chN.txt (the printed table and --claims) and chN.meta.json.
+#                 (the --json lines), chN.txt (the printed table and --claims) and chN.meta.json, then
+#                 make handouts-fill.
+# make handouts-fill  writes each chapter's results table and claims into handouts/chN.md itself,
+#                 between its markers, so that the Markdown students open shows them (no GPU needed;
+#                 tests/test_results.c checks that they match handouts/results/).
 HANDOUT_DEPS_PKGS := pandoc gnuplot-nox
 HANDOUT_OUT   := $(BUILD)/handouts
 HANDOUT_GEN   := $(HANDOUT_OUT)/gen
@@ -16,7 +20,7 @@ HANDOUT_HTML  := $(patsubst handouts/%.md,$(HANDOUT_OUT)/%.html,$(HANDOUT_SRCS) 
 PANDOC_FLAGS   = --standalone $$(pandoc --help | grep -q -- --embed-resources && echo --embed-resources || echo --self-contained) \
                  --css handouts/style.css --toc --toc-depth=2 -f markdown -t html5
 
-.PHONY: handouts handouts-deps results
+.PHONY: handouts handouts-deps handouts-fill results
 
 handouts: $(HANDOUT_HTML)
 	@echo "handouts: $(HANDOUT_HTML)"
@@ -59,6 +63,12 @@ $(HANDOUT_GEN)/ch%.md: handouts/ch%.md $(HANDOUT_TOOL) $$(HANDOUT_PIECES)
 	$(HANDOUT_TOOL) expand $< $(or $(filter %-table.md,$^),-) $(or $(filter %-plot.png,$^),-) \
 	  "Throughput of each variant of chapter $* beside the speed of light" $(or $(filter %-claims.md,$^),-) > $@.tmp && mv $@.tmp $@
 
+handouts-fill: $(foreach n,$(RESULT_NUMS),$(HANDOUT_GEN)/ch$(n)-table.md $(HANDOUT_GEN)/ch$(n)-claims.md) $(HANDOUT_TOOL)
+	@for n in $(RESULT_NUMS); do \
+	  $(HANDOUT_TOOL) fill handouts/ch$$n.md $(HANDOUT_GEN)/ch$$n-table.md $(HANDOUT_GEN)/ch$$n-claims.md \
+	    > handouts/ch$$n.md.tmp && mv handouts/ch$$n.md.tmp handouts/ch$$n.md && echo "handouts/ch$$n.md: filled" || exit 1; \
+	done
+
 $(HANDOUT_OUT)/ch%.html: $(HANDOUT_GEN)/ch%.md handouts/style.css | $(HANDOUT_OUT)/.deps-ok
 	pandoc $(PANDOC_FLAGS) --resource-path=$(HANDOUT_GEN):handouts -o $@ $<
 
@@ -73,3 +83,4 @@ results: $(addprefix $(BUILD)/solution,$(RESULTS_CHAPTERS)) $(HANDOUT_TOOL)
 	$(course_only)
 	@NVCC=$(call shq,$(NVCC)) ARCH=$(call shq,$(ARCH)) $(SCRIPTS)/results.sh $(call shq,$(BUILD)) $(RESULTS_DIR) \
 	  $(call shq,$(HANDOUT_TOOL)) $(RESULTS_CHAPTERS)
+	@$(MAKE) --no-print-directory handouts-fill

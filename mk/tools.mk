@@ -4,9 +4,11 @@
 
 # make sass CH=N [V=variant] [SOLUTION=1]   the SASS of the variant's kernels, a legend of the instructions
 #                                           that matter and a count per kind (PTX when cuobjdump is missing)
-# make resources CH=N [V=..] [SOLUTION=1] [BLOCK=256] [DSMEM=0]
+# make resources CH=N [V=..] [SOLUTION=1] [ALL=1] [BLOCK=n] [DSMEM=bytes]
 #                                           registers, shared memory, stack and spills per kernel, and the
-#                                           occupancy they allow on this GPU, with the limiting resource
+#                                           occupancy they allow on this GPU at the block each variant
+#                                           launches (BLOCK/DSMEM: what if, for every kernel), with the
+#                                           limiting resource; ALL=1: the harness's kernels too
 # make sanitize [CH=N] [V=..] [SOLUTION=1] [SIZE=..] [JOBS=4]
 #                                           (GPU) compute-sanitizer memcheck, racecheck, synccheck, initcheck
 #                                           at a small odd size, one line per tool and variant; no CH: all
@@ -14,33 +16,34 @@
 #                                           (GPU) Nsight Compute: a short summary; the full report is kept
 #                                           in build/profile/ for the Nsight Compute GUI
 # Without SOLUTION=1 they look at your code (chapters/); with it, at the reference (solutions/).
+# sass, resources and profile's ptxas -v compile for one architecture, LI_ARCH: this GPU's; without a
+# GPU the H100's (sm_90, the GPU the course is timed on), unless ARCH=sm_NN is given.
 INSPECT     := $(BUILD)/inspect
 LI_SOL      := $(filter 1 yes true,$(SOLUTION))
 LI_KIND     := $(if $(LI_SOL),solution,chapter)
 LI_DIR      := $(if $(LI_SOL),solutions,chapters)
-LI_VALID    := $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS))
+LI_VALID    := $(strip $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS)))
 LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
 LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
-# Resources are compiled for the GPU here; without one, for the H100 (sm_90) unless ARCH= is given.
-LI_RES_ARCH  = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_ARCH      = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_ARCH_NUM  = $(patsubst sm_%,%,$(patsubst compute_%,%,$(LI_ARCH)))
 LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
 CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
-BLOCK       ?= 256
-DSMEM       ?= 0
 LI_VARG      = $(if $(filter-out 1,$(V)),--variant '$(V)')
 LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
 
 # A bad or missing CH gets the list of valid ones (the tool does the same for V).
 define LI_CHECK_CH
+$(if $(LI_SOL),$(if $(strip $(SOLUTIONS_PRESENT)),,echo "SOLUTION=1 looks at the reference solutions, and this copy has none (solutions/ is not part of the student release): leave SOLUTION=1 out to look at your own code (chapters/)" >&2; exit 2;)) \
 case "$(CH)" in ''|*[!0-9]*) ok=;; *) ok="$(filter $(CH),$(LI_VALID))";; esac; \
 if [ -z "$$ok" ]; then \
   echo "CH='$(CH)' is not a chapter$(if $(LI_SOL), with a solution); valid: $(LI_VALID)" >&2; exit 2; fi
 endef
 # ptxas -v for one architecture, from the chapter's source (only device code is compiled: seconds).
 define LI_PTXAS
-$(NVCC) -cubin $(LI_DEVFLAGS) -arch=$(LI_RES_ARCH) -Xptxas -v -o $(LI_OUT)-$(LI_RES_ARCH).cubin $(LI_SRC) \
-  2> $(LI_OUT)-$(LI_RES_ARCH).ptxas || { cat $(LI_OUT)-$(LI_RES_ARCH).ptxas >&2; exit 1; }
+$(NVCC) -cubin $(LI_DEVFLAGS) -arch=$(LI_ARCH) -Xptxas -v -o $(LI_OUT)-$(LI_ARCH).cubin $(LI_SRC) \
+  2> $(LI_OUT)-$(LI_ARCH).ptxas || { cat $(LI_OUT)-$(LI_ARCH).ptxas >&2; exit 1; }
 endef
 
 .PHONY: sass resources sanitize profile
@@ -58,12 +61,12 @@ sass: $(INSPECT)
 	@$(MAKE) -s --no-print-directory $(LI_PROG)
 	@mkdir -p $(BUILD)/look
 	@if [ -n "$(CUOBJDUMP)" ]; then \
-	  $(CUOBJDUMP) -sass $(LI_PROG) > $(LI_OUT).sass && \
-	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT).sass $(LI_VARG); \
+	  $(LI_PTXAS); \
+	  $(CUOBJDUMP) -sass $(LI_OUT)-$(LI_ARCH).cubin > $(LI_OUT)-$(LI_ARCH).sass && \
+	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT)-$(LI_ARCH).sass $(LI_VARG); \
 	else \
-	  echo "cuobjdump is not installed beside $(NVCC): showing PTX (nvcc -ptx), not SASS"; \
-	  $(NVCC) -ptx $(LI_DEVFLAGS) -arch=compute_$(ARCH_NUM) -o $(LI_OUT).ptx $(LI_SRC) && \
-	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT).ptx $(LI_VARG); \
+	  $(NVCC) -ptx $(LI_DEVFLAGS) -arch=compute_$(LI_ARCH_NUM) -o $(LI_OUT)-$(LI_ARCH).ptx $(LI_SRC) && \
+	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT)-$(LI_ARCH).ptx $(LI_VARG); \
 	fi
 
 resources: $(INSPECT)
@@ -71,8 +74,8 @@ resources: $(INSPECT)
 	@$(MAKE) -s --no-print-directory $(LI_PROG)
 	@mkdir -p $(BUILD)/look
 	@$(LI_PTXAS)
-	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas --arch $(LI_RES_ARCH) \
-	  --block $(BLOCK) --dsmem $(DSMEM) $(LI_VARG)
+	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_ARCH).ptxas --arch $(LI_ARCH) \
+	  $(if $(BLOCK),--block '$(BLOCK)') $(if $(DSMEM),--dsmem '$(DSMEM)') $(if $(filter 1 yes true,$(ALL)),--all) $(LI_VARG)
 
 sanitize: $(INSPECT)
 	@$(INSPECT) gpu --check --label "make sanitize"
@@ -90,7 +93,7 @@ profile: $(INSPECT)
 	@mkdir -p $(BUILD)/look $(BUILD)/profile
 	@$(LI_PTXAS)
 	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \
-	  --ptxas $(LI_OUT)-$(LI_RES_ARCH).ptxas $(LI_SIZEARG)
+	  --ptxas $(LI_OUT)-$(LI_ARCH).ptxas $(LI_SIZEARG)
 
 # The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
 $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu $(wildcard common/*.h) $(FLAGS_STAMP)

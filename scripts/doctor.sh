@@ -67,6 +67,7 @@ student_section() {
     echo "  nvcc:     $("$NVCC" --version | grep -o 'release [0-9.]*, V[0-9.]*' || true) ($(command -v "$NVCC" || true); toolkit root ${CUDA_TOP:-})"
     echo "  driver:   $(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1 || true)$(command -v nvidia-smi >/dev/null || echo 'nvidia-smi not found')"
     echo "  arch:     ARCH=$ARCH ($ARCH_FROM), flags: $GENCODE"
+    if c=$(command -v cuobjdump || ls "${CUDA_TOP:-/nonexistent}/bin/cuobjdump" 2>/dev/null); then echo "  cuobjdump: $c (make sass shows SASS)"; else echo "  cuobjdump: NO (make sass shows PTX, not SASS): the CUDA toolkit's package cuda-cuobjdump-$("$NVCC" --version | grep -o 'release [0-9]*\.[0-9]*' | sed 's/release //; s/\./-/') (NVIDIA's apt repository) or pip's nvidia-cuda-cuobjdump brings it"; fi
     probe_rc=0
     "$(exe "$BUILD/doctor")" > "$BUILD/.doctor.out" 2>&1 || probe_rc=$?
     # shellcheck disable=SC2016 # the backquotes are the probe's text, not a command

@@ -469,6 +469,12 @@ Test(handouts, chapter_handouts_have_the_generated_pieces_and_no_typed_results)
         }
         char results[64], err[256];
         snprintf(results, sizeof results, "handouts/results/ch%d.json", n);
+        /* the generated blocks (make handouts-fill; tests/test_results.c checks them) are not typed */
+        for (const char *const *m = (const char *const[]){WBR_MARK_TABLE, WBR_END_TABLE, WBR_MARK_CLAIMS, WBR_END_CLAIMS, NULL};
+             *m; m += 2) {
+            char *from = strstr(text, m[0]), *to = from ? strstr(from, m[1]) : NULL;
+            if (to) memmove(from + strlen(m[0]), to, strlen(to) + 1);
+        }
         if (access(results, R_OK) == 0) {
             json_t *rows = wbr_load_lines(results, err, sizeof err);
             cr_assert_not_null(rows, "%s", err);

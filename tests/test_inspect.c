@@ -192,6 +192,33 @@ Test(inspect_parse, ptx_chapter1)
     free(text);
 }
 
+/* Inline asm (__vimin3_s32 at sm_90) opens a brace on one line and closes it at the end of another: the
+ * kernel still ends at its own closing brace, and the next kernel is found (a trimmed capture: see
+ * capture.sh). */
+Test(inspect_parse, ptx_body_ends_at_its_brace_despite_inline_asm)
+{
+    char *text = slurp("tests/captured/ch5_v5_sm90.ptx");
+    tp_listing l;
+    tp_parse_listing(text, &l);
+    cr_assert_eq(l.isa, TP_ISA_PTX);
+    cr_assert_eq(l.n_functions, 2, "minplus_v5 and the kernel after it, not one run-on body");
+    const tp_function *v5 = find_fn(&l, "minplus_v5"), *next = find_fn(&l, "wb_read_kernel");
+    cr_assert_str_eq(v5->insns[v5->n_insns - 1].opcode, "ret", "the body's last instruction is its ret");
+    cr_assert_str_eq(next->insns[next->n_insns - 1].opcode, "ret");
+    int mins = 0;
+    for (int i = 0; i < v5->n_insns; i++) {
+        cr_assert(v5->insns[i].text[0] != '.' && v5->insns[i].text[0] != '{', "%s", v5->insns[i].text);
+        mins += strcmp(v5->insns[i].opcode, "min.s32") == 0;
+    }
+    cr_assert_eq(mins, 2 * 3, "two min.s32 in each of the 3 inline-asm blocks kept whole");
+    /* what PTX cannot show is not claimed: spills are ptxas's, its ld.local are declared arrays */
+    cr_assert_not(tp_kind_absence_shown(TP_ISA_PTX, TP_K_LOCAL));
+    cr_assert(tp_kind_absence_shown(TP_ISA_SASS, TP_K_LOCAL));
+    cr_assert_str_eq(tp_kind_name(TP_ISA_PTX, TP_K_LOCAL), "local array");
+    tp_listing_free(&l);
+    free(text);
+}
+
 Test(inspect_parse, sass_chapter1_sm90)
 {
     char *text = slurp("tests/captured/ch1_sm90.sass");
@@ -364,6 +391,140 @@ Test(inspect_occupancy, limiters_named)
 }
 
 /* ---------------------------------------------------------------- compute-sanitizer */
+/* ---------------------------------------------------------------- the rows of make resources */
+typedef struct {
+    tp_variant v[TP_MAX_VARIANTS];
+    int nv;
+    tp_resources res[128];
+    int n;
+} rows_input;
+
+static void load_rows_input(int ch, rows_input *in)
+{
+    char path[64], err[256];
+    snprintf(path, sizeof path, "tests/captured/ch%d_list.jsonl", ch);
+    char *text = slurp(path);
+    in->nv = tp_parse_variants(text, in->v, TP_MAX_VARIANTS, err, sizeof err);
+    cr_assert_gt(in->nv, 0, "%s", err);
+    free(text);
+    snprintf(path, sizeof path, "tests/captured/ptxas_ch%d_sm90.txt", ch);
+    text = slurp(path);
+    in->n = tp_parse_ptxas(text, in->res, 128);
+    free(text);
+}
+
+static int row_of(const rows_input *in, const tp_res_row *rows, int n, const char *kernel)
+{
+    for (int i = 0; i < n; i++) {
+        char base[TP_NAME];
+        tp_base_name(in->res[rows[i].entry].name, base, sizeof base);
+        if (!strcmp(base, kernel)) return i;
+    }
+    return -1;
+}
+
+static double row_occupancy(const rows_input *in, const tp_res_row *r)
+{
+    tp_gpu g;
+    cr_assert_eq(tp_gpu_default(90, &g), 0);
+    const tp_resources *k = &in->res[r->entry];
+    tp_occ o;
+    tp_occupancy(&g, k->regs, k->smem, r->dsmem, r->threads, k->barriers, &o);
+    return o.occupancy;
+}
+
+/* Chapter 4's reference at sm_90: the variants' kernels in source order, one row each (both
+ * instantiations of matmul_async_copy in one), none of the harness's, reg-1d at its 512 threads. */
+Test(inspect_resources, chapter4_rows_at_each_variants_launch)
+{
+    rows_input in;
+    load_rows_input(4, &in);
+    tp_res_plan plan = {in.v, in.nv, (1u << in.nv) - 1, 0, -1, -1, 256};
+    tp_res_row rows[128];
+    int n = tp_res_rows(in.res, in.n, &plan, rows, 128);
+    static const char *const order[] = {"matmul_naive", "matmul_tiled", "matmul_reg1d", "matmul_reg2d",
+                                        "matmul_regblock", "matmul_vector", "matmul_double_buffer",
+                                        "matmul_async_copy"};
+    cr_assert_eq(n, 8, "one row per kernel of the variants, the harness's left out (got %d)", n);
+    for (int i = 0; i < n; i++) {
+        char base[TP_NAME];
+        tp_base_name(in.res[rows[i].entry].name, base, sizeof base);
+        cr_assert_str_eq(base, order[i], "row %d", i);
+        cr_assert_eq(rows[i].shape, TP_SHAPE_PROGRAM);
+        cr_assert_not(rows[i].harness);
+    }
+    const tp_res_row *r1 = &rows[row_of(&in, rows, n, "matmul_reg1d")];
+    cr_assert_eq(r1->threads, 512);
+    cr_assert_float_eq(row_occupancy(&in, r1), 0.5, 1e-9, "reg-1d at 512 threads: 50 %%");
+    cr_assert_eq(rows[row_of(&in, rows, n, "matmul_naive")].threads, 256);
+    const tp_res_row *ac = &rows[row_of(&in, rows, n, "matmul_async_copy")];
+    cr_assert_eq(ac->instances, 2);
+    for (int j = 0; j < in.n; j++) /* the row shown is the instantiation using the most registers */
+        if (tp_kernel_matches(in.res[j].name, "matmul_async_copy")) cr_assert_geq(in.res[ac->entry].regs, in.res[j].regs);
+}
+
+/* Chapter 5: v4 and v5 at their one-warp blocks (25 %, by registers, not by threads), pad_transpose in
+ * one row for its four variants; V= keeps a variant's kernels; BLOCK= replaces every launch. */
+Test(inspect_resources, chapter5_one_warp_blocks_selection_and_override)
+{
+    rows_input in;
+    load_rows_input(5, &in);
+    tp_res_plan plan = {in.v, in.nv, (1u << in.nv) - 1, 0, -1, -1, 256};
+    tp_res_row rows[128];
+    int n = tp_res_rows(in.res, in.n, &plan, rows, 128);
+    cr_assert_eq(n, 7, "minplus_v0..v5 and pad_transpose, once (got %d)", n);
+    cr_assert_eq(row_of(&in, rows, n, "pad_transpose"), 2, "in source order, before minplus_v2");
+    for (int v = 4; v <= 5; v++) {
+        char name[32];
+        snprintf(name, sizeof name, "minplus_v%d", v);
+        const tp_res_row *r = &rows[row_of(&in, rows, n, name)];
+        cr_assert_eq(r->threads, 32, "%s", name);
+        cr_assert_float_eq(row_occupancy(&in, r), 16.0 / 64, 1e-9, "%s: 16 one-warp blocks", name);
+    }
+    cr_assert_eq(rows[row_of(&in, rows, n, "minplus_v2")].threads, 64);
+
+    plan.selected = 1u << tp_variant_find(in.v, in.nv, "v4");
+    n = tp_res_rows(in.res, in.n, &plan, rows, 128);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(row_of(&in, rows, n, "pad_transpose"), 0);
+    cr_assert_eq(row_of(&in, rows, n, "minplus_v4"), 1);
+
+    plan.block = 128;
+    plan.dsmem = 4096;
+    n = tp_res_rows(in.res, in.n, &plan, rows, 128);
+    for (int i = 0; i < n; i++) {
+        cr_assert_eq(rows[i].shape, TP_SHAPE_GIVEN);
+        cr_assert_eq(rows[i].threads, 128);
+        cr_assert_eq(rows[i].dsmem, 4096);
+    }
+}
+
+/* ALL=1: the harness's kernels after the chapter's, one row per kernel, their launch marked assumed. */
+Test(inspect_resources, harness_kernels_on_request)
+{
+    rows_input in;
+    load_rows_input(4, &in);
+    tp_res_plan plan = {in.v, in.nv, (1u << in.nv) - 1, 1, -1, -1, 256};
+    tp_res_row rows[128];
+    int n = tp_res_rows(in.res, in.n, &plan, rows, 128);
+    cr_assert_gt(n, 8);
+    int instances = 0;
+    for (int i = 0; i < n; i++) {
+        instances += rows[i].instances;
+        cr_assert_eq(rows[i].harness, i >= 8, "row %d", i);
+        cr_assert_eq(rows[i].shape, i >= 8 ? TP_SHAPE_ASSUMED : TP_SHAPE_PROGRAM, "row %d", i);
+        for (int j = 0; j < i; j++) {
+            char a[TP_NAME], b[TP_NAME];
+            tp_base_name(in.res[rows[i].entry].name, a, sizeof a);
+            tp_base_name(in.res[rows[j].entry].name, b, sizeof b);
+            cr_assert_str_neq(a, b, "%s has two rows", a);
+        }
+    }
+    cr_assert_eq(instances, in.n, "every compiled kernel is in exactly one row");
+    const tp_res_row *h = &rows[row_of(&in, rows, n, "wb_fma_kernel")];
+    cr_assert_eq(h->threads, 256);
+}
+
 Test(inspect_parse, sanitizer_outputs)
 {
     gr_san_report s;
@@ -522,12 +683,37 @@ Test(inspect_make, targets_and_bad_values, .timeout = 600)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "reverse_shared_static") && strstr(out, "limited by"), "%s", out);
     cr_assert(strstr(out, "registers") || strstr(out, "threads"), "%s", out);
+    /* at sm_90 (no GPU here: the H100's limits; or an H100), reg-1d at its own 512 threads is 50 % */
+    /* the references spill nothing at sm_90: a reference that spills teaches the opposite of its lesson */
+    for (int ch = 4; ch <= 5; ch++) {
+        rc = wbt_run(out, MAKE "resources CH=%d SOLUTION=1", ch);
+        cr_assert_eq(rc, 0, "%s", out);
+        if (!strstr(out, "sm_90")) break;
+        for (const char *r = strstr(out, "\n  "); r; r = strstr(r + 1, "\n  ")) {
+            const char *e = strchr(r + 1, '\n');
+            if (strncmp(r, "\n  kernel ", 10) == 0) continue;
+            const char *z = strstr(r, " 0/0 ");
+            cr_assert(z && e && z < e, "chapter %d: a reference kernel spills at sm_90:\n%.*s", ch, e ? (int)(e - r) : 200, r);
+        }
+    }
+    rc = wbt_run(out, MAKE "resources CH=4 SOLUTION=1 V=reg-1d");
+    cr_assert_eq(rc, 0, "%s", out);
+    const char *row = strstr(out, "\n  matmul_reg1d "), *eol = row ? strchr(row + 1, '\n') : NULL;
+    cr_assert(row && eol, "no reg-1d row:\n%s", out);
+    cr_assert(strstr(row, " 512 ") && strstr(row, " 512 ") < eol, "reg-1d launches 512 threads:\n%s", out);
+    if (strstr(out, "sm_90"))
+        cr_assert(strstr(row, " 50%") && strstr(row, " 50%") < eol, "reg-1d at sm_90: 50 %%:\n%s", out);
+    cr_assert_null(strstr(out, "wb_"), "the harness's kernels only with ALL=1:\n%s", out);
 
     rc = wbt_run(out, MAKE "sass CH=99");
     cr_assert_eq(rc, 2, "%s", out);
     cr_assert(strstr(out, "valid: 1"), "a bad CH lists the valid ones:\n%s", out);
     rc = wbt_run(out, MAKE "resources CH=");
     cr_assert_eq(rc, 2, "%s", out);
+    /* the student release has no solutions/: SOLUTION=1 says so, not "valid: " and nothing */
+    rc = wbt_run(out, MAKE "resources CH=4 SOLUTION=1 SOLUTIONS_PRESENT='   '"); /* the release: blanks */
+    cr_assert_eq(rc, 2, "%s", out);
+    cr_assert(strstr(out, "not part of the student release") && strstr(out, "leave SOLUTION=1 out"), "%s", out);
     rc = wbt_run(out, MAKE "sass CH=1 V=nope");
     cr_assert_eq(rc, 2, "%s", out);
     cr_assert(strstr(out, "valid: global shared-static shared-dynamic vector"), "%s", out);

@@ -230,3 +230,99 @@ Test(results, recorded_claims_render_without_stray_paragraphs)
     remove(outp);
     rmdir(dir);
 }
+
+/* The table and the claims live in the handout's own file between their markers (what a student opens
+ * shows them): filling writes each block, replaces a stale one whole, keeps the plot marker; rendering
+ * a filled handout replaces the block, never doubling it. */
+Test(results, fill_writes_blocks_in_place_and_expand_replaces_them)
+{
+    char dir[64], md[128], table[128], outp[128], again[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(md, sizeof md, "%s/h.md", dir);
+    snprintf(table, sizeof table, "%s/t.md", dir);
+    snprintf(outp, sizeof outp, "%s/out.md", dir);
+    snprintf(again, sizeof again, "%s/again.md", dir);
+    FILE *f = fopen(md, "w");
+    fprintf(f, "# H\n%s\nstale row\n%s\nmiddle\n%s\n%s\nend\n", WBR_MARK_TABLE, WBR_END_TABLE, WBR_MARK_PLOT,
+            WBR_MARK_CLAIMS);
+    fclose(f);
+    f = fopen(table, "w");
+    fputs("| a | b |\n", f);
+    fclose(f);
+    f = fopen(outp, "w");
+    cr_assert_eq(wbr_fill(f, md, table, "-"), 2);
+    fclose(f);
+    char *text = read_text(outp);
+    cr_assert_str_eq(text, "# H\n" WBR_MARK_TABLE "\n| a | b |\n" WBR_END_TABLE "\nmiddle\n" WBR_MARK_PLOT "\n" WBR_MARK_CLAIMS
+                           "\n*No `--claims` output recorded yet.*\n" WBR_END_CLAIMS "\nend\n");
+    f = fopen(again, "w"); /* filling a filled handout changes nothing */
+    wbr_fill(f, outp, table, "-");
+    fclose(f);
+    char *twice = read_text(again);
+    cr_assert_str_eq(twice, text);
+    f = fopen(again, "w");
+    cr_assert_eq(wbr_expand(f, outp, table, "-", "alt", "-"), 3);
+    fclose(f);
+    free(twice);
+    twice = read_text(again);
+    cr_assert_str_eq(twice, "# H\n| a | b |\nmiddle\n*No plot yet: it is drawn from the recorded results.*\n"
+                            "*No `--claims` output recorded yet.*\nend\n");
+    free(text);
+    free(twice);
+    remove(md), remove(table), remove(outp), remove(again);
+    rmdir(dir);
+}
+
+/* The first line where a and b differ, for a message that shows the difference. */
+static void first_difference(const char *a, const char *b, char *buf, size_t len)
+{
+    int line = 1;
+    const char *la = a, *lb = b;
+    for (; *a && *a == *b; a++, b++)
+        if (*a == '\n') line++, la = a + 1, lb = b + 1;
+    snprintf(buf, len, "line %d:\n  handout:   %.*s\n  generated: %.*s", line, (int)strcspn(la, "\n"), la,
+             (int)strcspn(lb, "\n"), lb);
+}
+
+/* Every handout shows the results recorded in handouts/results/ as they are now (make handouts-fill
+ * after make results): the blocks in the .md equal what the generator makes of the recorded files. */
+Test(results, handouts_hold_the_recorded_results)
+{
+    char dir[64];
+    wbt_tmpdir(dir, sizeof dir);
+    glob_t g;
+    cr_assert_eq(glob("handouts/results/ch[0-9].json", 0, NULL, &g), 0, "no recorded results");
+    for (size_t k = 0; k < g.gl_pathc; k++) {
+        int n = g.gl_pathv[k][strlen("handouts/results/ch")] - '0';
+        char meta[64], txt[64], md[64], table[128], claims[128], err[256];
+        snprintf(meta, sizeof meta, "handouts/results/ch%d.meta.json", n);
+        snprintf(txt, sizeof txt, "handouts/results/ch%d.txt", n);
+        snprintf(md, sizeof md, "handouts/ch%d.md", n);
+        snprintf(table, sizeof table, "%s/t%d.md", dir, n);
+        snprintf(claims, sizeof claims, "%s/c%d.md", dir, n);
+        json_t *rows = wbr_load_lines(g.gl_pathv[k], err, sizeof err), *m = wbr_load_meta(meta);
+        cr_assert_not_null(rows, "%s", err);
+        FILE *f = fopen(table, "w");
+        wbr_table(f, rows, m, g.gl_pathv[k]);
+        fclose(f);
+        f = fopen(claims, "w");
+        wbr_claims(f, txt);
+        fclose(f);
+        json_decref(rows);
+        json_decref(m);
+        char *fresh = NULL;
+        size_t len = 0;
+        f = open_memstream(&fresh, &len);
+        cr_assert_eq(wbr_fill(f, md, table, claims), 2, "%s: a table and a claims marker", md);
+        fclose(f);
+        char *text = read_text(md), why[1200];
+        first_difference(text, fresh, why, sizeof why);
+        cr_assert_str_eq(text, fresh, "%s does not show %s as recorded (make handouts-fill), first difference at %s",
+                         md, g.gl_pathv[k], why);
+        free(text);
+        free(fresh);
+        remove(table), remove(claims);
+    }
+    globfree(&g);
+    rmdir(dir);
+}

@@ -130,15 +130,16 @@ static void launch_vector(State *s)
 /* Global loads per element for large n: 2; 1 + 1/BLOCK; 1 + 1/BLOCK; 1 + 1/(4 * 32). */
 static const wb_variant variants[] = {
     {"naive", "one element per thread; input[i] and input[i-1] both from global memory", "adjdiff_naive",
-     launch_naive, NULL, "2"},
+     launch_naive, NULL, "2", NULL, {{BLOCK}}},
     {"shared", "stage the block's elements in a fixed-size __shared__ tile; one global halo load per block",
      "adjdiff_shared", launch_shared, NULL, "1.0039",
      "1.57x faster than naive: shared memory halves the global loads (the 2008 \"CUDA Memories\" slides, "
-     "on a GT200)"},
+     "on a GT200)",
+     {{BLOCK}}},
     {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "adjdiff_shared_dynamic",
-     launch_shared_dynamic, NULL, "1.0039"},
+     launch_shared_dynamic, NULL, "1.0039", NULL, {{BLOCK, BLOCK * sizeof(int)}}},
     {"vector", "16-byte streaming loads/stores, 4 per thread; left neighbour by warp shuffle", "adjdiff_vector",
-     launch_vector, NULL, "1.0078"},
+     launch_vector, NULL, "1.0078", NULL, {{BLOCK}}},
 };
 
 static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }

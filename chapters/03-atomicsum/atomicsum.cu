@@ -162,15 +162,17 @@ static void launch_grid_stride(State *s)
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 /* Global atomics per run: n; n/BLOCK; n/BLOCK; BLOCKS_PER_SM per SM (at most). */
 static const wb_variant variants[] = {
-    {"global-atomic", "every thread atomicAdd's its element into the one global result", "sum_global_atomic", launch_global_atomic, NULL, "n"},
+    {"global-atomic", "every thread atomicAdd's its element into the one global result", "sum_global_atomic", launch_global_atomic, NULL, "n",
+     NULL, {{BLOCK}}},
     {"block-atomic", "atomicAdd into a __shared__ partial per block; one global atomicAdd per block",
      "sum_block_atomic", launch_block_atomic, NULL, "n/256",
      "faster than one global atomic per element: far fewer atomics on the contended global address (the "
-     "2008 \"CUDA Memories\" slides give no number)"},
+     "2008 \"CUDA Memories\" slides give no number)",
+     {{BLOCK}}},
     {"warp-shuffle", "warp sums in registers by __shfl_down_sync, then the block; one global atomic per block",
-     "sum_warp_shuffle", launch_warp_shuffle, NULL, "n/256"},
+     "sum_warp_shuffle", launch_warp_shuffle, NULL, "n/256", NULL, {{BLOCK}}},
     {"grid-stride", "a GPU-filling grid; each thread sums many int4 chunks first; one global atomic per block",
-     "sum_grid_stride", launch_grid_stride, NULL, "8 per SM"},
+     "sum_grid_stride", launch_grid_stride, NULL, "8 per SM", NULL, {{BLOCK}}},
 };
 
 static double bytes_read(const wb_size *size) { return sizeof(int) * (double)size->d[0]; }

@@ -239,7 +239,9 @@ static void launch_reg2d(State *s)
  * (As[k][m], so that a thread's 8 rows at one k lie side by side), and thread (ty, tx), both 0..15, owns
  * rows ty*4..+3 and 64+ty*4..+3 and columns tx*4..+3 and 64+tx*4..+3 of the block tile: the two halves
  * 64 apart, and the warp covering 4 row groups × 8 column groups, keep its shared reads to a few
- * distinct, consecutive addresses. 4 floats of padding per row of As spread the transposing stores. */
+ * distinct, consecutive addresses: with warp = threadIdx.x / 32 and lane = threadIdx.x % 32,
+ * tx = (warp % 2) * 8 + lane % 8 and ty = (warp / 2) * 4 + lane / 8 (the 8 warps tile the 16×16
+ * threads as 4 × 2). 4 floats of padding per row of As spread the transposing stores. */
 __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_regblock(const float *A, const float *B, float *C, int M, int N, int K)
 {
@@ -385,23 +387,24 @@ static void launch_async_copy(State *s)
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 static const wb_variant variants[] = {
     {"naive", "one thread per element of C, dot product straight from global memory", "matmul_naive",
-     launch_naive, NULL, "2"},
+     launch_naive, NULL, "2", NULL, {{BLOCK_WIDTH * BLOCK_WIDTH}}},
     {"tiled", "TILE_WIDTH² tiles of A and B in __shared__, two barriers per phase, zero-padded edges",
      "matmul_tiled", launch_tiled, NULL, "2/" WB_STR(TILE_WIDTH) " T=" WB_STR(TILE_WIDTH),
      "much faster than naive: each input element is loaded TILE_WIDTH times less often (the 2008 slides: "
-     "17.2x on a GT200)"},
+     "17.2x on a GT200)",
+     {{TILE_WIDTH * TILE_WIDTH}}},
     {"reg-1d", "each thread computes 8 elements of a column of C in registers from 64x64 block tiles",
-     "matmul_reg1d", launch_reg1d, NULL, "1/32"},
+     "matmul_reg1d", launch_reg1d, NULL, "1/32", NULL, {{R1_THREADS}}},
     {"reg-2d", "each thread computes an 8x8 block of C in registers from 128x128 block tiles",
-     "matmul_reg2d", launch_reg2d, NULL, "1/64"},
+     "matmul_reg2d", launch_reg2d, NULL, "1/64", NULL, {{RB_THREADS}}},
     {"reg-block", "reg-2d with shared memory laid out for conflict-free reads: A transposed, split layout",
-     "matmul_regblock", launch_regblock, NULL, "1/64"},
+     "matmul_regblock", launch_regblock, NULL, "1/64", NULL, {{RB_THREADS}}},
     {"vector", "16-byte (float4) loads and stores to global and shared memory, scalar at ragged edges",
-     "matmul_vector", launch_vector, NULL, "1/64"},
+     "matmul_vector", launch_vector, NULL, "1/64", NULL, {{RB_THREADS}}},
     {"double-buffer", "two shared buffers: the next slice's loads overlap this slice's math, one barrier",
-     "matmul_double_buffer", launch_double_buffer, NULL, "1/64"},
+     "matmul_double_buffer", launch_double_buffer, NULL, "1/64", NULL, {{RB_THREADS}}},
     {"async-copy", "cp.async copies global to shared memory without registers; 64x256 block tiles",
-     "matmul_async_copy", launch_async_copy, NULL, "1/51"},
+     "matmul_async_copy", launch_async_copy, NULL, "1/51", NULL, {{AC_THREADS}}},
 };
 
 /* The speed of light, cuBLAS, also gives the reference of the rows the CPU cannot afford. The grader

@@ -213,9 +213,14 @@ static void launch_v3(State *s)
  *     ia read 8 adjacent float4 of a row of yy (128 bytes, one transaction, no bank conflict).
  * (2) A step stages V4_STEP = 16 rows of each operand with cp.async (__pipeline_memcpy_async): the copy
  *     goes from global to shared memory without passing through registers, and the block computes on
- *     one pair of buffers while the next step's rows arrive in the other: one barrier per step.
+ *     one pair of buffers while the next step's rows arrive in the other: one barrier per step, at the
+ *     step's end, after the thread has waited for its own copies (__pipeline_wait_prior): it makes every
+ *     thread's copies visible and closes the reads of the buffer the next step's copies will overwrite.
  * (3) A block is one warp with a 32×64 tile: twice as many blocks as v3, half as large, so the last
- *     ones leave less of the GPU idle at the end (at n = 4000, 63×125 = 7875 blocks over 132 SMs).
+ *     ones leave less of the GPU idle at the end. Its 32 threads are 8×4: ja = threadIdx.x = lane % 8
+ *     (along j), ia = threadIdx.y = lane / 8 (along i); blockIdx.x picks the 64 columns (nn / 64 of
+ *     them), blockIdx.y the 32 rows (ceil(n / 32)): at n = 4000, nn = 4032, 63×125 = 7875 blocks over
+ *     132 SMs.
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
  * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
 // BEGIN TODO(v4-stage)
@@ -263,17 +268,17 @@ static void launch_v5(State *s)
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 static const wb_variant variants[] = {
     {"v0", "one thread per r[i][j], threadIdx.x along i: strided reads of d (given)", "minplus_v0", launch_v0,
-     NULL, "2 g"},
+     NULL, "2 g", NULL, {{16 * 16}}},
     {"v1", "threadIdx.x along j: coalesced reads of d[k][j], broadcast d[i][k]", "minplus_v1", launch_v1, NULL,
-     "2 g"},
+     "2 g", NULL, {{16 * 16}}},
     {"v2", "8x8 block of r per thread from 8+8 loads per k; padded input and transposed copy",
-     "pad_transpose,minplus_v2", launch_v2, prepare_padded, "1/4 g"},
+     "pad_transpose,minplus_v2", launch_v2, prepare_padded, "1/4 g", NULL, {{64}, {8 * 8}}},
     {"v3", "the block stages 4 rows x 64 of each operand in __shared__ per step", "pad_transpose,minplus_v3",
-     launch_v3, prepare_padded, "1/4 s"},
+     launch_v3, prepare_padded, "1/4 s", NULL, {{64}, {8 * 8}}},
     {"v4", "float4 shared reads; 16 k per step, the next copied by cp.async meanwhile; one-warp blocks",
-     "pad_transpose,minplus_v4", launch_v4, prepare_padded, "1/16 s"},
+     "pad_transpose,minplus_v4", launch_v4, prepare_padded, "1/16 s", NULL, {{64}, {8 * 4}}},
     {"v5", "two steps share one 3-way integer min (DPX) of the floats' bit patterns",
-     "pad_transpose,minplus_v5", launch_v5, prepare_padded, "1/16 s"},
+     "pad_transpose,minplus_v5", launch_v5, prepare_padded, "1/16 s", NULL, {{64}, {8 * 4}}},
 };
 
 static int padded_size(long long n) { return (int)((n + 63) / 64 * 64); }

@@ -105,8 +105,9 @@ static void launch_shared_dynamic(State *s)
 /* Output chunk q is out[4q .. 4q+3]; it needs in[n-4-4q .. n-1-4q], reversed. With n = 4p + r those
  * inputs start r elements into the aligned input chunk p-q-1, so unless r = 0 they straddle two
  * aligned chunks: load both (aligned 16-byte loads) and pick the four elements. r is the same for every
- * thread, so the switch below never diverges. The two chunks at the ends that would read or write
- * outside the arrays take the scalar path. */
+ * thread, so the switch below never diverges. When r != 0, two chunks would read or write outside the
+ * arrays and take the scalar path: q = 0 (its second input chunk, p, runs past in[n-1]) and q = p (the
+ * partial last output chunk). */
 __device__ __forceinline__ int4 reverse_pick(int4 lo, int4 hi, int r)
 {
     switch (r) {
@@ -157,15 +158,18 @@ static void launch_vector(State *s)
 /* ================================================================== the harness: you need not read below.
  * It runs the variants above, checks and times them; common/wb.h does the work. */
 static const wb_variant variants[] = {
-    {"global", "one element per thread, straight from global memory", "reverse_global", launch_global},
+    {"global", "one element per thread, straight from global memory", "reverse_global", launch_global, NULL, NULL, NULL,
+     {{BLOCK}}},
     {"shared-static", "reverse a tile in a fixed-size __shared__ array; coalesced reads and writes",
      "reverse_shared_static", launch_shared_static, NULL, NULL,
      "faster than global: shared memory keeps reads and writes coalesced (Dr. Dobb's part 5, on a 2008 GPU "
-     "that punished uncoalesced writes; NVIDIA's shared-memory post gives no number)"},
+     "that punished uncoalesced writes; NVIDIA's shared-memory post gives no number)",
+     {{BLOCK}}},
     {"shared-dynamic", "the same tile, sized at launch with extern __shared__", "reverse_shared_dynamic",
      launch_shared_dynamic, NULL, NULL,
-     "as fast as the static version (NVIDIA's post: sizing at launch costs nothing)"},
-    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector", launch_vector},
+     "as fast as the static version (NVIDIA's post: sizing at launch costs nothing)", {{BLOCK, BLOCK * sizeof(int)}}},
+    {"vector", "16-byte loads/stores, 4 per thread, all loads in flight first", "reverse_vector", launch_vector, NULL,
+     NULL, NULL, {{BLOCK}}},
 };
 
 static double bytes_moved(const wb_size *size) { return 2.0 * sizeof(int) * (double)size->d[0]; }

@@ -8,6 +8,12 @@
 #   ptxas_spill_sm90.txt                      the command in spill.cu
 #   ch1_sm75.ptx                              nvcc -ptx -arch=compute_75 -O3 -std=c++20 -Icommon solutions/01-reversal/reversal.cu
 #   ch1_list.jsonl                            build/solution1 --list --json -
+#   ch4_list.jsonl / ch5_list.jsonl           build/solutionN --list --json -
+#   ptxas_ch4_sm90.txt / ptxas_ch5_sm90.txt   as ptxas_ch1_sm90.txt, for solutions/04-matmul and 05-minplus
+#   ch5_v5_sm90.ptx                           nvcc -ptx -arch=compute_90 -O3 -std=c++20 -Icommon
+#                                             solutions/05-minplus/minplus.cu, trimmed: the header, minplus_v5's
+#                                             first 3 inline-asm min blocks (__vimin3_s32), a marked cut where its
+#                                             braces balance, its last lines, and the next kernel whole
 set -u
 out=${1:?usage: bash tests/captured/capture.sh DIR}
 mkdir -p "$out"

@@ -66,7 +66,8 @@ int on_path(const char *tool)
 void parse_opts(int argc, char **argv, int first, opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->block = 256;
+    o->block = -1; /* not given: each kernel's own launch */
+    o->dsmem = -1;
     o->jobs = 4;
     o->timeout_s = 600;
     for (int i = first; i < argc; i++) {
@@ -90,6 +91,7 @@ void parse_opts(int argc, char **argv, int first, opts *o)
         else if (!strcmp(a, "--timeout")) num = &o->timeout_s;
         else if (!strcmp(a, "--json")) { o->json = 1; continue; }
         else if (!strcmp(a, "--check")) { o->check = 1; continue; }
+        else if (!strcmp(a, "--all")) { o->all = 1; continue; }
         else die(EXIT_USAGE, "unknown option '%s'", a);
         if (i + 1 >= argc || !argv[i + 1][0]) die(EXIT_USAGE, "option '%s' needs a value", a);
         if (str) *str = argv[++i];

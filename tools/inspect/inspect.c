@@ -3,7 +3,8 @@
  * profile` (see the "look inside" section of the Makefile, which builds the inputs and calls this).
  *
  *   inspect sass      --program P --listing FILE [--variant V]
- *   inspect resources --program P --ptxas FILE --arch sm_NN [--variant V] [--block B] [--dsmem D] [--json]
+ *   inspect resources --program P --ptxas FILE --arch sm_NN [--variant V] [--block B] [--dsmem D] [--all] [--json]
+ *                     (each kernel at its variant's launch unless --block/--dsmem; --all: the harness's kernels too)
  *   inspect sanitize  --program P [--variant V] [--size S] [--tools LIST] [--jobs J] [--logs DIR]
  *   inspect profile   --program P --variant V --report PATH [--size S] [--ptxas FILE]
  *   inspect profile   --csv FILE           the summary of a CSV written by an earlier profile

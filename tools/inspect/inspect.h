@@ -34,7 +34,7 @@ extern "C" {
 /* ---------------------------------------------------------------- options */
 typedef struct {
     const char *program, *variant, *listing, *ptxas, *arch, *size, *tools, *report, *logs, *label, *csv;
-    int block, dsmem, jobs, json, check, timeout_s;
+    int block, dsmem, jobs, json, check, timeout_s, all; /* block, dsmem: -1 when not given */
 } opts;
 
 /* ---------------------------------------------------------------- the chapter's variants */

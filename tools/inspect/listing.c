@@ -88,8 +88,19 @@ static void tp_parse_sass(const char *text, tp_listing *l)
     }
 }
 
-/* PTX from nvcc -ptx: ".visible .entry NAME(" ... "{" body "}". Directives, labels, braces and
- * declarations are not instructions. */
+/* The braces a PTX line opens minus those it closes, outside its comment. A vector operand's braces
+ * ({%f1, %f2}) balance on their line; inline asm's do not: "{.reg .s32 t1;" opens a scope that
+ * "min.s32 %r4, t1, %r5;}" closes, inside a kernel's body. */
+static int tp_ptx_brace_delta(const char *s)
+{
+    int d = 0;
+    for (; *s && !(s[0] == '/' && s[1] == '/'); s++) d += (*s == '{') - (*s == '}');
+    return d;
+}
+
+/* PTX from nvcc -ptx: ".visible .entry NAME(" ... "{" body "}": the body ends where its braces balance
+ * (an .entry cannot nest, so the next .entry ends an unbalanced one too). Directives, labels, braces
+ * and declarations are not instructions. */
 static void tp_parse_ptx(const char *text, tp_listing *l)
 {
     char arch[16] = "";
@@ -107,23 +118,22 @@ static void tp_parse_ptx(const char *text, tp_listing *l)
         if (strncmp(s, ".target ", 8) == 0) {
             snprintf(arch, sizeof arch, "%.15s", tp_skip_space(s + 8));
             arch[strcspn(arch, " ,")] = 0;
-        } else if (!cur && (entry = strstr(s, ".entry ")) != NULL) {
+        } else if ((entry = strstr(s, ".entry ")) != NULL && s[0] != '/') {
+            cur = NULL;
             if (l->n_functions < (int)(sizeof l->functions / sizeof l->functions[0])) {
                 cur = &l->functions[l->n_functions++];
                 memset(cur, 0, sizeof *cur);
                 const char *nm = tp_skip_space(entry + 7);
                 tp_copy(cur->name, sizeof cur->name, nm, strcspn(nm, "( "));
                 tp_copy(cur->arch, sizeof cur->arch, arch, strlen(arch));
-                depth = 0;
-                in_body = 0;
             }
+            depth = 0;
+            in_body = 0;
         } else if (cur) {
-            if (*s == '{') {
-                depth++;
-                in_body = 1;
-            } else if (*s == '}') {
-                if (--depth <= 0 && in_body) cur = NULL;
-            } else if (in_body && *s && *s != '.' && *s != '/' && s[strlen(s) - 1] != ':') {
+            int delta = tp_ptx_brace_delta(s);
+            while (*s == '{') s = tp_skip_space(s + 1);
+            if (delta > 0) in_body = 1;
+            if (in_body && *s && *s != '}' && *s != '.' && *s != '/' && s[strlen(s) - 1] != ':') {
                 const char *op = s;
                 if (*op == '@') {
                     op += strcspn(op, " \t");
@@ -133,6 +143,8 @@ static void tp_parse_ptx(const char *text, tp_listing *l)
                 size_t ilen = strcspn(s, ";");
                 tp_add_insn(cur, "", s, ilen, op, olen);
             }
+            depth += delta;
+            if (in_body && depth <= 0) cur = NULL;
         }
         if (!eol) break;
         p = eol + 1;
@@ -193,6 +205,16 @@ const char *const tp_kind_legend[2][TP_K_COUNT] = {
      "fma.rn.f32: fused multiply-add, 2 flops",
      "mma/wmma: tensor-core matrix instructions",
      "integer arithmetic, moves, branches, ..."}};
+
+const char *tp_kind_name(tp_isa isa, tp_kind k)
+{
+    return isa == TP_ISA_PTX && k == TP_K_LOCAL ? "local array" : tp_kind_names[k];
+}
+
+int tp_kind_absence_shown(tp_isa isa, tp_kind k)
+{
+    return k < TP_K_OTHER && !(isa == TP_ISA_PTX && k == TP_K_LOCAL);
+}
 
 static int tp_has_mod(const char *op, const char *mod)
 {

@@ -45,6 +45,13 @@ typedef enum {
 
 extern const char *const tp_kind_names[TP_K_COUNT];
 
+/* The kind's name in this ISA: PTX's ld.local/st.local are declared local arrays ("local array"),
+ * never spills, which only ptxas makes. */
+const char *tp_kind_name(tp_isa isa, tp_kind k);
+
+/* May "none of" list the kind when the listing has none? Not spills from PTX: ptxas adds them later. */
+int tp_kind_absence_shown(tp_isa isa, tp_kind k);
+
 /* What each kind means for performance, in one line (printed as the legend). */
 extern const char *const tp_kind_legend[2][TP_K_COUNT];
 

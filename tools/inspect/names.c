@@ -52,6 +52,13 @@ int tp_parse_variants(const char *text, tp_variant *out, int max, char *err, siz
             if (!comma) break;
             k = comma + 1;
         }
+        json_t *threads = json_object_get(obj, WB_JSON_THREADS), *dsmem = json_object_get(obj, WB_JSON_DSMEM);
+        for (int k = 0; k < v->n_kernels; k++) {
+            json_int_t t = json_integer_value(json_array_get(threads, (size_t)k));
+            json_int_t d = json_integer_value(json_array_get(dsmem, (size_t)k));
+            v->threads[k] = t > 0 && t <= INT_MAX ? (int)t : 0;
+            v->dsmem[k] = d > 0 && d <= LONG_MAX ? (long)d : 0;
+        }
     }
     json_decref(lines);
     if (n == 0) {

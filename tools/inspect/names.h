@@ -23,9 +23,12 @@ typedef struct {
     char idea[256];
     int n_kernels;                           /* 0: the chapter did not name them */
     char kernels[TP_MAX_KERNELS][TP_NAME];
+    int threads[TP_MAX_KERNELS];             /* each kernel's block as the program launches it; 0: not said */
+    long dsmem[TP_MAX_KERNELS];              /* and its dynamic shared memory, bytes */
 } tp_variant;
 
-/* Parses the JSON lines a chapter prints for `--list --json -`: {"variant":..,"idea":..,"kernels":"a,b"}.
+/* Parses the JSON lines a chapter prints for `--list --json -`: {"variant":..,"idea":..,"kernels":"a,b",
+ * "threads":[64,256],"dsmem":[0,0]} (the two arrays may be absent: every launch then unsaid).
  * Returns the number of variants, or -1 with a reason in err. Blank lines are skipped. */
 int tp_parse_variants(const char *text, tp_variant *out, int max, char *err, size_t errlen);
 

@@ -74,6 +74,69 @@ int tp_parse_ptxas(const char *text, tp_resources *out, int max)
     return n;
 }
 
+/* ---------------------------------------------------------------- the rows of `make resources` */
+/* Is a the worse instantiation: more registers, then more spill bytes, then more shared memory? */
+static int tp_res_worse(const tp_resources *a, const tp_resources *b)
+{
+    if (a->regs != b->regs) return a->regs > b->regs;
+    long sa = a->spill_stores + a->spill_loads, sb = b->spill_stores + b->spill_loads;
+    if (sa != sb) return sa > sb;
+    return a->smem > b->smem;
+}
+
+/* A row for the entries whose base name is that of res[first], from first down to 0 (source order). */
+static tp_res_row tp_res_group(const tp_resources *res, int first, char (*base)[TP_NAME], unsigned char *taken)
+{
+    tp_res_row r = {first, 0, 0, 0, 0, TP_SHAPE_ASSUMED};
+    for (int j = first; j >= 0; j--) {
+        if (taken[j] || strcmp(base[j], base[first]) != 0) continue;
+        taken[j] = 1;
+        r.instances++;
+        if (tp_res_worse(&res[j], &res[r.entry])) r.entry = j;
+    }
+    return r;
+}
+
+static void tp_res_shape(const tp_res_plan *p, int threads, long dsmem, tp_res_row *r)
+{
+    r->shape = threads > 0 ? TP_SHAPE_PROGRAM : TP_SHAPE_ASSUMED;
+    r->threads = threads > 0 ? threads : p->assumed_block;
+    r->dsmem = threads > 0 ? dsmem : 0;
+    if (p->block > 0) r->threads = p->block, r->shape = TP_SHAPE_GIVEN;
+    if (p->dsmem >= 0) r->dsmem = p->dsmem;
+}
+
+int tp_res_rows(const tp_resources *res, int n, const tp_res_plan *p, tp_res_row *rows, int max)
+{
+    if (n > 128) n = 128;
+    char base[128][TP_NAME];
+    unsigned char taken[128] = {0}, named[128] = {0};
+    for (int j = 0; j < n; j++) tp_base_name(res[j].name, base[j], sizeof base[j]);
+    int count = 0, all = p->all;
+    for (int i = 0; i < p->nv; i++) {
+        const tp_variant *v = &p->v[i];
+        int chosen = p->selected >> i & 1;
+        if (chosen && v->n_kernels == 0) all = 1;
+        for (int k = 0; k < v->n_kernels; k++)
+            for (int j = n - 1; j >= 0; j--) {
+                if (!tp_kernel_matches(res[j].name, v->kernels[k])) continue;
+                named[j] = 1;
+                if (!chosen || taken[j] || count == max) continue;
+                tp_res_row r = tp_res_group(res, j, base, taken);
+                tp_res_shape(p, v->threads[k], v->dsmem[k], &r);
+                rows[count++] = r;
+            }
+    }
+    for (int j = n - 1; all && j >= 0; j--) {
+        if (named[j] || taken[j] || count == max) continue;
+        tp_res_row r = tp_res_group(res, j, base, taken);
+        r.harness = 1;
+        tp_res_shape(p, 0, 0, &r);
+        rows[count++] = r;
+    }
+    return count;
+}
+
 /* The limits of one GPU of each supported compute capability (cudaDeviceProp of that card), for
  * `make resources` where there is no GPU to ask. */
 static const struct {

@@ -26,6 +26,34 @@ typedef struct {
  * Returns the number of kernels found. */
 int tp_parse_ptxas(const char *text, tp_resources *out, int max);
 
+/* ================================================================ the rows of `make resources` */
+typedef enum { TP_SHAPE_PROGRAM, TP_SHAPE_GIVEN, TP_SHAPE_ASSUMED } tp_shape_src;
+
+typedef struct {
+    const tp_variant *v;          /* the program's variants (--list), in its table's order */
+    int nv;
+    unsigned selected;            /* bit i: variant i chosen */
+    int all;                      /* also the kernels no variant names (the harness's own) */
+    int block;                    /* > 0: given (BLOCK=) for every kernel; else each kernel's own launch */
+    long dsmem;                   /* >= 0: given (DSMEM=) for every kernel; else each kernel's own */
+    int assumed_block;            /* for a kernel whose launch the program does not say */
+} tp_res_plan;
+
+typedef struct {
+    int entry;                    /* the ptxas entry shown: of the kernel's instantiations, the one using
+                                   * the most registers, then spill bytes, then shared memory */
+    int instances;                /* entries with the kernel's base name (template instantiations) */
+    int harness;                  /* 1: no variant names it */
+    int threads;
+    long dsmem;
+    tp_shape_src shape;
+} tp_res_row;
+
+/* One row per kernel: the chosen variants' kernels in the order the variant table names them (the
+ * chapter's source order), then with plan->all (or when a chosen variant names no kernels) the others,
+ * in source order (ptxas lists the last defined first). Returns the number of rows. */
+int tp_res_rows(const tp_resources *res, int n, const tp_res_plan *plan, tp_res_row *rows, int max);
+
 /* ================================================================ occupancy */
 typedef struct {
     char name[128];

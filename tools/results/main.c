@@ -6,6 +6,8 @@
  *   wbresults claims RESULTS.txt                       the --claims block as Markdown on stdout
  *   wbresults expand HANDOUT.md TABLE.md PLOT.png ALT CLAIMS.md
  *                                                      the handout with its markers replaced
+ *   wbresults fill   HANDOUT.md TABLE.md CLAIMS.md     the handout with its table and claims blocks
+ *                                                      filled in (its own file keeps them)
  *   wbresults meta   OUT.json key=value...             writes a meta file (strings)
  *
  * Exit codes: 0 done, 1 bad or unusable input (one line on stderr says why), 2 bad usage.
@@ -15,7 +17,7 @@
 static int usage(void)
 {
     fputs("usage: wbresults table RESULTS META | plot RESULTS META PNG | claims TXT |\n"
-          "       expand HANDOUT TABLE PNG ALT CLAIMS | meta OUT key=value...\n",
+          "       expand HANDOUT TABLE PNG ALT CLAIMS | fill HANDOUT TABLE CLAIMS | meta OUT key=value...\n",
           stderr);
     return 2;
 }
@@ -47,8 +49,9 @@ int main(int argc, char **argv)
         wbr_claims(stdout, argv[2]);
         return 0;
     }
-    if (strcmp(cmd, "expand") == 0 && argc == 7) {
-        int n = wbr_expand(stdout, argv[2], argv[3], argv[4], argv[5], argv[6]);
+    if ((strcmp(cmd, "expand") == 0 && argc == 7) || (strcmp(cmd, "fill") == 0 && argc == 5)) {
+        int n = cmd[0] == 'e' ? wbr_expand(stdout, argv[2], argv[3], argv[4], argv[5], argv[6])
+                              : wbr_fill(stdout, argv[2], argv[3], argv[4]);
         if (n < 0) {
             fprintf(stderr, "wbresults: cannot read %s\n", argv[2]);
             return 1;

@@ -264,23 +264,73 @@ static int wbr_copy_file(FILE *out, const char *path)
     return 0;
 }
 
-int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
-                             const char *plot_alt, const char *claims_md)
+/* A handout's lines, each with its newline, NULL-terminated; NULL when the file cannot be read. */
+static char **wbr_read_lines(const char *path)
 {
-    FILE *in = fopen(md_path, "r");
-    if (!in) return -1;
-    char line[4096];
+    FILE *in = fopen(path, "r");
+    if (!in) return NULL;
+    size_t n = 0, cap = 64;
+    char **lines = malloc(cap * sizeof *lines), buf[4096];
+    while (lines && fgets(buf, sizeof buf, in)) {
+        if (n + 1 == cap) {
+            char **grown = realloc(lines, (cap *= 2) * sizeof *lines);
+            if (!grown) break;
+            lines = grown;
+        }
+        lines[n++] = strdup(buf);
+    }
+    fclose(in);
+    if (lines) lines[n] = NULL;
+    return lines;
+}
+
+static int wbr_line_is(const char *line, const char *mark)
+{
+    size_t n = strlen(mark);
+    return strncmp(line, mark, n) == 0 && (line[n] == '\n' || line[n] == '\r' || line[n] == 0);
+}
+
+/* A filled block: the marker at lines[i], then its end marker before any other begin marker. Returns
+ * the end marker's index, or i when the marker stands alone. */
+static size_t wbr_block_end(char **lines, size_t i, const char *end_mark)
+{
+    for (size_t j = i + 1; lines[j]; j++) {
+        if (wbr_line_is(lines[j], end_mark)) return j;
+        if (wbr_line_is(lines[j], WBR_MARK_TABLE) || wbr_line_is(lines[j], WBR_MARK_PLOT) ||
+            wbr_line_is(lines[j], WBR_MARK_CLAIMS))
+            return i;
+    }
+    return i;
+}
+
+/* One generated piece (a file, or its note when missing) in place of a marker and any block it
+ * already holds; with fill, between the marker and its end marker. */
+static void wbr_piece(FILE *out, const char *mark, const char *end_mark, const char *path, const char *note, int fill)
+{
+    if (fill) fprintf(out, "%s\n", mark);
+    if (!path || wbr_copy_file(out, path) != 0) fputs(note, out);
+    if (fill) fprintf(out, "%s\n", end_mark);
+}
+
+static int wbr_rewrite(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
+                       const char *plot_alt, const char *claims_md, int fill)
+{
+    char **lines = wbr_read_lines(md_path);
+    if (!lines) return -1;
     int replaced = 0;
-    while (fgets(line, sizeof line, in)) {
-        char trimmed[4096];
-        snprintf(trimmed, sizeof trimmed, "%s", line);
-        trimmed[strcspn(trimmed, "\r\n")] = 0;
-        if (strcmp(trimmed, WBR_MARK_TABLE) == 0) {
-            if (!table_md || wbr_copy_file(out, table_md) != 0)
-                fputs("*No results recorded for this chapter yet: `make results` on a GPU machine records them.*\n",
-                      out);
+    static const char *const no_table =
+        "*No results recorded for this chapter yet: `make results` on a GPU machine records them.*\n";
+    for (size_t i = 0; lines[i]; i++) {
+        const char *line = lines[i];
+        if (wbr_line_is(line, WBR_MARK_TABLE)) {
+            wbr_piece(out, WBR_MARK_TABLE, WBR_END_TABLE, table_md, no_table, fill);
+            i = wbr_block_end(lines, i, WBR_END_TABLE);
             replaced++;
-        } else if (strcmp(trimmed, WBR_MARK_PLOT) == 0) {
+        } else if (wbr_line_is(line, WBR_MARK_CLAIMS)) {
+            wbr_piece(out, WBR_MARK_CLAIMS, WBR_END_CLAIMS, claims_md, "*No `--claims` output recorded yet.*\n", fill);
+            i = wbr_block_end(lines, i, WBR_END_CLAIMS);
+            replaced++;
+        } else if (wbr_line_is(line, WBR_MARK_PLOT) && !fill) {
             FILE *png = plot_png ? fopen(plot_png, "rb") : NULL;
             if (png) {
                 fclose(png);
@@ -290,14 +340,22 @@ int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char 
                 fputs("*No plot yet: it is drawn from the recorded results.*\n", out);
             }
             replaced++;
-        } else if (strcmp(trimmed, WBR_MARK_CLAIMS) == 0) {
-            if (!claims_md || wbr_copy_file(out, claims_md) != 0)
-                fputs("*No `--claims` output recorded yet.*\n", out);
-            replaced++;
         } else {
             fputs(line, out);
         }
     }
-    fclose(in);
+    for (size_t i = 0; lines[i]; i++) free(lines[i]);
+    free(lines);
     return replaced;
+}
+
+int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
+                             const char *plot_alt, const char *claims_md)
+{
+    return wbr_rewrite(out, md_path, table_md, plot_png, plot_alt, claims_md, 0);
+}
+
+int wbr_fill(FILE *out, const char *md_path, const char *table_md, const char *claims_md)
+{
+    return wbr_rewrite(out, md_path, table_md, NULL, NULL, claims_md, 1);
 }

@@ -18,10 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Markers a handout places on lines of their own; `wbr_expand` replaces each with its piece. */
+/* Markers a handout places on lines of their own; `wbr_expand` replaces each with its piece. The table
+ * and the claims are also kept in the handout's own file, between the marker and its end marker
+ * (`wbr_fill`), so that the Markdown a student opens shows them. */
 #define WBR_MARK_TABLE "<!-- results-table -->"
+#define WBR_END_TABLE "<!-- /results-table -->"
 #define WBR_MARK_PLOT "<!-- results-plot -->"
 #define WBR_MARK_CLAIMS "<!-- results-claims -->"
+#define WBR_END_CLAIMS "<!-- /results-claims -->"
 
 /* A number field: its value, or NAN when absent or null (the contract writes null for "does not apply"). */
 double wbr_num(json_t *obj, const char *key);
@@ -53,8 +57,14 @@ void wbr_claims(FILE *f, const char *txt_path);
 /* Copies the handout md_path to out with each marker line replaced by its piece: the table file, an
  * image link to plot_png (relative to the rendered handout), the claims file. A piece whose file does
  * not exist becomes a one-line note, so a handout still renders before its chapter has results.
+ * A block already filled (marker … end marker) is replaced whole.
  * Returns the number of markers replaced, or -1 when md_path cannot be read. */
 int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
                              const char *plot_alt, const char *claims_md);
+
+/* The handout md_path with its table and claims markers filled: each marker, then its piece (or the
+ * note), then its end marker, in place of any block it held; the plot marker stays as it is (a picture
+ * is drawn for the HTML only). Returns the number of blocks written, or -1 when md_path cannot be read. */
+int wbr_fill(FILE *out, const char *md_path, const char *table_md, const char *claims_md);
 
 #endif /* WB_RESULTS_H */
