@@ -7,6 +7,7 @@
 #include "sanitize.h"
 #include "submission.h"
 #include "course.h"
+#include "lms.h"
 
 /* ---------------------------------------------------------------- a class */
 /* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told
@@ -36,6 +37,43 @@ int gr_class_verdict(const char *subs, const char *out, int io_failed)
         fprintf(stderr, "grade: %d of %d entries not graded (no score written: an empty cell and the reason in grades.csv; "
                         "the next run grades them again); first: %s\n", not_graded, n, first);
     return gr_exit_class(not_graded, no_gpu, io_failed);
+}
+
+/* The entries of subs (roster.h gr_roster_is_entry), or -1 if it cannot be read. */
+static int gr_class_count(const char *subs, int loose)
+{
+    DIR *d = opendir(subs);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char p[PATH_MAX];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", subs, de->d_name);
+        if (!stat(p, &st)) n += gr_roster_is_entry(de->d_name, S_ISDIR(st.st_mode), S_ISREG(st.st_mode), loose);
+    }
+    closedir(d);
+    return n;
+}
+
+int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t len)
+{
+    struct stat st;
+    int kind = x->lms == -2 ? (int)gr_lms_detect(subs) : x->lms, n;
+    if (!subs[0]) snprintf(why, len, "grade: --class '': no folder named (the class is a folder of submissions: SUBS=dir)");
+    else if (stat(subs, &st)) snprintf(why, len, "grade: --class %s: %s (the class is a folder of submissions)", subs, strerror(errno));
+    else if (!S_ISDIR(st.st_mode)) snprintf(why, len, "grade: --class %s is not a folder (the class is a folder of submissions)", subs);
+    else if ((n = gr_class_count(subs, kind != GR_LMS_PLAIN)) < 0) snprintf(why, len, "grade: --class %s cannot be read: %s", subs, strerror(errno));
+    else if (!n)
+        snprintf(why, len, "grade: --class %s holds no submission (a folder or an archive per student, or an LMS's "
+                           "download): nothing graded, nothing written", subs);
+    else if (x->roster[0]) {
+        char err[600];
+        gr_person *r = gr_lms_roster_read(x->roster, &n, err, sizeof err);
+        if (r) return free(r), 0;
+        snprintf(why, len, "grade: %s", err);
+    } else return 0;
+    return -1;
 }
 
 /* The graders running: one slot each, with where its reports go and whose they are. */

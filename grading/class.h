@@ -5,6 +5,11 @@
 #include "job.h"
 
 /* ---------------------------------------------------------------- a class */
+/* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
+ * one entry (roster.h gr_roster_is_entry; an LMS download's loose files count, --lms or as detected), and
+ * the --roster file, if any, is a roster. 0, or -1 with one line naming the path in why. */
+int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t len);
+
 int gr_class(gr_config *x, const char *subs);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,

@@ -29,6 +29,20 @@ static int folder_is_safe(const char *f)
     return 1;
 }
 
+/* What counts as a student's entry in a class folder: a class with none is refused before any work. */
+Test(roster, an_entry_is_a_folder_or_an_archive_and_never_a_dot_file)
+{
+    cr_expect(gr_roster_is_entry("ann", 1, 0, 0));
+    cr_expect(gr_roster_is_entry("ann.zip", 0, 1, 0));
+    cr_expect(gr_roster_is_entry("ann.tar.gz", 0, 1, 0));
+    cr_expect(!gr_roster_is_entry("notes.txt", 0, 1, 0), "a loose file of a plain class is no entry");
+    cr_expect(gr_roster_is_entry("leeann_102_9002_fake.cu", 0, 1, 1), "an LMS download's loose file is one");
+    cr_expect(!gr_roster_is_entry(".git", 1, 0, 0));
+    cr_expect(!gr_roster_is_entry(".x.zip", 0, 1, 1));
+    cr_expect(!gr_roster_is_entry("", 1, 0, 1));
+    cr_expect(!gr_roster_is_entry("fifo", 0, 0, 1), "neither a folder nor a file");
+}
+
 Test(roster, names_that_squash_alike_keep_their_ids_and_get_their_own_folders)
 {
     gr_roster_entry a, b, c, d, z;
