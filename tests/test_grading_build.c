@@ -222,6 +222,48 @@ Test(grading_cli, an_empty_submission_or_class_is_refused_and_nothing_is_written
     cr_expect(!gr_is_dir(o), "grade --validate wrote %s", o);
 }
 
+/* The make targets check their arguments before the GPU and before building anything but the grader, and
+ * end with make's "Error N", N the code of the one table (the grader's, README.md): a missing path is
+ * Error 2 with the path in the first line, no GPU is Error GR_EXIT_NO_GPU (it was Error 3, the chapter
+ * programs' code, before the path was looked at). */
+#define GB_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
+Test(grading_cli, make_targets_refuse_bad_arguments_first_and_pass_the_graders_code_on, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    static const struct {
+        const char *args, *first, *error;
+    } cases[] = {
+        {"grade SUB=/nonexistent/sub", "grade: /nonexistent/sub does not exist", "] Error 2"},
+        {"grade-class SUBS=/nonexistent/class", "grade: --class /nonexistent/class: No such file", "] Error 2"},
+        {"grade-class SUBS=/nonexistent/class ENGINE=slurm", "grade: --class /nonexistent/class: No such file", "] Error 2"},
+        {"grade SUB=Makefile CH=1", "grade: Makefile is neither a directory nor an archive", "] Error 2"},
+        {"grade SUB=solutions CH=77", "grade: --ch 77: the rubric has no chapter 77", "] Error 2"},
+        {"sanitize CH=x", "CH='x' is not a chapter", "] Error 2"},
+        {"sanitize CH=1 V=global,nope", "V='nope' is not a variant of chapter 1", "] Error 2"},
+        {"resources CH=1 V=nope", "V='nope' is not a variant of chapter 1", "] Error 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = wbt_run(out, GB_MAKE "%s", cases[i].args);
+        cr_expect_eq(rc, 2, "make %s: exit %d\n%s", cases[i].args, rc, out);
+        cr_expect(!strncmp(out, cases[i].first, strlen(cases[i].first)), "make %s: the first line is not '%s…':\n%s",
+                  cases[i].args, cases[i].first, out);
+        cr_expect(strstr(out, cases[i].error), "make %s: no '%s' in\n%s", cases[i].args, cases[i].error, out);
+        cr_expect_null(strstr(out, "no CUDA device"), "make %s asked for the GPU first:\n%s", cases[i].args, out);
+    }
+    /* the make files' number for "no GPU" is the grader's */
+    char *mk = gr_read_capped("mk/grader.mk", 1 << 20, NULL), want[64];
+    cr_assert_not_null(mk);
+    snprintf(want, sizeof want, "\nGR_EXIT_NO_GPU := %d\n", GR_EXIT_NO_GPU);
+    cr_expect(strstr(mk, want), "mk/grader.mk does not say '%s'", want + 1);
+    free(mk);
+    if (wbt_run(out, "./build/doctor") == 0) return; /* a GPU here: the grading would run */
+    char e[32];
+    snprintf(e, sizeof e, "] Error %d\n", GR_EXIT_NO_GPU);
+    int rc = wbt_run(out, GB_MAKE "grade SUB=solutions CH=1");
+    cr_expect_eq(rc, 2, "%s", out);
+    cr_expect(strstr(out, "no CUDA device found") && strstr(out, e), "make grade without a GPU: no '%s' in\n%s", e, out);
+}
+
 /* Whether a submission is empty: not one chapter's file, nor a link in its place. */
 Test(grading_cli, a_submission_is_empty_only_without_any_chapter_file)
 {
