@@ -33,12 +33,15 @@ static const char *const gr_exit_meanings[GR_EXIT_N] = {
     [GR_EXIT_NOT_GRADED] = "a submission (or a class entry) could not be graded: the reference failed, the grader "
                            "broke or crashed, the submission could not be read; no score is written for it, the "
                            "reason is in its reports, and the next class run retries it",
-    [GR_EXIT_USAGE] = "bad command line or rubric, or not run from the workbook's root; nothing graded",
+    [GR_EXIT_USAGE] = "bad command line or rubric, a path that does not exist or holds nothing to grade (a submission "
+                      "without any chapter's file, a class folder without an entry), or not run from the workbook's "
+                      "root; nothing graded, nothing written",
     [GR_EXIT_REFUSED] = "refused before any student code ran: the course files cannot be isolated (see "
                         "--isolation, --insecure-sandbox), or no random seed",
     [GR_EXIT_CLUSTER] = "ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv",
     [GR_EXIT_IO] = "the output folder (--out) or a report could not be written",
-    [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it",
+    [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it (make grade "
+                       "and grade-class ask before the references are built)",
 };
 
 const char *gr_exit_meaning(gr_exit e) { return e >= 0 && e < GR_EXIT_N ? gr_exit_meanings[e] : "?"; }
