@@ -120,16 +120,37 @@ static void gr_class_start(const gr_config *x, gr_slots *sl, int k, int ngpu, co
     snprintf(sl->who[k], 128, "%s", who);
 }
 
+/* Seconds as "42s", "3m05s" or "1h02m". */
+static void gr_duration(double s, char *out, size_t len)
+{
+    long t = s > 0 ? (long)(s + 0.5) : 0;
+    if (t < 60) snprintf(out, len, "%lds", t);
+    else if (t < 3600) snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
+    else snprintf(out, len, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
+}
+
+void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t len)
+{
+    char so_far[32], left[32];
+    gr_duration(elapsed_s, so_far, sizeof so_far);
+    if (done >= total) snprintf(out, len, "all %d entries done in %s", total, so_far);
+    else if (done <= 0) snprintf(out, len, "0/%d entries done, %s so far", total, so_far);
+    else {
+        gr_duration(elapsed_s / done * (total - done), left, sizeof left);
+        snprintf(out, len, "%d/%d entries done, %s so far, about %s left", done, total, so_far, left);
+    }
+}
+
 /* A grader ended (pid w, status st): its slot is free; if it failed on its entry, that is recorded and
- * the class goes on. */
-static void gr_class_reap(gr_slots *sl, pid_t w, int st)
+ * the class goes on. Returns the slot, or -1 if w was none of the class's graders. */
+static int gr_class_reap(gr_slots *sl, pid_t w, int st)
 {
     for (int s = 0; s < sl->jobs; s++) {
         if (sl->pid[s] != w) continue;
         sl->pid[s] = 0;
         char done[PATH_MAX + 16];
         snprintf(done, sizeof done, "%s/grading.json", sl->out[s]);
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && gr_is_file(done)) continue;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && gr_is_file(done)) return s;
         gr_sub_result *res = calloc(1, sizeof *res);
         snprintf(res->student, sizeof res->student, "%s", sl->who[s]);
         res->mode = GR_MODE_GRADE;
@@ -140,7 +161,9 @@ static void gr_class_reap(gr_slots *sl, pid_t w, int st)
         gr_mkdirs(sl->out[s], 0755);
         gr_write_grading_json(done, res);
         free(res);
+        return s;
     }
+    return -1;
 }
 
 /* Entry `name` of the class, if it is one to grade now: its path, its student and its report folder.
@@ -155,6 +178,17 @@ static int gr_class_entry(const gr_config *x, const char *subs, const char *name
     snprintf(who, 128, "%s", re.student);
     snprintf(out_dir, PATH_MAX, "%s/%s", x->out, re.folder);
     return !x->force && !gr_roster_pending(x->out, re.folder) ? 2 : 0;
+}
+
+/* How many entries of the class this run grades (the others were graded already). */
+static int gr_class_todo(const gr_config *x, const char *subs, struct dirent **list, int n)
+{
+    int todo = 0;
+    for (int i = 0; i < n; i++) {
+        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
+        todo += gr_class_entry(x, subs, list[i]->d_name, entry, who, out_dir) == 0;
+    }
+    return todo;
 }
 
 int gr_class(gr_config *x, const char *subs)
@@ -176,7 +210,8 @@ int gr_class(gr_config *x, const char *subs)
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
     gr_slots sl = {jobs, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
-    int graded = 0, skipped = 0;
+    int graded = 0, skipped = 0, finished = 0, todo = gr_class_todo(x, subs, list, n);
+    double t0 = gr_now();
     for (int i = 0; i <= n; i++) {
         const char *name = i < n ? list[i]->d_name : NULL;
         char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
@@ -200,7 +235,12 @@ int gr_class(gr_config *x, const char *subs)
             if (!busy) break;
             int st;
             pid_t w = waitpid(-1, &st, 0);
-            gr_class_reap(&sl, w, st);
+            int k = gr_class_reap(&sl, w, st);
+            if (k >= 0 && !x->quiet) {
+                char line[200];
+                gr_class_progress(++finished, todo, gr_now() - t0, line, sizeof line);
+                fprintf(stderr, "grade: %s (%s)\n", line, sl.who[k]);
+            }
         }
         if (name) free(list[i]);
     }

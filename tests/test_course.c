@@ -490,6 +490,10 @@ Test(course_class, entries_named_as_formulas_are_text_in_every_csv, .timeout = 3
     snprintf(extra, sizeof extra, "--no-perf --no-sanitizer --no-similarity --lms plain --roster %s/roster.csv", dir);
     int rc = grade_class(extra, &log);
     cr_assert_eq(rc, 0, "exit %d\n%s", rc, log ? log : "");
+    /* its progress on stderr: a line per entry, no screen-control code (the log is no terminal) */
+    EXPECT_HAS(log, "grade: 1/4 entries done, ");
+    EXPECT_HAS(log, "grade: all 4 entries done in ");
+    cr_expect_null(strchr(log, '\033'), "an escape sequence in a log:\n%s", log);
     free(log);
     const char *files[] = {"grades.csv", "canvas-grades.csv"};
     for (int f = 0; f < 2; f++) {

@@ -9,6 +9,7 @@
 #include "report.h"
 #include "gr_util.h"
 #include "roster.h"
+#include "class.h"
 
 static char dir[64];
 static void setup(void) { wbt_tmpdir(dir, sizeof dir); }
@@ -27,6 +28,21 @@ static int folder_is_safe(const char *f)
               *f == '.'))
             return 0;
     return 1;
+}
+
+/* A class's progress line: entries done of those graded this run, the time so far and an estimate. */
+Test(roster, a_class_says_its_progress_and_the_time_left)
+{
+    char line[200];
+    gr_class_progress(0, 20, 3, line, sizeof line);
+    cr_expect_str_eq(line, "0/20 entries done, 3s so far", "no estimate before the first entry");
+    gr_class_progress(5, 20, 100, line, sizeof line);
+    cr_expect_str_eq(line, "5/20 entries done, 1m40s so far, about 5m00s left");
+    gr_class_progress(1, 3, 1900, line, sizeof line);
+    cr_expect_str_eq(line, "1/3 entries done, 31m40s so far, about 1h03m left");
+    gr_class_progress(20, 20, 200.4, line, sizeof line);
+    cr_expect_str_eq(line, "all 20 entries done in 3m20s");
+    for (const char *c = line; *c; c++) cr_expect((unsigned char)*c >= 0x20, "no control character");
 }
 
 /* What counts as a student's entry in a class folder: a class with none is refused before any work. */
