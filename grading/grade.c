@@ -260,11 +260,14 @@ static int gr_doctor(gr_config *x)
 
 /* Before the GPU, any build or any report: the paths of the command line are what they must be (a
  * submission that exists and holds a chapter's file, a class folder with an entry, a roster), else one
- * line naming the path and GR_EXIT_USAGE. Returns -1 to go on. */
+ * line naming the path and GR_EXIT_USAGE. A class's entry graded alone (--student: a Slurm task) is
+ * graded even when empty, as the local engine grades it (every chapter missing). Returns -1 to go on. */
 static int gr_precheck(const gr_config *x, const gr_cli *cli)
 {
     char why[PATH_MAX + 700];
-    if (cli->sub && gr_sub_precheck(&x->rub, cli->sub, why, sizeof why) == 0) return -1;
+    if (cli->sub && (cli->student ? gr_sub_path_check(cli->sub, why, sizeof why)
+                                  : gr_sub_precheck(&x->rub, cli->sub, why, sizeof why)) == 0)
+        return -1;
     if (cli->klass && !cli->merge && gr_class_precheck(x, cli->klass, why, sizeof why) == 0) return -1;
     if (!cli->sub && (!cli->klass || cli->merge)) return -1; /* the practice run; the Slurm merge reads its reports */
     fprintf(stderr, "%s\n", why);
