@@ -7,6 +7,7 @@
 #include "sanitize.h"
 #include "submission.h"
 #include "course.h"
+#include "lms.h"
 
 /* ---------------------------------------------------------------- a class */
 /* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told
@@ -36,6 +37,43 @@ int gr_class_verdict(const char *subs, const char *out, int io_failed)
         fprintf(stderr, "grade: %d of %d entries not graded (no score written: an empty cell and the reason in grades.csv; "
                         "the next run grades them again); first: %s\n", not_graded, n, first);
     return gr_exit_class(not_graded, no_gpu, io_failed);
+}
+
+/* The entries of subs (roster.h gr_roster_is_entry), or -1 if it cannot be read. */
+static int gr_class_count(const char *subs, int loose)
+{
+    DIR *d = opendir(subs);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        char p[PATH_MAX];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/%s", subs, de->d_name);
+        if (!stat(p, &st)) n += gr_roster_is_entry(de->d_name, S_ISDIR(st.st_mode), S_ISREG(st.st_mode), loose);
+    }
+    closedir(d);
+    return n;
+}
+
+int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t len)
+{
+    struct stat st;
+    int kind = x->lms == -2 ? (int)gr_lms_detect(subs) : x->lms, n;
+    if (!subs[0]) snprintf(why, len, "grade: --class '': no folder named (the class is a folder of submissions: SUBS=dir)");
+    else if (stat(subs, &st)) snprintf(why, len, "grade: --class %s: %s (the class is a folder of submissions)", subs, strerror(errno));
+    else if (!S_ISDIR(st.st_mode)) snprintf(why, len, "grade: --class %s is not a folder (the class is a folder of submissions)", subs);
+    else if ((n = gr_class_count(subs, kind != GR_LMS_PLAIN)) < 0) snprintf(why, len, "grade: --class %s cannot be read: %s", subs, strerror(errno));
+    else if (!n)
+        snprintf(why, len, "grade: --class %s holds no submission (a folder or an archive per student, or an LMS's "
+                           "download): nothing graded, nothing written", subs);
+    else if (x->roster[0]) {
+        char err[600];
+        gr_person *r = gr_lms_roster_read(x->roster, &n, err, sizeof err);
+        if (r) return free(r), 0;
+        snprintf(why, len, "grade: %s", err);
+    } else return 0;
+    return -1;
 }
 
 /* The graders running: one slot each, with where its reports go and whose they are. */
@@ -82,16 +120,37 @@ static void gr_class_start(const gr_config *x, gr_slots *sl, int k, int ngpu, co
     snprintf(sl->who[k], 128, "%s", who);
 }
 
+/* Seconds as "42s", "3m05s" or "1h02m". */
+static void gr_duration(double s, char *out, size_t len)
+{
+    long t = s > 0 ? (long)(s + 0.5) : 0;
+    if (t < 60) snprintf(out, len, "%lds", t);
+    else if (t < 3600) snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
+    else snprintf(out, len, "%ldh%02ldm", t / 3600, (t % 3600) / 60);
+}
+
+void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t len)
+{
+    char so_far[32], left[32];
+    gr_duration(elapsed_s, so_far, sizeof so_far);
+    if (done >= total) snprintf(out, len, "all %d entries done in %s", total, so_far);
+    else if (done <= 0) snprintf(out, len, "0/%d entries done, %s so far", total, so_far);
+    else {
+        gr_duration(elapsed_s / done * (total - done), left, sizeof left);
+        snprintf(out, len, "%d/%d entries done, %s so far, about %s left", done, total, so_far, left);
+    }
+}
+
 /* A grader ended (pid w, status st): its slot is free; if it failed on its entry, that is recorded and
- * the class goes on. */
-static void gr_class_reap(gr_slots *sl, pid_t w, int st)
+ * the class goes on. Returns the slot, or -1 if w was none of the class's graders. */
+static int gr_class_reap(gr_slots *sl, pid_t w, int st)
 {
     for (int s = 0; s < sl->jobs; s++) {
         if (sl->pid[s] != w) continue;
         sl->pid[s] = 0;
         char done[PATH_MAX + 16];
         snprintf(done, sizeof done, "%s/grading.json", sl->out[s]);
-        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && gr_is_file(done)) continue;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && gr_is_file(done)) return s;
         gr_sub_result *res = calloc(1, sizeof *res);
         snprintf(res->student, sizeof res->student, "%s", sl->who[s]);
         res->mode = GR_MODE_GRADE;
@@ -102,7 +161,9 @@ static void gr_class_reap(gr_slots *sl, pid_t w, int st)
         gr_mkdirs(sl->out[s], 0755);
         gr_write_grading_json(done, res);
         free(res);
+        return s;
     }
+    return -1;
 }
 
 /* Entry `name` of the class, if it is one to grade now: its path, its student and its report folder.
@@ -117,6 +178,17 @@ static int gr_class_entry(const gr_config *x, const char *subs, const char *name
     snprintf(who, 128, "%s", re.student);
     snprintf(out_dir, PATH_MAX, "%s/%s", x->out, re.folder);
     return !x->force && !gr_roster_pending(x->out, re.folder) ? 2 : 0;
+}
+
+/* How many entries of the class this run grades (the others were graded already). */
+static int gr_class_todo(const gr_config *x, const char *subs, struct dirent **list, int n)
+{
+    int todo = 0;
+    for (int i = 0; i < n; i++) {
+        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
+        todo += gr_class_entry(x, subs, list[i]->d_name, entry, who, out_dir) == 0;
+    }
+    return todo;
 }
 
 int gr_class(gr_config *x, const char *subs)
@@ -138,7 +210,8 @@ int gr_class(gr_config *x, const char *subs)
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
     gr_slots sl = {jobs, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
-    int graded = 0, skipped = 0;
+    int graded = 0, skipped = 0, finished = 0, todo = gr_class_todo(x, subs, list, n);
+    double t0 = gr_now();
     for (int i = 0; i <= n; i++) {
         const char *name = i < n ? list[i]->d_name : NULL;
         char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
@@ -162,7 +235,12 @@ int gr_class(gr_config *x, const char *subs)
             if (!busy) break;
             int st;
             pid_t w = waitpid(-1, &st, 0);
-            gr_class_reap(&sl, w, st);
+            int k = gr_class_reap(&sl, w, st);
+            if (k >= 0 && !x->quiet) {
+                char line[200];
+                gr_class_progress(++finished, todo, gr_now() - t0, line, sizeof line);
+                fprintf(stderr, "grade: %s (%s)\n", line, sl.who[k]);
+            }
         }
         if (name) free(list[i]);
     }

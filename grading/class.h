@@ -5,7 +5,18 @@
 #include "job.h"
 
 /* ---------------------------------------------------------------- a class */
+/* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
+ * one entry (roster.h gr_roster_is_entry; an LMS download's loose files count, --lms or as detected), and
+ * the --roster file, if any, is a roster. 0, or -1 with one line naming the path in why. */
+int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t len);
+
 int gr_class(gr_config *x, const char *subs);
+
+/* The progress line after an entry of a class (stderr, one line per finished entry, no screen-control
+ * codes): "3/20 entries done, 1m20s so far, about 2m40s left" — the time left from the pace so far
+ * (elapsed / done per entry left, so parallel graders count), none before the first; "all 20 entries
+ * done in 3m12s" at the end. Pure. */
+void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t len);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
  * then the class's exit code (gr_class_verdict). */

@@ -40,6 +40,8 @@ static void gr_usage(FILE *f)
                "class:   --roster CSV  --lms auto|canvas|moodle|gradescope|plain  --similarity PCT  --no-similarity\n"
                "         --assignment NAME (its column in canvas-grades.csv)\n"
                "       grade --isolation        say how student code is kept from the course files, and exit\n"
+               "       grade --validate ...     check the command line, the rubric and the paths it names (no GPU,\n"
+               "                                nothing built or written), and exit: make runs it before the GPU check\n"
                "exit codes (make passes them on as \"Error N\"):\n");
     for (int e = 0; e < GR_EXIT_N; e++) fprintf(f, "  %d  %s\n", e, gr_exit_meaning((gr_exit)e));
 }
@@ -69,6 +71,7 @@ typedef struct {
     long long ch, jobs;
     int merge;                /* the Slurm engine's merge job (grading/slurm.c) */
     int isolation;            /* --isolation: print the isolation in force and exit */
+    int validate;             /* --validate: check the command line and its paths, then exit */
 } gr_cli;
 
 /* A whole number in [lo, hi] and nothing else ("seven", "3x", "" and "-1" are refused). */
@@ -78,7 +81,7 @@ static int gr_strict_int(const char *s, long long lo, long long hi, long long *o
 }
 
 enum { O_CLASS = 256, O_OUT, O_STUDENT, O_SEEDS, O_RUBRIC, O_CH, O_JOBS, O_CHECK, O_FORCE, O_NO_PERF, O_NO_SAN, O_QUIET,
-       O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT };
+       O_ENGINE, O_MERGE, O_INSECURE, O_ISOLATION, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT, O_VALIDATE };
 
 /* One option c (getopt_long's answer) into *cli and *x; returns -1 to go on, else the exit code. */
 static int gr_parse_opt(int c, char **argv, gr_cli *cli, gr_config *x)
@@ -115,6 +118,7 @@ static int gr_parse_opt(int c, char **argv, gr_cli *cli, gr_config *x)
     case O_MERGE: cli->merge = 1; return -1;
     case O_INSECURE: x->insecure = 1; return -1;
     case O_ISOLATION: cli->isolation = 1; return -1;
+    case O_VALIDATE: cli->validate = 1; return -1;
     case O_ROSTER: snprintf(x->roster, sizeof x->roster, "%s", optarg); return -1;
     case O_LMS:
         if ((x->lms = gr_lms_parse_kind(optarg)) == -1) {
@@ -157,7 +161,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
         {"insecure-sandbox", no_argument, 0, O_INSECURE}, {"isolation", no_argument, 0, O_ISOLATION},
         {"roster", required_argument, 0, O_ROSTER},   {"lms", required_argument, 0, O_LMS},
         {"similarity", required_argument, 0, O_SIM},  {"no-similarity", no_argument, 0, O_NO_SIM},
-        {"assignment", required_argument, 0, O_ASSIGNMENT},
+        {"assignment", required_argument, 0, O_ASSIGNMENT}, {"validate", no_argument, 0, O_VALIDATE},
         {"help", no_argument, 0, 'h'},                {0, 0, 0, 0}};
     memset(cli, 0, sizeof *cli);
     x->lms = -2, x->sim_threshold = 50; /* detect the LMS layout; pairs sharing half their code */
@@ -255,6 +259,22 @@ static int gr_doctor(gr_config *x)
     return rc;
 }
 
+/* Before the GPU, any build or any report: the paths of the command line are what they must be (a
+ * submission that exists and holds a chapter's file, a class folder with an entry, a roster), else one
+ * line naming the path and GR_EXIT_USAGE. A class's entry graded alone (--student: a Slurm task) is
+ * graded even when empty, as the local engine grades it (every chapter missing). Returns -1 to go on. */
+static int gr_precheck(const gr_config *x, const gr_cli *cli)
+{
+    char why[PATH_MAX + 700];
+    if (cli->sub && (cli->student ? gr_sub_path_check(cli->sub, why, sizeof why)
+                                  : gr_sub_precheck(&x->rub, cli->sub, why, sizeof why)) == 0)
+        return -1;
+    if (cli->klass && !cli->merge && gr_class_precheck(x, cli->klass, why, sizeof why) == 0) return -1;
+    if (!cli->sub && (!cli->klass || cli->merge)) return -1; /* the practice run; the Slurm merge reads its reports */
+    fprintf(stderr, "%s\n", why);
+    return GR_EXIT_USAGE;
+}
+
 /* One submission (or the practice run): its name and report folder, the isolation, the grading, the
  * reports; the exit code. */
 static int gr_grade_single(gr_config *x, const gr_cli *cli)
@@ -312,7 +332,7 @@ int main(int argc, char **argv)
     snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
     int rc = gr_parse_cli(argc, argv, &cli, x);
     if (rc >= 0) return rc;
-    const char *sub = cli.sub, *klass = cli.klass, *out = cli.out;
+    const char *klass = cli.klass, *out = cli.out;
     if (!getcwd(x->root, sizeof x->root) || !gr_is_file("common/wb.h")) {
         fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
         return GR_EXIT_USAGE;
@@ -328,10 +348,7 @@ int main(int argc, char **argv)
         return GR_EXIT_USAGE;
     }
     if ((rc = gr_seeds(x, cli.seeds)) >= 0) return rc;
-    if (sub && gr_sub_path_check(sub, err, sizeof err)) { /* a usage error (exit 2), not "no GPU" (3) */
-        fprintf(stderr, "%s\n", err);
-        return 2;
-    }
+    if ((rc = gr_precheck(x, &cli)) >= 0 || cli.validate) return rc >= 0 ? rc : GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     x->gpu = 0; /* one submission: the first usable GPU (a class spreads over all of them) */
     if (klass) {

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <ftw.h>
 #include <jansson.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include <yaml.h>
 
 #include "gr_archive.h"
+#include "csvcell.h"
 #include "gr_util.h"
 #include "report.h"
 #include "roster.h"
@@ -548,8 +550,9 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
         int in_roster = 0;
         for (int k = 0; k < e->n_people; k++) {
             int m = roster ? gr_lms_roster_match(roster, nr, &e->people[k]) : -1;
+            /* a plain folder's name is no LMS id, only what it is matched by: the roster's id goes to Canvas */
+            if (!dir) e->people[k].id[0] = 0;
             if (m >= 0) merge_person(&e->people[k], &roster[m]), used[m] = 1, in_roster = 1;
-            else if (!dir) e->people[k].id[0] = 0; /* a plain folder's name is no LMS id: matching only */
             json_array_append_new(people, person_json(&e->people[k]));
         }
         json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:b, s:b, s:o}", "entry", name, "student", re.student,
@@ -599,36 +602,33 @@ int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int 
 }
 
 /* ---------------------------------------------------------------- Canvas's gradebook import */
+/* A text cell (csvcell.h: a name like =HYPERLINK(…) is not a formula there), then a comma or the row's end. */
 static void csv_out(FILE *f, const char *s, int last)
 {
-    if (strpbrk(s, ",\"\r\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"') fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else fputs(s, f);
+    gr_csv_put_text(f, s);
     fputs(last ? "\r\n" : ",", f);
 }
 
-/* The entry's total as Canvas should get it ("" when its grading could not run), and the maximum. */
-static void entry_score(const char *out_dir, const char *folder, char *score, size_t len, double *max)
+/* The entry's total as Canvas should get it (NAN, an empty cell, when its grading could not run), and the
+ * maximum. */
+static double entry_score(const char *out_dir, const char *folder, double *max)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
     json_t *g = json_load_file(p, 0, NULL);
-    score[0] = 0;
-    if (g && !gr_grading_not_run(g)) snprintf(score, len, "%.2f", json_number_value(json_object_get(g, "score")));
+    double score = g && !gr_grading_not_run(g) ? json_number_value(json_object_get(g, "score")) : NAN;
     if (g && json_number_value(json_object_get(g, "max_score")) > *max) *max = json_number_value(json_object_get(g, "max_score"));
     json_decref(g);
+    return score;
 }
 
-static void canvas_row(FILE *f, json_t *person, const char *score)
+/* A person's row: their roster cells as text, the score as a number (never an apostrophe before it). */
+static void canvas_row(FILE *f, json_t *person, double score)
 {
     const char *keys[] = {"name", "id", "sid", "login", "section"};
     for (int k = 0; k < 5; k++) csv_out(f, json_string_value(json_object_get(person, keys[k])) ?: "", 0);
-    csv_out(f, score, 1);
+    gr_csv_put_number(f, score);
+    fputs("\r\n", f);
 }
 
 int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen)
@@ -640,8 +640,8 @@ int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, 
     json_t *entries = json_object_get(lms, "entries"), *e, *q;
     size_t i, k;
     double max = 0;
-    char (*scores)[32] = calloc(json_array_size(entries) + 1, 32);
-    json_array_foreach(entries, i, e) entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", scores[i], 32, &max);
+    double *scores = calloc(json_array_size(entries) + 1, sizeof *scores);
+    json_array_foreach(entries, i, e) scores[i] = entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", &max);
     snprintf(p, sizeof p, "%s/canvas-grades.csv", out_dir);
     FILE *f = fopen(p, "wb");
     if (!f) {
@@ -651,13 +651,12 @@ int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, 
     const char *head[] = {"Student", "ID", "SIS User ID", "SIS Login ID", "Section"};
     for (int c = 0; c < 5; c++) csv_out(f, head[c], 0);
     csv_out(f, assignment && *assignment ? assignment : "CUDA workbook", 1);
-    char mx[32];
-    snprintf(mx, sizeof mx, "%.2f", max);
     fputs("Points Possible,,,,,", f);
-    csv_out(f, mx, 1);
+    gr_csv_put_number(f, max);
+    fputs("\r\n", f);
     int rows = 0;
     json_array_foreach(entries, i, e) json_array_foreach(json_object_get(e, "people"), k, q) canvas_row(f, q, scores[i]), rows++;
-    json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, ""), rows++;
+    json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, NAN), rows++;
     int bad = fclose(f);
     free(scores);
     json_decref(lms);

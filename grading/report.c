@@ -2,6 +2,7 @@
 #define _GNU_SOURCE 1
 #include "report.h"
 #include "caught.h"
+#include "csvcell.h"
 
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
 static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
@@ -32,12 +33,15 @@ static const char *const gr_exit_meanings[GR_EXIT_N] = {
     [GR_EXIT_NOT_GRADED] = "a submission (or a class entry) could not be graded: the reference failed, the grader "
                            "broke or crashed, the submission could not be read; no score is written for it, the "
                            "reason is in its reports, and the next class run retries it",
-    [GR_EXIT_USAGE] = "bad command line or rubric, or not run from the workbook's root; nothing graded",
+    [GR_EXIT_USAGE] = "bad command line or rubric, a path that does not exist or holds nothing to grade (a submission "
+                      "without any chapter's file, a class folder without an entry), or not run from the workbook's "
+                      "root; nothing graded, nothing written",
     [GR_EXIT_REFUSED] = "refused before any student code ran: the course files cannot be isolated (see "
                         "--isolation, --insecure-sandbox), or no random seed",
     [GR_EXIT_CLUSTER] = "ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv",
     [GR_EXIT_IO] = "the output folder (--out) or a report could not be written",
-    [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it",
+    [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it (make grade "
+                       "and grade-class ask before the references are built)",
     [GR_EXIT_CHECK_FINDINGS] = "make check without a GPU: the checks that need none (the build, the markers, edits "
                                "outside the regions, the region screen) found something, each on its line; "
                                "correctness, sanitizer and speed not checked",
@@ -472,28 +476,7 @@ int gr_grading_not_run(const json_t *g)
     return not_run;
 }
 
-/* ---------------------------------------------------------------- CSV (RFC 4180) */
-static void gr_csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
-static void gr_csv_num(FILE *f, double x)
-{
-    char b[32];
-    snprintf(b, sizeof b, "%.2f", x);
-    fputs(b, f);
-}
-
+/* ---------------------------------------------------------------- grades.csv (RFC 4180; cells: csvcell.h) */
 /* What the class's rows add up to, for the summary. */
 typedef struct {
     int students, full, errors, ungraded_students;
@@ -503,12 +486,12 @@ typedef struct {
 
 static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
 {
-    gr_csv_field(csv, "student");
+    gr_csv_put_text(csv, "student");
     for (int c = 0; c < rub->n_ch; c++) {
         char h[32];
         snprintf(h, sizeof h, "ch%d", rub->ch[c].number);
         fputc(',', csv);
-        gr_csv_field(csv, h);
+        gr_csv_put_text(csv, h);
     }
     fputs(",total,max,note\r\n", csv);
     if (term) {
@@ -562,7 +545,7 @@ static const json_t *gr_class_find(const json_t *chs, int number)
 static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term, gr_class_stats *s)
 {
     const char *who = json_string_value(json_object_get(g, "student"));
-    gr_csv_field(csv, who ? who : "?");
+    gr_csv_put_text(csv, who ? who : "?");
     json_t *chs = json_object_get(g, "chapters");
     int not_run = gr_grading_not_run(g); /* no score at all, the reason in the note; never 0.00 */
     int ungraded = 0;
@@ -579,17 +562,17 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
         }
         row[c] = sc;
         fputc(',', csv);
-        if (found && !not_run) gr_csv_num(csv, sc);
+        if (found && !not_run) gr_csv_put_number(csv, sc);
     }
     double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
     const char *err = json_string_value(json_object_get(g, "error"));
     fputc(',', csv);
-    if (!not_run) gr_csv_num(csv, total);
+    if (!not_run) gr_csv_put_number(csv, total);
     fputc(',', csv);
-    gr_csv_num(csv, mx);
+    gr_csv_put_number(csv, mx);
     fputc(',', csv);
     /* the reason column: never empty for an entry not graded (an older grading.json may lack it) */
-    gr_csv_field(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "");
+    gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "");
     fputs("\r\n", csv);
     if (term) {
         if (not_run) fprintf(term, " %8s", "-");

@@ -87,8 +87,9 @@ const char *gr_sub_status_name(gr_sub_status s);
 /* The state named by its word, or -1. */
 int gr_sub_status_parse(const char *s);
 
-/* The grader's exit codes: the one list (grade --help prints it; handouts/instructor/guide.md lists it,
- * tests/test_results.c checks that both say the same). make passes the code on as "Error N". */
+/* The grader's exit codes: the one list (grade --help prints it; README.md and handouts/instructor/guide.md
+ * show it row for row, tests/test_not_graded.c checks that they say the same). make's grading targets end
+ * with "Error N", N this code (make itself then exits 2; mk/grader.mk). */
 typedef enum {
     GR_EXIT_OK = 0,                 /* every submission graded (what a student got wrong is a grade) */
     GR_EXIT_NOT_GRADED = 1,         /* a submission or class entry not graded: no score written for it */

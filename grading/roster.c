@@ -70,6 +70,12 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
     snprintf(out->folder, sizeof out->folder, "%s-%08x", k ? slug : "student", fnv1a(entry));
 }
 
+int gr_roster_is_entry(const char *name, int is_dir, int is_file, int loose)
+{
+    if (!name[0] || name[0] == '.') return 0;
+    return is_dir || (is_file && (loose || gr_archive_is_archive(name)));
+}
+
 static int by_entry(const void *a, const void *b)
 {
     return strcmp(((const gr_roster_entry *)a)->entry, ((const gr_roster_entry *)b)->entry);
@@ -87,19 +93,19 @@ gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
     gr_roster_entry *e = malloc(cap * sizeof *e);
     struct dirent *de;
     while (e && (de = readdir(d))) {
-        if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof e->entry) continue;
+        if (strlen(de->d_name) >= sizeof e->entry) continue;
         char p[4096];
         struct stat st;
         snprintf(p, sizeof p, "%s/%s", subs, de->d_name);
         if (stat(p, &st)) continue;
-        int dir = S_ISDIR(st.st_mode), arc = S_ISREG(st.st_mode) && gr_archive_is_archive(de->d_name);
-        if (!dir && !arc) continue;
+        int dir = S_ISDIR(st.st_mode);
+        if (!gr_roster_is_entry(de->d_name, dir, S_ISREG(st.st_mode), 0)) continue;
         if ((size_t)*n == cap) {
             gr_roster_entry *m = realloc(e, (cap *= 2) * sizeof *e);
             if (!m) { free(e); e = NULL; break; }
             e = m;
         }
-        gr_roster_name(de->d_name, arc, &e[(*n)++]);
+        gr_roster_name(de->d_name, !dir, &e[(*n)++]); /* not a folder: an archive */
     }
     closedir(d);
     if (!e) {

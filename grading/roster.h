@@ -19,6 +19,11 @@ typedef struct {
 /* The student name and the folder for one entry name (no '/'). */
 void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out);
 
+/* Whether a name in a class folder is a student's entry: never a dot-file; a folder, or a regular file
+ * that is an archive (.zip, .tar, .tar.gz, .tgz); any regular file where `loose` (an LMS download, whose
+ * loose files are staged into entries). Pure: the caller says what the name is. */
+int gr_roster_is_entry(const char *name, int is_dir, int is_file, int loose);
+
 /* Every gradable entry of subs (folders and archives; dot-files skipped), sorted by entry name. *n gets
  * the count; returns a malloc'ed array (free it), or NULL with a one-line reason. */
 gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len);

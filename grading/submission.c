@@ -80,6 +80,50 @@ int gr_sub_path_check(const char *sub, char *why, size_t len)
     return -1;
 }
 
+int gr_sub_is_empty(const gr_sub_content *c) { return c->files + c->links == 0; }
+
+/* What the directory dir holds of the rubric's chapters; the file names looked for, in names. */
+static gr_sub_content gr_sub_scan(const gr_rubric *rub, const char *dir, char *names, size_t len)
+{
+    gr_sub_content c = {0, 0};
+    size_t k = 0;
+    names[0] = 0;
+    for (int i = 0; i < rub->n_ch; i++) {
+        char p[PATH_MAX];
+        c.files += gr_find_student_file(dir, &rub->ch[i], p, sizeof p, 0);
+        c.links += gr_student_file_link(dir, &rub->ch[i], p, sizeof p);
+        if (k < len) k += (size_t)snprintf(names + k, len - k, "%s%s", i ? ", " : "", rub->ch[i].file);
+    }
+    return c;
+}
+
+int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len)
+{
+    if (gr_sub_path_check(sub, why, len)) return -1;
+    char tmp[PATH_MAX] = "", dir[PATH_MAX + 16], names[600], err[600];
+    snprintf(dir, sizeof dir, "%s", sub);
+    if (!gr_is_dir(sub)) { /* an archive: unpacked as the grading will, then looked at */
+        const char *base = getenv("TMPDIR");
+        snprintf(tmp, sizeof tmp, "%s/grade-precheck-XXXXXX", base && *base ? base : "/tmp");
+        if (!mkdtemp(tmp)) {
+            snprintf(why, len, "grade: cannot make a temporary folder to read %s in (%s): %s", sub, tmp, strerror(errno));
+            return -1;
+        }
+        snprintf(dir, sizeof dir, "%s/sub", tmp);
+        if (gr_archive_extract(sub, dir, NULL, err, sizeof err)) {
+            snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
+            gr_rmtree(tmp);
+            return -1;
+        }
+    }
+    gr_sub_content c = gr_sub_scan(rub, dir, names, sizeof names);
+    if (tmp[0]) gr_rmtree(tmp);
+    if (!gr_sub_is_empty(&c)) return 0;
+    snprintf(why, len, "grade: %s holds no chapter file (looked for %s in it, in chapters/NN-name/ or NN-name/, "
+                       "or one folder down): nothing graded, nothing written", sub, names);
+    return -1;
+}
+
 /* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len)
 {

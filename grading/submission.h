@@ -24,6 +24,22 @@ int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out
  * one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
+/* What a submission holds of the rubric's chapters (every chapter, whatever --ch selects): how many have
+ * their file where gr_find_student_file looks, and how many a link in its place. */
+typedef struct {
+    int files, links;
+} gr_sub_content;
+
+/* Whether a submission is empty: not one chapter's file (nor a link in its place), so that a mistyped
+ * path or the wrong folder is refused rather than graded 0. A file without a region, or with the wrong
+ * code, is the student's: graded (not gradable, wrong). Pure. */
+int gr_sub_is_empty(const gr_sub_content *c);
+
+/* Before the GPU, any build or any report: SUB (gr_sub_path_check first) is read as the grading would
+ * read it — an archive unpacked by gr_archive into a temporary folder under TMPDIR (removed), which also
+ * refuses a broken or hostile one — and refused when empty. 0, or -1 with one line in why. */
+int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len);
+
 /* The pristine starter: grading/pristine/ in the student release, else chapters/ (make check: solutions/,
  * the same outside the regions, since there chapters/ is the student's own file). */
 int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len);

@@ -45,17 +45,28 @@ $(GRADING_FLAGS): $(FLAGS_STAMP) Makefile $(MK)/toolchain.mk $(MK)/chapters.mk
 grading-flags: $(GRADING_FLAGS)
 	@cat $(GRADING_FLAGS)
 
-# Grading needs a GPU here: say so before anything is compiled for it (ENGINE=slurm grades on the
+# Grading needs a GPU here: say so before the references are compiled for it (ENGINE=slurm grades on the
 # cluster's nodes, so there the submitting host needs none). build/doctor is the one probe: without a
-# usable GPU it prints the reason and exits 3.
+# usable GPU it prints the reason and exits 3, the chapter programs' code (CONTRACT.md), which is passed
+# on as the grader's own for it (report.h GR_EXIT_NO_GPU; tests/test_grading_build.c checks they agree).
+GR_EXIT_NO_GPU := 6
+GPU_REQUIRED = $(BUILD)/doctor >/dev/null || { rc=$$?; [ $$rc -eq 3 ] && exit $(GR_EXIT_NO_GPU); exit $$rc; }
 gpu-required: $(BUILD)/doctor
-	@$(BUILD)/doctor >/dev/null
+	@$(GPU_REQUIRED)
+
+# The order of a grading target, so that what the user sees is the grader's code: the grader (it needs no
+# GPU to build) checks the command line and the paths it names (`grade --validate`: exit 2 and one line),
+# then the GPU (exit 6), then the references are built and the grading runs. Each step is a command of
+# the target's own recipe, not a make within make, so make ends with "Error N", N the grader's code (make
+# itself then exits 2; README's table).
 
 grade:
 	$(course_only)
 	@if [ -z $(call shq,$(SUB)) ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
-	@$(MAKE) --no-print-directory gpu-required
-	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
+	@$(MAKE) -s --no-print-directory $(GRADER) $(BUILD)/doctor
+	@./$(GRADER) --validate $(GRADE_ARGS) $(call shq,$(SUB))
+	@$(GPU_REQUIRED)
+	@$(MAKE) --no-print-directory $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(call shq,$(SUB))
 
 # ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
@@ -72,8 +83,10 @@ engine_run = $(if $(filter slurm,$(ENGINE)),$(if $(shell command -v srun),,$(err
 grade-class:
 	$(course_only)
 	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
-	@$(if $(filter slurm,$(ENGINE)),true,$(MAKE) --no-print-directory gpu-required)
-	@$(MAKE) --no-print-directory $(GRADER) $(SOLUTIONS)
+	@$(MAKE) -s --no-print-directory $(GRADER) $(BUILD)/doctor
+	@./$(GRADER) --validate $(GRADE_ARGS) $(COURSE_ARGS) --class $(call shq,$(SUBS))
+	@$(if $(filter slurm,$(ENGINE)),true,$(GPU_REQUIRED))
+	@$(MAKE) --no-print-directory $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
 
 # make check needs no GPU: without one the grader runs what needs none and says what it did not check

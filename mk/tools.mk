@@ -33,12 +33,23 @@ CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_
 LI_VARG      = $(if $(filter-out 1,$(V)),--variant '$(V)')
 LI_SIZEARG   = $(if $(SIZE),--size '$(SIZE)')
 
-# A bad or missing CH gets the list of valid ones (the tool does the same for V).
+# A bad or missing CH gets the list of valid ones; a bad V the chapter's variants, read from its
+# chapter.json (where the grader reads them too; V=1 is make's verbose switch, `all` every variant). Both
+# before anything is built or the GPU is asked: exit 2, one line.
 define LI_CHECK_CH
 $(if $(LI_SOL),$(if $(strip $(SOLUTIONS_PRESENT)),,echo "SOLUTION=1 looks at the reference solutions, and this copy has none (solutions/ is not part of the student release): leave SOLUTION=1 out to look at your own code (chapters/)" >&2; exit 2;)) \
 case "$(CH)" in ''|*[!0-9]*) ok=;; *) ok="$(filter $(CH),$(LI_VALID))";; esac; \
 if [ -z "$$ok" ]; then \
   echo "CH='$(CH)' is not a chapter$(if $(LI_SOL), with a solution); valid: $(LI_VALID)" >&2; exit 2; fi
+endef
+LI_FACTS = $(dir $(call chapter_src,chapters,$(CH)))chapter.json
+define LI_CHECK_V
+if [ -n $(call shq,$(filter-out 1 all,$(V))) ]; then \
+  names=$$(sed -n 's/^ *"name": *"\([^"]*\)".*/\1/p' $(call shq,$(LI_FACTS))); \
+  for v in $$(printf '%s' $(call shq,$(V)) | tr ',' ' '); do \
+    printf '%s\n' "$$names" | grep -qxF -- "$$v" || { \
+      echo "V='$$v' is not a variant of chapter $(CH); valid: $$(echo $$names)" >&2; exit 2; }; \
+  done; fi
 endef
 # ptxas -v for one architecture, from the chapter's source (only device code is compiled: seconds).
 define LI_PTXAS
@@ -56,9 +67,10 @@ $(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspec
             | $(BUILD)/tests/.deps-ok
 	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $@ $< $(INSPECT_CU) $(LINK_INSPECT) $(SYSLIBS_GRADING)
 
-sass: $(INSPECT)
+sass:
 	@$(LI_CHECK_CH)
-	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@$(LI_CHECK_V)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
 	@mkdir -p $(BUILD)/look
 	@if [ -n "$(CUOBJDUMP)" ]; then \
 	  $(LI_PTXAS); \
@@ -69,27 +81,30 @@ sass: $(INSPECT)
 	  $(INSPECT) sass --program $(LI_PROG) --listing $(LI_OUT)-$(LI_ARCH).ptx $(LI_VARG); \
 	fi
 
-resources: $(INSPECT)
+resources:
 	@$(LI_CHECK_CH)
-	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@$(LI_CHECK_V)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
 	@mkdir -p $(BUILD)/look
 	@$(LI_PTXAS)
 	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_ARCH).ptxas --arch $(LI_ARCH) \
 	  $(if $(BLOCK),--block '$(BLOCK)') $(if $(DSMEM),--dsmem '$(DSMEM)') $(if $(filter 1 yes true,$(ALL)),--all) $(LI_VARG)
 
-sanitize: $(INSPECT)
+sanitize:
+	@if [ -n "$(filter-out 1,$(V))" ] && [ -z "$(CH)" ]; then echo "V= needs CH= (variant names differ by chapter)" >&2; exit 2; fi
+	@if [ -n "$(CH)" ]; then $(LI_CHECK_CH); $(LI_CHECK_V); fi
+	@$(MAKE) -s --no-print-directory $(INSPECT)
 	@$(INSPECT) gpu --check --label "make sanitize"
-	@if [ -n "$(V)" ] && [ -z "$(CH)" ]; then echo "V= needs CH= (variant names differ by chapter)" >&2; exit 2; fi
-	@if [ -n "$(CH)" ]; then $(LI_CHECK_CH); fi; \
-	fail=0; for n in $(if $(CH),$(CH),$(LI_VALID)); do \
+	@fail=0; for n in $(if $(CH),$(CH),$(LI_VALID)); do \
 	  $(MAKE) -s --no-print-directory $(BUILD)/$(LI_KIND)$$n || { fail=1; continue; }; \
 	  $(INSPECT) sanitize --program $(BUILD)/$(LI_KIND)$$n --label "chapter $$n ($(LI_KIND))" $(LI_VARG) \
 	    $(LI_SIZEARG) $(if $(JOBS),--jobs $(JOBS)) || fail=1; \
 	done; exit $$fail
 
-profile: $(INSPECT)
+profile:
 	@$(LI_CHECK_CH)
-	@$(MAKE) -s --no-print-directory $(LI_PROG)
+	@$(LI_CHECK_V)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
 	@mkdir -p $(BUILD)/look $(BUILD)/profile
 	@$(LI_PTXAS)
 	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \
@@ -118,7 +133,8 @@ $(MUTATE): $(OBJ)/tools/mutate/mutate.o $(LINK_MUTATE)
 .PHONY: diagnose-mutants
 diagnose-mutants:
 	$(course_only)
-	@$(MAKE) --no-print-directory gpu-required
+	@$(MAKE) -s --no-print-directory $(BUILD)/doctor
+	@$(GPU_REQUIRED)
 	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
 	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
 	-./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null

@@ -7,11 +7,13 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "wbtest.h"
 
+#include <csv.h>
 #include <math.h>
 #include <png.h>
 #include <sys/stat.h>
 
 #include "classpage.h"
+#include "csvcell.h"
 #include "gr_util.h"
 #include "lms.h"
 #include "similarity.h"
@@ -48,6 +50,48 @@ Test(course, canvas_and_moodle_names_are_taken_apart)
     cr_expect_eq(gr_lms_parse_kind("canvas"), GR_LMS_CANVAS);
     cr_expect_eq(gr_lms_parse_kind("auto"), -2);
     cr_expect_eq(gr_lms_parse_kind("blackboard"), -1);
+}
+
+/* Every CSV cell the grader writes goes through csvcell.h: text that a spreadsheet would run as a formula
+ * (OWASP: = + - @ TAB CR first) is behind an apostrophe; a score is a number, "-3.00" included. */
+static char *cell(const char *s)
+{
+    gr_str b = {0};
+    gr_csv_text(&b, s);
+    return b.s ? b.s : strdup("");
+}
+
+Test(course, a_csv_cell_is_never_a_formula_and_a_score_stays_a_number)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"=1+1", "'=1+1"},
+        {"@SUM(1+1)", "'@SUM(1+1)"},
+        {"+1", "'+1"},
+        {"-3", "'-3"}, /* a student named -3 is text; a score is never written as text */
+        {"\tx", "'\tx"},
+        {"\r=1", "\"'\r=1\""},
+        {"=HYPERLINK(\"http://evil/\",\"x\")", "\"'=HYPERLINK(\"\"http://evil/\"\",\"\"x\"\")\""},
+        {"Smith, John", "\"Smith, John\""},
+        {"a=b", "a=b"},
+        {"Ann Lee", "Ann Lee"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *c = cell(cases[i].in);
+        cr_expect_str_eq(c, cases[i].out, "cell of [%s]", cases[i].in);
+        free(c);
+    }
+    cr_expect(gr_csv_is_formula("-x") && gr_csv_is_formula("@") && !gr_csv_is_formula("x-") && !gr_csv_is_formula(""));
+    gr_str b = {0};
+    gr_csv_number(&b, -3);
+    gr_str_add(&b, ",");
+    gr_csv_number(&b, NAN);
+    gr_str_add(&b, ",");
+    gr_csv_number(&b, 7.5);
+    cr_expect_str_eq(gr_str_c(&b), "-3.00,,7.50", "a score is a number cell, a missing one an empty cell");
+    gr_str_free(&b);
 }
 
 static char dir[PATH_MAX];
@@ -390,6 +434,91 @@ Test(course_class, a_gradescope_export_is_graded_with_its_submitters, .timeout =
     EXPECT_HAS(cv, "Pair One,302,200,,,0.00\r\n");
     EXPECT_HAS(cv, "Pair Two,302,201,,,0.00\r\n");
     free(cv);
+}
+
+/* Every cell of a CSV file (libcsv, as a spreadsheet reads it) that would run as a formula: one line each,
+ * "" when none. A cell may begin with = + - @ TAB CR only behind an apostrophe, or as a plain number. */
+typedef struct {
+    gr_str bad;
+    int row, col;
+    char **ids;   /* the Canvas file's ID column, row by row */
+    int n_ids;
+} csv_scan;
+
+static void scan_field(void *f, size_t n, void *data)
+{
+    csv_scan *sc = data;
+    char *v = strndup(f ? f : "", f ? n : 0), *end;
+    int number = *v && (strtod(v, &end), *end == 0);
+    if (*v && strchr("=+-@\t\r", *v) && !number) /* OWASP's list, not the grader's own predicate */ gr_str_addf(&sc->bad, "row %d cell %d: [%s]\n", sc->row, sc->col, v);
+    if (sc->col == 1 && sc->n_ids < 64) sc->ids[sc->n_ids++] = strdup(v);
+    free(v);
+    sc->col++;
+}
+
+static void scan_row(int c, void *data)
+{
+    (void)c;
+    csv_scan *sc = data;
+    sc->row++, sc->col = 0;
+}
+
+static void csv_check(const char *text, csv_scan *sc)
+{
+    struct csv_parser p;
+    cr_assert_eq(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
+    size_t n = strlen(text);
+    cr_expect(csv_parse(&p, text, n, scan_field, scan_row, sc) == n && csv_fini(&p, scan_field, scan_row, sc) == 0,
+              "not valid CSV: %s\n%s", csv_strerror(csv_error(&p)), text);
+    csv_free(&p);
+}
+
+/* Entries named as formulas (issue 40: seen as they are in grades.csv and the Canvas file): no cell of
+ * either CSV runs as one, and the Canvas import still finds every student by its ID column. */
+Test(course_class, entries_named_as_formulas_are_text_in_every_csv, .timeout = 300)
+{
+    fake_workbook();
+    const char *names[] = {"=1+1", "@SUM(1+1)", "=HYPERLINK(\"evil.example\",\"x\")", "-3"};
+    for (int i = 0; i < 4; i++) {
+        char to[256];
+        snprintf(to, sizeof to, "export/%s/fake.cu", names[i]);
+        copy_sub("good", to);
+    }
+    put("roster.csv", "Student,ID,SIS User ID,SIS Login ID,Section\r\n=1+1,301,S301,a,+A\r\n@SUM(1+1),302,S302,b,A\r\n"
+                      "\"=HYPERLINK(\"\"evil.example\"\",\"\"x\"\")\",303,S303,c,A\r\n-3,304,S304,d,A\r\n");
+    char *log, extra[PATH_MAX + 64];
+    snprintf(extra, sizeof extra, "--no-perf --no-sanitizer --no-similarity --lms plain --roster %s/roster.csv", dir);
+    int rc = grade_class(extra, &log);
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log ? log : "");
+    /* its progress on stderr: a line per entry, no screen-control code (the log is no terminal) */
+    EXPECT_HAS(log, "grade: 1/4 entries done, ");
+    EXPECT_HAS(log, "grade: all 4 entries done in ");
+    cr_expect_null(strchr(log, '\033'), "an escape sequence in a log:\n%s", log);
+    free(log);
+    const char *files[] = {"grades.csv", "canvas-grades.csv"};
+    for (int f = 0; f < 2; f++) {
+        char *text = out_file(files[f]), *ids[64];
+        csv_scan sc = {.ids = ids};
+        csv_check(text, &sc);
+        cr_expect_str_eq(gr_str_c(&sc.bad), "", "%s has cells that run as formulas:\n%s", files[f], text);
+        if (f == 0) {
+            EXPECT_HAS(text, "\r\n'=1+1,4.00,"); /* the name as text, the scores as numbers */
+            EXPECT_HAS(text, "\r\n'-3,4.00,");
+        } else { /* Canvas matches by ID: every student's, unchanged, with a score */
+            const char *want[] = {"301", "302", "303", "304"};
+            for (int i = 0; i < 4; i++) {
+                int found = 0;
+                for (int k = 0; k < sc.n_ids; k++) found |= !strcmp(ids[k], want[i]);
+                cr_expect(found, "ID %s is not in the Canvas file:\n%s", want[i], text);
+            }
+            EXPECT_HAS(text, "\"'=HYPERLINK(\"\"evil.example\"\",\"\"x\"\")\",303,S303,c,A,4.00\r\n");
+            EXPECT_HAS(text, "'-3,304,S304,d,A,4.00\r\n");
+            EXPECT_HAS(text, "'=1+1,301,S301,a,'+A,4.00\r\n");
+        }
+        for (int k = 0; k < sc.n_ids; k++) free(ids[k]);
+        gr_str_free(&sc.bad);
+        free(text);
+    }
 }
 
 /* Bad input: one line and exit 2, before anything is graded. */

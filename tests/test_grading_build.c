@@ -66,8 +66,11 @@ Test(grading_build, a_missing_file_is_reported, .timeout = 120)
     char dir[64], out[128], sub[96];
     wbt_tmpdir(dir, sizeof dir);
     snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(sub, sizeof sub, "%s/empty", dir);
-    gr_mkdirs(sub, 0755);
+    snprintf(sub, sizeof sub, "%s/only-ch2", dir); /* chapter 2's file, not chapter 1's: not empty */
+    char ch2[160];
+    snprintf(ch2, sizeof ch2, "%s/chapters/02-adjdiff", sub);
+    gr_mkdirs(ch2, 0755);
+    cr_assert_eq(wbt_run(log, "cp chapters/02-adjdiff/adjdiff.cu %s/", ch2), 0, "%s", log);
     json_t *g = grade(sub, out, log);
     cr_assert_str_eq(ch1_status(g), "missing", "%s", log);
     json_decref(g);
@@ -172,6 +175,103 @@ Test(grading_cli, bad_options_are_usage_errors, .timeout = 30)
         cr_expect_eq(rc, GR_EXIT_USAGE, "grade %s: exit %d\n%s", cases[i].args, rc, out);
         cr_expect(strstr(out, cases[i].says) != NULL, "grade %s: '%s' not in\n%s", cases[i].args, cases[i].says, out);
     }
+}
+
+/* Refusals before work (issue 40): a path that holds nothing to grade is refused in one line naming it,
+ * exit 2, before the GPU, any build or any file written (it was "total 0.0 / 107.0", exit 0). */
+Test(grading_cli, an_empty_submission_or_class_is_refused_and_nothing_is_written, .timeout = 60)
+{
+    static char out[WBT_OUT_MAX];
+    char dir[256];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out, "cd %1$s && mkdir empty class-empty class-dots class-dots/.git notes && touch class-dots/.hidden "
+                          "notes/README.txt && echo junk > bogus.zip && (cd notes && tar -czf ../notes.tar.gz README.txt)", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    static const struct {
+        const char *args, *says;
+    } cases[] = {
+        {"%s/empty", "empty holds no chapter file (looked for reversal.cu"},
+        {"%s/notes", "notes holds no chapter file"},
+        {"%s/notes.tar.gz", "notes.tar.gz holds no chapter file"},
+        {"%s/bogus.zip", "bogus.zip cannot be graded: bogus.zip: not a readable"},
+        {"--class %s/class-empty", "--class %s/class-empty holds no submission"},
+        {"--class %s/class-dots", "--class %s/class-dots holds no submission"},
+        {"--class %s/nowhere", "--class %s/nowhere: No such file or directory"},
+        {"--class %s/bogus.zip", "--class %s/bogus.zip is not a folder"},
+        {"--class ''", "--class '': no folder named"},
+        {"--validate %s/empty", "empty holds no chapter file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[600], says[600];
+        snprintf(args, sizeof args, cases[i].args, dir, dir);
+        snprintf(says, sizeof says, cases[i].says, dir, dir);
+        rc = wbt_run(out, "./build/grade --quiet --seeds 5 --out %s/out %s", dir, args);
+        cr_expect_eq(rc, GR_EXIT_USAGE, "grade %s: exit %d\n%s", args, rc, out);
+        cr_expect(strstr(out, says) != NULL, "grade %s: '%s' not in\n%s", args, says, out);
+        cr_expect(strchr(out, '\n') == strrchr(out, '\n'), "grade %s: more than one line\n%s", args, out);
+        char o[300];
+        snprintf(o, sizeof o, "%s/out", dir);
+        cr_expect(!gr_is_dir(o), "grade %s wrote %s", args, o);
+    }
+    /* --validate on what can be graded: exit 0, nothing written, no GPU asked; a class's entry graded alone
+     * (--student, a Slurm task) is graded even when empty, as the local engine grades it */
+    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/grade --validate --out %s/out --class tests/grading/fake-subs"
+                      " && ./build/grade --validate --student ann --out %s/out %s/empty", dir, dir, dir, dir);
+    cr_expect_eq(rc, 0, "%s", out);
+    cr_expect_str_eq(out, "");
+    char o[300];
+    snprintf(o, sizeof o, "%s/out", dir);
+    cr_expect(!gr_is_dir(o), "grade --validate wrote %s", o);
+}
+
+/* The make targets check their arguments before the GPU and before building anything but the grader, and
+ * end with make's "Error N", N the code of the one table (the grader's, README.md): a missing path is
+ * Error 2 with the path in the first line, no GPU is Error GR_EXIT_NO_GPU (it was Error 3, the chapter
+ * programs' code, before the path was looked at). */
+#define GB_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory "
+Test(grading_cli, make_targets_refuse_bad_arguments_first_and_pass_the_graders_code_on, .timeout = 120)
+{
+    static char out[WBT_OUT_MAX];
+    static const struct {
+        const char *args, *first, *error;
+    } cases[] = {
+        {"grade SUB=/nonexistent/sub", "grade: /nonexistent/sub does not exist", "] Error 2"},
+        {"grade-class SUBS=/nonexistent/class", "grade: --class /nonexistent/class: No such file", "] Error 2"},
+        {"grade-class SUBS=/nonexistent/class ENGINE=slurm", "grade: --class /nonexistent/class: No such file", "] Error 2"},
+        {"grade SUB=Makefile CH=1", "grade: Makefile is neither a directory nor an archive", "] Error 2"},
+        {"grade SUB=solutions CH=77", "grade: --ch 77: the rubric has no chapter 77", "] Error 2"},
+        {"sanitize CH=x", "CH='x' is not a chapter", "] Error 2"},
+        {"sanitize CH=1 V=global,nope", "V='nope' is not a variant of chapter 1", "] Error 2"},
+        {"resources CH=1 V=nope", "V='nope' is not a variant of chapter 1", "] Error 2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = wbt_run(out, GB_MAKE "%s", cases[i].args);
+        cr_expect_eq(rc, 2, "make %s: exit %d\n%s", cases[i].args, rc, out);
+        cr_expect(!strncmp(out, cases[i].first, strlen(cases[i].first)), "make %s: the first line is not '%s…':\n%s",
+                  cases[i].args, cases[i].first, out);
+        cr_expect(strstr(out, cases[i].error), "make %s: no '%s' in\n%s", cases[i].args, cases[i].error, out);
+        cr_expect_null(strstr(out, "no CUDA device"), "make %s asked for the GPU first:\n%s", cases[i].args, out);
+    }
+    /* the make files' number for "no GPU" is the grader's */
+    char *mk = gr_read_capped("mk/grader.mk", 1 << 20, NULL), want[64];
+    cr_assert_not_null(mk);
+    snprintf(want, sizeof want, "\nGR_EXIT_NO_GPU := %d\n", GR_EXIT_NO_GPU);
+    cr_expect(strstr(mk, want), "mk/grader.mk does not say '%s'", want + 1);
+    free(mk);
+    if (wbt_run(out, "./build/doctor") == 0) return; /* a GPU here: the grading would run */
+    char e[32];
+    snprintf(e, sizeof e, "] Error %d\n", GR_EXIT_NO_GPU);
+    int rc = wbt_run(out, GB_MAKE "grade SUB=solutions CH=1");
+    cr_expect_eq(rc, 2, "%s", out);
+    cr_expect(strstr(out, "no CUDA device found") && strstr(out, e), "make grade without a GPU: no '%s' in\n%s", e, out);
+}
+
+/* Whether a submission is empty: not one chapter's file, nor a link in its place. */
+Test(grading_cli, a_submission_is_empty_only_without_any_chapter_file)
+{
+    cr_expect(gr_sub_is_empty(&(gr_sub_content){0, 0}));
+    cr_expect(!gr_sub_is_empty(&(gr_sub_content){1, 0}), "one chapter's file is a submission (the others: missing)");
+    cr_expect(!gr_sub_is_empty(&(gr_sub_content){0, 1}), "a link in a chapter file's place is graded (and refused there)");
 }
 
 /* A chapter file that is a symbolic link (or under a linked folder) points out of the submission: it is

@@ -163,7 +163,10 @@ Test(makefile, test_prerequisites_in_one_place)
 }
 
 /* Without a GPU, the grading targets say so before anything is compiled for grading (issue: they used
- * to compile the references and the grader for half a minute first). Runs only where there is no GPU. */
+ * to compile the references and the grader for half a minute first), after the grader has checked the
+ * paths they name (issue 40: a missing path was "no CUDA device found"): a missing path is make's
+ * "Error 2" with the path, no GPU the grader's own code for it, 6 (mk/grader.mk GR_EXIT_NO_GPU; the
+ * chapter programs' 3 is doctor's). Runs on both kinds of machine. */
 Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 300)
 {
     static char out[WBT_OUT_MAX];
@@ -171,24 +174,32 @@ Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 30
      * (the doctor make runs first inherits it), so the test runs on both kinds of machine. */
     int rc = wbt_run(out, WBT_MAKE " --no-print-directory build/doctor && CUDA_VISIBLE_DEVICES=-1 ./build/doctor");
     cr_assert_eq(rc, WB_EXIT_NO_DEVICE, "build/doctor: %s", out);
-    /* make check runs without a GPU what needs none (tests/test_check.c) */
-    const char *goals[] = {"grade SUB=/nonexistent", "grade-class SUBS=/nonexistent"};
-    /* the student release has no grade or grade-class: they say so, before any GPU check or build */
-    size_t n_goals = access("solutions", F_OK) == 0 ? sizeof goals / sizeof goals[0] : 0;
-    for (size_t g = n_goals; g < sizeof goals / sizeof goals[0]; g++) {
-        rc = wbt_run(out, WBT_MAKE " --no-print-directory %s", goals[g]);
-        cr_assert_eq(rc, 2, "make %s: %s", goals[g], out);
-        cr_assert(strstr(out, "not in the student release"), "make %s: %s", goals[g], out);
+    static const struct {
+        const char *goal, *says;
+    } goals[] = {{"grade SUB=/nonexistent", "grade: /nonexistent does not exist"},
+                 {"grade-class SUBS=/nonexistent", "grade: --class /nonexistent: No such file"},
+                 {"grade SUB=solutions CH=1", "grade] Error 6"},
+                 {"grade-class SUBS=tests/grading/fake-subs", "grade-class] Error 6"}};
+    size_t n_all = sizeof goals / sizeof goals[0];
+    /* make check runs without a GPU what needs none (tests/test_check.c); the student release has no
+     * grade or grade-class: they say so, before any GPU check or build */
+    size_t n_goals = access("solutions", F_OK) == 0 ? n_all : 0;
+    for (size_t g = n_goals; g < n_all; g++) {
+        rc = wbt_run(out, WBT_MAKE " --no-print-directory %s", goals[g].goal);
+        cr_assert_eq(rc, 2, "make %s: %s", goals[g].goal, out);
+        cr_assert(strstr(out, "not in the student release"), "make %s: %s", goals[g].goal, out);
     }
     for (size_t g = 0; g < n_goals; g++) {
-        rc = wbt_run(out, "CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " --no-print-directory %s", goals[g]);
-        cr_assert_neq(rc, 0, "make %s: %s", goals[g], out);
-        cr_assert(strstr(out, "needs an NVIDIA GPU") && strstr(out, "gpu-required] Error 3"), "make %s: %s", goals[g], out);
-        cr_assert_null(strstr(out, "build/grade "), "make %s ran or built the grader: %s", goals[g], out);
-        cr_assert_null(strstr(out, "solutions/"), "make %s built a reference: %s", goals[g], out);
+        rc = wbt_run(out, "CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " --no-print-directory %s", goals[g].goal);
+        cr_assert_eq(rc, 2, "make %s: %s", goals[g].goal, out);
+        cr_assert(strstr(out, goals[g].says), "make %s: no '%s' in\n%s", goals[g].goal, goals[g].says, out);
+        if (strstr(goals[g].says, "Error 6")) cr_assert(strstr(out, "needs an NVIDIA GPU"), "make %s: %s", goals[g].goal, out);
+        else cr_assert_null(strstr(out, "needs an NVIDIA GPU"), "make %s asked for the GPU before the path: %s", goals[g].goal, out);
+        cr_assert_null(strstr(out, "build/grade "), "make %s ran the grader past its checks: %s", goals[g].goal, out);
+        cr_assert_null(strstr(out, "solutions/"), "make %s built a reference: %s", goals[g].goal, out);
     }
     rc = wbt_run(out, WBT_MAKE " --no-print-directory -n grade-class SUBS=/x ENGINE=slurm");
-    cr_assert_null(strstr(out, "gpu-required"), "ENGINE=slurm needs no GPU on the submitting host: %s", out);
+    cr_assert_null(strstr(out, "build/doctor >"), "ENGINE=slurm needs no GPU on the submitting host: %s", out);
 }
 
 /* make check's reports go where OUT= on make's command line says, and nowhere else: an OUT in the

@@ -328,24 +328,28 @@ Test(not_graded, exit_codes)
     for (int e = 0; e < GR_EXIT_N; e++) cr_expect(strlen(gr_exit_meaning((gr_exit)e)) > 10, "code %d has no meaning", e);
 }
 
-/* grade --help and the instructor guide list every exit code of the enum, with the same numbers. */
-Test(not_graded, every_exit_code_is_in_help_and_in_the_guide)
+/* grade --help, the README and the instructor guide show the one table of exit codes: every code of the
+ * enum, row for row with gr_exit_meaning's words, and no other. */
+Test(not_graded, every_exit_code_is_in_help_the_readme_and_the_guide)
 {
     static char out[WBT_OUT_MAX];
     cr_assert_eq(wbt_run(out, "./build/grade --help"), 0, "%s", out);
-    char *guide = gr_read_capped("handouts/instructor/guide.md", 1 << 22, NULL);
-    cr_assert_not_null(guide);
-    for (int e = 0; e < GR_EXIT_N; e++) {
-        char line[600], row[16];
-        snprintf(line, sizeof line, "  %d  %s\n", e, gr_exit_meaning((gr_exit)e));
-        cr_expect(strstr(out, line), "grade --help lacks \"%s\":\n%s", line, out);
-        snprintf(row, sizeof row, "\n| %d | ", e);
-        cr_expect(strstr(guide, row), "handouts/instructor/guide.md has no row \"| %d | …\" in its exit-code table", e);
+    const char *docs[] = {"README.md", "handouts/instructor/guide.md"};
+    for (int d = 0; d < 2; d++) {
+        char *text = gr_read_capped(docs[d], 1 << 22, NULL);
+        cr_assert_not_null(text);
+        for (int e = 0; e < GR_EXIT_N; e++) {
+            char line[600], row[600];
+            snprintf(line, sizeof line, "  %d  %s\n", e, gr_exit_meaning((gr_exit)e));
+            if (!d) cr_expect(strstr(out, line), "grade --help lacks \"%s\":\n%s", line, out);
+            snprintf(row, sizeof row, "\n| %d | %s |\n", e, gr_exit_meaning((gr_exit)e));
+            cr_expect(strstr(text, row), "%s has no row \"%s\" in its exit-code table (gr_exit_meaning's words)", docs[d], row + 1);
+        }
+        char row[16];
+        snprintf(row, sizeof row, "\n| %d | ", GR_EXIT_N);
+        cr_expect_null(strstr(text, row), "%s lists an exit code %d the grader does not have", docs[d], GR_EXIT_N);
+        free(text);
     }
-    char row[16];
-    snprintf(row, sizeof row, "\n| %d | ", GR_EXIT_N);
-    cr_expect_null(strstr(guide, row), "the guide lists an exit code %d the grader does not have", GR_EXIT_N);
-    free(guide);
 }
 
 /* results.json of a submission not graded, written directly: no score, and the measured points are

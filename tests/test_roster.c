@@ -9,6 +9,7 @@
 #include "report.h"
 #include "gr_util.h"
 #include "roster.h"
+#include "class.h"
 
 static char dir[64];
 static void setup(void) { wbt_tmpdir(dir, sizeof dir); }
@@ -27,6 +28,35 @@ static int folder_is_safe(const char *f)
               *f == '.'))
             return 0;
     return 1;
+}
+
+/* A class's progress line: entries done of those graded this run, the time so far and an estimate. */
+Test(roster, a_class_says_its_progress_and_the_time_left)
+{
+    char line[200];
+    gr_class_progress(0, 20, 3, line, sizeof line);
+    cr_expect_str_eq(line, "0/20 entries done, 3s so far", "no estimate before the first entry");
+    gr_class_progress(5, 20, 100, line, sizeof line);
+    cr_expect_str_eq(line, "5/20 entries done, 1m40s so far, about 5m00s left");
+    gr_class_progress(1, 3, 1900, line, sizeof line);
+    cr_expect_str_eq(line, "1/3 entries done, 31m40s so far, about 1h03m left");
+    gr_class_progress(20, 20, 200.4, line, sizeof line);
+    cr_expect_str_eq(line, "all 20 entries done in 3m20s");
+    for (const char *c = line; *c; c++) cr_expect((unsigned char)*c >= 0x20, "no control character");
+}
+
+/* What counts as a student's entry in a class folder: a class with none is refused before any work. */
+Test(roster, an_entry_is_a_folder_or_an_archive_and_never_a_dot_file)
+{
+    cr_expect(gr_roster_is_entry("ann", 1, 0, 0));
+    cr_expect(gr_roster_is_entry("ann.zip", 0, 1, 0));
+    cr_expect(gr_roster_is_entry("ann.tar.gz", 0, 1, 0));
+    cr_expect(!gr_roster_is_entry("notes.txt", 0, 1, 0), "a loose file of a plain class is no entry");
+    cr_expect(gr_roster_is_entry("leeann_102_9002_fake.cu", 0, 1, 1), "an LMS download's loose file is one");
+    cr_expect(!gr_roster_is_entry(".git", 1, 0, 0));
+    cr_expect(!gr_roster_is_entry(".x.zip", 0, 1, 1));
+    cr_expect(!gr_roster_is_entry("", 1, 0, 1));
+    cr_expect(!gr_roster_is_entry("fifo", 0, 0, 1), "neither a folder nor a file");
 }
 
 Test(roster, names_that_squash_alike_keep_their_ids_and_get_their_own_folders)
