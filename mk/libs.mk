@@ -39,7 +39,7 @@ endif
 ALL_LIBS := $(LIB_MUTATE) $(LIB_INSPECT) $(LIB_RESULTS) $(LIB_GRADING) $(LIB_COMMON)
 $(ALL_LIBS):
 	@mkdir -p $(@D)
-	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $(ATMP) && ar rcs $(ATMP) $^ $(PUBLISH)
 
 # What a program links, in link order (a library before the ones it uses).
 LINK_GRADING := $(LIB_GRADING) $(LIB_COMMON)

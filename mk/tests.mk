@@ -27,20 +27,20 @@ $(foreach o,$(TEST_OBJS),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): FORCE)))
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
 TEST_STAMP := $(BUILD)/.tests
 $(TEST_STAMP): FORCE
-	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
+	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || { echo '$(TEST_OBJS)' > $(ATMP) $(PUBLISH); }
 
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(LINK_ALL)
-	$(call say,LD,$@)$(CC) -no-pie -o $@ $(TEST_OBJS) $(LINK_ALL) -lcriterion $(SYSLIBS_GRADING) -lpng
+	$(call say,LD,$@)$(CC) -no-pie -o $(ATMP) $(TEST_OBJS) $(LINK_ALL) -lcriterion $(SYSLIBS_GRADING) -lpng $(PUBLISH)
 
 $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(LDLIBS) $(PUBLISH)
 
 # The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
 # exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
 EXPLOIT_GEN := $(BUILD)/exploit-gen
 $(EXPLOIT_GEN): $(OBJ)/tests/grading/exploits/generate.o $(LINK_GRADING)
-	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_GRADING) $(SYSLIBS_GRADING)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
 
 $(BUILD)/tests/.deps-ok: $(SCRIPTS)/probe/tests.c $(SCRIPTS)/probe/grader.c
 	@mkdir -p $(@D)

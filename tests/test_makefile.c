@@ -373,3 +373,61 @@ Test(makefile, test_run_fails_on_tmp_leftovers_and_required_gpu_skips, .timeout 
     }
     wbt_run(out, "rm -rf '%s'", dir);
 }
+
+/* Two makes in one checkout (issue 40: two gradings at once, one ended with "build/doctor: Permission
+ * denied" while the other relinked it). A program is relinked over and over by two makes at once while it
+ * is run in a loop: every run must find the whole program (its own exit code), and every relink succeed.
+ * The cheapest program (build/handouts/wbresults: two C files and a library), in a copy with its own
+ * build folder. Fails when a link writes its output in place (the linker removes it, then writes it). */
+Test(makefile, a_program_relinked_while_it_runs_is_always_whole, .timeout = 300)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out,
+                     "set -e; cp -r Makefile mk scripts common tools '%1$s'/; cd '%1$s'; "
+                     WBT_MAKE " -s BUILD=b b/handouts/wbresults",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    /* wbresults without arguments: its usage, exit 2, every time */
+    rc = wbt_run(out,
+                 "cd '%1$s'; p=b/handouts/wbresults; relink() { for i in $(seq 12); do "
+                 WBT_MAKE " -s BUILD=b -W b/obj/tools/results/main.o $p || echo 'MAKE FAILED'; done; }; "
+                 "{ relink & relink & wait; touch done; } > make.log 2>&1 & "
+                 "n=0; bad=0; while [ ! -e done ]; do n=$((n+1)); $p > /dev/null 2> err; rc=$?; "
+                 "  [ $rc = 2 ] || { bad=$((bad+1)); echo \"run $n: exit $rc: $(head -c 200 err)\"; }; done; wait; "
+                 "cat make.log; ls b/handouts | grep -v '^wbresults$' || true; echo \"runs: $n, bad: $bad\"; "
+                 "[ $bad = 0 ] && ! grep -q 'MAKE FAILED' make.log && [ -z \"$(ls b/handouts | grep -v '^wbresults$')\" ]",
+                 dir);
+    cr_assert_eq(rc, 0, "a run or a relink failed, or a temporary file was left:\n%s", out);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* `make handouts` is quiet like the other targets (issue 40: it echoed 38 pandoc and gnuplot commands): a
+ * line per file, and V=1 shows the commands. One chapter's page and one instructor page, in a build folder
+ * of its own; where pandoc or gnuplot is missing (make handouts installs them) the test skips. */
+Test(makefile, handouts_say_a_line_per_file, .timeout = 300)
+{
+    if (wbt_run(out, "command -v pandoc && command -v gnuplot") != 0) cr_skip_test("no pandoc or gnuplot here (make handouts installs them)");
+    char b[256];
+    wbt_tmpdir(b, sizeof b);
+    const char *pages = "%1$s/handouts/ch1.html %1$s/handouts/instructor/guide.html";
+    char targets[600];
+    snprintf(targets, sizeof targets, pages, b);
+    int rc = wbt_run(out, WBT_MAKE " BUILD=%s %s 2>&1", b, targets);
+    cr_assert_eq(rc, 0, "%s", out);
+    int files = 0;
+    for (char *line = out, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        cr_assert_not_null(end, "%s", out);
+        *end = 0;
+        char tag[16], path[512];
+        cr_assert(sscanf(line, "  %15[A-Z] %511s", tag, path) == 2 && !strncmp(path, b, strlen(b)),
+                  "not a line per file: '%s'", line);
+        files++;
+    }
+    cr_assert_geq(files, 7, "want a line per file (objects, tool, pieces, pages)");
+    rc = wbt_run(out, WBT_MAKE " -B V=1 BUILD=%s %s 2>&1", b, targets);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "pandoc --standalone") && strstr(out, "gnuplot "), "V=1 showed no pandoc or gnuplot command:\n%s", out);
+    wbt_run(out, "rm -rf '%s'", b);
+}
