@@ -10,7 +10,7 @@ TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev $(COURSE_LIB_PK
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
 PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
 
-.PHONY: test deps slurm-deps course-deps
+.PHONY: test deps slurm-deps course-deps isolation-deps packages
 
 # The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
 $(BUILD)/tests/%.o: INCLUDES = $(INC_GRADING) -Itools/inspect -Itools/results -Itools/mutate
@@ -60,7 +60,20 @@ COURSE_TOOL_PKGS := similarity-tester gnuplot-nox chromium
 course-deps:
 	-@$(call ensure_packages,command -v sim_c && command -v gnuplot && command -v chromium,$(COURSE_TOOL_PKGS),the course pages)
 
-deps: $(BUILD)/tests/.deps-ok slurm-deps course-deps
+# The grader's sandbox for a plain user (grading/isolation.h): bubblewrap. Optional like Slurm: root grades
+# with run uids without it, and where the grader refuses, the tests that grade skip with its reason.
+ISOLATION_PKGS := bubblewrap
+isolation-deps:
+	-@$(call ensure_packages,command -v bwrap,$(ISOLATION_PKGS),the grader's sandbox for a plain user)
+
+deps: $(BUILD)/tests/.deps-ok slurm-deps course-deps isolation-deps
+
+# Every Debian package a target installs, by what needs it: the README's requirements name each one
+# (tests/test_makefile.c compares them).
+packages:
+	@printf '%s: %s\n' 'make test' '$(TEST_DEPS_PKGS)' 'the grader' '$(GRADER_DEPS_PKGS)' \
+	  "the grader's sandbox" '$(ISOLATION_PKGS)' 'the Slurm test' '$(SLURM_TEST_PKGS)' \
+	  'the course pages' '$(COURSE_TOOL_PKGS)' 'make handouts' '$(HANDOUT_DEPS_PKGS)'
 
 # Every prerequisite of `make test`, here and nowhere else.
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \

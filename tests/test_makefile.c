@@ -8,6 +8,8 @@
  */
 #include "wbtest.h"
 
+#include "gr_util.h"
+
 /* Sub-makes must not inherit the outer `make test`'s flags (jobserver, command-line variables). */
 #define WBT_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory"
 
@@ -145,6 +147,16 @@ Test(makefile, help_lists_handouts_and_doctor_ends_with_a_verdict, .timeout = 12
     cr_assert(student && grader && verdict && student < grader && grader < verdict, "sections out of order:\n%s", out);
     cr_assert_null(strchr(verdict + 1, '\n') ? strchr(strchr(verdict + 1, '\n') + 1, '\n') : NULL, "more after the verdict:\n%s", out);
     cr_assert_null(strstr(out, "Error"), "%s", out);
+    /* what make test skips here, and why: the GPU tests without a GPU, the tests that grade with the grader's
+     * own refusal where it refuses (issue 40: as a plain user, make doctor said make test runs) */
+    cr_assert(strstr(out, "\nmake test as ") && strstr(out, "(what skips, and why):\n"), "no skips section:\n%s", out);
+    if (!strstr(out, "verdict: ready")) cr_assert(strstr(out, "\n  the GPU tests: ") && strstr(verdict, "skips the GPU tests"), "%s", out);
+    static char iso[WBT_OUT_MAX];
+    if (access("solutions", F_OK) == 0 && wbt_run(iso, "./build/grade --isolation") == GR_EXIT_REFUSED) {
+        char want[500], line[400];
+        snprintf(want, sizeof want, "\n  the tests that grade: %s", wbt_first_line(iso, line, sizeof line));
+        cr_assert(strstr(out, want) && strstr(verdict, "the tests that grade"), "no '%s' in\n%s", want, out);
+    }
     /* With a GPU: the probes ran what they say. The counters line profiles build/doctor, which must launch
      * a kernel for ncu to measure; the sanitizer probe's runs reach the reference staged for them (as root
      * in a clone under a 0700 home they need the course group, as in a grading). Both failed on the H100. */
@@ -430,4 +442,30 @@ Test(makefile, handouts_say_a_line_per_file, .timeout = 300)
     cr_assert_eq(rc, 0, "%s", out);
     cr_assert(strstr(out, "pandoc --standalone") && strstr(out, "gnuplot "), "V=1 showed no pandoc or gnuplot command:\n%s", out);
     wbt_run(out, "rm -rf '%s'", b);
+}
+
+/* The README names every Debian package a target installs (issue 40: it listed 3 of 14), each as `name`,
+ * from the Makefile's own lists (`make packages`). */
+Test(makefile, the_readme_names_every_package_the_makefile_installs, .timeout = 60)
+{
+#ifdef WBT_STUDENT_RELEASE
+    cr_skip_test("student release: its README sends the student to make test, which prints what it installs");
+#endif
+    int rc = wbt_run(out, WBT_MAKE " -s packages");
+    cr_assert_eq(rc, 0, "%s", out);
+    char *readme = gr_read_capped("README.md", 1 << 20, NULL);
+    cr_assert_not_null(readme);
+    int count = 0;
+    for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *colon = strstr(line, ": ");
+        cr_assert_not_null(colon, "make packages: '%s' is not 'what: packages'", line);
+        for (char *s2, *w = strtok_r(colon + 2, " ", &s2); w; w = strtok_r(NULL, " ", &s2)) {
+            char quoted[128];
+            snprintf(quoted, sizeof quoted, "`%s`", w);
+            cr_expect(strstr(readme, quoted), "README.md does not name %s (needed by %.*s)", quoted, (int)(colon - line), line);
+            count++;
+        }
+    }
+    cr_assert_geq(count, 10, "make packages listed only %d packages", count);
+    free(readme);
 }
