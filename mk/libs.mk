@@ -72,7 +72,7 @@ $(OBJ)/tests/grading/exploits/%.o: INCLUDES = $(INC_GRADING)
 # -Wno-format-truncation. Needs jansson and libarchive's headers: the grader's probe installs them.
 $(OBJ)/%.o: %.c | $(BUILD)/grading/.deps-ok
 	@mkdir -p $(@D)
-	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) -Wno-format-truncation $(DEPFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) -Wno-format-truncation $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
 
 # Header dependencies written by the compiler (-MMD), for the objects built so far.
 -include $(wildcard $(OBJ)/*/*.d $(OBJ)/*/*/*.d $(OBJ)/*/*/*/*.d)

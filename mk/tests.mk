@@ -16,7 +16,7 @@ PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/p
 $(BUILD)/tests/%.o: INCLUDES = $(INC_GRADING) -Itools/inspect -Itools/results -Itools/mutate
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
-	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
 -include $(wildcard $(BUILD)/tests/*.d)
 # A test object without its .d (built by a Makefile from before -MMD, in the same build/tests/) knows no
 # header it was built from: rebuilt once, or it keeps an old struct layout (seen: rubric.h changed, 43

@@ -61,9 +61,10 @@ NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
              --Werror cross-execution-space-call
 # The C of the grader, the tools and the tests. Include paths are not here: each folder's objects get
 # only the folders they use (mk/libs.mk). Recursive (=), so that a target's `CFLAGS += $(...)` is
-# expanded only when that target is built. -MMD -MP: each object's header dependencies, from the compiler.
+# expanded only when that target is built. -MMD -MP: each object's header dependencies, from the compiler,
+# named after the object and not after the temporary file the object is compiled to (ATMP below).
 CFLAGS     = -O2 -std=gnu11 -Wall -Wextra
-DEPFLAGS  := -MMD -MP
+DEPFLAGS   = -MMD -MP -MT $@ -MF $(@:.o=.d)
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
