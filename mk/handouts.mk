@@ -1,7 +1,8 @@
 # mk/handouts.mk — the handouts as HTML, and `make results`, which records the solutions' results they show.
-# make handouts   (quiet: a line per file, V=1 shows the commands) every handouts/chN.md and handouts/instructor/*.md as self-contained HTML in
+# make handouts   every handouts/chN.md and handouts/instructor/*.md as self-contained HTML in
 #                 build/handouts/; each chapter's results table, plot and claims are generated from the
-#                 results recorded in handouts/results/ (committed), so no GPU is needed.
+#                 results recorded in handouts/results/ (committed), so no GPU is needed. Quiet like the
+#                 other targets: a line per file (GEN, GNUPLOT, PANDOC); V=1 shows the commands.
 # make results    (GPU) runs every solution at its default sizes and records handouts/results/chN.json
 #                 (the --json lines), chN.txt (the printed table and --claims) and chN.meta.json.
 HANDOUT_DEPS_PKGS := pandoc gnuplot-nox
