@@ -126,6 +126,59 @@ int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
     return 0;
 }
 
+/* ---------------------------------------------------------------- why bubblewrap does not work */
+/* A sysctl's integer value, or -1 where this kernel has no such file. */
+static int gr_sysctl_int(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int v = -1;
+    if (f) {
+        if (fscanf(f, "%d", &v) != 1) v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+void gr_bwrap_host_read(gr_bwrap_host *h)
+{
+    char p[PATH_MAX];
+    h->switched_off = getenv("WB_GRADE_NO_BWRAP") != NULL;
+    h->installed = gr_which("bwrap", p, sizeof p);
+    h->apparmor_restrict = gr_sysctl_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+    h->userns_clone = gr_sysctl_int("/proc/sys/kernel/unprivileged_userns_clone");
+    h->max_userns = gr_sysctl_int("/proc/sys/user/max_user_namespaces");
+}
+
+gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h)
+{
+    if (h->switched_off) return GR_BWRAP_SWITCHED_OFF;
+    if (!h->installed) return GR_BWRAP_MISSING;
+    if (h->apparmor_restrict == 1) return GR_BWRAP_APPARMOR;
+    if (h->userns_clone == 0) return GR_BWRAP_USERNS_CLONE_OFF;
+    if (h->max_userns == 0) return GR_BWRAP_NO_USERNS;
+    return GR_BWRAP_FAILS;
+}
+
+void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len)
+{
+    static const struct { const char *cause, *fix; } says[] = {
+        [GR_BWRAP_SWITCHED_OFF] = {"bubblewrap switched off by WB_GRADE_NO_BWRAP", "unset WB_GRADE_NO_BWRAP"},
+        [GR_BWRAP_MISSING] = {"no bubblewrap installed", "sudo apt-get install bubblewrap"},
+        [GR_BWRAP_APPARMOR] = {"bubblewrap cannot make a user namespace: AppArmor restricts unprivileged user namespaces, "
+                               "kernel.apparmor_restrict_unprivileged_userns = 1 (Ubuntu 24.04's default)",
+                               "an AppArmor profile for bwrap that allows userns, or sudo sysctl "
+                               "kernel.apparmor_restrict_unprivileged_userns=0"},
+        [GR_BWRAP_USERNS_CLONE_OFF] = {"bubblewrap cannot make a user namespace: kernel.unprivileged_userns_clone = 0",
+                                       "sudo sysctl kernel.unprivileged_userns_clone=1"},
+        [GR_BWRAP_NO_USERNS] = {"bubblewrap cannot make a user namespace: user.max_user_namespaces = 0",
+                                "sudo sysctl user.max_user_namespaces=10000"},
+        [GR_BWRAP_FAILS] = {"bubblewrap is installed but its trial sandbox fails here: see bwrap --unshare-all --ro-bind / / true",
+                            "make bubblewrap work for this user"},
+    };
+    snprintf(out, len, "grade: cannot isolate the course files from student code (not root, and %s); fix: %s (or run the grader as root)",
+             says[w].cause, says[w].fix);
+}
+
 /* ---------------------------------------------------------------- this process */
 int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen)
 {
@@ -137,7 +190,9 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;
     if (out->kind == GR_ISO_NONE) {
-        snprintf(why, wlen, "%s", GR_ISO_REFUSAL);
+        gr_bwrap_host h;
+        gr_bwrap_host_read(&h);
+        gr_iso_refusal(gr_bwrap_why_decide(&h), why, wlen);
         snprintf(out->line, sizeof out->line, "none: refused");
         return 3;
     }

@@ -52,10 +52,30 @@ typedef enum { GR_RUN_PLAIN, GR_RUN_BWRAP } gr_run_iso;
  * from o->box, probing only where it is GR_BOX_PROBE. */
 gr_run_iso gr_run_isolation(const gr_run_opts *o);
 
-/* The one line the grader prints when it refuses. */
-#define GR_ISO_REFUSAL                                                                                                 \
-    "grade: cannot isolate the course files from student code (no working bubblewrap, not root); fix: sudo "          \
-    "apt-get install bubblewrap (or run the grader as root)"
+/* Why bubblewrap does not work for this (non-root) user, so that the refusal names the cause and its fix:
+ * what the host says, read by gr_bwrap_host_read, decided by gr_bwrap_why_decide (pure). */
+typedef enum {
+    GR_BWRAP_SWITCHED_OFF,     /* WB_GRADE_NO_BWRAP is set */
+    GR_BWRAP_MISSING,          /* no bwrap on PATH */
+    GR_BWRAP_APPARMOR,         /* kernel.apparmor_restrict_unprivileged_userns = 1 (Ubuntu 24.04's default) */
+    GR_BWRAP_USERNS_CLONE_OFF, /* kernel.unprivileged_userns_clone = 0 (older Debian kernels) */
+    GR_BWRAP_NO_USERNS,        /* user.max_user_namespaces = 0 */
+    GR_BWRAP_FAILS             /* installed, the namespaces allowed, and still its trial sandbox failed */
+} gr_bwrap_why;
+
+typedef struct {
+    int switched_off;      /* WB_GRADE_NO_BWRAP */
+    int installed;         /* bwrap on PATH */
+    int apparmor_restrict; /* /proc/sys/kernel/apparmor_restrict_unprivileged_userns; -1 where absent */
+    int userns_clone;      /* /proc/sys/kernel/unprivileged_userns_clone; -1 where absent */
+    int max_userns;        /* /proc/sys/user/max_user_namespaces; -1 where absent */
+} gr_bwrap_host;
+
+void gr_bwrap_host_read(gr_bwrap_host *h);
+gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h);
+/* The one line the grader prints when it refuses (no working bubblewrap, not root): "grade: cannot isolate
+ * the course files from student code (" the cause "); fix: " what to do. */
+void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len);
 
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f);
 const char *gr_iso_kind_name(gr_iso_kind k);

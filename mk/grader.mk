@@ -31,7 +31,7 @@ $(BUILD)/grading/.deps-ok: $(SCRIPTS)/probe/grader.c
 grader-deps: $(BUILD)/grading/.deps-ok
 
 $(GRADER): $(OBJ)/grading/grade.o $(LINK_GRADING) $(GRADING_FLAGS)
-	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_GRADING) $(SYSLIBS_GRADING)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
 
 # The compile command and the libraries, recorded for the grader (it reads this file instead of calling
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
@@ -40,7 +40,7 @@ json_str = "$(subst ",\",$(subst \,\\,$(1)))"
 $(GRADING_FLAGS): $(FLAGS_STAMP) Makefile $(MK)/toolchain.mk $(MK)/chapters.mk
 	@printf '{"nvcc": %s, "libs": {"default": %s}, "sol_libs": {"comment": "never linked to student code"%s}}\n' \
 	  '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
-	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))' > $@
+	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))' > $(ATMP) $(PUBLISH)
 
 grading-flags: $(GRADING_FLAGS)
 	@cat $(GRADING_FLAGS)

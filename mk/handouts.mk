@@ -1,7 +1,8 @@
 # mk/handouts.mk — the handouts as HTML, and `make results`, which records the solutions' results they show.
 # make handouts   every handouts/chN.md and handouts/instructor/*.md as self-contained HTML in
 #                 build/handouts/; each chapter's results table, plot and claims are generated from the
-#                 results recorded in handouts/results/ (committed), so no GPU is needed.
+#                 results recorded in handouts/results/ (committed), so no GPU is needed. Quiet like the
+#                 other targets: a line per file (GEN, GNUPLOT, PANDOC); V=1 shows the commands.
 # make results    (GPU) runs every solution at its default sizes and records handouts/results/chN.json
 #                 (the --json lines), chN.txt (the printed table and --claims) and chN.meta.json, then
 #                 make handouts-fill.
@@ -35,23 +36,23 @@ handouts-deps: $(HANDOUT_OUT)/.deps-ok
 
 $(HANDOUT_TOOL): $(OBJ)/tools/results/main.o $(LINK_RESULTS)
 	@mkdir -p $(@D)
-	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_RESULTS) $(SYSLIBS_COMMON)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_RESULTS) $(SYSLIBS_COMMON) $(PUBLISH)
 
 # The pieces of chapter N, from handouts/results/chN.*; a chapter without results renders with a note.
 $(HANDOUT_GEN)/ch%-table.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
 	@mkdir -p $(@D)
-	$(HANDOUT_TOOL) table $< $(RESULTS_DIR)/ch$*.meta.json > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(HANDOUT_TOOL) table $< $(RESULTS_DIR)/ch$*.meta.json > $(ATMP) $(PUBLISH)
 
 $(HANDOUT_GEN)/ch%-plot.gp: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
 	@mkdir -p $(@D)
-	$(HANDOUT_TOOL) plot $< $(RESULTS_DIR)/ch$*.meta.json $(HANDOUT_GEN)/ch$*-plot.png > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(HANDOUT_TOOL) plot $< $(RESULTS_DIR)/ch$*.meta.json $(HANDOUT_GEN)/ch$*-plot.png > $(ATMP) $(PUBLISH)
 
 $(HANDOUT_GEN)/ch%-plot.png: $(HANDOUT_GEN)/ch%-plot.gp | $(HANDOUT_OUT)/.deps-ok
-	gnuplot $<
+	$(call say,GNUPLOT,$@)gnuplot $<
 
 $(HANDOUT_GEN)/ch%-claims.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.txt) $(HANDOUT_TOOL)
 	@mkdir -p $(@D)
-	$(HANDOUT_TOOL) claims $(RESULTS_DIR)/ch$*.txt > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(HANDOUT_TOOL) claims $(RESULTS_DIR)/ch$*.txt > $(ATMP) $(PUBLISH)
 
 # Keep the generated pieces (make would delete them as intermediates), so they can be looked at.
 RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch[0-9].json))
@@ -60,8 +61,8 @@ RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch
 HANDOUT_PIECES = $(if $(wildcard $(RESULTS_DIR)/ch$*.json),$(HANDOUT_GEN)/ch$*-table.md $(HANDOUT_GEN)/ch$*-plot.png $(HANDOUT_GEN)/ch$*-claims.md)
 $(HANDOUT_GEN)/ch%.md: handouts/ch%.md $(HANDOUT_TOOL) $$(HANDOUT_PIECES)
 	@mkdir -p $(@D)
-	$(HANDOUT_TOOL) expand $< $(or $(filter %-table.md,$^),-) $(or $(filter %-plot.png,$^),-) \
-	  "Throughput of each variant of chapter $* beside the speed of light" $(or $(filter %-claims.md,$^),-) > $@.tmp && mv $@.tmp $@
+	$(call say,GEN,$@)$(HANDOUT_TOOL) expand $< $(or $(filter %-table.md,$^),-) $(or $(filter %-plot.png,$^),-) \
+	  "Throughput of each variant of chapter $* beside the speed of light" $(or $(filter %-claims.md,$^),-) > $(ATMP) $(PUBLISH)
 
 handouts-fill: $(foreach n,$(RESULT_NUMS),$(HANDOUT_GEN)/ch$(n)-table.md $(HANDOUT_GEN)/ch$(n)-claims.md) $(HANDOUT_TOOL)
 	@for n in $(RESULT_NUMS); do \
@@ -70,11 +71,11 @@ handouts-fill: $(foreach n,$(RESULT_NUMS),$(HANDOUT_GEN)/ch$(n)-table.md $(HANDO
 	done
 
 $(HANDOUT_OUT)/ch%.html: $(HANDOUT_GEN)/ch%.md handouts/style.css | $(HANDOUT_OUT)/.deps-ok
-	pandoc $(PANDOC_FLAGS) --resource-path=$(HANDOUT_GEN):handouts -o $@ $<
+	$(call say,PANDOC,$@)pandoc $(PANDOC_FLAGS) --resource-path=$(HANDOUT_GEN):handouts -o $(ATMP) $< $(PUBLISH)
 
 $(HANDOUT_OUT)/instructor/%.html: handouts/instructor/%.md handouts/style.css | $(HANDOUT_OUT)/.deps-ok
 	@mkdir -p $(@D)
-	pandoc $(PANDOC_FLAGS) --resource-path=handouts/instructor:handouts -o $@ $<
+	$(call say,PANDOC,$@)pandoc $(PANDOC_FLAGS) --resource-path=handouts/instructor:handouts -o $(ATMP) $< $(PUBLISH)
 
 # make results: each solution's --claims table and --json lines, with where and how they were measured
 # (scripts/results.sh); a solution that fails keeps its previous results.

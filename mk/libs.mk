@@ -39,7 +39,7 @@ endif
 ALL_LIBS := $(LIB_MUTATE) $(LIB_INSPECT) $(LIB_RESULTS) $(LIB_GRADING) $(LIB_COMMON)
 $(ALL_LIBS):
 	@mkdir -p $(@D)
-	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+	$(call say,AR,$@)rm -f $(ATMP) && ar rcs $(ATMP) $^ $(PUBLISH)
 
 # What a program links, in link order (a library before the ones it uses).
 LINK_GRADING := $(LIB_GRADING) $(LIB_COMMON)
@@ -72,7 +72,7 @@ $(OBJ)/tests/grading/exploits/%.o: INCLUDES = $(INC_GRADING)
 # -Wno-format-truncation. Needs jansson and libarchive's headers: the grader's probe installs them.
 $(OBJ)/%.o: %.c | $(BUILD)/grading/.deps-ok
 	@mkdir -p $(@D)
-	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) -Wno-format-truncation $(DEPFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) -Wno-format-truncation $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
 
 # Header dependencies written by the compiler (-MMD), for the objects built so far.
 -include $(wildcard $(OBJ)/*/*.d $(OBJ)/*/*/*.d $(OBJ)/*/*/*/*.d)

@@ -10,13 +10,13 @@ TEST_DEPS_PKGS := libcriterion-dev libjansson-dev libarchive-dev $(COURSE_LIB_PK
 # CUDA programs with planted bugs that the tests run under compute-sanitizer.
 PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/planted/*.cu))
 
-.PHONY: test deps slurm-deps course-deps
+.PHONY: test deps slurm-deps course-deps isolation-deps packages
 
 # The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
 $(BUILD)/tests/%.o: INCLUDES = $(INC_GRADING) -Itools/inspect -Itools/results -Itools/mutate
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
-	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
 -include $(wildcard $(BUILD)/tests/*.d)
 # A test object without its .d (built by a Makefile from before -MMD, in the same build/tests/) knows no
 # header it was built from: rebuilt once, or it keeps an old struct layout (seen: rubric.h changed, 43
@@ -27,20 +27,20 @@ $(foreach o,$(TEST_OBJS),$(if $(wildcard $(o:.o=.d)),,$(eval $(o): FORCE)))
 # byte for byte, so pointers in them (variant names) must mean the same in every copy.
 TEST_STAMP := $(BUILD)/.tests
 $(TEST_STAMP): FORCE
-	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || echo '$(TEST_OBJS)' > $@
+	@mkdir -p $(@D) && echo '$(TEST_OBJS)' | cmp -s - $@ || { echo '$(TEST_OBJS)' > $(ATMP) $(PUBLISH); }
 
 $(BUILD)/test-runner: $(TEST_OBJS) $(TEST_STAMP) $(LINK_ALL)
-	$(call say,LD,$@)$(CC) -no-pie -o $@ $(TEST_OBJS) $(LINK_ALL) -lcriterion $(SYSLIBS_GRADING) -lpng
+	$(call say,LD,$@)$(CC) -no-pie -o $(ATMP) $(TEST_OBJS) $(LINK_ALL) -lcriterion $(SYSLIBS_GRADING) -lpng $(PUBLISH)
 
 $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $@ $< $(LDLIBS)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(LDLIBS) $(PUBLISH)
 
 # The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
 # exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
 EXPLOIT_GEN := $(BUILD)/exploit-gen
 $(EXPLOIT_GEN): $(OBJ)/tests/grading/exploits/generate.o $(LINK_GRADING)
-	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_GRADING) $(SYSLIBS_GRADING)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
 
 $(BUILD)/tests/.deps-ok: $(SCRIPTS)/probe/tests.c $(SCRIPTS)/probe/grader.c
 	@mkdir -p $(@D)
@@ -60,7 +60,20 @@ COURSE_TOOL_PKGS := similarity-tester gnuplot-nox chromium
 course-deps:
 	-@$(call ensure_packages,command -v sim_c && command -v gnuplot && command -v chromium,$(COURSE_TOOL_PKGS),the course pages)
 
-deps: $(BUILD)/tests/.deps-ok slurm-deps course-deps
+# The grader's sandbox for a plain user (grading/isolation.h): bubblewrap. Optional like Slurm: root grades
+# with run uids without it, and where the grader refuses, the tests that grade skip with its reason.
+ISOLATION_PKGS := bubblewrap
+isolation-deps:
+	-@$(call ensure_packages,command -v bwrap,$(ISOLATION_PKGS),the grader's sandbox for a plain user)
+
+deps: $(BUILD)/tests/.deps-ok slurm-deps course-deps isolation-deps
+
+# Every Debian package a target installs, by what needs it: the README's requirements name each one
+# (tests/test_makefile.c compares them).
+packages:
+	@printf '%s: %s\n' 'make test' '$(TEST_DEPS_PKGS)' 'the grader' '$(GRADER_DEPS_PKGS)' \
+	  "the grader's sandbox" '$(ISOLATION_PKGS)' 'the Slurm test' '$(SLURM_TEST_PKGS)' \
+	  'the course pages' '$(COURSE_TOOL_PKGS)' 'make handouts' '$(HANDOUT_DEPS_PKGS)'
 
 # Every prerequisite of `make test`, here and nowhere else.
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \

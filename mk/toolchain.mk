@@ -7,6 +7,13 @@ comma   := ,
 # of the look-inside targets is a name, never 1.)
 VERBOSE := $(filter 1,$(V))
 say      = $(if $(VERBOSE),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
+# Build products appear whole: a program that another make in the same checkout may be running (two
+# gradings at once run build/doctor, build/grade, the references) is written under a temporary name
+# beside it, unique to this shell ($$), and renamed over it (rename(2) in one folder: a reader sees the
+# old file or the new one, never a missing or half-linked one; "Permission denied" was seen). A recipe
+# writes $(ATMP) and ends with $(PUBLISH); on failure the temporary file is removed.
+ATMP     = $@.tmp$$$$
+PUBLISH  = && mv -f $(ATMP) $@ || { rm -f $(ATMP); exit 1; }
 # $(call shq,TEXT): TEXT as one single-quoted shell word (a path with spaces or quotes).
 shq      = '$(subst ','\'',$(1))'
 # Only in the full workbook (solutions/ present); the student release refuses with the reason.
@@ -54,9 +61,10 @@ NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
              --Werror cross-execution-space-call
 # The C of the grader, the tools and the tests. Include paths are not here: each folder's objects get
 # only the folders they use (mk/libs.mk). Recursive (=), so that a target's `CFLAGS += $(...)` is
-# expanded only when that target is built. -MMD -MP: each object's header dependencies, from the compiler.
+# expanded only when that target is built. -MMD -MP: each object's header dependencies, from the compiler,
+# named after the object and not after the temporary file the object is compiled to (ATMP below).
 CFLAGS     = -O2 -std=gnu11 -Wall -Wextra
-DEPFLAGS  := -MMD -MP
+DEPFLAGS   = -MMD -MP -MT $@ -MF $(@:.o=.d)
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
@@ -73,6 +81,6 @@ ensure_packages = $(SCRIPTS)/ensure-packages.sh $(call shq,$(3)) $(call shq,$(2)
 # on every build but rewrites the file (and so triggers rebuilds) only when the flags differ.
 FLAGS_STAMP := $(BUILD)/.flags
 $(FLAGS_STAMP): FORCE
-	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS)' > $@
+	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || { echo '$(NVCC) $(NVCCFLAGS)' > $(ATMP) $(PUBLISH); }
 
 .SECONDEXPANSION:

@@ -65,7 +65,7 @@ endef
 INSPECT_CU := $(wildcard tools/inspect/*.cu)
 $(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspect/*.h common/*.h) $(LINK_INSPECT) \
             | $(BUILD)/tests/.deps-ok
-	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $@ $< $(INSPECT_CU) $(LINK_INSPECT) $(SYSLIBS_GRADING)
+	$(call say,NVCC,$@)$(NVCC) -O2 $(INC_INSPECT) -Xcompiler -Wall,-Wextra -o $(ATMP) $< $(INSPECT_CU) $(LINK_INSPECT) $(SYSLIBS_GRADING) $(PUBLISH)
 
 sass:
 	@$(LI_CHECK_CH)
@@ -129,7 +129,7 @@ MUTANT_JOBS ?= $(or $(JOBS),6)
 # one fixed seed: half the correctness runs of a grading, and a table that can be replayed
 MUTANT_SEED ?= 20261123
 $(MUTATE): $(OBJ)/tools/mutate/mutate.o $(LINK_MUTATE)
-	$(call say,LD,$@)$(CC) -o $@ $< $(LINK_MUTATE) $(SYSLIBS_GRADING)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_MUTATE) $(SYSLIBS_GRADING) $(PUBLISH)
 .PHONY: diagnose-mutants
 diagnose-mutants:
 	$(course_only)

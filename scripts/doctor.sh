@@ -74,12 +74,44 @@ student_section() {
     sed 's/ (see `make doctor`)//; s/^/  /' "$BUILD/.doctor.out"
 }
 
+# What `make test` skips here, for the user running this, and why: a line each on stdout, each the same
+# reason the tests give (the GPU probe's, the grader's own refusal, tests/slurm/cluster.sh's, the course
+# pages'). $1: the GPU probe's exit code.
+skips() {
+    local iso
+    # shellcheck disable=SC2016 # the backquotes are the probe's text, not a command
+    [ "$1" = 0 ] || echo "the GPU tests: $(head -n 1 "$BUILD/.doctor.out" | sed 's/ (see `make doctor`)//')"
+    if [ -n "$COURSE" ]; then
+        if [ ! -x "$GRADER" ]; then echo "the tests that grade, maybe: build the grader first (make $GRADER) to know"
+        elif ! iso=$("$(exe "$GRADER")" --isolation 2>&1 | head -n 1) || [[ $iso == *"cannot isolate"* ]]; then
+            echo "the tests that grade: $iso"
+        fi
+        if [ "$(id -u)" != 0 ]; then
+            echo "the Slurm test and the run-uid tests: not root (Slurm's daemons and the grader's run uids need root)"
+        elif ! { command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged; } >/dev/null 2>&1; then
+            echo "the Slurm test: no Slurm (apt-get install slurm-wlm munge)"
+        fi
+        command -v chromium >/dev/null 2>&1 || echo "the course pages' rendering test: no headless Chromium (apt-get install chromium)"
+    fi
+}
+
 verdict() {
+    local s
+    s=$(skips "$1" | sed 's/:.*//' | paste -sd ',' - | sed 's/,/, /g')
+    s=${s:+; as $(id -un), \`make test\` skips $s (why: above)}
     case "$1" in
-    0) echo "verdict: ready: a usable GPU; the chapters, the tests and the grader can run here" ;;
-    3) echo "verdict: no usable GPU here (above): the chapters build and \`make test\` runs, its GPU tests skip; running a chapter$(if [ -n "$COURSE" ]; then echo ' or grading'; fi) needs a GPU" ;;
-    *) echo "verdict: build/doctor failed (exit $1): see its lines above" ;;
+    0) echo "verdict: ready: a usable GPU; the chapters, the tests and the grader can run here$s" ;;
+    3) echo "verdict: no usable GPU here (above): the chapters build and \`make test\` runs$s; running a chapter$(if [ -n "$COURSE" ]; then echo ' or grading'; fi) needs a GPU" ;;
+    *) echo "verdict: build/doctor failed (exit $1): see its lines above$s" ;;
     esac
+}
+
+skips_section() {
+    local s
+    s=$(skips "$1")
+    echo "make test as $(id -un) (what skips, and why):"
+    if [ -z "$s" ]; then echo "  nothing skips"; return; fi
+    while IFS= read -r line; do echo "  $line"; done <<<"$s"
 }
 
 if [ "${1:-}" = grader ]; then
@@ -87,5 +119,6 @@ if [ "${1:-}" = grader ]; then
 else
     student_section
     grader_section
+    skips_section "$probe_rc"
     verdict "$probe_rc"
 fi

@@ -296,6 +296,7 @@ static char *render(const char *page, const char *shot)
  * handed in nothing. Graded with perf: the pages get every plot. */
 Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported, .timeout = 600)
 {
+    wbt_skip_if_no_isolation();
     fake_workbook();
     copy_sub("good", "export/smithjohn_101_9001_fake.cu");
     copy_sub("off-by", "export/leeann_LATE_102_9002_fake-1.cu");
@@ -387,6 +388,7 @@ Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported,
  * --no-similarity: the page says it was not run. */
 Test(course_class, a_moodle_download_is_graded_by_participant, .timeout = 300)
 {
+    wbt_skip_if_no_isolation();
     fake_workbook();
     copy_sub("good", "export/John Smith_201_assignsubmission_file_/fake.cu");
     copy_sub("off-by", "export/Ann Lee_202_assignsubmission_file_fake.cu");
@@ -414,6 +416,7 @@ Test(course_class, a_moodle_download_is_graded_by_participant, .timeout = 300)
  * entry and two rows of the Canvas import. */
 Test(course_class, a_gradescope_export_is_graded_with_its_submitters, .timeout = 300)
 {
+    wbt_skip_if_no_isolation();
     fake_workbook();
     copy_sub("good", "export/assignment_1_export/submission_301/chapters/09-fake/fake.cu");
     copy_sub("starter", "export/assignment_1_export/submission_302/fake.cu");
@@ -524,6 +527,7 @@ Test(course_class, entries_named_as_formulas_are_text_in_every_csv, .timeout = 3
 /* Bad input: one line and exit 2, before anything is graded. */
 Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120)
 {
+    wbt_skip_if_no_isolation();
     fake_workbook();
     copy_sub("good", "export/good/fake.cu");
     put("roster.csv", "what,ever\n1,2\n");

@@ -19,6 +19,7 @@ static void write_sub(const char *dir, const char *text)
 
 static json_t *grade(const char *sub, const char *out, char *log)
 {
+    wbt_skip_if_no_isolation();
     int rc = wbt_run(log, "./build/grade --quiet --ch 1 --no-perf --no-sanitizer --seeds 5 --out %s %s", out, sub);
     /* without a GPU, a submission that builds is not graded (exit GR_EXIT_NO_GPU, no score written) */
     cr_assert(rc == GR_EXIT_OK || rc == GR_EXIT_NO_GPU, "build/grade exit %d\n%s", rc, log);

@@ -14,6 +14,7 @@
 
 Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
 {
+    wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     char root[64], grade[PATH_MAX], subs[PATH_MAX], expect[PATH_MAX];
     wbt_tmpdir_open(root, sizeof root);

@@ -176,6 +176,7 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
 {
     static char out[WBT_OUT_MAX];
     wbt_require_gpu();
+    wbt_skip_if_no_isolation();
     char err[600];
     static gr_rubric rub;
     cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);

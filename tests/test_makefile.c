@@ -8,6 +8,8 @@
  */
 #include "wbtest.h"
 
+#include "gr_util.h"
+
 /* Sub-makes must not inherit the outer `make test`'s flags (jobserver, command-line variables). */
 #define WBT_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory"
 
@@ -89,11 +91,12 @@ Test(makefile, parsing_runs_no_tool)
  * relinked build/inspect while another ran it ("Permission denied" on the H100). */
 Test(makefile, v1_shows_the_commands, .timeout = 120)
 {
-    char b[128], want[256];
+    char b[128], want[512];
     wbt_tmpdir(b, sizeof b);
     int rc = wbt_run(out, WBT_MAKE " -B V=1 BUILD=%s %s/obj/common/jsonl.o 2>&1", b, b);
     cr_assert_eq(rc, 0, "%s", out);
-    snprintf(want, sizeof want, "-c -o %s/obj/common/jsonl.o common/jsonl.c", b);
+    /* compiled under a temporary name and renamed (mk/toolchain.mk's ATMP and PUBLISH) */
+    snprintf(want, sizeof want, "-c -o %1$s/obj/common/jsonl.o.tmp$$ common/jsonl.c && mv -f %1$s/obj/common/jsonl.o.tmp$$ %1$s/obj/common/jsonl.o", b);
     cr_assert(strstr(out, "gcc ") && strstr(out, want), "V=1 showed no command:\n%s", out);
     rc = wbt_run(out, WBT_MAKE " -B BUILD=%s %s/obj/common/jsonl.o 2>&1", b, b);
     cr_assert_eq(rc, 0, "%s", out);
@@ -145,6 +148,16 @@ Test(makefile, help_lists_handouts_and_doctor_ends_with_a_verdict, .timeout = 12
     cr_assert(student && grader && verdict && student < grader && grader < verdict, "sections out of order:\n%s", out);
     cr_assert_null(strchr(verdict + 1, '\n') ? strchr(strchr(verdict + 1, '\n') + 1, '\n') : NULL, "more after the verdict:\n%s", out);
     cr_assert_null(strstr(out, "Error"), "%s", out);
+    /* what make test skips here, and why: the GPU tests without a GPU, the tests that grade with the grader's
+     * own refusal where it refuses (issue 40: as a plain user, make doctor said make test runs) */
+    cr_assert(strstr(out, "\nmake test as ") && strstr(out, "(what skips, and why):\n"), "no skips section:\n%s", out);
+    if (!strstr(out, "verdict: ready")) cr_assert(strstr(out, "\n  the GPU tests: ") && strstr(verdict, "skips the GPU tests"), "%s", out);
+    static char iso[WBT_OUT_MAX];
+    if (access("solutions", F_OK) == 0 && wbt_run(iso, "./build/grade --isolation") == GR_EXIT_REFUSED) {
+        char want[500], line[400];
+        snprintf(want, sizeof want, "\n  the tests that grade: %s", wbt_first_line(iso, line, sizeof line));
+        cr_assert(strstr(out, want) && strstr(verdict, "the tests that grade"), "no '%s' in\n%s", want, out);
+    }
     /* With a GPU: the probes ran what they say. The counters line profiles build/doctor, which must launch
      * a kernel for ncu to measure; the sanitizer probe's runs reach the reference staged for them (as root
      * in a clone under a 0700 home they need the course group, as in a grading). Both failed on the H100. */
@@ -294,7 +307,7 @@ Test(makefile, a_new_module_joins_its_folders_library, .timeout = 120)
     static const char *const objs[] = {"grading", "tools/inspect", "tools/results", "common"};
     for (size_t i = 0; i < sizeof objs / sizeof *objs; i++) {
         char want[200];
-        snprintf(want, sizeof want, "-c -o build/obj/%s/zz_new.o %s/zz_new.c", objs[i], objs[i]);
+        snprintf(want, sizeof want, "-c -o build/obj/%s/zz_new.o.tmp$$ %s/zz_new.c", objs[i], objs[i]);
         cr_assert(strstr(out, want), "%s/zz_new.c is not compiled:\n%s", objs[i], out);
     }
     cr_assert(strstr(out, "build/obj/grading/zz_new.o") && !strstr(out, "build/obj/grading/grade.o"),
@@ -384,4 +397,88 @@ Test(makefile, test_run_fails_on_tmp_leftovers_and_required_gpu_skips, .timeout 
         cr_assert(strstr(out, cases[i].says), "%s: no '%s' in\n%s", cases[i].env, cases[i].says, out);
     }
     wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* Two makes in one checkout (issue 40: two gradings at once, one ended with "build/doctor: Permission
+ * denied" while the other relinked it). A program is relinked over and over by two makes at once while it
+ * is run in a loop: every run must find the whole program (its own exit code), and every relink succeed.
+ * The cheapest program (build/handouts/wbresults: two C files and a library), in a copy with its own
+ * build folder. Fails when a link writes its output in place (the linker removes it, then writes it). */
+Test(makefile, a_program_relinked_while_it_runs_is_always_whole, .timeout = 300)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out,
+                     "set -e; cp -r Makefile mk scripts common tools '%1$s'/; cd '%1$s'; "
+                     WBT_MAKE " -s BUILD=b b/handouts/wbresults",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    /* wbresults without arguments: its usage, exit 2, every time */
+    rc = wbt_run(out,
+                 "cd '%1$s'; p=b/handouts/wbresults; relink() { for i in $(seq 12); do "
+                 WBT_MAKE " -s BUILD=b -W b/obj/tools/results/main.o $p || echo 'MAKE FAILED'; done; }; "
+                 "{ relink & relink & wait; touch done; } > make.log 2>&1 & "
+                 "n=0; bad=0; while [ ! -e done ]; do n=$((n+1)); $p > /dev/null 2> err; rc=$?; "
+                 "  [ $rc = 2 ] || { bad=$((bad+1)); echo \"run $n: exit $rc: $(head -c 200 err)\"; }; done; wait; "
+                 "cat make.log; ls b/handouts | grep -v '^wbresults$' || true; echo \"runs: $n, bad: $bad\"; "
+                 "[ $bad = 0 ] && ! grep -q 'MAKE FAILED' make.log && [ -z \"$(ls b/handouts | grep -v '^wbresults$')\" ]",
+                 dir);
+    cr_assert_eq(rc, 0, "a run or a relink failed, or a temporary file was left:\n%s", out);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* `make handouts` is quiet like the other targets (issue 40: it echoed 38 pandoc and gnuplot commands): a
+ * line per file, and V=1 shows the commands. One chapter's page and one instructor page, in a build folder
+ * of its own; where pandoc or gnuplot is missing (make handouts installs them) the test skips. */
+Test(makefile, handouts_say_a_line_per_file, .timeout = 300)
+{
+    if (wbt_run(out, "command -v pandoc && command -v gnuplot") != 0) cr_skip_test("no pandoc or gnuplot here (make handouts installs them)");
+    char b[256];
+    wbt_tmpdir(b, sizeof b);
+    const char *pages = "%1$s/handouts/ch1.html %1$s/handouts/instructor/guide.html";
+    char targets[600];
+    snprintf(targets, sizeof targets, pages, b);
+    int rc = wbt_run(out, WBT_MAKE " BUILD=%s %s 2>&1", b, targets);
+    cr_assert_eq(rc, 0, "%s", out);
+    int files = 0;
+    for (char *line = out, *end; *line; line = end + 1) {
+        end = strchr(line, '\n');
+        cr_assert_not_null(end, "%s", out);
+        *end = 0;
+        char tag[16], path[512];
+        cr_assert(sscanf(line, "  %15[A-Z] %511s", tag, path) == 2 && !strncmp(path, b, strlen(b)),
+                  "not a line per file: '%s'", line);
+        files++;
+    }
+    cr_assert_geq(files, 7, "want a line per file (objects, tool, pieces, pages)");
+    rc = wbt_run(out, WBT_MAKE " -B V=1 BUILD=%s %s 2>&1", b, targets);
+    cr_assert_eq(rc, 0, "%s", out);
+    cr_assert(strstr(out, "pandoc --standalone") && strstr(out, "gnuplot "), "V=1 showed no pandoc or gnuplot command:\n%s", out);
+    wbt_run(out, "rm -rf '%s'", b);
+}
+
+/* The README names every Debian package a target installs (issue 40: it listed 3 of 14), each as `name`,
+ * from the Makefile's own lists (`make packages`). */
+Test(makefile, the_readme_names_every_package_the_makefile_installs, .timeout = 60)
+{
+#ifdef WBT_STUDENT_RELEASE
+    cr_skip_test("student release: its README sends the student to make test, which prints what it installs");
+#endif
+    int rc = wbt_run(out, WBT_MAKE " -s packages");
+    cr_assert_eq(rc, 0, "%s", out);
+    char *readme = gr_read_capped("README.md", 1 << 20, NULL);
+    cr_assert_not_null(readme);
+    int count = 0;
+    for (char *save, *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *colon = strstr(line, ": ");
+        cr_assert_not_null(colon, "make packages: '%s' is not 'what: packages'", line);
+        for (char *s2, *w = strtok_r(colon + 2, " ", &s2); w; w = strtok_r(NULL, " ", &s2)) {
+            char quoted[128];
+            snprintf(quoted, sizeof quoted, "`%s`", w);
+            cr_expect(strstr(readme, quoted), "README.md does not name %s (needed by %.*s)", quoted, (int)(colon - line), line);
+            count++;
+        }
+    }
+    cr_assert_geq(count, 10, "make packages listed only %d packages", count);
+    free(readme);
 }

@@ -162,6 +162,7 @@ Test(roster, the_scan_lists_every_entry_and_the_map_is_recorded)
 /* The grader on the fake workbook (as tests/test_grading_e2e.c runs it): colliding names as archives. */
 Test(roster, a_class_of_colliding_names_is_graded_and_listed_in_full, .timeout = 300)
 {
+    wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX], p[512];
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");

@@ -32,6 +32,7 @@ static char *slurp(const char *fmt, const char *a)
 /* The single-node cluster under dir, or the test skipped with cluster.sh's reason (exit 77). */
 static void cluster_start(char *out)
 {
+    wbt_skip_if_no_isolation(); /* the tests on this cluster grade, or run make check */
     char line[256];
     int rc = wbt_run(out, "timeout 1000 tests/slurm/cluster.sh start %s", dir);
     if (rc == 77) {
@@ -90,6 +91,7 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
  * exit code says an entry was not graded (it said 0 and made no pages). No cluster needed. */
 Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .timeout = 600)
 {
+    wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX];
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
@@ -122,6 +124,7 @@ Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .tim
  * Skips without a GPU, and where Slurm cannot start. */
 Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
 {
+    wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     wbt_require_gpu();
     chmod(dir, 0755);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "jsonl.h"
+#include "report.h"
 #include "wb.h"
 
 #define WBT_OUT_MAX (1 << 16)
@@ -81,6 +82,19 @@ static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
             cr_skip_test("needs a CUDA GPU: %s", wbt_first_line((out), line_, sizeof line_)); \
         }                                                                               \
     } while (0)
+
+/* A test that grades (not --check, not --insecure-sandbox) needs the isolation the grader would use here:
+ * bubblewrap that works, or run uids as root. Asked of the grader itself (`build/grade --isolation`, from
+ * the workbook's root), so that where it would refuse the test skips with the grader's own line (what is
+ * missing and why: no bubblewrap, or a kernel that denies it user namespaces) and never fails on it. */
+static inline void wbt_skip_if_no_isolation(void)
+{
+    static char out[WBT_OUT_MAX];
+    char line[400];
+    int rc = wbt_run(out, "./build/grade --isolation");
+    if (rc == GR_EXIT_REFUSED) cr_skip_test("the grader refuses here: %s", wbt_first_line(out, line, sizeof line));
+    cr_assert_eq(rc, GR_EXIT_OK, "build/grade --isolation: exit %d\n%s", rc, out);
+}
 
 #define WBT_TMP_LEAF "/wbtest.XXXXXX"
 
