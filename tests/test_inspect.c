@@ -693,6 +693,8 @@ Test(inspect_make, targets_and_bad_values, .timeout = 600)
             const char *e = strchr(r + 1, '\n');
             if (strncmp(r, "\n  kernel ", 10) == 0) continue;
             const char *z = strstr(r, " 0/0 ");
+            /* the one measured exception, explained in handouts/ch4.md: without its spill it ran slower */
+            if (strncmp(r, "\n  matmul_double_buffer ", 24) == 0) continue;
             cr_assert(z && e && z < e, "chapter %d: a reference kernel spills at sm_90:\n%.*s", ch, e ? (int)(e - r) : 200, r);
         }
     }
