@@ -76,7 +76,7 @@ TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
 TEST_TMP  := $(BUILD)/tmp
 TMP_CHECK ?= 1
 TMP_PRIVATE ?= 1
-# Criterion counts a skipped test as passing; the TAP report says which were skipped and why.
+# Criterion's synthesis line leaves skipped tests out; the TAP report says which were skipped and why.
 # REQUIRE_GPU=1 (on a GPU machine) turns the skip of any GPU test into a failure; other skips (a real
 # Slurm that cannot start on that machine, say) are listed with their reasons (scripts/test-skips.sh).
 REQUIRE_GPU ?= 0
