@@ -67,7 +67,8 @@ rule=shared
 if [ "$inside" = 1 ] && private_watch; then rule=private; fi
 case $rule in
 private) echo "make test: $watch is private to this run (a mount namespace; what was there stays readable): whatever the run leaves in it is the suite's" ;;
-*) why="not root"; [ "$uid" != 0 ] || why="no mount namespace here"; [ "${TMP_PRIVATE:-1}" != 0 ] || why="TMP_PRIVATE=0"
+*) why="not root"; [ "$uid" != 0 ] || why="no mount namespace here"; [ "$inside" = 0 ] || why="the kernel refused the private mounts"
+   [ "${TMP_PRIVATE:-1}" != 0 ] || why="TMP_PRIVATE=0"
    echo "make test: $watch is shared ($why): only new entries in it owned by uid $uid count as the suite's" ;;
 esac
 clear_tmp

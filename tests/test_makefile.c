@@ -430,3 +430,25 @@ Test(makefile, test_run_passes_while_another_process_writes_into_tmp, .timeout =
     }
     wbt_run(out, "rm -rf '%s'", dir);
 }
+
+/* make test's progress (scripts/test-progress.sh) on a --verbose log where a test's start is read after the
+ * next suite's first (each test reports its own start; seen in a full run: "archive: 13 tests", "budget: 1
+ * test" for 14 and 6): a suite's line waits until JOBS more tests have started, a line that came too early
+ * is corrected at the end, and the per-test lines are left out while failures are kept. */
+Test(makefile, test_progress_reports_each_suite_once_done, .timeout = 30)
+{
+    int rc = wbt_run(out, "printf '%%s\\n' '[====] Running 2 tests from a:' '[RUN ] a::1' '[RUN ] b::1' '[PASS] b::1' "
+                          "'[RUN ] a::2' '[PASS] a::1' '[PASS] a::2: (0.00s)' '[RUN ] b::2' '[SKIP] b::2: no GPU' "
+                          "'[RUN ] c::1' '[RUN ] c::2' '[RUN ] c::3' '[PASS] c::1' '[----] a line of a test' '[PASS] c::2' "
+                          "'[PASS] c::3' '[RUN ] a::3' '[FAIL] a::3: CRASH!' '[====] Synthesis: Tested: 7' "
+                          "| CRITERION_JOBS=2 scripts/test-progress.sh 3");
+    cr_assert_eq(rc, 0, "%s", out);
+    const char *want = "[1/3 suites, 0:00 so far] a: 2 tests: 2 passed\n"
+                       "[2/3 suites, 0:00 so far] b: 2 tests: 1 passed, 1 skipped\n"
+                       "[----] a line of a test\n"
+                       "[FAIL] a::3: CRASH!\n"
+                       "[2/3 suites, 0:00 so far] a: 3 tests: 2 passed, 1 FAILED (corrected: a test's start came late)\n"
+                       "[3/3 suites, 0:00 so far] c: 3 tests: 3 passed\n"
+                       "[====] Synthesis: Tested: 7\n";
+    cr_assert_str_eq(out, want, "the progress lines:\n%s", out);
+}
