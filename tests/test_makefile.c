@@ -437,8 +437,8 @@ Test(makefile, test_run_passes_while_another_process_writes_into_tmp, .timeout =
  * is corrected at the end, and the per-test lines are left out while failures are kept. */
 Test(makefile, test_progress_reports_each_suite_once_done, .timeout = 30)
 {
-    int rc = wbt_run(out, "printf '%%s\\n' '[====] Running 2 tests from a:' '[RUN ] a::1' '[RUN ] b::1' '[PASS] b::1' "
-                          "'[RUN ] a::2' '[PASS] a::1' '[PASS] a::2: (0.00s)' '[RUN ] b::2' '[SKIP] b::2: no GPU' "
+    int rc = wbt_run(out, "printf '%%s\\n' '[====] Running 2 tests from a:' '[RUN ] a::1' '[PASS] a::1' '[RUN ] b::1' '[PASS] b::1' "
+                          "'[RUN ] a::2' '[PASS] a::2: (0.00s)' '[RUN ] b::2' '[SKIP] b::2: no GPU' "
                           "'[RUN ] c::1' '[RUN ] c::2' '[RUN ] c::3' '[PASS] c::1' '[----] a line of a test' '[PASS] c::2' "
                           "'[PASS] c::3' '[RUN ] a::3' '[FAIL] a::3: CRASH!' '[====] Synthesis: Tested: 7' "
                           "| CRITERION_JOBS=2 scripts/test-progress.sh 3");
