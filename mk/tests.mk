@@ -82,14 +82,17 @@ TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
                $(if $(wildcard tests/test_mutate.c),$(MUTATE))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
-# set), which is removed after the run whatever the tests did. Then the suite fails if the run left a
-# new entry in /tmp (TMP_CHECK=0: only warn, e.g. where other jobs share /tmp).
+# set), which is removed after the run whatever the tests did. Then the suite fails if it left an entry
+# in /tmp (TMP_CHECK=0: only warn): as root in a private /tmp of the run's own (a mount namespace), else
+# among the new entries owned by the runner's uid (TMP_PRIVATE=0 asks for that rule as root); the
+# progress per suite and the counts on every run are scripts/test.sh's too.
 TEST_TMP  := $(BUILD)/tmp
 TMP_CHECK ?= 1
-# Criterion counts a skipped test as passing; the TAP report says which were skipped and why.
+TMP_PRIVATE ?= 1
+# Criterion's synthesis line leaves skipped tests out; the TAP report says which were skipped and why.
 # REQUIRE_GPU=1 (on a GPU machine) turns the skip of any GPU test into a failure; other skips (a real
 # Slurm that cannot start on that machine, say) are listed with their reasons (scripts/test-skips.sh).
 REQUIRE_GPU ?= 0
 test: $$(TEST_PREREQS)
-	@TMP_CHECK=$(call shq,$(TMP_CHECK)) REQUIRE_GPU=$(call shq,$(REQUIRE_GPU)) \
+	@TMP_CHECK=$(call shq,$(TMP_CHECK)) TMP_PRIVATE=$(call shq,$(TMP_PRIVATE)) REQUIRE_GPU=$(call shq,$(REQUIRE_GPU)) \
 	  $(SCRIPTS)/test.sh $(call shq,$(BUILD)/test-runner) $(call shq,$(BUILD)/test-results.tap) $(call shq,$(TEST_TMP))

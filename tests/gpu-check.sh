@@ -29,7 +29,7 @@ run_tests() { # NAME TEST_SRCS
     local rc=0
     make -j"$(nproc)" test REQUIRE_GPU=1 TEST_SRCS="$2" > "$out/$1.log" 2>&1 || rc=$?
     cp build/test-results.tap "$out/$1.tap" 2>/dev/null || true
-    grep -E 'Synthesis|^skipped|^ +[0-9]+ [^|]|left new entries' "$out/$1.log" || true
+    grep -E 'Synthesis|^summary: |^skipped|^ +[0-9]+ [^|]|left new entries|^make test: ' "$out/$1.log" || true
     return "$rc"
 }
 

@@ -5,12 +5,12 @@
 
 static const long long sizes[] = {1, 2, 3, 31, 32, 33, 255, 256, 257, 1000003, (1 << 24) + 5};
 
-ParameterizedTestParameters(ch1, solution_variant_is_exact)
+ParameterizedTestParameters(ch1, WBT_WHOSE(variant_is_exact))
 {
     static wbt_case runs[WBT_MAX_CASES];
     return cr_make_param_array(wbt_case, runs, wbt_variant_cases(1, sizeof sizes / sizeof sizes[0], runs, WBT_MAX_CASES));
 }
-ParameterizedTest(wbt_case *r, ch1, solution_variant_is_exact, .timeout = 120)
+ParameterizedTest(wbt_case *r, ch1, WBT_WHOSE(variant_is_exact), .timeout = 120)
 {
     long long len = sizes[r->size];
     static char out[WBT_OUT_MAX];

@@ -6,12 +6,12 @@
 
 static const long long sizes[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257, 1000003, (1 << 24) + 5};
 
-ParameterizedTestParameters(ch2, solution_variant_is_exact)
+ParameterizedTestParameters(ch2, WBT_WHOSE(variant_is_exact))
 {
     static wbt_case runs[WBT_MAX_CASES];
     return cr_make_param_array(wbt_case, runs, wbt_variant_cases(2, sizeof sizes / sizeof sizes[0], runs, WBT_MAX_CASES));
 }
-ParameterizedTest(wbt_case *r, ch2, solution_variant_is_exact, .timeout = 120)
+ParameterizedTest(wbt_case *r, ch2, WBT_WHOSE(variant_is_exact), .timeout = 120)
 {
     long long len = sizes[r->size];
     static char out[WBT_OUT_MAX];
@@ -43,7 +43,7 @@ ParameterizedTest(wbt_case *r, ch2, solution_variant_is_exact, .timeout = 120)
 
 /* Chapter 2's own column: loads per element (the reference row and the numbers every chapter has are
  * tests/test_chapters.c's). */
-Test(ch2, json_has_loads_per_element, .timeout = 120)
+Test(ch2, WBT_WHOSE(json_has_loads_per_element), .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;

@@ -6,12 +6,12 @@
 
 static const long long sizes[] = {1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257, 1000003, (1 << 24) + 5};
 
-ParameterizedTestParameters(ch3, solution_variant_is_exact)
+ParameterizedTestParameters(ch3, WBT_WHOSE(variant_is_exact))
 {
     static wbt_case runs[WBT_MAX_CASES];
     return cr_make_param_array(wbt_case, runs, wbt_variant_cases(3, sizeof sizes / sizeof sizes[0], runs, WBT_MAX_CASES));
 }
-ParameterizedTest(wbt_case *r, ch3, solution_variant_is_exact, .timeout = 120)
+ParameterizedTest(wbt_case *r, ch3, WBT_WHOSE(variant_is_exact), .timeout = 120)
 {
     long long len = sizes[r->size];
     static char out[WBT_OUT_MAX];
@@ -43,7 +43,7 @@ ParameterizedTest(wbt_case *r, ch3, solution_variant_is_exact, .timeout = 120)
 
 /* Chapter 3's own reference row: CUB's sum agrees, and the faster of CUB and the read rate is the speed
  * of light (the row itself and the numbers every chapter has are tests/test_chapters.c's). */
-Test(ch3, json_has_cub_reference_row, .timeout = 120)
+Test(ch3, WBT_WHOSE(json_has_cub_reference_row), .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;

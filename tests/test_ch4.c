@@ -64,12 +64,12 @@ static void check_rows(const char *what, const float *got, int M, int N, int K, 
     free(abs_sum);
 }
 
-ParameterizedTestParameters(ch4, solution_variant_is_within_tolerance)
+ParameterizedTestParameters(ch4, WBT_WHOSE(variant_is_within_tolerance))
 {
     static wbt_case runs[WBT_MAX_CASES];
     return cr_make_param_array(wbt_case, runs, wbt_variant_cases(4, sizeof shapes / sizeof shapes[0], runs, WBT_MAX_CASES));
 }
-ParameterizedTest(wbt_case *r, ch4, solution_variant_is_within_tolerance, .timeout = 180)
+ParameterizedTest(wbt_case *r, ch4, WBT_WHOSE(variant_is_within_tolerance), .timeout = 180)
 {
     const struct shape *sh = &shapes[r->size];
     static char out[WBT_OUT_MAX];
@@ -102,7 +102,7 @@ ParameterizedTest(wbt_case *r, ch4, solution_variant_is_within_tolerance, .timeo
 /* Beyond M·N·K = 2^31 the program compares most rows with cuBLAS's C (swapped operands: a transposed
  * or mis-ordered call would fail here on this rectangular shape). Check rows it did not compute on the
  * CPU, and the last one, here in double. */
-Test(ch4, large_shape_checked_against_cublas, .timeout = 300)
+Test(ch4, WBT_WHOSE(large_shape_checked_against_cublas), .timeout = 300)
 {
     static char out[WBT_OUT_MAX];
     char dir[64];
@@ -132,7 +132,7 @@ Test(ch4, large_shape_checked_against_cublas, .timeout = 300)
 
 /* Chapter 4's own columns: loads per FMA (and the tile it names), the three extents (the reference row and
  * the numbers every chapter has are tests/test_chapters.c's). */
-Test(ch4, json_has_loads_per_fma_and_dims, .timeout = 120)
+Test(ch4, WBT_WHOSE(json_has_loads_per_fma_and_dims), .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;

@@ -46,12 +46,12 @@ static float *minplus_reference(const float *d, int n)
     return r;
 }
 
-ParameterizedTestParameters(ch5, solution_variant_is_exact)
+ParameterizedTestParameters(ch5, WBT_WHOSE(variant_is_exact))
 {
     static wbt_case runs[WBT_MAX_CASES];
     return cr_make_param_array(wbt_case, runs, wbt_variant_cases(5, sizeof sizes / sizeof sizes[0], runs, WBT_MAX_CASES));
 }
-ParameterizedTest(wbt_case *r, ch5, solution_variant_is_exact, .timeout = 180)
+ParameterizedTest(wbt_case *r, ch5, WBT_WHOSE(variant_is_exact), .timeout = 180)
 {
     long long len = sizes[r->size];
     static char out[WBT_OUT_MAX];
@@ -92,7 +92,7 @@ ParameterizedTest(wbt_case *r, ch5, solution_variant_is_exact, .timeout = 180)
 
 /* Chapter 5's own columns: preprocessing time (v2 and later) and the speedup over v0 (the reference row and
  * the numbers every chapter has are tests/test_chapters.c's). */
-Test(ch5, json_has_prep_time_and_speedup, .timeout = 120)
+Test(ch5, WBT_WHOSE(json_has_prep_time_and_speedup), .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;

@@ -217,11 +217,11 @@ ParameterizedTest(wbc_case *k, chapters, starter_reports_todo_and_fails, .timeou
     wbc_check_starter(".", &ch);
 }
 
-ParameterizedTestParameters(chapters, json_has_reference_row_and_sane_numbers)
+ParameterizedTestParameters(chapters, WBT_WHOSE(json_has_reference_row_and_sane_numbers))
 {
     return wbc_per_chapter();
 }
-ParameterizedTest(wbc_case *k, chapters, json_has_reference_row_and_sane_numbers, .timeout = 120)
+ParameterizedTest(wbc_case *k, chapters, WBT_WHOSE(json_has_reference_row_and_sane_numbers), .timeout = 120)
 {
     char err[400];
     static gr_chapter_rubric ch;
@@ -273,12 +273,12 @@ static int wbc_bad_of(const gr_chapter_rubric *ch, json_t *tests, wbc_case *case
 }
 
 /* Bad command lines are refused before any GPU work, so these run without a GPU too. */
-ParameterizedTestParameters(chapters, bad_usage)
+ParameterizedTestParameters(chapters, WBT_WHOSE(bad_usage))
 {
     static wbc_case cases[WBC_MAX];
     return cr_make_param_array(wbc_case, cases, wbc_cases(cases, WBC_MAX, wbc_bad_of));
 }
-ParameterizedTest(wbc_case *k, chapters, bad_usage)
+ParameterizedTest(wbc_case *k, chapters, WBT_WHOSE(bad_usage))
 {
     char starter[512], solution[512];
     wbc_programs(".", k->number, starter, solution, sizeof starter);
@@ -303,14 +303,14 @@ static int wbc_san_of(const gr_chapter_rubric *ch, json_t *tests, wbc_case *case
     return n;
 }
 
-ParameterizedTestParameters(chapters, sanitizer_clean)
+ParameterizedTestParameters(chapters, WBT_WHOSE(sanitizer_clean))
 {
     static wbc_case cases[WBC_MAX];
     return cr_make_param_array(wbc_case, cases, wbc_cases(cases, WBC_MAX, wbc_san_of));
 }
 /* At the chapter's tests.sanitizer_size where it has one (a shape chosen for the test), else the size
  * the grader's sanitizer runs use. */
-ParameterizedTest(wbc_case *k, chapters, sanitizer_clean, .timeout = 300)
+ParameterizedTest(wbc_case *k, chapters, WBT_WHOSE(sanitizer_clean), .timeout = 300)
 {
     char cmd[700], starter[512], solution[512];
     json_t *facts = wbt_chapter_json(".", k->number, NULL, 0);

@@ -83,25 +83,49 @@ static strlist tagged(const char *text, const char *cls)
     return l;
 }
 
-/* The starter of chapter n: chapters/0n-*\/\*.cu. */
+/* ------------------------------------------------------------------ excerpts */
+/* Which file a handout's quote of chapters/ is checked against: the starter as the course ships it. In the
+ * course repository that is chapters/ itself. In the student release chapters/ holds the student's own
+ * work (a filled region is no longer what the handout quotes), and the release ships the pristine starters
+ * in grading/pristine/ (scripts/dist-student.sh): those are what the handouts quote. */
+typedef struct {
+    const char *from, *to; /* a quoted path that starts with `from` is read with `to` in its place */
+} quote_root;
+
+#ifdef WBT_STUDENT_RELEASE
+static const quote_root QUOTED = {"chapters/", "grading/pristine/"};
+#else
+static const quote_root QUOTED = {NULL, NULL};
+#endif
+
+static void quoted_path(quote_root root, const char *file, char *path, size_t len)
+{
+    if (root.from && strncmp(file, root.from, strlen(root.from)) == 0)
+        snprintf(path, len, "%s%s", root.to, file + strlen(root.from));
+    else
+        snprintf(path, len, "%s", file);
+}
+
+/* The starter of chapter n (chapters/0n-*\/\*.cu), as the handouts quote it (see quoted_path). */
 static void starter_of(int n, char *path, size_t len)
 {
     char pat[64];
     glob_t g;
     snprintf(pat, sizeof pat, "chapters/%02d-*/*.cu", n);
     cr_assert(glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1, "chapter %d has no single starter %s", n, pat);
-    snprintf(path, len, "%s", g.gl_pathv[0]);
+    quoted_path(QUOTED, g.gl_pathv[0], path, len);
     globfree(&g);
 }
 
-/* ------------------------------------------------------------------ excerpts */
 /* An excerpt is announced by a comment line, followed at once by a fenced code block:
  *   <!-- excerpt: FILE region NAME -->             the region's lines, BEGIN and END markers included
  *   <!-- excerpt: FILE from "A" to "B" -->         from the one line that starts with A to the first
  *                                                  line after it that starts with B
- * Returns the source lines the excerpt quotes, as one string (lines ending in '\n'), or NULL with the
+ * FILE is read where `root` says. Returns the source lines the excerpt quotes, as one string (lines ending
+ * in '\n'), with the 1-based number of its first line in *first and the file read in path; or NULL with the
  * reason in err. */
-static char *excerpt_source(const char *spec, char *err, size_t errlen)
+static char *excerpt_source(const char *spec, quote_root root, char *path, size_t pathlen, size_t *first_line,
+                            char *err, size_t errlen)
 {
     char file[256], kind[16];
     int used = 0;
@@ -109,10 +133,11 @@ static char *excerpt_source(const char *spec, char *err, size_t errlen)
         snprintf(err, errlen, "cannot parse excerpt '%s'", spec);
         return NULL;
     }
+    quoted_path(root, file, path, pathlen);
     size_t src_len;
-    char *src = wb_read_file(file, &src_len), *out = NULL;
+    char *src = wb_read_file(path, &src_len), *out = NULL;
     if (!src) {
-        snprintf(err, errlen, "excerpt of %s, which cannot be read", file);
+        snprintf(err, errlen, "excerpt of %s, which cannot be read (as %s)", file, path);
         return NULL;
     }
     if (strcmp(kind, "region") == 0) {
@@ -129,8 +154,9 @@ static char *excerpt_source(const char *spec, char *err, size_t errlen)
             const char *e = strchr(src + r[k].end, '\n');
             size_t end = e ? (size_t)(e - src) + 1 : src_len;
             out = strndup(src + b, end - b);
+            *first_line = (size_t)r[k].line;
         }
-        if (!out && n >= 0) snprintf(err, errlen, "excerpt of region '%s', which %s does not have", name, file);
+        if (!out && n >= 0) snprintf(err, errlen, "excerpt of region '%s', which %s does not have", name, path);
     } else if (strcmp(kind, "from") == 0) {
         const char *a0 = strchr(spec + used, '"'), *a1 = a0 ? strchr(a0 + 1, '"') : NULL;
         const char *to = a1 ? strstr(a1, " to \"") : NULL;
@@ -145,15 +171,16 @@ static char *excerpt_source(const char *spec, char *err, size_t errlen)
                 if (strncmp(lines.items[i], a, strlen(a)) == 0 && !count++) first = i;
             for (last = first + 1; last < lines.n && strncmp(lines.items[last], b, strlen(b)) != 0; last++) continue;
             if (count != 1) {
-                snprintf(err, errlen, "%zu lines of %s start with \"%s\" (an excerpt needs exactly one)", count, file, a);
+                snprintf(err, errlen, "%zu lines of %s start with \"%s\" (an excerpt needs exactly one)", count, path, a);
             } else if (last >= lines.n) {
-                snprintf(err, errlen, "no line after \"%s\" in %s starts with \"%s\"", a, file, b);
+                snprintf(err, errlen, "no line after \"%s\" in %s starts with \"%s\"", a, path, b);
             } else {
                 size_t len = 0;
                 for (size_t i = first; i <= last; i++) len += strlen(lines.items[i]) + 1;
                 out = malloc(len + 1);
                 out[0] = 0;
                 for (size_t i = first; i <= last; i++) strcat(strcat(out, lines.items[i]), "\n");
+                *first_line = first + 1;
             }
             strlist_free(&lines);
             free(a);
@@ -166,9 +193,30 @@ static char *excerpt_source(const char *spec, char *err, size_t errlen)
     return out;
 }
 
-/* Checks every excerpt of one Markdown file. Returns how many it found, or -1 with the first problem
- * (file:line and what is wrong) in err. */
-static int check_excerpts(const char *md_path, char *err, size_t errlen)
+/* Where two texts of lines first differ: the 1-based line number (0 when they are equal), with each
+ * side's line at that number in a and b (cut at alen/blen; "(the text ends here)" where one is shorter). */
+static size_t first_difference(const char *x, const char *y, char *a, size_t alen, char *b, size_t blen)
+{
+    size_t line = 1;
+    while (*x || *y) {
+        size_t nx = strcspn(x, "\n"), ny = strcspn(y, "\n");
+        int x_end = !*x, y_end = !*y;
+        if (x_end || y_end || nx != ny || memcmp(x, y, nx) != 0) {
+            snprintf(a, alen, x_end ? "(the text ends here)" : "%.*s", (int)nx, x);
+            snprintf(b, blen, y_end ? "(the text ends here)" : "%.*s", (int)ny, y);
+            return line;
+        }
+        x += nx + (x[nx] == '\n');
+        y += ny + (y[ny] == '\n');
+        line++;
+    }
+    return 0;
+}
+
+/* Checks every excerpt of one Markdown file, its quotes read where `root` says. Returns how many it found,
+ * or -1 with the first problem (file:line and what is wrong; for a quote that differs, the first line
+ * that differs on each side with its line number) in err. */
+static int check_excerpts(const char *md_path, quote_root root, char *err, size_t errlen)
 {
     size_t tlen;
     char *text = wb_read_file(md_path, &tlen);
@@ -182,7 +230,8 @@ static int check_excerpts(const char *md_path, char *err, size_t errlen)
     for (size_t i = 0; i < lines.n && found >= 0; i++) {
         const char *l = lines.items[i], *close = strstr(l, " -->");
         if (strncmp(l, open, strlen(open)) != 0) continue;
-        char spec[256], why[1024];
+        char spec[256], why[1536], path[512];
+        size_t first_line = 1;
         snprintf(spec, sizeof spec, "%.*s", close ? (int)(close - l - strlen(open)) : 0, l + strlen(open));
         size_t len = 0, j = i + 2;
         for (; j < lines.n && strcmp(lines.items[j], "```") != 0; j++) len += strlen(lines.items[j]) + 1;
@@ -191,24 +240,26 @@ static int check_excerpts(const char *md_path, char *err, size_t errlen)
         else if (i + 1 >= lines.n || strncmp(lines.items[i + 1], "```", 3) != 0)
             snprintf(why, sizeof why, "the excerpt comment must be followed at once by a ``` code block");
         else if (j >= lines.n) snprintf(why, sizeof why, "the code block is not closed");
-        else source = excerpt_source(spec, why, sizeof why);
+        else source = excerpt_source(spec, root, path, sizeof path, &first_line, why, sizeof why);
         if (source) {
-            char *quoted = malloc(len + 1);
+            char *quoted = malloc(len + 1), qline[400], sline[400];
             quoted[0] = 0;
             for (size_t k = i + 2; k < j; k++) strcat(strcat(quoted, lines.items[k]), "\n");
-            if (strcmp(quoted, source) != 0)
-                snprintf(why, sizeof why, "the quoted code differs from the source (%.200s):\n--- quoted\n%.200s--- source\n%.200s",
-                         spec, quoted, source);
+            size_t k = first_difference(quoted, source, qline, sizeof qline, sline, sizeof sline);
+            if (k)
+                snprintf(why, sizeof why,
+                         "the quoted code differs from the source (%.200s), first at the excerpt's line %zu:\n"
+                         "  %.100s:%zu: %.300s\n  %.200s:%zu: %.300s",
+                         spec, k, md_path, i + 2 + k, qline, path, first_line + k - 1, sline);
             else found++;
-            int ok = strcmp(quoted, source) == 0;
             free(quoted);
             free(source);
-            if (ok) {
+            if (!k) {
                 i = j;
                 continue;
             }
         }
-        snprintf(err, errlen, "%.100s:%zu: %.900s", md_path, i + 1, why);
+        snprintf(err, errlen, "%.100s:%zu: %.1900s", md_path, i + 1, why);
         found = -1;
     }
     strlist_free(&lines);
@@ -216,15 +267,17 @@ static int check_excerpts(const char *md_path, char *err, size_t errlen)
     return found;
 }
 
+/* Every chapter handout is checked and each one's first problem reported (an assertion that stopped at
+ * the first handout hid the later ones: a student's ch1 failing hid what ch5 said). */
 Test(handouts, chapter_excerpts_match_the_source)
 {
     glob_t g;
     chapter_handouts(&g);
-    char err[1024];
+    char err[2048];
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        int n = check_excerpts(g.gl_pathv[i], err, sizeof err);
-        cr_assert_geq(n, 0, "%s", err);
-        cr_assert_gt(n, 0, "%s quotes no code (an excerpt names its file and range)", g.gl_pathv[i]);
+        int n = check_excerpts(g.gl_pathv[i], QUOTED, err, sizeof err);
+        cr_expect_geq(n, 0, "%s", err);
+        cr_expect_neq(n, 0, "%s quotes no code (an excerpt names its file and range)", g.gl_pathv[i]);
     }
     globfree(&g);
 }
@@ -317,7 +370,7 @@ Test(handouts, instructor_excerpts_match_the_source)
         cr_skip_test("this copy has no instructor notes (handouts/instructor/; the student release leaves them out)");
     char *sources = all_sources();
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        int n = check_excerpts(g.gl_pathv[i], err, sizeof err);
+        int n = check_excerpts(g.gl_pathv[i], QUOTED, err, sizeof err);
         cr_assert_geq(n, 0, "%s", err);
         if (strstr(g.gl_pathv[i], "answers.md"))
             cr_assert_gt(n, 0, "%s quotes no code through an excerpt (the answers discuss the references)", g.gl_pathv[i]);
@@ -348,10 +401,12 @@ Test(handouts, a_prose_quote_of_a_comment_that_is_gone_is_caught)
     rmdir(dir);
 }
 
-/* The checker itself: a quote that no longer matches, or a range that is not there, is caught. */
+/* The checker itself: a quote that no longer matches, or a range that is not there, is caught; a quote
+ * that differs names its first differing line on each side, with both line numbers. */
 Test(handouts, a_stale_or_dangling_excerpt_is_caught)
 {
-    char dir[64], md[128], src[128], err[1024];
+    char dir[64], md[128], src[128], err[2048];
+    const quote_root as_named = {NULL, NULL};
     wbt_tmpdir(dir, sizeof dir);
     snprintf(src, sizeof src, "%s/a.cu", dir);
     snprintf(md, sizeof md, "%s/h.md", dir);
@@ -365,22 +420,64 @@ Test(handouts, a_stale_or_dangling_excerpt_is_caught)
                "<!-- excerpt: %s region r -->\n```c\n    // BEGIN TODO(r)\n    x = 1;\n    // END TODO(r)\n```\n",
             src, src);
     fclose(f);
-    cr_assert_eq(check_excerpts(md, err, sizeof err), 2, "%s", err);
-    /* The source changes under the handout. */
+    cr_assert_eq(check_excerpts(md, as_named, err, sizeof err), 2, "%s", err);
+    /* The source changes under the handout: the message shows the two lines, not both texts cut short. */
     f = fopen(src, "w");
     fputs("int x;\nstatic void f(void)\n{\n    // BEGIN TODO(r)\n    x = 2;\n    // END TODO(r)\n}\n", f);
     fclose(f);
-    cr_assert_eq(check_excerpts(md, err, sizeof err), -1);
-    cr_assert(strstr(err, "h.md:2: the quoted code differs from the source"), "%s", err);
+    cr_assert_eq(check_excerpts(md, as_named, err, sizeof err), -1);
+    char want[700];
+    snprintf(want, sizeof want, "h.md:2: the quoted code differs from the source (%s from \"static void f\" to \"}\"), "
+             "first at the excerpt's line 4:\n  %s:7:     x = 1;\n  %s:5:     x = 2;", src, md, src);
+    cr_assert(strstr(err, want), "expected\n%s\nin\n%s", want, err);
+    /* A source that grew a line inside the quoted range: the quote ends where the source goes on. */
+    f = fopen(src, "w");
+    fputs("int x;\nstatic void f(void)\n{\n    // BEGIN TODO(r)\n    x = 1;\n    // END TODO(r)\n    x++;\n}\n", f);
+    fclose(f);
+    cr_assert_eq(check_excerpts(md, as_named, err, sizeof err), -1);
+    cr_assert(strstr(err, ":9: }\n") && strstr(err, "a.cu:7:     x++;"), "%s", err);
     /* The quoted function or region disappears. */
     f = fopen(src, "w");
     fputs("int x;\n", f);
     fclose(f);
-    cr_assert_eq(check_excerpts(md, err, sizeof err), -1);
+    cr_assert_eq(check_excerpts(md, as_named, err, sizeof err), -1);
     cr_assert(strstr(err, "0 lines of") && strstr(err, "start with \"static void f\""), "%s", err);
     remove(src);
     remove(md);
     rmdir(dir);
+}
+
+/* In the student release the handouts' quotes of chapters/ are read from the pristine starters: a student's
+ * filled region (and a function whose first `}` now lies inside the student's code) is not a stale
+ * handout. The same handout read against the working file fails, as it must in the course repository. */
+Test(handouts, quotes_are_checked_against_the_pristine_starter_where_one_is_named)
+{
+    char dir[64], md[256], err[2048];
+    wbt_tmpdir(dir, sizeof dir);
+    static char out[WBT_OUT_MAX];
+    int rc = wbt_run(out, "mkdir -p '%1$s/chapters/01-x' '%1$s/pristine/01-x' && cd '%1$s' && "
+                          "printf 'int x;\\nvoid f(void)\\n{\\n    // BEGIN TODO(r)\\n    /* hint */\\n    // END TODO(r)\\n}\\n' "
+                          "> pristine/01-x/x.cu && "
+                          "printf 'int x;\\nvoid f(void)\\n{\\n    // BEGIN TODO(r)\\n    if (x) {\\n        x = 1;\\n    }\\n"
+                          "    // END TODO(r)\\n}\\n' > chapters/01-x/x.cu",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    snprintf(md, sizeof md, "%s/h.md", dir);
+    FILE *f = fopen(md, "w");
+    fprintf(f, "<!-- excerpt: %1$s/chapters/01-x/x.cu from \"void f\" to \"}\" -->\n```c\nvoid f(void)\n{\n"
+               "    // BEGIN TODO(r)\n    /* hint */\n    // END TODO(r)\n}\n```\n"
+               "<!-- excerpt: %1$s/chapters/01-x/x.cu region r -->\n```c\n    // BEGIN TODO(r)\n    /* hint */\n"
+               "    // END TODO(r)\n```\n",
+            dir);
+    fclose(f);
+    char from[128], to[128];
+    snprintf(from, sizeof from, "%s/chapters/", dir);
+    snprintf(to, sizeof to, "%s/pristine/", dir);
+    const quote_root release = {from, to}, as_named = {NULL, NULL};
+    cr_expect_eq(check_excerpts(md, release, err, sizeof err), 2, "%s", err);
+    cr_expect_eq(check_excerpts(md, as_named, err, sizeof err), -1, "the student's file matched the starter's quote");
+    cr_expect(strstr(err, "chapters/01-x/x.cu:5:     if (x) {"), "%s", err);
+    wbt_run(out, "rm -rf '%s'", dir);
 }
 
 /* ------------------------------------------------------------------ variants and regions */

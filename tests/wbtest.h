@@ -30,11 +30,16 @@
 /* The programs whose variants the tests check: the reference solutions in the full workbook; in the
  * student release (no solutions/, built with -DWBT_STUDENT_RELEASE by the Makefile) the student's own
  * chapters, so that `make test` there checks the student's work with the same tests. */
+/* WBT_WHOSE(name): the name of a test that runs WBT_SOLUTION says whose code it runs (chapter_… in the
+ * release, reference_… here), so that a skipped or failed `ch2::chapter_variant_is_exact` is read as the
+ * student's own code. */
 #ifdef WBT_STUDENT_RELEASE
 #define WBT_SOLUTION "./build/chapter"
+#define WBT_WHOSE(name) chapter_##name
 #define WBT_SKIP_IN_STUDENT_RELEASE() cr_skip_test("student release: this test is about the untouched starter")
 #else
 #define WBT_SOLUTION "./build/solution"
+#define WBT_WHOSE(name) reference_##name
 #define WBT_SKIP_IN_STUDENT_RELEASE() ((void)0)
 #endif
 
