@@ -30,6 +30,7 @@ typedef struct {
     char extra[24];            /* the chapter's own column (e.g. loads per element) */
     /* --grading only; cpu_ms < 0 when not measured. */
     wb_grading_check timed_check, rotated_check;
+    char timed_fault[96];      /* with timed_check FAIL and fresh inputs: "repetition R of N wrong at …" */
     double cpu_ms;
     /* A run of the variant changed one of its inputs (wb_inputs.h): which (its label) and the first
      * element that changed. Zero (as in a zeroed struct) when its inputs stayed as generated. */
@@ -122,6 +123,10 @@ static inline void wb_json_result(FILE *f, const char *chapter, const char *gpu,
     }
     if (r->timed_check)
         fprintf(f, ",\"" WB_JSON_TIMED_CHECK "\":\"%s\"", r->timed_check == WB_CHECKED_PASS ? "PASS" : "FAIL");
+    if (r->timed_fault[0]) {
+        fputs(",\"" WB_JSON_TIMED_FAULT "\":", f);
+        wb_json_string(f, r->timed_fault);
+    }
     if (r->rotated_check)
         fprintf(f, ",\"" WB_JSON_ROTATED_CHECK "\":\"%s\"", r->rotated_check == WB_CHECKED_PASS ? "PASS" : "FAIL");
     if (r->cpu_ms >= 0) {
