@@ -3,9 +3,7 @@
  * on-GPU checks share. CUDA only (included by wb_timing.h under nvcc).
  *
  *   wb_fill_i32_gpu, wb_fill_f32_gpu ... wb_fill_i32 / wb_fill_f32 (contract.h) on the GPU: the same values
- *   wb_fault_* ......................... where a repetition's output was first wrong, as one 64-bit key that
- *                                        atomicMin keeps (the earliest repetition, then the lowest place)
- *   wb_fault_str ....................... the key in words: "repetition 37 of 1000 wrong at [12][40]"
+ *   wb_fault, wb_fault_warp ............ record a wrong place's key (wb_check.h: wb_fault_key, wb_fault_str)
  *   wb_sum_i32_gpu ..................... the harness's own reduction (chapter 3's check)
  *
  * Why: a variant that keeps results keyed by its inputs' content (or pointers), skips repetitions or
@@ -67,18 +65,6 @@ static inline void wb_fill_f32_gpu(float *d, size_t n, uint64_t seed, uint64_t s
 }
 
 /* ---------------------------------------------------------------- where a repetition went wrong */
-/* key = repetition (bits 52-63) | kind (50-51) | place (0-49): the smallest key is the earliest
- * repetition's fault, so atomicMin keeps the one worth reporting. */
-#define WB_FAULT_NONE 0xFFFFFFFFFFFFFFFFull
-typedef enum { WB_FAULT_AT, WB_FAULT_AT2, WB_FAULT_ROW, WB_FAULT_VALUE } wb_fault_kind;
-
-WB_HD static inline unsigned long long wb_fault_key(unsigned rep, wb_fault_kind kind, unsigned long long place)
-{
-    return (unsigned long long)rep << 52 | (unsigned long long)kind << 50 | (place & ((1ull << 50) - 1));
-}
-/* 2-D places: row and column, 25 bits each (the chapters' extents are below 2^25). */
-WB_HD static inline unsigned long long wb_fault_ij(unsigned long long i, unsigned long long j) { return i << 25 | j; }
-
 __device__ __forceinline__ void wb_fault(unsigned long long *fault, unsigned long long key) { atomicMin(fault, key); }
 
 /* Every lane of a warp calls this once with its smallest key (WB_FAULT_NONE: none): one atomic per warp
@@ -90,21 +76,6 @@ __device__ __forceinline__ void wb_fault_warp(unsigned long long *fault, unsigne
         key = other < key ? other : key;
     }
     if ((threadIdx.x & 31) == 0 && key != WB_FAULT_NONE) wb_fault(fault, key);
-}
-
-/* "repetition 37 of 1000 wrong at [12][40]" (repetitions counted from 1). */
-static inline void wb_fault_str(unsigned long long key, int reps, char *out, size_t len)
-{
-    unsigned rep = (unsigned)(key >> 52) + 1;
-    unsigned long long place = key & ((1ull << 50) - 1);
-    int n = snprintf(out, len, "repetition %u of %d wrong ", rep, reps);
-    if (n < 0 || (size_t)n >= len) return;
-    switch ((wb_fault_kind)(key >> 50 & 3)) {
-    case WB_FAULT_AT: snprintf(out + n, len - n, "at [%llu]", place); break;
-    case WB_FAULT_AT2: snprintf(out + n, len - n, "at [%llu][%llu]", place >> 25, place & ((1ull << 25) - 1)); break;
-    case WB_FAULT_ROW: snprintf(out + n, len - n, "in row %llu (its random projection)", place); break;
-    default: snprintf(out + n, len - n, "(the value)"); break;
-    }
 }
 
 /* ---------------------------------------------------------------- the harness's own reduction */

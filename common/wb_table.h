@@ -30,13 +30,14 @@ typedef struct {
     char extra[24];            /* the chapter's own column (e.g. loads per element) */
     /* --grading only; cpu_ms < 0 when not measured. */
     wb_grading_check timed_check, rotated_check;
-    char timed_fault[96];      /* with timed_check FAIL and fresh inputs: "repetition R of N wrong at …" */
     double cpu_ms;
     /* A run of the variant changed one of its inputs (wb_inputs.h): which (its label) and the first
      * element that changed. Zero (as in a zeroed struct) when its inputs stayed as generated. */
     int wrote_input;
     long long input_element;
     char input_name[32];
+    /* --grading, timed_check FAIL on fresh inputs (wb_time_fresh): "repetition R of N wrong at …". */
+    char timed_fault[96];
 } wb_result;
 
 typedef struct {
