@@ -267,6 +267,7 @@ static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 #define WB_JSON_ROTATED_CHECK "rotated_check" /* "PASS"/"FAIL": one run on inputs from WB_ROTATED_SEED */
 #define WB_JSON_CPU_MS "cpu_ms"               /* host CPU time (user + system) per timed repetition */
 #define WB_JSON_TIMED_FAULT "timed_fault"     /* with timed_check FAIL: which repetition was wrong, and where */
+#define WB_JSON_REP_WALL_MS "rep_wall_ms"     /* fresh inputs: wall-clock ms per timed repetition, its untimed part included */
 /* Any run (absent when the variant left its inputs as generated; wb_inputs.h): */
 #define WB_JSON_INPUT_WRITTEN "input_written"           /* the first changed element of the input (an index) */
 #define WB_JSON_INPUT_WRITTEN_NAME "input_written_name" /* which input: its name, or "input K" in setup order */

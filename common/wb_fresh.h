@@ -2,7 +2,7 @@
  * wb_fresh.h — --grading's timed repetitions on inputs of their own: what the chapters' generators and
  * on-GPU checks share. CUDA only (included by wb_timing.h under nvcc).
  *
- *   wb_fill_i32_gpu, wb_fill_f32_gpu ... wb_fill_i32 / wb_fill_f32 (contract.h) on the GPU: the same values
+ *   wb_fill_i32_gpu, wb_fill_f32_gpu ... the ranges of wb_fill_i32 / wb_fill_f32 (contract.h), on the GPU
  *   wb_fault, wb_fault_warp ............ record a wrong place's key (wb_check.h: wb_fault_key, wb_fault_str)
  *   wb_sum_i32_gpu ..................... the harness's own reduction (chapter 3's check)
  *
@@ -27,10 +27,15 @@ static inline int wb_fresh_grid(size_t n)
     return b < 1 ? 1 : b > 8192 ? 8192 : (int)b;
 }
 
+/* An int in [lo, hi] for element i: the range of the host's wb_fill_i32, but by multiply-shift instead of
+ * its 64-bit modulo, which costs the GPU more than the kernels it checks (on the H100 at 2^26 ints the
+ * modulo made generation and check 0.5 ms a repetition). Each value's share is within span/2^32 of
+ * uniform (exact for the power-of-two spans of chapters 1 and 2). So these are not the host's values for
+ * the same seed; the repetitions never need those, only inputs of their own. */
 __device__ __forceinline__ int32_t wb_random_i32(uint64_t seed, uint64_t stream, uint64_t i, int32_t lo, int32_t hi)
 {
-    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
-    return (int32_t)((int64_t)lo + (int64_t)(wb_random_at(seed, stream, i) % span));
+    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1; /* ≤ 2^32 */
+    return (int32_t)((int64_t)lo + (int64_t)(((wb_random_at(seed, stream, i) >> 32) * span) >> 32));
 }
 
 /* The host's lo + (hi - lo)·u, rounded the same way (no fused multiply-add). */

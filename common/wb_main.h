@@ -157,7 +157,7 @@ static inline void wb_size_time(wb_size_run *z, const wb_variant *var, wb_result
         wb_fresh_times t;
         wb_time_fresh(&z->ch->fresh, state, o->seed, var->launch, var->prepare, warmup, reps, &z->res, &t);
         wb_inputs_put_back();
-        r->ms = t.ms, r->pre_ms = t.pre_ms, r->cpu_ms = t.cpu_ms;
+        r->ms = t.ms, r->pre_ms = t.pre_ms, r->cpu_ms = t.cpu_ms, r->rep_wall_ms = t.rep_wall_ms;
         r->timed_check = t.fault == WB_FAULT_NONE ? WB_CHECKED_PASS : WB_CHECKED_FAIL;
         if (t.fault != WB_FAULT_NONE) wb_fault_str(t.fault, reps, r->timed_fault, sizeof r->timed_fault);
         return;

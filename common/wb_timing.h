@@ -144,6 +144,7 @@ typedef struct {
  * repetition right). */
 typedef struct {
     double ms, pre_ms, cpu_ms;
+    double rep_wall_ms;  /* wall clock per repetition, its untimed generation and check included */
     unsigned long long fault;
 } wb_fresh_times;
 
@@ -181,6 +182,7 @@ static inline void wb_time_fresh(const wb_fresh *f, State *st, uint64_t seed, vo
     CUDA_CHECK(cudaDeviceSynchronize());
     double idle = wb_idle_sync_ms(), cpu = 0;
     float *t = (float *)malloc(sizeof(float) * 2 * (size_t)reps), *pre = t + reps;
+    double wall0 = wb_clock_ms(CLOCK_MONOTONIC);
     for (int r = 0; r < reps; r++) {
         uint64_t seed_r = wb_rep_seed(seed, (uint64_t)r);
         pre[r] = 0;
@@ -188,7 +190,8 @@ static inline void wb_time_fresh(const wb_fresh *f, State *st, uint64_t seed, vo
         t[r] = wb_timed_once([&] { launch(st); }, ev[0], ev[1], idle, &cpu);
         f->verify(st, seed_r, (unsigned)r, fault);
     }
-    CUDA_CHECK(cudaMemcpy(&res->fault, fault, sizeof *fault, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&res->fault, fault, sizeof *fault, cudaMemcpyDeviceToHost)); /* waits for the last check */
+    res->rep_wall_ms = (wb_clock_ms(CLOCK_MONOTONIC) - wall0) / reps;
     res->cpu_ms = cpu / reps;
     res->ms = wb_median_f(t, reps);
     res->pre_ms = prepare ? wb_median_f(pre, reps) : -1;
