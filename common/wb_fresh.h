@@ -4,7 +4,8 @@
  *
  *   wb_fill_i32_gpu, wb_fill_f32_gpu ... the ranges of wb_fill_i32 / wb_fill_f32 (contract.h), on the GPU
  *   wb_fault, wb_fault_warp ............ record a wrong place's key (wb_check.h: wb_fault_key, wb_fault_str)
- *   wb_sum_i32_gpu ..................... the harness's own reduction (chapter 3's check)
+ *   wb_fresh_check_i32 ................. an int output checked element by element against expect(j)
+ *   wb_sum_i32_kernel .................. the harness's own reduction (chapter 3's check)
  *
  * Why: a variant that keeps results keyed by its inputs' content (or pointers), skips repetitions or
  * finishes its output lazily gains nothing when every timed repetition gets new inputs from a seed it
@@ -81,6 +82,25 @@ __device__ __forceinline__ void wb_fault_warp(unsigned long long *fault, unsigne
         key = other < key ? other : key;
     }
     if ((threadIdx.x & 31) == 0 && key != WB_FAULT_NONE) wb_fault(fault, key);
+}
+
+/* ---------------------------------------------------------------- checks */
+/* out[j] == expect(j) for every j < n (expect: a functor with `__device__ int operator()(size_t j) const`,
+ * computing from the recipe); the first wrong j of the repetition goes to *fault. */
+template <class E>
+__global__ void wb_fresh_check_i32_kernel(const int *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
+{
+    unsigned long long first = WB_FAULT_NONE;
+    for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x)
+        if (first == WB_FAULT_NONE && out[j] != expect(j)) first = wb_fault_key(rep, WB_FAULT_AT, j);
+    wb_fault_warp(fault, first);
+}
+
+template <class E>
+static inline void wb_fresh_check_i32(const int *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
+{
+    wb_fresh_check_i32_kernel<<<wb_fresh_grid(n), WB_FRESH_BLOCK>>>(out, n, expect, rep, fault);
+    LAUNCH_CHECK();
 }
 
 /* ---------------------------------------------------------------- the harness's own reduction */

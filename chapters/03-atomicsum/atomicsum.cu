@@ -198,8 +198,8 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     *out = wb_output{s->d_result, WB_ELEM_I64, 1, &s->expected};
 }
 
-/* --grading's timed repetitions (common/wb_timing.h): each on inputs of its own, made on the GPU by the
- * setup's recipe; its sum is checked exactly against the harness's own reduction of the recipe. */
+/* --grading's timed repetitions (common/wb_timing.h): each on inputs of its own, made on the GPU in the
+ * setup's range; its sum is checked exactly against the harness's own reduction of that recipe. */
 __global__ void fresh_compare(const unsigned long long *got, const unsigned long long *want, unsigned rep,
                               unsigned long long *fault)
 {
