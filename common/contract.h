@@ -55,9 +55,17 @@ static inline int wb_is_poison(const void *p, size_t elem_size)
 }
 
 /* ---------------------------------------------------------------- random inputs */
+/* Under nvcc the generators are device functions too: --grading's timed repetitions make their inputs on
+ * the GPU (wb_timing.h) from the same recipe as the host's. */
+#ifdef __CUDACC__
+#define WB_HD __host__ __device__
+#else
+#define WB_HD
+#endif
+
 /* splitmix64's finaliser: a good 64-bit mix. Element i of an input is a function of (seed, i) only,
  * so any program (the chapter, a test, the grader) regenerates the same input from the seed. */
-static inline uint64_t wb_hash64(uint64_t x)
+WB_HD static inline uint64_t wb_hash64(uint64_t x)
 {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -66,7 +74,7 @@ static inline uint64_t wb_hash64(uint64_t x)
 }
 
 /* The value for element i of the input named by `stream` (0, 1, … for a chapter's several inputs). */
-static inline uint64_t wb_random_at(uint64_t seed, uint64_t stream, uint64_t i)
+WB_HD static inline uint64_t wb_random_at(uint64_t seed, uint64_t stream, uint64_t i)
 {
     return wb_hash64(wb_hash64(seed ^ (stream * 0xD1B54A32D192ED03ull)) + i);
 }
@@ -196,6 +204,11 @@ static inline int wb_dump_path(char *buf, size_t len, const char *dir, const cha
  * a result kept from an earlier run is wrong there. */
 #define WB_ROTATED_SEED 0x5EED5EED5EED5EEDull
 
+/* --grading: timed repetition r runs on inputs of its own, made from wb_random_at(seed, WB_REP_STREAM, r)
+ * (wb_rep_seed): different from the check's (seed) and the rotated run's, and from each other. */
+#define WB_REP_STREAM 0x7E9Eull
+WB_HD static inline uint64_t wb_rep_seed(uint64_t seed, uint64_t rep) { return wb_random_at(seed, WB_REP_STREAM, rep); }
+
 /* --grading's extra checks (timed_check, rotated_check): here, not in wb_table.h, because the grader
  * reads them back (common/jsonl.h) as well as the harness writing them. */
 typedef enum { WB_NOT_CHECKED, WB_CHECKED_PASS, WB_CHECKED_FAIL } wb_grading_check;
@@ -250,9 +263,11 @@ static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 #define WB_JSON_EXTRA "extra"            /* optional */
 #define WB_JSON_VERDICT "verdict"        /* wb_verdict_name() */
 /* --grading only (absent otherwise): */
-#define WB_JSON_TIMED_CHECK "timed_check"     /* "PASS"/"FAIL": the output of the last timed repetition */
+#define WB_JSON_TIMED_CHECK "timed_check"     /* "PASS"/"FAIL": the output of every timed repetition */
 #define WB_JSON_ROTATED_CHECK "rotated_check" /* "PASS"/"FAIL": one run on inputs from WB_ROTATED_SEED */
 #define WB_JSON_CPU_MS "cpu_ms"               /* host CPU time (user + system) per timed repetition */
+#define WB_JSON_TIMED_FAULT "timed_fault"     /* with timed_check FAIL: which repetition was wrong, and where */
+#define WB_JSON_REP_WALL_MS "rep_wall_ms"     /* fresh inputs: wall-clock ms per timed repetition, its untimed part included */
 /* Any run (absent when the variant left its inputs as generated; wb_inputs.h): */
 #define WB_JSON_INPUT_WRITTEN "input_written"           /* the first changed element of the input (an index) */
 #define WB_JSON_INPUT_WRITTEN_NAME "input_written_name" /* which input: its name, or "input K" in setup order */

@@ -158,10 +158,12 @@ int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
         row_number(line, WB_JSON_SOL_PCT, &row->sol_pct, err, errlen) ||
         row_number(line, WB_JSON_SPEEDUP, &row->speedup, err, errlen) ||
         row_number(line, WB_JSON_CPU_MS, &row->cpu_ms, err, errlen) ||
+        row_number(line, WB_JSON_REP_WALL_MS, &row->rep_wall_ms, err, errlen) ||
         row_check(line, WB_JSON_TIMED_CHECK, &row->timed_check, err, errlen) ||
         row_check(line, WB_JSON_ROTATED_CHECK, &row->rotated_check, err, errlen) ||
         row_string(line, WB_JSON_INPUT_WRITTEN_NAME, row->input_written_name, sizeof row->input_written_name, 0, err,
                    errlen) ||
+        row_string(line, WB_JSON_TIMED_FAULT, row->timed_fault, sizeof row->timed_fault, 0, err, errlen) ||
         row_index(line, WB_JSON_INPUT_WRITTEN, &row->input_written, err, errlen))
         return -1;
     char verdict[16];

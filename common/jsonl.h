@@ -41,6 +41,9 @@ typedef struct {
      * does not say so; and which input ("" when none). */
     long long input_written;
     char input_written_name[32];
+    /* --grading, a timed repetition wrong (fresh inputs): which and where ("" when the line does not say). */
+    char timed_fault[96];
+    double rep_wall_ms;  /* fresh inputs: wall clock per timed repetition; NAN when the line does not say */
 } wb_row;
 
 /* Fills *row from one result line; returns 0, or -1 with the first missing or mistyped field named

@@ -36,6 +36,8 @@ typedef struct {
      * when the speed of light already is one. */
     double (*ceiling)(State *s, int warmup, int reps, const char **name);
     void (*teardown)(State *s);   /* optional: what wb_free_all cannot release (a library handle) */
+    /* Optional: --grading's timed repetitions on inputs of their own, each output checked (wb_timing.h). */
+    wb_fresh fresh;
 } wb_chapter;
 
 #define WB_VARIANTS(table) .variants = table, .n_variants = WB_COUNT(table)
@@ -158,7 +160,8 @@ static inline void wb_emit(const wb_emit_ctx *e, const wb_result *r, int reps, c
     wb_table_row(e->out, &e->ch->table, r);
     if (chk) wb_check_print(e->out, chk);
     if (r->timed_check == WB_CHECKED_FAIL)
-        fprintf(e->out, "      the timed runs did not produce the result (each must compute it again)\n");
+        fprintf(e->out, "      the timed runs did not produce the result (each must compute it again)%s%s\n",
+                r->timed_fault[0] ? ": " : "", r->timed_fault);
     if (r->rotated_check == WB_CHECKED_FAIL)
         fprintf(e->out, "      the result depends on an earlier run's input (wrong on a second input)\n");
     if (r->wrote_input)

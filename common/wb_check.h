@@ -205,4 +205,33 @@ static inline void wb_check_print(FILE *f, const wb_check *c)
             c->unwritten);
 }
 
+/* ---------------------------------------------------------------- --grading: a wrong timed repetition */
+/* Where a timed repetition's output (checked on the GPU, wb_fresh.h) was first wrong, as one 64-bit key
+ * that atomicMin keeps: repetition (bits 52-63) | kind (50-51) | place (0-49), so the smallest key is
+ * the earliest repetition's first fault. */
+#define WB_FAULT_NONE 0xFFFFFFFFFFFFFFFFull
+typedef enum { WB_FAULT_AT, WB_FAULT_AT2, WB_FAULT_ROW, WB_FAULT_VALUE } wb_fault_kind;
+
+WB_HD static inline unsigned long long wb_fault_key(unsigned rep, wb_fault_kind kind, unsigned long long place)
+{
+    return (unsigned long long)rep << 52 | (unsigned long long)kind << 50 | (place & ((1ull << 50) - 1));
+}
+/* 2-D places: row and column, 25 bits each (the chapters' extents are below 2^25). */
+WB_HD static inline unsigned long long wb_fault_ij(unsigned long long i, unsigned long long j) { return i << 25 | j; }
+
+/* "repetition 37 of 1000 wrong at [12][40]" (repetitions counted from 1). */
+static inline void wb_fault_str(unsigned long long key, int reps, char *out, size_t len)
+{
+    unsigned rep = (unsigned)(key >> 52) + 1;
+    unsigned long long place = key & ((1ull << 50) - 1);
+    int n = snprintf(out, len, "repetition %u of %d wrong ", rep, reps);
+    if (n < 0 || (size_t)n >= len) return;
+    switch ((wb_fault_kind)(key >> 50 & 3)) {
+    case WB_FAULT_AT: snprintf(out + n, len - n, "at [%llu]", place); break;
+    case WB_FAULT_AT2: snprintf(out + n, len - n, "at [%llu][%llu]", place >> 25, place & ((1ull << 25) - 1)); break;
+    case WB_FAULT_ROW: snprintf(out + n, len - n, "in row %llu (its random projection)", place); break;
+    default: snprintf(out + n, len - n, "(the value)"); break;
+    }
+}
+
 #endif /* WB_WB_CHECK_H */

@@ -154,6 +154,36 @@ static inline void wb_size_sol(wb_size_run *z)
                    &z->ch->table, &ceil);
 }
 
+/* The check's inputs back on the device from their host originals, after the timed repetitions made
+ * their own (wb_guard_inputs then finds them as generated, unless a variant changed a host original). */
+static inline void wb_inputs_put_back(void)
+{
+    for (int i = 0; i < wb_n_inputs; i++)
+        CUDA_CHECK(cudaMemcpy(wb_inputs[i].device, wb_inputs[i].host, wb_inputs[i].bytes, cudaMemcpyHostToDevice));
+}
+
+/* Times variant v into r: with --grading and a chapter that makes fresh inputs, every repetition on its
+ * own and checked (timed_check: all of them right); otherwise on the check's inputs, with --grading the
+ * last output checked. */
+static inline void wb_size_time(wb_size_run *z, const wb_variant *var, wb_result *r, int warmup, int reps)
+{
+    const wb_options *o = z->o;
+    State *state = z->st;
+    if (o->grading && z->ch->fresh.renew && z->ch->fresh.verify) {
+        wb_fresh_times t;
+        wb_time_fresh(&z->ch->fresh, state, o->seed, var->launch, var->prepare, warmup, reps, &z->res, &t);
+        wb_inputs_put_back();
+        r->ms = t.ms, r->pre_ms = t.pre_ms, r->cpu_ms = t.cpu_ms, r->rep_wall_ms = t.rep_wall_ms;
+        r->timed_check = t.fault == WB_FAULT_NONE ? WB_CHECKED_PASS : WB_CHECKED_FAIL;
+        if (t.fault != WB_FAULT_NONE) wb_fault_str(t.fault, reps, r->timed_fault, sizeof r->timed_fault);
+        return;
+    }
+    if (var->prepare) r->pre_ms = wb_time_median_ms(var->prepare, state, warmup, reps);
+    r->ms = wb_time_ms([&] { var->launch(state); }, warmup, reps, o->grading ? &z->res : NULL,
+                       o->grading ? &r->cpu_ms : NULL);
+    if (o->grading) r->timed_check = wb_check_copy_back(z->ch, state, &z->res, z->host);
+}
+
 /* Variant v: poison, run once, copy back, check, dump, then time it (a variant still TODO is not timed).
  * Returns 0, or WB_EXIT_IO when the dump cannot be written. */
 static inline int wb_size_variant(wb_size_run *z, int v, double *first_ms)
@@ -170,10 +200,7 @@ static inline int wb_size_variant(wb_size_run *z, int v, double *first_ms)
     if (r->verdict != WB_TODO) {
         int reps = o->reps, warmup = o->warmup;
         if (!o->reps_given) wb_budget_reps(var->launch, state, &warmup, &reps);
-        if (var->prepare) r->pre_ms = wb_time_median_ms(var->prepare, state, warmup, reps);
-        r->ms = wb_time_ms([&] { var->launch(state); }, warmup, reps, o->grading ? &z->res : NULL,
-                           o->grading ? &r->cpu_ms : NULL);
-        if (o->grading) r->timed_check = wb_check_copy_back(z->ch, state, &z->res, z->host);
+        wb_size_time(z, var, r, warmup, reps);
         wb_guard_inputs(z->guard, r);
         z->reps_used[v] = reps;
         r->throughput = z->work / (r->ms * 1e-3) / 1e9;

@@ -36,6 +36,11 @@ typedef struct {
     int wrote_input;
     long long input_element;
     char input_name[32];
+    /* --grading, timed_check FAIL on fresh inputs (wb_time_fresh): "repetition R of N wrong at …". */
+    char timed_fault[96];
+    /* --grading on fresh inputs: wall-clock ms per timed repetition, generation and check included (the
+     * grader sizes its wall-clock cross-check by the reference's); 0: not measured. */
+    double rep_wall_ms;
 } wb_result;
 
 typedef struct {
@@ -122,6 +127,14 @@ static inline void wb_json_result(FILE *f, const char *chapter, const char *gpu,
     }
     if (r->timed_check)
         fprintf(f, ",\"" WB_JSON_TIMED_CHECK "\":\"%s\"", r->timed_check == WB_CHECKED_PASS ? "PASS" : "FAIL");
+    if (r->rep_wall_ms > 0) {
+        fputs(",\"" WB_JSON_REP_WALL_MS "\":", f);
+        wb_json_number(f, r->rep_wall_ms);
+    }
+    if (r->timed_fault[0]) {
+        fputs(",\"" WB_JSON_TIMED_FAULT "\":", f);
+        wb_json_string(f, r->timed_fault);
+    }
     if (r->rotated_check)
         fprintf(f, ",\"" WB_JSON_ROTATED_CHECK "\":\"%s\"", r->rotated_check == WB_CHECKED_PASS ? "PASS" : "FAIL");
     if (r->cpu_ms >= 0) {

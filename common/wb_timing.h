@@ -4,6 +4,7 @@
  *
  *   wb_output, wb_poison ......... the result buffer a chapter describes, poisoned before each run
  *   wb_time_ms, wb_time_median_ms  the median of timed repetitions (with --grading: the whole GPU, CPU time)
+ *   wb_time_fresh ................ --grading: each timed repetition on inputs of its own, its output checked
  *   wb_sol_copy, wb_budget_reps .. the copy speed of light; fewer repetitions for a slow variant
  */
 #ifndef WB_TIMING_H
@@ -11,6 +12,7 @@
 #ifdef __CUDACC__
 
 #include "wb_cuda.h"
+#include "wb_fresh.h"
 
 /* ---------------------------------------------------------------- timing */
 /* The result a chapter's variants write: wb_main poisons it before each run, copies it back, hands it
@@ -68,12 +70,40 @@ static inline double wb_idle_sync_ms(void)
     return t[2];
 }
 
-/* Median of `reps` timed runs of fn() after `warmup` untimed ones, each run between two events on the
- * default stream. With --grading, work that is still running when the stop event completes (launched
- * on another stream, say) is waited for, and the wait beyond an idle synchronisation is added to the
- * run's time: all streams count, and honest runs pay nothing for it. With `poison`, the output is
- * poisoned before every run (outside the interval), so each run must write it. cpu_ms (may be NULL):
- * the host CPU time spent inside fn() per timed run, i.e. the launcher's own work on the host. */
+/* One timed run of fn() between two events on the default stream. With --grading, work that is still
+ * running when the stop event completes (launched on another stream, say) is waited for, and the wait
+ * beyond an idle synchronisation (`idle`) is added to the run's time: all streams count, and honest runs
+ * pay nothing for it. *cpu grows by the host CPU time spent inside fn(). */
+template <class F>
+static inline float wb_timed_once(F fn, cudaEvent_t start, cudaEvent_t stop, double idle, double *cpu)
+{
+    float t;
+    CUDA_CHECK(cudaEventRecord(start, 0));
+    double c0 = wb_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+    fn();
+    *cpu += wb_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    CUDA_CHECK(cudaEventRecord(stop, 0));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+    if (wb_grading) {
+        double h0 = wb_clock_ms(CLOCK_MONOTONIC);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        double hidden = wb_clock_ms(CLOCK_MONOTONIC) - h0 - idle;
+        if (hidden > 0.005) t += (float)hidden;
+    }
+    return t;
+}
+
+/* The median of t[0..n) (sorts it). */
+static inline double wb_median_f(float *t, int n)
+{
+    qsort(t, (size_t)n, sizeof(float), wb_cmp_float);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* Median of `reps` timed runs of fn() (wb_timed_once) after `warmup` untimed ones. With `poison`, the
+ * output is poisoned before every run (outside the interval), so each run must write it. cpu_ms (may be
+ * NULL): the host CPU time spent inside fn() per timed run, i.e. the launcher's own work on the host. */
 template <class F>
 static inline double wb_time_ms(F fn, int warmup, int reps, const wb_output *poison, double *cpu_ms = NULL)
 {
@@ -86,27 +116,88 @@ static inline double wb_time_ms(F fn, int warmup, int reps, const wb_output *poi
     float *t = (float *)malloc(sizeof(float) * (size_t)reps);
     for (int i = 0; i < reps; i++) {
         if (poison) wb_poison(poison->device, wb_output_bytes(poison));
-        CUDA_CHECK(cudaEventRecord(start, 0));
-        double c0 = wb_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-        fn();
-        cpu += wb_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
-        CUDA_CHECK(cudaEventRecord(stop, 0));
-        CUDA_CHECK(cudaEventSynchronize(stop));
-        CUDA_CHECK(cudaEventElapsedTime(&t[i], start, stop));
-        if (wb_grading) {
-            double h0 = wb_clock_ms(CLOCK_MONOTONIC);
-            CUDA_CHECK(cudaDeviceSynchronize());
-            double hidden = wb_clock_ms(CLOCK_MONOTONIC) - h0 - idle;
-            if (hidden > 0.005) t[i] += (float)hidden;
-        }
+        t[i] = wb_timed_once(fn, start, stop, idle, &cpu);
     }
     if (cpu_ms) *cpu_ms = cpu / reps;
-    qsort(t, (size_t)reps, sizeof(float), wb_cmp_float);
-    double median = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+    double median = wb_median_f(t, reps);
     free(t);
     CUDA_CHECK(cudaEventDestroy(start));
     CUDA_CHECK(cudaEventDestroy(stop));
     return median;
+}
+
+/* ---------------------------------------------------------------- --grading: fresh inputs */
+/* A chapter's two halves of a timed repetition on inputs of its own (both optional; without them the
+ * repetitions share the check's inputs and only the last output is checked). Both only enqueue work on
+ * the default stream: they run on the GPU between the timed intervals, never inside one.
+ *   renew:  make every input anew from `seed` (wb_rep_seed) on the GPU, by the setup's recipe.
+ *   verify: check the output of a run on renew(seed)'s inputs, recomputing what it must be from the
+ *           recipe (never reading the inputs), and record the first wrong place with wb_fault(fault,
+ *           wb_fault_key(rep, …)). Cheap: exact for integer chapters, a random projection or a sample
+ *           where an exact check would cost as much as the work (the chapter says which, and why). */
+typedef struct {
+    void (*renew)(State *s, uint64_t seed);
+    void (*verify)(State *s, uint64_t seed, unsigned rep, unsigned long long *fault);
+} wb_fresh;
+
+/* What wb_time_fresh measured: medians, CPU time per repetition, and the first fault (WB_FAULT_NONE: every
+ * repetition right). */
+typedef struct {
+    double ms, pre_ms, cpu_ms;
+    double rep_wall_ms;  /* wall clock per repetition, its untimed generation and check included */
+    unsigned long long fault;
+} wb_fresh_times;
+
+/* One repetition's untimed part before its interval: inputs from its own seed, the output poisoned, the
+ * L2's persisting lines made normal again (an access policy window set by a variant must not carry over;
+ * the L2 is otherwise left as the generator and the check leave it, the same for every program), and
+ * the variant's preprocessing (timed apart, in *pre) on the new inputs. */
+static inline void wb_fresh_before(const wb_fresh *f, State *st, uint64_t seed, const wb_output *out,
+                                   void (*prepare)(State *), cudaEvent_t p0, cudaEvent_t p1, float *pre)
+{
+    f->renew(st, seed);
+    CUDA_CHECK(cudaMemsetAsync(out->device, WB_POISON_BYTE, wb_output_bytes(out), 0));
+    if (cudaCtxResetPersistingL2Cache() != cudaSuccess) (void)cudaGetLastError(); /* none on this GPU */
+    if (!prepare) return;
+    CUDA_CHECK(cudaEventRecord(p0, 0));
+    prepare(st);
+    CUDA_CHECK(cudaEventRecord(p1, 0));
+    CUDA_CHECK(cudaEventSynchronize(p1));
+    CUDA_CHECK(cudaEventElapsedTime(pre, p0, p1));
+}
+
+/* --grading's timing of a chapter with wb_fresh: `warmup` untimed runs on the check's inputs, then `reps`
+ * repetitions, repetition r on the inputs of wb_rep_seed(seed, r), each output checked on the GPU after
+ * its interval. The inputs are left as the last repetition made them: the caller puts the check's back. */
+static inline void wb_time_fresh(const wb_fresh *f, State *st, uint64_t seed, void (*launch)(State *),
+                                 void (*prepare)(State *), int warmup, int reps, const wb_output *out,
+                                 wb_fresh_times *res)
+{
+    cudaEvent_t ev[4];
+    for (int k = 0; k < 4; k++) CUDA_CHECK(cudaEventCreate(&ev[k]));
+    for (int i = 0; i < warmup; i++) launch(st);
+    unsigned long long *fault;
+    CUDA_CHECK(cudaMalloc(&fault, sizeof *fault));
+    CUDA_CHECK(cudaMemset(fault, 0xFF, sizeof *fault)); /* WB_FAULT_NONE */
+    CUDA_CHECK(cudaDeviceSynchronize());
+    double idle = wb_idle_sync_ms(), cpu = 0;
+    float *t = (float *)malloc(sizeof(float) * 2 * (size_t)reps), *pre = t + reps;
+    double wall0 = wb_clock_ms(CLOCK_MONOTONIC);
+    for (int r = 0; r < reps; r++) {
+        uint64_t seed_r = wb_rep_seed(seed, (uint64_t)r);
+        pre[r] = 0;
+        wb_fresh_before(f, st, seed_r, out, prepare, ev[2], ev[3], &pre[r]);
+        t[r] = wb_timed_once([&] { launch(st); }, ev[0], ev[1], idle, &cpu);
+        f->verify(st, seed_r, (unsigned)r, fault);
+    }
+    CUDA_CHECK(cudaMemcpy(&res->fault, fault, sizeof *fault, cudaMemcpyDeviceToHost)); /* waits for the last check */
+    res->rep_wall_ms = (wb_clock_ms(CLOCK_MONOTONIC) - wall0) / reps;
+    res->cpu_ms = cpu / reps;
+    res->ms = wb_median_f(t, reps);
+    res->pre_ms = prepare ? wb_median_f(pre, reps) : -1;
+    free(t);
+    CUDA_CHECK(cudaFree(fault));
+    for (int k = 0; k < 4; k++) CUDA_CHECK(cudaEventDestroy(ev[k]));
 }
 
 static inline double wb_time_median_ms(void (*fn)(State *), State *s, int warmup, int reps)

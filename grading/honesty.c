@@ -58,6 +58,9 @@ static void gr_honesty_stu_line(gr_honesty *h, const wb_row *row)
     /* A missing field where the reference writes one is a line the student's process made up. Whether
      * the reference writes it is known only after its first run; the reference always runs first. */
     v->timed_fail += row->timed_check == WB_CHECKED_FAIL || (row->timed_check == WB_NOT_CHECKED && v->ref_checked);
+    /* Only the harness's own wording is repeated in the feedback (the line comes from the student's process). */
+    if (row->timed_check == WB_CHECKED_FAIL && !strncmp(row->timed_fault, "repetition ", 11) && !v->timed_fault[0])
+        snprintf(v->timed_fault, sizeof v->timed_fault, "%s", row->timed_fault);
     v->rotated_fail += row->rotated_check == WB_CHECKED_FAIL || (row->rotated_check == WB_NOT_CHECKED && v->ref_checked);
     if (row->cpu_ms >= 0 && v->n_cpu < GR_HONESTY_MAX_RUNS) v->cpu_ms[v->n_cpu++] = row->cpu_ms;
 }
@@ -111,6 +114,11 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
         mask |= 1u << GR_CAUGHT_TIMED_CHECK;
         gr_note_add(note, len, "The output of the timed runs was wrong although the first run was right: every timed "
                                "launch must compute the result.");
+        if (v->timed_fault[0]) {
+            snprintf(s, sizeof s, "Each timed repetition runs on inputs of its own and its output is checked: %s.",
+                     v->timed_fault);
+            gr_note_add(note, len, s);
+        }
     }
     if (v->rotated_fail) {
         mask |= 1u << GR_CAUGHT_ROTATED_CHECK;

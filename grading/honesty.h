@@ -38,6 +38,7 @@ typedef struct {
     int ref_checked;              /* the reference's lines carry timed_check / rotated_check */
     int stu_lines;                /* the student's lines seen */
     int timed_fail, rotated_fail; /* lines with FAIL, or without the field where the reference has it */
+    char timed_fault[96];         /* the first line's timed_fault: which repetition was wrong, and where */
     double cpu_ms[GR_HONESTY_MAX_RUNS];
     int n_cpu;
 } gr_honesty_var;

@@ -87,19 +87,30 @@ Test(grading_mode, a_launcher_that_stops_working_is_caught, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     int rc;
+    const char *run = PLANTED " --variant honest,first-call-only,cached-copy,content-cache,stale-by-one --reps 5";
     /* Without --grading the exploits pass: that is why the grader passes it. */
-    json_t *plain = wbt_run_json(out, &rc, PLANTED " --variant honest,first-call-only,cached-copy --reps 5");
+    json_t *plain = wbt_run_json(out, &rc, run);
     cr_assert_eq(rc, WB_EXIT_PASS, "%s", out);
     json_decref(plain);
-    json_t *lines = wbt_run_json(out, &rc, PLANTED " --variant honest,first-call-only,cached-copy --reps 5 --grading");
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "%s --grading", run);
+    json_t *lines = wbt_run_json(out, &rc, cmd);
     cr_assert_eq(rc, WB_EXIT_WRONG, "%s", out);
     cr_assert_str_eq(field(lines, "honest", WB_JSON_VERDICT), "PASS", "%s", out);
+    cr_assert_null(field(lines, "honest", WB_JSON_TIMED_FAULT), "%s", out);
+    /* every timed repetition has inputs of its own and is checked: the first one left wrong is named */
     cr_assert_str_eq(field(lines, "first-call-only", WB_JSON_TIMED_CHECK), "FAIL", "%s", out);
     cr_assert_str_eq(field(lines, "first-call-only", WB_JSON_VERDICT), "FAIL", "%s", out);
-    cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_TIMED_CHECK), "PASS", "%s", out);
+    cr_assert_str_eq(field(lines, "first-call-only", WB_JSON_TIMED_FAULT), "repetition 1 of 5 wrong at [0]", "%s", out);
+    cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_TIMED_CHECK), "FAIL", "%s", out);
     cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_ROTATED_CHECK), "FAIL", "%s", out);
     cr_assert_str_eq(field(lines, "cached-copy", WB_JSON_VERDICT), "FAIL", "%s", out);
-    cr_assert(strstr(out, "the timed runs did not produce the result"), "%s", out);
+    cr_assert_str_eq(field(lines, "stale-by-one", WB_JSON_TIMED_CHECK), "FAIL", "%s", out);
+    /* a cache keyed by content never hits on inputs of their own: it computes every time, and passes */
+    cr_assert_str_eq(field(lines, "content-cache", WB_JSON_TIMED_CHECK), "PASS", "%s", out);
+    cr_assert_str_eq(field(lines, "content-cache", WB_JSON_VERDICT), "PASS", "%s", out);
+    cr_assert(strstr(out, "the timed runs did not produce the result (each must compute it again): repetition 1 of 5"),
+              "%s", out);
     cr_assert(strstr(out, "the result depends on an earlier run's input"), "%s", out);
     json_decref(lines);
 }

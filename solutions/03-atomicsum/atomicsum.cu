@@ -55,6 +55,7 @@ struct State {
     int64_t expected;               /* the CPU's sum */
     int *d_in;
     unsigned long long *d_result;
+    unsigned long long *d_fresh_sum;  /* --grading: a timed repetition's expected sum (the harness's) */
 #ifdef WB_CUB /* the reference's speed-of-light row (see the header) */
     int64_t *d_cub_result;          /* CUB writes here, so it never touches the variants' result */
     void *d_cub_temp;
@@ -216,6 +217,8 @@ static const wb_variant variants[] = {
      "sum_grid_stride", launch_grid_stride, NULL, "8 per SM", NULL, {{BLOCK}}},
 };
 
+#define INPUT_MAX (1 << 22) /* the inputs lie in [-INPUT_MAX, INPUT_MAX] */
+
 static double bytes_read(const wb_size *size) { return sizeof(int) * (double)size->d[0]; }
 
 static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
@@ -223,11 +226,12 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     s->n = (int)size->d[0];
     s->h_in = (int *)wb_host_alloc(sizeof(int) * (size_t)s->n, "the input");
     /* [-2^22, 2^22]: see the header for why no partial sum overflows. */
-    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, -(1 << 22), 1 << 22);
+    wb_fill_i32(s->h_in, (size_t)s->n, seed, 0, -INPUT_MAX, INPUT_MAX);
     s->expected = sum_cpu(s->h_in, s->n);
     CUDA_CHECK(cudaDeviceGetAttribute(&s->sm_count, cudaDevAttrMultiProcessorCount, 0));
     s->d_in = (int *)wb_device_copy(s->h_in, sizeof(int) * (size_t)s->n);
     s->d_result = (unsigned long long *)wb_device_alloc(sizeof *s->d_result);
+    s->d_fresh_sum = (unsigned long long *)wb_device_alloc(sizeof *s->d_fresh_sum);
 #ifdef WB_CUB
     s->d_cub_result = (int64_t *)wb_device_alloc(sizeof *s->d_cub_result);
     /* With no scratch memory, CUB's call only reports how much it needs. */
@@ -235,6 +239,26 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     s->d_cub_temp = wb_device_alloc(s->cub_temp_bytes);
 #endif
     *out = wb_output{s->d_result, WB_ELEM_I64, 1, &s->expected};
+}
+
+/* --grading's timed repetitions (common/wb_timing.h): each on inputs of its own, made on the GPU in the
+ * setup's range; its sum is checked exactly against the harness's own reduction of that recipe. */
+__global__ void fresh_compare(const unsigned long long *got, const unsigned long long *want, unsigned rep,
+                              unsigned long long *fault)
+{
+    if (*got != *want) wb_fault(fault, wb_fault_key(rep, WB_FAULT_VALUE, 0));
+}
+
+static void fresh_renew(State *s, uint64_t seed) { wb_fill_i32_gpu(s->d_in, (size_t)s->n, seed, 0, -INPUT_MAX, INPUT_MAX); }
+
+static void fresh_verify(State *s, uint64_t seed, unsigned rep, unsigned long long *fault)
+{
+    CUDA_CHECK(cudaMemsetAsync(s->d_fresh_sum, 0, sizeof *s->d_fresh_sum, 0));
+    wb_sum_i32_kernel<<<wb_fresh_grid((size_t)s->n), WB_FRESH_BLOCK>>>(s->d_fresh_sum, (size_t)s->n, seed, 0,
+                                                                        -INPUT_MAX, INPUT_MAX);
+    LAUNCH_CHECK();
+    fresh_compare<<<1, 1>>>(s->d_result, s->d_fresh_sum, rep, fault);
+    LAUNCH_CHECK();
 }
 
 static double ceiling(State *s, int warmup, int reps, const char **name) /* the hardware's: reading the input */
@@ -272,6 +296,7 @@ int main(int argc, char **argv)
                 .default_sizes = "2^28"},
         .table = {.unit = "GB/s", .extra_name = "g.atomics"}, .device_bytes = bytes_read /* + CUB's few KB */,
         .work = bytes_read, .setup = setup, .speed_of_light = speed_of_light, .ceiling = ceiling,
+        .fresh = {fresh_renew, fresh_verify},
     };
     State state = {};
     return wb_main(argc, argv, &chapter, &state);

@@ -108,6 +108,7 @@ struct State {
     int M, N, K;
     float *h_A, *h_B;           /* host inputs */
     float *d_A, *d_B, *d_C;
+    double *d_fresh;            /* --grading: B·x and |B|·1 of a timed repetition's check (2K doubles) */
     wb_gemm_ref ref; /* exact rows from the CPU, and cuBLAS's C for the others when they are too many */
 };
 
@@ -794,6 +795,7 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     s->h_B = HOST(float, K * N);
     wb_fill_f32(s->h_A, M * K, seed, 0, -1.0f, 1.0f);
     wb_fill_f32(s->h_B, K * N, seed, 1, -1.0f, 1.0f);
+    s->d_fresh = (double *)wb_device_alloc(sizeof(double) * 2 * K);
     s->d_A = (float *)wb_device_copy(s->h_A, sizeof(float) * M * K);
     s->d_B = (float *)wb_device_copy(s->h_B, sizeof(float) * K * N);
     s->d_C = (float *)wb_device_alloc(sizeof(float) * M * N);
@@ -810,6 +812,77 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     CUDA_CHECK(cudaMemcpy(h_blas, s->d_C, sizeof(float) * M * N, cudaMemcpyDeviceToHost));
     wb_gemm_ref_take_lib(&s->ref, "cuBLAS", h_blas, s->h_A, s->h_B);
 #endif
+}
+
+/* --grading's timed repetitions (common/wb_timing.h): each on inputs of its own (A and B by the setup's
+ * recipe, on the GPU), each output checked by Freivalds' projection: for x with random signs (x_j = ±1),
+ * row i of C·x must match row i of A·(B·x). A and B are taken from the recipe, never from the buffers a
+ * variant could have changed; the sums are in double. The tolerance is the check's own, summed along the
+ * projection: each C_ij may be off by rtol·Σ_k|A_ik||B_kj| (matmul_rtol), so |(C·x)_i − (A·(B·x))_i| ≤
+ * rtol·(|A|·(|B|·1))_i, plus 2·γ_{N+K}(2^-53) of the sums' own size for the double arithmetic. An output
+ * left wrong in a whole row or tile (stale, poisoned, NaN: !(d ≤ tol) fails on NaN) moves C·x by far
+ * more; what it misses is a single entry wrong by less than the row's summed bound, which the full check
+ * of the checked run and the rotated run would still see if the variant were wrong that way there. */
+__device__ __forceinline__ double fresh_sign(uint64_t seed, int j) { return (wb_random_at(seed, 7, (uint64_t)j) & 1) ? 1.0 : -1.0; }
+
+/* One warp per row k of B: y[k] = Σ_j B_kj·x_j, y[K + k] = Σ_j |B_kj|. */
+__global__ void fresh_bx(double *y, int N, int K, uint64_t seed)
+{
+    int k = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (k >= K) return;
+    double bx = 0, babs = 0;
+    for (int j = lane; j < N; j += 32) {
+        double b = wb_random_f32(seed, 1, (uint64_t)k * N + j, -1.0f, 1.0f);
+        bx += b * fresh_sign(seed, j);
+        babs += fabs(b);
+    }
+    for (int d = 16; d > 0; d /= 2) {
+        bx += __shfl_down_sync(0xFFFFFFFFu, bx, d);
+        babs += __shfl_down_sync(0xFFFFFFFFu, babs, d);
+    }
+    if (lane == 0) y[k] = bx, y[K + k] = babs;
+}
+
+/* One warp per row i: A_i·y against C_i·x, within rtol·(|A_i|·|B|·1) and the double sums' rounding. */
+__global__ void fresh_row(const float *C, const double *y, int M, int N, int K, uint64_t seed, double rtol,
+                          double u_sum, unsigned rep, unsigned long long *fault)
+{
+    int i = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (i >= M) return;
+    double ay = 0, bound = 0, cx = 0, cabs = 0;
+    for (int k = lane; k < K; k += 32) {
+        double a = wb_random_f32(seed, 0, (uint64_t)i * K + k, -1.0f, 1.0f);
+        ay += a * y[k];
+        bound += fabs(a) * y[K + k];
+    }
+    for (int j = lane; j < N; j += 32) {
+        double c = C[(size_t)i * N + j];
+        cx += c * fresh_sign(seed, j);
+        cabs += fabs(c);
+    }
+    for (int d = 16; d > 0; d /= 2) {
+        ay += __shfl_down_sync(0xFFFFFFFFu, ay, d);
+        bound += __shfl_down_sync(0xFFFFFFFFu, bound, d);
+        cx += __shfl_down_sync(0xFFFFFFFFu, cx, d);
+        cabs += __shfl_down_sync(0xFFFFFFFFu, cabs, d);
+    }
+    if (lane == 0 && !(fabs(ay - cx) <= rtol * bound + u_sum * (bound + cabs)))
+        wb_fault(fault, wb_fault_key(rep, WB_FAULT_ROW, (unsigned long long)i));
+}
+
+static void fresh_renew(State *s, uint64_t seed)
+{
+    wb_fill_f32_gpu(s->d_A, (size_t)s->M * s->K, seed, 0, -1.0f, 1.0f);
+    wb_fill_f32_gpu(s->d_B, (size_t)s->K * s->N, seed, 1, -1.0f, 1.0f);
+}
+
+static void fresh_verify(State *s, uint64_t seed, unsigned rep, unsigned long long *fault)
+{
+    fresh_bx<<<wb_ceil_div(s->K, 8), 256>>>(s->d_fresh, s->N, s->K, seed);
+    LAUNCH_CHECK();
+    fresh_row<<<wb_ceil_div(s->M, 8), 256>>>(s->d_C, s->d_fresh, s->M, s->N, s->K, seed, matmul_rtol(s->K),
+                                             2.0 * gamma_n(s->N + s->K, 0x1p-53), rep, fault);
+    LAUNCH_CHECK();
 }
 
 static double ceiling(State *, int warmup, int reps, const char **name)
@@ -844,6 +917,7 @@ int main(int argc, char **argv)
                 .default_sizes = "4096x4096x4096 4096x1000x333"},
         .table = {.unit = "GFLOP/s", .extra_name = "loads/FMA"}, .device_bytes = device_bytes, .work = flops,
         .setup = setup, .speed_of_light = speed_of_light, .check = check, .ceiling = ceiling, .teardown = teardown,
+        .fresh = {fresh_renew, fresh_verify},
     };
     State state = {};
     return wb_main(argc, argv, &chapter, &state);
