@@ -500,6 +500,7 @@ Test(makefile, the_readme_names_every_package_the_makefile_installs, .timeout = 
     }
     cr_assert_geq(count, 10, "make packages listed only %d packages", count);
     free(readme);
+}
 
 /* Nobody else's files fail a run (issue 39): while another process writes into the watched /tmp, a clean
  * run passes and a run that leaves an entry still fails. As root, both rules: the private /tmp (any writer
