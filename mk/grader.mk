@@ -60,10 +60,16 @@ gpu-required: $(BUILD)/doctor
 # the target's own recipe, not a make within make, so make ends with "Error N", N the grader's code (make
 # itself then exits 2; README's table).
 
+# The grader and the GPU probe built without a line of their own, so that the first line a user sees is
+# the grader's answer (issue 40: a mistyped path named in the first line, not after 60 build lines); a
+# failed build shows its whole log. The log's name is this shell's own: two makes at once never share it.
+build_quietly = mkdir -p $(BUILD) && log=$(BUILD)/.build-$$$$.log && \
+  if $(MAKE) -s --no-print-directory $(1) > $$log 2>&1; then rm -f $$log; else cat $$log >&2; rm -f $$log; exit 2; fi
+
 grade:
 	$(course_only)
 	@if [ -z $(call shq,$(SUB)) ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
-	@$(MAKE) -s --no-print-directory $(GRADER) $(BUILD)/doctor
+	@$(call build_quietly,$(GRADER) $(BUILD)/doctor)
 	@./$(GRADER) --validate $(GRADE_ARGS) $(call shq,$(SUB))
 	@$(GPU_REQUIRED)
 	@$(MAKE) --no-print-directory $(SOLUTIONS)
@@ -83,7 +89,7 @@ engine_run = $(if $(filter slurm,$(ENGINE)),$(if $(shell command -v srun),,$(err
 grade-class:
 	$(course_only)
 	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
-	@$(MAKE) -s --no-print-directory $(GRADER) $(BUILD)/doctor
+	@$(call build_quietly,$(GRADER) $(BUILD)/doctor)
 	@./$(GRADER) --validate $(GRADE_ARGS) $(COURSE_ARGS) --class $(call shq,$(SUBS))
 	@$(if $(filter slurm,$(ENGINE)),true,$(GPU_REQUIRED))
 	@$(MAKE) --no-print-directory $(SOLUTIONS)

@@ -207,12 +207,16 @@ Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 30
         cr_assert_eq(rc, 2, "make %s: %s", goals[g].goal, out);
         cr_assert(strstr(out, goals[g].says), "make %s: no '%s' in\n%s", goals[g].goal, goals[g].says, out);
         if (strstr(goals[g].says, "Error 6")) cr_assert(strstr(out, "needs an NVIDIA GPU"), "make %s: %s", goals[g].goal, out);
-        else cr_assert_null(strstr(out, "needs an NVIDIA GPU"), "make %s asked for the GPU before the path: %s", goals[g].goal, out);
+        else {
+            cr_assert_null(strstr(out, "needs an NVIDIA GPU"), "make %s asked for the GPU before the path: %s", goals[g].goal, out);
+            /* the first line names the path, also where the grader had to be built first */
+            cr_assert(strncmp(out, goals[g].says, strlen(goals[g].says)) == 0, "make %s: the first line is not '%s':\n%s", goals[g].goal, goals[g].says, out);
+        }
         cr_assert_null(strstr(out, "build/grade "), "make %s ran the grader past its checks: %s", goals[g].goal, out);
         cr_assert_null(strstr(out, "solutions/"), "make %s built a reference: %s", goals[g].goal, out);
     }
     rc = wbt_run(out, WBT_MAKE " --no-print-directory -n grade-class SUBS=/x ENGINE=slurm");
-    cr_assert_null(strstr(out, "build/doctor >"), "ENGINE=slurm needs no GPU on the submitting host: %s", out);
+    cr_assert_null(strstr(out, "build/doctor >/dev/null"), "ENGINE=slurm needs no GPU on the submitting host: %s", out);
 }
 
 /* make check's reports go where OUT= on make's command line says, and nowhere else: an OUT in the
@@ -563,4 +567,38 @@ Test(makefile, test_progress_reports_each_suite_once_done, .timeout = 30)
                        "[3/3 suites, 0:00 so far] c: 3 tests: 3 passed\n"
                        "[====] Synthesis: Tested: 7\n";
     cr_assert_str_eq(out, want, "the progress lines:\n%s", out);
+}
+
+/* Two gradings started at once in one fresh checkout (issue 40: two sections' `make grade-class` in one
+ * clone, one ended at once with "build/doctor: Permission denied" while the other relinked it). Both build
+ * the grader and the GPU probe from nothing at the same time; each must end as it ends alone: here, with
+ * the GPU hidden, the grader's "no GPU" (Error 6) after its paths were checked, nothing else. */
+Test(makefile, two_gradings_at_once_in_a_fresh_checkout_end_as_alone, .timeout = 900)
+{
+#ifdef WBT_STUDENT_RELEASE
+    cr_skip_test("student release: it has no grade-class (the relink test above covers its programs)");
+#endif
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    int rc = wbt_run(out, "set -e; cp -r Makefile mk scripts common grading chapters solutions tools '%1$s'/; "
+                          "cp -r tests/grading/fake-subs '%1$s'/subs", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out,
+                 "cd '%s'; for i in 1 2; do (CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " --no-print-directory grade-class "
+                 "SUBS=subs OUT=out$i > log$i 2>&1; echo $? > rc$i) & done; wait; "
+                 "for i in 1 2; do echo \"== $i: exit $(cat rc$i)\"; cat log$i; done",
+                 dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *second = strstr(out, "== 2:");
+    cr_assert_not_null(second, "%s", out);
+    for (int i = 0; i < 2; i++) {
+        char one[WBT_OUT_MAX];
+        const char *from = i ? second : out, *to = i ? out + strlen(out) : second;
+        snprintf(one, sizeof one, "%.*s", (int)(to - from), from);
+        cr_assert(strstr(one, "exit 2\n") && strstr(one, "grade-class] Error 6") && strstr(one, "needs an NVIDIA GPU"),
+                  "grading %d did not end as alone (no GPU, Error 6):\n%s", i + 1, out);
+        cr_assert(!strstr(one, "Permission denied") && !strstr(one, "Text file busy") && !strstr(one, "No such file"),
+                  "grading %d met the other's build:\n%s", i + 1, out);
+    }
+    wbt_run(out, "rm -rf '%s'", dir);
 }
