@@ -8,12 +8,15 @@
 #   make sass | resources | sanitize | profile CH=N [V=variant]   look inside a chapter
 #   make check [CH=N]           grade your own chapters the way the autograder will (without a GPU: what needs none)
 #   make handouts               render the handouts to HTML in build/handouts/
+#   make chapterN|check ENGINE=slurm [PARTITION=p GRES=gpu:1 TIME=min]   the same on a cluster's GPU node (srun)
+#   make packages               the Debian packages each target installs
 # -- the course's own (not in the student release):
 #   make solutionN              build and run chapter N's reference; SOLUTION=1 looks inside it
 #   make references             build every chapter's reference (build/solutionN), run none
 #   make grade SUB=path | grade-class SUBS=dir | dist-student   the autograder; the student release
 #   make diagnose-mutants [CH=N] mutants of the reference solutions graded: which bugs the feedback names (GPU)
 #   make results                record the solutions' results for the handouts (GPU)
+#   make handouts-fill          write the recorded results tables into handouts/chN.md
 
 .DEFAULT_GOAL := help
 # The help above is this file's header: `make help` prints it, up to the first line that is not a
