@@ -3,7 +3,7 @@
 # (release/README.md) and pristine copies of the starters, so that `make check` and `make test` can tell
 # edits outside the TODO regions. There, `make test` checks the student's own chapters. An allow-list, not
 # a list of exclusions: an untracked stray, a new tool or a tool that holds solution code
-# (tools/sgemm-tune, tools/mutate) stays out unless it is named. In a copy without git (an unpacked
+# (research/sgemm-tune, tools/mutate) stays out unless it is named. In a copy without git (an unpacked
 # tarball of the workbook) the files under it, outside build/, are listed instead; the allow-list still
 # decides. tests/test_release.c checks the result for solution lines and untracked files.
 #

@@ -273,12 +273,12 @@ Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
               "%s", report);
     /* what the release used to ship (tracked, so only their lines can give them away): the chapters' own
      * mutation operators (once in tools/mutate/ops.c, now beside each reference) quote its lines */
-    int rc = wbt_run(out, "mkdir -p '%1$s/solutions/02-adjdiff' '%1$s/tools/sgemm-tune' && "
+    int rc = wbt_run(out, "mkdir -p '%1$s/solutions/02-adjdiff' '%1$s/research/sgemm-tune' && "
                           "cp solutions/02-adjdiff/mutants.json '%1$s/solutions/02-adjdiff/' && "
-                          "cp tools/sgemm-tune/sgemm_kernel.cuh '%1$s/tools/sgemm-tune/'", rel);
+                          "cp research/sgemm-tune/sgemm_kernel.cuh '%1$s/research/sgemm-tune/'", rel);
     cr_assert_eq(rc, 0, "%s", out);
     n = release_leaks(rel, &sol, &tracked, report, sizeof report);
-    cr_assert(strstr(report, "solutions/02-adjdiff/mutants.json:") && strstr(report, "tools/sgemm-tune/sgemm_kernel.cuh:"),
+    cr_assert(strstr(report, "solutions/02-adjdiff/mutants.json:") && strstr(report, "research/sgemm-tune/sgemm_kernel.cuh:"),
               "the old release's leaks are not found:\n%s", report);
     lines_free(&sol);
     lines_free(&tracked);
@@ -311,11 +311,11 @@ Test(release, leaves_untracked_strays_out, .timeout = 300)
     int rc = wbt_run(out,
                      "set -e; git ls-files -z | xargs -0 cp --parents -t '%1$s'; cd '%1$s'; git init -q; git add -A; "
                      "git -c user.name=t -c user.email=t@t commit -qm t; echo KEY=1 > .env; echo a > my-answers.md; "
-                     "mkdir -p subs/alice tools/sgemm-tune; cp chapters/01-reversal/reversal.cu subs/alice/; "
+                     "mkdir -p subs/alice research/sgemm-tune; cp chapters/01-reversal/reversal.cu subs/alice/; "
                      "cp chapters/01-reversal/reversal.cu chapters/01-reversal/reversal.cu.orig-solution; "
-                     "cp chapters/01-reversal/reversal.cu chapters/01-reversal/mine.cu; echo x > tools/sgemm-tune/new.cu; "
+                     "cp chapters/01-reversal/reversal.cu chapters/01-reversal/mine.cu; echo x > research/sgemm-tune/new.cu; "
                      WBT_MAKE " -s dist-student BUILD=b 2>&1; tar -tzf b/cuda-workbook-student.tar.gz "
-                     "| grep -E '/(\\.env|my-answers\\.md|subs/|tools/sgemm-tune/|tools/mutate/|chapters/01-reversal/(reversal\\.cu\\.orig-solution|mine\\.cu))$' "
+                     "| grep -E '/(\\.env|my-answers\\.md|subs/|research/sgemm-tune/|tools/mutate/|chapters/01-reversal/(reversal\\.cu\\.orig-solution|mine\\.cu))$' "
                      "&& echo LEAKED || echo CLEAN",
                      dir);
     cr_assert_eq(rc, 0, "%s", out);

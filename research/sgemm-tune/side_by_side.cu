@@ -7,8 +7,8 @@
  * back-to-back launches. Measuring all three in one process removes the run-to-run drift of clocks and
  * power (on the H100 the SM clock moved between 1950 and 1980 MHz under the power cap) from the
  * comparison. Build and run from the repository root (README.md):
- *   nvcc -O3 -std=c++20 -lineinfo -arch=sm_90 -Icommon -Itools/sgemm-tune -Xcompiler -fopenmp \
- *        -o build/side_by_side tools/sgemm-tune/side_by_side.cu -lcublas -lgomp && build/side_by_side 3
+ *   nvcc -O3 -std=c++20 -lineinfo -arch=sm_90 -Icommon -Iresearch/sgemm-tune -Xcompiler -fopenmp \
+ *        -o build/side_by_side research/sgemm-tune/side_by_side.cu -lcublas -lgomp && build/side_by_side 3
  */
 #include <cuda_runtime.h>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ffma_banks.py: a rough count of register bank conflicts in FFMAs, from `cuobjdump -sass` output.
 
-Usage: cuobjdump -sass build/side_by_side | python3 tools/sgemm-tune/ffma_banks.py [name-regex]
+Usage: cuobjdump -sass build/side_by_side | python3 research/sgemm-tune/ffma_banks.py [name-regex]
 
 For each kernel (whose mangled name matches the regex, default: all), counts its FFMAs and those whose
 three source registers that are not read from the operand reuse cache (`.reuse`) are all even- or all

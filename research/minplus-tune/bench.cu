@@ -4,7 +4,7 @@
  * rounds, at n = 4000 and 6000, with the speed of light of common/wb_peak.h measured in the same run, and
  * that speed of light's own loop measured at fixed warps per SM. README.md has the H100's numbers.
  * Build (repository root): nvcc -O3 -std=c++20 -arch=sm_90 -Icommon -Xcompiler -fopenmp \
- *                          -o build/minplus-tune tools/minplus-tune/bench.cu -lgomp
+ *                          -o build/minplus-tune research/minplus-tune/bench.cu -lgomp
  * Run: build/minplus-tune [reps]                                           (GPU, about 20 s)   */
 #define main chapter5_main
 #include "../../solutions/05-minplus/minplus.cu"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the SGEMM autotuning bench (README.md). From the repository root:
-#   bash tools/sgemm-tune/run.sh [bench options: --only cfg1,cfg2 --reps N --no-ragged]
+#   bash research/sgemm-tune/run.sh [bench options: --only cfg1,cfg2 --reps N --no-ragged]
 # CSV goes to "$OUT/sgemm.csv" when $OUT is set (with sgemm.log, ptxas.txt, ptxas_summary.txt beside
 # it), else to stdout; progress and the ptxas summary go to stderr.
 # SIM=1 first runs the CPU simulator (sim.cpp, ~90 s on 2 cores) and stops if any config fails it.
