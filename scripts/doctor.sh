@@ -82,7 +82,7 @@ skips() {
     # shellcheck disable=SC2016 # the backquotes are the probe's text, not a command
     [ "$1" = 0 ] || echo "the GPU tests: $(head -n 1 "$BUILD/.doctor.out" | sed 's/ (see `make doctor`)//')"
     if [ -n "$COURSE" ]; then
-        if [ ! -x "$GRADER" ]; then echo "the tests that grade, maybe: build the grader first (make $GRADER) to know"
+        if [ ! -x "$GRADER" ]; then echo "the tests that grade (perhaps): build the grader first (make $GRADER) to know"
         elif ! iso=$("$(exe "$GRADER")" --isolation 2>&1 | head -n 1) || [[ $iso == *"cannot isolate"* ]]; then
             echo "the tests that grade: $iso"
         fi
