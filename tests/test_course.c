@@ -480,6 +480,7 @@ static void csv_check(const char *text, csv_scan *sc)
  * either CSV runs as one, and the Canvas import still finds every student by its ID column. */
 Test(course_class, entries_named_as_formulas_are_text_in_every_csv, .timeout = 300)
 {
+    wbt_skip_if_no_isolation();
     fake_workbook();
     const char *names[] = {"=1+1", "@SUM(1+1)", "=HYPERLINK(\"evil.example\",\"x\")", "-3"};
     for (int i = 0; i < 4; i++) {
@@ -527,7 +528,7 @@ Test(course_class, entries_named_as_formulas_are_text_in_every_csv, .timeout = 3
 /* Bad input: one line and exit 2, before anything is graded. */
 Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120)
 {
-    wbt_skip_if_no_isolation();
+    /* no isolation needed: the command line and the roster are refused before the grader asks for it */
     fake_workbook();
     copy_sub("good", "export/good/fake.cu");
     put("roster.csv", "what,ever\n1,2\n");
