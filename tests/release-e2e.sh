@@ -13,9 +13,6 @@ if [ $# -gt 1 ]; then echo "usage: $0 [WORK]" >&2; exit 2; fi
 [ -d solutions ] && [ -f release/allow-list ] || { echo "release-e2e.sh: run it from the workbook's root (with solutions/)" >&2; exit 2; }
 work=$(realpath -m "${1:-build/release-e2e}")
 user=${E2E_USER:-wbt} jobs=${JOBS:-2}
-id "$user" >/dev/null 2>&1 || useradd --create-home --shell /bin/bash "$user"
-home=$(getent passwd "$user" | cut -d: -f6)
-[ -d "$home" ] || { echo "release-e2e.sh: $user has no home folder ($home)" >&2; exit 2; }
 start=$SECONDS
 failed=()
 
@@ -35,14 +32,14 @@ stop_writes() {
 }
 trap stop_writes EXIT
 
-# run_test WHO NAME DIR: the release's make test in DIR, as root or as $user; its log in $work/WHO-NAME.log.
+# run_test WHO NAME DIR: the release's make test in DIR, as root or as $user (in a copy of the user's own,
+# tests/as-user.sh); its log in $work/WHO-NAME.log.
 run_test() {
     local who=$1 name=$2 dir=$3 rc=0 log=$work/$1-$2.log t=$SECONDS
     if [ "$who" = root ]; then
         (cd "$dir" && make -j"$jobs" test) > "$log" 2>&1 || rc=$?
     else
-        runuser -u "$user" -- env -i PATH="$PATH" HOME="$home" LANG=C.UTF-8 bash -c \
-            'cd "$1" && make -j"$2" test' sh "$dir" "$jobs" > "$log" 2>&1 || rc=$?
+        "$(dirname "$0")/as-user.sh" "$user" "$dir" "release-e2e-$name" -- make -j"$jobs" test > "$log" 2>&1 || rc=$?
     fi
     local synth
     synth=$(grep -a 'Synthesis:' "$log" | tail -n 1 || true)
@@ -53,14 +50,6 @@ run_test() {
         grep -a -E '^\[FAIL\]|left new entries' "$log" | head -n 20 | sed 's/^/  /' || true
     fi
 }
-# as_user NAME DIR: a copy of DIR of the user's own (build/ included, so nothing is rebuilt), tested as the user.
-as_user() {
-    local copy=$home/release-e2e-$1
-    rm -rf "$copy" && cp -a "$2" "$copy" && chown -R "$user:" "$copy"
-    run_test "$user" "$1" "$copy"
-    rm -rf "$copy"
-}
-
 rm -rf "$work" && mkdir -p "$work"
 make -s dist-student BUILD="$work/b" > "$work/dist.log" 2>&1 || { cat "$work/dist.log" >&2; exit 1; }
 release=$(find "$work/b/dist" -mindepth 1 -maxdepth 1 -type d | head -n 1)
@@ -71,7 +60,7 @@ mv "$release" "$work/solved"
 for ref in solutions/[0-9][0-9]-*/*.cu; do cp "$ref" "$work/solved/chapters/${ref#solutions/}"; done
 other_writes
 run_test root solved "$work/solved"
-as_user solved "$work/solved"
+run_test "$user" solved "$work/solved"
 # Only chapter 1 solved: the others back to their pristine starters (only they are rebuilt).
 cp -a "$work/solved" "$work/ch1"
 for p in "$work"/ch1/grading/pristine/[0-9][0-9]-*/; do
@@ -79,7 +68,7 @@ for p in "$work"/ch1/grading/pristine/[0-9][0-9]-*/; do
     [ "${ch%%-*}" = 01 ] || cp "$p"*.cu "$work/ch1/chapters/$ch/"
 done
 run_test root ch1-only "$work/ch1"
-as_user ch1-only "$work/ch1"
+run_test "$user" ch1-only "$work/ch1"
 stop_writes
 echo "release end to end: $((SECONDS - start)) s"
 if [ ${#failed[@]} -gt 0 ]; then echo "release-e2e.sh: failed: ${failed[*]} (logs in $work)" >&2; exit 1; fi
