@@ -1,6 +1,7 @@
 /* check.c — see check.h. */
 #include "check.h"
 #include "caught.h"
+#include "tool.h"
 #include "gpu.h"
 #include "perf.h"
 
@@ -124,15 +125,13 @@ gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in)
 /* This GPU's name as nvidia-smi gives it (the recorded tables' "gpu"), or "" where it cannot say. */
 static void gr_check_gpu_name(const gr_config *x, char *out, size_t len)
 {
-    char id[64], cmd[200];
-    out[0] = 0;
+    char id[64];
     gr_gpu_id(x->gpu, id, sizeof id);
-    if (strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(id)) return;
-    snprintf(cmd, sizeof cmd, "nvidia-smi --query-gpu=name --format=csv,noheader -i %s 2>/dev/null", id);
-    int st;
-    char *name = gr_capture_cmd(cmd, 4096, &st);
-    if (name && st == 0) snprintf(out, len, "%.*s", (int)strcspn(name, "\r\n"), name);
-    free(name);
+    char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", id, NULL};
+    gr_str name = {0};
+    int st = gr_tool_run(argv, NULL, &name, NULL, 30);
+    snprintf(out, len, "%.*s", st ? 0 : (int)strcspn(gr_str_c(&name), "\r\n"), gr_str_c(&name));
+    gr_str_free(&name);
 }
 
 /* The reference's recorded table of chapter ch (handouts/results/chN.json): its GPU, its size (canonical)

@@ -1,6 +1,7 @@
 /* gpu.c — see gpu.h. */
 #define _GNU_SOURCE 1
 #include "gpu.h"
+#include "tool.h"
 
 /* The GPUs this grader may use: those CUDA_VISIBLE_DEVICES names when it is set, else every GPU
  * nvidia-smi lists. gr_gpu_id gives the k-th one's id (an index or a UUID) for the child's
@@ -30,11 +31,13 @@ int gr_gpu_count(void)
         for (const char *p = vis; *p; p++) n += *p == ',';
         return n;
     }
-    int st;
-    char *out = gr_capture_cmd("nvidia-smi -L 2>/dev/null", 65536, &st);
+    char *argv[] = {"nvidia-smi", "-L", NULL};
+    gr_str o = {0};
+    gr_tool_run(argv, NULL, &o, NULL, 30);
+    const char *out = gr_str_c(&o);
     int n = 0;
-    for (char *p = out; p && (p = strstr(p, "GPU ")); p += 4)
+    for (const char *p = out; (p = strstr(p, "GPU ")); p += 4)
         if (p == out || p[-1] == '\n') n++;
-    free(out);
+    gr_str_free(&o);
     return n;
 }

@@ -13,7 +13,7 @@ PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/p
 .PHONY: test deps slurm-deps course-deps isolation-deps packages
 
 # The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
-$(BUILD)/tests/%.o: INCLUDES = $(INC_GRADING) -Itools/inspect -Itools/results -Itools/mutate
+$(BUILD)/tests/%.o: INCLUDES = $(INC_COURSE) -Itools/inspect -Itools/results -Itools/mutate
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
 	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
@@ -76,7 +76,7 @@ packages:
 	  'the course pages' '$(COURSE_TOOL_PKGS)' 'make handouts' '$(HANDOUT_DEPS_PKGS)'
 
 # Every prerequisite of `make test`, here and nowhere else.
-TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
+TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) $(COURSE_BIN) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
                $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN)) \
                $(if $(wildcard tests/test_mutate.c),$(MUTATE))
