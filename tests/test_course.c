@@ -223,7 +223,7 @@ static int grade_class(const char *extra, char **log)
 {
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], p[PATH_MAX];
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     wbt_run(out, "chmod -R a+rX %s", dir);
     int rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=%s/bin:$PATH %s --class %s/export --out %s/out --seeds 5 "
                           "--jobs 2 --rubric rubric.json %s > %s/class.log 2>&1",
