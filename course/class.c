@@ -203,8 +203,10 @@ int gr_class(gr_course *c, const char *subs)
         fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
         return GR_EXIT_USAGE;
     }
-    int entries = gr_roster_record(subs, x->out); /* <out>/roster.json: the LMS name of every folder */
-    if (entries < 0) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
+    int entries;
+    gr_roster_entry *e = gr_roster_record(subs, x->out, &entries); /* <out>/roster.json: the LMS name of every folder */
+    if (!e) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
+    free(e);
     int ngpu = gr_gpu_count();
     gr_class_prepare(x);
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);

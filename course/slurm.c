@@ -52,12 +52,17 @@ typedef struct {
     int force;
 } opts;
 
-static void header(FILE *f, const opts *o, const char *name, const char *log)
+/* Job script <round>/file (its path into p) opened for writing, its header written: NULL if it cannot be. */
+static FILE *script(const opts *o, const char *rd, const char *file, const char *name, const char *log, char *p, size_t len)
 {
+    snprintf(p, len, "%s/%s", rd, file);
+    FILE *f = fopen(p, "w");
+    if (!f) return NULL;
     fprintf(f, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=", name);
     sq(f, log);
     fprintf(f, "\n#SBATCH --time=%d\n", o->so->minutes);
     if (o->so->partition) fprintf(f, "#SBATCH --partition=%s\n", o->so->partition);
+    return f;
 }
 
 /* A job script's body starts in the workbook and replaces the shell with the grader's command. */
@@ -138,11 +143,9 @@ static int write_tasks(const opts *o, const round_paths *r, const gr_roster_entr
 static int submit_array(const opts *o, const round_paths *r, int m, char *id, size_t len)
 {
     char p[PATH_MAX + 64], log[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/array.sh", r->rd);
     snprintf(log, sizeof log, "%s/task-%%a.log", r->rd);
-    FILE *f = fopen(p, "w");
+    FILE *f = script(o, r->rd, "array.sh", "wb-grade", log, p, sizeof p);
     if (!f) return 2;
-    header(f, o, "wb-grade", log);
     fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
     if (o->so->gres) fprintf(f, "#SBATCH --gres=%s\n", o->so->gres);
     fputs("# one submission, the grader's single-submission mode, the same sandbox\n", f);
@@ -164,11 +167,9 @@ static int submit_array(const opts *o, const round_paths *r, int m, char *id, si
 static int submit_merge(const opts *o, const round_paths *r, const char *array_id)
 {
     char p[PATH_MAX + 64], log[PATH_MAX + 64], merge_id[64] = "";
-    snprintf(p, sizeof p, "%s/merge.sh", r->rd);
     snprintf(log, sizeof log, "%s/merge.log", r->rd);
-    FILE *f = fopen(p, "w");
+    FILE *f = script(o, r->rd, "merge.sh", "wb-grade-merge", log, p, sizeof p);
     if (!f) return 2;
-    header(f, o, "wb-grade-merge", log);
     cd_exec(f, r->root);
     sq(f, r->self);
     for (int k = 0; k < o->so->n_judge + o->so->n_course; k++) {
@@ -183,14 +184,10 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
     fclose(f);
     char dep[96];
     snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
-    char *av[8];
-    int k = 0;
-    av[k++] = "sbatch";
-    av[k++] = "--parsable";
-    if (o->so->wait) av[k++] = "--wait";
-    if (array_id[0]) av[k++] = dep;
-    av[k++] = p;
-    av[k] = NULL;
+    char *av[6] = {"sbatch", "--parsable"}, **a = av + 2;
+    if (o->so->wait) *a++ = "--wait";
+    if (array_id[0]) *a++ = dep;
+    *a = p;
     /* Waited for, sbatch exits as the merge job did: not 0 also when entries were not graded, so the
      * class's own verdict is read from the output folder rather than taken from sbatch. */
     int rc = sbatch(av, o->so->wait, merge_id, sizeof merge_id);
@@ -210,15 +207,11 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
 /* Everything after the options: what is left to grade, the array and the merge. */
 static int slurm_round(const opts *o, round_paths *r)
 {
-    char why[600], array_id[64] = "";
+    char array_id[64] = "";
     int n, rc = resolve(o, r);
     if (rc) return rc;
-    gr_roster_entry *e = gr_roster_scan(r->subs, &n, why, sizeof why);
-    if (!e || gr_roster_write_map(r->out, e, n)) {
-        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
-        free(e);
-        return 2;
-    }
+    gr_roster_entry *e = gr_roster_record(r->subs, r->out, &n);
+    if (!e) return 2;
     int m = make_round_dir(r) ? -1 : write_tasks(o, r, e, n);
     free(e);
     if (m < 0) return 2;
@@ -237,14 +230,9 @@ int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, i
 int gr_slurm_merge(const gr_course *c, const char *subs)
 {
     const char *out_dir = c->judge.out;
-    char why[600];
     int n;
-    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
-    if (!e || gr_roster_write_map(out_dir, e, n)) {
-        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
-        free(e);
-        return 2;
-    }
+    gr_roster_entry *e = gr_roster_record(subs, out_dir, &n);
+    if (!e) return 2;
     /* every student accounted for: a task that never wrote its result is listed with the reason */
     for (int i = 0; i < n; i++) {
         char d[PATH_MAX], g[PATH_MAX + 32];

@@ -1,4 +1,4 @@
-/* grading/roster: the LMS name is the student id, byte for byte; folders never collide; the mapping is
+/* course/roster: the LMS name is the student id, byte for byte; folders never collide; the mapping is
  * recorded. Then the grader itself on the fake workbook: a class whose entries would have collided
  * (lee, ann / lee  ann; one name as .zip and .tar.gz; Zoë Ångström) is graded and listed in full. */
 #define _GNU_SOURCE 1
