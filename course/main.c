@@ -128,16 +128,6 @@ static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
     return -1;
 }
 
-/* Before the GPU, any build or any file written: the class folder and the roster (class.h), else one line
- * naming the path and GR_EXIT_USAGE. The merge job reads the tasks' reports instead. -1 to go on. */
-static int co_precheck(const gr_course *co, const co_cli *cli)
-{
-    char why[PATH_MAX + 700];
-    if (cli->merge || gr_class_precheck(co, cli->klass, why, sizeof why) == 0) return -1;
-    fprintf(stderr, "%s\n", why);
-    return GR_EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
     gr_course *co = calloc(1, sizeof *co); /* large (the rubric): not on the stack; freed with the process */
@@ -150,7 +140,9 @@ int main(int argc, char **argv)
         return gr_slurm_class(&cli.so, cli.klass, cli.s.out, x->force);
     if ((rc = gr_setup_root(x)) >= 0 || (rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0)
         return rc;
-    if ((rc = co_precheck(co, &cli)) >= 0 || cli.s.validate) return rc >= 0 ? rc : GR_EXIT_OK;
+    char why[PATH_MAX + 700]; /* before the GPU, a build or a file written; the merge reads the tasks' reports */
+    if (!cli.merge && gr_class_precheck(co, cli.klass, why, sizeof why)) return fprintf(stderr, "%s\n", why), GR_EXIT_USAGE;
+    if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     snprintf(x->out, sizeof x->out, "%s", cli.s.out ? cli.s.out : "build/grades");
     if ((rc = gr_setup_out(x->out)) >= 0) return rc; /* before the references are built */

@@ -1,20 +1,6 @@
-/*
- * grade.c — the workbook's judge (build/grade; `make grade`, `make check`, and each entry of a class that
- * build/course grades on a cluster).
- *
- *   build/grade [options] SUB        grade one submission: a directory laid out like the workbook (or
- *                                    like solutions/ or chapters/), or a .zip / .tar.gz of one
- *   build/grade --check              the student's practice run of this workbook's chapters/
- *
- * Per chapter (rubric: grading/rubric.json): take only the TODO regions of the student's file and
- * splice them into the pristine starter (edits outside are ignored and reported), compile with the
- * Makefile's own nvcc flags in the sandbox with a time limit; run the student build and the reference
- * (build/solutionN) with --dump on fresh seeds and the chapter's edge sizes and compare the raw result
- * files here (never the program's verdict, exit code or stdout); compute-sanitizer on the correct
- * variants; then, holding a lock per GPU, alternate reference and student benchmark runs, take medians,
- * cross-check the reported kernel times against the process wall clock, and score by the rubric's bands.
- * Every run of student code goes through sandbox.h. A class is build/course's (course/).
- */
+/* grade.c — the judge's CLI (build/grade; `make grade`, `make check`, and each entry of a class that
+ * build/course grades on a cluster): one submission, or the student's practice run. What a grading does,
+ * step by step, is pipeline.c's (grading/README.md); a class is course/'s. */
 #define _GNU_SOURCE 1
 #include "check.h"
 #include "pipeline.h"
