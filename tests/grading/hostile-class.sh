@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# A class as an instructor leaves it overnight (issue 27): every entry of the hostile corpus mixed with
+# A class as an instructor leaves it overnight (issue 27): every case of the hostile suite mixed with
 # COPIES copies of the reference solutions (all chapters), graded by `make grade-class`. Prints the wall
 # time, each entry's seconds, GPU-holding seconds and score, and whether every reference copy got full
-# marks. From the workbook's root, on a GPU machine:  tests/grading/hostile/class.sh [OUT] [COPIES] [CH]
+# marks. From the workbook's root, on a GPU machine:  tests/grading/hostile-class.sh [OUT] [COPIES] [CH]
 # (CH: grade that chapter only, as make grade-class CH=N; the entries of other chapters are then missing)
 set -euo pipefail
 out=$(realpath -m "${1:-build/hostile-class}")
 copies=${2:-12}
 ch=${3:-}
 case $copies in '' | *[!0-9]*) echo "class.sh: COPIES must be a whole number, not '$copies'" >&2; exit 2 ;; esac
-make -s build/exploit-gen >/dev/null
+make -s build/case-gen >/dev/null
 rm -rf "$out" && mkdir -p "$out/subs"
-./build/exploit-gen tests/grading/hostile "$out/gen" >/dev/null
+./build/case-gen hostile "$out/gen" >/dev/null
 for d in "$out"/gen/ch*/*/; do mv "$d" "$out/subs/"; done
 for i in $(seq -w 1 "$copies"); do
   mkdir -p "$out/subs/reference-$i/chapters"
