@@ -66,7 +66,15 @@ static char *splice_case(const char *base, size_t blen, const char *cs, size_t c
         snprintf(err, errlen, "names no region");
         return NULL;
     }
-    int used = 0;
+    for (int j = 0; j < nc; j++) {
+        int k = -1;
+        for (int i = 0; i < nb; i++)
+            if (!strcmp(c[j].name, b[i].name)) k = i;
+        if (k < 0) {
+            snprintf(err, errlen, "region %s: the base has no region of that name", c[j].name);
+            return NULL;
+        }
+    }
     gr_str f = {0};
     size_t at = 0;
     for (int i = 0; i < nb; i++) {
@@ -74,7 +82,6 @@ static char *splice_case(const char *base, size_t blen, const char *cs, size_t c
         for (int j = 0; j < nc; j++)
             if (!strcmp(c[j].name, b[i].name)) k = j;
         if (k < 0) continue;
-        used++;
         char *body = expand(cs + c[k].begin, c[k].end - c[k].begin, root, base + b[i].begin, b[i].end - b[i].begin);
         gr_str_addn(&f, base + at, b[i].begin - at);
         gr_str_add(&f, body);
@@ -83,11 +90,6 @@ static char *splice_case(const char *base, size_t blen, const char *cs, size_t c
         free(body);
     }
     gr_str_add(&f, base + at);
-    if (used < nc) {
-        snprintf(err, errlen, "a region the base does not have");
-        gr_str_free(&f);
-        return NULL;
-    }
     return f.s;
 }
 
@@ -95,7 +97,8 @@ static char *splice_case(const char *base, size_t blen, const char *cs, size_t c
 static int base_file(const suite_place *sp, const char *top, char *path, size_t len)
 {
     char pat[PATH_MAX];
-    snprintf(pat, sizeof pat, "%s/%s/%s/*.cu", sp->workbook, top, sp->chapter);
+    if (strcmp(sp->workbook, ".")) snprintf(pat, sizeof pat, "%s/%s/%s/*.cu", sp->workbook, top, sp->chapter);
+    else snprintf(pat, sizeof pat, "%s/%s/*.cu", top, sp->chapter);
     glob_t g;
     if (glob(pat, 0, NULL, &g) != 0) return -1;
     snprintf(path, len, "%s", g.gl_pathv[0]);
@@ -112,7 +115,7 @@ static char *case_text(const suite_place *sp, const char *name, const char *base
     snprintf(wp, sizeof wp, "%s/%s.cu", sp->dir, name);
     int has_r = gr_is_file(rp), has_w = gr_is_file(wp);
     if (has_r && has_w) {
-        snprintf(err, errlen, "both %s.regions and %s.cu: one case, one file", name, name);
+        snprintf(err, errlen, "%s: and %s.cu: one case, one file", rp, name);
         return NULL;
     }
     size_t blen, clen;
@@ -125,13 +128,9 @@ static char *case_text(const suite_place *sp, const char *name, const char *base
         *len = blen;
         return base;
     }
-    char *cs = wb_read_file(rp, &clen), *text = NULL;
-    if (!cs) snprintf(err, errlen, "cannot read %s", rp);
-    else if (!(text = splice_case(base, blen, cs, clen, sp->root, err, errlen))) {
-        char why[300];
-        snprintf(why, sizeof why, "%s", err);
-        snprintf(err, errlen, "%s: %s", rp, why);
-    }
+    char *cs = wb_read_file(rp, &clen), *text = NULL, why[300] = "cannot read it";
+    if (!cs || !(text = splice_case(base, blen, cs, clen, sp->root, why, sizeof why)))
+        snprintf(err, errlen, "%s: %s (base %s)", rp, why, base_path);
     free(cs);
     free(base);
     if (text) *len = strlen(text);
@@ -149,14 +148,14 @@ static int generate_one(const suite_place *sp, const char *name, json_t *e)
     }
     int starter = base && !strcmp(base, "starter");
     if (base_file(sp, starter ? "chapters" : "solutions", bp, sizeof bp)) {
-        fprintf(stderr, "case-gen: %s/%s: no %s/%s/%s/*.cu\n", sp->dir, name, sp->workbook,
+        fprintf(stderr, "case-gen: %s/%s: its base has no file (%s/%s/%s/*.cu)\n", sp->dir, name, sp->workbook,
                 starter ? "chapters" : "solutions", sp->chapter);
         return -1;
     }
     size_t len;
     char *text = case_text(sp, name, bp, &len, err, sizeof err);
     if (!text) {
-        fprintf(stderr, "case-gen: %s/%s: %s\n", sp->dir, name, err);
+        fprintf(stderr, "case-gen: %s\n", err);
         return -1;
     }
     snprintf(path, sizeof path, "%s/ch%d/%s/chapters/%s", sp->out, atoi(sp->chapter), name, sp->chapter);
