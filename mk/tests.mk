@@ -44,7 +44,9 @@ $(OBJ)/tests/cases/%.o: INCLUDES = $(INC_GRADING)
 $(CASE_GEN): $(OBJ)/tests/cases/case-gen.o $(LINK_GRADING)
 	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
 CASES_BUGS := $(BUILD)/cases/bugs/.stamp
-$(CASES_BUGS): $(CASE_GEN) $(wildcard tests/cases/*/bugs/* solutions/*/*.cu chapters/*/*.cu tests/grading/fake/*/*/*.cu)
+# (a suite's folder among the prerequisites: a case removed is a case no longer in the class)
+$(CASES_BUGS): $(CASE_GEN) $(wildcard tests/cases/*/bugs tests/cases/*/bugs/* solutions/*/*.cu chapters/*/*.cu \
+                                      tests/grading/fake/*/*/*.cu)
 	$(call say,GEN,$(@D))rm -rf $(@D) && ./$(CASE_GEN) bugs $(@D) >/dev/null && touch $@
 
 $(BUILD)/tests/.deps-ok: $(SCRIPTS)/probe/tests.c $(SCRIPTS)/probe/grader.c

@@ -54,33 +54,33 @@ static char *expand(const char *text, size_t len, const char *root, const char *
     return s.s;
 }
 
+/* The index of the region called name among r[0..n), or -1. */
+static int region_index(const wb_region *r, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(r[i].name, name)) return i;
+    return -1;
+}
+
 /* The base with each region the case names replaced; NULL with the reason in err. */
 static char *splice_case(const char *base, size_t blen, const char *cs, size_t clen, const char *root, char *err,
-                    size_t errlen)
+                         size_t errlen)
 {
     wb_region b[MAX_REGIONS], c[MAX_REGIONS];
     int nb = wb_regions_parse(base, blen, b, MAX_REGIONS, err, errlen);
     int nc = nb < 0 ? -1 : wb_regions_parse(cs, clen, c, MAX_REGIONS, err, errlen);
     if (nb < 0 || nc < 0) return NULL;
-    if (nc == 0) {
-        snprintf(err, errlen, "names no region");
-        return NULL;
-    }
-    for (int j = 0; j < nc; j++) {
-        int k = -1;
-        for (int i = 0; i < nb; i++)
-            if (!strcmp(c[j].name, b[i].name)) k = i;
-        if (k < 0) {
+    if (nc == 0) snprintf(err, errlen, "names no region");
+    for (int j = 0; j < nc; j++)
+        if (region_index(b, nb, c[j].name) < 0) {
             snprintf(err, errlen, "region %s: the base has no region of that name", c[j].name);
             return NULL;
         }
-    }
+    if (nc == 0) return NULL;
     gr_str f = {0};
     size_t at = 0;
     for (int i = 0; i < nb; i++) {
-        int k = -1;
-        for (int j = 0; j < nc; j++)
-            if (!strcmp(c[j].name, b[i].name)) k = j;
+        int k = region_index(c, nc, b[i].name);
         if (k < 0) continue;
         char *body = expand(cs + c[k].begin, c[k].end - c[k].begin, root, base + b[i].begin, b[i].end - b[i].begin);
         gr_str_addn(&f, base + at, b[i].begin - at);
