@@ -281,7 +281,7 @@ Test(isolation, without_isolation_the_grader_refuses_unless_told_insecure, .time
     }
     char root[PATH_MAX], grade[PATH_MAX];
     fake_course(root, grade);
-    int rc = wbt_run(out, "cp -r tests/grading/fake-subs/good %s/sub && chmod -R a+rX %s && chown -R 65534:65534 %s",
+    int rc = wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/sub && chmod -R a+rX %s && chown -R 65534:65534 %s",
                      root, root, geteuid() == 0 ? root : "/dev/null 2>/dev/null; true");
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && WB_GRADE_NO_BWRAP=1 %s %s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
@@ -332,7 +332,7 @@ Test(isolation, a_tmpdir_closed_to_the_runs_gives_way_to_tmp, .timeout = 300)
     static char out[WBT_OUT_MAX];
     char root[PATH_MAX], grade[PATH_MAX];
     fake_course(root, grade);
-    int rc = wbt_run(out, "cp -r tests/grading/fake-subs/good %s/sub && mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
+    int rc = wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/sub && mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
                      root, root, root);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && TMPDIR=%s/private WB_GRADE_LOCK_DIR=$PWD %s --rubric rubric.json --no-perf --no-sanitizer "
@@ -360,7 +360,7 @@ Test(isolation, a_course_in_a_closed_home_grades_as_root, .timeout = 300)
     snprintf(course, sizeof course, "%s/home/clone", root);
     int rc = wbt_run(out, "set -e; cd %1$s; mkdir -m 0700 home; mkdir home/clone; "
                           "find . -mindepth 1 -maxdepth 1 ! -name home -exec mv -t home/clone {} +; "
-                          "cp -r %2$s/tests/grading/fake-subs/good home/clone/sub; mkdir -p home/clone/build/tmp",
+                          "cp -r %2$s/build/cases/bugs/ch9/good home/clone/sub; mkdir -p home/clone/build/tmp",
                      root, here);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %1$s && TMPDIR=%1$s/build/tmp WB_GRADE_LOCK_DIR=$PWD %2$s --rubric rubric.json --no-perf "
