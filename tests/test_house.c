@@ -178,7 +178,8 @@ static void long_functions(const char *file, const char *text, int max, house_fo
             snprintf(fn, sizeof fn, "%s", name);
             start = name_line;
         } else if (ch == '}' && depth > 0 && --depth == 0 && start) {
-            if (c.line - start + 1 > max) found(f, "%s:%d %s() %d lines > %d\n", file, start, fn, c.line - start + 1, max);
+            int n = c.line - start + 1;
+            if (n > max) found(f, "%s:%d %s() %d lines > %d\n", file, start, fn, n, max);
             start = 0;
         }
         if (depth == 0) last = ch;
@@ -391,18 +392,23 @@ static void tests_cu_over(const char *root, int max, house_found *f)
 
 /* ---------------------------------------------------------------- the tree as it is */
 
+static void expect_none(const house_found *f, const char *what)
+{
+    cr_expect_eq(f->n, 0, "%d %s:\n%s", f->n, what, f->text);
+}
+
 Test(house, the_judge_includes_nothing_of_course)
 {
     house_found f = {0};
     judge_includes_course(".", &f);
-    cr_expect_eq(f.n, 0, "%d includes of course/ in grading/:\n%s", f.n, f.text);
+    expect_none(&f, "includes of course/ in grading/");
 }
 
 Test(house, grading_and_course_within_the_line_budget)
 {
     house_found f = {0};
     lines_over(".", HOUSE_MAX_LINES, &f);
-    cr_expect_eq(f.n, 0, "%s", f.text);
+    expect_none(&f, "line budget exceeded");
 }
 
 Test(house, no_function_over_80_lines)
@@ -410,28 +416,28 @@ Test(house, no_function_over_80_lines)
     house_found f = {0};
     const char *dirs[] = {"grading", "course", "common", "tools"};
     for (int d = 0; d < 4; d++) long_functions_under(".", dirs[d], HOUSE_MAX_FUNCTION, &f);
-    cr_expect_eq(f.n, 0, "%d functions over %d lines:\n%s", f.n, HOUSE_MAX_FUNCTION, f.text);
+    expect_none(&f, "functions over 80 lines");
 }
 
 Test(house, no_mutable_file_scope_state)
 {
     house_found f = {0};
     mutable_state(".", &f);
-    cr_expect_eq(f.n, 0, "%d writable data symbols in grading/ and course/:\n%s", f.n, f.text);
+    expect_none(&f, "writable data symbols in grading/ and course/");
 }
 
 Test(house, no_include_cycle)
 {
     house_found f = {0};
     include_cycles(".", &f);
-    cr_expect_eq(f.n, 0, "%s", f.text);
+    expect_none(&f, "include cycles in grading/ and course/");
 }
 
 Test(house, at_most_30_cu_files_under_tests)
 {
     house_found f = {0};
     tests_cu_over(".", HOUSE_MAX_TESTS_CU, &f);
-    cr_expect_eq(f.n, 0, "%s", f.text);
+    expect_none(&f, ".cu budget exceeded");
 }
 
 /* ---------------------------------------------------------------- each check on a planted fault */
@@ -578,6 +584,7 @@ Test(house, a_planted_31st_cu_file_is_found)
     house_found f = {0};
     tests_cu_over(dir, 30, &f);
     cr_expect_eq(f.n, 1, "%s", f.text);
-    cr_expect(strstr(f.text, "31 .cu files under tests/ > 30 (1 over)") && strstr(f.text, "tests/k30.cu"), "%s", f.text);
+    cr_expect(strstr(f.text, "31 .cu files under tests/ > 30 (1 over)"), "%s", f.text);
+    cr_expect(strstr(f.text, "tests/k30.cu"), "%s", f.text);
     gr_rmtree(dir);
 }
