@@ -175,25 +175,3 @@ char *wb_read_file(const char *path, size_t *len)
     *len = n;
     return buf;
 }
-
-size_t wb_norm_line(const char *line, size_t len, char *out, size_t outlen)
-{
-    size_t k = 0, tokens = 0;
-    int space = 0, word = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if (isspace(c)) {
-            space = k > 0;
-            word = 0;
-            continue;
-        }
-        int w = isalnum(c) || c == '_' || c == '.';
-        if (!(w && word)) tokens++; /* a new name/number, or one punctuation character */
-        word = w;
-        if (space && k + 1 < outlen) out[k++] = ' ';
-        space = 0;
-        if (k + 1 < outlen) out[k++] = (char)c;
-    }
-    if (outlen) out[k < outlen ? k : outlen - 1] = 0;
-    return tokens;
-}
