@@ -152,12 +152,14 @@ static void name_before(const char *text, const char *p, char *name, size_t len)
 static void long_functions(const char *file, const char *text, int max, house_found *f)
 {
     house_cursor c = {text, 1};
-    int depth = 0, parens = 0, line_start = 1, start = 0;
+    int depth = 0, parens = 0, line_start = 1, start = 0, extern_c = 0;
     char last = ';', name[128] = "", pending[128] = "", fn[128] = "";
     int name_line = 0, pending_line = 0;
     while (*c.s) {
+        const char *before = c.s;
         if (skip_noncode(&c, line_start)) {
             line_start = line_start || c.s[-1] == '\n';
+            if (depth == 0 && *before == '"') last = '"'; /* extern "C" */
             continue;
         }
         char ch = *c.s;
@@ -174,6 +176,10 @@ static void long_functions(const char *file, const char *text, int max, house_fo
             /* a name's parameter list; __attribute__((…)) after it keeps the name */
             snprintf(name, sizeof name, "%s", pending);
             name_line = pending_line;
+        } else if (ch == '{' && depth == 0 && last == '"') {
+            extern_c++; /* its braces hold file scope */
+        } else if (ch == '}' && depth == 0 && extern_c > 0) {
+            extern_c--;
         } else if (ch == '{' && depth++ == 0 && last == ')') {
             snprintf(fn, sizeof fn, "%s", name);
             start = name_line;
@@ -471,13 +477,15 @@ Test(house, the_scanner_finds_a_planted_81_line_function)
     gr_str_add(&b, "static const int table[] = {\n");
     for (int i = 0; i < 100; i++) gr_str_add(&b, "    1,\n");
     gr_str_add(&b, "};\nstruct s {\n    int x;\n};\n");
+    gr_str_add(&b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n");
     add_function(&b, "planted", 81);
     add_function(&b, "fits", 80);
+    gr_str_add(&b, "#ifdef __cplusplus\n}\n#endif\n");
     gr_str_add(&b, "__attribute__((format(printf, 1, 2))) int printish(const char *fmt, ...) { return fmt != 0; }\n");
     house_found f = {0};
     long_functions("planted.c", gr_str_c(&b), 80, &f);
     cr_expect_eq(f.n, 1, "one function over 80 lines, found %d:\n%s", f.n, f.text);
-    cr_expect(strstr(f.text, "planted.c:109 planted() 81 lines > 80"), "%s", f.text);
+    cr_expect(strstr(f.text, "planted.c:112 planted() 81 lines > 80"), "%s", f.text);
     house_found none = {0};
     long_functions("planted.c", gr_str_c(&b), 81, &none);
     cr_expect_eq(none.n, 0, "%s", none.text);
