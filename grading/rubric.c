@@ -4,31 +4,18 @@
 #include "jsonfield.h"
 
 /* The one size parser is the contract's (wb_size_parse); the rubric's sizes are 1-D or MxNxK. */
-static int gr_size_of(const char *s, wb_size *out)
+int gr_size_parse(const char *s, gr_size *out)
 {
     char err[160];
-    return wb_size_parse(s, strchr(s, 'x') ? 3 : 1, LLONG_MAX, out, err, sizeof err);
-}
-
-int gr_size_valid(const char *s)
-{
     wb_size sz;
-    return gr_size_of(s, &sz) == 0;
-}
-
-int gr_size_dims(const char *s, long long d[3])
-{
-    wb_size sz;
-    if (gr_size_of(s, &sz)) return 0;
-    for (int k = 0; k < sz.dims; k++) d[k] = sz.d[k];
-    return sz.dims;
-}
-
-void gr_size_canon(const char *s, char *out, size_t len)
-{
-    wb_size sz;
-    if (gr_size_of(s, &sz)) snprintf(out, len, "0");
-    else wb_size_str(&sz, out, len);
+    memset(out, 0, sizeof *out);
+    if (strlen(s) >= sizeof out->text || wb_size_parse(s, strchr(s, 'x') ? 3 : 1, LLONG_MAX, &sz, err, sizeof err))
+        return -1;
+    out->n_dims = sz.dims;
+    for (int k = 0; k < sz.dims; k++) out->d[k] = sz.d[k];
+    snprintf(out->text, sizeof out->text, "%s", s);
+    wb_size_str(&sz, out->canon, sizeof out->canon);
+    return 0;
 }
 
 static int gr_safe_name(const char *s)
@@ -105,6 +92,14 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
 }
 
+/* One size field of o into sz; a missing or malformed one is the error naming the field. */
+static void gr_size_field(gr_pctx *c, json_t *o, const char *key, const char *where, gr_size *sz)
+{
+    char text[64];
+    gr_strfield(c, o, key, where, text, sizeof text, NULL);
+    if (!c->failed && gr_size_parse(text, sz)) gr_perr(c, "%s.%s: not a size", where, key);
+}
+
 /* The sizes (edge, sanitizer, perf: all of one form), the tile, cols_dim and the ceiling's name. */
 static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
@@ -121,24 +116,20 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
         json_array_foreach(edge, i, e)
         {
             const char *s = json_string_value(e);
-            if (!s || !gr_size_valid(s)) {
+            if (!s || gr_size_parse(s, &ch->edge[ch->n_edge++])) {
                 gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
                 break;
             }
-            snprintf(ch->edge[ch->n_edge++], 48, "%s", s);
         }
     }
     gr_strfield(c, o, "ceiling", where, ch->ceiling, sizeof ch->ceiling, "");
-    gr_strfield(c, o, "sanitizer_size", where, ch->sanitizer_size, sizeof ch->sanitizer_size, NULL);
-    gr_strfield(c, o, "perf_size", where, ch->perf_size, sizeof ch->perf_size, NULL);
-    if (!c->failed && !gr_size_valid(ch->sanitizer_size)) gr_perr(c, "%s.sanitizer_size: not a size", where);
-    if (!c->failed && !gr_size_valid(ch->perf_size)) gr_perr(c, "%s.perf_size: not a size", where);
+    gr_size_field(c, o, "sanitizer_size", where, &ch->sanitizer_size);
+    gr_size_field(c, o, "perf_size", where, &ch->perf_size);
     if (c->failed) return;
-    long long d[3];
-    int dims = gr_size_dims(ch->edge[0], d);
+    int dims = ch->edge[0].n_dims;
     for (int i = 0; i < ch->n_edge; i++)
-        if (gr_size_dims(ch->edge[i], d) != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
-    if (gr_size_dims(ch->perf_size, d) != dims || gr_size_dims(ch->sanitizer_size, d) != dims)
+        if (ch->edge[i].n_dims != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
+    if (ch->perf_size.n_dims != dims || ch->sanitizer_size.n_dims != dims)
         gr_perr(c, "%s: perf_size and sanitizer_size must have the edge sizes' form", where);
     if (ch->cols_dim >= dims) gr_perr(c, "%s.cols_dim: the sizes have only %d extent(s)", where, dims);
     if (ch->sqrt_k && dims != 3) gr_perr(c, "%s.tolerance.scale_sqrt_k: needs MxNxK sizes", where);

@@ -27,6 +27,15 @@
 
 typedef enum { GR_I32, GR_I64, GR_F32 } gr_elem;
 
+/* A size as chapter.json writes it, parsed once at load by the programs' own parser (wb_size_parse): its
+ * text as written ("2^26": what a command line passes), its extents, and its canonical spelling
+ * ("67108864": what the programs write in dump file names and JSON lines). */
+typedef struct {
+    int n_dims;                   /* 1, or 3 for MxNxK */
+    long long d[3];
+    char text[48], canon[48];
+} gr_size;
+
 typedef struct {
     char name[64];
     double correct, perf, sanitizer;
@@ -48,9 +57,9 @@ typedef struct {
     int sqrt_k;                   /* K = the last extent of an MxNxK size */
     int tile;                     /* block/tile width that "boundary" feedback refers to */
     int cols_dim;                 /* which extent of the size is the output's row length; -1: 1-D */
-    char edge[GR_MAX_EDGE][48];
+    gr_size edge[GR_MAX_EDGE];
     int n_edge;
-    char sanitizer_size[48], perf_size[48];
+    gr_size sanitizer_size, perf_size;
     char tools[GR_MAX_TOOLS][16];
     int n_tools;
     gr_variant_rubric var[GR_MAX_VAR];
@@ -95,14 +104,9 @@ typedef struct {
     int n_ch;
 } gr_rubric;
 
-/* "1000003", "2^26", "4096x1000x333": what the chapter programs accept. */
-int gr_size_valid(const char *s);
-
-/* Extents of a size string (2^k expanded). Returns how many (1 or 3), 0 if invalid. */
-int gr_size_dims(const char *s, long long d[3]);
-
-/* The size as the programs spell it in dump file names ("2^26" -> "67108864"). */
-void gr_size_canon(const char *s, char *out, size_t len);
+/* "1000003", "2^26", "4096x1000x333" (what the chapter programs accept) into out. Returns 0, or -1 where s
+ * is not a size (or too long to keep). */
+int gr_size_parse(const char *s, gr_size *out);
 
 /* Parses a rubric whose chapters are written whole in it (facts and points in one entry each: unit tests
  * and small tools). Returns 0, or -1 with one line in err naming the place and the problem. */

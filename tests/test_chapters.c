@@ -77,10 +77,11 @@ static json_t *wbc_tests_section(json_t *facts, const gr_chapter_rubric *ch)
         cr_assert(ok, "chapters/%s/chapter.json: tests: unknown key '%s'", ch->dir, k);
     }
     const char *sizes[] = {"starter_size", "json_size"};
+    gr_size z;
     for (int i = 0; i < 2; i++)
-        cr_assert(wbt_fact_str(t, sizes[i]) && gr_size_valid(wbt_fact_str(t, sizes[i])), "chapters/%s/chapter.json: tests.%s",
-                  ch->dir, sizes[i]);
-    cr_assert(!json_object_get(t, "sanitizer_size") || gr_size_valid(wbt_fact_str(t, "sanitizer_size")),
+        cr_assert(wbt_fact_str(t, sizes[i]) && gr_size_parse(wbt_fact_str(t, sizes[i]), &z) == 0,
+                  "chapters/%s/chapter.json: tests.%s", ch->dir, sizes[i]);
+    cr_assert(!json_object_get(t, "sanitizer_size") || gr_size_parse(wbt_fact_str(t, "sanitizer_size"), &z) == 0,
               "chapters/%s/chapter.json: tests.sanitizer_size", ch->dir);
     cr_assert(wbt_fact_str(t, "unit"), "chapters/%s/chapter.json: tests.unit", ch->dir);
     json_t *bad = json_object_get(t, "bad_usage"), *san = json_object_get(t, "sanitizer");

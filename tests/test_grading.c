@@ -49,7 +49,7 @@ Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout
         }
         cr_expect_eq(listed, ch->n_var, "chapter %d: the program lists %d variants, the rubric %d", ch->number, listed,
                      ch->n_var);
-        for (int e = 0; e < ch->n_edge; e++) cr_expect(gr_size_valid(ch->edge[e]));
+        for (int e = 0; e < ch->n_edge; e++) cr_expect(ch->edge[e].n_dims > 0 && ch->edge[e].canon[0]);
     }
     cr_assert_geq(checked, 1, "no chapter program was built to check the rubric against");
 }
