@@ -143,9 +143,8 @@ static void gr_variant_points(gr_pctx *c, json_t *v, const char *vw, gr_variant_
     vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
 }
 
-/* The variants, in the program's order: name, the idea it adds, whether it stages tiles, whether the
- * starter gives it; with_points: the points too (a rubric that holds its chapters' facts inline). */
-static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, int with_points)
+/* The variants, in the program's order: name, whether it stages tiles, whether the starter gives it. */
+static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     json_t *vars = json_object_get(o, "variants");
     if (!json_is_array(vars) || json_array_size(vars) == 0) {
@@ -167,12 +166,10 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
             return;
         }
         static const char *const fk[] = {"name", "idea", "tiles", "given", NULL};
-        static const char *const ik[] = {"name", "idea", "tiles", "given", "correct", "perf", "sanitizer", NULL};
-        gr_known_keys(c, v, vw, with_points ? ik : fk);
+        gr_known_keys(c, v, vw, fk);
         gr_variant_rubric *vr = &ch->var[ch->n_var++];
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
         gr_strfield(c, v, "idea", vw, vr->idea, sizeof vr->idea, "");
-        if (with_points) gr_variant_points(c, v, vw, vr);
         json_t *tl = json_object_get(v, "tiles"), *gv = json_object_get(v, "given");
         if (tl && !json_is_boolean(tl)) gr_perr(c, "%s.tiles: must be true or false", vw);
         if (gv && !json_is_boolean(gv)) gr_perr(c, "%s.given: must be true or false", vw);
@@ -183,8 +180,8 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
     }
 }
 
-/* The facts themselves, wherever they are written (chapter.json, or a rubric's inline entry). */
-static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, int with_points)
+/* The facts themselves (chapter.json). */
+static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     gr_chapter_compare(c, o, where, ch);
     gr_chapter_sizes(c, o, where, ch);
@@ -193,7 +190,7 @@ static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapte
     json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
     if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
     if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
-    gr_chapter_variants(c, o, where, ch, with_points);
+    gr_chapter_variants(c, o, where, ch);
 }
 
 /* ---------------------------------------------------------------- a chapter's policy (the rubric) */
@@ -221,30 +218,6 @@ static int gr_chapter_number(gr_pctx *c, json_t *o, const char *where)
     double n = gr_num(c, o, "number", where, 0, 1, 99, 1);
     if (n != floor(n)) gr_perr(c, "%s.number: must be an integer", where);
     return (int)n;
-}
-
-/* A chapter written whole inside the rubric text (facts and points in one entry: unit tests, tools). */
-static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
-{
-    char where[64];
-    snprintf(where, sizeof where, "chapters[%d]", idx);
-    if (!json_is_object(o)) {
-        gr_perr(c, "%s: must be an object", where);
-        return;
-    }
-    static const char *const keys[] = {"number", "dir", "file", "dump", "compare", "tolerance", "tile", "cols_dim",
-                                       "edge_sizes", "sanitizer_size", "perf_size", "sanitizer_tools", "variants",
-                                       "screen_extra", "screen_allow", "ceiling", "tests", "oracle_tolerance", NULL};
-    gr_known_keys(c, o, where, keys);
-    gr_chapter_rubric *ch = &r->ch[idx];
-    memset(ch, 0, sizeof *ch);
-    ch->number = gr_chapter_number(c, o, where);
-    gr_chapter_policy(c, o, where, ch, r);
-    gr_strfield(c, o, "dir", where, ch->dir, sizeof ch->dir, NULL);
-    gr_strfield(c, o, "file", where, ch->file, sizeof ch->file, NULL);
-    if (!c->failed && (!gr_safe_name(ch->dir) || !gr_safe_name(ch->file)))
-        gr_perr(c, "%s: dir and file must be plain names (letters, digits, '-', '_', '.')", where);
-    gr_chapter_facts(c, o, where, ch, 1);
 }
 
 /* ---------------------------------------------------------------- the rubric's own sections */
@@ -416,28 +389,6 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     return root;
 }
 
-int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
-{
-    gr_pctx c = {err, errlen, 0};
-    json_t *root = gr_rubric_policy(text, r, &c);
-    if (!root) return -1;
-    json_t *chs = json_object_get(root, "chapters");
-    if (!json_is_array(chs) || json_array_size(chs) == 0) gr_perr(&c, "rubric: 'chapters' must be a non-empty array");
-    else if (json_array_size(chs) > GR_MAX_CH) gr_perr(&c, "chapters: at most %d", GR_MAX_CH);
-    else {
-        size_t i;
-        json_t *ch;
-        json_array_foreach(chs, i, ch)
-        {
-            if (c.failed) break;
-            r->n_ch++;
-            gr_parse_chapter(&c, ch, (int)i, r);
-        }
-    }
-    json_decref(root);
-    return c.failed ? -1 : 0;
-}
-
 /* ---------------------------------------------------------------- a workbook's chapters on disk */
 int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len)
 {
@@ -492,7 +443,7 @@ static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir,
     else if (!json_is_object(o)) gr_perr(c, "%s: must be a JSON object", where);
     else {
         gr_known_keys(c, o, where, gr_fact_keys);
-        gr_chapter_facts(c, o, where, ch, 0);
+        gr_chapter_facts(c, o, where, ch);
     }
     json_decref(o);
 }

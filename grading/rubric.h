@@ -108,10 +108,6 @@ typedef struct {
  * is not a size (or too long to keep). */
 int gr_size_parse(const char *s, gr_size *out);
 
-/* Parses a rubric whose chapters are written whole in it (facts and points in one entry each: unit tests
- * and small tools). Returns 0, or -1 with one line in err naming the place and the problem. */
-int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen);
-
 /* The rubric at path with the chapters of the workbook at root: every chapters/NN-name/ folder holding a
  * chapter.json, in order, with the points of the rubric's entry of that number (or the default points;
  * with "unlisted_chapters": "skip" such a chapter is left out). A rubric entry for a chapter that has no
