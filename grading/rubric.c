@@ -165,11 +165,10 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
             gr_perr(c, "%s: must be an object", vw);
             return;
         }
-        static const char *const fk[] = {"name", "idea", "tiles", "given", NULL};
+        static const char *const fk[] = {"name", "tiles", "given", NULL};
         gr_known_keys(c, v, vw, fk);
         gr_variant_rubric *vr = &ch->var[ch->n_var++];
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
-        gr_strfield(c, v, "idea", vw, vr->idea, sizeof vr->idea, "");
         json_t *tl = json_object_get(v, "tiles"), *gv = json_object_get(v, "given");
         if (tl && !json_is_boolean(tl)) gr_perr(c, "%s.tiles: must be true or false", vw);
         if (gv && !json_is_boolean(gv)) gr_perr(c, "%s.given: must be true or false", vw);
@@ -570,6 +569,20 @@ const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const ch
     for (int i = 0; i < ch->n_var; i++)
         if (!strcmp(ch->var[i].name, name)) return &ch->var[i];
     return NULL;
+}
+
+int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len)
+{
+    for (int v = 0; v < ch->n_var; v++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++) found = !strcmp(listed[k], ch->var[v].name);
+        if (!found) {
+            snprintf(why, len, "chapter %d: chapters/%s/chapter.json names variant '%s', which the program does not list",
+                     ch->number, ch->dir, ch->var[v].name);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 double gr_band_fraction(const gr_rubric *r, double ratio)

@@ -41,7 +41,6 @@ typedef struct {
     double correct, perf, sanitizer;
     int tiles;                    /* stages tiles of the input in shared memory (tile-edge diagnoses apply) */
     int given;                    /* the starter gives it (a worked example): it passes untouched */
-    char idea[160];               /* the idea it adds to the variant before it (the program's --list) */
 } gr_variant_rubric;
 
 typedef struct {
@@ -127,6 +126,11 @@ int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, ch
 int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len);
 
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name);
+
+/* The program's own variants (the names its --list gives) against ch's, read where the list is: 0, or -1
+ * with one line in why naming the chapter and the first of its variants that the program does not list
+ * (it would be graded but cannot run). A variant only the program has is graded for information. */
+int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len);
 
 /* Does the rubric grade chapter `number`? */
 int gr_rubric_has_chapter(const gr_rubric *r, int number);
