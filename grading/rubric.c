@@ -135,14 +135,6 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
     if (ch->sqrt_k && dims != 3) gr_perr(c, "%s.tolerance.scale_sqrt_k: needs MxNxK sizes", where);
 }
 
-/* One variant's points (correct required, perf and sanitizer 0 unless given). */
-static void gr_variant_points(gr_pctx *c, json_t *v, const char *vw, gr_variant_rubric *vr)
-{
-    vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
-    vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
-    vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
-}
-
 /* The variants, in the program's order: name, whether it stages tiles, whether the starter gives it. */
 static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
@@ -510,7 +502,11 @@ static void gr_chapter_points(gr_pctx *c, json_t *entry, const char *where, gr_c
         gr_strfield(c, v, "name", vw, name, sizeof name, NULL);
         gr_variant_rubric *vr = (gr_variant_rubric *)gr_rubric_variant(ch, name);
         if (!vr) gr_perr(c, "%s: chapters/%s/chapter.json has no variant '%s'", vw, ch->dir, name);
-        else gr_variant_points(c, v, vw, vr);
+        else { /* correct required, perf and sanitizer 0 unless given */
+            vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
+            vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
+            vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
+        }
     }
 }
 
