@@ -42,14 +42,13 @@ Test(fresh, the_smallest_key_is_the_earliest_repetition)
 }
 
 static gr_rubric rub;
-#define ENTRY "{\"chapters\": [{\"number\": 1, \"variants\": [{\"name\": \"v\", \"correct\": 1, \"perf\": 1}]}]}"
 #define LINE(checks) "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"verdict\":\"PASS\"," \
                      "\"rotated_check\":\"PASS\",\"cpu_ms\":0.004," checks "}\n"
 
 static unsigned judge(const char *stu, char *note, size_t len)
 {
     char err[400];
-    cr_assert_eq(wbr_load(NULL, ENTRY, &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load(NULL, "{" WBR_ENTRY "}", &rub, err, sizeof err), 0, "%s", err);
     gr_honesty h;
     gr_honesty_init(&h, "1000");
     const char *ref = LINE("\"timed_check\":\"PASS\"");

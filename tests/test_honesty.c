@@ -8,14 +8,12 @@
 #include "honesty.h"
 #include "perf.h"
 
-#define ENTRY "\"chapters\": [{\"number\": 1, \"variants\": [{\"name\": \"v\", \"correct\": 1, \"perf\": 1}]}]"
-
 static gr_rubric rub;
 
 static void load_rubric(const char *perf)
 {
     char text[1024], err[400];
-    snprintf(text, sizeof text, "{%s%s%s " ENTRY "}", perf ? "\"perf\": " : "", perf ? perf : "", perf ? "," : "");
+    snprintf(text, sizeof text, "{%s%s%s " WBR_ENTRY "}", perf ? "\"perf\": " : "", perf ? perf : "", perf ? "," : "");
     cr_assert_eq(wbr_load(NULL, text, &rub, err, sizeof err), 0, "%s", err);
 }
 
@@ -224,11 +222,11 @@ Test(honesty, cpu_time_beyond_the_factor_and_one_ms_is_host_work)
 Test(honesty, the_margins_are_validated_rubric_keys)
 {
     char err[400];
-    cr_assert_eq(wbr_load(NULL, "{\"perf\": {\"floor_margin\": -0.1}, " ENTRY "}", &rub, err, sizeof err), -1);
+    cr_assert_eq(wbr_load(NULL, "{\"perf\": {\"floor_margin\": -0.1}, " WBR_ENTRY "}", &rub, err, sizeof err), -1);
     cr_assert(strstr(err, "perf.floor_margin"), "%s", err);
-    cr_assert_eq(wbr_load(NULL, "{\"perf\": {\"cpu_factor\": 0.5}, " ENTRY "}", &rub, err, sizeof err), -1);
+    cr_assert_eq(wbr_load(NULL, "{\"perf\": {\"cpu_factor\": 0.5}, " WBR_ENTRY "}", &rub, err, sizeof err), -1);
     cr_assert(strstr(err, "perf.cpu_factor"), "%s", err);
-    cr_assert_eq(wbr_load(NULL, "{" ENTRY "}", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load(NULL, "{" WBR_ENTRY "}", &rub, err, sizeof err), 0, "%s", err);
     cr_assert_float_eq(rub.floor_margin, 0.10, 1e-12);
     cr_assert_float_eq(rub.cpu_factor, 2.0, 1e-12);
     cr_assert_str_eq(rub.ch[0].ceiling, "");
