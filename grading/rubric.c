@@ -53,8 +53,7 @@ static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16
 /* ---------------------------------------------------------------- a chapter's facts (chapter.json) */
 /* What chapters/NN-name/chapter.json says about the chapter itself; the rubric adds points and policy. */
 static const char *const gr_fact_keys[] = {"dump", "compare", "tolerance", "tile", "cols_dim", "edge_sizes",
-                                           "sanitizer_size", "perf_size", "ceiling", "variants", "tests",
-                                           "oracle_tolerance", NULL};
+                                           "sanitizer_size", "perf_size", "variants", "tests", "oracle_tolerance", NULL};
 static const char *const gr_policy_keys[] = {"number", "sanitizer_tools", "screen_extra", "screen_allow", "variants",
                                              NULL};
 
@@ -100,7 +99,7 @@ static void gr_size_field(gr_pctx *c, json_t *o, const char *key, const char *wh
     if (!c->failed && gr_size_parse(text, sz)) gr_perr(c, "%s.%s: not a size", where, key);
 }
 
-/* The sizes (edge, sanitizer, perf: all of one form), the tile, cols_dim and the ceiling's name. */
+/* The sizes (edge, sanitizer, perf: all of one form), the tile and cols_dim. */
 static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     ch->tile = (int)gr_num(c, o, "tile", where, 1, 1, 65536, 0);
@@ -122,7 +121,6 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
             }
         }
     }
-    gr_strfield(c, o, "ceiling", where, ch->ceiling, sizeof ch->ceiling, "");
     gr_size_field(c, o, "sanitizer_size", where, &ch->sanitizer_size);
     gr_size_field(c, o, "perf_size", where, &ch->perf_size);
     if (c->failed) return;

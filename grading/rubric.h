@@ -64,7 +64,6 @@ typedef struct {
     gr_variant_rubric var[GR_MAX_VAR];
     int n_var;
     gr_screen_rules screen;       /* the rubric's "screen" rules, plus screen_extra, less screen_allow */
-    char ceiling[48];             /* the CEILING mix the chapter's runs name (documentation), or "" */
 } gr_chapter_rubric;
 
 typedef struct {
