@@ -195,7 +195,8 @@ void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
         double ms[GR_MAX_VAR] = {0};
         snprintf(in.gpu_here, sizeof in.gpu_here, "%s", gpu);
         for (int i = 0; i < x->rub.n_ch; i++)
-            if (x->rub.ch[i].number == cr->number) snprintf(in.size_perf, sizeof in.size_perf, "%s", x->rub.ch[i].perf_size.canon);
+            if (x->rub.ch[i].number == cr->number)
+                snprintf(in.size_perf, sizeof in.size_perf, "%s", x->rub.ch[i].perf_size.canon);
         gr_check_recorded(x, cr, &in, ms);
         if (gr_check_perf_decide(&in) == GR_PERF_RECORDED) gr_check_score_recorded(x, cr, &in, ms);
         else gr_check_unscored(cr, &in);

@@ -101,7 +101,9 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             if (o > sev->out) sev->out = o; /* the worst over the seeds */
             if (o == GR_SZ_WRONG) {
                 gr_size_ev scan = *sev;
-                unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < ch->edge[s].n_dims ? (unsigned long long)ch->edge[s].d[ch->cols_dim] : cmp.n;
+                const gr_size *z = &ch->edge[s];
+                unsigned long long cols =
+                    ch->cols_dim >= 0 && ch->cols_dim < z->n_dims ? (unsigned long long)z->d[ch->cols_dim] : cmp.n;
                 gr_diag_scan(ref, got, cmp.n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
                 int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
                 sev->pat = cmp.pattern;
@@ -121,7 +123,8 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             corr[v].runs_missing += cmp.pattern == GR_PAT_LENGTH;
             size_t bl = strlen(corr[v].sizes_bad);
             if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s].text))
-                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s].text);
+                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "",
+                         ch->edge[s].text);
             /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
              * A missing file only counts when nothing else is wrong. */
             int better = !corr[v].first[0] ||
@@ -132,8 +135,8 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 char pat[300], hint[300];
                 gr_pattern_text(ch, &cmp, pat, sizeof pat, hint, sizeof hint);
                 if (cmp.pattern == GR_PAT_LENGTH)
-                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed, ch->edge[s].text,
-                             pat, hint);
+                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed,
+                             ch->edge[s].text, pat, hint);
                 else
                     snprintf(corr[v].first, sizeof corr[v].first,
                              "seed %llu, size %s: first mismatch at %s: expected %s, got %s; %llu of %llu elements "

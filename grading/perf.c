@@ -47,7 +47,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     json_array_foreach(lines, li, o)
     {
         wb_row row;
-        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, ch->perf_size.canon) || !(row.median_ms > 0)) continue;
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, ch->perf_size.canon) || !(row.median_ms > 0))
+            continue;
         if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
         /* Not a variant. Its measurement (chapters 3 and 4; the others restate the speed of light) is
          * not predicted: the reference pays it too, and the cross-check's calibration absorbs it. */
@@ -264,8 +265,8 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
                  "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
                  "the reference)",
-                 j->ch->perf_size.text, x->rub.rounds + x->rub.low_rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s,
-                 p_s, calib);
+                 j->ch->perf_size.text, x->rub.rounds + x->rub.low_rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo,
+                 d_s, p_s, calib);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;

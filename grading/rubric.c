@@ -53,7 +53,8 @@ static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16
 /* ---------------------------------------------------------------- a chapter's facts (chapter.json) */
 /* What chapters/NN-name/chapter.json says about the chapter itself; the rubric adds points and policy. */
 static const char *const gr_fact_keys[] = {"dump", "compare", "tolerance", "tile", "cols_dim", "edge_sizes",
-                                           "sanitizer_size", "perf_size", "variants", "tests", "oracle_tolerance", NULL};
+                                           "sanitizer_size", "perf_size", "variants", "tests", "oracle_tolerance",
+                                           NULL};
 static const char *const gr_policy_keys[] = {"number", "sanitizer_tools", "screen_extra", "screen_allow", "variants",
                                              NULL};
 
@@ -571,8 +572,8 @@ int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, in
         int found = 0;
         for (int k = 0; k < n && !found; k++) found = !strcmp(listed[k], ch->var[v].name);
         if (!found) {
-            snprintf(why, len, "chapter %d: chapters/%s/chapter.json names variant '%s', which the program does not list",
-                     ch->number, ch->dir, ch->var[v].name);
+            snprintf(why, len, "chapter %d: chapters/%s/chapter.json names variant '%s', which the program does not "
+                     "list", ch->number, ch->dir, ch->var[v].name);
             return -1;
         }
     }

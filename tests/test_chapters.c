@@ -365,6 +365,12 @@ Test(chapters, the_fake_chapter_is_tested_from_its_folder_alone, .timeout = 120)
 #define WBC_FACTS "{\"dump\": \"int32\", \"tile\": 32, \"edge_sizes\": [\"1\", \"33\"], \"sanitizer_size\": \"65\", " \
                   "\"perf_size\": \"2^20\", \"variants\": [{\"name\": \"v0\", \"given\": true}, {\"name\": \"v1\"}]}"
 
+#define CH7(vars) "{\"chapters\": [{\"number\": 7, \"variants\": [" vars "]}]}"
+#define TINY(dump, more)                                                                                    \
+    "{\"dump\": \"" dump "\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " more \
+    "\"variants\": [{\"name\": \"v\"}]}"
+#define V0 "{\"name\": \"v0\", \"correct\": 0}, "
+
 /* A chapter folder the rubric does not name is graded with the default points (none for a given
  * variant); a rubric entry gives points by name; a fact in the rubric, a bad fact, a variant the facts
  * lack: one line naming the file and the field. */
@@ -374,7 +380,8 @@ Test(chapters, the_grader_takes_a_chapter_from_its_folder)
     static gr_rubric r;
     wbt_tmpdir(root, sizeof root);
     wbr_write(root, "chapters/07-tiny/chapter.json", WBC_FACTS);
-    cr_assert_eq(wbr_load_at(root, "{\"points\": {\"correct\": 3, \"sanitizer\": 1, \"perf\": 2}}", &r, err, sizeof err), 0, "%s", err);
+    const char *points = "{\"points\": {\"correct\": 3, \"sanitizer\": 1, \"perf\": 2}}";
+    cr_assert_eq(wbr_load_at(root, points, &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.n_ch, 1);
     cr_expect_eq(r.ch[0].number, 7);
     cr_expect_str_eq(r.ch[0].dir, "07-tiny");
@@ -382,25 +389,20 @@ Test(chapters, the_grader_takes_a_chapter_from_its_folder)
     cr_expect_eq(r.ch[0].tile, 32);
     cr_expect(r.ch[0].var[0].correct == 0 && r.ch[0].var[0].perf == 0, "a given variant earns nothing");
     cr_expect(r.ch[0].var[1].correct == 3 && r.ch[0].var[1].sanitizer == 1 && r.ch[0].var[1].perf == 2);
-    cr_assert_eq(wbr_load_at(root, "{\"chapters\": [{\"number\": 7, \"variants\": [{\"name\": \"v0\", \"correct\": 0}, "
-                                "{\"name\": \"v1\", \"correct\": 5}]}]}", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load_at(root, CH7(V0 "{\"name\": \"v1\", \"correct\": 5}"), &r, err, sizeof err), 0, "%s", err);
     cr_expect(r.ch[0].var[1].correct == 5 && r.ch[0].var[1].perf == 0, "the entry's points, not the defaults");
     cr_assert_eq(wbr_load_at(root, "{\"unlisted_chapters\": \"skip\"}", &r, err, sizeof err), 0, "%s", err);
     cr_expect_eq(r.n_ch, 0, "unlisted_chapters: skip grades only the named chapters");
     cr_expect_neq(wbr_load_at(root, "{\"chapters\": [{\"number\": 7, \"tile\": 16}]}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "rubric.json: chapters[0]: 'tile' is a fact of the chapter"), "%s", err);
-    cr_expect_neq(wbr_load_at(root, "{\"chapters\": [{\"number\": 7, \"variants\": [{\"name\": \"v0\", \"correct\": 0}, "
-                                 "{\"name\": \"v9\", \"correct\": 5}]}]}", &r, err, sizeof err), 0);
+    cr_expect_neq(wbr_load_at(root, CH7(V0 "{\"name\": \"v9\", \"correct\": 5}"), &r, err, sizeof err), 0);
     cr_expect(strstr(err, "chapters/07-tiny/chapter.json has no variant 'v9'"), "%s", err);
-    cr_expect_neq(wbr_load_at(root, "{\"chapters\": [{\"number\": 7, \"variants\": [{\"name\": \"v1\", \"correct\": 5}]}]}", &r,
-                           err, sizeof err), 0);
+    cr_expect_neq(wbr_load_at(root, CH7("{\"name\": \"v1\", \"correct\": 5}"), &r, err, sizeof err), 0);
     cr_expect(strstr(err, "must give the points of each"), "%s", err);
-    wbr_write(root, "chapters/07-tiny/chapter.json", "{\"dump\": \"int16\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
-                                                     "\"perf_size\": \"1\", \"variants\": [{\"name\": \"v\"}]}");
+    wbr_write(root, "chapters/07-tiny/chapter.json", TINY("int16", ""));
     cr_expect_neq(wbr_load_at(root, "{}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "chapters/07-tiny/chapter.json.dump: 'int16' is not int32"), "%s", err);
-    wbr_write(root, "chapters/07-tiny/chapter.json", "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
-                                                     "\"perf_size\": \"1\", \"points\": 3, \"variants\": [{\"name\": \"v\"}]}");
+    wbr_write(root, "chapters/07-tiny/chapter.json", TINY("int32", "\"points\": 3, "));
     cr_expect_neq(wbr_load_at(root, "{}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "chapters/07-tiny/chapter.json: unknown key 'points'"), "%s", err);
     static char out[WBT_OUT_MAX];

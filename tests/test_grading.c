@@ -133,10 +133,9 @@ Test(grading_rubric, the_programs_list_is_checked_against_the_chapters_variants)
 {
     static gr_rubric r;
     char err[600], why[300] = "";
-    cr_assert_eq(wbr_load("{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", "
-                          "\"variants\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}",
-                          "{}", &r, err, sizeof err),
-                 0, "%s", err);
+    const char *facts = "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
+                        "\"perf_size\": \"1\", \"variants\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}";
+    cr_assert_eq(wbr_load(facts, "{}", &r, err, sizeof err), 0, "%s", err);
     const char *both[] = {"b", "a"}, *more[] = {"a", "x", "b"}, *less[] = {"a", "x"};
     cr_expect_eq(gr_variants_check(&r.ch[0], both, 2, why, sizeof why), 0, "%s", why);
     cr_expect_eq(gr_variants_check(&r.ch[0], more, 3, why, sizeof why), 0, "%s", why);

@@ -9,8 +9,9 @@
 #include "rubric.h"
 
 /* A small chapter's facts: 1-D int32, one variant "v". */
-#define WBR_FACTS "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1000\", " \
-                  "\"variants\": [{\"name\": \"v\"}]}"
+#define WBR_FACTS                                                                                        \
+    "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1000\", " \
+    "\"variants\": [{\"name\": \"v\"}]}"
 /* The rubric's entry for it (inside a rubric's braces): v earns 1 correctness and 1 performance point. */
 #define WBR_ENTRY "\"chapters\": [{\"number\": 1, \"variants\": [{\"name\": \"v\", \"correct\": 1, \"perf\": 1}]}]"
 
