@@ -34,7 +34,7 @@ typedef enum { GR_I32, GR_I64, GR_F32 } gr_elem;
 typedef struct {
     int n_dims;                   /* 1, or 3 for MxNxK */
     long long d[3];
-    char text[48], canon[48];
+    char text[48], canon[64];     /* canon: three 19-digit extents fit */
 } gr_size;
 
 typedef struct {

@@ -127,6 +127,23 @@ Test(grading_rubric, a_minimal_rubric_gets_defaults)
     cr_assert_str_eq(r.ch[0].edge[0].canon, "1");
 }
 
+/* A size is parsed once, by the programs' own parser: its text as written, its extents, its canonical
+ * spelling (what dump file names and JSON lines use); what a program would refuse is refused. */
+Test(grading_rubric, a_size_is_parsed_once_into_its_parts)
+{
+    gr_size z;
+    cr_assert_eq(gr_size_parse("2^26", &z), 0);
+    cr_expect(z.n_dims == 1 && z.d[0] == 67108864, "%d %lld", z.n_dims, z.d[0]);
+    cr_expect_str_eq(z.text, "2^26");
+    cr_expect_str_eq(z.canon, "67108864");
+    cr_assert_eq(gr_size_parse("17x2^5x5", &z), 0);
+    cr_expect(z.n_dims == 3 && z.d[0] == 17 && z.d[1] == 32 && z.d[2] == 5);
+    cr_expect_str_eq(z.canon, "17x32x5");
+    const char *bad[] = {"", "0", "-1", "abc", "2^", "1x2", "1x2x0", "0000000000000000000000000000000000000000000000001"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_eq(gr_size_parse(bad[i], &z), -1, "'%s' accepted", bad[i]);
+}
+
 /* Where the program's list is read: a variant chapter.json names that the program lacks is the one line
  * naming the chapter and the variant; one only the program has is no error. */
 Test(grading_rubric, the_programs_list_is_checked_against_the_chapters_variants)
