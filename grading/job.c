@@ -99,7 +99,7 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
         gr_arg(&c, "--warmup");
         gr_arg(&c, "0");
         gr_cmd_ro(&c, prog);
-        int used_bwrap = gr_run_isolation(&c.o) == GR_RUN_BWRAP;
+        int used_bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
         gr_run_result r;
         gr_exec(&c, &r, attempt ? "GPU probe without bubblewrap" : "GPU probe");
         int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;

@@ -402,16 +402,10 @@ static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in,
     snprintf(res->isolation, sizeof res->isolation, "%s (%s)", x->iso.line, r.how);
     gr_run_result_free(&r);
     if (gr_iso_protect_work(work, st->sub_gid)) LOG(x, "cannot protect %s: %s", work, strerror(errno));
-    if (gr_is_archive(sub_in)) {
-        snprintf(sub, PATH_MAX, "%s/submission", work);
-        char why[600];
-        if (gr_extract(x, sub_in, sub, why, sizeof why)) {
-            snprintf(res->error, sizeof res->error, "%s", why);
-            gr_rmtree(work);
-            return -1;
-        }
-    } else if (!realpath(sub_in, sub) || !gr_is_dir(sub)) {
-        snprintf(res->error, sizeof res->error, "%s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub_in);
+    char into[PATH_MAX + 16], why[600];
+    snprintf(into, sizeof into, "%s/submission", work);
+    if (gr_sub_folder(sub_in, into, sub, why, sizeof why)) {
+        snprintf(res->error, sizeof res->error, "%s", why);
         gr_rmtree(work);
         return -1;
     }

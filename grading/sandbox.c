@@ -564,7 +564,8 @@ int gr_run_result_load(const char *path, int *rc, gr_run_result *r)
     return 0;
 }
 
-int gr_runs_reach(const char *path, char *blocked, size_t blen)
+/* 1 if a run (a uid of the runs' block, no group of the grader's) can pass every folder down to path. */
+static int gr_runs_reach(const char *path, char *blocked, size_t blen)
 {
     return gr_reachable_by(path, GR_RUN_UID_BASE, GR_RUN_UID_BASE, 0, blocked, blen);
 }

@@ -42,10 +42,6 @@
 #define GR_RUN_UID_BASE 0x40000000u
 #define GR_TAIL 4096
 
-/* 1 if a run (a uid of the runs' block, no group of the grader's) can pass every folder down to path;
- * else 0 and the folder that stops it in blocked. */
-int gr_runs_reach(const char *path, char *blocked, size_t blen);
-
 /* Where a tree of folders for runs goes: tmpdir, or, as root (the runs go as other uids), /tmp or /var/tmp
  * where the runs cannot pass tmpdir (a clone under /root at 0700). NULL when none will do, with the
  * folder that stopped the runs in `closed`. */

@@ -234,7 +234,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     if (f.probed) {
         if (!probe.work[0]) snprintf(probe.work, sizeof probe.work, "%s", work);
         gr_run_opts o = {.box = x->iso.box, .no_bwrap = probe.gpu_way == GR_GPU_NO_BWRAP};
-        f.bwrap = gr_run_isolation(&o) == GR_RUN_BWRAP;
+        f.bwrap = gr_run_box_here(&o) == GR_BOX_BWRAP;
         f.finished = gr_san_probe_pass(x, &probe, work, h->ref_s, why, sizeof why);
         if (!f.finished && f.bwrap && f.root && !f.fallback_skip) {
             h->mode = GR_SAN_UID; /* gr_san_run_once reads it: the second pass goes without bubblewrap */

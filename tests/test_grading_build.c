@@ -216,7 +216,7 @@ Test(grading_cli, an_empty_submission_or_class_is_refused_and_nothing_is_written
     }
     /* --validate on what can be graded: exit 0, nothing written, no GPU asked; a class's entry graded alone
      * (--student, a Slurm task) is graded even when empty, as the local engine grades it */
-    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/grade --validate --out %s/out --class tests/grading/fake-subs"
+    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/grade --validate --out %s/out --class build/cases/bugs/ch9"
                       " && ./build/grade --validate --student ann --out %s/out %s/empty", dir, dir, dir, dir);
     cr_expect_eq(rc, 0, "%s", out);
     cr_expect_str_eq(out, "");
