@@ -102,21 +102,19 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
     char why[600];
     gr_gpu_probe(r->x, r->s, prog, ch, r->cw);
     r->npv = gr_list_variants(r->x, r->s, prog, r->cw, r->pv, GR_MAX_VAR, why, sizeof why);
-    for (int v = 0; v < r->npv; v++)
+    const char *listed[GR_MAX_VAR];
+    for (int v = 0; v < r->npv; v++) {
+        listed[v] = r->pv[v].name;
         if (!gr_rubric_variant(ch, r->pv[v].name) && cr->n_v < GR_MAX_VAR) {
             gr_var_result *vr = &cr->v[cr->n_v++];
             snprintf(vr->name, sizeof vr->name, "%s", r->pv[v].name);
             snprintf(vr->rub.name, sizeof vr->rub.name, "%s", r->pv[v].name);
             vr->verdict = GR_V_NOT_RUN;
         }
-    for (int v = 0; v < ch->n_var; v++) {
-        int found = 0;
-        for (int k = 0; k < r->npv; k++) found |= !strcmp(r->pv[k].name, ch->var[v].name);
-        if (!found && r->npv) {
-            cr->status = GR_CH_GRADER_ERROR;
-            snprintf(cr->reason, sizeof cr->reason, "the rubric names variant '%s', which the program does not have",
-                     ch->var[v].name);
-        }
+    }
+    if (r->npv && gr_variants_check(ch, listed, r->npv, why, sizeof why)) {
+        cr->status = GR_CH_GRADER_ERROR;
+        snprintf(cr->reason, sizeof cr->reason, "%s", why);
     }
     if (!r->npv) {
         cr->status = GR_CH_GRADER_ERROR;

@@ -44,7 +44,7 @@ static int gr_san_run_once(const gr_chjob *j, const char *prog, const char *tool
     gr_arg(&c, "--variant");
     gr_arg(&c, "%s", variants);
     gr_arg(&c, "--size");
-    gr_arg(&c, "%s", ch->sanitizer_size);
+    gr_arg(&c, "%s", ch->sanitizer_size.text);
     gr_arg(&c, "--reps");
     gr_arg(&c, "1");
     gr_arg(&c, "--warmup");
