@@ -1,8 +1,7 @@
 /* sanitize.c — see sanitize.h. */
 #define _GNU_SOURCE 1
 #include "sanitize.h"
-#include <sys/mman.h>
-#include <sys/wait.h>
+#include "children.h"
 #include "gpu.h"
 #include "submission.h"
 #include "correctness.h"
@@ -73,39 +72,67 @@ static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants,
     return gr_san_run_once(j, j->stu, tool, variants, gr_san_limit(j, t), r);
 }
 
-/* Every tool of the chapter on `prog` at once, each in its own process (each its own subreaper); each
- * hands its result back with gr_run_result_save/load. `limit` <= 0: the student's derived limits.
- * Returns the longest run's wall time (the tools hold the GPU together). */
+/* What one tool's run hands back from its process: the verdict and the run, its text after it (out, then err). */
+typedef struct {
+    int rc;
+    gr_run_result r; /* out and err NULL: their text is in text */
+    size_t out_len;
+    char text[];
+} gr_tool_back;
+
+typedef struct {
+    const gr_chjob *j;
+    const char *prog, *variants;
+    double limit;
+    size_t text_max; /* room for one of out and err */
+} gr_tools_ctx;
+
+static void gr_san_tool_child(int t, void *ctx, void *slot)
+{
+    const gr_tools_ctx *c = ctx;
+    gr_tool_back *b = slot;
+    const char *tool = c->j->ch->tools[t];
+    b->rc = c->limit > 0 ? gr_san_run_once(c->j, c->prog, tool, c->variants, c->limit, &b->r)
+                         : gr_san_run(c->j, tool, c->variants, &b->r);
+    b->out_len = strnlen(b->r.out, c->text_max - 1);
+    memcpy(b->text, b->r.out, b->out_len);
+    snprintf(b->text + b->out_len + 1, c->text_max, "%s", b->r.err);
+    gr_run_result_free(&b->r);
+}
+
+/* Every tool of the chapter on `prog` at once, each in its own process (children.h; each its own
+ * subreaper). `limit` <= 0: the student's derived limits. Returns the longest run's wall time (the tools
+ * hold the GPU together). */
 static double gr_san_tools(const gr_chjob *j, const char *prog, const char *variants, double limit, gr_run_result *res,
                            int *f)
 {
-    const gr_chapter_rubric *ch = j->ch;
-    const char *work = j->work;
-    pid_t pid[GR_MAX_TOOLS];
-    for (int t = 0; t < ch->n_tools; t++) {
-        fflush(NULL);
-        pid[t] = fork();
-        if (pid[t] == 0) {
-            gr_run_result r;
-            int rc = limit > 0 ? gr_san_run_once(j, prog, ch->tools[t], variants, limit, &r)
-                               : gr_san_run(j, ch->tools[t], variants, &r);
-            char p[PATH_MAX];
-            snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
-            gr_run_result_save(p, rc, &r);
-            fflush(NULL);
-            _exit(0);
-        }
-    }
+    gr_tools_ctx ctx = {.j = j, .prog = prog, .variants = variants, .limit = limit,
+                        .text_max = GR_RUN_TEXT_MAX(j->x->rub.out_cap)};
+    gr_children c = {.n = j->ch->n_tools, .size = sizeof(gr_tool_back) + 2 * ctx.text_max, .fn = gr_san_tool_child,
+                     .ctx = &ctx};
+    char *back = calloc((size_t)c.n, c.size);
+    gr_child_outcome how[GR_MAX_TOOLS];
+    gr_children_run(&c, back, how);
     double longest = 0;
-    for (int t = 0; t < ch->n_tools; t++) {
-        if (pid[t] > 0) waitpid(pid[t], NULL, 0);
-        memset(&res[t], 0, sizeof res[t]);
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
-        gr_run_result_load(p, &f[t], &res[t]);
-        unlink(p);
+    for (int t = 0; t < c.n; t++) {
+        gr_tool_back *b = (gr_tool_back *)(back + (size_t)t * c.size);
+        f[t] = b->rc;
+        res[t] = b->r;
+        res[t].out = strdup(b->text);
+        res[t].err = strdup(b->text + b->out_len + 1);
+        if (how[t].end != GR_CHILD_DONE) { /* no verdict: as a run that never started */
+            char d[100];
+            gr_str why = {0};
+            gr_child_describe(&how[t], d, sizeof d);
+            gr_str_addf(&why, "the grader's process for this tool %s", d);
+            f[t] = -1;
+            res[t].start_failed = 1;
+            free(res[t].err);
+            res[t].err = why.s;
+        }
         if (res[t].wall_s > longest) longest = res[t].wall_s;
     }
+    free(back);
     return longest;
 }
 
@@ -119,24 +146,36 @@ gr_san_mode gr_san_decide(const gr_san_facts *f)
     return GR_SAN_SKIP;
 }
 
-/* What one chapter's probe hands back to gr_san_probe_pass (through shared memory). */
+/* What one chapter's probe hands back to gr_san_probe_pass (children.h). */
 typedef struct {
-    int ran, finished;
+    int finished;
     double ref_s[GR_MAX_TOOLS];
     char why[400];
 } gr_probe_ch;
 
+/* The chapters a probe pass runs: their rubric indices and references, where its runs go. */
+typedef struct {
+    const gr_config *x;
+    const gr_sub_state *s;
+    const char *work;
+    int n, rub[GR_MAX_CH];
+    char ref[GR_MAX_CH][PATH_MAX];
+} gr_probe_ctx;
+
 /* Every tool on one chapter's reference (gr_san_tools: the tools at once), in a folder of its own under work. */
-static void gr_san_probe_chapter(const gr_config *x, const gr_sub_state *s, const char *work,
-                                 const gr_chapter_rubric *ch, const char *ref, gr_probe_ch *out)
+static void gr_san_probe_chapter(int i, void *ctx, void *slot)
 {
+    const gr_probe_ctx *p = ctx;
+    const gr_config *x = p->x;
+    const gr_chapter_rubric *ch = &x->rub.ch[p->rub[i]];
+    gr_probe_ch *out = slot;
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/ch%d", work, ch->number);
+    snprintf(dir, sizeof dir, "%s/ch%d", p->work, ch->number);
     gr_mkdirs(dir, 0755);
-    const gr_chjob j = {.x = x, .s = s, .ch = ch, .ref = ref, .stu = ref, .work = dir};
+    const gr_chjob j = {.x = x, .s = p->s, .ch = ch, .ref = p->ref[i], .stu = p->ref[i], .work = dir};
     gr_run_result r[GR_MAX_TOOLS];
     int f[GR_MAX_TOOLS];
-    gr_san_tools(&j, ref, "all", x->rub.t_sanitizer, r, f);
+    gr_san_tools(&j, p->ref[i], "all", x->rub.t_sanitizer, r, f);
     out->finished = 1;
     for (int t = 0; t < ch->n_tools; t++) {
         out->ref_s[t] = r[t].wall_s;
@@ -150,7 +189,6 @@ static void gr_san_probe_chapter(const gr_config *x, const gr_sub_state *s, cons
         }
         gr_run_result_free(&r[t]);
     }
-    out->ran = 1;
 }
 
 /* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times.
@@ -159,43 +197,31 @@ static void gr_san_probe_chapter(const gr_config *x, const gr_sub_state *s, cons
 static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
                              char *why, size_t wlen)
 {
-    gr_probe_ch *out = mmap(NULL, GR_MAX_CH * sizeof *out, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (out == MAP_FAILED) {
-        snprintf(why, wlen, "the sanitizer probe could not share its results (mmap: %s)", strerror(errno));
-        return 0;
-    }
-    memset(out, 0, GR_MAX_CH * sizeof *out);
-    pid_t pid[GR_MAX_CH] = {0};
+    gr_probe_ctx p = {.x = x, .s = s, .work = work};
     for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
         const gr_chapter_rubric *ch = &x->rub.ch[i];
-        char ref[PATH_MAX], pristine[PATH_MAX];
+        char pristine[PATH_MAX];
         if (x->only_ch && ch->number != x->only_ch) continue;
-        if (!gr_pristine_path(x, ch, pristine, sizeof pristine) || !gr_have_reference(x, s->work, ch, ref, sizeof ref))
-            continue;
-        fflush(NULL);
-        pid[i] = fork();
-        if (pid[i] == 0) {
-            gr_san_probe_chapter(x, s, work, ch, ref, &out[i]);
-            fflush(NULL);
-            _exit(0);
-        }
-        if (pid[i] < 0) gr_san_probe_chapter(x, s, work, ch, ref, &out[i]); /* no process: here, in turn */
+        if (gr_pristine_path(x, ch, pristine, sizeof pristine) && gr_have_reference(x, s->work, ch, p.ref[p.n], PATH_MAX))
+            p.rub[p.n++] = i;
     }
+    gr_probe_ch out[GR_MAX_CH];
+    gr_child_outcome how[GR_MAX_CH];
+    gr_children_run(&(gr_children){.n = p.n, .size = sizeof out[0], .fn = gr_san_probe_chapter, .ctx = &p}, out, how);
     int all = 1;
-    for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
-        if (pid[i] > 0) waitpid(pid[i], NULL, 0);
-        if (pid[i] > 0 && !out[i].ran) { /* the chapter's process died before it said anything */
-            out[i].finished = 0;
-            snprintf(out[i].why, sizeof out[i].why, "on the reference of chapter %d: the probe's process died",
-                     x->rub.ch[i].number);
+    for (int k = 0; k < p.n; k++) {
+        if (how[k].end != GR_CHILD_DONE) {
+            char d[100];
+            gr_child_describe(&how[k], d, sizeof d);
+            snprintf(out[k].why, sizeof out[k].why, "on the reference of chapter %d: the probe's process %s",
+                     x->rub.ch[p.rub[k]].number, d);
         }
-        for (int t = 0; t < GR_MAX_TOOLS; t++) ref_s[i][t] = out[i].ref_s[t];
-        if ((out[i].ran || pid[i] > 0) && !out[i].finished && all) {
-            snprintf(why, wlen, "%s", out[i].why);
+        memcpy(ref_s[p.rub[k]], out[k].ref_s, sizeof out[k].ref_s);
+        if (!out[k].finished && all) {
+            snprintf(why, wlen, "%s", out[k].why);
             all = 0;
         }
     }
-    munmap(out, GR_MAX_CH * sizeof *out);
     return all;
 }
 
@@ -257,33 +283,6 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                  f.bwrap && !f.fallback_skip && !f.root ? " (outside bubblewrap only root can keep the course files closed)"
                  : f.bwrap && f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)" : ""); break;
     }
-}
-
-int gr_san_host_save(const char *path, const gr_san_host *h)
-{
-    json_t *o = json_object(), *t = json_array();
-    json_object_set_new(o, "mode", json_integer(h->mode));
-    json_object_set_new(o, "line", gr_jstr(h->line));
-    for (int i = 0; i < GR_MAX_CH; i++)
-        for (int k = 0; k < GR_MAX_TOOLS; k++) json_array_append_new(t, json_real(h->ref_s[i][k]));
-    json_object_set_new(o, "ref_s", t);
-    int rc = json_dump_file(o, path, 0);
-    json_decref(o);
-    return rc;
-}
-
-int gr_san_host_load(const char *path, gr_san_host *h)
-{
-    json_t *o = json_load_file(path, 0, NULL);
-    memset(h, 0, sizeof *h);
-    if (!o) return -1;
-    h->mode = (gr_san_mode)json_integer_value(json_object_get(o, "mode"));
-    snprintf(h->line, sizeof h->line, "%s", json_string_value(json_object_get(o, "line")) ?: "");
-    json_t *t = json_object_get(o, "ref_s");
-    for (int i = 0; i < GR_MAX_CH; i++)
-        for (int k = 0; k < GR_MAX_TOOLS; k++) h->ref_s[i][k] = json_number_value(json_array_get(t, (size_t)(i * GR_MAX_TOOLS + k)));
-    json_decref(o);
-    return 0;
 }
 
 /* Why no variant of this chapter is sanitized here, or NULL when they are. */
