@@ -1,12 +1,10 @@
 /*
- * children.h — the judge's one way to do work in processes of its own and hand the results back.
+ * children.h — the judge's one way to do its own work in processes at once and hand the results back.
  *
- * Trusted work only (a chapter's steps, a build, the sanitizer's tools, its probe): each piece runs in a
- * child forked from the grader, all at once, and hands back a result struct that holds no pointers (its
- * heap dies with it) in a slot of one shared mapping made before the forks. The parent zeroes the slots;
- * a child's slot counts only once the function returned in it (a flag set last), so a child that crashes
- * or exits early leaves "no result" and how it ended, never half a result. Untrusted programs go through
- * the sandbox (sandbox.h), which these children call as any code of the grader does.
+ * Each child hands back a struct without pointers (its heap dies with it) in a slot of one shared mapping
+ * made before the forks; a slot counts once the child's function returned (a flag set last), so a child
+ * that crashes or exits early leaves no result and how it ended, never half of one. Untrusted programs run
+ * through the sandbox (sandbox.h), which these children call like any code of the grader.
  */
 #ifndef GR_CHILDREN_H
 #define GR_CHILDREN_H
@@ -36,17 +34,15 @@ typedef struct {
     void *ctx;
 } gr_children;
 
-/* Runs c->fn for i in [0, n), each in a child of its own, and returns once every child is gone (none left
- * a zombie). results (n * size bytes) gets slot i where child i handed it back, zeros elsewhere; out[i]
- * how each ended. Where the mapping or a process cannot be made, fn runs here in turn. Returns how many
- * results came back. */
+/* Runs fn(i) for i in [0, n), each in a child, and returns once all are gone (no zombie). results (n * size
+ * bytes): slot i where child i handed it back, else zeros; out[i]: how it ended. Where the mapping or a
+ * process cannot be made, fn runs here in turn. Returns how many handed back. */
 int gr_children_run(const gr_children *c, void *results, gr_child_outcome *out);
 
 /* How a child ended from whether its flag was set and its wait status (pure). */
 gr_child_outcome gr_child_decode(int handed_back, int wait_status);
 
-/* One clause for a report: "handed back", "was killed by signal 6 (Aborted)", "exited with code 3 without a
- * result". */
+/* For a report: "handed back", "was killed by signal 6 (Aborted)", "exited with code 3 without a result". */
 void gr_child_describe(const gr_child_outcome *o, char *buf, size_t len);
 
 #endif /* GR_CHILDREN_H */

@@ -250,11 +250,17 @@ typedef struct {
     int probing;                      /* the preparation probes the sanitizer too (gr_prepare) */
 } gr_sub_run;
 
+/* The work tree of result c's chapter (its build goes in cw/build). */
+static void gr_chapter_tree(const gr_sub_run *g, int c, char cw[PATH_MAX])
+{
+    snprintf(cw, PATH_MAX, "%s/ch%d-%08x", g->st->work, g->x->rub.ch[g->idx[c]].number, g->st->salt);
+}
+
 static gr_chapter_run gr_chapter_start(const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
 {
     gr_chapter_run r = {.x = g->x, .s = s, .ch = &g->x->rub.ch[g->idx[c]], .cr = cr, .sub = g->sub,
                         .built = &g->built[c]};
-    snprintf(r.k.cw, sizeof r.k.cw, "%s/ch%d-%08x", s->work, r.ch->number, s->salt);
+    gr_chapter_tree(g, c, r.k.cw);
     return r;
 }
 
@@ -433,10 +439,9 @@ static void gr_prep_child(int i, void *ctx, void *slot)
         return;
     }
     int c = g->c[i - g->probing];
-    const gr_chapter_rubric *ch = &g->x->rub.ch[g->idx[c]];
     char cw[PATH_MAX];
-    snprintf(cw, sizeof cw, "%s/ch%d-%08x", g->st->work, ch->number, g->st->salt);
-    gr_build_chapter(g->x, g->st, ch, g->stu[c], cw, &b->build);
+    gr_chapter_tree(g, c, cw);
+    gr_build_chapter(g->x, g->st, &g->x->rub.ch[g->idx[c]], g->stu[c], cw, &b->build);
 }
 
 /* The next result, for chapter i of the rubric: its variants not run yet; missing (and why) where the
