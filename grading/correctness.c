@@ -46,24 +46,23 @@ static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_c
 {
     for (int i = first; i < first + count; i++) {
         gr_arg(c, "--size");
-        gr_arg(c, "%s", ch->edge[i]);
+        gr_arg(c, "%s", ch->edge[i].text);
     }
 }
 
 
 /* Reads the reference's dump rp and the student's sp of edge size s and compares them into *cmp. Returns
  * the reference's byte count, with *ref and *got to free (*got NULL when missing or of another length),
- * or -1 when there is no reference to hold the student to. dims/nd: the size's extents. */
+ * or -1 when there is no reference to hold the student to. */
 static long long gr_compare_dumps(const gr_chapter_rubric *ch, int s, const char *rp, const char *sp, gr_cmp *cmp,
-                                  char **ref, char **got, long long *dims, int *nd)
+                                  char **ref, char **got)
 {
     long long rb = gr_file_size(rp), sb = gr_file_size(sp);
     size_t len;
     *ref = rb >= 0 ? gr_read_capped(rp, (size_t)rb + 1, &len) : NULL;
     if (!*ref) return -1;
     *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
-    *nd = gr_size_dims(ch->edge[s], dims);
-    gr_compare(ch, dims, *nd, *ref, rb, *got, *got ? sb : (sb < 0 ? -1 : sb), cmp);
+    gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, *ref, rb, *got, *got ? sb : (sb < 0 ? -1 : sb), cmp);
     if (!*got && sb < 0) cmp->got_bytes = -1;
     return rb;
 }
@@ -78,21 +77,18 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
     gr_var_result *vr = j->cr->v;
     for (int v = 0; v < nv; v++) {
         for (int s = first; s < first + count; s++) {
-            char canon[64], rp[PATH_MAX], sp[PATH_MAX];
-            gr_size_canon(ch->edge[s], canon, sizeof canon);
-            wb_dump_path(rp, sizeof rp, refdir, vr[v].name, canon);
-            wb_dump_path(sp, sizeof sp, studir, vr[v].name, canon);
+            char rp[PATH_MAX], sp[PATH_MAX];
+            wb_dump_path(rp, sizeof rp, refdir, vr[v].name, ch->edge[s].canon);
+            wb_dump_path(sp, sizeof sp, studir, vr[v].name, ch->edge[s].canon);
             if (isolated_dir_fmt) { /* the variant was re-run alone: its own directory */
                 char alt[PATH_MAX];
                 snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
-                if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, canon);
+                if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, ch->edge[s].canon);
             }
             corr[v].runs_total++;
             char *ref, *got;
-            long long dims[3];
-            int nd;
             gr_cmp cmp;
-            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got, dims, &nd);
+            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got);
             if (rb < 0) continue; /* the reference has none: nothing to hold the student to */
             gr_size_ev *sev = &vr[v].ev.size[s];
             if (vr[v].ev.scalar && rb == 8 && got && !vr[v].ev.have1[s]) { /* first seed's sum */
@@ -105,7 +101,9 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             if (o > sev->out) sev->out = o; /* the worst over the seeds */
             if (o == GR_SZ_WRONG) {
                 gr_size_ev scan = *sev;
-                unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < nd ? (unsigned long long)dims[ch->cols_dim] : cmp.n;
+                const gr_size *z = &ch->edge[s];
+                unsigned long long cols =
+                    ch->cols_dim >= 0 && ch->cols_dim < z->n_dims ? (unsigned long long)z->d[ch->cols_dim] : cmp.n;
                 gr_diag_scan(ref, got, cmp.n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
                 int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
                 sev->pat = cmp.pattern;
@@ -124,8 +122,9 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             corr[v].runs_todo += cmp.pattern == GR_PAT_UNWRITTEN;
             corr[v].runs_missing += cmp.pattern == GR_PAT_LENGTH;
             size_t bl = strlen(corr[v].sizes_bad);
-            if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s]))
-                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
+            if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s].text))
+                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "",
+                         ch->edge[s].text);
             /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
              * A missing file only counts when nothing else is wrong. */
             int better = !corr[v].first[0] ||
@@ -136,13 +135,13 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 char pat[300], hint[300];
                 gr_pattern_text(ch, &cmp, pat, sizeof pat, hint, sizeof hint);
                 if (cmp.pattern == GR_PAT_LENGTH)
-                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed, ch->edge[s],
-                             pat, hint);
+                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed,
+                             ch->edge[s].text, pat, hint);
                 else
                     snprintf(corr[v].first, sizeof corr[v].first,
                              "seed %llu, size %s: first mismatch at %s: expected %s, got %s; %llu of %llu elements "
                              "wrong\nPattern: %s\nHint: %s",
-                             seed, ch->edge[s], cmp.where, cmp.expected, cmp.got, cmp.wrong, cmp.n, pat, hint);
+                             seed, ch->edge[s].text, cmp.where, cmp.expected, cmp.got, cmp.wrong, cmp.n, pat, hint);
             }
         }
     }
@@ -155,14 +154,11 @@ static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char 
 {
     int wrong = 0;
     for (int s = k->first; s < k->first + k->count && !wrong; s++) {
-        char canon[64], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
-        gr_size_canon(j->ch->edge[s], canon, sizeof canon);
-        wb_dump_path(rp, sizeof rp, refdir, variant, canon);
-        wb_dump_path(sp, sizeof sp, studir, variant, canon);
-        long long dims[3];
-        int nd;
+        char rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+        wb_dump_path(rp, sizeof rp, refdir, variant, j->ch->edge[s].canon);
+        wb_dump_path(sp, sizeof sp, studir, variant, j->ch->edge[s].canon);
         gr_cmp cmp;
-        if (gr_compare_dumps(j->ch, s, rp, sp, &cmp, &ref, &got, dims, &nd) < 0) continue;
+        if (gr_compare_dumps(j->ch, s, rp, sp, &cmp, &ref, &got) < 0) continue;
         wrong = cmp.pattern != GR_PAT_NONE && cmp.pattern != GR_PAT_UNWRITTEN;
         free(ref);
         free(got);
@@ -202,9 +198,8 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
 int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
 {
     for (int s = first; s < first + count; s++) {
-        char canon[64], p[PATH_MAX];
-        gr_size_canon(ch->edge[s], canon, sizeof canon);
-        wb_dump_path(p, sizeof p, dir, variant, canon);
+        char p[PATH_MAX];
+        wb_dump_path(p, sizeof p, dir, variant, ch->edge[s].canon);
         if (!gr_is_file(p)) return 0;
     }
     return 1;
@@ -301,10 +296,9 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         const gr_dump_chunk single = {k->seed, s, 1, k->limit};
         gr_run_alone(j, &single, variant, one, &c, &r);
         if (gr_dump_complete(one, ch, variant, s, 1)) {
-            char canon[64], from[PATH_MAX], to[PATH_MAX];
-            gr_size_canon(ch->edge[s], canon, sizeof canon);
-            wb_dump_path(from, sizeof from, one, variant, canon);
-            wb_dump_path(to, sizeof to, iso, variant, canon);
+            char from[PATH_MAX], to[PATH_MAX];
+            wb_dump_path(from, sizeof from, one, variant, ch->edge[s].canon);
+            wb_dump_path(to, sizeof to, iso, variant, ch->edge[s].canon);
             if (rename(from, to) != 0) LOG(j->x, "cannot move %s to %s", from, to);
         } else {
             corr->end[s] = gr_note_failure(corr, &c, &r);
@@ -354,28 +348,25 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
         snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, gr_is_dir(dir) ? dir : studir);
         json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
         for (int s = k->first; lines && s < k->first + k->count; s++) {
-            char canon[64], detail[300], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
-            gr_size_canon(ch->edge[s], canon, sizeof canon);
-            if (!gr_rows_input_written(lines, name, canon, detail, sizeof detail)) continue;
-            wb_dump_path(rp, sizeof rp, refdir, name, canon);
-            wb_dump_path(sp, sizeof sp, gr_is_dir(dir) ? dir : studir, name, canon);
-            long long dims[3];
-            int nd;
+            char detail[300], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+            if (!gr_rows_input_written(lines, name, ch->edge[s].canon, detail, sizeof detail)) continue;
+            wb_dump_path(rp, sizeof rp, refdir, name, ch->edge[s].canon);
+            wb_dump_path(sp, sizeof sp, gr_is_dir(dir) ? dir : studir, name, ch->edge[s].canon);
             gr_cmp cmp;
-            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got, dims, &nd);
+            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got);
             int counted = rb >= 0 && cmp.pattern != GR_PAT_NONE;
             if (rb >= 0) free(ref), free(got);
             gr_corr *c = &corr[v];
             if (!counted) {
                 c->runs_bad++;
                 size_t bl = strlen(c->sizes_bad);
-                if (bl < sizeof c->sizes_bad - 40 && !strstr(c->sizes_bad, ch->edge[s]))
-                    snprintf(c->sizes_bad + bl, sizeof c->sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
+                if (bl < sizeof c->sizes_bad - 40 && !strstr(c->sizes_bad, ch->edge[s].text))
+                    snprintf(c->sizes_bad + bl, sizeof c->sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s].text);
             }
             if (strncmp(c->first, "writes its input", 16)) { /* first in the feedback, and kept there */
                 char was[sizeof c->first];
                 snprintf(was, sizeof was, "%s", c->first);
-                snprintf(c->first, sizeof c->first, "%s, seed %llu, size %s%s%s", detail, k->seed, ch->edge[s],
+                snprintf(c->first, sizeof c->first, "%s, seed %llu, size %s%s%s", detail, k->seed, ch->edge[s].text,
                          was[0] ? "\n" : "", was);
                 c->first_len = 1;
                 c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_compare_run) */

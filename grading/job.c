@@ -93,7 +93,7 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
         gr_arg(&c, "--variant");
         gr_arg(&c, "%s", ch->var[0].name);
         gr_arg(&c, "--size");
-        gr_arg(&c, "%s", ch->edge[0]);
+        gr_arg(&c, "%s", ch->edge[0].text);
         gr_arg(&c, "--reps");
         gr_arg(&c, "1");
         gr_arg(&c, "--warmup");

@@ -37,9 +37,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
     int nsel = plan->nsel;
-    char jp[PATH_MAX], canon[64];
+    char jp[PATH_MAX];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
-    gr_size_canon(ch->perf_size, canon, sizeof canon);
     int got[GR_MAX_VAR] = {0};
     char jerr[200];
     json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
@@ -48,7 +47,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     json_array_foreach(lines, li, o)
     {
         wb_row row;
-        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, canon) || !(row.median_ms > 0)) continue;
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, ch->perf_size.canon) || !(row.median_ms > 0))
+            continue;
         if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
         /* Not a variant. Its measurement (chapters 3 and 4; the others restate the speed of light) is
          * not predicted: the reference pays it too, and the cross-check's calibration absorbs it. */
@@ -98,7 +98,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_arg(&c, "--variant");
     gr_arg(&c, "%s", list);
     gr_arg(&c, "--size");
-    gr_arg(&c, "%s", ch->perf_size);
+    gr_arg(&c, "%s", ch->perf_size.text);
     gr_arg(&c, "--reps");
     gr_arg(&c, "%d", reps);
     gr_arg(&c, "--warmup");
@@ -265,8 +265,8 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
                  "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
                  "the reference)",
-                 j->ch->perf_size, x->rub.rounds + x->rub.low_rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s,
-                 p_s, calib);
+                 j->ch->perf_size.text, x->rub.rounds + x->rub.low_rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo,
+                 d_s, p_s, calib);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
@@ -323,9 +323,7 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
     gr_ch_result *cr = j->cr;
     gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
     gr_honesty *hon = calloc(1, sizeof *hon);
-    char canon[64];
-    gr_size_canon(j->ch->perf_size, canon, sizeof canon);
-    gr_honesty_init(hon, canon);
+    gr_honesty_init(hon, j->ch->perf_size.canon);
     rs->hon = ss->hon = hon;
     rs->trusted = 1;
     int hi, hi_s;
@@ -379,7 +377,7 @@ void gr_perf_self(const gr_chjob *j)
         r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
         snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
                                                     "points are given when graded).",
-                 ch->perf_size, r->stu_ms);
+                 ch->perf_size.text, r->stu_ms);
     }
     snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: times only; the grader compares them with the reference "
                                                   "on the same GPU");

@@ -48,8 +48,8 @@ void gr_slow_counters(const gr_chjob *j, const char *variant, const char *kernel
          * (DRAM bytes, L2) and ncu's replays would wait on them; the pair is bounded by 2 x GR_CTR_RUN_S */
         gr_gpu_lock *l = j->s->lock;
         int alone = gr_gpu_take_for_run(l, GR_LOCK_ALONE);
-        const gr_ctr_req stu = {ncu, j->stu, variant, j->ch->perf_size, kernels},
-                         ref = {ncu, j->ref, variant, j->ch->perf_size, kernels};
+        const gr_ctr_req stu = {ncu, j->stu, variant, j->ch->perf_size.text, kernels},
+                         ref = {ncu, j->ref, variant, j->ch->perf_size.text, kernels};
         /* the reference first: its kernels are the fast ones; the slow student's run then gets what the
          * pair's 2 x GR_CTR_RUN_S leaves (a 49 ms kernel replayed for every pass outran 7.5 s on the H100) */
         double ref_s = 0;
