@@ -111,6 +111,12 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     char what[96];
     snprintf(what, sizeof what, "ch%d perf %s reps %d", ch->number, who, reps);
     gr_exec(&c, &r, what);
+    if (side->trusted && r.exited && r.code == WB_EXIT_NO_MEMORY) {
+        /* alone on the GPU, yet its memory is held (by a process outside the grader's lock, or one still
+         * ending): the GPU's state, never the entry's result; the student's own failure alone counts */
+        gr_run_result_free(&r);
+        gr_exec(&c, &r, what);
+    }
     if (!(r.exited && (r.code == 0 || r.code == 1))) {
         char d[200];
         gr_run_describe(&r, &c.o, d, sizeof d);
