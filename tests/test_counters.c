@@ -268,6 +268,34 @@ Test(counters, profiling_waits_for_room_in_the_budget)
     cr_assert(!gr_ctr_room(&b));
 }
 
+/* The reference's counters are kept per GPU model, build, chapter, variant and size: any one differing is
+ * another file, and the name is a plain file name whatever the GPU calls itself. */
+Test(counters, the_kept_reference_counters_are_named_by_all_they_depend_on)
+{
+    char a[256], b[256];
+    cr_assert_eq(gr_ctr_cache_name("NVIDIA H100 80GB HBM3", 0xabcull, 4, "tiled", "4096x4096x4096", a, sizeof a), 0);
+    cr_expect_str_eq(a, "NVIDIA_H100_80GB_HBM3_0000000000000abc_ch4_tiled_4096x4096x4096.csv");
+    const struct {
+        const char *gpu;
+        unsigned long long build;
+        int ch;
+        const char *var, *size;
+    } other[] = {{"NVIDIA H200", 0xabc, 4, "tiled", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabd, 4, "tiled", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabc, 3, "tiled", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabc, 4, "naive", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabc, 4, "tiled", "2048x2048x2048"}};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        cr_assert_eq(gr_ctr_cache_name(other[i].gpu, other[i].build, other[i].ch, other[i].var, other[i].size, b,
+                                       sizeof b),
+                     0);
+        cr_expect_str_neq(a, b);
+    }
+    cr_assert_eq(gr_ctr_cache_name("../../etc/x", 1, 1, "a/b", "1", b, sizeof b), 0);
+    cr_expect_null(strchr(b, '/'), "%s", b);
+    cr_expect_eq(gr_ctr_cache_name("NVIDIA H100", 1, 1, "v", "1", b, 16), -1, "too long: no name rather than a cut one");
+}
+
 /* On a GPU: the grader's own ncu command (gr_ctr_argv) for q, with ncu found here, after `make target`; its
  * output whole (*len bytes), ncu's exit in *rc. Skips where ncu is missing or the driver keeps the counters to
  * admins (the grader then says so in the feedback, tested above). */
