@@ -383,3 +383,40 @@ Test(counters_gpu, a_two_kernel_variant_reaches_its_own_kernel, .timeout = 180)
     cr_assert_gt(own, 0, "only the preparation's kernel was profiled:\n%.2000s", text);
     free(text);
 }
+
+/* The fake workbook of tests/test_grading_e2e.c with a stand-in ncu (it prints the H100 capture) and a
+ * stand-in nvidia-smi (a GPU model's name): a class of two entries whose plus is 40 times too slow. The
+ * reference's counters are profiled by the first entry's grading and read back by the second's (the log
+ * says which), kept in build/counters/ under the GPU model's name. */
+Test(counters, a_class_profiles_the_reference_once, .timeout = 300)
+{
+    wbt_skip_if_no_isolation();
+    static char out[WBT_OUT_MAX];
+    char dir[512], grade[PATH_MAX];
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
+                          "make -s -C %1$s build/grading-flags.json build/solution9 && "
+                          "(printf '#!/bin/sh\\ncat <<\"CSV\"\\n'; cat tests/captured/ncu_ch1_global.csv; echo CSV) > %1$s/bin/ncu && "
+                          "printf '#!/bin/sh\\ncase \"$*\" in *--query-gpu=name*) echo \"Fake GPU\";; esac\\n' > %1$s/bin/nvidia-smi && "
+                          "for e in a b; do mkdir -p %1$s/class/$e && cp -r tests/grading/fake-subs/good/. %1$s/class/$e/ && "
+                          "sed -i 's|^    for (int i = 0; i < n; i++) out\\[i\\] = in\\[i\\] + 1;|"
+                          "    for (int k = 0; k < 40; k++) for (int i = 0; i < n; i++) out[i] = in[i] + 1;|' "
+                          "%1$s/class/$e/chapters/09-fake/fake.cu; done && chmod -R a+rX %1$s && chmod a+x %1$s/bin/*",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json --seeds 5 "
+                      "--class class --out out --jobs 1 2>&1",
+                 dir, grade);
+    int ran = 0, kept = 0;
+    for (const char *p = out; (p = strstr(p, "ch9 ref counters plus")); p++) {
+        const char *rest = p + strlen("ch9 ref counters plus");
+        if (strstr(rest, ": kept from an earlier grading") == rest) kept++;
+        else if (strspn(rest, " ") > 1) ran++;
+    }
+    cr_expect_eq(ran, 1, "the reference profiled once in the class:\n%s", out);
+    cr_expect_eq(kept, 1, "the second entry reads the kept counters:\n%s", out);
+    cr_expect_eq(wbt_run(out, "ls %s/build/counters/Fake_GPU_*_ch9_plus_*.csv", dir), 0, "%s", out);
+    wbt_run(out, "chmod -R u+w %s; rm -rf %s", dir, dir);
+}
