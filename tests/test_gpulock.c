@@ -86,3 +86,45 @@ Test(gpulock, a_run_out_of_gpu_memory_beside_others_is_not_its_failure, .timeout
     json_decref(g);
     wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
 }
+
+/* On a GPU (issue 43): a class of three copies of the references and a memory hog (chapter 1's launcher
+ * takes all free GPU memory but 256 MiB and holds it for its process: every untimed run of it), four
+ * graders on one GPU. Every copy is graded with full marks and nothing caught: a run that met the hog's
+ * allocation went again alone. The same measured at class scale: tests/gpu-scale.sh hog. */
+Test(gpulock_gpu, a_memory_hog_costs_no_other_entry_anything, .timeout = 600)
+{
+    static char out[WBT_OUT_MAX];
+    wbt_require_gpu();
+    wbt_skip_if_no_isolation();
+    char dir[512], p[700];
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755);
+    snprintf(p, sizeof p, "%s/hog.txt", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs("    static void *hog = NULL;\n    if (!hog) {\n        size_t free_b = 0, total_b = 0;\n"
+          "        cudaMemGetInfo(&free_b, &total_b);\n"
+          "        if (free_b > ((size_t)256 << 20)) cudaMalloc(&hog, free_b - ((size_t)256 << 20));\n    }\n",
+          f);
+    fclose(f);
+    int rc = wbt_run(out, "mkdir -p %1$s/class && for e in a b c hog; do cp -r solutions %1$s/class/$e; done && "
+                          "f=%1$s/class/hog/01-reversal/reversal.cu && "
+                          "sed -i '/BEGIN TODO(shared-dynamic-launch)/r %1$s/hog.txt' $f && grep -q 'cudaMalloc(&hog' $f && "
+                          "chmod -R a+rX %1$s",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "./build/grade --class %1$s/class --ch 1 --jobs 4 --out %1$s/out > %1$s/log 2>&1", dir);
+    cr_expect(rc == 0 || rc == 1, "build/grade exit %d: see %s/log", rc, dir);
+    for (const char *e = "a\0b\0c\0"; *e; e += 2) {
+        snprintf(p, sizeof p, "%s/out/%s/grading.json", dir, e);
+        json_t *g = json_load_file(p, 0, NULL);
+        cr_assert_not_null(g, "%s missing: see %s/log", p, dir);
+        cr_expect_str_eq(json_string_value(json_object_get(g, "status")), "graded", "%s", p);
+        double score = json_number_value(json_object_get(g, "score"));
+        cr_expect_float_eq(score, json_number_value(json_object_get(g, "max_score")), 1e-9,
+                           "%s lost points beside the hog: see %s/log", e, dir);
+        json_decref(g);
+    }
+    wbt_run(out, "grep -c 'once more alone on the GPU' %s/log", dir);
+    cr_log_info("retries alone: %s", out);
+}
