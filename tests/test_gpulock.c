@@ -109,8 +109,8 @@ Test(gpulock_gpu, a_memory_hog_costs_no_other_entry_anything, .timeout = 600)
     fclose(f);
     int rc = wbt_run(out, "mkdir -p %1$s/class && for e in a b c hog; do cp -r solutions %1$s/class/$e; done && "
                           "f=%1$s/class/hog/01-reversal/reversal.cu && "
-                          "sed -i '/BEGIN TODO(shared-dynamic-launch)/r %1$s/hog.txt' $f && grep -q 'cudaMalloc(&hog' $f && "
-                          "chmod -R a+rX %1$s",
+                          "sed -i '/BEGIN TODO(shared-dynamic-launch)/r %1$s/hog.txt' $f && "
+                          "grep -q 'cudaMalloc(&hog' $f && chmod -R a+rX %1$s",
                      dir);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "./build/grade --class %1$s/class --ch 1 --jobs 4 --out %1$s/out > %1$s/log 2>&1", dir);
