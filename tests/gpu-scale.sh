@@ -4,8 +4,10 @@
 # stdout and OUT/*.csv, logs to OUT.
 #   five   the references graded five times in a row: wall, GPU held, score, caught, and each chapter's
 #          performance step (grading.json's steps); the mark is <= 60 s each, full marks, nothing caught
-#   noise  the references graded as a student NOISE_K times (default 3) under rubric.json and under a copy
-#          with 2 rounds: per variant the spread of the time ratio (1.0 ideally), and per chapter the
+#   noise  the references graded as a student NOISE_K times (default 2) under rubric.json (r1), a copy with
+#          reference_high 0 (r1h0: the reference runs the low count alone, 3 processes a chapter) and one
+#          with 2 rounds (r2): each grading's wall; per variant the spread of the time ratio (1.0 ideally),
+#          and per chapter the
 #          wall-clock cross-check's residual (extra repetitions' wall clock minus what the reported times
 #          predict, x the reference's calibration): 3 sigma of it is what wall_slack_s must cover, and the
 #          cross-check must last at least F / (F - wall_factor) x wall_slack_s to catch a forgery by F
@@ -55,28 +57,34 @@ five() {
 }
 
 noise() {
-    local k=${NOISE_K:-3} r i
-    python3 -c "import json; r = json.load(open('grading/rubric.json')); r['perf']['rounds'] = 2; json.dump(r, open('$out/rubric-r2.json', 'w'))"
-    for r in r1 r2; do
+    local k=${NOISE_K:-2} r i
+    python3 - "$out" << 'EOF'
+import json, sys
+for name, change in (("r1", {}), ("r1h0", {"reference_high": 0}), ("r2", {"rounds": 2})):
+    r = json.load(open("grading/rubric.json"))
+    r["perf"].update(change)
+    json.dump(r, open("%s/rubric-%s.json" % (sys.argv[1], name), "w"))
+EOF
+    for r in r1 r1h0 r2; do
         for i in $(seq "$k"); do
             local o="$out/noise-$r-$i" start
             start=$(now_ms)
-            ./build/grade solutions --rubric "$([ $r = r1 ] && echo grading/rubric.json || echo "$out/rubric-r2.json")" \
-                --out "$o" --quiet > "$o.log" 2>&1 || true
-            echo "rounds ${r#r}, run $i: $((($(now_ms) - start) / 1000)) s"
+            ./build/grade solutions --rubric "$out/rubric-$r.json" --out "$o" --quiet > "$o.log" 2>&1 || true
+            echo "$r run $i: $((($(now_ms) - start) / 1000)) s; $(grep -h '^  total' "$o.log" || echo 'no total')"
         done
     done
     python3 - "$out" << 'EOF'
 import glob, json, re, statistics as st, sys
 out = sys.argv[1]
 cross = re.compile(r"(\d+) extra repetitions took ([\d.]+) s, reported times predict ([\d.]+) s \(x([\d.]+)")
-for cfg in ("r1", "r2"):
+for cfg in ("r1", "r1h0", "r2"):
     ratios, resid = {}, {}
-    for d in sorted(glob.glob("%s/noise-%s-*/" % (out, cfg))):
+    for d in sorted(glob.glob("%s/noise-%s-[0-9]*/" % (out, cfg))):
         g = json.load(open(d + "grading.json"))
         for c in g["chapters"]:
             for v in c.get("variants") or []:
-                if v.get("time_ratio"): ratios.setdefault("ch%d %s" % (c["number"], v["variant"]), []).append(v["time_ratio"])
+                if v.get("time_ratio"):
+                    ratios.setdefault("ch%d %s" % (c["number"], v["variant"]), []).append(v["time_ratio"])
         for sec in open(d + "feedback.md").read().split("\n## Chapter ")[1:]:
             m = cross.search(sec)
             if m:
@@ -118,12 +126,12 @@ for x in ms:
 EOF
     for i in $(seq "${CLASS_REFS:-4}"); do cp -r solutions "$c/ref$i"; done
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" --out "$out/class20-out" \
-        --jobs 4 --no-sanitizer > "$out/class20.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" \
+        --out "$out/class20-out" --jobs 4 --no-sanitizer > "$out/class20.log" 2>&1 || true
     local wall=$(($(now_ms) - start))
-    python3 - "$out/class20-out" "$(python3 -c "import json; print(json.load(open('grading/rubric.json'))['perf']['bands'][0]['within'])")" << 'EOF'
+    python3 - "$out/class20-out" << 'EOF'
 import glob, json, sys
-band = float(sys.argv[2])
+band = json.load(open("grading/rubric.json"))["perf"]["bands"][0]["within"]
 slow = measured = 0
 why = {}
 for p in sorted(glob.glob(sys.argv[1] + "/*/grading.json")):
@@ -138,7 +146,8 @@ print("slow variants: %d, counters measured: %d (%.0f %%); by status: %s"
       % (slow, measured, 100.0 * measured / slow if slow else 0, why))
 EOF
     per_gpu_hour "$out/class20-out" "$wall" 1
-    echo "reference profiles kept: $(grep -c 'kept from an earlier grading' "$out/class20.log" || true) reads, $(grep -cE 'ref counters [^ ]+ +[0-9.]+ s' "$out/class20.log" || true) runs"
+    echo "the references' counters: $(grep -cE 'ref counters [^ ]+ +[0-9.]+ s' "$out/class20.log" || true) profiled," \
+        "$(grep -c 'kept from an earlier grading' "$out/class20.log" || true) read back"
 }
 
 hog() {
@@ -153,7 +162,7 @@ p = sys.argv[1]
 s = open(p).read()
 a = "    // BEGIN TODO(shared-dynamic-launch)\n"
 assert a in s
-s = s.replace(a, a + """    static void *hog = NULL; /* held until the process ends: every untimed run of this program */
+s = s.replace(a, a + """    static void *hog = NULL; /* held until the process ends */
     if (!hog) {
         size_t free_b = 0, total_b = 0;
         cudaMemGetInfo(&free_b, &total_b);
@@ -163,8 +172,8 @@ s = s.replace(a, a + """    static void *hog = NULL; /* held until the process e
 open(p, "w").write(s)
 EOF
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" --out "$out/hog-out" --jobs 4 \
-        > "$out/hog.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" --out "$out/hog-out" \
+        --jobs 4 > "$out/hog.log" 2>&1 || true
     per_gpu_hour "$out/hog-out" $(($(now_ms) - start)) 1
     echo "retries alone after an allocation failure: $(grep -c 'once more alone on the GPU' "$out/hog.log" || true)"
     python3 - "$out/hog-out" << 'EOF'
@@ -174,7 +183,8 @@ for p in sorted(glob.glob(sys.argv[1] + "/*/grading.json")):
     g = json.load(open(p))
     who = os.path.basename(os.path.dirname(p))
     caught = sum(len(v.get("caught") or []) for c in g["chapters"] for v in c.get("variants") or [])
-    print("%-10s %-14s %6.2f / %6.2f  caught %d" % (who, g.get("status"), g.get("score") or 0, g.get("max_score") or 0, caught))
+    print("%-10s %-14s %6.2f / %6.2f  caught %d"
+          % (who, g.get("status"), g.get("score") or 0, g.get("max_score") or 0, caught))
     if who.startswith("honest") and (g.get("status") != "graded" or g.get("score") != g.get("max_score") or caught):
         bad += 1
 print("honest entries not graded with full marks: %d" % bad)
@@ -232,11 +242,13 @@ gpus() {
     rm -rf "$c" && mkdir -p "$c"
     for i in $(seq "$n"); do cp -r solutions "$c/ref$i"; done
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=0 ./build/grade --class "$c" --out "$out/gpus-1" --ch "$ch" --quiet > "$out/gpus-1.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=0 ./build/grade --class "$c" --out "$out/gpus-1" --ch "$ch" --quiet \
+        > "$out/gpus-1.log" 2>&1 || true
     wall1=$(($(now_ms) - start))
     echo "one GPU:   $(per_gpu_hour "$out/gpus-1" "$wall1" 1)"
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=$all ./build/grade --class "$c" --out "$out/gpus-all" --ch "$ch" --quiet > "$out/gpus-all.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=$all ./build/grade --class "$c" --out "$out/gpus-all" --ch "$ch" --quiet \
+        > "$out/gpus-all.log" 2>&1 || true
     walln=$(($(now_ms) - start))
     echo "GPUs $all: $(per_gpu_hour "$out/gpus-all" "$walln" "$(echo "$all" | tr ',' '\n' | wc -l)")"
     echo "submissions per hour, all GPUs over one: $(python3 -c "print('%.2f' % ($wall1 / $walln))")"
