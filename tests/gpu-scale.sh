@@ -215,7 +215,8 @@ int main(int argc, char **argv)
     return e == cudaSuccess ? 0 : 6;
 }
 EOF
-    nvcc -o "$d/probe" "$d/probe.cu" > "$d/probe-build.log" 2>&1 || { cat "$d/probe-build.log"; return 1; }
+    "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -o "$d/probe" "$d/probe.cu" > "$d/probe-build.log" 2>&1 ||
+        { cat "$d/probe-build.log"; return 1; }
     export CUDA_MPS_PIPE_DIRECTORY=$d/pipe CUDA_MPS_LOG_DIRECTORY=$d/log
     if ! nvidia-cuda-mps-control -d; then echo "MPS did not start as $(id -un)"; return 1; fi
     trap 'echo quit | nvidia-cuda-mps-control || true' EXIT
