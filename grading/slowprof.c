@@ -38,7 +38,7 @@ static int gr_ctr_cache_lock(const gr_chjob *j, const char *variant, char *path,
     char *build = gr_read_capped(j->ref, (size_t)1 << 30, &bytes);
     if (model) model[strcspn(model, "\n")] = 0;
     int ok = model && st == 0 && model[0] && build &&
-             !gr_ctr_cache_name(model, wb_checksum64(build, bytes), j->ch->number, variant, j->ch->perf_size, name,
+             !gr_ctr_cache_name(model, wb_checksum64(build, bytes), j->ch->number, variant, j->ch->perf_size.canon, name,
                                 sizeof name);
     free(model);
     free(build);
