@@ -21,6 +21,17 @@ void gr_gpu_id(int k, char *id, size_t len)
     if (k >= gr_visible(k, id, len)) snprintf(id, len, "%d", k);
 }
 
+void gr_gpu_name(int k, char *out, size_t len)
+{
+    char id[64];
+    gr_gpu_id(k, id, sizeof id);
+    char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", id, NULL};
+    gr_str name = {0};
+    int st = gr_tool_run(argv, NULL, &name, NULL, 30);
+    snprintf(out, len, "%.*s", st ? 0 : (int)strcspn(gr_str_c(&name), "\r\n"), gr_str_c(&name));
+    gr_str_free(&name);
+}
+
 int gr_gpu_count(void)
 {
     int n = gr_visible(-1, NULL, 0);

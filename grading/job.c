@@ -70,6 +70,14 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     int locked = c->o.gpu && gr_gpu_take_for_run(c->lock, GR_LOCK_SHARED);
     int rc = gr_run(&c->o, r);
     if (locked) gr_gpu_release(c->lock);
+    if (locked && gr_gpu_retry_alone(r->exited, r->code, GR_LOCK_SHARED)) {
+        /* another run's memory is never this one's failure (a reference's above all): only alone counts */
+        LOG(c, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
+        gr_run_result_free(r);
+        locked = gr_gpu_take_for_run(c->lock, GR_LOCK_ALONE);
+        rc = gr_run(&c->o, r);
+        if (locked) gr_gpu_release(c->lock);
+    }
     if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);
     char d[300];
     gr_run_describe(r, &c->o, d, sizeof d);

@@ -78,6 +78,9 @@ typedef struct {
     int rounds, reps_lo, reps_hi, warmup;
     int low_rounds; /* the first rounds that also run the low count (1 to rounds); the rest run the high alone */
     double wall_slack_s, wall_factor, cross_check_s;
+    /* 1: the reference runs the high count too, and its wall clock calibrates the cross-check; 0: where
+     * its lines report their wall clock per repetition (rep_wall_ms) that calibrates it, one process less */
+    int reference_high;
     /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
      * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */
     double floor_margin, cpu_factor;
