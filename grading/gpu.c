@@ -1,6 +1,7 @@
 /* gpu.c — see gpu.h. */
 #define _GNU_SOURCE 1
 #include "gpu.h"
+#include "tool.h"
 
 /* The k-th entry of CUDA_VISIBLE_DEVICES into id (when id is not NULL); how many entries it has (0: unset). */
 static int gr_visible(int k, char *id, size_t len)
@@ -20,14 +21,27 @@ void gr_gpu_id(int k, char *id, size_t len)
     if (k >= gr_visible(k, id, len)) snprintf(id, len, "%d", k);
 }
 
+void gr_gpu_name(int k, char *out, size_t len)
+{
+    char id[64];
+    gr_gpu_id(k, id, sizeof id);
+    char *argv[] = {"nvidia-smi", "--query-gpu=name", "--format=csv,noheader", "-i", id, NULL};
+    gr_str name = {0};
+    int st = gr_tool_run(argv, NULL, &name, NULL, 30);
+    snprintf(out, len, "%.*s", st ? 0 : (int)strcspn(gr_str_c(&name), "\r\n"), gr_str_c(&name));
+    gr_str_free(&name);
+}
+
 int gr_gpu_count(void)
 {
     int n = gr_visible(-1, NULL, 0);
     if (n) return n;
-    int st;
-    char *out = gr_capture_cmd("nvidia-smi -L 2>/dev/null", 65536, &st);
-    for (char *p = out; p && (p = strstr(p, "GPU ")); p += 4)
+    char *argv[] = {"nvidia-smi", "-L", NULL};
+    gr_str o = {0};
+    gr_tool_run(argv, NULL, &o, NULL, 30);
+    const char *out = gr_str_c(&o);
+    for (const char *p = out; (p = strstr(p, "GPU ")); p += 4)
         if (p == out || p[-1] == '\n') n++;
-    free(out);
+    gr_str_free(&o);
     return n;
 }

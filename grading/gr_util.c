@@ -276,16 +276,3 @@ char *gr_utf8_clean(const char *s)
     *q = 0;
     return o;
 }
-
-/* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
-char *gr_capture_cmd(const char *cmd, size_t cap, int *status)
-{
-    FILE *p = popen(cmd, "r");
-    if (!p) return NULL;
-    char *buf = malloc(cap + 1);
-    size_t n = fread(buf, 1, cap, p);
-    buf[n] = 0;
-    int st = pclose(p);
-    if (status) *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-    return buf;
-}

@@ -90,9 +90,6 @@ const char *gr_tmpdir(void);
 const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,
                          int (*reach)(const char *path, char *blocked, size_t blen), char *blocked, size_t blen);
 
-/* Runs a trusted shell command (make, nvidia-smi) and returns its stdout, at most cap bytes. */
-char *gr_capture_cmd(const char *cmd, size_t cap, int *status);
-
 /* Calls fn on path and, depth first, on everything under it, without following symbolic links (fn gets
  * the lstat of each; a folder is given before what it holds). ctx is the caller's, handed to fn. */
 typedef void (*gr_walk_fn)(const char *path, const struct stat *st, void *ctx);

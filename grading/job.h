@@ -28,7 +28,7 @@ typedef struct {
 const char *gr_prog_kernels(const gr_prog_variant *pv, int npv, const char *variant);
 
 /* What the command line, the rubric and the host fixed before any submission is graded: filled once by
- * grade.c (and, for a class, by class.c: the sanitizer's way on this host, each grading child's GPU),
+ * grade.c (and, for a class, by course/class.c: the sanitizer's way on this host, each grading child's GPU),
  * then only read, as `const gr_config *`. */
 typedef struct {
     char root[PATH_MAX];           /* the workbook (cwd) */
@@ -48,11 +48,6 @@ typedef struct {
     gr_iso iso;                    /* how student code is kept from the course files (gr_iso_setup, grade.c) */
     gr_san_host san;               /* how compute-sanitizer runs on this host, when decided before the grading
                                     * (a class, make doctor); else each submission probes it (pipeline.c) */
-    /* the course around a class (course.h): the roster CSV (or ""), the LMS layout (gr_lms_kind, -2: detect),
-     * the similarity threshold in percent (0: off), the assignment's column in canvas-grades.csv */
-    char roster[PATH_MAX];
-    int lms, sim_threshold;
-    char assignment[128];
 } gr_config;
 
 /* What one submission's grading changes as it goes (gr_grade_one sets it up; the sanitizer probe makes

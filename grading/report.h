@@ -156,8 +156,4 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s);
  * 0.00) and is graded again on the next run, without --force (roster.h gr_roster_pending). */
 int gr_grading_not_run(const json_t *g);
 
-/* grades.csv and summary.md from every <out>/<student>/grading.json; chapters are the rubric's. Returns
- * the number of students. */
-int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term);
-
 #endif /* GR_REPORT_H */

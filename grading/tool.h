@@ -1,6 +1,6 @@
-/* tool.h — running a trusted tool of the course pages (gnuplot, sim_c): argv without a shell, standard
- * input from a file or nothing, standard output captured, a time limit. Student code never runs here
- * (that is sandbox.h); these tools only read files the grader wrote. */
+/* tool.h — the one way the grader and the course run a trusted command (nvidia-smi, gnuplot, sim_c,
+ * sbatch): argv without a shell, standard input from a file or nothing, standard output and error
+ * captured, a time limit. Student code never runs here (that is sandbox.h). */
 #ifndef GR_TOOL_H
 #define GR_TOOL_H
 #include "gr_util.h"

@@ -1,5 +1,5 @@
-# mk/grader.mk — the autograder (grading/): its program, the compile command it records, and the targets
-# that run it.
+# mk/grader.mk — the autograder: the judge (grading/, build/grade) and the course's program (course/,
+# build/course, a class), the compile command the judge records, and the targets that run them.
 # make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]   one submission
 # make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1]                   a class (resumable)
 # make check [CH=n]                                                        the student's practice run
@@ -14,7 +14,7 @@ GRADER_DEPS_PKGS := libjansson-dev libarchive-dev $(COURSE_LIB_PKGS)
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
                $(if $(filter command line,$(origin OUT)),--out $(call shq,$(OUT))) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(call shq,$(RUBRIC))) $(GRADE_FLAGS)
-# The class's course options (grading/course.h): ROSTER=file.csv LMS=canvas|moodle|gradescope|plain (default: detected)
+# The class's course options (course/course.h): ROSTER=file.csv LMS=canvas|moodle|gradescope|plain (default: detected)
 # SIMILARITY=off|PCT ASSIGNMENT="name of the Canvas column"
 COURSE_ARGS  = $(if $(ROSTER),--roster $(call shq,$(ROSTER))) $(if $(LMS),--lms $(LMS)) \
                $(if $(filter off 0 no,$(SIMILARITY)),--no-similarity,$(if $(SIMILARITY),--similarity $(SIMILARITY))) \
@@ -32,6 +32,13 @@ grader-deps: $(BUILD)/grading/.deps-ok
 
 $(GRADER): $(OBJ)/grading/grade.o $(LINK_GRADING) $(GRADING_FLAGS)
 	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
+
+# The class on the judge (course/): the student release has no course/, hence no build/course.
+COURSE_BIN := $(if $(LIB_COURSE),$(BUILD)/course)
+ifneq ($(COURSE_BIN),)
+$(COURSE_BIN): $(OBJ)/course/main.o $(LINK_COURSE) $(GRADING_FLAGS)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_COURSE) $(SYSLIBS_GRADING) $(PUBLISH)
+endif
 
 # The compile command and the libraries, recorded for the grader (it reads this file instead of calling
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
@@ -75,7 +82,7 @@ grade:
 	@$(MAKE) --no-print-directory $(SOLUTIONS)
 	./$(GRADER) $(GRADE_ARGS) $(call shq,$(SUB))
 
-# ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (grading/slurm.h);
+# ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (course/slurm.h);
 # it waits for the merge job, so the target ends when the class is graded.
 ENGINE ?= local
 SLURM_ARGS = --engine $(ENGINE) $(if $(PARTITION),--partition $(PARTITION)) $(if $(GRES),--gres $(GRES)) $(if $(TIME),--time $(TIME))
@@ -89,11 +96,11 @@ engine_run = $(if $(filter slurm,$(ENGINE)),$(if $(shell command -v srun),,$(err
 grade-class:
 	$(course_only)
 	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
-	@$(call build_quietly,$(GRADER) $(BUILD)/doctor)
-	@./$(GRADER) --validate $(GRADE_ARGS) $(COURSE_ARGS) --class $(call shq,$(SUBS))
+	@$(call build_quietly,$(GRADER) $(COURSE_BIN) $(BUILD)/doctor)
+	@./$(COURSE_BIN) --validate $(GRADE_ARGS) $(COURSE_ARGS) --class $(call shq,$(SUBS))
 	@$(if $(filter slurm,$(ENGINE)),true,$(GPU_REQUIRED))
 	@$(MAKE) --no-print-directory $(SOLUTIONS)
-	./$(GRADER) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
+	./$(COURSE_BIN) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
 
 # make check needs no GPU: without one the grader runs what needs none and says what it did not check
 # (grading/check.h; exits 7 or 8). With one, the references are built where this copy has them (the

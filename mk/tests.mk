@@ -13,7 +13,7 @@ PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/p
 .PHONY: test deps slurm-deps course-deps isolation-deps packages
 
 # The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
-$(BUILD)/tests/%.o: INCLUDES = $(INC_GRADING) -Itools/inspect -Itools/results -Itools/mutate
+$(BUILD)/tests/%.o: INCLUDES = $(INC_COURSE) -Itools/inspect -Itools/results -Itools/mutate
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
 	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
@@ -60,7 +60,7 @@ SLURM_TEST_PKGS := slurm-wlm munge
 slurm-deps:
 	-@$(call ensure_packages,command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged,$(SLURM_TEST_PKGS),the Slurm test)
 
-# The course pages' tools (grading/course.h): sim_c (similarity-tester), gnuplot, and headless Chromium for
+# The course pages' tools (course/course.h): sim_c (similarity-tester), gnuplot, and headless Chromium for
 # the pages' rendering test. Optional like Slurm: without them the pages say what is left out, and the
 # Chromium test skips with the reason.
 COURSE_TOOL_PKGS := similarity-tester gnuplot-nox chromium
@@ -83,7 +83,7 @@ packages:
 	  'the course pages' '$(COURSE_TOOL_PKGS)' 'make handouts' '$(HANDOUT_DEPS_PKGS)'
 
 # Every prerequisite of `make test`, here and nowhere else.
-TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
+TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) $(COURSE_BIN) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
                $(if $(wildcard tests/cases/case-gen.c),$(CASE_GEN) $(CASES_BUGS)) \
                $(if $(wildcard tests/test_mutate.c),$(MUTATE))

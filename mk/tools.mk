@@ -135,9 +135,9 @@ diagnose-mutants:
 	$(course_only)
 	@$(MAKE) -s --no-print-directory $(BUILD)/doctor
 	@$(GPU_REQUIRED)
-	@$(MAKE) --no-print-directory $(GRADER) $(MUTATE) $(SOLUTIONS)
+	@$(MAKE) --no-print-directory $(GRADER) $(COURSE_BIN) $(MUTATE) $(SOLUTIONS)
 	./$(MUTATE) --out $(MUTANTS) $(if $(CH),--ch $(CH))
-	-./$(GRADER) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null
-	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(GRADER) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null; fi
+	-./$(COURSE_BIN) --class $(MUTANTS)/subs --out $(MUTANTS)/out --no-perf --jobs $(MUTANT_JOBS) --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null
+	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(COURSE_BIN) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null; fi
 	./$(MUTATE) --report $(MUTANTS)
 

@@ -69,7 +69,7 @@ slow_mutants() {
             while read -r id; do [ -d "$m/subs-perf/$id" ] && cp -r "$m/subs-perf/$id" "$subs/"; done
         echo "screened by $SLOW_SCREEN: $(ls "$subs" | wc -l) of $(ls "$m/subs-perf" | wc -l) to grade"
     fi
-    timeout -k 5 "${SLOW_S:-540}" ./build/grade --class "$subs" --out "$m/out-perf" --jobs 4 --no-sanitizer \
+    timeout -k 5 "${SLOW_S:-540}" ./build/course --class "$subs" --out "$m/out-perf" --jobs 4 --no-sanitizer \
         --seeds 20261123 > "$out/slow-grade.log" 2>&1 || true
     ./build/mutate --report "$m" | tee "$out/slow-report.txt" | sed -n '/^Slow mutants (correct/,$p'
     return "${PIPESTATUS[0]}"

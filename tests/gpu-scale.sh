@@ -29,7 +29,7 @@ if [ $# -ne 2 ]; then echo "$usage" >&2; exit 2; fi
 what=$1 out=$2
 case $what in five | noise | class | hog | mps | gpus) mkdir -p "$out" ;; *) echo "$usage" >&2; exit 2 ;; esac
 command -v python3 > /dev/null || { echo "$0: python3 is needed to read grading.json" >&2; exit 2; }
-build() { make -s -j"$(nproc)" build/grade build/mutate references > "$out/$what-build.log" 2>&1; }
+build() { make -s -j"$(nproc)" build/grade build/course build/mutate references > "$out/$what-build.log" 2>&1; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 # A grading's row: wall, GPU held, score/max, caught, each chapter's performance step.
@@ -129,7 +129,7 @@ for x in ms:
 EOF
     for i in $(seq "${CLASS_REFS:-4}"); do cp -r solutions "$c/ref$i"; done
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" \
+    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/course --class "$c" \
         --out "$out/class20-out" --jobs 4 --no-sanitizer > "$out/class20.log" 2>&1 || true
     local wall=$(($(now_ms) - start))
     python3 - "$out/class20-out" << 'EOF'
@@ -175,7 +175,7 @@ s = s.replace(a, a + """    static void *hog = NULL; /* held until the process e
 open(p, "w").write(s)
 EOF
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" --out "$out/hog-out" \
+    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/course --class "$c" --out "$out/hog-out" \
         --jobs 4 > "$out/hog.log" 2>&1 || true
     per_gpu_hour "$out/hog-out" $(($(now_ms) - start)) 1
     echo "retries alone after an allocation failure: $(grep -c 'once more alone on the GPU' "$out/hog.log" || true)"
@@ -246,12 +246,12 @@ gpus() {
     rm -rf "$c" && mkdir -p "$c"
     for i in $(seq "$n"); do cp -r solutions "$c/ref$i"; done
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=0 ./build/grade --class "$c" --out "$out/gpus-1" --ch "$ch" --quiet \
+    CUDA_VISIBLE_DEVICES=0 ./build/course --class "$c" --out "$out/gpus-1" --ch "$ch" --quiet \
         > "$out/gpus-1.log" 2>&1 || true
     wall1=$(($(now_ms) - start))
     echo "one GPU:   $(per_gpu_hour "$out/gpus-1" "$wall1" 1)"
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=$all ./build/grade --class "$c" --out "$out/gpus-all" --ch "$ch" --quiet \
+    CUDA_VISIBLE_DEVICES=$all ./build/course --class "$c" --out "$out/gpus-all" --ch "$ch" --quiet \
         > "$out/gpus-all.log" 2>&1 || true
     walln=$(($(now_ms) - start))
     echo "GPUs $all: $(per_gpu_hour "$out/gpus-all" "$walln" "$(echo "$all" | tr ',' '\n' | wc -l)")"

@@ -393,7 +393,7 @@ Test(counters, a_class_profiles_the_reference_once, .timeout = 300)
     wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     char dir[512], grade[PATH_MAX];
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     wbt_tmpdir(dir, sizeof dir);
     chmod(dir, 0755); /* the programs run as other users when the tests run as root */
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "

@@ -1,4 +1,4 @@
-/* The course around the grader (grading/course.h): LMS file names, the roster, the similarity's inputs and
+/* The course around the grader (course/course.h): LMS file names, the roster, the similarity's inputs and
  * parser, Markdown to HTML; then the fake workbook's class (tests/test_grading_e2e.c's, no GPU) graded
  * through Canvas's, Moodle's and Gradescope's bulk downloads with a roster, the CSVs and pages checked, and
  * class.html and a feedback.html rendered in headless Chromium: a screenshot that is not blank, and the
@@ -223,7 +223,7 @@ static int grade_class(const char *extra, char **log)
 {
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], p[PATH_MAX];
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     wbt_run(out, "chmod -R a+rX %s", dir);
     int rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=%s/bin:$PATH %s --class %s/export --out %s/out --seeds 5 "
                           "--jobs 2 --rubric rubric.json %s > %s/class.log 2>&1",

@@ -113,8 +113,8 @@ Test(gpulock_gpu, a_memory_hog_costs_no_other_entry_anything, .timeout = 600)
                           "grep -q 'cudaMalloc(&hog' $f && chmod -R a+rX %1$s",
                      dir);
     cr_assert_eq(rc, 0, "%s", out);
-    rc = wbt_run(out, "./build/grade --class %1$s/class --ch 1 --jobs 4 --out %1$s/out > %1$s/log 2>&1", dir);
-    cr_expect(rc == 0 || rc == 1, "build/grade exit %d: see %s/log", rc, dir);
+    rc = wbt_run(out, "./build/course --class %1$s/class --ch 1 --jobs 4 --out %1$s/out > %1$s/log 2>&1", dir);
+    cr_expect(rc == 0 || rc == 1, "build/course exit %d: see %s/log", rc, dir);
     for (const char *e = "a\0b\0c\0"; *e; e += 2) {
         snprintf(p, sizeof p, "%s/out/%s/grading.json", dir, e);
         json_t *g = json_load_file(p, 0, NULL);

@@ -8,6 +8,7 @@
 
 #include "regions.h"
 #include "report.h"
+#include "grades.h"
 #include "correctness.h"
 #include "sanitizer.h"
 

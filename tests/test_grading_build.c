@@ -206,7 +206,7 @@ Test(grading_cli, an_empty_submission_or_class_is_refused_and_nothing_is_written
         char args[600], says[600];
         snprintf(args, sizeof args, cases[i].args, dir, dir);
         snprintf(says, sizeof says, cases[i].says, dir, dir);
-        rc = wbt_run(out, "./build/grade --quiet --seeds 5 --out %s/out %s", dir, args);
+        rc = wbt_run(out, "./build/%s --quiet --seeds 5 --out %s/out %s", strncmp(args, "--class", 7) ? "grade" : "course", dir, args);
         cr_expect_eq(rc, GR_EXIT_USAGE, "grade %s: exit %d\n%s", args, rc, out);
         cr_expect(strstr(out, says) != NULL, "grade %s: '%s' not in\n%s", args, says, out);
         cr_expect(strchr(out, '\n') == strrchr(out, '\n'), "grade %s: more than one line\n%s", args, out);
@@ -216,7 +216,7 @@ Test(grading_cli, an_empty_submission_or_class_is_refused_and_nothing_is_written
     }
     /* --validate on what can be graded: exit 0, nothing written, no GPU asked; a class's entry graded alone
      * (--student, a Slurm task) is graded even when empty, as the local engine grades it */
-    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/grade --validate --out %s/out --class build/cases/bugs/ch9"
+    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/course --validate --out %s/out --class build/cases/bugs/ch9"
                       " && ./build/grade --validate --student ann --out %s/out %s/empty", dir, dir, dir, dir);
     cr_expect_eq(rc, 0, "%s", out);
     cr_expect_str_eq(out, "");

@@ -19,7 +19,7 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     char root[64], grade[PATH_MAX], subs[PATH_MAX], expect[PATH_MAX];
     wbt_tmpdir_open(root, sizeof root);
     chmod(root, 0755); /* the programs run as nobody when the tests run as root */
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     cr_assert_not_null(realpath("tests/cases/09-fake/bugs/expected.json", expect));
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && chmod -R a+rX %s", root, root, root,
@@ -33,7 +33,7 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     char log[256];
     snprintf(log, sizeof log, "%s/class.log", root);
     char *text = gr_read_capped(log, 1 << 20, NULL);
-    cr_assert_eq(rc, 0, "build/grade --class exit %d\n%s", rc, text ? text : "");
+    cr_assert_eq(rc, 0, "build/course --class exit %d\n%s", rc, text ? text : "");
     free(text);
     json_t *doc = load("%s", expect), *want = json_object_get(doc, "cases");
     const char *name;

@@ -19,7 +19,7 @@ Test(grading_gpu, hostile_and_buggy_submissions_as_a_class, .timeout = 900)
 {
     static char out[WBT_OUT_MAX];
     wbt_require_gpu();
-    int rc = wbt_run(out, "rm -rf " TG "/class && mkdir -p " TG " && ./build/grade --class " SUBS " --out " TG
+    int rc = wbt_run(out, "rm -rf " TG "/class && mkdir -p " TG " && ./build/course --class " SUBS " --out " TG
                           "/class --rubric tests/grading/rubric-ch1.json --no-perf --no-sanitizer --seeds 7 --jobs 8 "
                           "> " TG "/class.log 2>&1");
     cr_assert_eq(rc, 0, "see " TG "/class.log");

@@ -195,9 +195,9 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
     unlink(ESCAPED);
     unlink(BOMB);
     double t0 = gr_now();
-    int rc = wbt_run(out, "./build/grade --class " TH "/cls --out " TH "/out --seeds 7,8 > " TH "/grade.log 2>&1");
+    int rc = wbt_run(out, "./build/course --class " TH "/cls --out " TH "/out --seeds 7,8 > " TH "/grade.log 2>&1");
     double wall = gr_now() - t0;
-    cr_expect_eq(rc, 0, "build/grade exit %d: see " TH "/grade.log", rc);
+    cr_expect_eq(rc, 0, "build/course exit %d: see " TH "/grade.log", rc);
     int knocked = knocks(l);
     close(l);
     gr_str table = {0};

@@ -120,8 +120,8 @@ Test(makefile, sub_paths_with_spaces_and_quotes_reach_the_grader_whole, .timeout
             cr_assert_not_null(f);
             fputs(paths[i], f);
             fclose(f);
-            int rc = wbt_run(out, WBT_MAKE " -n %s=\"$(cat '%s')\" %s 2>&1 | grep '^./build/grade' "
-                                  "| sed 's|^./build/grade|printf \"<%%s>\\\\n\"|' | sh",
+            int rc = wbt_run(out, WBT_MAKE " -n %s=\"$(cat '%s')\" %s 2>&1 | grep -E '^./build/(grade|course)' "
+                                  "| sed -E 's@^./build/(grade|course)@printf \"<%%s>\\\\n\"@' | sh",
                              klass ? "SUBS" : "SUB", file, klass ? "grade-class" : "grade");
             char want[200];
             snprintf(want, sizeof want, "<%s>\n", paths[i]);
@@ -268,17 +268,20 @@ Test(makefile, plain_make_is_help, .timeout = 60)
 
 /* Each program links the libraries it uses and no other, and each folder's objects see only the include
  * paths of the folders they use (mk/libs.mk): the results tool knows nothing of the grader, the grader
- * nothing of the tools. Read from the commands `make -n -B` prints. */
+ * nothing of the tools nor of the course. Read from the commands `make -n -B` prints. */
 Test(makefile, programs_link_and_include_only_what_they_use, .timeout = 120)
 {
     static const struct {
         const char *target, *must, *must_not;
     } cases[] = {
         {"build/obj/common/jsonl.o", "-Icommon ", "-Igrading -Itools/"},
-        {"build/obj/grading/rubric.o", "-Icommon -Igrading ", "-Itools/"},
+        {"build/obj/grading/rubric.o", "-Icommon -Igrading ", "-Itools/ -Icourse"},
+        {"build/obj/course/class.o", "-Icommon -Igrading -Icourse ", "-Itools/"},
         {"build/obj/tools/results/main.o", "-Icommon -Itools/results ", "-Igrading -Itools/inspect -Itools/mutate"},
         {"build/obj/tools/inspect/names.o", "-Icommon -Igrading -Itools/inspect ", "-Itools/results -Itools/mutate"},
-        {"build/grade", "build/lib/libgrading.a build/lib/libwbcommon.a", "libinspect libwbresults libmutate"},
+        {"build/grade", "build/lib/libgrading.a build/lib/libwbcommon.a", "libinspect libwbresults libmutate libcourse"},
+        {"build/course", "build/lib/libcourse.a build/lib/libgrading.a build/lib/libwbcommon.a",
+         "libinspect libwbresults libmutate"},
         {"build/handouts/wbresults", "build/lib/libwbresults.a build/lib/libwbcommon.a", "libgrading libinspect libmutate"},
         {"build/inspect", "build/lib/libinspect.a build/lib/libgrading.a build/lib/libwbcommon.a",
          "libwbresults libmutate"},
@@ -580,7 +583,7 @@ Test(makefile, two_gradings_at_once_in_a_fresh_checkout_end_as_alone, .timeout =
 #endif
     char dir[512];
     wbt_tmpdir(dir, sizeof dir);
-    int rc = wbt_run(out, "set -e; cp -r Makefile mk scripts common grading chapters solutions tools '%1$s'/; "
+    int rc = wbt_run(out, "set -e; cp -r Makefile mk scripts common grading course chapters solutions tools '%1$s'/; "
                           "cp -r build/cases/bugs/ch9 '%1$s'/subs", dir);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out,

@@ -14,7 +14,7 @@
 #include "roster.h"
 
 static char dir[64];
-static char grade[PATH_MAX];
+static char grade[PATH_MAX], course[PATH_MAX]; /* the judge, the class's program */
 static void setup(void)
 {
     wbt_tmpdir(dir, sizeof dir);
@@ -32,6 +32,7 @@ static void fake_workbook(int no_gpu)
 {
     static char out[WBT_OUT_MAX];
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", course), "build/course is not built");
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json && "
                           "make -s -B -C %s build/solution9 %s && mkdir %s/class && chmod -R a+rX %s",
                      dir, dir, dir, dir, no_gpu ? "NVCCFLAGS='-O1 -std=gnu11 -x c -Icommon -DFAKE_NO_GPU'" : "", dir, dir);
@@ -44,7 +45,7 @@ static int run_grade(const char *name, const char *args)
     static char out[WBT_OUT_MAX];
     return wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=%s/bin:$PATH %s --rubric rubric.json --seeds 5 %s "
                         "> %s/%s.log 2> %s/%s.err",
-                   dir, dir, grade, args, dir, name, dir, name);
+                   dir, dir, strstr(args, "--class") ? course : grade, args, dir, name, dir, name);
 }
 
 static char *file_of(const char *name)
@@ -204,8 +205,8 @@ Test(not_graded, a_grader_crash_leaves_an_empty_cell_and_is_retried, .timeout = 
     fake_workbook(0);
     cr_assert_eq(wbt_run(out, "for s in a b; do cp -r build/cases/bugs/ch9/good %s/class/$s; done && chmod -R a+rX %s/class", dir, dir), 0,
                  "%s", out);
-    /* --jobs 1: once out/a exists, the child of the grader named "grade" grades entry a; kill it while it
-     * works (before that, a child named "grade" may be a popen's shell about to exec nvidia-smi). A grader
+    /* --jobs 1: once out/a exists, the child of build/course named "course" grades entry a; kill it while it
+     * works (before that, a child named "course" may be tool.c's, about to exec nvidia-smi). A grader
      * that ends before (a refusal) ends the wait at once, with its own reason. */
     int rc = wbt_run(out,
                      "cd %s && export WB_GRADE_LOCK_DIR=$PWD TMPDIR=$PWD && PATH=%s/bin:$PATH; "
@@ -213,11 +214,11 @@ Test(not_graded, a_grader_crash_leaves_an_empty_cell_and_is_retried, .timeout = 
                      "c=; for i in $(seq 400); do kill -0 $g 2>/dev/null || break; "
                      "  [ -d out/a ] || { sleep 0.05; continue; }; "
                      "  for s in /proc/[0-9]*/stat; do read -r pid comm st ppid rest < $s 2>/dev/null || continue; "
-                     "    [ \"$ppid\" = $g ] && [ \"$comm\" = '(grade)' ] && c=$pid && break; done; "
+                     "    [ \"$ppid\" = $g ] && [ \"$comm\" = '(course)' ] && c=$pid && break; done; "
                      "  [ -n \"$c\" ] && break; sleep 0.05; done; "
                      "[ -n \"$c\" ] && kill -9 $c; wait $g; rc=$?; "
                      "[ -n \"$c\" ] || { echo \"no grading child found: the grader ended (exit $rc) first\"; cat k.err; exit 99; }; exit $rc",
-                     dir, dir, grade);
+                     dir, dir, course);
     cr_assert_eq(rc, GR_EXIT_NOT_GRADED, "exit %d\n%s", rc, out);
     assert_one_line("k", "1 of 2 entries not graded");
     assert_one_line("k", "a: the grader failed on this submission (signal 9)");
@@ -271,7 +272,7 @@ Test(not_graded, an_unwritable_out_fails_at_once, .timeout = 120)
             snprintf(name, sizeof name, "io%d%d", c, m);
             double t0 = gr_now();
             int rc = wbt_run(out, "cd %s && %s%s --rubric rubric.json --out %s/%s %s > %s.log 2> %s.err", dir, cases[c].ro ? ro_prefix : "",
-                             grade, dir, cases[c].out, modes[m], name, name);
+                             m ? course : grade, dir, cases[c].out, modes[m], name, name);
             double dt = gr_now() - t0;
             snprintf(args, sizeof args, "%s/%s: %s", dir, cases[c].out, cases[c].want);
             cr_expect_eq(rc, GR_EXIT_IO, "--out %s %s: exit %d\n%s", cases[c].out, modes[m], rc, out);

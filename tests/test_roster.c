@@ -1,4 +1,4 @@
-/* grading/roster: the LMS name is the student id, byte for byte; folders never collide; the mapping is
+/* course/roster: the LMS name is the student id, byte for byte; folders never collide; the mapping is
  * recorded. Then the grader itself on the fake workbook: a class whose entries would have collided
  * (lee, ann / lee  ann; one name as .zip and .tar.gz; Zoë Ångström) is graded and listed in full. */
 #define _GNU_SOURCE 1
@@ -9,6 +9,7 @@
 #include "report.h"
 #include "gr_util.h"
 #include "roster.h"
+#include "grades.h"
 #include "class.h"
 
 static char dir[64];
@@ -165,7 +166,7 @@ Test(roster, a_class_of_colliding_names_is_graded_and_listed_in_full, .timeout =
     wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX], p[512];
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     chmod(dir, 0755);
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && mkdir %s/class && "

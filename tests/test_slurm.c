@@ -1,6 +1,6 @@
 /* The Slurm engine against a real Slurm: tests/slurm/cluster.sh starts munged, slurmctld and slurmd as a
  * single-node cluster under a temporary folder; a class of the fake workbook (as tests/test_grading_e2e.c
- * grades it locally) goes through `grade --class … --engine slurm`, and its grades.csv must equal the
+ * grades it locally) goes through `course --class … --engine slurm`, and its grades.csv must equal the
  * local engine's. The fixture stops every daemon and removes the folder even when an assertion fails.
  * Where Slurm cannot start (not root, not installed, daemons fail) the test skips with the reason. */
 #define _GNU_SOURCE 1
@@ -50,7 +50,7 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX];
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     cluster_start(out);
     /* the class: two folders and an archive whose name needs quoting */
@@ -86,7 +86,7 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     cr_expect_not_null(strstr(out, "nothing left to grade"), "%s", out);
 }
 
-/* The merge job (`grade --merge`, what the Slurm engine runs after its array) on a class whose task for
+/* The merge job (`course --merge`, what the Slurm engine runs after its array) on a class whose task for
  * one entry never finished: that entry gets an empty cell with the reason, the class its pages, and the
  * exit code says an entry was not graded (it said 0 and made no pages). No cluster needed. */
 Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .timeout = 600)
@@ -95,7 +95,7 @@ Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .tim
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX];
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     int rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
                           "make -s -C %s/wb build/grading-flags.json build/solution9 && "
@@ -145,9 +145,9 @@ Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
                  dir, S, S, S, S, S, dir);
     cr_assert_eq(rc, 0, "%s", out);
     const char *args = "--rubric tests/grading/rubric-ch1.json --no-perf --no-sanitizer --seeds 7";
-    rc = wbt_run(out, "./build/grade --class %s/class --out %s/local %s --jobs 8 > %s/local.log 2>&1", dir, dir, args, dir);
+    rc = wbt_run(out, "./build/course --class %s/class --out %s/local %s --jobs 8 > %s/local.log 2>&1", dir, dir, args, dir);
     cr_assert_eq(rc, 0, "local engine: exit %d (see %s/local.log)", rc, dir);
-    rc = wbt_run(out, "export SLURM_CONF=%s/slurm.conf && timeout 600 ./build/grade --class %s/class --engine slurm "
+    rc = wbt_run(out, "export SLURM_CONF=%s/slurm.conf && timeout 600 ./build/course --class %s/class --engine slurm "
                       "--out %s/slurm-out %s --time 10",
                  dir, dir, dir, args);
     cr_assert_eq(rc, 0, "slurm engine: exit %d\n%s", rc, out);

@@ -2,15 +2,15 @@
 #ifndef GR_CLASS_H
 #define GR_CLASS_H
 
-#include "job.h"
+#include "course.h"
 
 /* ---------------------------------------------------------------- a class */
 /* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
  * one entry (roster.h gr_roster_is_entry; an LMS download's loose files count, --lms or as detected), and
  * the --roster file, if any, is a roster. 0, or -1 with one line naming the path in why. */
-int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t len);
+int gr_class_precheck(const gr_course *c, const char *subs, char *why, size_t len);
 
-int gr_class(gr_config *x, const char *subs);
+int gr_class(gr_course *c, const char *subs);
 
 /* The progress line after an entry of a class (stderr, one line per finished entry, no screen-control
  * codes): "3/20 entries done, 1m20s so far, about 2m40s left" — the time left from the pace so far
@@ -20,7 +20,7 @@ void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t 
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
  * then the class's exit code (gr_class_verdict). */
-int gr_class_close(const gr_config *x, const char *subs);
+int gr_class_close(const gr_course *c, const char *subs);
 
 /* The class's exit code from its output folder alone (report.h gr_exit_class): an entry without its
  * grading.json, or one not graded, makes it non-zero and is told in one line on stderr. io_failed: a

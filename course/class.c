@@ -6,7 +6,7 @@
 #include "pipeline.h"
 #include "sanitize.h"
 #include "submission.h"
-#include "course.h"
+#include "grades.h"
 #include "lms.h"
 
 /* ---------------------------------------------------------------- a class */
@@ -56,10 +56,10 @@ static int gr_class_count(const char *subs, int loose)
     return n;
 }
 
-int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t len)
+int gr_class_precheck(const gr_course *c, const char *subs, char *why, size_t len)
 {
     struct stat st;
-    int kind = x->lms == -2 ? (int)gr_lms_detect(subs) : x->lms, n;
+    int kind = c->lms == -2 ? (int)gr_lms_detect(subs) : c->lms, n;
     if (!subs[0]) snprintf(why, len, "grade: --class '': no folder named (the class is a folder of submissions: SUBS=dir)");
     else if (stat(subs, &st)) snprintf(why, len, "grade: --class %s: %s (the class is a folder of submissions)", subs, strerror(errno));
     else if (!S_ISDIR(st.st_mode)) snprintf(why, len, "grade: --class %s is not a folder (the class is a folder of submissions)", subs);
@@ -67,9 +67,9 @@ int gr_class_precheck(const gr_config *x, const char *subs, char *why, size_t le
     else if (!n)
         snprintf(why, len, "grade: --class %s holds no submission (a folder or an archive per student, or an LMS's "
                            "download): nothing graded, nothing written", subs);
-    else if (x->roster[0]) {
+    else if (c->roster[0]) {
         char err[600];
-        gr_person *r = gr_lms_roster_read(x->roster, &n, err, sizeof err);
+        gr_person *r = gr_lms_roster_read(c->roster, &n, err, sizeof err);
         if (r) return free(r), 0;
         snprintf(why, len, "grade: %s", err);
     } else return 0;
@@ -191,10 +191,11 @@ static int gr_class_todo(const gr_config *x, const char *subs, struct dirent **l
     return todo;
 }
 
-int gr_class(gr_config *x, const char *subs)
+int gr_class(gr_course *c, const char *subs)
 {
+    gr_config *x = &c->judge;
     char staged[PATH_MAX]; /* an LMS's bulk download, one entry a student (course.h) */
-    if (gr_course_stage(x, subs, staged, sizeof staged)) return 2;
+    if (gr_course_stage(c, subs, staged, sizeof staged)) return 2;
     subs = staged;
     struct dirent **list = NULL;
     int n = scandir(subs, &list, NULL, alphasort);
@@ -202,8 +203,10 @@ int gr_class(gr_config *x, const char *subs)
         fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
         return GR_EXIT_USAGE;
     }
-    int entries = gr_roster_record(subs, x->out); /* <out>/roster.json: the LMS name of every folder */
-    if (entries < 0) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
+    int entries;
+    gr_roster_entry *e = gr_roster_record(subs, x->out, &entries); /* <out>/roster.json: the LMS name of every folder */
+    if (!e) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
+    free(e);
     int ngpu = gr_gpu_count();
     gr_class_prepare(x);
     int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
@@ -249,13 +252,14 @@ int gr_class(gr_config *x, const char *subs)
     free(sl.out);
     free(sl.who);
     LOG(x, "graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
-    return gr_class_close(x, subs);
+    return gr_class_close(c, subs);
 }
 
-int gr_class_close(const gr_config *x, const char *subs)
+int gr_class_close(const gr_course *c, const char *subs)
 {
+    const gr_config *x = &c->judge;
     int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
     if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));
-    gr_course_pages(x, subs); /* similarity, canvas-grades.csv, class.html */
+    gr_course_pages(c, subs); /* similarity, canvas-grades.csv, class.html */
     return gr_class_verdict(subs, x->out, io_failed);
 }

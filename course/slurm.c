@@ -1,5 +1,5 @@
 /* The Slurm engine. The cluster does the scheduling; this file only decides what is left to grade,
- * writes the job scripts, and runs sbatch with --parsable, checking every exit status. Paths in the
+ * writes the job scripts, and runs sbatch with --parsable (tool.h), checking every exit status. Paths in the
  * scripts are single-quoted; each task's arguments are a NUL-separated file handed to the grader by
  * `xargs -0`, so no student's name ever passes through a shell. */
 #define _GNU_SOURCE 1
@@ -20,14 +20,7 @@
 #include "class.h"
 #include "report.h"
 #include "roster.h"
-
-int gr_slurm_wanted(int argc, char **argv)
-{
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--engine") && !strcmp(argv[i + 1], "slurm")) return 1;
-    return 0;
-}
-
+#include "tool.h"
 
 static void sq(FILE *f, const char *s) /* single-quoted for sh */
 {
@@ -39,46 +32,37 @@ static void sq(FILE *f, const char *s) /* single-quoted for sh */
     fputc('\'', f);
 }
 
-/* Runs argv, its stdout into out (trimmed); returns the exit status (or -1). */
-static int run_capture(char *const argv[], char *out, size_t len)
+/* sbatch --parsable (argv): the job's id ("id" or "id;cluster") into id, its messages passed on to stderr;
+ * returns its exit status. Waited for (--wait), it runs as long as the class: a week at most. */
+static int sbatch(char *const argv[], int wait, char *id, size_t len)
 {
-    int fd[2];
-    if (pipe(fd)) return -1;
-    pid_t p = fork();
-    if (p < 0) return -1;
-    if (p == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        execvp(argv[0], argv);
-        fprintf(stderr, "grade: cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t n = 0;
-    ssize_t got;
-    while ((got = read(fd[0], out + n, len - 1 - n)) > 0 && n + 1 < len) n += (size_t)got;
-    out[n] = 0;
-    while (n && (out[n - 1] == '\n' || out[n - 1] == ' ')) out[--n] = 0;
-    close(fd[0]);
-    int st;
-    if (waitpid(p, &st, 0) < 0) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    gr_str out = {0}, err = {0};
+    int rc = gr_tool_run(argv, NULL, &out, &err, wait ? 7 * 24 * 3600 : 300);
+    fputs(gr_str_c(&err), stderr);
+    snprintf(id, len, "%.*s", (int)strcspn(gr_str_c(&out), ";\r\n "), gr_str_c(&out));
+    gr_str_free(&out);
+    gr_str_free(&err);
+    return rc;
 }
 
+/* This round: the options, and the class and output folders the command line named. */
 typedef struct {
-    const char *subs, *out, *partition, *gres;
-    int minutes, wait, force;
-    char **pass; /* the grader's own options, handed to every task */
-    int n_pass;
+    const gr_slurm_opts *so;
+    const char *subs, *out;
+    int force;
 } opts;
 
-static void header(FILE *f, const opts *o, const char *name, const char *log)
+/* Job script <round>/file (its path into p) opened for writing, its header written: NULL if it cannot be. */
+static FILE *script(const opts *o, const char *rd, const char *file, const char *name, const char *log, char *p, size_t len)
 {
+    snprintf(p, len, "%s/%s", rd, file);
+    FILE *f = fopen(p, "w");
+    if (!f) return NULL;
     fprintf(f, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=", name);
     sq(f, log);
-    fprintf(f, "\n#SBATCH --time=%d\n", o->minutes);
-    if (o->partition) fprintf(f, "#SBATCH --partition=%s\n", o->partition);
+    fprintf(f, "\n#SBATCH --time=%d\n", o->so->minutes);
+    if (o->so->partition) fprintf(f, "#SBATCH --partition=%s\n", o->so->partition);
+    return f;
 }
 
 /* A job script's body starts in the workbook and replaces the shell with the grader's command. */
@@ -91,9 +75,7 @@ static void cd_exec(FILE *f, const char *root)
 
 static int submit(char *const argv[], const char *what, char *id, size_t len)
 {
-    int rc = run_capture(argv, id, len);
-    char *semi = strchr(id, ';'); /* --parsable prints "id" or "id;cluster" */
-    if (semi) *semi = 0;
+    int rc = sbatch(argv, 0, id, len);
     if (rc || !*id) {
         fprintf(stderr, "grade: sbatch failed for the %s (exit %d)\n", what, rc);
         return -1;
@@ -101,41 +83,10 @@ static int submit(char *const argv[], const char *what, char *id, size_t len)
     return 0;
 }
 
-/* The options; returns 0, or 2 (usage). */
-static int parse(int argc, char **argv, opts *o)
-{
-    o->out = "build/grades";
-    o->minutes = 60;
-    o->wait = 1;
-    o->pass = calloc((size_t)argc, sizeof *o->pass);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define VAL(dst) do { if (!v) { fprintf(stderr, "grade: %s needs a value\n", a); return 2; } dst = v; i++; } while (0)
-        if (!strcmp(a, "--engine")) { const char *e; VAL(e); (void)e; }
-        else if (!strcmp(a, "--class")) VAL(o->subs);
-        else if (!strcmp(a, "--out")) VAL(o->out);
-        else if (!strcmp(a, "--partition")) VAL(o->partition);
-        else if (!strcmp(a, "--gres")) VAL(o->gres);
-        else if (!strcmp(a, "--time")) { const char *t; VAL(t); o->minutes = atoi(t); }
-        else if (!strcmp(a, "--no-wait")) o->wait = 0;
-        else if (!strcmp(a, "--wait")) o->wait = 1;
-        else if (!strcmp(a, "--jobs")) { const char *j; VAL(j); (void)j; } /* Slurm decides */
-        else {
-            if (!strcmp(a, "--force")) o->force = 1;
-            o->pass[o->n_pass++] = argv[i];
-        }
-#undef VAL
-    }
-    if (!o->subs || o->minutes <= 0) {
-        fprintf(stderr, "grade: --engine slurm needs --class DIR (and --time MINUTES > 0)\n");
-        return 2;
-    }
-    return 0;
-}
-
-/* This round's absolute paths: the grader, the workbook, the class, the output and the round's folder. */
+/* This round's absolute paths: the course program (the merge), the judge beside it (the tasks), the
+ * workbook, the class, the output and the round's folder. */
 typedef struct {
-    char self[PATH_MAX], root[PATH_MAX], subs[PATH_MAX], out[PATH_MAX], rd[PATH_MAX + 64];
+    char self[PATH_MAX], judge[PATH_MAX + 8], root[PATH_MAX], subs[PATH_MAX], out[PATH_MAX], rd[PATH_MAX + 64];
 } round_paths;
 
 static int resolve(const opts *o, round_paths *r)
@@ -146,9 +97,8 @@ static int resolve(const opts *o, round_paths *r)
         return 2;
     }
     r->self[sl] = 0;
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", o->out);
-    if (strchr(o->out, '\'') || system(cmd) || !realpath(o->out, r->out)) {
+    snprintf(r->judge, sizeof r->judge, "%.*s/grade", (int)(strrchr(r->self, '/') - r->self), r->self);
+    if (gr_mkdirs(o->out, 0755) || !realpath(o->out, r->out)) {
         fprintf(stderr, "grade: cannot create the output folder %s\n", o->out);
         return 2;
     }
@@ -178,7 +128,8 @@ static int write_tasks(const opts *o, const round_paths *r, const gr_roster_entr
         snprintf(p, sizeof p, "%s/task-%d.args", r->rd, m);
         FILE *f = fopen(p, "wb");
         if (!f) { fprintf(stderr, "grade: cannot write %s\n", p); return -1; }
-        for (int k = 0; k < o->n_pass; k++) fprintf(f, "%s%c", o->pass[k], 0);
+        for (int k = 0; k < o->so->n_judge; k++) fprintf(f, "%s%c", o->so->judge[k], 0);
+        if (o->force) fprintf(f, "--force%c", 0);
         fprintf(f, "--student%c%s%c--out%c%s/%s%c%s/%s%c", 0, e[i].student, 0, 0, r->out, e[i].folder, 0, r->subs,
                 e[i].entry, 0);
         fclose(f);
@@ -192,19 +143,17 @@ static int write_tasks(const opts *o, const round_paths *r, const gr_roster_entr
 static int submit_array(const opts *o, const round_paths *r, int m, char *id, size_t len)
 {
     char p[PATH_MAX + 64], log[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/array.sh", r->rd);
     snprintf(log, sizeof log, "%s/task-%%a.log", r->rd);
-    FILE *f = fopen(p, "w");
+    FILE *f = script(o, r->rd, "array.sh", "wb-grade", log, p, sizeof p);
     if (!f) return 2;
-    header(f, o, "wb-grade", log);
     fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
-    if (o->gres) fprintf(f, "#SBATCH --gres=%s\n", o->gres);
+    if (o->so->gres) fprintf(f, "#SBATCH --gres=%s\n", o->so->gres);
     fputs("# one submission, the grader's single-submission mode, the same sandbox\n", f);
     cd_exec(f, r->root);
     fputs("xargs -0 -a ", f);
     sq(f, r->rd);
     fputs("/task-\"$SLURM_ARRAY_TASK_ID\".args ", f);
-    sq(f, r->self);
+    sq(f, r->judge);
     fputs("\n", f);
     fclose(f);
     char *av[] = {"sbatch", "--parsable", p, NULL};
@@ -218,17 +167,14 @@ static int submit_array(const opts *o, const round_paths *r, int m, char *id, si
 static int submit_merge(const opts *o, const round_paths *r, const char *array_id)
 {
     char p[PATH_MAX + 64], log[PATH_MAX + 64], merge_id[64] = "";
-    snprintf(p, sizeof p, "%s/merge.sh", r->rd);
     snprintf(log, sizeof log, "%s/merge.log", r->rd);
-    FILE *f = fopen(p, "w");
+    FILE *f = script(o, r->rd, "merge.sh", "wb-grade-merge", log, p, sizeof p);
     if (!f) return 2;
-    header(f, o, "wb-grade-merge", log);
     cd_exec(f, r->root);
     sq(f, r->self);
-    for (int k = 0; k < o->n_pass; k++) {
-        if (!strcmp(o->pass[k], "--force")) continue;
+    for (int k = 0; k < o->so->n_judge + o->so->n_course; k++) {
         fputc(' ', f);
-        sq(f, o->pass[k]);
+        sq(f, k < o->so->n_judge ? o->so->judge[k] : o->so->course[k - o->so->n_judge]);
     }
     fputs(" --merge --class ", f);
     sq(f, r->subs);
@@ -238,25 +184,19 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
     fclose(f);
     char dep[96];
     snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
-    char *av[8];
-    int k = 0;
-    av[k++] = "sbatch";
-    av[k++] = "--parsable";
-    if (o->wait) av[k++] = "--wait";
-    if (array_id[0]) av[k++] = dep;
-    av[k++] = p;
-    av[k] = NULL;
+    char *av[6] = {"sbatch", "--parsable"}, **a = av + 2;
+    if (o->so->wait) *a++ = "--wait";
+    if (array_id[0]) *a++ = dep;
+    *a = p;
     /* Waited for, sbatch exits as the merge job did: not 0 also when entries were not graded, so the
      * class's own verdict is read from the output folder rather than taken from sbatch. */
-    int rc = run_capture(av, merge_id, sizeof merge_id);
-    char *semi = strchr(merge_id, ';');
-    if (semi) *semi = 0;
-    if (!merge_id[0] || (rc && !o->wait)) {
+    int rc = sbatch(av, o->so->wait, merge_id, sizeof merge_id);
+    if (!merge_id[0] || (rc && !o->so->wait)) {
         fprintf(stderr, "grade: sbatch failed for the merge job (exit %d)\n", rc);
         return 4;
     }
-    printf("slurm: merge job %s%s\n", merge_id, o->wait ? " done" : " submitted (--no-wait)");
-    if (!o->wait) return 0;
+    printf("slurm: merge job %s%s\n", merge_id, o->so->wait ? " done" : " submitted (--no-wait)");
+    if (!o->so->wait) return 0;
     char g[PATH_MAX + 32];
     snprintf(g, sizeof g, "%s/grades.csv", r->out);
     if (access(g, R_OK)) { fprintf(stderr, "grade: the merge job wrote no grades.csv (see %s)\n", log); return 4; }
@@ -267,15 +207,11 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
 /* Everything after the options: what is left to grade, the array and the merge. */
 static int slurm_round(const opts *o, round_paths *r)
 {
-    char why[600], array_id[64] = "";
+    char array_id[64] = "";
     int n, rc = resolve(o, r);
     if (rc) return rc;
-    gr_roster_entry *e = gr_roster_scan(r->subs, &n, why, sizeof why);
-    if (!e || gr_roster_write_map(r->out, e, n)) {
-        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
-        free(e);
-        return 2;
-    }
+    gr_roster_entry *e = gr_roster_record(r->subs, r->out, &n);
+    if (!e) return 2;
     int m = make_round_dir(r) ? -1 : write_tasks(o, r, e, n);
     free(e);
     if (m < 0) return 2;
@@ -284,27 +220,19 @@ static int slurm_round(const opts *o, round_paths *r)
     return submit_merge(o, r, array_id);
 }
 
-int gr_slurm_main(int argc, char **argv)
+int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, int force)
 {
-    opts o = {0};
+    opts o = {so, subs, out ? out : "build/grades", force};
     round_paths r = {0};
-    int rc = parse(argc, argv, &o);
-    if (!rc) rc = slurm_round(&o, &r);
-    free(o.pass);
-    return rc;
+    return slurm_round(&o, &r);
 }
 
-int gr_slurm_merge(const gr_config *x, const char *subs)
+int gr_slurm_merge(const gr_course *c, const char *subs)
 {
-    const char *out_dir = x->out;
-    char why[600];
+    const char *out_dir = c->judge.out;
     int n;
-    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
-    if (!e || gr_roster_write_map(out_dir, e, n)) {
-        fprintf(stderr, "grade: %s\n", e ? "cannot write roster.json" : why);
-        free(e);
-        return 2;
-    }
+    gr_roster_entry *e = gr_roster_record(subs, out_dir, &n);
+    if (!e) return 2;
     /* every student accounted for: a task that never wrote its result is listed with the reason */
     for (int i = 0; i < n; i++) {
         char d[PATH_MAX], g[PATH_MAX + 32];
@@ -320,5 +248,5 @@ int gr_slurm_merge(const gr_config *x, const char *subs)
         free(r);
     }
     free(e);
-    return gr_class_close(x, subs); /* as a class graded here: its pages, and not graded is not 0 */
+    return gr_class_close(c, subs); /* as a class graded here: its pages, and not graded is not 0 */
 }

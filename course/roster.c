@@ -138,18 +138,15 @@ int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n)
     return rc;
 }
 
-int gr_roster_record(const char *subs, const char *out_dir)
+gr_roster_entry *gr_roster_record(const char *subs, const char *out_dir, int *n)
 {
     char why[600];
-    int n;
-    gr_roster_entry *e = gr_roster_scan(subs, &n, why, sizeof why);
-    if (!e) {
-        fprintf(stderr, "grade: %s\n", why);
-        return -1;
-    }
-    int rc = gr_roster_write_map(out_dir, e, n);
+    gr_roster_entry *e = gr_roster_scan(subs, n, why, sizeof why);
+    if (e && gr_roster_write_map(out_dir, e, *n)) snprintf(why, sizeof why, "cannot write %s/roster.json", out_dir);
+    else if (e) return e;
+    fprintf(stderr, "grade: %s\n", why);
     free(e);
-    return rc ? -1 : n;
+    return NULL;
 }
 
 int gr_roster_pending(const char *out_dir, const char *folder)

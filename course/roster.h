@@ -31,9 +31,9 @@ gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
 /* Writes <out_dir>/roster.json: [{"student", "entry", "folder"}, ...]. 0 on success. */
 int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n);
 
-/* Scans subs and records the map in out_dir: the one call the class loop needs before it starts.
- * Returns the number of entries (students), or -1 with the reason on stderr. */
-int gr_roster_record(const char *subs, const char *out_dir);
+/* Scans subs and records the map in out_dir: what a class (here or on a cluster) needs before it starts.
+ * Returns the entries (*n of them; free it), or NULL with the reason on stderr. */
+gr_roster_entry *gr_roster_record(const char *subs, const char *out_dir, int *n);
 
 /* 1 when <out_dir>/<folder>/grading.json is missing or gr_grading_not_run (report.h). */
 int gr_roster_pending(const char *out_dir, const char *folder);

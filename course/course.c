@@ -6,13 +6,14 @@
 #include "lms.h"
 #include "similarity.h"
 
-int gr_course_stage(const gr_config *x, const char *subs, char *staged, size_t len)
+int gr_course_stage(const gr_course *c, const char *subs, char *staged, size_t len)
 {
+    const gr_config *x = &c->judge;
     const char *files[GR_MAX_CH];
     int n = 0;
-    for (int c = 0; c < x->rub.n_ch; c++) files[n++] = x->rub.ch[c].file;
+    for (int k = 0; k < x->rub.n_ch; k++) files[n++] = x->rub.ch[k].file;
     char why[700];
-    if (gr_lms_stage(subs, x->out, x->roster, x->lms, files, n, staged, len, why, sizeof why)) {
+    if (gr_lms_stage(subs, x->out, c->roster, c->lms, files, n, staged, len, why, sizeof why)) {
         fprintf(stderr, "grade: %s\n", why);
         return -1;
     }
@@ -20,16 +21,17 @@ int gr_course_stage(const gr_config *x, const char *subs, char *staged, size_t l
     return 0;
 }
 
-void gr_course_pages(const gr_config *x, const char *staged)
+void gr_course_pages(const gr_course *c, const char *staged)
 {
+    const gr_config *x = &c->judge;
     char why[700], p[PATH_MAX];
-    if (x->sim_threshold > 0) {
-        if (gr_similarity(x, staged, x->sim_threshold)) fprintf(stderr, "grade: could not write %s/similarity.json\n", x->out);
+    if (c->sim_threshold > 0) {
+        if (gr_similarity(x, staged, c->sim_threshold)) fprintf(stderr, "grade: could not write %s/similarity.json\n", x->out);
     } else {
         snprintf(p, sizeof p, "%s/similarity.json", x->out);
         unlink(p); /* turned off: the page must not show an old run's pairs */
     }
-    int rows = gr_lms_write_canvas(x->out, x->assignment, why, sizeof why);
+    int rows = gr_lms_write_canvas(x->out, c->assignment, why, sizeof why);
     if (rows < 0) fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
     int n = gr_class_page(x->out, &x->rub);
     if (n >= 0) LOG(x, "class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);

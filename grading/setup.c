@@ -1,0 +1,124 @@
+/* setup.c — see setup.h. */
+#define _GNU_SOURCE 1
+#include "setup.h"
+
+#include <sys/random.h>
+
+int gr_strict_int(const char *s, long long lo, long long hi, long long *out)
+{
+    return wb_parse_count(s, hi, out) == 0 && *out >= lo ? 0 : -1;
+}
+
+int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
+{
+    long long v;
+    switch (c) {
+    case GR_O_OUT: cli->out = arg; return -1;
+    case GR_O_SEEDS: cli->seeds = arg; return -1;
+    case GR_O_RUBRIC: snprintf(x->rubric_path, sizeof x->rubric_path, "%s", arg); return -1;
+    case GR_O_CH:
+        if (gr_strict_int(arg, 1, 99, &v)) {
+            fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", arg);
+            return GR_EXIT_USAGE;
+        }
+        x->only_ch = (int)v;
+        return -1;
+    case GR_O_JOBS:
+        if (gr_strict_int(arg, 1, 256, &v)) {
+            fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", arg);
+            return GR_EXIT_USAGE;
+        }
+        x->jobs = (int)v;
+        return -1;
+    case GR_O_FORCE: x->force = 1; return -1;
+    case GR_O_NO_PERF: x->no_perf = 1; return -1;
+    case GR_O_NO_SAN: x->no_san = 1; return -1;
+    case GR_O_QUIET: x->quiet = 1; return -1;
+    case GR_O_INSECURE: x->insecure = 1; return -1;
+    case GR_O_VALIDATE: cli->validate = 1; return -1;
+    default: return -2;
+    }
+}
+
+void gr_usage_exits(FILE *f)
+{
+    fprintf(f, "exit codes (make passes them on as \"Error N\"):\n");
+    for (int e = 0; e < GR_EXIT_N; e++) fprintf(f, "  %d  %s\n", e, gr_exit_meaning((gr_exit)e));
+}
+
+int gr_setup_root(gr_config *x)
+{
+    if (getcwd(x->root, sizeof x->root) && gr_is_file("common/wb.h")) return -1;
+    fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
+    return GR_EXIT_USAGE;
+}
+
+int gr_setup_rubric(gr_config *x)
+{
+    char err[600];
+    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err)) {
+        fprintf(stderr, "grade: bad rubric: %s\n", err);
+        return GR_EXIT_USAGE;
+    }
+    if (x->only_ch && !gr_rubric_has_chapter(&x->rub, x->only_ch)) {
+        fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x->only_ch, x->only_ch);
+        return GR_EXIT_USAGE;
+    }
+    return -1;
+}
+
+int gr_setup_seeds(gr_config *x, const char *seeds)
+{
+    if (seeds && *seeds) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", seeds);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            long long v;
+            if (x->n_seeds == 8 || gr_strict_int(t, 0, 0x7fffffff, &v)) {
+                fprintf(stderr, "grade: bad seed '%s' (at most 8, each from 0 to 2147483647)\n", t);
+                return GR_EXIT_USAGE;
+            }
+            x->seeds[x->n_seeds++] = (unsigned long long)v;
+        }
+        return -1;
+    }
+    for (int i = 0; i < x->rub.seeds; i++) {
+        uint32_t v;
+        if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
+            fprintf(stderr, "grade: no random seed from the kernel (getrandom: %s)\n", strerror(errno));
+            return GR_EXIT_REFUSED;
+        }
+        x->seeds[x->n_seeds++] = v & 0x7fffffff;
+    }
+    return -1;
+}
+
+void gr_find_sanitizer(char *out, size_t len)
+{
+    if (!gr_which("compute-sanitizer", out, len)) {
+        const char *cand = "/usr/local/cuda/bin/compute-sanitizer";
+        snprintf(out, len, "%s", access(cand, X_OK) == 0 ? cand : "");
+    }
+    char real[PATH_MAX];
+    if (out[0] && realpath(out, real)) snprintf(out, len, "%s", real);
+}
+
+int gr_setup_out(const char *dir)
+{
+    char why[PATH_MAX + 200];
+    if (!gr_report_dir_ready(dir, why, sizeof why)) return -1;
+    fprintf(stderr, "grade: cannot write the reports (--out): %s\n", why);
+    return GR_EXIT_IO;
+}
+
+int gr_setup_isolate(gr_config *x, const char *const *extra)
+{
+    char why[700];
+    if (gr_iso_setup(x->root, x->insecure || x->mode == GR_MODE_CHECK, 0, extra, &x->iso, why, sizeof why)) {
+        fprintf(stderr, "%s\n", why);
+        return GR_EXIT_REFUSED;
+    }
+    LOG(x, "isolation: %s", x->iso.line);
+    return -1;
+}
