@@ -3,32 +3,6 @@
 #include "correctness.h"
 #include "gpu.h"
 
-/* ---------------------------------------------------------------- the verdict (pure) */
-gr_verdict gr_verdict_decide(const gr_verdict_facts *f)
-{
-    if (f->self) {
-        if (f->runs_total == f->runs_expected && !f->runs_bad) return GR_V_SELF_PASS;
-        return f->runs_todo == f->runs_total && f->runs_total ? GR_V_TODO : GR_V_SELF_FAIL;
-    }
-    if (!f->runs_bad) return GR_V_PASS;
-    if (f->runs_todo == f->runs_bad && f->runs_bad == f->runs_total) return GR_V_TODO;
-    if (f->failed) return f->timed_out ? GR_V_TIMEOUT : f->crashed ? GR_V_CRASH : GR_V_ERROR;
-    return GR_V_WRONG;
-}
-
-int gr_var_failed(const gr_var_result *r)
-{
-    return r->verdict == GR_V_WRONG || r->verdict == GR_V_CRASH || r->verdict == GR_V_TIMEOUT || r->verdict == GR_V_ERROR;
-}
-
-int gr_var_sanitized(const gr_var_result *r) { return r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS; }
-
-int gr_var_feedback_sanitized(const gr_var_result *r)
-{
-    return gr_var_failed(r) && r->verdict != GR_V_TIMEOUT && !gr_sanv_found(r->san_state);
-}
-
-/* ---------------------------------------------------------------- correctness */
 typedef struct {
     int runs_bad;                  /* (seed, size) runs that did not match */
     int runs_todo, runs_total, runs_missing;

@@ -25,6 +25,7 @@
 #include "sanitize.h"
 #include "lms.h"
 #include "check.h"
+#include "report.h"
 
 #include <getopt.h>
 #include <sys/random.h>
