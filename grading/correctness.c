@@ -4,17 +4,22 @@
 #include "gpu.h"
 
 typedef struct {
-    int runs_bad;                  /* (seed, size) runs that did not match */
-    int runs_todo, runs_total, runs_missing;
-    char first[1200];              /* the feedback of the most telling bad run */
-    unsigned long long first_n;    /* its number of elements */
+    gr_var_facts f;                /* what the feedback is made of (prose.h) */
+    int runs_todo, runs_missing;
+    unsigned long long first_n;    /* the elements of the most telling wrong run (f.cmp) */
     int first_len;                 /* it was a comparison (not a missing file) */
-    char failed_run[300];          /* how the isolated run ended, when a dump was missing */
     int crashed, timed_out, errored;
     unsigned dead;                 /* bit s: edge size s failed when run alone; not run again */
     gr_size_outcome end[GR_MAX_EDGE]; /* how such a size's run ended */
-    char sizes_bad[200];
 } gr_corr;
+
+/* Adds an edge size to the wrong ones, once. */
+static void gr_size_bad(gr_var_facts *f, const char *size)
+{
+    size_t bl = strlen(f->sizes_bad);
+    if (bl < sizeof f->sizes_bad - 40 && !strstr(f->sizes_bad, size))
+        snprintf(f->sizes_bad + bl, sizeof f->sizes_bad - bl, "%s%s", bl ? ", " : "", size);
+}
 
 static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_cmd *c)
 {
@@ -61,7 +66,7 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
                 if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, canon);
             }
-            corr[v].runs_total++;
+            corr[v].f.runs_total++;
             char *ref, *got;
             long long dims[3];
             int nd;
@@ -94,29 +99,22 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             free(ref);
             free(got);
             if (cmp.pattern == GR_PAT_NONE) continue;
-            corr[v].runs_bad++;
-            corr[v].runs_todo += cmp.pattern == GR_PAT_UNWRITTEN;
-            corr[v].runs_missing += cmp.pattern == GR_PAT_LENGTH;
-            size_t bl = strlen(corr[v].sizes_bad);
-            if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s]))
-                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
+            gr_corr *w = &corr[v];
+            w->f.runs_bad++;
+            w->runs_todo += cmp.pattern == GR_PAT_UNWRITTEN;
+            w->runs_missing += cmp.pattern == GR_PAT_LENGTH;
+            gr_size_bad(&w->f, ch->edge[s]);
             /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
-             * A missing file only counts when nothing else is wrong. */
-            int better = !corr[v].first[0] ||
-                         (cmp.pattern != GR_PAT_LENGTH && (corr[v].first_len ? cmp.n > corr[v].first_n : 1));
+             * A missing file only counts when nothing else is wrong; a written input stays first. */
+            int better = !w->f.mismatch && !w->f.wrote_input;
+            better |= cmp.pattern != GR_PAT_LENGTH && (w->first_len ? cmp.n > w->first_n : 1);
             if (better) {
-                corr[v].first_n = cmp.n;
-                corr[v].first_len = cmp.pattern != GR_PAT_LENGTH;
-                char pat[300], hint[300];
-                gr_pattern_text(ch, &cmp, pat, sizeof pat, hint, sizeof hint);
-                if (cmp.pattern == GR_PAT_LENGTH)
-                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed, ch->edge[s],
-                             pat, hint);
-                else
-                    snprintf(corr[v].first, sizeof corr[v].first,
-                             "seed %llu, size %s: first mismatch at %s: expected %s, got %s; %llu of %llu elements "
-                             "wrong\nPattern: %s\nHint: %s",
-                             seed, ch->edge[s], cmp.where, cmp.expected, cmp.got, cmp.wrong, cmp.n, pat, hint);
+                w->first_n = cmp.n;
+                w->first_len = cmp.pattern != GR_PAT_LENGTH;
+                w->f.mismatch = 1;
+                w->f.seed = seed;
+                snprintf(w->f.size, sizeof w->f.size, "%s", ch->edge[s]);
+                w->f.cmp = cmp;
             }
         }
     }
@@ -208,11 +206,10 @@ static gr_size_outcome gr_note_failure(gr_corr *k, const gr_cmd *c, const gr_run
     k->timed_out |= o == GR_SZ_TIMEOUT;
     k->crashed |= o == GR_SZ_CRASH;
     k->errored |= o == GR_SZ_ERROR;
-    if (!k->failed_run[0]) {
-        char d[200], t[400];
-        gr_run_describe(r, &c->o, d, sizeof d);
-        gr_tail_lines(r->err, 3, t, sizeof t);
-        snprintf(k->failed_run, sizeof k->failed_run, "the program %s%s%s", d, *t ? ":\n" : "", t);
+    if (k->f.end == GR_END_NONE) {
+        k->f.end = GR_END_RAN;
+        gr_run_describe(r, &c->o, k->f.end_how, sizeof k->f.end_how);
+        gr_tail_lines(r->err, 3, k->f.end_tail, sizeof k->f.end_tail);
     }
     return o;
 }
@@ -233,8 +230,10 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
         for (int s = k->first; s < k->first + k->count; s++)
             if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;
-        if (!corr->failed_run[0]) snprintf(corr->failed_run, sizeof corr->failed_run, "its run next to the other variants "
-                                           "left results missing; the run alone was %s", spent);
+        if (corr->f.end == GR_END_NONE) {
+            corr->f.end = GR_END_NO_BUDGET;
+            snprintf(corr->f.end_how, sizeof corr->f.end_how, "%s", spent);
+        }
         corr->errored = 1;
         return;
     }
@@ -290,26 +289,11 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     }
 }
 
-/* "1 ok, 257 wrong, 1000003 crash": each size's own verdict. */
-static void gr_by_size(const gr_diag_ev *e, char *out, size_t len)
+int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, wb_row *row)
 {
-    static const char *word[] = {"not run", "ok", "wrong", "crash", "time limit", "error"};
-    out[0] = 0;
-    for (int s = 0; s < e->n_sizes; s++) {
-        size_t l = strlen(out);
-        snprintf(out + l, len - l, "%s%s %s", l ? ", " : "", e->size_name[s], word[e->size[s].out]);
-    }
-}
-
-int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, char *detail, size_t len)
-{
-    wb_row row;
     char err[200];
     const json_t *line = wb_jsonl_find(lines, variant, size);
-    if (!line || wb_row_get(line, &row, err, sizeof err) || row.input_written < 0) return 0;
-    snprintf(detail, len, "writes its input: %s changed at element %lld (inputs are read-only)",
-             row.input_written_name[0] ? row.input_written_name : "an input", row.input_written);
-    return 1;
+    return line && !wb_row_get(line, row, err, sizeof err) && row->input_written >= 0;
 }
 
 /* Issue 27, "no collateral between variants": the harness checks a variant's inputs after each of its runs
@@ -328,9 +312,10 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
         snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, gr_is_dir(dir) ? dir : studir);
         json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
         for (int s = k->first; lines && s < k->first + k->count; s++) {
-            char canon[64], detail[300], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+            char canon[64], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+            wb_row row;
             gr_size_canon(ch->edge[s], canon, sizeof canon);
-            if (!gr_rows_input_written(lines, name, canon, detail, sizeof detail)) continue;
+            if (!gr_rows_input_written(lines, name, canon, &row)) continue;
             wb_dump_path(rp, sizeof rp, refdir, name, canon);
             wb_dump_path(sp, sizeof sp, gr_is_dir(dir) ? dir : studir, name, canon);
             long long dims[3];
@@ -341,16 +326,15 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
             if (rb >= 0) free(ref), free(got);
             gr_corr *c = &corr[v];
             if (!counted) {
-                c->runs_bad++;
-                size_t bl = strlen(c->sizes_bad);
-                if (bl < sizeof c->sizes_bad - 40 && !strstr(c->sizes_bad, ch->edge[s]))
-                    snprintf(c->sizes_bad + bl, sizeof c->sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s]);
+                c->f.runs_bad++;
+                gr_size_bad(&c->f, ch->edge[s]);
             }
-            if (strncmp(c->first, "writes its input", 16)) { /* first in the feedback, and kept there */
-                char was[sizeof c->first];
-                snprintf(was, sizeof was, "%s", c->first);
-                snprintf(c->first, sizeof c->first, "%s, seed %llu, size %s%s%s", detail, k->seed, ch->edge[s],
-                         was[0] ? "\n" : "", was);
+            if (!c->f.wrote_input) { /* first in the feedback, and kept there */
+                c->f.wrote_input = 1;
+                snprintf(c->f.input_name, sizeof c->f.input_name, "%s", row.input_written_name);
+                c->f.input_at = row.input_written;
+                c->f.input_seed = k->seed;
+                snprintf(c->f.input_size, sizeof c->f.input_size, "%s", ch->edge[s]);
                 c->first_len = 1;
                 c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_compare_run) */
             }
@@ -445,31 +429,19 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         gr_corr *k = &corr[v];
-        const gr_verdict_facts f = {.runs_total = k->runs_total, .runs_bad = k->runs_bad, .runs_todo = k->runs_todo,
-                                    .failed = k->failed_run[0] != 0, .timed_out = k->timed_out, .crashed = k->crashed};
+        const gr_verdict_facts f = {.runs_total = k->f.runs_total, .runs_bad = k->f.runs_bad,
+                                    .runs_todo = k->runs_todo, .failed = k->f.end != GR_END_NONE,
+                                    .timed_out = k->timed_out, .crashed = k->crashed};
         r->verdict = gr_verdict_decide(&f);
-        if (r->verdict == GR_V_PASS) {
-            r->correct_pts = r->rub.correct;
-            r->detail[0] = 0;
-            continue;
-        }
-        if (r->verdict == GR_V_TODO)
-            snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
-                                                   "0xA5A5A5A5) at any size.");
-        else {
-            char by[400];
-            gr_by_size(&r->ev, by, sizeof by);
-            snprintf(r->detail, sizeof r->detail, "%s%s%s\nWrong at %d of %d runs (sizes: %s).\nBy size: %s", k->failed_run,
-                     k->failed_run[0] ? "\n" : "", k->first, k->runs_bad, k->runs_total, k->sizes_bad, by);
-        }
+        if (r->verdict == GR_V_PASS) r->correct_pts = r->rub.correct;
+        r->seen = k->f;
     }
     return 0;
 }
 
 /* The practice run's own verdicts in dir/self.json: per variant, rows seen, not passing, saying TODO, and
- * the first failing row's words. */
-static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, int *seen, int *bad, int *todo,
-                         char (*note)[600])
+ * the first failing row (where nothing was noted before it). */
+static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, gr_var_facts *f, int *todo)
 {
     char jp[PATH_MAX + 16];
     snprintf(jp, sizeof jp, "%s/self.json", dir);
@@ -482,12 +454,14 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
         if (wb_row_get(o, &row, jerr, sizeof jerr) || row.verdict == WB_CEILING) continue; /* a mix, not a variant */
         for (int k = 0; k < cr->n_v; k++)
             if (!strcmp(cr->v[k].name, row.variant)) {
-                seen[k]++;
-                bad[k] += row.verdict != WB_PASS;
+                f[k].runs_total++;
+                f[k].runs_bad += row.verdict != WB_PASS;
                 todo[k] += row.verdict == WB_TODO;
-                if (row.verdict != WB_PASS && !note[k][0])
-                    snprintf(note[k], 600, "self-check: %s at size %s, seed %llu", wb_verdict_name(row.verdict), row.size,
-                             seed);
+                if (row.verdict != WB_PASS && !f[k].self_row[0] && f[k].end == GR_END_NONE) {
+                    snprintf(f[k].self_row, sizeof f[k].self_row, "%s", wb_verdict_name(row.verdict));
+                    snprintf(f[k].size, sizeof f[k].size, "%s", row.size);
+                    f[k].seed = seed;
+                }
             }
     }
     json_decref(lines);
@@ -500,9 +474,9 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     const gr_chapter_rubric *ch = j->ch;
     const char *stu = j->stu, *work = j->work;
     gr_ch_result *cr = j->cr;
-    int bad[GR_MAX_VAR] = {0}, todo[GR_MAX_VAR] = {0}, seen[GR_MAX_VAR] = {0};
-    char note[GR_MAX_VAR][600];
-    memset(note, 0, sizeof note);
+    int todo[GR_MAX_VAR] = {0};
+    gr_var_facts f[GR_MAX_VAR];
+    memset(f, 0, sizeof f);
     for (int si = 0; si < x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
@@ -533,13 +507,12 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
                 gr_rmtree(dir);
                 return -3;
             }
-            gr_self_rows(cr, dir, x->seeds[si], seen, bad, todo, note);
+            gr_self_rows(cr, dir, x->seeds[si], f, todo);
             if (!(r.exited && (r.code == 0 || r.code == 1)))
                 for (int k = 0; k < cr->n_v; k++)
-                    if (!note[k][0]) {
-                        char d[200];
-                        gr_run_describe(&r, &c.o, d, sizeof d);
-                        snprintf(note[k], sizeof note[k], "the program %s", d);
+                    if (!f[k].self_row[0] && f[k].end == GR_END_NONE) {
+                        f[k].end = GR_END_RAN;
+                        gr_run_describe(&r, &c.o, f[k].end_how, sizeof f[k].end_how);
                     }
             gr_run_result_free(&r);
             gr_rmtree(dir);
@@ -547,12 +520,12 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     int expect = x->n_seeds * ch->n_edge;
     for (int k = 0; k < cr->n_v; k++) {
         gr_var_result *r = &cr->v[k];
-        const gr_verdict_facts f = {.self = 1, .runs_expected = expect, .runs_total = seen[k], .runs_bad = bad[k],
-                                    .runs_todo = todo[k]};
-        r->verdict = gr_verdict_decide(&f);
-        int pass = r->verdict == GR_V_SELF_PASS;
-        r->correct_pts = pass ? r->rub.correct : 0;
-        if (!pass) snprintf(r->detail, sizeof r->detail, "%s", note[k][0] ? note[k] : "no verdict reported");
+        const gr_verdict_facts vf = {.self = 1, .runs_expected = expect, .runs_total = f[k].runs_total,
+                                     .runs_bad = f[k].runs_bad, .runs_todo = todo[k]};
+        r->verdict = gr_verdict_decide(&vf);
+        r->correct_pts = r->verdict == GR_V_SELF_PASS ? r->rub.correct : 0;
+        f[k].self = 1;
+        r->seen = f[k];
     }
     return 0;
 }

@@ -4,7 +4,6 @@
 
 #include "job.h"
 
-
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen);
 
@@ -29,9 +28,9 @@ int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *v
  * changed one of its inputs (contract.h's WB_JSON_INPUT_WRITTEN). */
 #define GR_DUMP_ROWS "rows.jsonl"
 
-/* 1 when the line of (variant, size) in a dump run's JSON lines says that the variant wrote its input,
- * with the feedback's sentence in detail ("writes its input: input 0 changed at element 7 (inputs are
- * read-only)"); 0 when it does not, or there is no such line. */
-int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, char *detail, size_t len);
+/* 1 when the line of (variant, size) in a dump run's JSON lines says that the variant wrote its input
+ * (which one and where: row's input_written_name, input_written); 0 when it does not, or there is no such
+ * line. */
+int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, wb_row *row);
 
 #endif /* GR_CORRECTNESS_H */

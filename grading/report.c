@@ -1,6 +1,7 @@
 /* report.c — see report.h. */
 #define _GNU_SOURCE 1
 #include "report.h"
+#include "prose.h"
 #include "csvcell.h"
 
 int gr_report_dir_ready(const char *dir, char *why, size_t len)
@@ -158,9 +159,11 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            if (!r->detail[0] && !gr_sanv_found(r->san_state) && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
+            char detail[GR_DETAIL_MAX];
+            gr_var_detail(r, detail, sizeof detail);
+            if (!detail[0] && !gr_sanv_found(r->san_state) && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
             fprintf(f, "### %s\n\n", r->name);
-            if (r->detail[0]) gr_md_block(f, r->detail);
+            if (detail[0]) gr_md_block(f, detail);
             gr_write_diagnosis(f, &r->diag);
             if (gr_sanv_found(r->san_state)) {
                 fprintf(f, "compute-sanitizer:\n\n");
@@ -244,8 +247,10 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
         }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
+            char detail[GR_DETAIL_MAX];
+            gr_var_detail(r, detail, sizeof detail);
             const char *correct_text = gr_caught_costs_correct(r->caught) ? r->caught_note
-                                       : r->detail[0]                      ? r->detail
+                                       : detail[0]                         ? detail
                                                                            : gr_verdict_name(r->verdict);
             struct {
                 const char *what;

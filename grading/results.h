@@ -54,12 +54,35 @@ int gr_ch_status_parse(const char *s);
 /* A chapter the grader could not grade (one the student failed is graded: 0). */
 int gr_ch_not_graded(gr_ch_status s);
 
+/* How the first of a variant's runs that left results missing ended. */
+typedef enum { GR_END_NONE, GR_END_RAN, GR_END_NO_BUDGET } gr_end_kind;
+
+/* What correctness saw of a variant: the facts its feedback is made of (prose.h composes the sentences). */
+typedef struct {
+    int self;                       /* the program's own verdicts (the practice run without a reference) */
+    int runs_bad, runs_total;
+    char sizes_bad[200];            /* the sizes with a wrong run, in the order seen */
+    gr_end_kind end;
+    char end_how[200];              /* GR_END_RAN: the sandbox's words; GR_END_NO_BUDGET: what was spent */
+    char end_tail[400];             /* GR_END_RAN: the program's last lines on stderr */
+    int mismatch;                   /* the most telling wrong run (the largest size): its seed, size, comparison */
+    unsigned long long seed;
+    char size[48];
+    gr_cmp cmp;
+    int wrote_input;                /* a run wrote an input: which, at which element, at which seed and size */
+    char input_name[32];
+    long long input_at;
+    unsigned long long input_seed;
+    char input_size[48];
+    char self_row[16];              /* self: the first failing row's verdict word, at size and seed above */
+} gr_var_facts;
+
 typedef struct {
     char name[64];
     gr_variant_rubric rub;          /* its points (zero if the rubric does not list it) */
     gr_verdict verdict;
     double correct_pts, perf_pts, san_pts;
-    char detail[1400];              /* correctness feedback: first mismatch, count, pattern, hint */
+    gr_var_facts seen;              /* what correctness saw: the feedback's facts */
     char san[700];                  /* sanitizer: "clean", the first finding, or why not run */
     gr_san_verdict san_state;
     int perf_ran;
