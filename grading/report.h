@@ -1,8 +1,8 @@
 /*
- * report.h — what grading produces: the per-submission results model, the terminal table,
- * feedback.md (what the student reads), results.json in the Gradescope autograder schema, grading.json
- * (the details: seeds to replay, per-chapter scores), and for a class grades.csv (RFC 4180) and a
- * summary. JSON is written with jansson.
+ * report.h — the writers: each renders a gr_sub_result (results.h) and decides nothing. The terminal table,
+ * feedback.md (what the student reads; its sentences of correctness from prose.h), results.json in the
+ * Gradescope autograder schema, grading.json (the details: seeds to replay, per-chapter scores), and for a
+ * class grades.csv (RFC 4180) and a summary. JSON is written with jansson.
  */
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
