@@ -59,7 +59,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
             if (!gr_sanv_ran(r->san_state)) snprintf(san, sizeof san, "-");
             else snprintf(san, sizeof san, "%s %.1f/%.1f", gr_sanv_found(r->san_state) ? "FOUND" : r->san_state == GR_SANV_UNFINISHED ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
-            if (r->perf_ran && r->ratio > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
+            if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
             else snprintf(perf, sizeof perf, "-");
             fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, gr_verdict_name(r->verdict), corr, san,
                     perf, gr_var_score(r), gr_var_max(r));
@@ -93,11 +93,11 @@ static void gr_md_block(FILE *f, const char *text)
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
 static void gr_write_diagnosis(FILE *f, const gr_diag *d)
 {
-    if (d->bug == GR_BUG_UNCLEAR || d->bug == GR_BUG_SLOW) fprintf(f, "Seen: %s.\n\n", d->evidence);
-    else if (gr_bug_is_perf(d->bug) && d->bug != GR_BUG_HOST_WORK) /* a cause measured by the counters */
-        fprintf(f, "Why it is slow (measured): %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
-    else if (d->bug != GR_BUG_NONE)
-        fprintf(f, "Likely bug: %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
+    gr_diag_claim claim = gr_diag_claim_of(d->bug);
+    if (claim == GR_DIAG_SEEN) fprintf(f, "Seen: %s.\n\n", d->evidence);
+    else if (claim != GR_DIAG_SAYS_NOTHING)
+        fprintf(f, "%s: %s — %s. Hint: %s\n\n", claim == GR_DIAG_MEASURED ? "Why it is slow (measured)" : "Likely bug",
+                gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
 }
 
 void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
@@ -136,7 +136,7 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
             char perf[64] = "-";
-            if (r->perf_ran && r->ratio > 0)
+            if (gr_var_ratio(r) > 0)
                 snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
             else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
             const char *san = !gr_sanv_ran(r->san_state)           ? "-"
@@ -320,10 +320,10 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
             json_object_set_new(x, "sanitizer_finding", json_boolean(gr_sanv_found(r->san_state)));
             json_object_set_new(x, "sanitizer", gr_jstr(r->san));
-            json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
+            json_object_set_new(x, "time_ratio", gr_var_ratio(r) > 0 ? json_real(r->ratio) : json_null());
             /* % of the speed of light, the reference's and the student's (same work: its times' ratio) */
             json_object_set_new(x, "ref_sol_pct", r->ref_sol_pct > 0 ? json_real(r->ref_sol_pct) : json_null());
-            json_object_set_new(x, "sol_pct", r->ref_sol_pct > 0 && r->ratio > 0 ? json_real(r->ref_sol_pct / r->ratio) : json_null());
+            json_object_set_new(x, "sol_pct", gr_var_sol_pct(r) > 0 ? json_real(gr_var_sol_pct(r)) : json_null());
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));

@@ -133,3 +133,14 @@ void gr_sub_totals(gr_sub_result *s)
     }
 }
 
+double gr_var_ratio(const gr_var_result *v) { return v->perf_ran && v->ratio > 0 ? v->ratio : 0; }
+
+double gr_var_sol_pct(const gr_var_result *v) { return v->ref_sol_pct > 0 && v->ratio > 0 ? v->ref_sol_pct / v->ratio : 0; }
+
+gr_diag_claim gr_diag_claim_of(gr_bug b)
+{
+    if (b == GR_BUG_NONE) return GR_DIAG_SAYS_NOTHING;
+    if (b == GR_BUG_UNCLEAR || b == GR_BUG_SLOW) return GR_DIAG_SEEN;
+    /* a slow variant's cause other than the host's CPU time comes from the counters */
+    return gr_bug_is_perf(b) && b != GR_BUG_HOST_WORK ? GR_DIAG_MEASURED : GR_DIAG_LIKELY;
+}

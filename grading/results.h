@@ -98,6 +98,15 @@ typedef struct {
 /* A variant's points: earned, and the most it could earn (its rubric's). */
 double gr_var_score(const gr_var_result *v);
 double gr_var_max(const gr_var_result *v);
+/* The time ratio to the reference where the benchmark measured one, else 0. */
+double gr_var_ratio(const gr_var_result *v);
+/* The student's % of the speed of light: the reference's over the time ratio (same work), else 0. */
+double gr_var_sol_pct(const gr_var_result *v);
+
+/* How sure a diagnosis is, which the feedback's wording follows: nothing to say, only what was seen (no rule
+ * named a class, or slow without a measured cause), a cause measured by the counters, a likely bug. */
+typedef enum { GR_DIAG_SAYS_NOTHING, GR_DIAG_SEEN, GR_DIAG_MEASURED, GR_DIAG_LIKELY } gr_diag_claim;
+gr_diag_claim gr_diag_claim_of(gr_bug b);
 /* From the verdict correctness left: a scored sanitizer run is for a correct variant only. */
 int gr_var_sanitized(const gr_var_result *r);
 /* The feedback's sanitizer run (evidence.c): a failing variant, not one that hit its time limit (under

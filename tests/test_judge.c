@@ -177,3 +177,27 @@ Test(judge, every_states_word_reads_back_as_that_state)
     for (int e = 0; e < GR_EXIT_N; e++) cr_expect_neq(gr_exit_meaning((gr_exit)e)[0], '?', "code %d has a meaning", e);
     cr_expect_str_eq(gr_mode_name(GR_MODE_CHECK), "check");
 }
+
+Test(judge, a_time_ratio_and_the_speed_of_light_only_where_measured)
+{
+    gr_var_result r = {.perf_ran = 1, .ratio = 2, .ref_sol_pct = 80};
+    cr_expect_float_eq(gr_var_ratio(&r), 2, 1e-12);
+    cr_expect_float_eq(gr_var_sol_pct(&r), 40, 1e-12, "the same work in twice the time");
+    r.perf_ran = 0;
+    cr_expect_float_eq(gr_var_ratio(&r), 0, 1e-12, "a benchmark that did not run has no ratio");
+    r = (gr_var_result){.perf_ran = 1, .ratio = 0, .ref_sol_pct = 80};
+    cr_expect_float_eq(gr_var_sol_pct(&r), 0, 1e-12);
+    r = (gr_var_result){.perf_ran = 1, .ratio = 2};
+    cr_expect_float_eq(gr_var_sol_pct(&r), 0, 1e-12, "the reference's share unknown");
+}
+
+Test(judge, a_diagnosis_claims_only_what_its_evidence_carries)
+{
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_NONE), GR_DIAG_SAYS_NOTHING);
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_UNCLEAR), GR_DIAG_SEEN);
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_SLOW), GR_DIAG_SEEN, "slow with no measured cause names none");
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_SPILLS), GR_DIAG_MEASURED);
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_PADDING), GR_DIAG_MEASURED);
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_HOST_WORK), GR_DIAG_LIKELY, "the host's CPU time is not a counter");
+    cr_expect_eq(gr_diag_claim_of(GR_BUG_TAIL), GR_DIAG_LIKELY);
+}
