@@ -21,101 +21,135 @@ static void gr_size_bad(gr_var_facts *f, const char *size)
         snprintf(f->sizes_bad + bl, sizeof f->sizes_bad - bl, "%s%s", bl ? ", " : "", size);
 }
 
-static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_cmd *c)
+/* One run of each of a chunk's sizes on one seed, untimed, its result lines into json (in the run's folder). */
+static void gr_once_args(gr_cmd *c, const gr_chapter_rubric *ch, int first, int count, unsigned long long seed,
+                         const char *json)
 {
     for (int i = first; i < first + count; i++) {
         gr_arg(c, "--size");
         gr_arg(c, "%s", ch->edge[i]);
     }
+    gr_arg(c, "--seed");
+    gr_arg(c, "%llu", seed);
+    gr_arg(c, "--reps");
+    gr_arg(c, "1");
+    gr_arg(c, "--warmup");
+    gr_arg(c, "0");
+    gr_arg(c, "--json");
+    gr_arg(c, "%s", json);
 }
 
-
-/* Reads the reference's dump rp and the student's sp of edge size s and compares them into *cmp. Returns
- * the reference's byte count, with *ref and *got to free (*got NULL when missing or of another length),
- * or -1 when there is no reference to hold the student to. dims/nd: the size's extents. */
-static long long gr_compare_dumps(const gr_chapter_rubric *ch, int s, const char *rp, const char *sp, gr_cmp *cmp,
-                                  char **ref, char **got, long long *dims, int *nd)
+/* How many of the chapter's edge sizes from first on go into one run. */
+static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 {
+    return ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+}
+
+/* A variant's dumps of one edge size, the reference's and the student's, and their comparison. */
+typedef struct {
+    char *ref, *got;           /* to free (gr_pair_free); got NULL when missing or of another length */
+    long long ref_bytes;       /* -1: the reference has none, nothing to hold the student to */
+    long long dims[3];
+    int nd;
+    gr_cmp cmp;
+} gr_pair;
+
+static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refdir, const char *studir,
+                            const char *variant, gr_pair *p)
+{
+    char canon[64], rp[PATH_MAX], sp[PATH_MAX];
+    gr_size_canon(ch->edge[s], canon, sizeof canon);
+    wb_dump_path(rp, sizeof rp, refdir, variant, canon);
+    wb_dump_path(sp, sizeof sp, studir, variant, canon);
     long long rb = gr_file_size(rp), sb = gr_file_size(sp);
     size_t len;
-    *ref = rb >= 0 ? gr_read_capped(rp, (size_t)rb + 1, &len) : NULL;
-    if (!*ref) return -1;
-    *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
-    *nd = gr_size_dims(ch->edge[s], dims);
-    gr_compare(ch, dims, *nd, *ref, rb, *got, *got ? sb : (sb < 0 ? -1 : sb), cmp);
-    if (!*got && sb < 0) cmp->got_bytes = -1;
-    return rb;
+    p->got = NULL;
+    p->ref = rb >= 0 ? gr_read_capped(rp, (size_t)rb + 1, &len) : NULL;
+    p->ref_bytes = p->ref ? rb : -1;
+    if (!p->ref) return;
+    p->got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
+    p->nd = gr_size_dims(ch->edge[s], p->dims);
+    gr_compare(ch, p->dims, p->nd, p->ref, rb, p->got, p->got ? sb : (sb < 0 ? -1 : sb), &p->cmp);
+    if (!p->got && sb < 0) p->cmp.got_bytes = -1;
+}
+
+static void gr_pair_free(gr_pair *p)
+{
+    free(p->ref);
+    free(p->got);
+}
+
+/* Where a variant's dumps of a run are: its own folder where it was re-run alone (isofmt), else studir. */
+static const char *gr_stu_dir(const char *isofmt, const char *variant, const char *studir, char *buf, size_t len)
+{
+    snprintf(buf, len, isofmt, variant);
+    return gr_is_dir(buf) ? buf : studir;
+}
+
+/* What the raw data of a wrong size shows, added to what the earlier seeds showed of it. */
+static void gr_scan_wrong(const gr_chapter_rubric *ch, const gr_pair *p, gr_size_ev *sev)
+{
+    gr_size_ev scan = *sev;
+    unsigned long long n = p->cmp.n;
+    unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < p->nd ? (unsigned long long)p->dims[ch->cols_dim] : n;
+    gr_diag_scan(p->ref, p->got, n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
+    int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
+    sev->pat = p->cmp.pattern;
+    sev->transposed |= scan.transposed;
+    sev->uniform |= scan.uniform;
+    sev->first_tile_repeated |= scan.first_tile_repeated;
+    sev->offset |= scan.offset;
+    sev->side = first || sev->side == scan.side ? scan.side : 0; /* one side at every seed, or none */
+    sev->first_wrong = first || sev->first_wrong == scan.first_wrong ? scan.first_wrong : -1;
+    if (scan.n_wrong > sev->n_wrong) sev->n_wrong = scan.n_wrong;
+}
+
+/* A wrong run of (seed, size) counted; the feedback's from the largest failing size: patterns (tail,
+ * boundary, shift) need room to show. A missing file only counts when nothing else is wrong; a written
+ * input stays first. */
+static void gr_note_wrong(gr_corr *w, const gr_cmp *cmp, unsigned long long seed, const char *size)
+{
+    w->f.runs_bad++;
+    w->runs_todo += cmp->pattern == GR_PAT_UNWRITTEN;
+    w->runs_missing += cmp->pattern == GR_PAT_LENGTH;
+    gr_size_bad(&w->f, size);
+    int better = !w->f.mismatch && !w->f.wrote_input;
+    better |= cmp->pattern != GR_PAT_LENGTH && (w->first_len ? cmp->n > w->first_n : 1);
+    if (!better) return;
+    w->first_n = cmp->n;
+    w->first_len = cmp->pattern != GR_PAT_LENGTH;
+    w->f.mismatch = 1;
+    w->f.seed = seed;
+    snprintf(w->f.size, sizeof w->f.size, "%s", size);
+    w->f.cmp = *cmp;
 }
 
 /* Compares every variant's dumps of one (seed, chunk of sizes) run. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
-                           gr_corr *corr, const char *isolated_dir_fmt)
+                           gr_corr *corr, const char *isofmt)
 {
     const gr_chapter_rubric *ch = j->ch;
-    unsigned long long seed = k->seed;
-    int first = k->first, count = k->count, nv = j->cr->n_v;
-    gr_var_result *vr = j->cr->v;
-    for (int v = 0; v < nv; v++) {
-        for (int s = first; s < first + count; s++) {
-            char canon[64], rp[PATH_MAX], sp[PATH_MAX];
-            gr_size_canon(ch->edge[s], canon, sizeof canon);
-            wb_dump_path(rp, sizeof rp, refdir, vr[v].name, canon);
-            wb_dump_path(sp, sizeof sp, studir, vr[v].name, canon);
-            if (isolated_dir_fmt) { /* the variant was re-run alone: its own directory */
-                char alt[PATH_MAX];
-                snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
-                if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, canon);
-            }
+    for (int v = 0; v < j->cr->n_v; v++) {
+        gr_var_result *r = &j->cr->v[v];
+        char alt[PATH_MAX];
+        const char *dir = gr_stu_dir(isofmt, r->name, studir, alt, sizeof alt);
+        for (int s = k->first; s < k->first + k->count; s++) {
             corr[v].f.runs_total++;
-            char *ref, *got;
-            long long dims[3];
-            int nd;
-            gr_cmp cmp;
-            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got, dims, &nd);
-            if (rb < 0) continue; /* the reference has none: nothing to hold the student to */
-            gr_size_ev *sev = &vr[v].ev.size[s];
-            if (vr[v].ev.scalar && rb == 8 && got && !vr[v].ev.have1[s]) { /* first seed's sum */
-                memcpy(&vr[v].ev.ref1[s], ref, 8);
-                memcpy(&vr[v].ev.got1[s], got, 8);
-                vr[v].ev.have1[s] = 1;
+            gr_pair p;
+            gr_pair_compare(ch, s, refdir, dir, r->name, &p);
+            if (p.ref_bytes < 0) continue;
+            if (r->ev.scalar && p.ref_bytes == 8 && p.got && !r->ev.have1[s]) { /* first seed's sum */
+                memcpy(&r->ev.ref1[s], p.ref, 8);
+                memcpy(&r->ev.got1[s], p.got, 8);
+                r->ev.have1[s] = 1;
             }
-            gr_size_outcome o = cmp.pattern == GR_PAT_NONE ? GR_SZ_PASS
+            gr_size_ev *sev = &r->ev.size[s];
+            gr_size_outcome o = p.cmp.pattern == GR_PAT_NONE ? GR_SZ_PASS
                                 : corr[v].dead & (1u << s) ? corr[v].end[s] : GR_SZ_WRONG;
             if (o > sev->out) sev->out = o; /* the worst over the seeds */
-            if (o == GR_SZ_WRONG) {
-                gr_size_ev scan = *sev;
-                unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < nd ? (unsigned long long)dims[ch->cols_dim] : cmp.n;
-                gr_diag_scan(ref, got, cmp.n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
-                int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
-                sev->pat = cmp.pattern;
-                sev->transposed |= scan.transposed;
-                sev->uniform |= scan.uniform;
-                sev->first_tile_repeated |= scan.first_tile_repeated;
-                sev->offset |= scan.offset;
-                sev->side = first || sev->side == scan.side ? scan.side : 0; /* one side at every seed, or none */
-                sev->first_wrong = first || sev->first_wrong == scan.first_wrong ? scan.first_wrong : -1;
-                if (scan.n_wrong > sev->n_wrong) sev->n_wrong = scan.n_wrong;
-            }
-            free(ref);
-            free(got);
-            if (cmp.pattern == GR_PAT_NONE) continue;
-            gr_corr *w = &corr[v];
-            w->f.runs_bad++;
-            w->runs_todo += cmp.pattern == GR_PAT_UNWRITTEN;
-            w->runs_missing += cmp.pattern == GR_PAT_LENGTH;
-            gr_size_bad(&w->f, ch->edge[s]);
-            /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
-             * A missing file only counts when nothing else is wrong; a written input stays first. */
-            int better = !w->f.mismatch && !w->f.wrote_input;
-            better |= cmp.pattern != GR_PAT_LENGTH && (w->first_len ? cmp.n > w->first_n : 1);
-            if (better) {
-                w->first_n = cmp.n;
-                w->first_len = cmp.pattern != GR_PAT_LENGTH;
-                w->f.mismatch = 1;
-                w->f.seed = seed;
-                snprintf(w->f.size, sizeof w->f.size, "%s", ch->edge[s]);
-                w->f.cmp = cmp;
-            }
+            if (o == GR_SZ_WRONG) gr_scan_wrong(ch, &p, sev);
+            if (p.cmp.pattern != GR_PAT_NONE) gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s]);
+            gr_pair_free(&p);
         }
     }
 }
@@ -127,17 +161,10 @@ static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char 
 {
     int wrong = 0;
     for (int s = k->first; s < k->first + k->count && !wrong; s++) {
-        char canon[64], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
-        gr_size_canon(j->ch->edge[s], canon, sizeof canon);
-        wb_dump_path(rp, sizeof rp, refdir, variant, canon);
-        wb_dump_path(sp, sizeof sp, studir, variant, canon);
-        long long dims[3];
-        int nd;
-        gr_cmp cmp;
-        if (gr_compare_dumps(j->ch, s, rp, sp, &cmp, &ref, &got, dims, &nd) < 0) continue;
-        wrong = cmp.pattern != GR_PAT_NONE && cmp.pattern != GR_PAT_UNWRITTEN;
-        free(ref);
-        free(got);
+        gr_pair p;
+        gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
+        wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
+        gr_pair_free(&p);
     }
     return wrong;
 }
@@ -156,17 +183,9 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     gr_arg(c, "%s", prog);
     gr_arg(c, "--variant");
     gr_arg(c, "%s", variants);
-    gr_size_list(ch, first, count, c);
-    gr_arg(c, "--seed");
-    gr_arg(c, "%llu", seed);
-    gr_arg(c, "--reps");
-    gr_arg(c, "1");
-    gr_arg(c, "--warmup");
-    gr_arg(c, "0");
+    gr_once_args(c, ch, k->first, k->count, k->seed, GR_DUMP_ROWS); /* gr_note_input_writes reads its lines */
     gr_arg(c, "--dump");
     gr_arg(c, "%s", dir);
-    gr_arg(c, "--json"); /* in the run's directory (its cwd): gr_note_input_writes reads it */
-    gr_arg(c, GR_DUMP_ROWS);
     gr_cmd_ro(c, prog);
     gr_exec(c, r, what);
 }
@@ -206,10 +225,10 @@ static gr_size_outcome gr_note_failure(gr_corr *k, const gr_cmd *c, const gr_run
     k->timed_out |= o == GR_SZ_TIMEOUT;
     k->crashed |= o == GR_SZ_CRASH;
     k->errored |= o == GR_SZ_ERROR;
-    if (k->f.end == GR_END_NONE) {
-        k->f.end = GR_END_RAN;
-        gr_run_describe(r, &c->o, k->f.end_how, sizeof k->f.end_how);
-        gr_tail_lines(r->err, 3, k->f.end_tail, sizeof k->f.end_tail);
+    if (k->f.lost == GR_LOST_NONE) {
+        k->f.lost = GR_LOST_RAN;
+        gr_run_describe(r, &c->o, k->f.lost_how, sizeof k->f.lost_how);
+        gr_tail_lines(r->err, 3, k->f.lost_tail, sizeof k->f.lost_tail);
     }
     return o;
 }
@@ -230,9 +249,9 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
         for (int s = k->first; s < k->first + k->count; s++)
             if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;
-        if (corr->f.end == GR_END_NONE) {
-            corr->f.end = GR_END_NO_BUDGET;
-            snprintf(corr->f.end_how, sizeof corr->f.end_how, "%s", spent);
+        if (corr->f.lost == GR_LOST_NONE) {
+            corr->f.lost = GR_LOST_NO_BUDGET;
+            snprintf(corr->f.lost_how, sizeof corr->f.lost_how, "%s", spent);
         }
         corr->errored = 1;
         return;
@@ -307,23 +326,19 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     const gr_chapter_rubric *ch = j->ch;
     for (int v = 0; v < j->cr->n_v; v++) {
         const char *name = j->cr->v[v].name;
-        char dir[PATH_MAX], path[PATH_MAX + 32], err[200];
-        snprintf(dir, sizeof dir, isofmt, name);
-        snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, gr_is_dir(dir) ? dir : studir);
+        char alt[PATH_MAX], path[PATH_MAX + 32], err[200];
+        const char *dir = gr_stu_dir(isofmt, name, studir, alt, sizeof alt);
+        snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
         json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
         for (int s = k->first; lines && s < k->first + k->count; s++) {
-            char canon[64], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
+            char canon[64];
             wb_row row;
             gr_size_canon(ch->edge[s], canon, sizeof canon);
             if (!gr_rows_input_written(lines, name, canon, &row)) continue;
-            wb_dump_path(rp, sizeof rp, refdir, name, canon);
-            wb_dump_path(sp, sizeof sp, gr_is_dir(dir) ? dir : studir, name, canon);
-            long long dims[3];
-            int nd;
-            gr_cmp cmp;
-            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got, dims, &nd);
-            int counted = rb >= 0 && cmp.pattern != GR_PAT_NONE;
-            if (rb >= 0) free(ref), free(got);
+            gr_pair p;
+            gr_pair_compare(ch, s, refdir, dir, name, &p);
+            int counted = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE;
+            gr_pair_free(&p);
             gr_corr *c = &corr[v];
             if (!counted) {
                 c->f.runs_bad++;
@@ -352,7 +367,7 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     unsigned long long seed = x->seeds[si];
-    int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+    int count = gr_chunk_count(ch, first);
     gr_dump_chunk chunk = {seed, first, count, 0};
     char refdir[PATH_MAX], studir[PATH_MAX], what[80];
     snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
@@ -430,7 +445,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
         gr_var_result *r = &cr->v[v];
         gr_corr *k = &corr[v];
         const gr_verdict_facts f = {.runs_total = k->f.runs_total, .runs_bad = k->f.runs_bad,
-                                    .runs_todo = k->runs_todo, .failed = k->f.end != GR_END_NONE,
+                                    .runs_todo = k->runs_todo, .failed = k->f.lost != GR_LOST_NONE,
                                     .timed_out = k->timed_out, .crashed = k->crashed};
         r->verdict = gr_verdict_decide(&f);
         if (r->verdict == GR_V_PASS) r->correct_pts = r->rub.correct;
@@ -457,7 +472,7 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
                 f[k].runs_total++;
                 f[k].runs_bad += row.verdict != WB_PASS;
                 todo[k] += row.verdict == WB_TODO;
-                if (row.verdict != WB_PASS && !f[k].self_row[0] && f[k].end == GR_END_NONE) {
+                if (row.verdict != WB_PASS && !f[k].self_row[0] && f[k].lost == GR_LOST_NONE) {
                     snprintf(f[k].self_row, sizeof f[k].self_row, "%s", wb_verdict_name(row.verdict));
                     snprintf(f[k].size, sizeof f[k].size, "%s", row.size);
                     f[k].seed = seed;
@@ -479,7 +494,6 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     memset(f, 0, sizeof f);
     for (int si = 0; si < x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
             char dir[PATH_MAX];
             snprintf(dir, sizeof dir, "%s/self-%d-%d", work, si, first);
             gr_rmtree(dir);
@@ -487,15 +501,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_cmd c;
             gr_cmd_init(&c, x, j->s, dir, x->rub.t_run, 1);
             gr_arg(&c, "%s", stu);
-            gr_size_list(ch, first, count, &c);
-            gr_arg(&c, "--seed");
-            gr_arg(&c, "%llu", x->seeds[si]);
-            gr_arg(&c, "--reps");
-            gr_arg(&c, "1");
-            gr_arg(&c, "--warmup");
-            gr_arg(&c, "0");
-            gr_arg(&c, "--json");
-            gr_arg(&c, "self.json");
+            gr_once_args(&c, ch, first, gr_chunk_count(ch, first), x->seeds[si], "self.json");
             gr_cmd_ro(&c, stu); /* outside the work dir: hidden by bubblewrap unless bound again */
             gr_run_result r;
             gr_exec(&c, &r, "self-check");
@@ -510,9 +516,9 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_self_rows(cr, dir, x->seeds[si], f, todo);
             if (!(r.exited && (r.code == 0 || r.code == 1)))
                 for (int k = 0; k < cr->n_v; k++)
-                    if (!f[k].self_row[0] && f[k].end == GR_END_NONE) {
-                        f[k].end = GR_END_RAN;
-                        gr_run_describe(&r, &c.o, f[k].end_how, sizeof f[k].end_how);
+                    if (!f[k].self_row[0] && f[k].lost == GR_LOST_NONE) {
+                        f[k].lost = GR_LOST_RAN;
+                        gr_run_describe(&r, &c.o, f[k].lost_how, sizeof f[k].lost_how);
                     }
             gr_run_result_free(&r);
             gr_rmtree(dir);

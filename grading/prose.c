@@ -72,13 +72,13 @@ static void gr_by_size(const gr_diag_ev *e, char *out, size_t len)
 }
 
 /* How the first run that left results missing ended ("" none). */
-static void gr_end_text(const gr_var_facts *f, char *out, size_t len)
+static void gr_lost_text(const gr_var_facts *f, char *out, size_t len)
 {
-    if (f->end == GR_END_RAN)
-        snprintf(out, len, "the program %s%s%s", f->end_how, *f->end_tail ? ":\n" : "", f->end_tail);
-    else if (f->end == GR_END_NO_BUDGET)
+    if (f->lost == GR_LOST_RAN)
+        snprintf(out, len, "the program %s%s%s", f->lost_how, *f->lost_tail ? ":\n" : "", f->lost_tail);
+    else if (f->lost == GR_LOST_NO_BUDGET)
         snprintf(out, len, "its run next to the other variants left results missing; the run alone was %s",
-                 f->end_how);
+                 f->lost_how);
     else out[0] = 0;
 }
 
@@ -114,13 +114,13 @@ void gr_var_detail(const gr_var_result *r, char *out, size_t len)
     if (f->self) {
         char note[600] = "no verdict reported";
         if (f->self_row[0]) snprintf(note, sizeof note, "self-check: %s at size %s, seed %llu", f->self_row, f->size, f->seed);
-        else if (f->end == GR_END_RAN) gr_end_text(f, note, sizeof note);
+        else if (f->lost == GR_LOST_RAN) gr_lost_text(f, note, sizeof note);
         snprintf(out, len, "%s", note);
     } else if (r->verdict == GR_V_TODO)
         snprintf(out, len, "not implemented: the output was never written (still the poison 0xA5A5A5A5) at any size.");
     else {
         char ended[300], first[1200], by[400];
-        gr_end_text(f, ended, sizeof ended);
+        gr_lost_text(f, ended, sizeof ended);
         gr_first_text(f, r->ev.tile, first, sizeof first);
         gr_by_size(&r->ev, by, sizeof by);
         snprintf(out, len, "%s%s%s\nWrong at %d of %d runs (sizes: %s).\nBy size: %s", ended, ended[0] ? "\n" : "",

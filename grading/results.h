@@ -55,16 +55,16 @@ int gr_ch_status_parse(const char *s);
 int gr_ch_not_graded(gr_ch_status s);
 
 /* How the first of a variant's runs that left results missing ended. */
-typedef enum { GR_END_NONE, GR_END_RAN, GR_END_NO_BUDGET } gr_end_kind;
+typedef enum { GR_LOST_NONE, GR_LOST_RAN, GR_LOST_NO_BUDGET } gr_lost_kind;
 
 /* What correctness saw of a variant: the facts its feedback is made of (prose.h composes the sentences). */
 typedef struct {
     int self;                       /* the program's own verdicts (the practice run without a reference) */
     int runs_bad, runs_total;
     char sizes_bad[200];            /* the sizes with a wrong run, in the order seen */
-    gr_end_kind end;
-    char end_how[200];              /* GR_END_RAN: the sandbox's words; GR_END_NO_BUDGET: what was spent */
-    char end_tail[400];             /* GR_END_RAN: the program's last lines on stderr */
+    gr_lost_kind lost;
+    char lost_how[200];             /* GR_LOST_RAN: the sandbox's words; GR_LOST_NO_BUDGET: what was spent */
+    char lost_tail[400];            /* GR_LOST_RAN: the program's last lines on stderr */
     int mismatch;                   /* the most telling wrong run (the largest size): its seed, size, comparison */
     unsigned long long seed;
     char size[48];

@@ -389,9 +389,9 @@ static void sample(gr_sub_result *s)
     v->rub = (gr_variant_rubric){.name = "vector", .correct = 2, .perf = 2, .sanitizer = 1};
     v->verdict = GR_V_WRONG;
     /* student-controlled text (what the program printed on stderr): backticks, invalid UTF-8, quotes */
-    v->seen.end = GR_END_RAN;
-    snprintf(v->seen.end_how, sizeof v->seen.end_how, "exited with code 1");
-    snprintf(v->seen.end_tail, sizeof v->seen.end_tail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
+    v->seen.lost = GR_LOST_RAN;
+    snprintf(v->seen.lost_how, sizeof v->seen.lost_how, "exited with code 1");
+    snprintf(v->seen.lost_tail, sizeof v->seen.lost_tail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
     b->number = 2;
     snprintf(b->dir, sizeof b->dir, "02-adjdiff");
     b->status = GR_CH_BUILD_FAILED;

@@ -74,9 +74,9 @@ Test(judge, how_a_run_ended_comes_first_with_the_programs_last_lines)
 {
     char out[GR_DETAIL_MAX];
     gr_var_result r = wrong_variant(GR_V_CRASH);
-    r.seen.end = GR_END_RAN;
-    snprintf(r.seen.end_how, sizeof r.seen.end_how, "was killed by signal 11 (SIGSEGV)");
-    snprintf(r.seen.end_tail, sizeof r.seen.end_tail, "boom");
+    r.seen.lost = GR_LOST_RAN;
+    snprintf(r.seen.lost_how, sizeof r.seen.lost_how, "was killed by signal 11 (SIGSEGV)");
+    snprintf(r.seen.lost_tail, sizeof r.seen.lost_tail, "boom");
     r.seen.mismatch = 1;
     r.seen.seed = 11;
     snprintf(r.seen.size, sizeof r.seen.size, "257");
@@ -86,13 +86,13 @@ Test(judge, how_a_run_ended_comes_first_with_the_programs_last_lines)
                           "seed 11, size 257: no result file was written\n"
                           "Hint: The program did not finish this run: see how it ended (crash, time limit, CUDA error)."
                           "\nWrong at 2 of 4 runs (sizes: 257).\nBy size: 1 ok, 257 crash");
-    r.seen.end_tail[0] = 0;
+    r.seen.lost_tail[0] = 0;
     r.seen.mismatch = 0;
     gr_var_detail(&r, out, sizeof out);
     cr_expect_str_eq(out, "the program was killed by signal 11 (SIGSEGV)\n\nWrong at 2 of 4 runs (sizes: 257).\n"
                           "By size: 1 ok, 257 crash");
-    r.seen.end = GR_END_NO_BUDGET;
-    snprintf(r.seen.end_how, sizeof r.seen.end_how, "not run: the chapter's GPU budget is spent");
+    r.seen.lost = GR_LOST_NO_BUDGET;
+    snprintf(r.seen.lost_how, sizeof r.seen.lost_how, "not run: the chapter's GPU budget is spent");
     gr_var_detail(&r, out, sizeof out);
     cr_expect_str_eq(out, "its run next to the other variants left results missing; the run alone was not run: the "
                           "chapter's GPU budget is spent\n\nWrong at 2 of 4 runs (sizes: 257).\nBy size: 1 ok, 257 crash");
@@ -123,8 +123,8 @@ Test(judge, the_practice_run_says_its_own_first_failing_row_or_how_it_ended)
     r.seen.self = 1;
     gr_var_detail(&r, out, sizeof out);
     cr_expect_str_eq(out, "no verdict reported");
-    r.seen.end = GR_END_RAN;
-    snprintf(r.seen.end_how, sizeof r.seen.end_how, "exited with code 3");
+    r.seen.lost = GR_LOST_RAN;
+    snprintf(r.seen.lost_how, sizeof r.seen.lost_how, "exited with code 3");
     gr_var_detail(&r, out, sizeof out);
     cr_expect_str_eq(out, "the program exited with code 3");
     snprintf(r.seen.self_row, sizeof r.seen.self_row, "FAIL");
