@@ -170,20 +170,17 @@ static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char 
 }
 
 /* Runs a program over one chunk of sizes with --dump into dir. */
-void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
-                        const char *dir, const char *what, gr_cmd *c, gr_run_result *r)
+void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
+                 const char *what, gr_cmd *c, gr_run_result *r)
 {
     const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
-    unsigned long long seed = k->seed;
-    int first = k->first, count = k->count;
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd_init(c, x, j->s, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
     gr_arg(c, "%s", prog);
     gr_arg(c, "--variant");
     gr_arg(c, "%s", variants);
-    gr_once_args(c, ch, k->first, k->count, k->seed, GR_DUMP_ROWS); /* gr_note_input_writes reads its lines */
+    gr_once_args(c, j->ch, k->first, k->count, k->seed, GR_DUMP_ROWS); /* gr_note_input_writes reads its lines */
     gr_arg(c, "--dump");
     gr_arg(c, "%s", dir);
     gr_cmd_ro(c, prog);

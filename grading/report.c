@@ -100,6 +100,44 @@ static void gr_write_diagnosis(FILE *f, const gr_diag *d)
                 gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
 }
 
+/* A graded chapter's table: a row per variant. */
+static void gr_md_table(FILE *f, const gr_ch_result *ch)
+{
+    fprintf(f, "| variant | result | correctness | sanitizer | time vs reference | points |\n");
+    fprintf(f, "|---|---|---|---|---|---|\n");
+    for (int v = 0; v < ch->n_v; v++) {
+        const gr_var_result *r = &ch->v[v];
+        char perf[64] = "-";
+        if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
+        else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
+        const char *san = !gr_sanv_ran(r->san_state)           ? "-"
+                          : gr_sanv_found(r->san_state)          ? "finding"
+                          : r->san_state == GR_SANV_UNFINISHED ? "not checked"
+                                                                 : "clean";
+        fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
+                r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
+    }
+    fputc('\n', f);
+}
+
+/* What there is to tell of a variant beyond its row, under its name. */
+static void gr_md_variant(FILE *f, const gr_var_result *r)
+{
+    char detail[GR_DETAIL_MAX];
+    gr_var_detail(r, detail, sizeof detail);
+    if (!gr_var_has_notes(r, detail)) return;
+    fprintf(f, "### %s\n\n", r->name);
+    if (detail[0]) gr_md_block(f, detail);
+    gr_write_diagnosis(f, &r->diag);
+    if (gr_sanv_found(r->san_state)) {
+        fprintf(f, "compute-sanitizer:\n\n");
+        gr_md_block(f, r->san);
+    }
+    if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
+    if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
+    fputc('\n', f);
+}
+
 void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 {
     char seeds[200];
@@ -131,48 +169,15 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             continue;
         }
         if (ch->self_check) fprintf(f, "> Correctness here is your program's own check (no reference available).\n\n");
-        fprintf(f, "| variant | result | correctness | sanitizer | time vs reference | points |\n");
-        fprintf(f, "|---|---|---|---|---|---|\n");
-        for (int v = 0; v < ch->n_v; v++) {
-            const gr_var_result *r = &ch->v[v];
-            char perf[64] = "-";
-            if (gr_var_ratio(r) > 0)
-                snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
-            else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
-            const char *san = !gr_sanv_ran(r->san_state)           ? "-"
-                              : gr_sanv_found(r->san_state)          ? "finding"
-                              : r->san_state == GR_SANV_UNFINISHED ? "not checked"
-                                                                     : "clean";
-            fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
-                    r->caught ? " (caught)" : "", r->correct_pts,
-                    r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
-        }
-        fputc('\n', f);
+        gr_md_table(f, ch);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
-        /* A sanitizer run that did not finish costs its points: say why, once (it covered every variant). */
-        for (int v = 0; v < ch->n_v; v++)
-            if (ch->v[v].san_state == GR_SANV_UNFINISHED) {
-                fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
-                gr_md_block(f, ch->v[v].san);
-                fputc('\n', f);
-                break;
-            }
-        for (int v = 0; v < ch->n_v; v++) {
-            const gr_var_result *r = &ch->v[v];
-            char detail[GR_DETAIL_MAX];
-            gr_var_detail(r, detail, sizeof detail);
-            if (!detail[0] && !gr_sanv_found(r->san_state) && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
-            fprintf(f, "### %s\n\n", r->name);
-            if (detail[0]) gr_md_block(f, detail);
-            gr_write_diagnosis(f, &r->diag);
-            if (gr_sanv_found(r->san_state)) {
-                fprintf(f, "compute-sanitizer:\n\n");
-                gr_md_block(f, r->san);
-            }
-            if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
-            if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
+        int unfinished = gr_ch_san_unfinished(ch); /* costs its points: say why, once */
+        if (unfinished >= 0) {
+            fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
+            gr_md_block(f, ch->v[unfinished].san);
             fputc('\n', f);
         }
+        for (int v = 0; v < ch->n_v; v++) gr_md_variant(f, &ch->v[v]);
     }
 }
 
@@ -249,23 +254,16 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             const gr_var_result *r = &ch->v[v];
             char detail[GR_DETAIL_MAX];
             gr_var_detail(r, detail, sizeof detail);
-            const char *correct_text = gr_caught_costs_correct(r->caught) ? r->caught_note
-                                       : detail[0]                         ? detail
-                                                                           : gr_verdict_name(r->verdict);
-            struct {
-                const char *what;
-                double got, max;
-                const char *text;
-            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, correct_text},
-                          {"sanitizer", r->san_pts, r->rub.sanitizer, r->san},
-                          {"performance", r->perf_pts, r->rub.perf, r->caught ? r->caught_note : r->perf_note}};
-            for (int k = 0; k < 3; k++) {
-                if (parts[k].max <= 0) continue;
-                snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, parts[k].what);
-                json_t *t = gr_gs_test(name, parts[k].got, parts[k].max, "");
+            static const char *const what[3] = {"correctness", "sanitizer", "performance"};
+            const double got[3] = {r->correct_pts, r->san_pts, r->perf_pts};
+            const double max[3] = {r->rub.correct, r->rub.sanitizer, r->rub.perf};
+            for (int k = GR_PART_CORRECT; k <= GR_PART_PERF; k++) {
+                if (max[k] <= 0) continue;
+                snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, what[k]);
+                json_t *t = gr_gs_test(name, got[k], max[k], "");
                 gr_str o = {0};
-                if (k == 0 && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
-                gr_str_add(&o, parts[k].text);
+                if (k == GR_PART_CORRECT && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
+                gr_str_add(&o, gr_var_part_why(r, (gr_part)k, detail));
                 json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
                 gr_str_free(&o);
                 json_array_append_new(tests, t);

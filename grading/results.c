@@ -144,3 +144,22 @@ gr_diag_claim gr_diag_claim_of(gr_bug b)
     /* a slow variant's cause other than the host's CPU time comes from the counters */
     return gr_bug_is_perf(b) && b != GR_BUG_HOST_WORK ? GR_DIAG_MEASURED : GR_DIAG_LIKELY;
 }
+
+const char *gr_var_part_why(const gr_var_result *r, gr_part p, const char *detail)
+{
+    if (p == GR_PART_SANITIZER) return r->san;
+    if (p == GR_PART_PERF) return r->caught ? r->caught_note : r->perf_note;
+    return gr_caught_costs_correct(r->caught) ? r->caught_note : detail[0] ? detail : gr_verdict_name(r->verdict);
+}
+
+int gr_var_has_notes(const gr_var_result *r, const char *detail)
+{
+    return detail[0] || gr_sanv_found(r->san_state) || r->perf_note[0] || r->caught || r->diag.bug;
+}
+
+int gr_ch_san_unfinished(const gr_ch_result *ch)
+{
+    for (int v = 0; v < ch->n_v; v++)
+        if (ch->v[v].san_state == GR_SANV_UNFINISHED) return v;
+    return -1;
+}

@@ -107,6 +107,15 @@ double gr_var_sol_pct(const gr_var_result *v);
  * named a class, or slow without a measured cause), a cause measured by the counters, a likely bug. */
 typedef enum { GR_DIAG_SAYS_NOTHING, GR_DIAG_SEEN, GR_DIAG_MEASURED, GR_DIAG_LIKELY } gr_diag_claim;
 gr_diag_claim gr_diag_claim_of(gr_bug b);
+
+/* A variant's points come in parts, each scored apart (results.json has a test per part). */
+typedef enum { GR_PART_CORRECT, GR_PART_SANITIZER, GR_PART_PERF } gr_part;
+/* The fact that explains a part's points. Correctness: a finding that costs them, else what correctness saw
+ * (detail: prose.h's, "" none), else the verdict's word; performance: any finding, else the benchmark's
+ * note; the sanitizer: its line. */
+const char *gr_var_part_why(const gr_var_result *r, gr_part p, const char *detail);
+/* Whether there is more to tell of a variant than its row (detail as above). */
+int gr_var_has_notes(const gr_var_result *r, const char *detail);
 /* From the verdict correctness left: a scored sanitizer run is for a correct variant only. */
 int gr_var_sanitized(const gr_var_result *r);
 /* The feedback's sanitizer run (evidence.c): a failing variant, not one that hit its time limit (under
@@ -134,6 +143,9 @@ typedef struct {
     } step[12];
     int n_step;
 } gr_ch_result;
+
+/* The first variant whose sanitizer run did not finish (one run covers every variant), or -1. */
+int gr_ch_san_unfinished(const gr_ch_result *ch);
 
 /* A submission's state (grading.json "status"). One that is not GR_SUB_GRADED was not graded: no score
  * for it anywhere (results.json, grades.csv), the reason in its `error`, and the next class run grades

@@ -201,3 +201,41 @@ Test(judge, a_diagnosis_claims_only_what_its_evidence_carries)
     cr_expect_eq(gr_diag_claim_of(GR_BUG_HOST_WORK), GR_DIAG_LIKELY, "the host's CPU time is not a counter");
     cr_expect_eq(gr_diag_claim_of(GR_BUG_TAIL), GR_DIAG_LIKELY);
 }
+
+Test(judge, each_part_of_the_points_is_explained_by_its_own_fact)
+{
+    gr_var_result r = {.verdict = GR_V_WRONG};
+    snprintf(r.san, sizeof r.san, "clean");
+    snprintf(r.perf_note, sizeof r.perf_note, "Speed: 2.00x");
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_CORRECT, "Wrong at 2 of 4 runs"), "Wrong at 2 of 4 runs");
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_CORRECT, ""), "WRONG", "nothing seen: the verdict's word");
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_SANITIZER, ""), "clean");
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_PERF, ""), "Speed: 2.00x");
+    snprintf(r.caught_note, sizeof r.caught_note, "too fast to be real");
+    r.caught = 1u << GR_CAUGHT_ABOVE_CEILING; /* costs the performance points only */
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_CORRECT, "seen"), "seen");
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_PERF, ""), "too fast to be real");
+    r.caught = 1u << GR_CAUGHT_TIMED_CHECK; /* a wrong timed result costs the correctness points too */
+    cr_expect_str_eq(gr_var_part_why(&r, GR_PART_CORRECT, "seen"), "too fast to be real");
+}
+
+Test(judge, a_variant_has_notes_only_where_there_is_more_than_its_row)
+{
+    gr_var_result r = {.verdict = GR_V_PASS, .san_state = GR_SANV_CLEAN};
+    cr_expect_not(gr_var_has_notes(&r, ""));
+    cr_expect(gr_var_has_notes(&r, "Wrong at 1 of 2 runs"));
+    r.san_state = GR_SANV_FEEDBACK_FINDING;
+    cr_expect(gr_var_has_notes(&r, ""), "a finding of the feedback's run is told");
+    r = (gr_var_result){.diag = {.bug = GR_BUG_SPILLS}};
+    cr_expect(gr_var_has_notes(&r, ""));
+}
+
+Test(judge, an_unfinished_sanitizer_run_is_told_once_at_its_first_variant)
+{
+    static gr_ch_result ch;
+    ch.n_v = 3;
+    cr_expect_eq(gr_ch_san_unfinished(&ch), -1);
+    ch.v[1].san_state = GR_SANV_UNFINISHED;
+    ch.v[2].san_state = GR_SANV_UNFINISHED;
+    cr_expect_eq(gr_ch_san_unfinished(&ch), 1);
+}
