@@ -169,7 +169,6 @@ static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char 
     return wrong;
 }
 
-/* Runs a program over one chunk of sizes with --dump into dir. */
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
                  const char *what, gr_cmd *c, gr_run_result *r)
 {
@@ -425,7 +424,6 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     return 0;
 }
 
-/* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_chapter_rubric *ch = j->ch;
@@ -479,7 +477,6 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
     json_decref(lines);
 }
 
-/* check mode without a reference: the program's own verdicts (clearly labelled). */
 int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_config *x = j->x;

@@ -189,7 +189,7 @@ static json_t *gr_gs_test(const char *name, double score, double max, const char
     json_object_set_new(t, "score", json_real(score));
     json_object_set_new(t, "max_score", json_real(max));
     json_object_set_new(t, "status", json_string(score >= max ? "passed" : "failed"));
-    json_object_set_new(t, "output", json_string(output ? output : ""));
+    json_object_set_new(t, "output", gr_jstr(output));
     json_object_set_new(t, "visibility", json_string("visible"));
     return t;
 }
@@ -243,9 +243,7 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
             for (int v = 0; v < ch->n_v; v++) {
                 snprintf(name, sizeof name, "Chapter %d / %s", ch->number, ch->v[v].name);
-                json_t *t = gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o));
-                json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
-                json_array_append_new(tests, t);
+                json_array_append_new(tests, gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o)));
             }
             gr_str_free(&o);
             continue;
@@ -260,13 +258,11 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             for (int k = GR_PART_CORRECT; k <= GR_PART_PERF; k++) {
                 if (max[k] <= 0) continue;
                 snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, what[k]);
-                json_t *t = gr_gs_test(name, got[k], max[k], "");
                 gr_str o = {0};
                 if (k == GR_PART_CORRECT && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
                 gr_str_add(&o, gr_var_part_why(r, (gr_part)k, detail));
-                json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
+                json_array_append_new(tests, gr_gs_test(name, got[k], max[k], gr_str_c(&o)));
                 gr_str_free(&o);
-                json_array_append_new(tests, t);
             }
         }
     }
