@@ -30,7 +30,8 @@ enum {
     WB_EXIT_USAGE = 2,     /* bad command line: nothing ran on the GPU */
     WB_EXIT_NO_DEVICE = 3, /* no usable CUDA device (no GPU, no driver, busy…) */
     WB_EXIT_CUDA = 4,      /* a CUDA call or kernel failed while running */
-    WB_EXIT_IO = 5         /* a file given on the command line could not be written */
+    WB_EXIT_IO = 5,        /* a file given on the command line could not be written */
+    WB_EXIT_NO_MEMORY = 6  /* GPU memory could not be allocated: the GPU's state (another process may hold it) */
 };
 
 /* ---------------------------------------------------------------- poison */

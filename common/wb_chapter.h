@@ -51,7 +51,8 @@ static void wb_json_discard(void)
 }
 
 /* A default size that does not fit this GPU is halved (every extent for MxNxK) until it does, with a
- * note; an explicit --size that does not fit is a usage error. Returns 0, or the exit code. */
+ * note; an explicit --size beyond the GPU's whole memory is a usage error, one beyond what is free now
+ * WB_EXIT_NO_MEMORY (another process holds the rest). Returns 0, or the exit code. */
 static inline int wb_fit_sizes(const char *prog, const wb_chapter *ch, wb_options *o, const wb_device *dev)
 {
     for (int s = 0; s < o->n_sizes; s++) {
@@ -66,7 +67,7 @@ static inline int wb_fit_sizes(const char *prog, const wb_chapter *ch, wb_option
         if (need > 0.95 * (double)dev->free_bytes) {
             fprintf(stderr, "%s: size %s needs %.2f GB of GPU memory, but only %.2f GB is free\n", prog, before,
                     need / 1e9, dev->free_bytes / 1e9);
-            return WB_EXIT_USAGE;
+            return need > 0.95 * (double)dev->total_bytes ? WB_EXIT_USAGE : WB_EXIT_NO_MEMORY;
         }
         wb_size_str(size, after, sizeof after);
         if (strcmp(before, after))

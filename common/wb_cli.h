@@ -265,7 +265,7 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "                      runs once on other inputs; adds the hardware's CEILING line to --json\n"
             "  -h, --help          this text\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
-            "            4 CUDA error, 5 cannot write an output file\n",
+            "            4 CUDA error, 5 cannot write an output file, 6 out of GPU memory\n",
             cli->size_help, cli->default_sizes);
 }
 

@@ -12,7 +12,7 @@ static void wb_cublas_check(cublasStatus_t st, const char *call, int line)
     if (st == CUBLAS_STATUS_SUCCESS) return;
     fprintf(stderr, "%s:%d: cuBLAS error %s (%s) in %s\n", __FILE__, line, cublasGetStatusName(st),
             cublasGetStatusString(st), call);
-    exit(WB_EXIT_CUDA);
+    exit(st == CUBLAS_STATUS_ALLOC_FAILED ? WB_EXIT_NO_MEMORY : WB_EXIT_CUDA);
 }
 #define WB_CUBLAS_CHECK(call) wb_cublas_check((call), #call, __LINE__)
 

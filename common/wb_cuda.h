@@ -21,7 +21,7 @@ static inline void wb_cuda_check(cudaError_t e, const char *call, const char *fi
     if (e == cudaSuccess) return;
     fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(e), cudaGetErrorString(e),
             call);
-    exit(WB_EXIT_CUDA);
+    exit(e == cudaErrorMemoryAllocation ? WB_EXIT_NO_MEMORY : WB_EXIT_CUDA);
 }
 #define CUDA_CHECK(call) wb_cuda_check((call), #call, __FILE__, __LINE__)
 /* After every <<<...>>>: catches bad launch configurations at once (kernel faults surface at the next

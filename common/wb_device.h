@@ -40,18 +40,20 @@ static inline int wb_device_probe(wb_device *dev, char *why, size_t len)
     if (e == cudaSuccess) e = cudaGetDeviceProperties(&dev->prop, 0);
     if (e != cudaSuccess) {
         snprintf(why, len, "no usable CUDA device: %s", cudaGetErrorString(e));
-        return WB_EXIT_NO_DEVICE;
+        /* the context itself could not be made: the memory is held by others, the GPU is there */
+        return e == cudaErrorMemoryAllocation ? WB_EXIT_NO_MEMORY : WB_EXIT_NO_DEVICE;
     }
     return 0;
 }
 
-/* Exits with WB_EXIT_NO_DEVICE and one plain line when there is no usable GPU. */
+/* Exits with one plain line when there is no usable GPU (WB_EXIT_NO_DEVICE, or WB_EXIT_NO_MEMORY). */
 static inline void wb_device_init(wb_device *dev)
 {
     char why[256];
-    if (wb_device_probe(dev, why, sizeof why)) {
+    int rc = wb_device_probe(dev, why, sizeof why);
+    if (rc) {
         fprintf(stderr, "%s. This program needs an NVIDIA GPU (see `make doctor`).\n", why);
-        exit(WB_EXIT_NO_DEVICE);
+        exit(rc);
     }
 }
 

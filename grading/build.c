@@ -22,31 +22,7 @@ static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, siz
     return nvcc[0] ? 0 : -1;
 }
 
-/* ---------------------------------------------------------------- the build child's report */
-int gr_build_report_write(const char *path, const gr_build_report *r)
-{
-    json_t *o = json_pack("{s:s, s:s, s:s}", "status", gr_ch_status_name(r->status), "reason", r->reason, "outside",
-                          r->outside);
-    int rc = o ? json_dump_file(o, path, 0) : -1;
-    json_decref(o);
-    return rc;
-}
-
-int gr_build_report_read(const char *path, gr_build_report *r)
-{
-    memset(r, 0, sizeof *r);
-    json_error_t je;
-    json_t *o = json_load_file(path, 0, &je);
-    int status = gr_ch_status_parse(json_string_value(json_object_get(o, "status")));
-    const char *reason = json_string_value(json_object_get(o, "reason"));
-    const char *outside = json_string_value(json_object_get(o, "outside"));
-    if (status >= 0) r->status = (gr_ch_status)status;
-    snprintf(r->reason, sizeof r->reason, "%s", reason ? reason : "");
-    snprintf(r->outside, sizeof r->outside, "%s", outside ? outside : "");
-    json_decref(o);
-    return status >= 0 ? 0 : -1;
-}
-
+/* ---------------------------------------------------------------- the build's report */
 static void gr_build_fail(gr_build_report *r, gr_ch_status status, const char *fmt, ...)
 {
     r->status = status;
@@ -111,9 +87,9 @@ static void gr_copy_headers(const gr_config *x, const char *bdir)
 }
 
 /* nvcc with the Makefile's own flags in the sandbox, in bdir (the spliced file and the headers are there);
- * the log goes to work/compile.log, a failure into rep. */
+ * the log and a failure into rep. */
 static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
-                       const char *work, gr_build_report *rep)
+                       gr_build_report *rep)
 {
     char path[PATH_MAX], nvcc[4096], libs[1024];
     if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
@@ -122,7 +98,7 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
     }
     gr_cmd c;
     gr_cmd_init(&c, x, s, bdir, x->rub.t_build, 0);
-    c.o.out_cap = 6 << 10;
+    c.o.out_cap = GR_BUILD_OUT_CAP;
     char *save = NULL;
     for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
     gr_arg(&c, "-DWB_NO_SOL_LIBS");
@@ -134,12 +110,7 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
     char what[64];
     snprintf(what, sizeof what, "build chapter %d", ch->number);
     gr_exec(&c, &r, what);
-    gr_str log = {0};
-    gr_str_add(&log, r.err);
-    if (*r.out) gr_str_addf(&log, "%s%s", log.len ? "\n" : "", r.out);
-    snprintf(path, sizeof path, "%s/compile.log", work);
-    gr_write_file(path, gr_str_c(&log), log.len);
-    gr_str_free(&log);
+    snprintf(rep->log, sizeof rep->log, "%s%s%s", r.err, *r.err && *r.out ? "\n" : "", r.out);
     snprintf(path, sizeof path, "%s/prog", bdir);
     if (!(r.exited && r.code == 0 && gr_is_file(path))) {
         char d[200];
@@ -151,10 +122,11 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
     gr_run_result_free(&r);
 }
 
-int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student, const char *work)
+void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student,
+                      const char *work, gr_build_report *rep)
 {
     char path[PATH_MAX], pristine_path[PATH_MAX];
-    gr_build_report rep = {.status = GR_CH_GRADED};
+    *rep = (gr_build_report){.status = GR_CH_GRADED};
     gr_mkdirs(work, 0755);
     char bdir[PATH_MAX];
     snprintf(bdir, sizeof bdir, "%s/build", work);
@@ -167,24 +139,21 @@ int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter
     char err[400];
     char *spliced = NULL;
     /* Messages name the student's own file (as the assignment names it), never a path of this host. */
-    if (!pristine) gr_build_fail(&rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
-    else if (!stu) gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
-    else if (memchr(stu, 0, slen)) gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
+    if (!pristine) gr_build_fail(rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
+    else if (!stu) gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
+    else if (memchr(stu, 0, slen)) gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
     else if (!(spliced = wb_regions_splice(pristine, plen, stu, slen, &olen, err, sizeof err)))
-        gr_build_fail(&rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
+        gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
     if (spliced) {
-        gr_note_outside(pristine, plen, stu, slen, &rep);
+        gr_note_outside(pristine, plen, stu, slen, rep);
         snprintf(path, sizeof path, "%s/%s", bdir, ch->file);
         gr_write_file(path, spliced, olen);
         gr_copy_headers(x, bdir);
-        gr_compile(x, s, ch, bdir, work, &rep);
+        gr_compile(x, s, ch, bdir, rep);
     }
-    snprintf(path, sizeof path, "%s/build.json", work);
-    gr_build_report_write(path, &rep);
     free(pristine);
     free(stu);
     free(spliced);
-    return rep.status == GR_CH_GRADED ? 0 : -1;
 }
 
 /* ---------------------------------------------------------------- the program's variants */

@@ -4,20 +4,19 @@
 
 #include "job.h"
 
-/* What the build child (a forked process per chapter) reports to its parent, in WORK/build.json. */
+#define GR_BUILD_OUT_CAP (6 << 10) /* the head of nvcc's stdout and of its stderr kept */
+
+/* What a chapter's build hands back (from a process of its own, pipeline.c): no pointers. */
 typedef struct {
     gr_ch_status status;      /* GR_CH_GRADED: built; else not gradable, build failed or grader error */
     char reason[800];         /* why not, in words for the student */
     char outside[300];        /* a note on edits outside the TODO regions (ignored), or "" */
+    char log[2 * GR_RUN_TEXT_MAX(GR_BUILD_OUT_CAP)]; /* nvcc's stderr, then its stdout; "" if it did not run */
 } gr_build_report;
 
-/* The one pair that writes and reads it (JSON). read returns -1 if the file is missing or bad. */
-int gr_build_report_write(const char *path, const gr_build_report *r);
-int gr_build_report_read(const char *path, gr_build_report *r);
-
-/* Splices, then compiles in the sandbox. Writes WORK/build.json (gr_build_report) and WORK/compile.log.
- * Returns 0 when the binary WORK/build/prog exists. */
-int gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student, const char *work);
+/* Splices, then compiles in the sandbox into WORK/build/prog; says how it went in *rep. */
+void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student,
+                      const char *work, gr_build_report *rep);
 
 /* ---------------------------------------------------------------- the program's variants */
 int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,

@@ -152,7 +152,9 @@ static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_che
             if (strcmp(v, cr->v[k].name)) continue;
             ms[k] = json_number_value(json_object_get(o, WB_JSON_MEDIAN_MS));
             if (gpu) snprintf(in->gpu_recorded, sizeof in->gpu_recorded, "%s", gpu);
-            if (size) gr_size_canon(size, in->size_recorded, sizeof in->size_recorded);
+            gr_size z;
+            if (size)
+                snprintf(in->size_recorded, sizeof in->size_recorded, "%s", gr_size_parse(size, &z) ? "0" : z.canon);
         }
     }
     json_decref(lines);
@@ -193,7 +195,8 @@ void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
         double ms[GR_MAX_VAR] = {0};
         snprintf(in.gpu_here, sizeof in.gpu_here, "%s", gpu);
         for (int i = 0; i < x->rub.n_ch; i++)
-            if (x->rub.ch[i].number == cr->number) gr_size_canon(x->rub.ch[i].perf_size, in.size_perf, sizeof in.size_perf);
+            if (x->rub.ch[i].number == cr->number)
+                snprintf(in.size_perf, sizeof in.size_perf, "%s", x->rub.ch[i].perf_size.canon);
         gr_check_recorded(x, cr, &in, ms);
         if (gr_check_perf_decide(&in) == GR_PERF_RECORDED) gr_check_score_recorded(x, cr, &in, ms);
         else gr_check_unscored(cr, &in);

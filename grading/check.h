@@ -58,7 +58,7 @@ typedef struct {
     int have_ref;            /* the reference was timed beside the student's code */
     char gpu_here[128];      /* this GPU's name (nvidia-smi), "" when unknown */
     char gpu_recorded[128];  /* the recorded table's "gpu", "" when none */
-    char size_perf[64];      /* the chapter's benchmark size, canonical (gr_size_canon) */
+    char size_perf[64];      /* the chapter's benchmark size, canonical (gr_size.canon) */
     char size_recorded[64];  /* the recorded table's size, canonical */
 } gr_check_perf_in;
 gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in);

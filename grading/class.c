@@ -173,7 +173,7 @@ static int gr_class_entry(const gr_config *x, const char *subs, const char *name
 {
     if (name[0] == '.') return 1;
     snprintf(entry, PATH_MAX, "%s/%s", subs, name);
-    if (!gr_is_dir(entry) && !gr_is_archive(entry)) return 1;
+    if (!gr_is_dir(entry) && !gr_archive_is_archive(entry)) return 1;
     gr_roster_entry re; /* the LMS name as the id, a collision-free folder (roster.c) */
     gr_roster_name(name, !gr_is_dir(entry), &re);
     snprintf(who, 128, "%s", re.student);

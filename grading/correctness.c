@@ -27,7 +27,7 @@ static void gr_once_args(gr_cmd *c, const gr_chapter_rubric *ch, int first, int 
 {
     for (int i = first; i < first + count; i++) {
         gr_arg(c, "--size");
-        gr_arg(c, "%s", ch->edge[i]);
+        gr_arg(c, "%s", ch->edge[i].text);
     }
     gr_arg(c, "--seed");
     gr_arg(c, "%llu", seed);
@@ -49,18 +49,15 @@ static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 typedef struct {
     char *ref, *got;           /* to free (gr_pair_free); got NULL when missing or of another length */
     long long ref_bytes;       /* -1: the reference has none, nothing to hold the student to */
-    long long dims[3];
-    int nd;
     gr_cmp cmp;
 } gr_pair;
 
 static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refdir, const char *studir,
                             const char *variant, gr_pair *p)
 {
-    char canon[64], rp[PATH_MAX], sp[PATH_MAX];
-    gr_size_canon(ch->edge[s], canon, sizeof canon);
-    wb_dump_path(rp, sizeof rp, refdir, variant, canon);
-    wb_dump_path(sp, sizeof sp, studir, variant, canon);
+    char rp[PATH_MAX], sp[PATH_MAX];
+    wb_dump_path(rp, sizeof rp, refdir, variant, ch->edge[s].canon);
+    wb_dump_path(sp, sizeof sp, studir, variant, ch->edge[s].canon);
     long long rb = gr_file_size(rp), sb = gr_file_size(sp);
     size_t len;
     p->got = NULL;
@@ -68,8 +65,7 @@ static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refd
     p->ref_bytes = p->ref ? rb : -1;
     if (!p->ref) return;
     p->got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
-    p->nd = gr_size_dims(ch->edge[s], p->dims);
-    gr_compare(ch, p->dims, p->nd, p->ref, rb, p->got, p->got ? sb : (sb < 0 ? -1 : sb), &p->cmp);
+    gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, p->ref, rb, p->got, p->got ? sb : (sb < 0 ? -1 : sb), &p->cmp);
     if (!p->got && sb < 0) p->cmp.got_bytes = -1;
 }
 
@@ -86,12 +82,13 @@ static const char *gr_stu_dir(const char *isofmt, const char *variant, const cha
     return gr_is_dir(buf) ? buf : studir;
 }
 
-/* What the raw data of a wrong size shows, added to what the earlier seeds showed of it. */
-static void gr_scan_wrong(const gr_chapter_rubric *ch, const gr_pair *p, gr_size_ev *sev)
+/* What the raw data of wrong edge size s shows, added to what the earlier seeds showed of it. */
+static void gr_scan_wrong(const gr_chapter_rubric *ch, int s, const gr_pair *p, gr_size_ev *sev)
 {
     gr_size_ev scan = *sev;
+    const gr_size *z = &ch->edge[s];
     unsigned long long n = p->cmp.n;
-    unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < p->nd ? (unsigned long long)p->dims[ch->cols_dim] : n;
+    unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < z->n_dims ? (unsigned long long)z->d[ch->cols_dim] : n;
     gr_diag_scan(p->ref, p->got, n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
     int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
     sev->pat = p->cmp.pattern;
@@ -147,8 +144,8 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             gr_size_outcome o = p.cmp.pattern == GR_PAT_NONE ? GR_SZ_PASS
                                 : corr[v].dead & (1u << s) ? corr[v].end[s] : GR_SZ_WRONG;
             if (o > sev->out) sev->out = o; /* the worst over the seeds */
-            if (o == GR_SZ_WRONG) gr_scan_wrong(ch, &p, sev);
-            if (p.cmp.pattern != GR_PAT_NONE) gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s]);
+            if (o == GR_SZ_WRONG) gr_scan_wrong(ch, s, &p, sev);
+            if (p.cmp.pattern != GR_PAT_NONE) gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s].text);
             gr_pair_free(&p);
         }
     }
@@ -189,9 +186,8 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
 int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
 {
     for (int s = first; s < first + count; s++) {
-        char canon[64], p[PATH_MAX];
-        gr_size_canon(ch->edge[s], canon, sizeof canon);
-        wb_dump_path(p, sizeof p, dir, variant, canon);
+        char p[PATH_MAX];
+        wb_dump_path(p, sizeof p, dir, variant, ch->edge[s].canon);
         if (!gr_is_file(p)) return 0;
     }
     return 1;
@@ -289,10 +285,9 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         const gr_dump_chunk single = {k->seed, s, 1, k->limit};
         gr_run_alone(j, &single, variant, one, &c, &r);
         if (gr_dump_complete(one, ch, variant, s, 1)) {
-            char canon[64], from[PATH_MAX], to[PATH_MAX];
-            gr_size_canon(ch->edge[s], canon, sizeof canon);
-            wb_dump_path(from, sizeof from, one, variant, canon);
-            wb_dump_path(to, sizeof to, iso, variant, canon);
+            char from[PATH_MAX], to[PATH_MAX];
+            wb_dump_path(from, sizeof from, one, variant, ch->edge[s].canon);
+            wb_dump_path(to, sizeof to, iso, variant, ch->edge[s].canon);
             if (rename(from, to) != 0) LOG(j->x, "cannot move %s to %s", from, to);
         } else {
             corr->end[s] = gr_note_failure(corr, &c, &r);
@@ -327,10 +322,8 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
         snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
         json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
         for (int s = k->first; lines && s < k->first + k->count; s++) {
-            char canon[64];
             wb_row row;
-            gr_size_canon(ch->edge[s], canon, sizeof canon);
-            if (!gr_rows_input_written(lines, name, canon, &row)) continue;
+            if (!gr_rows_input_written(lines, name, ch->edge[s].canon, &row)) continue;
             gr_pair p;
             gr_pair_compare(ch, s, refdir, dir, name, &p);
             int counted = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE;
@@ -338,14 +331,14 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
             gr_corr *c = &corr[v];
             if (!counted) {
                 c->f.runs_bad++;
-                gr_size_bad(&c->f, ch->edge[s]);
+                gr_size_bad(&c->f, ch->edge[s].text);
             }
             if (!c->f.wrote_input) { /* first in the feedback, and kept there */
                 c->f.wrote_input = 1;
                 snprintf(c->f.input_name, sizeof c->f.input_name, "%s", row.input_written_name);
                 c->f.input_at = row.input_written;
                 c->f.input_seed = k->seed;
-                snprintf(c->f.input_size, sizeof c->f.input_size, "%s", ch->edge[s]);
+                snprintf(c->f.input_size, sizeof c->f.input_size, "%s", ch->edge[s].text);
                 c->first_len = 1;
                 c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_compare_run) */
             }

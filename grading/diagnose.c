@@ -86,8 +86,9 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
     e->tiles = v >= 0 && v < ch->n_var ? ch->var[v].tiles : ch->tile > 1;
     e->n_sizes = ch->n_edge;
     for (int s = 0; s < ch->n_edge; s++) {
-        snprintf(e->size_name[s], sizeof e->size_name[s], "%s", ch->edge[s]);
-        e->size[s].nd = gr_size_dims(ch->edge[s], e->size[s].dims);
+        snprintf(e->size_name[s], sizeof e->size_name[s], "%s", ch->edge[s].text);
+        e->size[s].nd = ch->edge[s].n_dims;
+        memcpy(e->size[s].dims, ch->edge[s].d, sizeof ch->edge[s].d);
     }
     e->scalar = ch->elem == GR_I64 && ch->tile == 1; /* the reduction chapter: one number */
 }

@@ -41,15 +41,14 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
             ok = 0;
             break;
         }
-        char dir[PATH_MAX], what[96], canon[64], p[PATH_MAX];
+        char dir[PATH_MAX], what[96], p[PATH_MAX];
         snprintf(dir, sizeof dir, "%s/rep-%s-%d", j->work, variant, i);
         snprintf(what, sizeof what, "ch%d %s repeat %d", ch->number, variant, i + 1);
         gr_cmd c;
         gr_run_result r;
         gr_dump_run(j, &k, j->stu, variant, dir, what, &c, &r);
         gr_run_result_free(&r);
-        gr_size_canon(ch->edge[s], canon, sizeof canon);
-        wb_dump_path(p, sizeof p, dir, variant, canon);
+        wb_dump_path(p, sizeof p, dir, variant, ch->edge[s].canon);
         long long n = gr_file_size(p);
         size_t len = 0;
         char *got = n >= 0 ? gr_read_capped(p, (size_t)n + 1, &len) : NULL;
@@ -85,7 +84,7 @@ void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             for (int t = 0; t < 2 && gr_var_feedback_sanitized(r) && !x->no_san && x->sanitizer[0]; t++) {
                 char first[500];
                 if (gr_sanitize_one(j, tools[t], r->name, first, sizeof first) == 1) {
-                    snprintf(r->san, sizeof r->san, "%s at size %s: %s", tools[t], j->ch->sanitizer_size, first);
+                    snprintf(r->san, sizeof r->san, "%s at size %s: %s", tools[t], j->ch->sanitizer_size.text, first);
                     r->san_state = GR_SANV_FEEDBACK_FINDING; /* a failing variant: scored runs never had it */
                 }
             }

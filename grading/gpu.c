@@ -2,37 +2,30 @@
 #define _GNU_SOURCE 1
 #include "gpu.h"
 
-/* The GPUs this grader may use: those CUDA_VISIBLE_DEVICES names when it is set, else every GPU
- * nvidia-smi lists. gr_gpu_id gives the k-th one's id (an index or a UUID) for the child's
- * CUDA_VISIBLE_DEVICES and the lock's name. */
-void gr_gpu_id(int k, char *id, size_t len)
+/* The k-th entry of CUDA_VISIBLE_DEVICES into id (when id is not NULL); how many entries it has (0: unset). */
+static int gr_visible(int k, char *id, size_t len)
 {
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    if (vis && *vis) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", vis);
-        char *save = NULL;
-        int i = 0;
-        for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save), i++)
-            if (i == k) {
-                snprintf(id, len, "%s", t);
-                return;
-            }
+    int n = 0;
+    for (const char *p = vis; p && *p; n++) {
+        size_t w = strcspn(p, ",");
+        if (n == k && id) snprintf(id, len, "%.*s", (int)w, p);
+        p += w + (p[w] == ',');
     }
-    snprintf(id, len, "%d", k);
+    return n;
+}
+
+void gr_gpu_id(int k, char *id, size_t len)
+{
+    if (k >= gr_visible(k, id, len)) snprintf(id, len, "%d", k);
 }
 
 int gr_gpu_count(void)
 {
-    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
-    if (vis && *vis) {
-        int n = 1;
-        for (const char *p = vis; *p; p++) n += *p == ',';
-        return n;
-    }
+    int n = gr_visible(-1, NULL, 0);
+    if (n) return n;
     int st;
     char *out = gr_capture_cmd("nvidia-smi -L 2>/dev/null", 65536, &st);
-    int n = 0;
     for (char *p = out; p && (p = strstr(p, "GPU ")); p += 4)
         if (p == out || p[-1] == '\n') n++;
     free(out);

@@ -1,6 +1,7 @@
 /* gpulock.c — see gpulock.h. */
 #define _GNU_SOURCE 1
 #include "gpulock.h"
+#include "contract.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -76,4 +77,9 @@ int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how)
 {
     if (!l || l->held != GR_LOCK_NONE) return 0;
     return (how == GR_LOCK_ALONE ? gr_gpu_alone(l) : gr_gpu_share(l)) == 0;
+}
+
+int gr_gpu_retry_alone(int exited, int code, gr_lock_state held)
+{
+    return exited && code == WB_EXIT_NO_MEMORY && held == GR_LOCK_SHARED;
 }

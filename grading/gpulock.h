@@ -37,4 +37,9 @@ void gr_gpu_release(gr_gpu_lock *l);
  * benchmark step's runs) or there is none. 1: taken here, release it after the run; 0: nothing to release. */
 int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);
 
+/* Whether a run that ended so is run once more with the GPU alone: it could not allocate GPU memory
+ * (WB_EXIT_NO_MEMORY) while it shared the GPU (held: how it held the lock), and the memory may have been
+ * another run's. A failure alone (a benchmark's, a confirmation's, the retry's) is the run's own. Pure. */
+int gr_gpu_retry_alone(int exited, int code, gr_lock_state held);
+
 #endif /* GR_GPULOCK_H */

@@ -3,19 +3,10 @@
  * second writes the checked entries, as plain files and directories only, into a fresh directory. */
 #define _GNU_SOURCE 1
 #include "gr_archive.h"
+#include "gr_util.h"
 
 #include <archive.h>
 #include <archive_entry.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 const gr_archive_limits gr_archive_default_limits = {2000, 64LL << 20, 256LL << 20};
 
@@ -27,16 +18,6 @@ int gr_archive_is_archive(const char *p)
 #undef ENDS
 }
 
-/* The student's own file name, printable on one line. */
-static void base_of(const char *path, char *out, size_t len)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    snprintf(out, len, "%s", b);
-    for (char *c = out; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
-}
-
 static int fail(char *why, size_t len, const char *base, const char *fmt, ...)
 {
     char rule[400];
@@ -45,7 +26,7 @@ static int fail(char *why, size_t len, const char *base, const char *fmt, ...)
     vsnprintf(rule, sizeof rule, fmt, ap);
     va_end(ap);
     snprintf(why, len, "%s: %s", base, rule);
-    for (char *c = why; *c; c++) /* entry names come from the student: one line, always */
+    for (char *c = why; *c; c++) /* the archive's and its entries' names come from the student: one line, always */
         if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     return -1;
 }
@@ -108,8 +89,7 @@ static int check_pass(const char *archive, const char *base, const gr_archive_li
         while ((got = archive_read_data(a, buf, sizeof buf)) > 0) {
             size += got;
             total += got;
-            if (size > lim->max_file) break;
-            if (total > lim->max_total) break;
+            if (size > lim->max_file || total > lim->max_total) break;
         }
         if (got < 0) { rc = fail(why, len, base, "the archive is damaged (%.120s)", name); break; }
         if (size > lim->max_file) {
@@ -125,17 +105,6 @@ static int check_pass(const char *archive, const char *base, const gr_archive_li
         rc = fail(why, len, base, n ? "the archive is damaged" : "not a readable .zip, .tar.gz, .tgz or .tar archive");
     archive_read_free(a);
     return rc;
-}
-
-static void rmtree(const char *dir)
-{
-    pid_t p = fork();
-    if (p == 0) {
-        execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    if (p > 0) waitpid(p, &st, 0);
 }
 
 /* Creates the parents of a relative path under root (entries may come without their folders). */
@@ -164,7 +133,7 @@ static int write_pass(const char *archive, const char *dest, const char *base, c
         snprintf(rel, sizeof rel, "%s", archive_entry_pathname(e));
         size_t n = strlen(rel);
         while (n > 1 && rel[n - 1] == '/') rel[--n] = 0;
-        if (!strcmp(rel, ".") || !strcmp(rel, "./")) continue;
+        if (!strcmp(rel, ".")) continue;
         if (mkparents(root, rel)) { rc = fail(why, len, base, "an entry cannot be written (%.120s)", rel); break; }
         if (archive_entry_filetype(e) == AE_IFDIR) {
             if (mkdirat(root, rel, 0755) && errno != EEXIST) rc = fail(why, len, base, "an entry cannot be written (%.120s)", rel);
@@ -186,14 +155,13 @@ static int write_pass(const char *archive, const char *dest, const char *base, c
 
 int gr_archive_extract(const char *archive, const char *dest, const gr_archive_limits *lim, char *why, size_t len)
 {
-    char base[256];
-    base_of(archive, base, sizeof base);
+    const char *base = strrchr(archive, '/') ? strrchr(archive, '/') + 1 : archive; /* the student's own name */
     if (!lim) lim = &gr_archive_default_limits;
     if (access(archive, R_OK)) return fail(why, len, base, "the file cannot be read");
     if (check_pass(archive, base, lim, why, len)) return -1;
     if (mkdir(dest, 0755)) return fail(why, len, base, "the grader cannot create a fresh folder for it");
     if (write_pass(archive, dest, base, why, len)) {
-        rmtree(dest);
+        gr_rmtree(dest);
         return -1;
     }
     return 0;

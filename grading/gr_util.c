@@ -23,23 +23,14 @@ void gr_str_add(gr_str *b, const char *p) { gr_str_addn(b, p, strlen(p)); }
 
 void gr_str_addf(gr_str *b, const char *fmt, ...)
 {
-    char small[512];
+    char *s;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
+    int n = vasprintf(&s, fmt, ap);
     va_end(ap);
     if (n < 0) return;
-    if ((size_t)n < sizeof small) {
-        gr_str_addn(b, small, (size_t)n);
-        return;
-    }
-    char *big = (char *)malloc((size_t)n + 1);
-    if (!big) abort();
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    gr_str_addn(b, big, (size_t)n);
-    free(big);
+    gr_str_addn(b, s, (size_t)n);
+    free(s);
 }
 
 const char *gr_str_c(const gr_str *b) { return b->s ? b->s : ""; }
@@ -233,6 +224,12 @@ int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *b
         if (!slash) return 1;
         *slash = '/';
     }
+}
+
+const char *gr_tmpdir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp == '/' ? tmp : "/tmp";
 }
 
 const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,

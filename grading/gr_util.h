@@ -79,6 +79,9 @@ int gr_inside(const char *root, const char *path);
  * path included, searchable by it. If not, the first folder that stops it goes to blocked (may be NULL). */
 int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen);
 
+/* TMPDIR where it is an absolute path, else /tmp: the one reading of TMPDIR for the grader's own folders. */
+const char *gr_tmpdir(void);
+
 /* Where a grading's work tree goes: `tmpdir` when reach(tmpdir) says the runs can pass every folder down
  * to it, else the first of the NULL-terminated `fallbacks` they can pass (a TMPDIR inside a home at 0700,
  * /root/x/build/tmp say, gives way to /tmp: the work tree is the grader's own, 0710, and nothing of the

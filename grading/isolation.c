@@ -1,7 +1,6 @@
 /* isolation.c — see isolation.h. */
 #define _GNU_SOURCE 1
 #include "isolation.h"
-#include "sandbox.h"
 
 #include <ftw.h>
 
@@ -10,22 +9,6 @@ gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
     if (f->bwrap_works) return GR_ISO_BWRAP;
     if (f->root) return GR_ISO_UID;
     return f->insecure ? GR_ISO_INSECURE : GR_ISO_NONE;
-}
-
-const char *gr_iso_kind_name(gr_iso_kind k)
-{
-    switch (k) {
-    case GR_ISO_BWRAP: return "bubblewrap";
-    case GR_ISO_UID: return "uid";
-    case GR_ISO_INSECURE: return "insecure";
-    case GR_ISO_NONE: break;
-    }
-    return "none";
-}
-
-gr_run_iso gr_run_isolation(const gr_run_opts *o)
-{
-    return gr_run_box_here(o) == GR_BOX_BWRAP ? GR_RUN_BWRAP : GR_RUN_PLAIN;
 }
 
 /* ---------------------------------------------------------------- closing the course files */
@@ -73,40 +56,29 @@ int gr_iso_close(const char *root, const char *const *extra, char *why, size_t w
 }
 
 /* ---------------------------------------------------------------- the probe as a run uid */
-/* The first regular file under dir whose name ends with `suffix` ("" for any), depth first. */
-static int gr_first_file(const char *dir, const char *prefix, const char *suffix, char *out, size_t len, int depth)
+/* The first regular file (not a link) that matches the glob pattern under root; 0 if none. */
+static int gr_first_file(const char *root, const char *pattern, char *out, size_t len)
 {
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    struct dirent *e;
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s", root, pattern);
+    glob_t g;
     int found = 0;
-    while (!found && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    if (glob(p, 0, NULL, &g) != 0) return 0;
+    for (size_t i = 0; i < g.gl_pathc && !found; i++) {
         struct stat st;
-        if (lstat(p, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode) && depth > 0) found = gr_first_file(p, prefix, suffix, out, len, depth - 1);
-        else if (S_ISREG(st.st_mode) && !strncmp(e->d_name, prefix, strlen(prefix))) {
-            size_t n = strlen(e->d_name), s = strlen(suffix);
-            if (n >= s && !strcmp(e->d_name + n - s, suffix)) {
-                snprintf(out, len, "%s", p);
-                found = 1;
-            }
-        }
+        found = lstat(g.gl_pathv[i], &st) == 0 && S_ISREG(st.st_mode);
+        if (found) snprintf(out, len, "%s", g.gl_pathv[i]);
     }
-    closedir(d);
+    globfree(&g);
     return found;
 }
 
 int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
 {
-    char files[2][PATH_MAX], dir[PATH_MAX];
+    char files[2][PATH_MAX];
     int n = 0;
-    snprintf(dir, sizeof dir, "%s/solutions", root);
-    if (gr_first_file(dir, "", ".cu", files[n], sizeof files[n], 2)) n++;
-    snprintf(dir, sizeof dir, "%s/build", root);
-    if (gr_first_file(dir, "solution", "", files[n], sizeof files[n], 0)) n++;
+    n += gr_first_file(root, "solutions/*/*.cu", files[n], sizeof files[n]);
+    n += gr_first_file(root, "build/solution*", files[n], sizeof files[n]);
     for (int i = 0; i < n; i++) {
         pid_t pid = fork();
         if (pid == 0) { /* exactly what a student run is: its own uid and gid, no supplementary groups */
@@ -139,7 +111,7 @@ static int gr_sysctl_int(const char *path)
     return v;
 }
 
-void gr_bwrap_host_read(gr_bwrap_host *h)
+static void gr_bwrap_host_read(gr_bwrap_host *h)
 {
     char p[PATH_MAX];
     h->switched_off = getenv("WB_GRADE_NO_BWRAP") != NULL;
@@ -199,7 +171,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     if (f.root) {
         char e[400];
         /* a uid from the block the sandbox gives this process's runs (sandbox.h), never one of them */
-        out->probe_uid = GR_RUN_UID_BASE + ((unsigned)getpid() & 0x3fffffu) * 64u + 63u;
+        out->probe_uid = gr_run_uid(getpid()) + 63u;
         if (dry) { /* make doctor: say what is, change nothing */
             int open_now = gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e);
             /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group

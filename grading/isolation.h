@@ -44,16 +44,8 @@ typedef struct {
                         * (gr_cmd_init). GR_BOX_PROBE where no isolation was set up: each run probes */
 } gr_iso;
 
-/* The isolation a run is under: bubblewrap, or the plain sandbox (process group, rlimits, as root a uid
- * of its own). */
-typedef enum { GR_RUN_PLAIN, GR_RUN_BWRAP } gr_run_iso;
-
-/* Which of the two gr_run will use for these options here (bubblewrap works and is not switched off):
- * from o->box, probing only where it is GR_BOX_PROBE. */
-gr_run_iso gr_run_isolation(const gr_run_opts *o);
-
 /* Why bubblewrap does not work for this (non-root) user, so that the refusal names the cause and its fix:
- * what the host says, read by gr_bwrap_host_read, decided by gr_bwrap_why_decide (pure). */
+ * what the host says (/proc/sys, PATH, WB_GRADE_NO_BWRAP), decided by gr_bwrap_why_decide (pure). */
 typedef enum {
     GR_BWRAP_SWITCHED_OFF,     /* WB_GRADE_NO_BWRAP is set */
     GR_BWRAP_MISSING,          /* no bwrap on PATH */
@@ -71,14 +63,12 @@ typedef struct {
     int max_userns;        /* /proc/sys/user/max_user_namespaces; -1 where absent */
 } gr_bwrap_host;
 
-void gr_bwrap_host_read(gr_bwrap_host *h);
 gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h);
 /* The one line the grader prints when it refuses (no working bubblewrap, not root): "grade: cannot isolate
  * the course files from student code (" the cause "); fix: " what to do. */
 void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len);
 
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f);
-const char *gr_iso_kind_name(gr_iso_kind k);
 
 /* Closes the course files under the workbook `root` (solutions/, build/solution*, tests/grading/,
  * handouts/instructor/, grading/secret/, build/grades/, build/grade-out/) and any `extra` paths

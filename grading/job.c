@@ -70,6 +70,14 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     int locked = c->o.gpu && gr_gpu_take_for_run(c->lock, GR_LOCK_SHARED);
     int rc = gr_run(&c->o, r);
     if (locked) gr_gpu_release(c->lock);
+    if (locked && gr_gpu_retry_alone(r->exited, r->code, GR_LOCK_SHARED)) {
+        /* another run's memory is never this one's failure (a reference's above all): only alone counts */
+        LOG(c, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
+        gr_run_result_free(r);
+        locked = gr_gpu_take_for_run(c->lock, GR_LOCK_ALONE);
+        rc = gr_run(&c->o, r);
+        if (locked) gr_gpu_release(c->lock);
+    }
     if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);
     char d[300];
     gr_run_describe(r, &c->o, d, sizeof d);
@@ -93,13 +101,13 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
         gr_arg(&c, "--variant");
         gr_arg(&c, "%s", ch->var[0].name);
         gr_arg(&c, "--size");
-        gr_arg(&c, "%s", ch->edge[0]);
+        gr_arg(&c, "%s", ch->edge[0].text);
         gr_arg(&c, "--reps");
         gr_arg(&c, "1");
         gr_arg(&c, "--warmup");
         gr_arg(&c, "0");
         gr_cmd_ro(&c, prog);
-        int used_bwrap = gr_run_isolation(&c.o) == GR_RUN_BWRAP;
+        int used_bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
         gr_run_result r;
         gr_exec(&c, &r, attempt ? "GPU probe without bubblewrap" : "GPU probe");
         int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;

@@ -1,5 +1,4 @@
-/* ncu.c — Nsight Compute's CSV (ncu --csv --page raw): metrics and the top stall reasons. One home for
- * both readers: the grader's counters (counters.c) and `make profile` (tools/inspect, which links the grading library). */
+/* ncu.c — see ncu.h. */
 #define _GNU_SOURCE 1
 #include <ctype.h>
 #include <limits.h>

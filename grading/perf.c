@@ -37,9 +37,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
     int nsel = plan->nsel;
-    char jp[PATH_MAX], canon[64];
+    char jp[PATH_MAX];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
-    gr_size_canon(ch->perf_size, canon, sizeof canon);
     int got[GR_MAX_VAR] = {0};
     char jerr[200];
     json_t *lines = gr_is_file(jp) ? wb_jsonl_load(jp, jerr, sizeof jerr) : NULL, *o;
@@ -48,7 +47,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     json_array_foreach(lines, li, o)
     {
         wb_row row;
-        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, canon) || !(row.median_ms > 0)) continue;
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, ch->perf_size.canon) || !(row.median_ms > 0))
+            continue;
         if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
         /* Not a variant. Its measurement (chapters 3 and 4; the others restate the speed of light) is
          * not predicted: the reference pays it too, and the cross-check's calibration absorbs it. */
@@ -98,7 +98,7 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_arg(&c, "--variant");
     gr_arg(&c, "%s", list);
     gr_arg(&c, "--size");
-    gr_arg(&c, "%s", ch->perf_size);
+    gr_arg(&c, "%s", ch->perf_size.text);
     gr_arg(&c, "--reps");
     gr_arg(&c, "%d", reps);
     gr_arg(&c, "--warmup");
@@ -111,6 +111,12 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     char what[96];
     snprintf(what, sizeof what, "ch%d perf %s reps %d", ch->number, who, reps);
     gr_exec(&c, &r, what);
+    if (side->trusted && r.exited && r.code == WB_EXIT_NO_MEMORY) {
+        /* alone on the GPU, yet its memory is held (by a process outside the grader's lock, or one still
+         * ending): the GPU's state, never the entry's result; the student's own failure alone counts */
+        gr_run_result_free(&r);
+        gr_exec(&c, &r, what);
+    }
     if (!(r.exited && (r.code == 0 || r.code == 1))) {
         char d[200];
         gr_run_describe(&r, &c.o, d, sizeof d);
@@ -167,6 +173,12 @@ static void gr_wall_delta(const gr_config *x, gr_perf_side *s, const int *sel, i
     *delta = s->wall_hi - s->wall_lo;
 }
 
+double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms)
+{
+    double calib = !high_ran && per_ms > 0 ? per_wall_ms / per_ms : p_r > 0 && d_r > 0 ? d_r / p_r : 1.0;
+    return calib < 1 ? 1 : calib > 5 ? 5 : calib;
+}
+
 /* The variants with this verdict that earn performance points. */
 static void gr_perf_select(const gr_ch_result *cr, gr_verdict verdict, gr_perf_plan *plan)
 {
@@ -210,7 +222,9 @@ static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = round < x->rub.low_rounds ? 0 : 1; k < 2; k++) { /* alternate: reference, student … */
             int reps = k == 0 ? x->rub.reps_lo : hi;
-            gr_perf_run(j, j->ref, "ref", reps, plan, rs);
+            /* without its own wall clock per repetition the reference's high run is what calibrates */
+            if (k == 0 || x->rub.reference_high || gr_per_rep_wall_ms(rs, sel, nsel) == gr_per_rep_ms(rs, sel, nsel))
+                gr_perf_run(j, j->ref, "ref", reps, plan, rs);
             if (round == 0 && k == 0) {
                 double per = gr_per_rep_wall_ms(rs, sel, nsel);
                 if (per > 0) {
@@ -249,8 +263,8 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
     double d_s, p_s, d_r, p_r;
     gr_wall_delta(x, ss, sel, nsel, hi_s, &d_s, &p_s);
     gr_wall_delta(x, rs, sel, nsel, hi, &d_r, &p_r);
-    double calib = p_r > 0 && d_r > 0 ? d_r / p_r : 1.0;
-    calib = calib < 1 ? 1 : calib > 5 ? 5 : calib;
+    double calib = gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, sel, nsel),
+                                       gr_per_rep_wall_ms(rs, sel, nsel));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;
     if (rs->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "reference benchmark failed (%s): no performance points", rs->why);
     else if (ss->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "%s: no performance points", ss->why);
@@ -262,11 +276,11 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  hi_s - x->rub.reps_lo, d_s, p_s, calib);
     else
         snprintf(cr->perf_note, sizeof cr->perf_note,
-                 "size %s, median of %d runs each (reps %d and %d, alternating with the reference); wall-clock "
-                 "cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as measured on "
-                 "the reference)",
-                 j->ch->perf_size, x->rub.rounds + x->rub.low_rounds, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s,
-                 p_s, calib);
+                 "size %s, median of %d runs (the reference's of %d; reps %d and %d, alternating with the reference); "
+                 "wall-clock cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as "
+                 "measured on the reference)",
+                 j->ch->perf_size.text, ss->n[sel[0]], rs->n[sel[0]], x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s,
+                 calib);
     for (int i = 0; i < nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
@@ -323,9 +337,7 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
     gr_ch_result *cr = j->cr;
     gr_perf_side *rs = calloc(1, sizeof *rs), *ss = calloc(1, sizeof *ss);
     gr_honesty *hon = calloc(1, sizeof *hon);
-    char canon[64];
-    gr_size_canon(j->ch->perf_size, canon, sizeof canon);
-    gr_honesty_init(hon, canon);
+    gr_honesty_init(hon, j->ch->perf_size.canon);
     rs->hon = ss->hon = hon;
     rs->trusted = 1;
     int hi, hi_s;
@@ -379,7 +391,7 @@ void gr_perf_self(const gr_chjob *j)
         r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
         snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
                                                     "points are given when graded).",
-                 ch->perf_size, r->stu_ms);
+                 ch->perf_size.text, r->stu_ms);
     }
     snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: times only; the grader compares them with the reference "
                                                   "on the same GPU");

@@ -13,6 +13,12 @@ void gr_perf(const gr_chjob *j);
  * to compare with the reported times. ref_per_ms: the reference's reported milliseconds per repetition. */
 int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi);
 
+/* The reference's wall clock per reported millisecond, which the student's cross-check allows (1 to 5): the
+ * difference of its high and low runs (d_r seconds) over what its reported times predict (p_r), or where it
+ * ran the low count alone (high_ran 0: reference_high 0) its lines' wall clock per repetition over their
+ * kernel times (per_wall_ms, per_ms: every variant's sum). Pure. */
+double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms);
+
 /* A timed variant's performance points: its time (r->stu_ms) over the reference's (ref_ms) by the rubric's
  * bands, and the sentence that says it (ref_what: "the reference's", or where its time comes from). */
 void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const char *ref_what);

@@ -4,6 +4,7 @@
 #include "studentpage.h"
 #include "evidence.h"
 #include "build.h"
+#include "children.h"
 #include "correctness.h"
 #include "gpu.h"
 #include "honesty.h"
@@ -12,29 +13,35 @@
 #include "sanitize.h"
 #include "submission.h"
 
-#include <sys/mman.h>
 
 /* ---------------------------------------------------------------- one chapter: a table of steps */
-/* One chapter of one submission as its steps go: what each step leaves for the next. */
+/* What a chapter's steps leave for its later steps, all of it without pointers: handed back whole from the
+ * process that ran its first steps (gr_grade_chapters). */
+typedef struct {
+    char cw[PATH_MAX];              /* the chapter's work tree (its build is in cw/build) */
+    char stu[PATH_MAX], ref[PATH_MAX];
+    int have_ref;                   /* a reference to hold the student to (else: check mode, own verdicts) */
+    gr_prog_variant pv[GR_MAX_VAR]; /* the program's variants and their kernels */
+    int npv;
+} gr_chapter_state;
+
+/* One chapter of one submission as its steps go. */
 typedef struct {
     const gr_config *x;
     gr_sub_state *s;
     const gr_chapter_rubric *ch;
     gr_ch_result *cr;
     const char *sub;                /* the submission's root */
-    char cw[PATH_MAX];              /* the chapter's work tree (its build is in cw/build) */
-    char stu[PATH_MAX], ref[PATH_MAX];
-    int have_ref;                   /* a reference to hold the student to (else: check mode, own verdicts) */
-    gr_prog_variant pv[GR_MAX_VAR]; /* the program's variants and their kernels */
-    int npv;
+    const gr_build_report *built;   /* how its build went (gr_prepare) */
+    gr_chapter_state k;
     gr_chjob job;
 } gr_chapter_run;
 
 /* The job every step works on, from the run's own fields (again after the run is moved between processes). */
 static void gr_chapter_job(gr_chapter_run *r)
 {
-    r->job = (gr_chjob){.x = r->x, .s = r->s, .ch = r->ch, .ref = r->have_ref ? r->ref : NULL, .stu = r->stu,
-                        .work = r->cw, .cr = r->cr};
+    r->job = (gr_chjob){.x = r->x, .s = r->s, .ch = r->ch, .ref = r->k.have_ref ? r->k.ref : NULL, .stu = r->k.stu,
+                        .work = r->k.cw, .cr = r->cr};
 }
 
 /* What a step leaves: go on, or the chapter ends here (its status says why). */
@@ -47,47 +54,38 @@ typedef struct {
 } gr_step;
 
 static int gr_when_graded(const gr_chapter_run *r) { return r->cr->status == GR_CH_GRADED; }
-static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->have_ref; }
-static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->have_ref; }
+static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->k.have_ref; }
+static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->k.have_ref; }
 static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->x->no_san; }
 static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->x->no_perf; }
 
-/* What the build child left (build.json, compile.log), and the region screen on the student's own file
- * (what was spliced), also when the build failed (a library call that did not link is still named): its
- * findings cost points once every step has run (gr_step_caught) and are told whatever the verdicts. */
+/* How the build went (its log is the chapter's already, gr_prepare), and the region screen on the student's
+ * own file (what was spliced), also when the build failed (a library call that did not link is still
+ * named): its findings cost points once every step has run (gr_step_caught) and are told whatever the
+ * verdicts. */
 static gr_step_end gr_step_build(gr_chapter_run *r)
 {
     gr_ch_result *cr = r->cr;
-    char path[PATH_MAX];
-    gr_build_report rep;
-    snprintf(path, sizeof path, "%s/build.json", r->cw);
-    if (gr_build_report_read(path, &rep)) {
-        rep.status = GR_CH_BUILD_FAILED;
-        snprintf(rep.reason, sizeof rep.reason, "the build process died");
-    }
-    snprintf(path, sizeof path, "%s/compile.log", r->cw);
-    size_t ll;
-    cr->compile_log = gr_read_capped(path, 1 << 20, &ll);
-    snprintf(cr->outside, sizeof cr->outside, "%s", rep.outside);
-    if (gr_find_student_file(r->sub, r->ch, r->stu, sizeof r->stu, 0)) {
+    snprintf(cr->outside, sizeof cr->outside, "%s", r->built->outside);
+    if (gr_find_student_file(r->sub, r->ch, r->k.stu, sizeof r->k.stu, 0)) {
         size_t sl;
-        char *text = gr_read_capped(r->stu, 1 << 22, &sl);
+        char *text = gr_read_capped(r->k.stu, 1 << 22, &sl);
         if (text) gr_honesty_screen(r->ch, text, sl, cr);
         free(text);
     }
-    if (rep.status == GR_CH_GRADED) return GR_STEP_GO;
-    cr->status = rep.status;
-    snprintf(cr->reason, sizeof cr->reason, "%s", rep.reason);
+    if (r->built->status == GR_CH_GRADED) return GR_STEP_GO;
+    cr->status = r->built->status;
+    snprintf(cr->reason, sizeof cr->reason, "%s", r->built->reason);
     return GR_STEP_STOP;
 }
 
 /* The reference to hold the student to; without one only the practice run (--check) goes on. */
 static gr_step_end gr_step_reference(gr_chapter_run *r)
 {
-    snprintf(r->stu, sizeof r->stu, "%s/build/prog", r->cw);
-    r->have_ref = gr_have_reference(r->x, r->s->work, r->ch, r->ref, sizeof r->ref);
+    snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->k.cw);
+    r->k.have_ref = gr_have_reference(r->x, r->s->work, r->ch, r->k.ref, sizeof r->k.ref);
     gr_chapter_job(r);
-    if (r->have_ref || r->x->mode == GR_MODE_CHECK) return GR_STEP_GO;
+    if (r->k.have_ref || r->x->mode == GR_MODE_CHECK) return GR_STEP_GO;
     r->cr->status = GR_CH_GRADER_ERROR;
     snprintf(r->cr->reason, sizeof r->cr->reason, "no reference build/solution%d (is solutions/ here?)", r->ch->number);
     return GR_STEP_STOP;
@@ -99,27 +97,25 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
 {
     const gr_chapter_rubric *ch = r->ch;
     gr_ch_result *cr = r->cr;
-    const char *prog = r->have_ref ? r->ref : r->stu;
+    const char *prog = r->k.have_ref ? r->k.ref : r->k.stu;
     char why[600];
-    gr_gpu_probe(r->x, r->s, prog, ch, r->cw);
-    r->npv = gr_list_variants(r->x, r->s, prog, r->cw, r->pv, GR_MAX_VAR, why, sizeof why);
-    for (int v = 0; v < r->npv; v++)
-        if (!gr_rubric_variant(ch, r->pv[v].name) && cr->n_v < GR_MAX_VAR) {
+    gr_gpu_probe(r->x, r->s, prog, ch, r->k.cw);
+    r->k.npv = gr_list_variants(r->x, r->s, prog, r->k.cw, r->k.pv, GR_MAX_VAR, why, sizeof why);
+    const char *listed[GR_MAX_VAR];
+    for (int v = 0; v < r->k.npv; v++) {
+        listed[v] = r->k.pv[v].name;
+        if (!gr_rubric_variant(ch, r->k.pv[v].name) && cr->n_v < GR_MAX_VAR) {
             gr_var_result *vr = &cr->v[cr->n_v++];
-            snprintf(vr->name, sizeof vr->name, "%s", r->pv[v].name);
-            snprintf(vr->rub.name, sizeof vr->rub.name, "%s", r->pv[v].name);
+            snprintf(vr->name, sizeof vr->name, "%s", r->k.pv[v].name);
+            snprintf(vr->rub.name, sizeof vr->rub.name, "%s", r->k.pv[v].name);
             vr->verdict = GR_V_NOT_RUN;
         }
-    for (int v = 0; v < ch->n_var; v++) {
-        int found = 0;
-        for (int k = 0; k < r->npv; k++) found |= !strcmp(r->pv[k].name, ch->var[v].name);
-        if (!found && r->npv) {
-            cr->status = GR_CH_GRADER_ERROR;
-            snprintf(cr->reason, sizeof cr->reason, "the rubric names variant '%s', which the program does not have",
-                     ch->var[v].name);
-        }
     }
-    if (!r->npv) {
+    if (r->k.npv && gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) {
+        cr->status = GR_CH_GRADER_ERROR;
+        snprintf(cr->reason, sizeof cr->reason, "%s", why);
+    }
+    if (!r->k.npv) {
         cr->status = GR_CH_GRADER_ERROR;
         snprintf(cr->reason, sizeof cr->reason, "%s", why);
     }
@@ -154,7 +150,7 @@ static gr_step_end gr_step_self_check(gr_chapter_run *r)
 /* compute-sanitizer on the variants that came out correct (gr_var_sanitized), while the budget lasts. */
 static gr_step_end gr_step_sanitize(gr_chapter_run *r)
 {
-    gr_sanitize(&r->job, r->pv, r->npv);
+    gr_sanitize(&r->job, r->k.pv, r->k.npv);
     return GR_STEP_GO;
 }
 
@@ -167,7 +163,7 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
         return GR_STEP_GO;
     }
     gr_gpu_alone(r->s->lock); /* timed: nothing else on this GPU meanwhile */
-    if (r->have_ref) gr_perf(&r->job);
+    if (r->k.have_ref) gr_perf(&r->job);
     else gr_perf_self(&r->job);
     gr_gpu_release(r->s->lock);
     return GR_STEP_GO;
@@ -176,7 +172,7 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
 /* The diagnosis of failing variants: after perf, which it reads too. */
 static gr_step_end gr_step_evidence(gr_chapter_run *r)
 {
-    gr_evidence(&r->job, r->pv, r->npv);
+    gr_evidence(&r->job, r->k.pv, r->k.npv);
     return GR_STEP_GO;
 }
 
@@ -235,130 +231,133 @@ static void gr_chapter_done(gr_chapter_run *r, double seconds)
 {
     char path[PATH_MAX + 8];
     r->cr->wall_s = seconds;
-    snprintf(path, sizeof path, "%s/build", r->cw);
+    snprintf(path, sizeof path, "%s/build", r->k.cw);
     gr_rmtree(path);
 }
 
-/* One chapter whose build was started: its steps, then its time, and its build tree removed. A step
- * that stops the chapter (its status says why) ends it there, as it is. */
-static void gr_grade_chapter(const gr_config *x, gr_sub_state *s, const char *sub, const gr_chapter_rubric *ch,
-                             gr_ch_result *cr)
+/* A submission's chapters as they are graded: what each chapter's run starts from. */
+typedef struct {
+    const gr_config *x;
+    gr_sub_state *st;
+    const char *sub;                  /* the submission's root */
+    gr_sub_result *res;
+    char gpu_id[32];
+    int idx[GR_MAX_CH];               /* result c's chapter in the rubric */
+    char stu[GR_MAX_CH][PATH_MAX];    /* result c's file in the submission */
+    gr_build_report built[GR_MAX_CH]; /* how result c's build went */
+    int n, c[GR_MAX_CH];              /* the results a batch of children works on */
+    int probing;                      /* the preparation probes the sanitizer too (gr_prepare) */
+} gr_sub_run;
+
+/* The work tree of result c's chapter (its build goes in cw/build). */
+static void gr_chapter_tree(const gr_sub_run *g, int c, char cw[PATH_MAX])
+{
+    snprintf(cw, PATH_MAX, "%s/ch%d-%08x", g->st->work, g->x->rub.ch[g->idx[c]].number, g->st->salt);
+}
+
+static gr_chapter_run gr_chapter_start(const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
+{
+    gr_chapter_run r = {.x = g->x, .s = s, .ch = &g->x->rub.ch[g->idx[c]], .cr = cr, .sub = g->sub,
+                        .built = &g->built[c]};
+    gr_chapter_tree(g, c, r.k.cw);
+    return r;
+}
+
+/* One chapter whose build has ended: its steps, then its time, and its build tree removed. A step that
+ * stops the chapter (its status says why) ends it there, as it is. */
+static void gr_grade_chapter(const gr_sub_run *g, int c)
 {
     double tc = gr_now();
-    gr_budget_chapter(s->budget);
-    gr_chapter_run r = {.x = x, .s = s, .ch = ch, .cr = cr, .sub = sub};
-    snprintf(r.cw, sizeof r.cw, "%s/ch%d-%08x", s->work, ch->number, s->salt);
+    gr_budget_chapter(g->st->budget);
+    gr_chapter_run r = gr_chapter_start(g, g->st, c, &g->res->ch[c]);
     if (gr_run_steps(&r, 0, GR_N_STEPS) == GR_STEP_STOP) return;
     gr_chapter_done(&r, gr_now() - tc);
 }
 
-/* One chapter's shared-GPU steps done in a process of its own, handed back through shared memory: its
- * result (the compile log copied in: the process's heap goes with it) and what its later steps need. */
-#define GR_SLOT_LOG (1 << 20)
+/* What a chapter's shared-GPU steps hand back from their process: its result (the compile log, a pointer,
+ * is the parent's own) and what its later steps need. */
 typedef struct {
-    int ran, stopped, has_log;
     gr_ch_result cr;
-    char cw[PATH_MAX], stu[PATH_MAX], ref[PATH_MAX];
-    int have_ref, npv;
-    gr_prog_variant pv[GR_MAX_VAR];
+    gr_chapter_state k;
+    gr_step_end end;
     gr_gpu_way gpu_way;
     double chapter_s, seconds; /* its GPU-holding seconds so far; its wall time */
-    char log[GR_SLOT_LOG];
-} gr_ch_slot;
+} gr_ch_back;
 
 /* In the chapter's process: its own hold on the GPU lock (a lock is per open file, so a copy of the
  * parent's would be the parent's), its own chapter share of the budget, and the submission's as the parent
  * left it plus this chapter's own runs (the parent charges the chapters' span once they are all back). */
-static void gr_chapter_shared_steps(const gr_config *x, const gr_sub_state *st, const char *sub,
-                                    const gr_chapter_rubric *ch, const char *gpu_id, gr_ch_slot *sl)
+static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
 {
+    const gr_sub_run *g = ctx;
+    gr_ch_back *b = slot;
     double t = gr_now();
     gr_gpu_lock lock;
-    gr_gpu_lock_init(&lock, gpu_id);
-    gr_budget b = *st->budget;
-    gr_budget_chapter(&b);
-    gr_sub_state s = *st;
+    gr_gpu_lock_init(&lock, g->gpu_id);
+    gr_budget budget = *g->st->budget;
+    gr_budget_chapter(&budget);
+    gr_sub_state s = *g->st;
     s.lock = &lock;
-    s.budget = &b;
-    gr_chapter_run r = {.x = x, .s = &s, .ch = ch, .cr = &sl->cr, .sub = sub};
-    snprintf(r.cw, sizeof r.cw, "%s/ch%d-%08x", s.work, ch->number, s.salt);
-    sl->stopped = gr_run_steps(&r, 0, gr_first_alone_step()) == GR_STEP_STOP;
+    s.budget = &budget;
+    b->cr = g->res->ch[g->c[i]];
+    b->cr.compile_log = NULL;
+    gr_chapter_run r = gr_chapter_start(g, &s, g->c[i], &b->cr);
+    b->end = gr_run_steps(&r, 0, gr_first_alone_step());
     gr_gpu_release(&lock);
-    memcpy(sl->cw, r.cw, sizeof sl->cw);
-    memcpy(sl->stu, r.stu, sizeof sl->stu);
-    memcpy(sl->ref, r.ref, sizeof sl->ref);
-    memcpy(sl->pv, r.pv, sizeof sl->pv);
-    sl->have_ref = r.have_ref, sl->npv = r.npv, sl->gpu_way = s.gpu_way, sl->chapter_s = b.chapter;
-    if (sl->cr.compile_log) snprintf(sl->log, sizeof sl->log, "%s", sl->cr.compile_log), sl->has_log = 1;
-    free(sl->cr.compile_log);
-    sl->cr.compile_log = NULL;
-    sl->seconds = gr_now() - t;
-    sl->ran = 1;
+    b->k = r.k;
+    b->gpu_way = s.gpu_way;
+    b->chapter_s = budget.chapter;
+    b->seconds = gr_now() - t;
 }
 
 /* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. */
-static void gr_chapter_alone_steps(const gr_config *x, gr_sub_state *st, const char *sub, const gr_chapter_rubric *ch,
-                                   const gr_ch_slot *sl, gr_ch_result *cr)
+static void gr_chapter_alone_steps(const gr_sub_run *g, int c, const gr_ch_back *b)
 {
-    *cr = sl->cr;
-    cr->compile_log = sl->has_log ? strdup(sl->log) : NULL;
-    if (st->gpu_way == GR_GPU_UNASKED) st->gpu_way = sl->gpu_way;
-    if (sl->stopped) return;
+    gr_ch_result *cr = &g->res->ch[c];
+    char *log = cr->compile_log;
+    *cr = b->cr;
+    cr->compile_log = log;
+    if (g->st->gpu_way == GR_GPU_UNASKED) g->st->gpu_way = b->gpu_way;
+    if (b->end == GR_STEP_STOP) return;
     double t = gr_now();
-    gr_chapter_run r = {.x = x, .s = st, .ch = ch, .cr = cr, .sub = sub, .have_ref = sl->have_ref, .npv = sl->npv};
-    memcpy(r.cw, sl->cw, sizeof r.cw);
-    memcpy(r.stu, sl->stu, sizeof r.stu);
-    memcpy(r.ref, sl->ref, sizeof r.ref);
-    memcpy(r.pv, sl->pv, sizeof r.pv);
+    gr_chapter_run r = gr_chapter_start(g, g->st, c, cr);
+    r.k = b->k;
     gr_chapter_job(&r);
-    st->budget->chapter = sl->chapter_s;
+    g->st->budget->chapter = b->chapter_s;
     if (gr_run_steps(&r, gr_first_alone_step(), GR_N_STEPS) == GR_STEP_STOP) return;
-    gr_chapter_done(&r, sl->seconds + gr_now() - t);
+    gr_chapter_done(&r, b->seconds + gr_now() - t);
 }
 
-/* The graded chapters: their shared-GPU steps (builds read, correctness, the sanitizer) at once, each in
- * a process of its own, then one by one the steps that take the GPU alone (the benchmark, its evidence).
- * One after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Without
- * shared memory, or where other gradings share the GPU (a class of several graders), one by one. */
-static void gr_grade_chapters(const gr_config *x, gr_sub_state *st, const char *sub, gr_sub_result *res, const int *idx,
-                              const char *gpu_id)
+/* The graded chapters: their shared-GPU steps (correctness, the sanitizer) at once, each in a process of its
+ * own (children.h), then one by one the steps that take the GPU alone (the benchmark, its evidence). One
+ * after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Where other
+ * gradings share the GPU (a class of several graders), one by one. */
+static void gr_grade_chapters(gr_sub_run *g)
 {
-    size_t bytes = (size_t)res->n_ch * sizeof(gr_ch_slot);
-    gr_ch_slot *sl = MAP_FAILED;
-    if (x->chapters_at_once && res->n_ch > 1)
-        sl = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (sl == MAP_FAILED) {
-        for (int c = 0; c < res->n_ch; c++)
-            if (res->ch[c].status == GR_CH_GRADED) gr_grade_chapter(x, st, sub, &x->rub.ch[idx[c]], &res->ch[c]);
+    g->n = 0;
+    for (int c = 0; c < g->res->n_ch; c++)
+        if (g->res->ch[c].status == GR_CH_GRADED) g->c[g->n++] = c;
+    if (!g->x->chapters_at_once || g->res->n_ch < 2) {
+        for (int i = 0; i < g->n; i++) gr_grade_chapter(g, g->c[i]);
         return;
     }
-    pid_t pid[GR_MAX_CH] = {0};
+    gr_ch_back *back = calloc((size_t)g->n + 1, sizeof *back);
+    gr_child_outcome how[GR_MAX_CH];
     double t = gr_now();
-    for (int c = 0; c < res->n_ch; c++) {
-        if (res->ch[c].status != GR_CH_GRADED) continue;
-        sl[c].cr = res->ch[c];
-        fflush(NULL);
-        pid[c] = fork();
-        if (pid[c] == 0) {
-            gr_chapter_shared_steps(x, st, sub, &x->rub.ch[idx[c]], gpu_id, &sl[c]);
-            fflush(NULL);
-            _exit(0);
-        }
-        if (pid[c] < 0) gr_chapter_shared_steps(x, st, sub, &x->rub.ch[idx[c]], gpu_id, &sl[c]); /* here, in turn */
-    }
-    for (int c = 0; c < res->n_ch; c++)
-        if (pid[c] > 0) waitpid(pid[c], NULL, 0);
-    gr_budget_charge_span(st->budget, gr_now() - t);
-    for (int c = 0; c < res->n_ch; c++) {
-        if (res->ch[c].status != GR_CH_GRADED) continue;
-        if (!sl[c].ran) { /* its process died before it handed anything back */
-            res->ch[c].status = GR_CH_GRADER_ERROR;
-            snprintf(res->ch[c].reason, sizeof res->ch[c].reason, "the process grading this chapter died");
+    gr_children_run(&(gr_children){.n = g->n, .size = sizeof *back, .fn = gr_chapter_shared_steps, .ctx = g}, back, how);
+    gr_budget_charge_span(g->st->budget, gr_now() - t);
+    for (int i = 0; i < g->n; i++) {
+        gr_ch_result *cr = &g->res->ch[g->c[i]];
+        if (how[i].end != GR_CHILD_DONE) { /* its process died before it handed anything back */
+            char d[100];
+            gr_child_describe(&how[i], d, sizeof d);
+            cr->status = GR_CH_GRADER_ERROR;
+            snprintf(cr->reason, sizeof cr->reason, "the process grading this chapter died (it %s)", d);
             continue;
         }
-        gr_chapter_alone_steps(x, st, sub, &x->rub.ch[idx[c]], &sl[c], &res->ch[c]);
+        gr_chapter_alone_steps(g, g->c[i], &back[i]);
     }
-    munmap(sl, bytes);
+    free(back);
 }
 
 /* ---------------------------------------------------------------- one submission */
@@ -405,16 +404,10 @@ static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in,
     snprintf(res->isolation, sizeof res->isolation, "%s (%s)", x->iso.line, r.how);
     gr_run_result_free(&r);
     if (gr_iso_protect_work(work, st->sub_gid)) LOG(x, "cannot protect %s: %s", work, strerror(errno));
-    if (gr_is_archive(sub_in)) {
-        snprintf(sub, PATH_MAX, "%s/submission", work);
-        char why[600];
-        if (gr_extract(x, sub_in, sub, why, sizeof why)) {
-            snprintf(res->error, sizeof res->error, "%s", why);
-            gr_rmtree(work);
-            return -1;
-        }
-    } else if (!realpath(sub_in, sub) || !gr_is_dir(sub)) {
-        snprintf(res->error, sizeof res->error, "%s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub_in);
+    char into[PATH_MAX + 16], why[600];
+    snprintf(into, sizeof into, "%s/submission", work);
+    if (gr_sub_folder(sub_in, into, sub, why, sizeof why)) {
+        snprintf(res->error, sizeof res->error, "%s", why);
         gr_rmtree(work);
         return -1;
     }
@@ -422,68 +415,91 @@ static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in,
     return 0;
 }
 
-/* How compute-sanitizer runs here, if no one decided it before this grading (a class decides it once,
- * before its entries): probed with the references in a child process, while the chapters build. Returns
- * the child's pid, or 0 when nothing is probed. */
-static pid_t gr_san_probe_start(const gr_config *x, const gr_sub_state *st, const char *probe_json)
+/* What the children that prepare a submission hand back: one chapter's build, or how compute-sanitizer runs
+ * here (gr_san_probe). */
+typedef union {
+    gr_build_report build;
+    gr_san_host san;
+} gr_prep_back;
+
+/* Child 0 probes the sanitizer where g->probing; the others build the chapters of results g->c. */
+static void gr_prep_child(int i, void *ctx, void *slot)
 {
-    if (x->san.line[0] || x->no_san || x->mode == GR_MODE_CHECK) return 0;
-    fflush(NULL);
-    pid_t prober = fork();
-    if (prober == 0) {
-        gr_san_host san;
-        gr_san_probe(x, st, &san);
-        gr_san_host_save(probe_json, &san);
-        fflush(NULL);
-        _exit(0);
+    const gr_sub_run *g = ctx;
+    gr_prep_back *b = slot;
+    if (g->probing && i == 0) {
+        gr_san_probe(g->x, g->st, &b->san);
+        return;
     }
-    return prober;
+    int c = g->c[i - g->probing];
+    char cw[PATH_MAX];
+    gr_chapter_tree(g, c, cw);
+    gr_build_chapter(g->x, g->st, &g->x->rub.ch[g->idx[c]], g->stu[c], cw, &b->build);
 }
 
-/* The chapters of the rubric that this workbook has: each one's result prepared, its build started in a
- * process of its own (each its own subreaper); a chapter whose file is missing says why. Returns when
- * every build has ended; idx[c] is result c's chapter in the rubric. */
-static void gr_build_chapters(const gr_config *x, const gr_sub_state *st, const char *sub, gr_sub_result *res, int *idx)
+/* The next result, for chapter i of the rubric: its variants not run yet; missing (and why) where the
+ * submission has no file for it. 1 when it is to be built. */
+static int gr_chapter_open(gr_sub_run *g, int i)
 {
-    pid_t builders[GR_MAX_CH];
-    for (int i = 0; i < x->rub.n_ch; i++) {
-        const gr_chapter_rubric *ch = &x->rub.ch[i];
-        char pristine[PATH_MAX], stu[PATH_MAX], cw[PATH_MAX];
-        if (x->only_ch && ch->number != x->only_ch) continue;
-        if (!gr_pristine_path(x, ch, pristine, sizeof pristine)) continue;
-        gr_ch_result *cr = &res->ch[res->n_ch];
-        idx[res->n_ch] = i;
-        builders[res->n_ch++] = 0;
-        cr->number = ch->number;
-        snprintf(cr->dir, sizeof cr->dir, "%s", ch->dir);
-        cr->status = GR_CH_GRADED;
-        cr->n_v = ch->n_var;
-        for (int v = 0; v < ch->n_var; v++) {
-            snprintf(cr->v[v].name, sizeof cr->v[v].name, "%s", ch->var[v].name);
-            cr->v[v].rub = ch->var[v];
-            cr->v[v].verdict = GR_V_NOT_RUN;
-        }
-        if (!gr_find_student_file(sub, ch, stu, sizeof stu, 0)) {
-            cr->status = GR_CH_MISSING;
-            if (gr_student_file_link(sub, ch, stu, sizeof stu)) /* say why it does not count */
-                snprintf(cr->reason, sizeof cr->reason, "%s is a link out of the submission: only files inside it are graded", stu);
-            else
-                snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
-                         ch->dir, ch->file);
-            continue;
-        }
-        snprintf(cw, sizeof cw, "%s/ch%d-%08x", st->work, ch->number, st->salt);
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid == 0) {
-            gr_build_chapter(x, st, ch, stu, cw);
-            fflush(NULL);
-            _exit(0);
-        }
-        builders[res->n_ch - 1] = pid;
+    const gr_chapter_rubric *ch = &g->x->rub.ch[i];
+    int c = g->res->n_ch++;
+    gr_ch_result *cr = &g->res->ch[c];
+    char *stu = g->stu[c];
+    g->idx[c] = i;
+    cr->number = ch->number;
+    snprintf(cr->dir, sizeof cr->dir, "%s", ch->dir);
+    cr->status = GR_CH_GRADED;
+    cr->n_v = ch->n_var;
+    for (int v = 0; v < ch->n_var; v++) {
+        snprintf(cr->v[v].name, sizeof cr->v[v].name, "%s", ch->var[v].name);
+        cr->v[v].rub = ch->var[v];
+        cr->v[v].verdict = GR_V_NOT_RUN;
     }
-    for (int c = 0; c < res->n_ch; c++)
-        if (builders[c] > 0) waitpid(builders[c], NULL, 0);
+    if (gr_find_student_file(g->sub, ch, stu, PATH_MAX, 0)) return 1;
+    cr->status = GR_CH_MISSING;
+    if (gr_student_file_link(g->sub, ch, stu, PATH_MAX)) /* say why it does not count */
+        snprintf(cr->reason, sizeof cr->reason, "%s is a link out of the submission: only files inside it are graded", stu);
+    else
+        snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
+                 ch->dir, ch->file);
+    return 0;
+}
+
+/* The chapters of the rubric that this workbook has, each one's build in a process of its own (each its
+ * own subreaper), and beside them, where no one decided it before this grading (a class decides it once,
+ * before its entries), the sanitizer probe with the references. Returns when all have ended; g->st->san
+ * is then this host's decision (the probe's in *san). */
+static void gr_prepare(gr_sub_run *g, gr_san_host *san)
+{
+    const gr_config *x = g->x;
+    g->n = 0;
+    g->probing = !(x->san.line[0] || x->no_san || x->mode == GR_MODE_CHECK);
+    for (int i = 0; i < x->rub.n_ch; i++) {
+        char pristine[PATH_MAX];
+        if (x->only_ch && x->rub.ch[i].number != x->only_ch) continue;
+        if (gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine) && gr_chapter_open(g, i))
+            g->c[g->n++] = g->res->n_ch - 1;
+    }
+    gr_prep_back *back = calloc((size_t)g->n + 1, sizeof *back);
+    gr_child_outcome how[GR_MAX_CH + 1];
+    gr_children_run(&(gr_children){.n = g->n + g->probing, .size = sizeof *back, .fn = gr_prep_child, .ctx = g},
+                    back, how);
+    for (int i = 0; i < g->n; i++) {
+        int c = g->c[i];
+        g->built[c] = back[g->probing + i].build;
+        if (how[g->probing + i].end != GR_CHILD_DONE) {
+            g->built[c].status = GR_CH_BUILD_FAILED;
+            snprintf(g->built[c].reason, sizeof g->built[c].reason, "the build process died");
+        }
+        if (g->built[c].log[0]) g->res->ch[c].compile_log = strdup(g->built[c].log);
+    }
+    if (g->probing) {
+        *san = back[0].san;
+        if (how[0].end != GR_CHILD_DONE)
+            snprintf(san->line, sizeof san->line, "the sanitizer probe failed: runs as every run, limits not derived");
+        g->st->san = san;
+    }
+    free(back);
 }
 
 void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, const char *out_dir, gr_sub_result *res)
@@ -504,29 +520,26 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     /* This submission's GPU lock (taken per run, sanitize and correctness; alone for perf) and budget. */
     gr_gpu_lock lock;
     gr_budget budget;
-    char id[32], probe_json[PATH_MAX];
-    gr_gpu_id(x->gpu, id, sizeof id);
-    gr_gpu_lock_init(&lock, id);
+    gr_sub_run *g = calloc(1, sizeof *g);
+    if (!g) abort();
+    g->x = x;
+    g->st = &st;
+    g->sub = sub;
+    g->res = res;
+    gr_gpu_id(x->gpu, g->gpu_id, sizeof g->gpu_id);
+    gr_gpu_lock_init(&lock, g->gpu_id);
     gr_budget_init(&budget, &x->rub);
     st.lock = &lock;
     st.budget = &budget;
-    snprintf(probe_json, sizeof probe_json, "%s/san-probe.json", st.work);
-    pid_t prober = gr_san_probe_start(x, &st, probe_json);
-    int idx[GR_MAX_CH];
-    gr_build_chapters(x, &st, sub, res, idx);
     gr_san_host san; /* this grading's own decision, where none was made before it */
-    if (prober > 0) {
-        waitpid(prober, NULL, 0);
-        if (gr_san_host_load(probe_json, &san))
-            snprintf(san.line, sizeof san.line, "the sanitizer probe failed: runs as every run, limits not derived");
-        st.san = &san;
-    }
+    gr_prepare(g, &san);
     if (st.san->line[0] && !x->no_san) {
         size_t l = strlen(res->isolation);
         snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", st.san->line);
     }
     res->prepare_s = gr_now() - t0;
-    gr_grade_chapters(x, &st, sub, res, idx, id);
+    gr_grade_chapters(g);
+    free(g);
     if (st.gpu_way == GR_GPU_NO_BWRAP) {
         size_t l = strlen(res->isolation);
         snprintf(res->isolation + l, sizeof res->isolation - l, "; GPU runs without bubblewrap (it could not reach the GPU here)");

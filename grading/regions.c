@@ -79,17 +79,20 @@ int wb_regions_parse(const char *text, size_t len, wb_region *out, int max, char
     return n;
 }
 
-char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *err, size_t errlen)
+/* text with the content of each of its n regions r[k] replaced by src's region fill[k] (fill NULL: emptied);
+ * a malloc'd string, its length in *out_len. */
+static char *wb_regions_fill(const char *text, size_t len, const wb_region *r, int n, const char *src,
+                             const wb_region *fill, size_t *out_len)
 {
-    wb_region r[64];
-    int n = wb_regions_parse(text, len, r, 64, err, errlen);
-    if (n < 0) return NULL;
-    char *out = (char *)malloc(len + 1);
+    size_t total = len + 1, o = 0, at = 0;
+    for (int k = 0; fill && k < n; k++) total += fill[k].end - fill[k].begin;
+    char *out = (char *)malloc(total);
     if (!out) return NULL;
-    size_t o = 0, at = 0;
     for (int k = 0; k < n; k++) {
         memcpy(out + o, text + at, r[k].begin - at);
         o += r[k].begin - at;
+        if (fill) memcpy(out + o, src + fill[k].begin, fill[k].end - fill[k].begin);
+        o += fill ? fill[k].end - fill[k].begin : 0;
         at = r[k].end;
     }
     memcpy(out + o, text + at, len - at);
@@ -99,10 +102,17 @@ char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *er
     return out;
 }
 
+char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *err, size_t errlen)
+{
+    wb_region r[64];
+    int n = wb_regions_parse(text, len, r, 64, err, errlen);
+    return n < 0 ? NULL : wb_regions_fill(text, len, r, n, NULL, NULL, out_len);
+}
+
 char *wb_regions_splice(const char *pristine, size_t plen, const char *student, size_t slen,
                                       size_t *out_len, char *err, size_t errlen)
 {
-    wb_region pr[64], sr[64];
+    wb_region pr[64], sr[64], fill[64];
     char why[200];
     int pn = wb_regions_parse(pristine, plen, pr, 64, why, sizeof why);
     if (pn < 0) {
@@ -114,39 +124,22 @@ char *wb_regions_splice(const char *pristine, size_t plen, const char *student, 
         snprintf(err, errlen, "%s", why);
         return NULL;
     }
-    size_t total = plen + 1;
-    int match[64];
     for (int k = 0; k < pn; k++) {
-        match[k] = -1;
+        int match = -1;
         for (int j = 0; j < sn; j++)
-            if (strcmp(pr[k].name, sr[j].name) == 0) match[k] = j;
-        if (match[k] < 0) {
+            if (strcmp(pr[k].name, sr[j].name) == 0) match = j;
+        if (match < 0) {
             snprintf(err, errlen, "TODO region '%.63s' is missing (its BEGIN/END markers were removed or renamed)",
                      pr[k].name);
             return NULL;
         }
-        total += sr[match[k]].end - sr[match[k]].begin;
+        fill[k] = sr[match];
     }
     if (sn != pn) {
         snprintf(err, errlen, "the file has %d TODO regions, the starter %d", sn, pn);
         return NULL;
     }
-    char *out = (char *)malloc(total);
-    if (!out) return NULL;
-    size_t o = 0, at = 0;
-    for (int k = 0; k < pn; k++) {
-        memcpy(out + o, pristine + at, pr[k].begin - at);
-        o += pr[k].begin - at;
-        const wb_region *s = &sr[match[k]];
-        memcpy(out + o, student + s->begin, s->end - s->begin);
-        o += s->end - s->begin;
-        at = pr[k].end;
-    }
-    memcpy(out + o, pristine + at, plen - at);
-    o += plen - at;
-    out[o] = 0;
-    *out_len = o;
-    return out;
+    return wb_regions_fill(pristine, plen, pr, pn, student, fill, out_len);
 }
 
 char *wb_read_file(const char *path, size_t *len)
@@ -174,26 +167,4 @@ char *wb_read_file(const char *path, size_t *len)
     buf[n] = 0;
     *len = n;
     return buf;
-}
-
-size_t wb_norm_line(const char *line, size_t len, char *out, size_t outlen)
-{
-    size_t k = 0, tokens = 0;
-    int space = 0, word = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)line[i];
-        if (isspace(c)) {
-            space = k > 0;
-            word = 0;
-            continue;
-        }
-        int w = isalnum(c) || c == '_' || c == '.';
-        if (!(w && word)) tokens++; /* a new name/number, or one punctuation character */
-        word = w;
-        if (space && k + 1 < outlen) out[k++] = ' ';
-        space = 0;
-        if (k + 1 < outlen) out[k++] = (char)c;
-    }
-    if (outlen) out[k < outlen ? k : outlen - 1] = 0;
-    return tokens;
 }

@@ -40,12 +40,6 @@ char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *er
 char *wb_regions_splice(const char *pristine, size_t plen, const char *student, size_t slen,
                                       size_t *out_len, char *err, size_t errlen);
 
-/* A line compared as code: line[0..len) copied into out (NUL-terminated, cut at outlen - 1) with every run
- * of white space made one space and none at either end. Returns the number of C tokens in it (a name or
- * number, or a member access such as threadIdx.x, counts one; any other non-space character one): how
- * telling a line is, so that a leak check can skip `}` or `__syncthreads();`, which every file has. */
-size_t wb_norm_line(const char *line, size_t len, char *out, size_t outlen);
-
 /* Reads a whole file; NULL if it cannot. */
 char *wb_read_file(const char *path, size_t *len);
 

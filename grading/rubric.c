@@ -4,31 +4,18 @@
 #include "jsonfield.h"
 
 /* The one size parser is the contract's (wb_size_parse); the rubric's sizes are 1-D or MxNxK. */
-static int gr_size_of(const char *s, wb_size *out)
+int gr_size_parse(const char *s, gr_size *out)
 {
     char err[160];
-    return wb_size_parse(s, strchr(s, 'x') ? 3 : 1, LLONG_MAX, out, err, sizeof err);
-}
-
-int gr_size_valid(const char *s)
-{
     wb_size sz;
-    return gr_size_of(s, &sz) == 0;
-}
-
-int gr_size_dims(const char *s, long long d[3])
-{
-    wb_size sz;
-    if (gr_size_of(s, &sz)) return 0;
-    for (int k = 0; k < sz.dims; k++) d[k] = sz.d[k];
-    return sz.dims;
-}
-
-void gr_size_canon(const char *s, char *out, size_t len)
-{
-    wb_size sz;
-    if (gr_size_of(s, &sz)) snprintf(out, len, "0");
-    else wb_size_str(&sz, out, len);
+    memset(out, 0, sizeof *out);
+    if (strlen(s) >= sizeof out->text || wb_size_parse(s, strchr(s, 'x') ? 3 : 1, LLONG_MAX, &sz, err, sizeof err))
+        return -1;
+    out->n_dims = sz.dims;
+    for (int k = 0; k < sz.dims; k++) out->d[k] = sz.d[k];
+    snprintf(out->text, sizeof out->text, "%s", s);
+    wb_size_str(&sz, out->canon, sizeof out->canon);
+    return 0;
 }
 
 static int gr_safe_name(const char *s)
@@ -66,8 +53,8 @@ static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16
 /* ---------------------------------------------------------------- a chapter's facts (chapter.json) */
 /* What chapters/NN-name/chapter.json says about the chapter itself; the rubric adds points and policy. */
 static const char *const gr_fact_keys[] = {"dump", "compare", "tolerance", "tile", "cols_dim", "edge_sizes",
-                                           "sanitizer_size", "perf_size", "ceiling", "variants", "tests",
-                                           "oracle_tolerance", NULL};
+                                           "sanitizer_size", "perf_size", "variants", "tests", "oracle_tolerance",
+                                           NULL};
 static const char *const gr_policy_keys[] = {"number", "sanitizer_tools", "screen_extra", "screen_allow", "variants",
                                              NULL};
 
@@ -105,7 +92,15 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
 }
 
-/* The sizes (edge, sanitizer, perf: all of one form), the tile, cols_dim and the ceiling's name. */
+/* One size field of o into sz; a missing or malformed one is the error naming the field. */
+static void gr_size_field(gr_pctx *c, json_t *o, const char *key, const char *where, gr_size *sz)
+{
+    char text[64];
+    gr_strfield(c, o, key, where, text, sizeof text, NULL);
+    if (!c->failed && gr_size_parse(text, sz)) gr_perr(c, "%s.%s: not a size", where, key);
+}
+
+/* The sizes (edge, sanitizer, perf: all of one form), the tile and cols_dim. */
 static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     ch->tile = (int)gr_num(c, o, "tile", where, 1, 1, 65536, 0);
@@ -121,40 +116,26 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
         json_array_foreach(edge, i, e)
         {
             const char *s = json_string_value(e);
-            if (!s || !gr_size_valid(s)) {
+            if (!s || gr_size_parse(s, &ch->edge[ch->n_edge++])) {
                 gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
                 break;
             }
-            snprintf(ch->edge[ch->n_edge++], 48, "%s", s);
         }
     }
-    gr_strfield(c, o, "ceiling", where, ch->ceiling, sizeof ch->ceiling, "");
-    gr_strfield(c, o, "sanitizer_size", where, ch->sanitizer_size, sizeof ch->sanitizer_size, NULL);
-    gr_strfield(c, o, "perf_size", where, ch->perf_size, sizeof ch->perf_size, NULL);
-    if (!c->failed && !gr_size_valid(ch->sanitizer_size)) gr_perr(c, "%s.sanitizer_size: not a size", where);
-    if (!c->failed && !gr_size_valid(ch->perf_size)) gr_perr(c, "%s.perf_size: not a size", where);
+    gr_size_field(c, o, "sanitizer_size", where, &ch->sanitizer_size);
+    gr_size_field(c, o, "perf_size", where, &ch->perf_size);
     if (c->failed) return;
-    long long d[3];
-    int dims = gr_size_dims(ch->edge[0], d);
+    int dims = ch->edge[0].n_dims;
     for (int i = 0; i < ch->n_edge; i++)
-        if (gr_size_dims(ch->edge[i], d) != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
-    if (gr_size_dims(ch->perf_size, d) != dims || gr_size_dims(ch->sanitizer_size, d) != dims)
+        if (ch->edge[i].n_dims != dims) gr_perr(c, "%s.edge_sizes: mixes 1-D and MxNxK sizes", where);
+    if (ch->perf_size.n_dims != dims || ch->sanitizer_size.n_dims != dims)
         gr_perr(c, "%s: perf_size and sanitizer_size must have the edge sizes' form", where);
     if (ch->cols_dim >= dims) gr_perr(c, "%s.cols_dim: the sizes have only %d extent(s)", where, dims);
     if (ch->sqrt_k && dims != 3) gr_perr(c, "%s.tolerance.scale_sqrt_k: needs MxNxK sizes", where);
 }
 
-/* One variant's points (correct required, perf and sanitizer 0 unless given). */
-static void gr_variant_points(gr_pctx *c, json_t *v, const char *vw, gr_variant_rubric *vr)
-{
-    vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
-    vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
-    vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
-}
-
-/* The variants, in the program's order: name, the idea it adds, whether it stages tiles, whether the
- * starter gives it; with_points: the points too (a rubric that holds its chapters' facts inline). */
-static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, int with_points)
+/* The variants, in the program's order: name, whether it stages tiles, whether the starter gives it. */
+static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     json_t *vars = json_object_get(o, "variants");
     if (!json_is_array(vars) || json_array_size(vars) == 0) {
@@ -175,13 +156,10 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
             gr_perr(c, "%s: must be an object", vw);
             return;
         }
-        static const char *const fk[] = {"name", "idea", "tiles", "given", NULL};
-        static const char *const ik[] = {"name", "idea", "tiles", "given", "correct", "perf", "sanitizer", NULL};
-        gr_known_keys(c, v, vw, with_points ? ik : fk);
+        static const char *const fk[] = {"name", "tiles", "given", NULL};
+        gr_known_keys(c, v, vw, fk);
         gr_variant_rubric *vr = &ch->var[ch->n_var++];
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
-        gr_strfield(c, v, "idea", vw, vr->idea, sizeof vr->idea, "");
-        if (with_points) gr_variant_points(c, v, vw, vr);
         json_t *tl = json_object_get(v, "tiles"), *gv = json_object_get(v, "given");
         if (tl && !json_is_boolean(tl)) gr_perr(c, "%s.tiles: must be true or false", vw);
         if (gv && !json_is_boolean(gv)) gr_perr(c, "%s.given: must be true or false", vw);
@@ -192,8 +170,8 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
     }
 }
 
-/* The facts themselves, wherever they are written (chapter.json, or a rubric's inline entry). */
-static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, int with_points)
+/* The facts themselves (chapter.json). */
+static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     gr_chapter_compare(c, o, where, ch);
     gr_chapter_sizes(c, o, where, ch);
@@ -202,7 +180,7 @@ static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapte
     json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
     if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
     if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
-    gr_chapter_variants(c, o, where, ch, with_points);
+    gr_chapter_variants(c, o, where, ch);
 }
 
 /* ---------------------------------------------------------------- a chapter's policy (the rubric) */
@@ -230,30 +208,6 @@ static int gr_chapter_number(gr_pctx *c, json_t *o, const char *where)
     double n = gr_num(c, o, "number", where, 0, 1, 99, 1);
     if (n != floor(n)) gr_perr(c, "%s.number: must be an integer", where);
     return (int)n;
-}
-
-/* A chapter written whole inside the rubric text (facts and points in one entry: unit tests, tools). */
-static void gr_parse_chapter(gr_pctx *c, json_t *o, int idx, gr_rubric *r)
-{
-    char where[64];
-    snprintf(where, sizeof where, "chapters[%d]", idx);
-    if (!json_is_object(o)) {
-        gr_perr(c, "%s: must be an object", where);
-        return;
-    }
-    static const char *const keys[] = {"number", "dir", "file", "dump", "compare", "tolerance", "tile", "cols_dim",
-                                       "edge_sizes", "sanitizer_size", "perf_size", "sanitizer_tools", "variants",
-                                       "screen_extra", "screen_allow", "ceiling", "tests", "oracle_tolerance", NULL};
-    gr_known_keys(c, o, where, keys);
-    gr_chapter_rubric *ch = &r->ch[idx];
-    memset(ch, 0, sizeof *ch);
-    ch->number = gr_chapter_number(c, o, where);
-    gr_chapter_policy(c, o, where, ch, r);
-    gr_strfield(c, o, "dir", where, ch->dir, sizeof ch->dir, NULL);
-    gr_strfield(c, o, "file", where, ch->file, sizeof ch->file, NULL);
-    if (!c->failed && (!gr_safe_name(ch->dir) || !gr_safe_name(ch->file)))
-        gr_perr(c, "%s: dir and file must be plain names (letters, digits, '-', '_', '.')", where);
-    gr_chapter_facts(c, o, where, ch, 1);
 }
 
 /* ---------------------------------------------------------------- the rubric's own sections */
@@ -352,7 +306,7 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
 {
     static const char *const pk[] = {"rounds", "low_rounds", "reps", "warmup", "wall_slack_s", "wall_factor",
-                                     "cross_check_s", "bands", "floor_margin", "cpu_factor", NULL};
+                                     "cross_check_s", "bands", "floor_margin", "cpu_factor", "reference_high", NULL};
     json_t *p = gr_section(c, root, "perf", empty, pk);
     r->rounds = (int)gr_num(c, p, "rounds", "perf", 2, 1, 20, 0);
     /* the low count calibrates the high one and catches a hang early (round 0 needs it); a later low run
@@ -362,6 +316,7 @@ static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
     r->wall_slack_s = gr_num(c, p, "wall_slack_s", "perf", 0.3, 0, 60, 0);
     r->wall_factor = gr_num(c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
     r->cross_check_s = gr_num(c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
+    r->reference_high = gr_num(c, p, "reference_high", "perf", 1, 0, 1, 0) >= 1;
     /* A margin below 0 would flag honest runs at the ceiling; above 10 would let 11x the hardware pass. */
     r->floor_margin = gr_num(c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
     /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */
@@ -425,28 +380,6 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     return root;
 }
 
-int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen)
-{
-    gr_pctx c = {err, errlen, 0};
-    json_t *root = gr_rubric_policy(text, r, &c);
-    if (!root) return -1;
-    json_t *chs = json_object_get(root, "chapters");
-    if (!json_is_array(chs) || json_array_size(chs) == 0) gr_perr(&c, "rubric: 'chapters' must be a non-empty array");
-    else if (json_array_size(chs) > GR_MAX_CH) gr_perr(&c, "chapters: at most %d", GR_MAX_CH);
-    else {
-        size_t i;
-        json_t *ch;
-        json_array_foreach(chs, i, ch)
-        {
-            if (c.failed) break;
-            r->n_ch++;
-            gr_parse_chapter(&c, ch, (int)i, r);
-        }
-    }
-    json_decref(root);
-    return c.failed ? -1 : 0;
-}
-
 /* ---------------------------------------------------------------- a workbook's chapters on disk */
 int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len)
 {
@@ -501,7 +434,7 @@ static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir,
     else if (!json_is_object(o)) gr_perr(c, "%s: must be a JSON object", where);
     else {
         gr_known_keys(c, o, where, gr_fact_keys);
-        gr_chapter_facts(c, o, where, ch, 0);
+        gr_chapter_facts(c, o, where, ch);
     }
     json_decref(o);
 }
@@ -569,7 +502,11 @@ static void gr_chapter_points(gr_pctx *c, json_t *entry, const char *where, gr_c
         gr_strfield(c, v, "name", vw, name, sizeof name, NULL);
         gr_variant_rubric *vr = (gr_variant_rubric *)gr_rubric_variant(ch, name);
         if (!vr) gr_perr(c, "%s: chapters/%s/chapter.json has no variant '%s'", vw, ch->dir, name);
-        else gr_variant_points(c, v, vw, vr);
+        else { /* correct required, perf and sanitizer 0 unless given */
+            vr->correct = gr_num(c, v, "correct", vw, 0, 0, 1000, 1);
+            vr->perf = gr_num(c, v, "perf", vw, 0, 0, 1000, 0);
+            vr->sanitizer = gr_num(c, v, "sanitizer", vw, 0, 0, 1000, 0);
+        }
     }
 }
 
@@ -628,6 +565,20 @@ const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const ch
     for (int i = 0; i < ch->n_var; i++)
         if (!strcmp(ch->var[i].name, name)) return &ch->var[i];
     return NULL;
+}
+
+int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len)
+{
+    for (int v = 0; v < ch->n_var; v++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++) found = !strcmp(listed[k], ch->var[v].name);
+        if (!found) {
+            snprintf(why, len, "chapter %d: chapters/%s/chapter.json names variant '%s', which the program does not "
+                     "list", ch->number, ch->dir, ch->var[v].name);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 double gr_band_fraction(const gr_rubric *r, double ratio)

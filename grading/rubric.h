@@ -1,12 +1,13 @@
 /*
  * rubric.h — the assignment: grading/rubric.json (points, limits, the screen: the course's policy) and
- * each chapter's facts from its own folder, chapters/NN-name/chapter.json (its variants and the idea
- * each adds, how its --dump result is compared: element type, exact or within a tolerance; the tile
- * that "boundary" feedback refers to, edge sizes, the sanitizer and benchmark sizes), read with jansson
- * and validated. The folder's name gives the chapter's number and program (NN-name/name.cu). Adding a
- * chapter is adding its folder: the rubric gives every variant of a chapter it does not name its default
- * "points". Unknown keys are errors (a typo must not silently change a grade); a fact written in the
- * rubric is one too (it has one home). Errors are one line naming the file and the field.
+ * each chapter's facts from its own folder, chapters/NN-name/chapter.json (its variants' names, as the
+ * program lists them (the idea each adds is the program's alone), how its --dump result is compared:
+ * element type, exact or within a tolerance; the tile that "boundary" feedback refers to, edge sizes, the
+ * sanitizer and benchmark sizes, each parsed once at load), read with jansson and validated. The folder's
+ * name gives the chapter's number and program (NN-name/name.cu). Adding a chapter is adding its folder:
+ * the rubric gives every variant of a chapter it does not name its default "points". Unknown keys are
+ * errors (a typo must not silently change a grade); a fact written in the rubric is one too (it has one
+ * home). Errors are one line naming the file and the field.
  */
 #ifndef GR_RUBRIC_H
 #define GR_RUBRIC_H
@@ -27,12 +28,20 @@
 
 typedef enum { GR_I32, GR_I64, GR_F32 } gr_elem;
 
+/* A size as chapter.json writes it, parsed once at load by the programs' own parser (wb_size_parse): its
+ * text as written ("2^26": what a command line passes), its extents, and its canonical spelling
+ * ("67108864": what the programs write in dump file names and JSON lines). */
+typedef struct {
+    int n_dims;                   /* 1, or 3 for MxNxK */
+    long long d[3];
+    char text[48], canon[64];     /* canon: three 19-digit extents fit */
+} gr_size;
+
 typedef struct {
     char name[64];
     double correct, perf, sanitizer;
     int tiles;                    /* stages tiles of the input in shared memory (tile-edge diagnoses apply) */
     int given;                    /* the starter gives it (a worked example): it passes untouched */
-    char idea[160];               /* the idea it adds to the variant before it (the program's --list) */
 } gr_variant_rubric;
 
 typedef struct {
@@ -48,15 +57,14 @@ typedef struct {
     int sqrt_k;                   /* K = the last extent of an MxNxK size */
     int tile;                     /* block/tile width that "boundary" feedback refers to */
     int cols_dim;                 /* which extent of the size is the output's row length; -1: 1-D */
-    char edge[GR_MAX_EDGE][48];
+    gr_size edge[GR_MAX_EDGE];
     int n_edge;
-    char sanitizer_size[48], perf_size[48];
+    gr_size sanitizer_size, perf_size;
     char tools[GR_MAX_TOOLS][16];
     int n_tools;
     gr_variant_rubric var[GR_MAX_VAR];
     int n_var;
     gr_screen_rules screen;       /* the rubric's "screen" rules, plus screen_extra, less screen_allow */
-    char ceiling[48];             /* the CEILING mix the chapter's runs name (documentation), or "" */
 } gr_chapter_rubric;
 
 typedef struct {
@@ -70,6 +78,9 @@ typedef struct {
     int rounds, reps_lo, reps_hi, warmup;
     int low_rounds; /* the first rounds that also run the low count (1 to rounds); the rest run the high alone */
     double wall_slack_s, wall_factor, cross_check_s;
+    /* 1: the reference runs the high count too, and its wall clock calibrates the cross-check; 0: where
+     * its lines report their wall clock per repetition (rep_wall_ms) that calibrates it, one process less */
+    int reference_high;
     /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
      * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */
     double floor_margin, cpu_factor;
@@ -95,18 +106,9 @@ typedef struct {
     int n_ch;
 } gr_rubric;
 
-/* "1000003", "2^26", "4096x1000x333": what the chapter programs accept. */
-int gr_size_valid(const char *s);
-
-/* Extents of a size string (2^k expanded). Returns how many (1 or 3), 0 if invalid. */
-int gr_size_dims(const char *s, long long d[3]);
-
-/* The size as the programs spell it in dump file names ("2^26" -> "67108864"). */
-void gr_size_canon(const char *s, char *out, size_t len);
-
-/* Parses a rubric whose chapters are written whole in it (facts and points in one entry each: unit tests
- * and small tools). Returns 0, or -1 with one line in err naming the place and the problem. */
-int gr_rubric_parse(const char *text, gr_rubric *r, char *err, size_t errlen);
+/* "1000003", "2^26", "4096x1000x333" (what the chapter programs accept) into out. Returns 0, or -1 where s
+ * is not a size (or too long to keep). */
+int gr_size_parse(const char *s, gr_size *out);
 
 /* The rubric at path with the chapters of the workbook at root: every chapters/NN-name/ folder holding a
  * chapter.json, in order, with the points of the rubric's entry of that number (or the default points;
@@ -127,6 +129,11 @@ int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, ch
 int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len);
 
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name);
+
+/* The program's own variants (the names its --list gives) against ch's, read where the list is: 0, or -1
+ * with one line in why naming the chapter and the first of its variants that the program does not list
+ * (it would be graded but cannot run). A variant only the program has is graded for information. */
+int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len);
 
 /* Does the rubric grade chapter `number`? */
 int gr_rubric_has_chapter(const gr_rubric *r, int number);

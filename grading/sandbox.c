@@ -439,7 +439,7 @@ static void gr_pump_police(gr_pump *p, const gr_run_opts *o, double now)
 
 static void gr_pump_run(gr_pump *p, const gr_run_opts *o)
 {
-    size_t cap = o->out_cap ? o->out_cap : 64 * 1024;
+    size_t cap = o->out_cap ? o->out_cap : GR_OUT_CAP;
     for (int i = 0; i < 2; i++) {
         p->cs[i].cap = cap;
         p->cs[i].head = (char *)malloc(cap);
@@ -517,54 +517,8 @@ void gr_run_result_free(gr_run_result *r)
     r->out = r->err = NULL;
 }
 
-int gr_run_result_save(const char *path, int rc, const gr_run_result *r)
-{
-    char *out = gr_utf8_clean(r->out ? r->out : ""), *err = gr_utf8_clean(r->err ? r->err : "");
-    json_t *o = json_pack("{s:i, s:b, s:i, s:b, s:i, s:b, s:b, s:b, s:b, s:b, s:f, s:s, s:s, s:s}", "rc", rc, "exited",
-                          r->exited, "code", r->code, "signaled", r->signaled, "sig", r->sig, "timed_out", r->timed_out,
-                          "cpu_exceeded", r->cpu_exceeded, "fsize_exceeded", r->fsize_exceeded, "disk_exceeded",
-                          r->disk_exceeded, "start_failed", r->start_failed, "wall_s", r->wall_s, "out", out, "err", err,
-                          "how", r->how);
-    free(out);
-    free(err);
-    int ok = o && json_dump_file(o, path, 0) == 0;
-    json_decref(o);
-    return ok ? 0 : -1;
-}
-
-int gr_run_result_load(const char *path, int *rc, gr_run_result *r)
-{
-    memset(r, 0, sizeof *r);
-    json_error_t je;
-    json_t *o = json_load_file(path, 0, &je);
-    *rc = -1;
-    if (!json_is_object(o)) {
-        r->start_failed = 1;
-        r->out = strdup("");
-        r->err = strdup("the grader's child process died before it reported");
-        json_decref(o);
-        return -1;
-    }
-    *rc = (int)json_integer_value(json_object_get(o, "rc"));
-    r->exited = json_is_true(json_object_get(o, "exited"));
-    r->code = (int)json_integer_value(json_object_get(o, "code"));
-    r->signaled = json_is_true(json_object_get(o, "signaled"));
-    r->sig = (int)json_integer_value(json_object_get(o, "sig"));
-    r->timed_out = json_is_true(json_object_get(o, "timed_out"));
-    r->cpu_exceeded = json_is_true(json_object_get(o, "cpu_exceeded"));
-    r->fsize_exceeded = json_is_true(json_object_get(o, "fsize_exceeded"));
-    r->disk_exceeded = json_is_true(json_object_get(o, "disk_exceeded"));
-    r->start_failed = json_is_true(json_object_get(o, "start_failed"));
-    r->wall_s = json_real_value(json_object_get(o, "wall_s"));
-    const char *out = json_string_value(json_object_get(o, "out")), *err = json_string_value(json_object_get(o, "err"));
-    r->out = strdup(out ? out : "");
-    r->err = strdup(err ? err : "");
-    snprintf(r->how, sizeof r->how, "%s", json_string_value(json_object_get(o, "how")) ?: "");
-    json_decref(o);
-    return 0;
-}
-
-int gr_runs_reach(const char *path, char *blocked, size_t blen)
+/* 1 if a run (a uid of the runs' block, no group of the grader's) can pass every folder down to path. */
+static int gr_runs_reach(const char *path, char *blocked, size_t blen)
 {
     return gr_reachable_by(path, GR_RUN_UID_BASE, GR_RUN_UID_BASE, 0, blocked, blen);
 }

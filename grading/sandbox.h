@@ -41,10 +41,7 @@
  * The pid of the run's first process makes the uid unique among the runs alive at a time (gr_run_uid). */
 #define GR_RUN_UID_BASE 0x40000000u
 #define GR_TAIL 4096
-
-/* 1 if a run (a uid of the runs' block, no group of the grader's) can pass every folder down to path;
- * else 0 and the folder that stops it in blocked. */
-int gr_runs_reach(const char *path, char *blocked, size_t blen);
+#define GR_OUT_CAP (64 * 1024) /* the head kept where opts.out_cap is 0 */
 
 /* Where a tree of folders for runs goes: tmpdir, or, as root (the runs go as other uids), /tmp or /var/tmp
  * where the runs cannot pass tmpdir (a clone under /root at 0700). NULL when none will do, with the
@@ -84,10 +81,9 @@ typedef struct {
     char how[96];                 /* the isolation used, for the report */
 } gr_run_result;
 
-/* The one pair that hands a run's result (and the caller's own code `rc`) from a child process to
- * its parent: a JSON file. load returns -1 (and a result marked start_failed) if the file is missing. */
-int gr_run_result_save(const char *path, int rc, const gr_run_result *r);
-int gr_run_result_load(const char *path, int *rc, gr_run_result *r);
+/* The longest text (out or err, with its NUL) a run keeps with opts.out_cap = cap: the head, the marker of
+ * what was cut (gr_capture_text: 43 bytes at most), the tail. */
+#define GR_RUN_TEXT_MAX(cap) (((cap) ? (size_t)(cap) : GR_OUT_CAP) + 48 + GR_TAIL)
 
 typedef struct {
     char *head;

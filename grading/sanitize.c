@@ -1,8 +1,7 @@
 /* sanitize.c — see sanitize.h. */
 #define _GNU_SOURCE 1
 #include "sanitize.h"
-#include <sys/mman.h>
-#include <sys/wait.h>
+#include "children.h"
 #include "gpu.h"
 #include "submission.h"
 #include "correctness.h"
@@ -34,22 +33,9 @@ static int gr_san_run_once(const gr_chjob *j, const char *prog, const char *tool
     gr_cmd c;
     gr_cmd_init(&c, x, j->s, dir, limit, 1);
     c.o.no_bwrap |= j->s->san->mode == GR_SAN_UID;
-    gr_arg(&c, "%s", x->sanitizer);
-    gr_arg(&c, "--tool");
-    gr_arg(&c, "%s", tool);
-    gr_arg(&c, "--error-exitcode");
-    gr_arg(&c, "86");
-    gr_arg(&c, "--print-limit");
-    gr_arg(&c, "10");
-    gr_arg(&c, "%s", prog);
-    gr_arg(&c, "--variant");
-    gr_arg(&c, "%s", variants);
-    gr_arg(&c, "--size");
-    gr_arg(&c, "%s", ch->sanitizer_size);
-    gr_arg(&c, "--reps");
-    gr_arg(&c, "1");
-    gr_arg(&c, "--warmup");
-    gr_arg(&c, "0");
+    const char *const argv[] = {x->sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "10", prog,
+                                "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0"};
+    for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     gr_cmd_ro(&c, prog);
     gr_cmd_ro(&c, x->sanitizer);
     char what[96];
@@ -74,40 +60,69 @@ static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants,
     return gr_san_run_once(j, j->stu, tool, variants, gr_san_limit(j, t), r);
 }
 
-/* Every tool of the chapter on `prog` at once, each in its own process (each its own subreaper); each
- * hands its result back with gr_run_result_save/load. `limit` <= 0: the student's derived limits.
- * Returns the longest run's wall time (the tools hold the GPU together). */
-static double gr_san_tools(const gr_chjob *j, const char *prog, const char *variants, double limit, gr_run_result *res,
-                           int *f)
+/* One sanitizer run of a batch (gr_san_batch): a tool of j's chapter on prog; limit <= 0: the student's. */
+typedef struct {
+    gr_chjob j;
+    const char *prog, *variants;
+    int tool;
+    double limit;
+} gr_san_task;
+
+typedef struct {
+    const gr_san_task *task;
+    size_t text_max; /* room for one of out and err */
+} gr_san_batch_ctx;
+
+/* What a run of a batch hands back from its process: the verdict and the run, its text after it (out, then err). */
+typedef struct {
+    int rc;
+    gr_run_result r; /* out and err NULL: their text is in text */
+    size_t out_len;
+    char text[];
+} gr_san_back;
+
+static void gr_san_task_child(int i, void *ctx, void *slot)
 {
-    const gr_chapter_rubric *ch = j->ch;
-    const char *work = j->work;
-    pid_t pid[GR_MAX_TOOLS];
-    for (int t = 0; t < ch->n_tools; t++) {
-        fflush(NULL);
-        pid[t] = fork();
-        if (pid[t] == 0) {
-            gr_run_result r;
-            int rc = limit > 0 ? gr_san_run_once(j, prog, ch->tools[t], variants, limit, &r)
-                               : gr_san_run(j, ch->tools[t], variants, &r);
-            char p[PATH_MAX];
-            snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
-            gr_run_result_save(p, rc, &r);
-            fflush(NULL);
-            _exit(0);
+    const gr_san_batch_ctx *c = ctx;
+    const gr_san_task *k = &c->task[i];
+    const char *tool = k->j.ch->tools[k->tool];
+    gr_san_back *b = slot;
+    b->rc = k->limit > 0 ? gr_san_run_once(&k->j, k->prog, tool, k->variants, k->limit, &b->r)
+                         : gr_san_run(&k->j, tool, k->variants, &b->r);
+    b->out_len = strnlen(b->r.out, c->text_max - 1);
+    memcpy(b->text, b->r.out, b->out_len);
+    snprintf(b->text + b->out_len + 1, c->text_max, "%s", b->r.err);
+    gr_run_result_free(&b->r);
+}
+
+/* The n runs at once, each in its own process (children.h; each its own subreaper): res[i] and f[i] as
+ * gr_san_run_once gives them; a process that died is a run that did not start, saying how it ended. */
+static void gr_san_batch(const gr_config *x, const gr_san_task *task, int n, gr_run_result *res, int *f)
+{
+    gr_san_batch_ctx ctx = {.task = task, .text_max = GR_RUN_TEXT_MAX(x->rub.out_cap)};
+    gr_children c = {.n = n, .size = sizeof(gr_san_back) + 2 * ctx.text_max, .fn = gr_san_task_child, .ctx = &ctx};
+    char *back = calloc((size_t)n + 1, c.size);
+    gr_child_outcome *how = calloc((size_t)n + 1, sizeof *how);
+    gr_children_run(&c, back, how);
+    for (int i = 0; i < n; i++) {
+        gr_san_back *b = (gr_san_back *)(back + (size_t)i * c.size);
+        f[i] = b->rc;
+        res[i] = b->r;
+        res[i].out = strdup(b->text);
+        res[i].err = strdup(b->text + b->out_len + 1);
+        if (how[i].end != GR_CHILD_DONE) {
+            char d[100];
+            gr_str why = {0};
+            gr_child_describe(&how[i], d, sizeof d);
+            gr_str_addf(&why, "the grader's process for this tool %s", d);
+            f[i] = -1;
+            res[i].start_failed = 1;
+            free(res[i].err);
+            res[i].err = why.s;
         }
     }
-    double longest = 0;
-    for (int t = 0; t < ch->n_tools; t++) {
-        if (pid[t] > 0) waitpid(pid[t], NULL, 0);
-        memset(&res[t], 0, sizeof res[t]);
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%s/san-%s.json", work, ch->tools[t]);
-        gr_run_result_load(p, &f[t], &res[t]);
-        unlink(p);
-        if (res[t].wall_s > longest) longest = res[t].wall_s;
-    }
-    return longest;
+    free(back);
+    free(how);
 }
 
 /* ---------------------------------------------------------------- the host's decision */
@@ -120,83 +135,57 @@ gr_san_mode gr_san_decide(const gr_san_facts *f)
     return GR_SAN_SKIP;
 }
 
-/* What one chapter's probe hands back to gr_san_probe_pass (through shared memory). */
+/* The probe's runs: every tool on each graded chapter's reference, in a folder of the chapter's under work. */
 typedef struct {
-    int ran, finished;
-    double ref_s[GR_MAX_TOOLS];
-    char why[400];
-} gr_probe_ch;
+    char ref[GR_MAX_CH][PATH_MAX], dir[GR_MAX_CH][PATH_MAX];
+    gr_san_task task[GR_MAX_CH * GR_MAX_TOOLS];
+    int n;
+} gr_probe_runs;
 
-/* Every tool on one chapter's reference (gr_san_tools: the tools at once), in a folder of its own under work. */
-static void gr_san_probe_chapter(const gr_config *x, const gr_sub_state *s, const char *work,
-                                 const gr_chapter_rubric *ch, const char *ref, gr_probe_ch *out)
+static void gr_san_probe_runs(const gr_config *x, const gr_sub_state *s, const char *work, gr_probe_runs *p)
 {
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/ch%d", work, ch->number);
-    gr_mkdirs(dir, 0755);
-    const gr_chjob j = {.x = x, .s = s, .ch = ch, .ref = ref, .stu = ref, .work = dir};
-    gr_run_result r[GR_MAX_TOOLS];
-    int f[GR_MAX_TOOLS];
-    gr_san_tools(&j, ref, "all", x->rub.t_sanitizer, r, f);
-    out->finished = 1;
-    for (int t = 0; t < ch->n_tools; t++) {
-        out->ref_s[t] = r[t].wall_s;
-        if (f[t] < 0 && out->finished) {
-            char d[200], tail[300];
-            gr_run_describe(&r[t], &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
-            gr_tail_lines(r[t].err[0] ? r[t].err : r[t].out, 1, tail, sizeof tail);
-            snprintf(out->why, sizeof out->why, "on the reference of chapter %d, --tool %s %s%s%s", ch->number,
-                     ch->tools[t], d, *tail ? ": " : "", tail);
-            out->finished = 0;
-        }
-        gr_run_result_free(&r[t]);
+    p->n = 0;
+    for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
+        const gr_chapter_rubric *ch = &x->rub.ch[i];
+        char pristine[PATH_MAX];
+        if ((x->only_ch && ch->number != x->only_ch) || !gr_pristine_path(x, ch, pristine, sizeof pristine) ||
+            !gr_have_reference(x, s->work, ch, p->ref[i], PATH_MAX))
+            continue;
+        snprintf(p->dir[i], PATH_MAX, "%s/ch%d", work, ch->number);
+        gr_mkdirs(p->dir[i], 0755);
+        for (int t = 0; t < ch->n_tools; t++)
+            p->task[p->n++] = (gr_san_task){.j = {.x = x, .s = s, .ch = ch, .ref = p->ref[i], .stu = p->ref[i],
+                                                  .work = p->dir[i]},
+                                            .prog = p->ref[i], .variants = "all", .tool = t, .limit = x->rub.t_sanitizer};
     }
-    out->ran = 1;
 }
 
 /* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times.
- * The chapters run at once, each in a process of its own: one after the other they outlasted a
- * submission's builds, which the probe runs beside, and the grading waited for them. */
+ * All at once: one chapter after the other they outlasted a submission's builds, which the probe runs
+ * beside, and the grading waited for them. */
 static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
                              char *why, size_t wlen)
 {
-    gr_probe_ch *out = mmap(NULL, GR_MAX_CH * sizeof *out, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (out == MAP_FAILED) {
-        snprintf(why, wlen, "the sanitizer probe could not share its results (mmap: %s)", strerror(errno));
-        return 0;
-    }
-    memset(out, 0, GR_MAX_CH * sizeof *out);
-    pid_t pid[GR_MAX_CH] = {0};
-    for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
-        const gr_chapter_rubric *ch = &x->rub.ch[i];
-        char ref[PATH_MAX], pristine[PATH_MAX];
-        if (x->only_ch && ch->number != x->only_ch) continue;
-        if (!gr_pristine_path(x, ch, pristine, sizeof pristine) || !gr_have_reference(x, s->work, ch, ref, sizeof ref))
-            continue;
-        fflush(NULL);
-        pid[i] = fork();
-        if (pid[i] == 0) {
-            gr_san_probe_chapter(x, s, work, ch, ref, &out[i]);
-            fflush(NULL);
-            _exit(0);
-        }
-        if (pid[i] < 0) gr_san_probe_chapter(x, s, work, ch, ref, &out[i]); /* no process: here, in turn */
-    }
-    int all = 1;
-    for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
-        if (pid[i] > 0) waitpid(pid[i], NULL, 0);
-        if (pid[i] > 0 && !out[i].ran) { /* the chapter's process died before it said anything */
-            out[i].finished = 0;
-            snprintf(out[i].why, sizeof out[i].why, "on the reference of chapter %d: the probe's process died",
-                     x->rub.ch[i].number);
-        }
-        for (int t = 0; t < GR_MAX_TOOLS; t++) ref_s[i][t] = out[i].ref_s[t];
-        if ((out[i].ran || pid[i] > 0) && !out[i].finished && all) {
-            snprintf(why, wlen, "%s", out[i].why);
+    gr_probe_runs *p = calloc(1, sizeof *p);
+    gr_run_result r[GR_MAX_CH * GR_MAX_TOOLS];
+    int f[GR_MAX_CH * GR_MAX_TOOLS], all = 1;
+    gr_san_probe_runs(x, s, work, p);
+    gr_san_batch(x, p->task, p->n, r, f);
+    for (int i = 0; i < p->n; i++) {
+        const gr_chapter_rubric *ch = p->task[i].j.ch;
+        int t = p->task[i].tool;
+        ref_s[gr_ch_index(x, ch)][t] = r[i].wall_s;
+        if (f[i] < 0 && all) {
+            char d[200], tail[300];
+            gr_run_describe(&r[i], &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
+            gr_tail_lines(r[i].err[0] ? r[i].err : r[i].out, 1, tail, sizeof tail);
+            snprintf(why, wlen, "on the reference of chapter %d, --tool %s %s%s%s", ch->number, ch->tools[t], d,
+                     *tail ? ": " : "", tail);
             all = 0;
         }
+        gr_run_result_free(&r[i]);
     }
-    munmap(out, GR_MAX_CH * sizeof *out);
+    free(p);
     return all;
 }
 
@@ -235,7 +224,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     if (f.probed) {
         if (!probe.work[0]) snprintf(probe.work, sizeof probe.work, "%s", work);
         gr_run_opts o = {.box = x->iso.box, .no_bwrap = probe.gpu_way == GR_GPU_NO_BWRAP};
-        f.bwrap = gr_run_isolation(&o) == GR_RUN_BWRAP;
+        f.bwrap = gr_run_box_here(&o) == GR_BOX_BWRAP;
         f.finished = gr_san_probe_pass(x, &probe, work, h->ref_s, why, sizeof why);
         if (!f.finished && f.bwrap && f.root && !f.fallback_skip) {
             h->mode = GR_SAN_UID; /* gr_san_run_once reads it: the second pass goes without bubblewrap */
@@ -258,33 +247,6 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                  f.bwrap && !f.fallback_skip && !f.root ? " (outside bubblewrap only root can keep the course files closed)"
                  : f.bwrap && f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)" : ""); break;
     }
-}
-
-int gr_san_host_save(const char *path, const gr_san_host *h)
-{
-    json_t *o = json_object(), *t = json_array();
-    json_object_set_new(o, "mode", json_integer(h->mode));
-    json_object_set_new(o, "line", gr_jstr(h->line));
-    for (int i = 0; i < GR_MAX_CH; i++)
-        for (int k = 0; k < GR_MAX_TOOLS; k++) json_array_append_new(t, json_real(h->ref_s[i][k]));
-    json_object_set_new(o, "ref_s", t);
-    int rc = json_dump_file(o, path, 0);
-    json_decref(o);
-    return rc;
-}
-
-int gr_san_host_load(const char *path, gr_san_host *h)
-{
-    json_t *o = json_load_file(path, 0, NULL);
-    memset(h, 0, sizeof *h);
-    if (!o) return -1;
-    h->mode = (gr_san_mode)json_integer_value(json_object_get(o, "mode"));
-    snprintf(h->line, sizeof h->line, "%s", json_string_value(json_object_get(o, "line")) ?: "");
-    json_t *t = json_object_get(o, "ref_s");
-    for (int i = 0; i < GR_MAX_CH; i++)
-        for (int k = 0; k < GR_MAX_TOOLS; k++) h->ref_s[i][k] = json_number_value(json_array_get(t, (size_t)(i * GR_MAX_TOOLS + k)));
-    json_decref(o);
-    return 0;
 }
 
 /* Why no variant of this chapter is sanitized here, or NULL when they are. */
@@ -399,8 +361,12 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     if (!n) return;
     gr_run_result all[GR_MAX_TOOLS];
     int found[GR_MAX_TOOLS];
-    double held = gr_san_tools(j, j->stu, list, 0, all, found);
-    gr_budget_charge(j->s->budget, held); /* the tools ran in child processes */
+    gr_san_task task[GR_MAX_TOOLS];
+    double held = 0;
+    for (int t = 0; t < j->ch->n_tools; t++) task[t] = (gr_san_task){.j = *j, .prog = j->stu, .variants = list, .tool = t};
+    gr_san_batch(j->x, task, j->ch->n_tools, all, found);
+    for (int t = 0; t < j->ch->n_tools; t++) held = all[t].wall_s > held ? all[t].wall_s : held;
+    gr_budget_charge(j->s->budget, held); /* the tools held the GPU together, in child processes */
     for (int t = 0; t < j->ch->n_tools; t++) {
         if (found[t] < 0) gr_san_unfinished(j, t, idx, n, &all[t]);
         else if (found[t] > 0) gr_san_attribute(j, t, pv, npv, idx, n, &all[t]);

@@ -18,8 +18,4 @@ int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, ch
  * submission whose grading asked) or, NULL, of no submission (a class before its entries, make doctor). */
 void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *out);
 
-/* The host's decision through a file, from the process that probed to the one that grades. 0, or -1. */
-int gr_san_host_save(const char *path, const gr_san_host *h);
-int gr_san_host_load(const char *path, gr_san_host *h);
-
 #endif /* GR_SANITIZE_H */

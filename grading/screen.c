@@ -6,35 +6,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int match_of(const char *s, gr_screen_match *m)
+/* The index of s in the NULL-terminated names (in the order of their enum), or -1. */
+static int index_of(const char *s, const char *const *names)
 {
-    static const char *const names[] = {"exact", "prefix", "directive", "number", "header"};
-    for (int k = 0; k < 5; k++)
-        if (s && !strcmp(s, names[k])) {
-            *m = (gr_screen_match)k;
-            return 0;
-        }
+    for (int k = 0; names[k]; k++)
+        if (!strcmp(s, names[k])) return k;
     return -1;
 }
 
-/* cost and reach of one rule; -1 with the reason in err */
-static int rule_cost(gr_screen_rule *out, const char *cost, const char *reach, char *err, size_t errlen)
+/* match, cost and reach of one rule (absent: exact, perf, region); -1 with the reason in err */
+static int rule_kinds(gr_screen_rule *out, const json_t *r, char *err, size_t errlen)
 {
-    if (cost && strcmp(cost, "perf") && strcmp(cost, "correct") && strcmp(cost, "allow")) {
-        snprintf(err, errlen, "screen rule '%s': cost must be perf, correct or allow", out->pattern);
-        return -1;
-    }
-    out->cost = !cost || !strcmp(cost, "perf") ? GR_COST_PERF : !strcmp(cost, "correct") ? GR_COST_CORRECT : GR_COST_ALLOW;
-    if (out->cost == GR_COST_ALLOW && out->match != GR_MATCH_HEADER) {
+    static const char *const matches[] = {"exact", "prefix", "directive", "number", "header", NULL};
+    static const char *const costs[] = {"perf", "correct", "allow", NULL};
+    static const char *const reaches[] = {"region", "file", NULL};
+    const char *match = json_string_value(json_object_get(r, "match"));
+    const char *cost = json_string_value(json_object_get(r, "cost"));
+    const char *reach = json_string_value(json_object_get(r, "reach"));
+    int m = index_of(match ? match : "exact", matches), c = index_of(cost ? cost : "perf", costs);
+    int h = index_of(reach ? reach : "region", reaches);
+    if (m < 0)
+        snprintf(err, errlen, "screen rule '%s': match must be exact, prefix, directive, number or header", out->pattern);
+    else if (c < 0) snprintf(err, errlen, "screen rule '%s': cost must be perf, correct or allow", out->pattern);
+    else if (c == GR_COST_ALLOW && m != GR_MATCH_HEADER)
         snprintf(err, errlen, "screen rule '%s': only a header rule can allow", out->pattern);
-        return -1;
+    else if (h < 0) snprintf(err, errlen, "screen rule '%s': reach must be region or file", out->pattern);
+    else {
+        out->match = (gr_screen_match)m;
+        out->cost = (gr_screen_cost)c;
+        out->reach = (gr_screen_reach)h;
+        return 0;
     }
-    if (reach && strcmp(reach, "region") && strcmp(reach, "file")) {
-        snprintf(err, errlen, "screen rule '%s': reach must be region or file", out->pattern);
-        return -1;
-    }
-    out->reach = reach && !strcmp(reach, "file") ? GR_REACH_FILE : GR_REACH_REGION;
-    return 0;
+    return -1;
 }
 
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen)
@@ -48,7 +51,6 @@ int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, 
     json_array_foreach(array, i, r)
     {
         const char *pattern = json_string_value(json_object_get(r, "pattern"));
-        const char *match = json_string_value(json_object_get(r, "match"));
         const char *why = json_string_value(json_object_get(r, "why"));
         if (rules->n >= GR_SCREEN_MAX_RULES) {
             snprintf(err, errlen, "more than %d screen rules", GR_SCREEN_MAX_RULES);
@@ -62,13 +64,7 @@ int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, 
         }
         snprintf(out->pattern, sizeof out->pattern, "%s", pattern);
         snprintf(out->why, sizeof out->why, "%s", why);
-        if (match_of(match ? match : "exact", &out->match)) {
-            snprintf(err, errlen, "screen rule '%s': match must be exact, prefix, directive, number or header", pattern);
-            return -1;
-        }
-        if (rule_cost(out, json_string_value(json_object_get(r, "cost")),
-                      json_string_value(json_object_get(r, "reach")), err, errlen))
-            return -1;
+        if (rule_kinds(out, r, err, errlen)) return -1;
         rules->n++;
     }
     return 0;
@@ -314,22 +310,16 @@ static void check_include(scan *s, int line, const char *rest, size_t len)
 {
     const char *q = rest, *end = rest + len;
     while (q < end && (*q == ' ' || *q == '\t')) q++;
-    if (q < end && *q == '<') {
-        const char *h = q + 1, *e = memchr(h, '>', (size_t)(end - h));
-        if (e && plain_header_name(h, (size_t)(e - h))) {
-            const gr_screen_rule *r = rule_for_header(s->rules, h, (size_t)(e - h));
-            if (r && r->cost == GR_COST_ALLOW) return;
-            char tok[64];
-            snprintf(tok, sizeof tok, "#include <%.*s>", (int)(e - h), h);
-            if (r) hit(s, line, tok, strlen(tok), r);
-            else if ((r = rule_for_word(s->rules, "include", 7, GR_MATCH_DIRECTIVE))) hit(s, line, tok, strlen(tok), r);
-            return;
-        }
-    }
-    const gr_screen_rule *r = rule_for_word(s->rules, "include", 7, GR_MATCH_DIRECTIVE);
     while (end > q && isspace((unsigned char)end[-1])) end--;
+    const char *h = q + 1, *e = q < end && *q == '<' ? memchr(h, '>', (size_t)(end - h)) : NULL;
+    const gr_screen_rule *r = NULL;
     char tok[64];
-    snprintf(tok, sizeof tok, "#include %.*s", (int)(end - q), q);
+    if (e && plain_header_name(h, (size_t)(e - h))) {
+        r = rule_for_header(s->rules, h, (size_t)(e - h));
+        if (r && r->cost == GR_COST_ALLOW) return;
+        snprintf(tok, sizeof tok, "#include <%.*s>", (int)(e - h), h);
+    } else snprintf(tok, sizeof tok, "#include %.*s", (int)(end - q), q);
+    if (!r) r = rule_for_word(s->rules, "include", 7, GR_MATCH_DIRECTIVE);
     if (r) hit(s, line, tok, strlen(tok), r);
 }
 

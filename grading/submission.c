@@ -2,29 +2,19 @@
 #define _GNU_SOURCE 1
 #include "submission.h"
 
-#include "gr_archive.h"
-
-/* ---------------------------------------------------------------- the submission's files */
-int gr_is_archive(const char *p) { return gr_archive_is_archive(p); }
-
-/* Unpacks an archive into dir through libarchive (gr_archive.c): every entry is checked before anything
- * is written, and a refusal names the student's own file and the rule, never a host path. */
-int gr_extract(const gr_config *x, const char *archive, const char *dir, char *why, size_t wlen)
+/* The i-th of the three places of a chapter's file in a submission: chapters/DIR/FILE, DIR/FILE, FILE. */
+static void gr_student_rel(const gr_chapter_rubric *ch, int i, char *out, size_t len)
 {
-    (void)x;
-    return gr_archive_extract(archive, dir, NULL, why, wlen);
+    if (i == 2) snprintf(out, len, "%s", ch->file);
+    else snprintf(out, len, "%s%s/%s", i ? "" : "chapters/", ch->dir, ch->file);
 }
 
-/* Where the student's file for a chapter is: SUB/chapters/DIR/FILE, SUB/DIR/FILE (like solutions/),
- * SUB/FILE, or the same one folder down (archives that wrap everything in a folder). Only regular
- * files inside SUB count: a symlink out of it (to solutions/, say) is refused. */
 int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len, int depth)
 {
-    const char *pats[] = {"%s/chapters/%s/%s", "%s/%s/%s", "%s/%s%s"};
     for (int i = 0; i < 3; i++) {
-        char p[PATH_MAX];
-        if (i < 2) snprintf(p, sizeof p, pats[i], sub, ch->dir, ch->file);
-        else snprintf(p, sizeof p, "%s/%s", sub, ch->file);
+        char rel[PATH_MAX], p[2 * PATH_MAX];
+        gr_student_rel(ch, i, rel, sizeof rel);
+        snprintf(p, sizeof p, "%s/%s", sub, rel);
         struct stat st;
         if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && gr_inside(sub, p)) {
             snprintf(out, len, "%s", p);
@@ -53,16 +43,13 @@ int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out
 
 int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len)
 {
-    char rel[3][PATH_MAX];
-    snprintf(rel[0], sizeof rel[0], "chapters/%s/%s", ch->dir, ch->file);
-    snprintf(rel[1], sizeof rel[1], "%s/%s", ch->dir, ch->file);
-    snprintf(rel[2], sizeof rel[2], "%s", ch->file);
     for (int i = 0; i < 3; i++) {
-        char p[2 * PATH_MAX];
-        snprintf(p, sizeof p, "%s/%s", sub, rel[i]);
+        char rel[PATH_MAX], p[2 * PATH_MAX];
+        gr_student_rel(ch, i, rel, sizeof rel);
+        snprintf(p, sizeof p, "%s/%s", sub, rel);
         struct stat st;
         if (lstat(p, &st) == 0 && (S_ISLNK(st.st_mode) || !gr_inside(sub, p))) {
-            snprintf(out, len, "%s", rel[i]);
+            snprintf(out, len, "%s", rel);
             return 1;
         }
     }
@@ -74,9 +61,20 @@ int gr_sub_path_check(const char *sub, char *why, size_t len)
     struct stat st;
     if (stat(sub, &st) != 0)
         snprintf(why, len, "grade: %s does not exist (a submission is a directory, .zip, .tar, .tar.gz or .tgz)", sub);
-    else if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && gr_is_archive(sub)))
+    else if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && gr_archive_is_archive(sub)))
         snprintf(why, len, "grade: %s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub);
     else return 0;
+    return -1;
+}
+
+int gr_sub_folder(const char *sub, const char *into, char *dir, char *why, size_t len)
+{
+    if (gr_archive_is_archive(sub)) {
+        snprintf(dir, PATH_MAX, "%s", into);
+        return gr_archive_extract(sub, into, NULL, why, len);
+    }
+    if (realpath(sub, dir) && gr_is_dir(dir)) return 0;
+    snprintf(why, len, "%s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub);
     return -1;
 }
 
@@ -100,21 +98,19 @@ static gr_sub_content gr_sub_scan(const gr_rubric *rub, const char *dir, char *n
 int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len)
 {
     if (gr_sub_path_check(sub, why, len)) return -1;
-    char tmp[PATH_MAX] = "", dir[PATH_MAX + 16], names[600], err[600];
-    snprintf(dir, sizeof dir, "%s", sub);
-    if (!gr_is_dir(sub)) { /* an archive: unpacked as the grading will, then looked at */
-        const char *base = getenv("TMPDIR");
-        snprintf(tmp, sizeof tmp, "%s/grade-precheck-XXXXXX", base && *base ? base : "/tmp");
+    char tmp[PATH_MAX] = "", into[PATH_MAX + 16] = "", dir[PATH_MAX], names[600], err[600];
+    if (gr_archive_is_archive(sub)) { /* unpacked as the grading will, then looked at */
+        snprintf(tmp, sizeof tmp, "%s/grade-precheck-XXXXXX", gr_tmpdir());
         if (!mkdtemp(tmp)) {
             snprintf(why, len, "grade: cannot make a temporary folder to read %s in (%s): %s", sub, tmp, strerror(errno));
             return -1;
         }
-        snprintf(dir, sizeof dir, "%s/sub", tmp);
-        if (gr_archive_extract(sub, dir, NULL, err, sizeof err)) {
-            snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
-            gr_rmtree(tmp);
-            return -1;
-        }
+        snprintf(into, sizeof into, "%s/sub", tmp);
+    }
+    if (gr_sub_folder(sub, into, dir, err, sizeof err)) {
+        snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
+        if (tmp[0]) gr_rmtree(tmp);
+        return -1;
     }
     gr_sub_content c = gr_sub_scan(rub, dir, names, sizeof names);
     if (tmp[0]) gr_rmtree(tmp);

@@ -2,13 +2,8 @@
 #ifndef GR_SUBMISSION_H
 #define GR_SUBMISSION_H
 
+#include "gr_archive.h"
 #include "job.h"
-
-/* ---------------------------------------------------------------- the submission's files */
-int gr_is_archive(const char *p);
-
-/* Unpacks an archive into dir, in the sandbox (a zip bomb meets the disk and file-size caps). */
-int gr_extract(const gr_config *x, const char *archive, const char *dir, char *why, size_t wlen);
 
 /* Where the student's file for a chapter is: SUB/chapters/DIR/FILE, SUB/DIR/FILE (like solutions/),
  * SUB/FILE, or the same one folder down (archives that wrap everything in a folder). Only regular
@@ -23,6 +18,12 @@ int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out
 /* 0 if SUB can be a submission (a directory or a file named .zip, .tar, .tar.gz or .tgz); else -1 and a
  * one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
+
+/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved) when it is a folder, or
+ * the archive SUB unpacked into `into` (which must not exist yet) by gr_archive, which refuses a broken or
+ * hostile one. The one place a submission is unpacked (the precheck and the grading). 0, or -1 with one
+ * line in why. */
+int gr_sub_folder(const char *sub, const char *into, char *dir, char *why, size_t len);
 
 /* What a submission holds of the rubric's chapters (every chapter, whatever --ch selects): how many have
  * their file where gr_find_student_file looks, and how many a link in its place. */

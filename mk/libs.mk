@@ -66,7 +66,6 @@ $(OBJ)/grading/%.o:       INCLUDES = $(INC_GRADING)
 $(OBJ)/tools/inspect/%.o: INCLUDES = $(INC_INSPECT)
 $(OBJ)/tools/results/%.o: INCLUDES = $(INC_RESULTS)
 $(OBJ)/tools/mutate/%.o:  INCLUDES = $(INC_MUTATE)
-$(OBJ)/tests/grading/exploits/%.o: INCLUDES = $(INC_GRADING)
 
 # snprintf truncation of over-long paths and messages is deliberate in the grader and the tools:
 # -Wno-format-truncation. Needs jansson and libarchive's headers: the grader's probe installs them.

@@ -1,4 +1,4 @@
-# mk/tests.mk — `make test`: the test runner (Criterion), the planted CUDA programs, the exploit corpus's
+# mk/tests.mk — `make test`: the test runner (Criterion), the planted CUDA programs, the test cases'
 # generator, the packages they need, and the run itself (scripts/test.sh). tests/README.md maps the tests.
 # Override to build a subset, e.g. make test CHAPTERS=4 TEST_SRCS="tests/test_common.c tests/test_ch4.c"
 TEST_SRCS ?= $(wildcard tests/test_*.c)
@@ -36,11 +36,18 @@ $(BUILD)/planted/%: tests/planted/%.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(LDLIBS) $(PUBLISH)
 
-# The exploit corpus (tests/grading/exploits/, not in the student release): its generator writes each
-# exploit as a submission under build/exploits/ for tests/test_exploits.c (a prerequisite of `make test`).
-EXPLOIT_GEN := $(BUILD)/exploit-gen
-$(EXPLOIT_GEN): $(OBJ)/tests/grading/exploits/generate.o $(LINK_GRADING)
+# The test cases (tests/cases/, not in the student release): build/case-gen writes a suite's cases as
+# submissions; the bug corpora are written once here, as the classes the tests grade (build/cases/bugs/chN:
+# chapter 1's, and the fake chapter 9's that the tests without a GPU grade), the other suites by their tests.
+CASE_GEN := $(BUILD)/case-gen
+$(OBJ)/tests/cases/%.o: INCLUDES = $(INC_GRADING)
+$(CASE_GEN): $(OBJ)/tests/cases/case-gen.o $(LINK_GRADING)
 	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
+CASES_BUGS := $(BUILD)/cases/bugs/.stamp
+# (a suite's folder among the prerequisites: a case removed is a case no longer in the class)
+$(CASES_BUGS): $(CASE_GEN) $(wildcard tests/cases/*/bugs tests/cases/*/bugs/* solutions/*/*.cu chapters/*/*.cu \
+                                      tests/grading/fake/*/*/*.cu)
+	$(call say,GEN,$(@D))rm -rf $(@D) && ./$(CASE_GEN) bugs $(@D) >/dev/null && touch $@
 
 $(BUILD)/tests/.deps-ok: $(SCRIPTS)/probe/tests.c $(SCRIPTS)/probe/grader.c
 	@mkdir -p $(@D)
@@ -78,7 +85,7 @@ packages:
 # Every prerequisite of `make test`, here and nowhere else.
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
-               $(if $(wildcard tests/grading/exploits/generate.c),$(EXPLOIT_GEN)) \
+               $(if $(wildcard tests/cases/case-gen.c),$(CASE_GEN) $(CASES_BUGS)) \
                $(if $(wildcard tests/test_mutate.c),$(MUTATE))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is

@@ -1,7 +1,6 @@
-/* corpus.h — the region corpora (tests/grading/exploits/, tests/grading/hostile/): each NAME.cu the text
- * of one TODO region, listed with its chapter, variant and region in the corpus's expected.json under
- * "exploits", spliced into the reference by build/exploit-gen. Shared by test_exploits.c and
- * test_hostile.c. */
+/* corpus.h — the region suites of tests/cases/ (tests/cases/README.md): a suite's cases gathered from every
+ * chapter's folder tests/cases/NN-name/SUITE/, each a NAME.regions replacing regions of the reference,
+ * written as submissions by build/case-gen. Shared by test_exploits.c and test_hostile.c. */
 #ifndef WB_TEST_CORPUS_H
 #define WB_TEST_CORPUS_H
 
@@ -13,26 +12,58 @@
 
 #include <glob.h>
 
-/* The corpus's "exploits" object (a new reference); asserts it has at least `min` entries. */
-static inline json_t *corpus_entries(const char *corpus, size_t min)
+/* The region of a case file (its first): its name into reg, its text returned (malloc'd). */
+static inline char *corpus_case_region(const char *path, wb_region *reg)
 {
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/expected.json", corpus);
-    json_error_t je;
-    json_t *doc = json_load_file(p, 0, &je);
-    cr_assert_not_null(doc, "%s: %s", p, je.text);
-    json_t *ex = json_incref(json_object_get(doc, "exploits"));
-    json_decref(doc);
-    cr_assert(json_is_object(ex) && json_object_size(ex) >= min, "%s: \"exploits\" has fewer than %zu entries", p, min);
-    return ex;
+    size_t len;
+    char *text = wb_read_file(path, &len), err[300];
+    cr_assert_not_null(text, "cannot read %s", path);
+    int n = wb_regions_parse(text, len, reg, 1, err, sizeof err);
+    cr_assert_geq(n, 1, "%s: %s", path, n < 0 ? err : "no region");
+    return text;
 }
 
-/* Generates the corpus into dir (the generator's own output, one line per file); asserts it worked. */
-static inline void corpus_generate(const char *corpus, const char *dir)
+/* Every case of the suite, over all chapters (a new reference), each entry given "chapter" (from its folder),
+ * "file" (its NAME.regions) and "region" (the region that file replaces); asserts at least `min`. */
+static inline json_t *corpus_entries(const char *suite, size_t min)
+{
+    char pat[PATH_MAX];
+    snprintf(pat, sizeof pat, "tests/cases/[0-9]*-*/%s/expected.json", suite);
+    glob_t g;
+    cr_assert_eq(glob(pat, 0, NULL, &g), 0, "no %s", pat);
+    json_t *all = json_object();
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        json_error_t je;
+        json_t *doc = json_load_file(g.gl_pathv[i], 0, &je), *e;
+        cr_assert(json_is_object(json_object_get(doc, "cases")), "%s: no \"cases\" (%s)", g.gl_pathv[i], je.text);
+        const char *name, *folder = g.gl_pathv[i] + strlen("tests/cases/");
+        json_object_foreach(json_object_get(doc, "cases"), name, e)
+        {
+            char file[PATH_MAX];
+            snprintf(file, sizeof file, "%.*s/%s.regions", (int)(strrchr(g.gl_pathv[i], '/') - g.gl_pathv[i]),
+                     g.gl_pathv[i], name);
+            wb_region reg;
+            free(corpus_case_region(file, &reg));
+            json_t *c = json_deep_copy(e);
+            json_object_set_new(c, "chapter", json_integer(atoi(folder)));
+            json_object_set_new(c, "file", json_string(file));
+            json_object_set_new(c, "region", json_string(reg.name));
+            cr_assert_null(json_object_get(all, name), "%s: two cases named %s", suite, name);
+            json_object_set_new(all, name, c);
+        }
+        json_decref(doc);
+    }
+    globfree(&g);
+    cr_assert(json_object_size(all) >= min, "%s: fewer than %zu cases", pat, min);
+    return all;
+}
+
+/* Generates the suite into dir (the generator's own output, one line per file); asserts it worked. */
+static inline void corpus_generate(const char *suite, const char *dir)
 {
     static char out[WBT_OUT_MAX];
-    int rc = wbt_run(out, "rm -rf %s && ./build/exploit-gen %s %s", dir, corpus, dir);
-    cr_assert_eq(rc, 0, "build/exploit-gen failed (is it built? make build/exploit-gen):\n%s", out);
+    int rc = wbt_run(out, "rm -rf %s && ./build/case-gen %s %s", dir, suite, dir);
+    cr_assert_eq(rc, 0, "build/case-gen failed (is it built? make build/case-gen):\n%s", out);
 }
 
 /* The generated file of one entry: its text (malloc'd), the reference it was made from in sol, and the

@@ -7,7 +7,7 @@
 #   exploits the exploit corpus graded (tests/test_exploits.c: 30 cases, a class per chapter; issue 41
 #            made it too long to share part b's ten minutes)
 #   hostile  tests/test_hostile.c, the hostile corpus graded as a class (about 7 min)
-#   class    tests/grading/hostile/class.sh: the corpus and 11 reference copies, chapter 1 (about 9 min)
+#   class    tests/grading/hostile-class.sh: the hostile suite and 11 reference copies, chapter 1 (about 9 min)
 #   grade    the references graded five times in a row, each timed (issue 27's mark: 95 s each)
 #   slow     the slow mutants and correct alternatives (tools/mutate's perf ones) graded with perf and their
 #            counters, then the report's tables; resumable: with SLOW_S=N (default 540) it stops grading
@@ -15,12 +15,13 @@
 #            with SLOW_SCREEN=FILE (tools/mutate/times.sh's times.csv of this GPU) it grades only the
 #            alternatives and the mutants screened slower than 1.10x there: within the first band (1.2x)
 #            the grader measures no counters and names nothing, so grading the others tells nothing new
+#   scale-WHAT  issue 43's measurements, tests/gpu-scale.sh WHAT OUT (five, noise, class, hog, mps, gpus)
 # Together they are `make test REQUIRE_GPU=1` plus the grader's acceptance. Run them one after another, not
 # at once: class gradings side by side slow each other's runs past their limits. In a clone that other
 # users cannot pass through (under root's home), `make test` keeps its files in /tmp (scripts/test.sh).
-# It stays out of the student release (release/allow-list lists no tests/*.sh). Exit: the part's (make test's, class.sh's, or 1 when a grading did not exit 0).
+# It stays out of the student release (release/allow-list lists no tests/*.sh). Exit: the part's (make test's, hostile-class.sh's, or 1 when a grading did not exit 0).
 set -euo pipefail
-usage="usage: $0 a|b|exploits|hostile|class|grade|slow OUT"
+usage="usage: $0 a|b|exploits|hostile|class|grade|slow|scale-WHAT OUT"
 if [ $# -ne 2 ]; then echo "$usage" >&2; exit 2; fi
 part=$1 out=$2
 # The test files that grade whole classes: with the rest they outlast one command, so they are part b.
@@ -75,7 +76,7 @@ slow_mutants() {
 }
 
 case $part in
-a | b | exploits | hostile | class | grade | slow) mkdir -p "$out" ;;
+a | b | exploits | hostile | class | grade | slow | scale-*) mkdir -p "$out" ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
 case $part in
@@ -83,7 +84,8 @@ a) run_tests a "$(test_files -vE "$classes|exploits|hostile")" ;;
 b) run_tests b "$(test_files -E "$classes")" ;;
 exploits) run_tests exploits tests/test_exploits.c ;;
 hostile) run_tests hostile tests/test_hostile.c ;;
-class) tests/grading/hostile/class.sh "$out/hc" 11 1 | tee "$out/class.log" ;;
+class) tests/grading/hostile-class.sh "$out/hc" 11 1 | tee "$out/class.log" ;;
 grade) grade_five ;;
 slow) slow_mutants ;;
+scale-*) tests/gpu-scale.sh "${part#scale-}" "$out" ;;
 esac

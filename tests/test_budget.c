@@ -1,6 +1,6 @@
 /* What one submission may cost (grading/budget.h) and how compute-sanitizer runs on a host
  * (grading/sanhost.h): pure decisions, every case. */
-#include "wbtest.h"
+#include "wbrubric.h"
 
 #include "budget.h"
 #include "sanhost.h"
@@ -107,9 +107,9 @@ Test(budget, the_rubric_refuses_a_bad_bound_or_rule)
 {
     gr_rubric r;
     char err[300];
-    cr_expect_neq(gr_rubric_parse("{\"bounds\": {\"gpu_chapter_s\": 0}, \"chapters\": []}", &r, err, sizeof err), 0);
-    cr_expect_neq(gr_rubric_parse("{\"bounds\": {\"gpu_chapters\": 60}, \"chapters\": []}", &r, err, sizeof err), 0);
-    cr_expect_neq(gr_rubric_parse("{\"sanitizer_without_bubblewrap\": \"plain\", \"chapters\": []}", &r, err, sizeof err), 0);
+    cr_expect_neq(wbr_load(NULL, "{\"bounds\": {\"gpu_chapter_s\": 0}}", &r, err, sizeof err), 0);
+    cr_expect_neq(wbr_load(NULL, "{\"bounds\": {\"gpu_chapters\": 60}}", &r, err, sizeof err), 0);
+    cr_expect_neq(wbr_load(NULL, "{\"sanitizer_without_bubblewrap\": \"plain\"}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "isolated"), "%s", err);
 }
 

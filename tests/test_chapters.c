@@ -4,8 +4,7 @@
  * chapter's own), --help and --list, compute-sanitizer on each variant. What only one chapter has (its
  * independent oracle, its own table columns) stays in tests/test_chN.c. A new chapter is tested here
  * from its folder alone: the fake chapter of tests/grading/fake/ shows it. */
-#include "rubric.h"
-#include "wbtest.h"
+#include "wbrubric.h"
 
 /* One case of a parameterised test: plain arrays, no pointers (Criterion copies the parameters). */
 typedef struct {
@@ -77,10 +76,11 @@ static json_t *wbc_tests_section(json_t *facts, const gr_chapter_rubric *ch)
         cr_assert(ok, "chapters/%s/chapter.json: tests: unknown key '%s'", ch->dir, k);
     }
     const char *sizes[] = {"starter_size", "json_size"};
+    gr_size z;
     for (int i = 0; i < 2; i++)
-        cr_assert(wbt_fact_str(t, sizes[i]) && gr_size_valid(wbt_fact_str(t, sizes[i])), "chapters/%s/chapter.json: tests.%s",
-                  ch->dir, sizes[i]);
-    cr_assert(!json_object_get(t, "sanitizer_size") || gr_size_valid(wbt_fact_str(t, "sanitizer_size")),
+        cr_assert(wbt_fact_str(t, sizes[i]) && gr_size_parse(wbt_fact_str(t, sizes[i]), &z) == 0,
+                  "chapters/%s/chapter.json: tests.%s", ch->dir, sizes[i]);
+    cr_assert(!json_object_get(t, "sanitizer_size") || gr_size_parse(wbt_fact_str(t, "sanitizer_size"), &z) == 0,
               "chapters/%s/chapter.json: tests.sanitizer_size", ch->dir);
     cr_assert(wbt_fact_str(t, "unit"), "chapters/%s/chapter.json: tests.unit", ch->dir);
     json_t *bad = json_object_get(t, "bad_usage"), *san = json_object_get(t, "sanitizer");
@@ -117,8 +117,8 @@ static void wbc_check_facts(const char *root, const char *dir)
     for (int v = 0; v < ch.n_var; v++) {
         json_t *o = json_array_get(listed, (size_t)v);
         cr_expect_str_eq(json_string_value(json_object_get(o, "variant")), ch.var[v].name, "chapter %d, variant %d", ch.number, v);
-        cr_expect_str_eq(json_string_value(json_object_get(o, "idea")), ch.var[v].idea, "chapter %d, %s's idea", ch.number,
-                         ch.var[v].name);
+        const char *idea = json_string_value(json_object_get(o, "idea"));
+        cr_expect(idea && idea[0], "chapter %d, %s: --list names no idea", ch.number, ch.var[v].name);
     }
     json_decref(listed);
 }
@@ -362,30 +362,14 @@ Test(chapters, the_fake_chapter_is_tested_from_its_folder_alone, .timeout = 120)
 }
 
 /* ---------------------------------------------------------------- the grader reads the facts from the folder */
-static void wbc_write(const char *root, const char *rel, const char *text)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", root, rel);
-    char *slash = strrchr(p, '/');
-    *slash = 0;
-    gr_mkdirs(p, 0755);
-    *slash = '/';
-    cr_assert_eq(gr_write_file(p, text, strlen(text)), 0, "%s", p);
-}
-
 #define WBC_FACTS "{\"dump\": \"int32\", \"tile\": 32, \"edge_sizes\": [\"1\", \"33\"], \"sanitizer_size\": \"65\", " \
-                  "\"perf_size\": \"2^20\", \"variants\": [{\"name\": \"v0\", \"idea\": \"given\", \"given\": true}, "    \
-                  "{\"name\": \"v1\", \"idea\": \"a tile\"}]}"
+                  "\"perf_size\": \"2^20\", \"variants\": [{\"name\": \"v0\", \"given\": true}, {\"name\": \"v1\"}]}"
 
-/* Loads root's workbook with the rubric text; the error (or "") in err. */
-static int wbc_load(const char *root, const char *rubric, gr_rubric *r, char *err, size_t elen)
-{
-    wbc_write(root, "rubric.json", rubric);
-    char p[512];
-    snprintf(p, sizeof p, "%s/rubric.json", root);
-    err[0] = 0;
-    return gr_rubric_load_at(root, p, r, err, elen);
-}
+#define CH7(vars) "{\"chapters\": [{\"number\": 7, \"variants\": [" vars "]}]}"
+#define TINY(dump, more)                                                                                    \
+    "{\"dump\": \"" dump "\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " more \
+    "\"variants\": [{\"name\": \"v\"}]}"
+#define V0 "{\"name\": \"v0\", \"correct\": 0}, "
 
 /* A chapter folder the rubric does not name is graded with the default points (none for a given
  * variant); a rubric entry gives points by name; a fact in the rubric, a bad fact, a variant the facts
@@ -395,8 +379,9 @@ Test(chapters, the_grader_takes_a_chapter_from_its_folder)
     char root[256], err[600];
     static gr_rubric r;
     wbt_tmpdir(root, sizeof root);
-    wbc_write(root, "chapters/07-tiny/chapter.json", WBC_FACTS);
-    cr_assert_eq(wbc_load(root, "{\"points\": {\"correct\": 3, \"sanitizer\": 1, \"perf\": 2}}", &r, err, sizeof err), 0, "%s", err);
+    wbr_write(root, "chapters/07-tiny/chapter.json", WBC_FACTS);
+    const char *points = "{\"points\": {\"correct\": 3, \"sanitizer\": 1, \"perf\": 2}}";
+    cr_assert_eq(wbr_load_at(root, points, &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.n_ch, 1);
     cr_expect_eq(r.ch[0].number, 7);
     cr_expect_str_eq(r.ch[0].dir, "07-tiny");
@@ -404,27 +389,21 @@ Test(chapters, the_grader_takes_a_chapter_from_its_folder)
     cr_expect_eq(r.ch[0].tile, 32);
     cr_expect(r.ch[0].var[0].correct == 0 && r.ch[0].var[0].perf == 0, "a given variant earns nothing");
     cr_expect(r.ch[0].var[1].correct == 3 && r.ch[0].var[1].sanitizer == 1 && r.ch[0].var[1].perf == 2);
-    cr_expect_str_eq(r.ch[0].var[1].idea, "a tile");
-    cr_assert_eq(wbc_load(root, "{\"chapters\": [{\"number\": 7, \"variants\": [{\"name\": \"v0\", \"correct\": 0}, "
-                                "{\"name\": \"v1\", \"correct\": 5}]}]}", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load_at(root, CH7(V0 "{\"name\": \"v1\", \"correct\": 5}"), &r, err, sizeof err), 0, "%s", err);
     cr_expect(r.ch[0].var[1].correct == 5 && r.ch[0].var[1].perf == 0, "the entry's points, not the defaults");
-    cr_assert_eq(wbc_load(root, "{\"unlisted_chapters\": \"skip\"}", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load_at(root, "{\"unlisted_chapters\": \"skip\"}", &r, err, sizeof err), 0, "%s", err);
     cr_expect_eq(r.n_ch, 0, "unlisted_chapters: skip grades only the named chapters");
-    cr_expect_neq(wbc_load(root, "{\"chapters\": [{\"number\": 7, \"tile\": 16}]}", &r, err, sizeof err), 0);
+    cr_expect_neq(wbr_load_at(root, "{\"chapters\": [{\"number\": 7, \"tile\": 16}]}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "rubric.json: chapters[0]: 'tile' is a fact of the chapter"), "%s", err);
-    cr_expect_neq(wbc_load(root, "{\"chapters\": [{\"number\": 7, \"variants\": [{\"name\": \"v0\", \"correct\": 0}, "
-                                 "{\"name\": \"v9\", \"correct\": 5}]}]}", &r, err, sizeof err), 0);
+    cr_expect_neq(wbr_load_at(root, CH7(V0 "{\"name\": \"v9\", \"correct\": 5}"), &r, err, sizeof err), 0);
     cr_expect(strstr(err, "chapters/07-tiny/chapter.json has no variant 'v9'"), "%s", err);
-    cr_expect_neq(wbc_load(root, "{\"chapters\": [{\"number\": 7, \"variants\": [{\"name\": \"v1\", \"correct\": 5}]}]}", &r,
-                           err, sizeof err), 0);
+    cr_expect_neq(wbr_load_at(root, CH7("{\"name\": \"v1\", \"correct\": 5}"), &r, err, sizeof err), 0);
     cr_expect(strstr(err, "must give the points of each"), "%s", err);
-    wbc_write(root, "chapters/07-tiny/chapter.json", "{\"dump\": \"int16\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
-                                                     "\"perf_size\": \"1\", \"variants\": [{\"name\": \"v\"}]}");
-    cr_expect_neq(wbc_load(root, "{}", &r, err, sizeof err), 0);
+    wbr_write(root, "chapters/07-tiny/chapter.json", TINY("int16", ""));
+    cr_expect_neq(wbr_load_at(root, "{}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "chapters/07-tiny/chapter.json.dump: 'int16' is not int32"), "%s", err);
-    wbc_write(root, "chapters/07-tiny/chapter.json", "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
-                                                     "\"perf_size\": \"1\", \"points\": 3, \"variants\": [{\"name\": \"v\"}]}");
-    cr_expect_neq(wbc_load(root, "{}", &r, err, sizeof err), 0);
+    wbr_write(root, "chapters/07-tiny/chapter.json", TINY("int32", "\"points\": 3, "));
+    cr_expect_neq(wbr_load_at(root, "{}", &r, err, sizeof err), 0);
     cr_expect(strstr(err, "chapters/07-tiny/chapter.json: unknown key 'points'"), "%s", err);
     static char out[WBT_OUT_MAX];
     wbt_run(out, "rm -rf %s", root);

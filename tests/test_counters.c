@@ -268,6 +268,34 @@ Test(counters, profiling_waits_for_room_in_the_budget)
     cr_assert(!gr_ctr_room(&b));
 }
 
+/* The reference's counters are kept per GPU model, build, chapter, variant and size: any one differing is
+ * another file, and the name is a plain file name whatever the GPU calls itself. */
+Test(counters, the_kept_reference_counters_are_named_by_all_they_depend_on)
+{
+    char a[256], b[256];
+    cr_assert_eq(gr_ctr_cache_name("NVIDIA H100 80GB HBM3", 0xabcull, 4, "tiled", "4096x4096x4096", a, sizeof a), 0);
+    cr_expect_str_eq(a, "NVIDIA_H100_80GB_HBM3_0000000000000abc_ch4_tiled_4096x4096x4096.csv");
+    const struct {
+        const char *gpu;
+        unsigned long long build;
+        int ch;
+        const char *var, *size;
+    } other[] = {{"NVIDIA H200", 0xabc, 4, "tiled", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabd, 4, "tiled", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabc, 3, "tiled", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabc, 4, "naive", "4096x4096x4096"},
+                 {"NVIDIA H100 80GB HBM3", 0xabc, 4, "tiled", "2048x2048x2048"}};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        cr_assert_eq(gr_ctr_cache_name(other[i].gpu, other[i].build, other[i].ch, other[i].var, other[i].size, b,
+                                       sizeof b),
+                     0);
+        cr_expect_str_neq(a, b);
+    }
+    cr_assert_eq(gr_ctr_cache_name("../../etc/x", 1, 1, "a/b", "1", b, sizeof b), 0);
+    cr_expect_null(strchr(b, '/'), "%s", b);
+    cr_expect_eq(gr_ctr_cache_name("NVIDIA H100", 1, 1, "v", "1", b, 16), -1, "too long: no name rather than a cut one");
+}
+
 /* On a GPU: the grader's own ncu command (gr_ctr_argv) for q, with ncu found here, after `make target`; its
  * output whole (*len bytes), ncu's exit in *rc. Skips where ncu is missing or the driver keeps the counters to
  * admins (the grader then says so in the feedback, tested above). */
@@ -354,4 +382,41 @@ Test(counters_gpu, a_two_kernel_variant_reaches_its_own_kernel, .timeout = 180)
     tp_csv_free(&t);
     cr_assert_gt(own, 0, "only the preparation's kernel was profiled:\n%.2000s", text);
     free(text);
+}
+
+/* The fake workbook of tests/test_grading_e2e.c with a stand-in ncu (it prints the H100 capture) and a
+ * stand-in nvidia-smi (a GPU model's name): a class of two entries whose plus is 40 times too slow. The
+ * reference's counters are profiled by the first entry's grading and read back by the second's (the log
+ * says which), kept in build/counters/ under the GPU model's name. */
+Test(counters, a_class_profiles_the_reference_once, .timeout = 300)
+{
+    wbt_skip_if_no_isolation();
+    static char out[WBT_OUT_MAX];
+    char dir[512], grade[PATH_MAX];
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
+    int rc = wbt_run(out, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
+                          "make -s -C %1$s build/grading-flags.json build/solution9 && "
+                          "(printf '#!/bin/sh\\ncat <<\"CSV\"\\n'; cat tests/captured/ncu_ch1_global.csv; echo CSV) > %1$s/bin/ncu && "
+                          "printf '#!/bin/sh\\ncase \"$*\" in *--query-gpu=name*) echo \"Fake GPU\";; esac\\n' > %1$s/bin/nvidia-smi && "
+                          "for e in a b; do mkdir -p %1$s/class/$e && cp -r tests/grading/fake-subs/good/. %1$s/class/$e/ && "
+                          "sed -i 's|^    for (int i = 0; i < n; i++) out\\[i\\] = in\\[i\\] + 1;|"
+                          "    for (int k = 0; k < 40; k++) for (int i = 0; i < n; i++) out[i] = in[i] + 1;|' "
+                          "%1$s/class/$e/chapters/09-fake/fake.cu; done && chmod -R a+rX %1$s && chmod a+x %1$s/bin/*",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json --seeds 5 "
+                      "--class class --out out --jobs 1 2>&1",
+                 dir, grade);
+    int ran = 0, kept = 0;
+    for (const char *p = out; (p = strstr(p, "ch9 ref counters plus")); p++) {
+        const char *rest = p + strlen("ch9 ref counters plus");
+        if (strstr(rest, ": kept from an earlier grading") == rest) kept++;
+        else if (strspn(rest, " ") > 1) ran++;
+    }
+    cr_expect_eq(ran, 1, "the reference profiled once in the class:\n%s", out);
+    cr_expect_eq(kept, 1, "the second entry reads the kept counters:\n%s", out);
+    cr_expect_eq(wbt_run(out, "ls %s/build/counters/Fake_GPU_*_ch9_plus_*.csv", dir), 0, "%s", out);
+    wbt_run(out, "chmod -R u+w %s; rm -rf %s", dir, dir);
 }

@@ -214,7 +214,7 @@ static void fake_workbook(void)
 static void copy_sub(const char *sub, const char *to)
 {
     char out[WBT_OUT_MAX];
-    cr_assert_eq(wbt_run(out, "mkdir -p \"$(dirname '%s/%s')\" && cp tests/grading/fake-subs/%s/chapters/09-fake/fake.cu '%s/%s'", dir, to,
+    cr_assert_eq(wbt_run(out, "mkdir -p \"$(dirname '%s/%s')\" && cp build/cases/bugs/ch9/%s/chapters/09-fake/fake.cu '%s/%s'", dir, to,
                          sub, dir, to), 0, "%s", out);
 }
 

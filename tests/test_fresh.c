@@ -4,6 +4,8 @@
  * (grading/honesty.c) only in the harness's own words. The GPU half is tests/test_grading_mode.c. */
 #include <criterion/criterion.h>
 
+#include "wbrubric.h"
+
 #include "honesty.h"
 #include "wb_check.h"
 
@@ -40,16 +42,13 @@ Test(fresh, the_smallest_key_is_the_earliest_repetition)
 }
 
 static gr_rubric rub;
-#define MINI "{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", " \
-             "\"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1000\", " \
-             "\"variants\": [{\"name\": \"v\", \"correct\": 1, \"perf\": 1}]}]}"
 #define LINE(checks) "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"verdict\":\"PASS\"," \
                      "\"rotated_check\":\"PASS\",\"cpu_ms\":0.004," checks "}\n"
 
 static unsigned judge(const char *stu, char *note, size_t len)
 {
     char err[400];
-    cr_assert_eq(gr_rubric_parse(MINI, &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load(NULL, "{" WBR_ENTRY "}", &rub, err, sizeof err), 0, "%s", err);
     gr_honesty h;
     gr_honesty_init(&h, "1000");
     const char *ref = LINE("\"timed_check\":\"PASS\"");

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE 1
 #include "wbtest.h"
 
+#include "contract.h"
 #include "gpulock.h"
 
 Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
@@ -23,4 +24,107 @@ Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
     cr_expect_eq(l.held, GR_LOCK_ALONE);
     gr_gpu_release(&l);
     cr_expect_eq(l.held, GR_LOCK_NONE);
+}
+
+/* A run out of GPU memory while it shared the GPU goes again alone; one that failed alone counts. */
+Test(gpulock, only_a_shared_run_out_of_memory_goes_again_alone)
+{
+    cr_expect_eq(gr_gpu_retry_alone(1, WB_EXIT_NO_MEMORY, GR_LOCK_SHARED), 1);
+    cr_expect_eq(gr_gpu_retry_alone(1, WB_EXIT_NO_MEMORY, GR_LOCK_ALONE), 0, "alone already: its own failure");
+    cr_expect_eq(gr_gpu_retry_alone(1, WB_EXIT_NO_MEMORY, GR_LOCK_NONE), 0, "no lock: nothing makes it alone");
+    cr_expect_eq(gr_gpu_retry_alone(1, WB_EXIT_CUDA, GR_LOCK_SHARED), 0, "another CUDA error is the program's");
+    cr_expect_eq(gr_gpu_retry_alone(0, WB_EXIT_NO_MEMORY, GR_LOCK_SHARED), 0, "killed by a signal");
+}
+
+/* The fake workbook of tests/test_grading_e2e.c graded with its programs out of GPU memory (fakedrv.h):
+ * the reference's first run in each folder (-DFAKE_OOM_ONCE: another run held the memory) costs the good
+ * submission nothing; a student's program that never gets its memory (-DFAKE_OOM_ALWAYS) is graded, its
+ * variants not passed. Every retry is logged. */
+static int grade_fake(const char *dir, const char *ref_flag, const char *stu_flag, char *log)
+{
+    char grade[PATH_MAX];
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    const char *cc = "-O1 -std=gnu11 -x c -Icommon";
+    int rc = wbt_run(log, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
+                          "make -s -C %1$s build/grading-flags.json NVCCFLAGS='%2$s %3$s' && "
+                          "make -s -B -C %1$s build/solution9 NVCCFLAGS='%2$s %4$s' && mkdir -p %1$s/class && "
+                          "cp -r tests/grading/fake-subs/good %1$s/class/good && chmod -R a+rX %1$s",
+                     dir, cc, stu_flag, ref_flag);
+    cr_assert_eq(rc, 0, "%s", log);
+    return wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json "
+                        "--seeds 5 --out out class/good 2>&1",
+                   dir, grade);
+}
+
+Test(gpulock, a_run_out_of_gpu_memory_beside_others_is_not_its_failure, .timeout = 300)
+{
+    wbt_skip_if_no_isolation();
+    static char log[WBT_OUT_MAX];
+    char dir[512], p[600];
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
+    int rc = grade_fake(dir, "-DFAKE_OOM_ONCE", "", log);
+    cr_assert_eq(rc, 0, "the reference's memory failure beside others is the GPU's state (exit %d):\n%s", rc, log);
+    cr_expect(strstr(log, "reference") && strstr(log, "once more alone on the GPU"), "no retry logged:\n%s", log);
+    snprintf(p, sizeof p, "%s/out/grading.json", dir);
+    json_t *g = json_load_file(p, 0, NULL);
+    cr_assert_not_null(g, "%s", p);
+    json_t *ch = json_array_get(json_object_get(g, "chapters"), 0);
+    cr_expect_float_eq(json_number_value(json_object_get(ch, "score")),
+                       json_number_value(json_object_get(ch, "max_score")), 1e-9, "good lost points:\n%s", log);
+    json_decref(g);
+    wbt_run(log, "chmod -R u+w %s; rm -rf %s/*", dir, dir);
+
+    rc = grade_fake(dir, "", "-DFAKE_OOM_ALWAYS", log);
+    cr_expect(strstr(log, "student") && strstr(log, "once more alone on the GPU"), "no retry logged:\n%s", log);
+    g = json_load_file(p, 0, NULL);
+    cr_assert_not_null(g, "%s\n%s", p, log);
+    cr_expect_str_eq(json_string_value(json_object_get(g, "status")), "graded", "%s", log);
+    ch = json_array_get(json_object_get(g, "chapters"), 0);
+    cr_expect_lt(json_number_value(json_object_get(ch, "score")), json_number_value(json_object_get(ch, "max_score")),
+                 "out of memory alone costs the student:\n%s", log);
+    json_decref(g);
+    wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
+}
+
+/* On a GPU (issue 43): a class of three copies of the references and a memory hog (chapter 1's launcher
+ * takes all free GPU memory but 256 MiB and holds it for its process: every untimed run of it), four
+ * graders on one GPU. Every copy is graded with full marks and nothing caught: a run that met the hog's
+ * allocation went again alone. The same measured at class scale: tests/gpu-scale.sh hog. */
+Test(gpulock_gpu, a_memory_hog_costs_no_other_entry_anything, .timeout = 600)
+{
+    static char out[WBT_OUT_MAX];
+    wbt_require_gpu();
+    wbt_skip_if_no_isolation();
+    char dir[512], p[700];
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755);
+    snprintf(p, sizeof p, "%s/hog.txt", dir);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs("    static void *hog = NULL;\n    if (!hog) {\n        size_t free_b = 0, total_b = 0;\n"
+          "        cudaMemGetInfo(&free_b, &total_b);\n"
+          "        if (free_b > ((size_t)256 << 20)) cudaMalloc(&hog, free_b - ((size_t)256 << 20));\n    }\n",
+          f);
+    fclose(f);
+    int rc = wbt_run(out, "mkdir -p %1$s/class && for e in a b c hog; do cp -r solutions %1$s/class/$e; done && "
+                          "f=%1$s/class/hog/01-reversal/reversal.cu && "
+                          "sed -i '/BEGIN TODO(shared-dynamic-launch)/r %1$s/hog.txt' $f && "
+                          "grep -q 'cudaMalloc(&hog' $f && chmod -R a+rX %1$s",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "./build/grade --class %1$s/class --ch 1 --jobs 4 --out %1$s/out > %1$s/log 2>&1", dir);
+    cr_expect(rc == 0 || rc == 1, "build/grade exit %d: see %s/log", rc, dir);
+    for (const char *e = "a\0b\0c\0"; *e; e += 2) {
+        snprintf(p, sizeof p, "%s/out/%s/grading.json", dir, e);
+        json_t *g = json_load_file(p, 0, NULL);
+        cr_assert_not_null(g, "%s missing: see %s/log", p, dir);
+        cr_expect_str_eq(json_string_value(json_object_get(g, "status")), "graded", "%s", p);
+        double score = json_number_value(json_object_get(g, "score"));
+        cr_expect_float_eq(score, json_number_value(json_object_get(g, "max_score")), 1e-9,
+                           "%s lost points beside the hog: see %s/log", e, dir);
+        json_decref(g);
+    }
+    wbt_run(out, "grep -c 'once more alone on the GPU' %s/log", dir);
+    cr_log_info("retries alone: %s", out);
 }

@@ -4,7 +4,7 @@
  * handling of build/grade. */
 #define _GNU_SOURCE 1
 #pragma GCC diagnostic ignored "-Wformat-truncation"
-#include "wbtest.h"
+#include "wbrubric.h"
 
 #include "regions.h"
 #include "prose.h"
@@ -38,72 +38,68 @@ Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout
         checked++;
         static char out[WBT_OUT_MAX];
         cr_assert_eq(wbt_run(out, "./build/chapter%d --list --json -", ch->number), 0, "%s", out);
-        int listed = 0;
-        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
-            json_t *o = json_loads(line, 0, NULL);
-            const char *v = json_string_value(json_object_get(o, "variant"));
-            if (v) {
-                listed++;
-                cr_expect_not_null(gr_rubric_variant(ch, v), "chapter %d: variant %s is not in the rubric", ch->number, v);
-            }
-            json_decref(o);
+        char why[300];
+        json_t *lines = wb_jsonl_parse(out, strlen(out), why, sizeof why), *o;
+        cr_assert_not_null(lines, "chapter %d --list --json: %s", ch->number, why);
+        const char *listed[GR_MAX_VAR];
+        size_t n;
+        json_array_foreach(lines, n, o)
+        {
+            cr_assert_lt(n, GR_MAX_VAR, "chapter %d lists more than %d variants", ch->number, GR_MAX_VAR);
+            listed[n] = json_string_value(json_object_get(o, "variant"));
+            cr_assert_not_null(listed[n], "chapter %d --list --json: no \"variant\" in line %zu", ch->number, n + 1);
         }
-        cr_expect_eq(listed, ch->n_var, "chapter %d: the program lists %d variants, the rubric %d", ch->number, listed,
-                     ch->n_var);
-        for (int e = 0; e < ch->n_edge; e++) cr_expect(gr_size_valid(ch->edge[e]));
+        cr_expect_eq(gr_variants_check(ch, listed, (int)json_array_size(lines), why, sizeof why), 0, "%s", why);
+        json_decref(lines);
+        for (int e = 0; e < ch->n_edge; e++) cr_expect(ch->edge[e].n_dims > 0 && ch->edge[e].canon[0]);
     }
     cr_assert_geq(checked, 1, "no chapter program was built to check the rubric against");
 }
 
 struct bad_rubric {
-    const char *json, *why;
+    const char *rubric, *facts, *why; /* facts NULL: WBR_FACTS */
 };
 
-#define CH1 "\"number\": 1, \"dir\": \"01-reversal\", \"file\": \"reversal.cu\", \"dump\": \"int32\", " \
-            "\"edge_sizes\": [\"1\"], \"sanitizer_size\": \"31\", \"perf_size\": \"2^20\""
-#define VARS "\"variants\": [{\"name\": \"global\", \"correct\": 1}]"
+#define FACTS(dump, edge, more) "{\"dump\": \"" dump "\", \"edge_sizes\": [" edge "], \"sanitizer_size\": \"31\", " \
+                                "\"perf_size\": \"2^20\", \"variants\": [{\"name\": \"v\"}]" more "}"
+#define ENTRY(vars) "{\"chapters\": [{\"number\": 1, \"variants\": [" vars "]}]}"
 
 ParameterizedTestParameters(grading_rubric, bad_inputs_are_refused_with_the_place)
 {
     static struct bad_rubric cases[] = {
-        {"{", "line 1"},
-        {"[]", "must be a JSON object"},
-        {"{\"chapters\": []}", "non-empty array"},
-        {"{\"chapterz\": [{" CH1 ", " VARS "}]}", "unknown key 'chapterz'"},
-        {"{\"chapters\": [{" CH1 ", " VARS ", \"tile\": \"16\"}]}", "chapters[0].tile: must be a number"},
-        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"global\"}]}]}", "missing 'correct'"},
-        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": 1, \"tiles\": 0}]}]}",
+        {"{", NULL, "line 1"},
+        {"[]", NULL, "must be a JSON object"},
+        {"{\"chapterz\": []}", NULL, "unknown key 'chapterz'"},
+        {"{}", FACTS("int32", "\"1\"", ", \"tile\": \"16\""), "chapters/01-d/chapter.json.tile: must be a number"},
+        {ENTRY("{\"name\": \"v\"}"), NULL, "missing 'correct'"},
+        {"{}", "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", "
+               "\"variants\": [{\"name\": \"g\", \"tiles\": 0}]}",
          "variants[0].tiles: must be true or false"},
-        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": -1}]}]}", "outside [0, 1000]"},
-        {"{\"chapters\": [{" CH1 ", \"variants\": [{\"name\": \"g\", \"correct\": 1}, {\"name\": \"g\", \"correct\": 1}]}]}",
+        {ENTRY("{\"name\": \"v\", \"correct\": -1}"), NULL, "outside [0, 1000]"},
+        {"{}", "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", "
+               "\"variants\": [{\"name\": \"g\"}, {\"name\": \"g\"}]}",
          "appears twice"},
-        {"{\"chapters\": [{" CH1 ", " VARS ", \"compare\": \"tolerance\"}]}", "a tolerance needs dump float32"},
-        {"{\"chapters\": [{" CH1 ", " VARS ", \"compare\": \"fuzzy\"}]}", "not exact or tolerance"},
-        {"{\"chapters\": [{\"number\": 1, \"dir\": \"../x\", \"file\": \"a.cu\", \"dump\": \"int32\", \"edge_sizes\": "
-         "[\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
-         "plain names"},
-        {"{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int16\", \"edge_sizes\": "
-         "[\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
-         "not int32, int64 or float32"},
-        {"{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", \"edge_sizes\": "
-         "[\"0\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
-         "edge_sizes[0]"},
-        {"{\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", \"edge_sizes\": "
-         "[\"1\", \"2x3x4\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1\", " VARS "}]}",
-         "mixes 1-D and MxNxK"},
-        {"{\"perf\": {\"bands\": [{\"within\": 2, \"fraction\": 0.5}, {\"within\": 1.5, \"fraction\": 0.2}]}, "
-         "\"chapters\": [{" CH1 ", " VARS "}]}",
+        {"{}", FACTS("int32", "\"1\"", ", \"compare\": \"tolerance\""), "a tolerance needs dump float32"},
+        {"{}", FACTS("int32", "\"1\"", ", \"compare\": \"fuzzy\""), "not exact or tolerance"},
+        {"{}", FACTS("int16", "\"1\"", ""), "not int32, int64 or float32"},
+        {"{}", FACTS("int32", "\"0\"", ""), "edge_sizes[0]"},
+        {"{}", FACTS("int32", "\"1\", \"2x3x4\"", ""), "mixes 1-D and MxNxK"},
+        {"{}", "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"2^x\", "
+               "\"variants\": [{\"name\": \"v\"}]}",
+         "chapters/01-d/chapter.json.perf_size: not a size"},
+        {"{}", "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"3x3x3\", \"perf_size\": \"1\", "
+               "\"variants\": [{\"name\": \"v\"}]}",
+         "perf_size and sanitizer_size must have the edge sizes' form"},
+        {"{\"perf\": {\"bands\": [{\"within\": 2, \"fraction\": 0.5}, {\"within\": 1.5, \"fraction\": 0.2}]}}", NULL,
          "bands must grow"},
-        {"{\"perf\": {\"bands\": [{\"within\": 1.2, \"fraction\": 0.5}, {\"within\": 2, \"fraction\": 0.8}]}, "
-         "\"chapters\": [{" CH1 ", " VARS "}]}",
+        {"{\"perf\": {\"bands\": [{\"within\": 1.2, \"fraction\": 0.5}, {\"within\": 2, \"fraction\": 0.8}]}}", NULL,
          "cannot earn more"},
-        {"{\"perf\": {\"reps\": [50, 5]}, \"chapters\": [{" CH1 ", " VARS "}]}", "perf.reps"},
-        {"{\"perf\": {\"rounds\": 2, \"low_rounds\": 3}, \"chapters\": [{" CH1 ", " VARS "}]}", "low_rounds"},
-        {"{\"perf\": {\"low_rounds\": 0}, \"chapters\": [{" CH1 ", " VARS "}]}", "low_rounds"},
-        {"{\"limits\": {\"nproc\": 8}, \"chapters\": [{" CH1 ", " VARS "}]}", "limits.nproc"},
-        {"{\"sanitizer_tools\": [\"leakcheck\"], \"chapters\": [{" CH1 ", " VARS "}]}", "sanitizer_tools[0]"},
-        {"{\"chapters\": [{" CH1 ", " VARS "}, {" CH1 ", " VARS "}]}", "chapter 1 appears twice"},
-        {"{\"seeds\": 1, \"seeds\": 2, \"chapters\": [{" CH1 ", " VARS "}]}", "duplicate"},
+        {"{\"perf\": {\"reps\": [50, 5]}}", NULL, "perf.reps"},
+        {"{\"perf\": {\"rounds\": 2, \"low_rounds\": 3}}", NULL, "low_rounds"},
+        {"{\"perf\": {\"low_rounds\": 0}}", NULL, "low_rounds"},
+        {"{\"limits\": {\"nproc\": 8}}", NULL, "limits.nproc"},
+        {"{\"sanitizer_tools\": [\"leakcheck\"]}", NULL, "sanitizer_tools[0]"},
+        {"{\"seeds\": 1, \"seeds\": 2}", NULL, "duplicate"},
     };
     return cr_make_param_array(struct bad_rubric, cases, sizeof cases / sizeof cases[0]);
 }
@@ -111,7 +107,8 @@ ParameterizedTest(struct bad_rubric *b, grading_rubric, bad_inputs_are_refused_w
 {
     static gr_rubric r;
     char err[600] = "";
-    cr_assert_eq(gr_rubric_parse(b->json, &r, err, sizeof err), -1, "accepted: %s", b->json);
+    cr_assert_eq(wbr_load(b->facts, b->rubric, &r, err, sizeof err), -1, "accepted: %s with %s", b->rubric,
+                 b->facts ? b->facts : WBR_FACTS);
     cr_assert(strstr(err, b->why), "error '%s' should mention '%s'", err, b->why);
 }
 
@@ -119,7 +116,7 @@ Test(grading_rubric, a_minimal_rubric_gets_defaults)
 {
     static gr_rubric r;
     char err[600];
-    cr_assert_eq(gr_rubric_parse("{\"chapters\": [{" CH1 ", " VARS "}]}", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load(NULL, "{}", &r, err, sizeof err), 0, "%s", err);
     cr_assert_eq(r.n_ch, 1);
     cr_assert_eq(r.seeds, 2);
     cr_assert_eq(r.low_rounds, r.rounds, "every round runs the low count unless the rubric says fewer");
@@ -127,6 +124,41 @@ Test(grading_rubric, a_minimal_rubric_gets_defaults)
     cr_assert_eq(r.ch[0].n_tools, 3);
     cr_assert_eq(r.ch[0].cols_dim, -1);
     cr_assert_eq(r.nproc >= 64, 1);
+    cr_assert_str_eq(r.ch[0].perf_size.text, "1000");
+    cr_assert_str_eq(r.ch[0].edge[0].canon, "1");
+}
+
+/* A size is parsed once, by the programs' own parser: its text as written, its extents, its canonical
+ * spelling (what dump file names and JSON lines use); what a program would refuse is refused. */
+Test(grading_rubric, a_size_is_parsed_once_into_its_parts)
+{
+    gr_size z;
+    cr_assert_eq(gr_size_parse("2^26", &z), 0);
+    cr_expect(z.n_dims == 1 && z.d[0] == 67108864, "%d %lld", z.n_dims, z.d[0]);
+    cr_expect_str_eq(z.text, "2^26");
+    cr_expect_str_eq(z.canon, "67108864");
+    cr_assert_eq(gr_size_parse("17x2^5x5", &z), 0);
+    cr_expect(z.n_dims == 3 && z.d[0] == 17 && z.d[1] == 32 && z.d[2] == 5);
+    cr_expect_str_eq(z.canon, "17x32x5");
+    const char *bad[] = {"", "0", "-1", "abc", "2^", "1x2", "1x2x0", "0000000000000000000000000000000000000000000000001"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        cr_expect_eq(gr_size_parse(bad[i], &z), -1, "'%s' accepted", bad[i]);
+}
+
+/* Where the program's list is read: a variant chapter.json names that the program lacks is the one line
+ * naming the chapter and the variant; one only the program has is no error. */
+Test(grading_rubric, the_programs_list_is_checked_against_the_chapters_variants)
+{
+    static gr_rubric r;
+    char err[600], why[300] = "";
+    const char *facts = "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
+                        "\"perf_size\": \"1\", \"variants\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}";
+    cr_assert_eq(wbr_load(facts, "{}", &r, err, sizeof err), 0, "%s", err);
+    const char *both[] = {"b", "a"}, *more[] = {"a", "x", "b"}, *less[] = {"a", "x"};
+    cr_expect_eq(gr_variants_check(&r.ch[0], both, 2, why, sizeof why), 0, "%s", why);
+    cr_expect_eq(gr_variants_check(&r.ch[0], more, 3, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(gr_variants_check(&r.ch[0], less, 2, why, sizeof why), -1);
+    cr_expect_str_eq(why, "chapter 1: chapters/01-d/chapter.json names variant 'b', which the program does not list");
 }
 
 /* ---------------------------------------------------------------- bands */

@@ -216,7 +216,7 @@ Test(grading_cli, an_empty_submission_or_class_is_refused_and_nothing_is_written
     }
     /* --validate on what can be graded: exit 0, nothing written, no GPU asked; a class's entry graded alone
      * (--student, a Slurm task) is graded even when empty, as the local engine grades it */
-    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/grade --validate --out %s/out --class tests/grading/fake-subs"
+    rc = wbt_run(out, "./build/grade --validate --out %s/out solutions && ./build/grade --validate --out %s/out --class build/cases/bugs/ch9"
                       " && ./build/grade --validate --student ann --out %s/out %s/empty", dir, dir, dir, dir);
     cr_expect_eq(rc, 0, "%s", out);
     cr_expect_str_eq(out, "");
@@ -302,4 +302,77 @@ Test(grading_cli, a_linked_chapter_file_is_named_a_link_out_of_the_submission)
     cr_expect_eq(gr_student_file_link(sub, &ch, out, sizeof out), 0);
     cr_expect_eq(gr_find_student_file(sub, &ch, out, sizeof out, 0), 1);
     wbt_run(why, "rm -rf %s", dir);
+}
+
+/* A chapter's build runs in a process of its own (children.h) that hands its report back: killed while
+ * nvcc works, it leaves no report, and the chapter is a build that failed, saying so, not a crash of the
+ * grading nor a report of garbage. */
+Test(grading_build, a_build_process_killed_is_a_build_that_failed, .timeout = 300)
+{
+    static char log[WBT_OUT_MAX];
+    char dir[64], p[256];
+    wbt_skip_if_no_isolation();
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(p, sizeof p, "%s/sub", dir);
+    size_t n;
+    char *text = wb_read_file("solutions/01-reversal/reversal.cu", &n);
+    write_sub(p, text);
+    free(text);
+    /* the build's process: the grader's child named grade that has a child of its own (nvcc's run in the
+     * sandbox; a run's own process is named after what it executes) */
+    int rc = wbt_run(log,
+                     "kid() { for t in /proc/[0-9]*/stat; do read -r p2 c2 s2 pp2 r2 < $t 2>/dev/null && "
+                     "[ \"$pp2\" = $1 ] && return 0; done; return 1; }; "
+                     "d=%s; ./build/grade --quiet --ch 1 --no-perf --no-sanitizer --seeds 5 --out $d/out $d/sub "
+                     "> $d/g.log 2>&1 & g=$!; c=; for i in $(seq 1200); do kill -0 $g 2>/dev/null || break; "
+                     "  for s in /proc/[0-9]*/stat; do read -r pid comm st ppid rest < $s 2>/dev/null || continue; "
+                     "    [ \"$ppid\" = $g ] && [ \"$comm\" = '(grade)' ] && kid $pid && c=$pid && break; done; "
+                     "  [ -n \"$c\" ] && break; sleep 0.05; done; "
+                     "[ -n \"$c\" ] && kill -9 $c; wait $g; rc=$?; cat $d/g.log; "
+                     "[ -n \"$c\" ] || { echo \"no build process found: the grader ended (exit $rc) first\"; exit 99; }; exit $rc",
+                     dir);
+    cr_assert(rc == GR_EXIT_OK || rc == GR_EXIT_NO_GPU, "exit %d\n%s", rc, log);
+    snprintf(p, sizeof p, "%s/out/feedback.md", dir);
+    char *md = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert_not_null(md, "%s", log);
+    cr_expect(strstr(md, "**build failed**: the build process died"), "%s", md);
+    free(md);
+}
+
+/* A submission's chapters run their shared steps at once, each in a process of its own that hands its state
+ * back whole (pipeline.c, children.h): on the fake workbook with its chapter twice (8 and 9, no GPU), the
+ * two chapters get their verdicts as one alone would; the process of one killed while it works makes that
+ * chapter the grader's error, saying how it ended, and the other is graded. */
+Test(grading_build, chapters_at_once_hand_back_their_results, .timeout = 300)
+{
+    static char log[WBT_OUT_MAX];
+    char d[64], grade[PATH_MAX], root[PATH_MAX], p[256];
+    wbt_skip_if_no_isolation();
+    wbt_tmpdir_open(d, sizeof d);
+    chmod(d, 0755);
+    cr_assert_not_null(realpath("build/grade", grade));
+    cr_assert_not_null(realpath(".", root));
+    int rc = wbt_run(log, "cd %s && cp -r %s/tests/grading/fake/. . && cp %s/common/*.h common/ && make -s build/grading-flags.json "
+                          "build/solution9 && cp build/solution9 build/solution8 && cp -r chapters/09-fake chapters/08-fake && "
+                          "cp -r solutions/09-fake solutions/08-fake && mkdir sub && cp -r solutions sub/chapters && chmod -R a+rX .",
+                     d, root, root);
+    cr_assert_eq(rc, 0, "%s", log);
+    rc = wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD PATH=$PWD/bin:$PATH; %s --quiet --no-perf --rubric rubric.json "
+                      "--seeds 5 --out out sub; %s --no-perf --rubric rubric.json --seeds 5 --out k sub > k.log 2>&1 & g=$!; "
+                      "for i in $(seq 1000); do grep -q 'ch8 reference seed' k.log && break; sleep 0.01; done; "
+                      "for s in /proc/[0-9]*/stat; do read -r pid comm st ppid rest < $s 2>/dev/null || continue; "
+                      "  [ \"$ppid\" = $g ] && [ \"$comm\" = '(grade)' ] && kill -9 $pid && break; done; wait $g",
+                 d, grade, grade);
+    cr_assert_eq(rc, GR_EXIT_NOT_GRADED, "exit %d\n%s", rc, log);
+    snprintf(p, sizeof p, "%s/out/feedback.md", d);
+    char *md = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert_not_null(md, "%s", log);
+    cr_expect(strstr(md, "## Chapter 8 (08-fake): 6.0 / 8.0") && strstr(md, "## Chapter 9 (09-fake): 6.0 / 8.0"), "%s", md);
+    free(md);
+    snprintf(p, sizeof p, "%s/k/feedback.md", d);
+    md = gr_read_capped(p, 1 << 20, NULL);
+    cr_assert_not_null(md, "%s", log);
+    cr_expect(strstr(md, "**grader error**: the process grading this chapter died (it was killed by signal 9"), "%s", md);
+    cr_expect(strstr(md, ": 6.0 / 8.0"), "the other chapter was graded:\n%s", md);
+    free(md);
 }

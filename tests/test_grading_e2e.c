@@ -1,7 +1,7 @@
 /* The grader end to end without a GPU: a fake workbook (tests/grading/fake/: "nvcc" is gcc, the
  * chapter is host C with the same command line, --dump files and JSON lines, and a stand-in
- * compute-sanitizer) graded as a class of hostile and buggy submissions (tests/grading/fake-subs/),
- * each checked against tests/grading/fake-expected.json. It exercises everything the GPU run does:
+ * compute-sanitizer) graded as a class of hostile and buggy submissions (tests/cases/09-fake/bugs/,
+ * written by make as build/cases/bugs/ch9/), each checked against its expected.json. It exercises everything the GPU run does:
  * splicing, the sandboxed build, the grader's own comparison and its patterns, isolated re-runs of a
  * variant that crashed or hung, sanitizer attribution by kernel name, the alternating benchmark and its
  * wall-clock cross-check (a forged time is caught), --grading's findings (grading/honesty.h: a cached or
@@ -20,8 +20,8 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     wbt_tmpdir_open(root, sizeof root);
     chmod(root, 0755); /* the programs run as nobody when the tests run as root */
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
-    cr_assert_not_null(realpath("tests/grading/fake-expected.json", expect));
+    cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
+    cr_assert_not_null(realpath("tests/cases/09-fake/bugs/expected.json", expect));
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && chmod -R a+rX %s", root, root, root,
                      root);
     cr_assert_eq(rc, 0, "%s", out);
@@ -35,7 +35,7 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     char *text = gr_read_capped(log, 1 << 20, NULL);
     cr_assert_eq(rc, 0, "build/grade --class exit %d\n%s", rc, text ? text : "");
     free(text);
-    json_t *want = load("%s", expect);
+    json_t *doc = load("%s", expect), *want = json_object_get(doc, "cases");
     const char *name;
     json_t *w;
     int n = 0;
@@ -68,6 +68,6 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     for (char *c = csv; c && *c; c++) rows += *c == '\n';
     cr_expect_eq(rows, n + 1, "%s", csv);
     free(csv);
-    json_decref(want);
+    json_decref(doc);
     wbt_run(out, "rm -rf %s", root);
 }

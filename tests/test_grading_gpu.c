@@ -1,5 +1,5 @@
-/* The grader end to end on the GPU: the hostile and buggy submissions of tests/grading/subs/ get the
- * verdicts tests/grading/expected.json gives them (graded as a class, as an instructor would); the
+/* The grader end to end on the GPU: the hostile and buggy submissions of tests/cases/01-reversal/bugs/
+ * (written by make as build/cases/bugs/ch1/) get the verdicts its expected.json gives them (graded as a class, as an instructor would); the
  * reference graded as a student gets full marks; the untouched starters get no points. Skips cleanly
  * without a GPU. Reports stay in build/test-grading/ for reading. */
 #define _GNU_SOURCE 1
@@ -10,6 +10,8 @@
 #include "grading/check.h"
 
 #define TG "build/test-grading"
+#define SUBS "build/cases/bugs/ch1"
+#define EXPECTED "tests/cases/01-reversal/bugs/expected.json"
 
 /* Every case, graded as one class without the sanitizer and benchmarks (those are graded below for the
  * cases that need them): verdicts, statuses, scores, feedback. */
@@ -17,11 +19,11 @@ Test(grading_gpu, hostile_and_buggy_submissions_as_a_class, .timeout = 900)
 {
     static char out[WBT_OUT_MAX];
     wbt_require_gpu();
-    int rc = wbt_run(out, "rm -rf " TG "/class && mkdir -p " TG " && ./build/grade --class tests/grading/subs --out " TG
+    int rc = wbt_run(out, "rm -rf " TG "/class && mkdir -p " TG " && ./build/grade --class " SUBS " --out " TG
                           "/class --rubric tests/grading/rubric-ch1.json --no-perf --no-sanitizer --seeds 7 --jobs 8 "
                           "> " TG "/class.log 2>&1");
     cr_assert_eq(rc, 0, "see " TG "/class.log");
-    json_t *want = load("%s", "tests/grading/expected.json");
+    json_t *doc = load("%s", EXPECTED), *want = json_object_get(doc, "cases");
     const char *name;
     json_t *w;
     int n = 0;
@@ -42,7 +44,7 @@ Test(grading_gpu, hostile_and_buggy_submissions_as_a_class, .timeout = 900)
     for (char *c = csv; *c; c++) rows += *c == '\n';
     cr_assert_eq(rows, n + 1, "one row per submission plus the header:\n%s", csv);
     free(csv);
-    json_decref(want);
+    json_decref(doc);
 }
 
 /* The cases whose verdict needs the sanitizer or the benchmark, graded alone with them. */
@@ -57,11 +59,11 @@ ParameterizedTest(const char **name, grading_gpu, with_sanitizer_and_benchmark, 
     wbt_require_gpu();
     int perf = !strcmp(*name, "forged-time") || !strcmp(*name, "ok-solution");
     int rc = wbt_run(out, "rm -rf " TG "/single/%s && mkdir -p " TG "/single && ./build/grade --rubric "
-                          "tests/grading/rubric-ch1.json %s --seeds 9 --out " TG "/single/%s tests/grading/subs/%s > " TG
+                          "tests/grading/rubric-ch1.json %s --seeds 9 --out " TG "/single/%s " SUBS "/%s > " TG
                           "/single/%s.log 2>&1",
                      *name, perf ? "" : "--no-perf", *name, *name, *name);
     cr_assert_eq(rc, 0, "%s", out);
-    json_t *want = load("%s", "tests/grading/expected.json");
+    json_t *doc = load("%s", EXPECTED), *want = json_object_get(doc, "cases");
     char dir[512];
     snprintf(dir, sizeof dir, TG "/single/%s", *name);
     check_case(*name, json_object_get(want, *name), dir, 1, perf);
@@ -73,7 +75,7 @@ ParameterizedTest(const char **name, grading_gpu, with_sanitizer_and_benchmark, 
             cr_expect(json_is_null(json_object_get(v, "time_ratio")), "a forged time must earn no ratio");
         json_decref(g);
     }
-    json_decref(want);
+    json_decref(doc);
 }
 
 /* The reference graded as a submission gets every point; the starters get none. */

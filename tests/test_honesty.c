@@ -3,20 +3,18 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "wbrubric.h"
+
 #include "honesty.h"
 #include "perf.h"
-
-#define MINI "\"chapters\": [{\"number\": 1, \"dir\": \"d\", \"file\": \"a.cu\", \"dump\": \"int32\", " \
-             "\"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", \"perf_size\": \"1000\", " \
-             "\"variants\": [{\"name\": \"v\", \"correct\": 1, \"perf\": 1}]}]"
 
 static gr_rubric rub;
 
 static void load_rubric(const char *perf)
 {
     char text[1024], err[400];
-    snprintf(text, sizeof text, "{%s%s%s " MINI "}", perf ? "\"perf\": " : "", perf ? perf : "", perf ? "," : "");
-    cr_assert_eq(gr_rubric_parse(text, &rub, err, sizeof err), 0, "%s", err);
+    snprintf(text, sizeof text, "{%s%s%s " WBR_ENTRY "}", perf ? "\"perf\": " : "", perf ? perf : "", perf ? "," : "");
+    cr_assert_eq(wbr_load(NULL, text, &rub, err, sizeof err), 0, "%s", err);
 }
 
 static json_t *lines(const char *text)
@@ -224,14 +222,13 @@ Test(honesty, cpu_time_beyond_the_factor_and_one_ms_is_host_work)
 Test(honesty, the_margins_are_validated_rubric_keys)
 {
     char err[400];
-    cr_assert_eq(gr_rubric_parse("{\"perf\": {\"floor_margin\": -0.1}, " MINI "}", &rub, err, sizeof err), -1);
+    cr_assert_eq(wbr_load(NULL, "{\"perf\": {\"floor_margin\": -0.1}, " WBR_ENTRY "}", &rub, err, sizeof err), -1);
     cr_assert(strstr(err, "perf.floor_margin"), "%s", err);
-    cr_assert_eq(gr_rubric_parse("{\"perf\": {\"cpu_factor\": 0.5}, " MINI "}", &rub, err, sizeof err), -1);
+    cr_assert_eq(wbr_load(NULL, "{\"perf\": {\"cpu_factor\": 0.5}, " WBR_ENTRY "}", &rub, err, sizeof err), -1);
     cr_assert(strstr(err, "perf.cpu_factor"), "%s", err);
-    cr_assert_eq(gr_rubric_parse("{" MINI "}", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(wbr_load(NULL, "{" WBR_ENTRY "}", &rub, err, sizeof err), 0, "%s", err);
     cr_assert_float_eq(rub.floor_margin, 0.10, 1e-12);
     cr_assert_float_eq(rub.cpu_factor, 2.0, 1e-12);
-    cr_assert_str_eq(rub.ch[0].ceiling, "");
 }
 
 /* The region screen as the pipeline runs it: which variants a hit costs, and what. */
@@ -416,4 +413,18 @@ Test(honesty, a_slow_student_gets_as_many_high_repetitions_as_fit_in_half_the_ti
     cr_expect_geq((hi - rub.reps_lo + 1) * 130.25e-3, 0.5 * rub.t_perf - 3.65);
     /* so slow that not one more fits: still one more than the low count */
     cr_expect_eq(gr_perf_student_hi(&rub, 0.25, 3.0, 3.0 + 5 * 100.0, 919), 6);
+}
+
+/* The cross-check's calibration: the reference's high run against its low one, or, where it ran the low
+ * count alone (reference_high 0), the wall clock per repetition its lines report over their kernel times;
+ * clamped to 1..5 either way, so a forgery by 2x is still beyond wall_factor 1.5 x the calibration. */
+Test(honesty, the_cross_check_is_calibrated_by_the_references_runs_or_its_own_report)
+{
+    cr_expect_float_eq(gr_perf_calibration(1, 3.0, 1.0, 0.5, 9.9), 3.0, 1e-12, "two runs: their difference");
+    cr_expect_float_eq(gr_perf_calibration(0, 0, 0, 0.5, 1.5), 3.0, 1e-12, "one run: its reported wall clock");
+    cr_expect_float_eq(gr_perf_calibration(0, 0, 0, 0.5, 0.5), 1.0, 1e-12, "no wall clock reported: the times");
+    cr_expect_float_eq(gr_perf_calibration(1, -0.1, 1.0, 0.5, 1.5), 1.0, 1e-12, "a shorter high run says nothing");
+    cr_expect_float_eq(gr_perf_calibration(0, 0, 0, 0.1, 10.0), 5.0, 1e-12, "at most 5");
+    cr_expect_float_eq(gr_perf_calibration(0, 0, 0, 1.0, 0.2), 1.0, 1e-12, "at least 1");
+    cr_expect_float_eq(gr_perf_calibration(0, 0, 0, 0, 1.0), 1.0, 1e-12, "no time reported");
 }

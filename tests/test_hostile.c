@@ -1,9 +1,9 @@
-/* The hostile corpus (tests/grading/hostile/, its README): submissions that attack the grader. Without a
+/* The hostile suite (tests/cases/NN-name/hostile/, tests/cases/README.md): submissions that attack the grader. Without a
  * GPU: every entry is generated and reaches the sandbox (the screen catches none). On a GPU: a positive
  * control shows the escape check firing outside the sandbox, then the corpus and two copies of the
  * reference are graded as one class; nothing may escape bubblewrap (no marker in the host's /tmp, no
  * connection to the host's loopback), each hostile variant gets its verdict, every other variant keeps
- * full marks, and no submission holds the GPU longer than expected.json's gpu_seconds. */
+ * full marks, and no submission holds the GPU longer than MAX_GPU_SECONDS. */
 #define _GNU_SOURCE 1
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "corpus.h"
@@ -13,20 +13,22 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#define CORPUS "tests/grading/hostile"
+#define SUITE "hostile"
 #define TH "build/test-hostile"
 #define KNOCK_PORT 47113
 #define ESCAPED "/tmp/wb-hostile-escaped"
 #define BOMB "/tmp/wb-hostile-bomb"
+/* What one submission of the corpus may hold the GPU, in seconds. */
+#define MAX_GPU_SECONDS 120
 
 Test(hostile, every_entry_is_generated_and_reaches_the_sandbox, .timeout = 60)
 {
     char dir[128], err[600];
     wbt_tmpdir(dir, sizeof dir);
-    corpus_generate(CORPUS, dir);
+    corpus_generate(SUITE, dir);
     static gr_rubric rub;
     cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
-    json_t *ex = corpus_entries(CORPUS, 9), *e;
+    json_t *ex = corpus_entries(SUITE, 9), *e;
     const char *name;
     json_object_foreach(ex, name, e)
     {
@@ -78,7 +80,7 @@ static void escape_check_fires_outside_the_sandbox(int l)
     static char out[WBT_OUT_MAX];
     char dir[128];
     wbt_tmpdir(dir, sizeof dir);
-    corpus_generate(CORPUS, dir);
+    corpus_generate(SUITE, dir);
     unlink(ESCAPED);
     int rc = wbt_run(out, "nvcc -std=c++20 -Icommon -arch=native -o %s/probe %s/ch1/escape-probe/chapters/01-reversal/reversal.cu"
                           " 2>&1 && %s/probe --variant shared-dynamic --size 1000 --reps 1 --warmup 0 2>&1",
@@ -180,8 +182,8 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
     char err[600];
     static gr_rubric rub;
     cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
-    corpus_generate(CORPUS, TH "/subs");
-    json_t *ex = corpus_entries(CORPUS, 9), *e;
+    corpus_generate(SUITE, TH "/subs");
+    json_t *ex = corpus_entries(SUITE, 9), *e;
     const char *name;
     cr_assert_eq(wbt_run(out, "rm -rf " TH "/cls " TH "/out && mkdir -p " TH "/cls && mv " TH "/subs/ch*/* " TH "/cls/ && "
                               "for r in reference-a reference-b; do for c in 01-reversal 03-atomicsum; do mkdir -p " TH
@@ -201,12 +203,7 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
     gr_str table = {0};
     gr_str_addf(&table, "%-22s | %-18s | %-8s | GPU held | %-16s | sanitizer\n", "entry", "variant", "verdict", "other variants");
     int bad = 0;
-    double max_gpu = 120;
-    {
-        json_t *doc = json_load_file(CORPUS "/expected.json", 0, NULL);
-        if (json_is_number(json_object_get(doc, "gpu_seconds"))) max_gpu = json_number_value(json_object_get(doc, "gpu_seconds"));
-        json_decref(doc);
-    }
+    const double max_gpu = MAX_GPU_SECONDS;
     json_object_foreach(ex, name, e)
     bad += check_entry(name, e, corpus_chapter(&rub, (int)json_integer_value(json_object_get(e, "chapter"))), max_gpu, &table);
     for (int k = 1; k <= 3; k += 2)

@@ -22,10 +22,9 @@ Test(isolation, the_decision_for_every_case)
         {{1, 0, 0}, GR_ISO_UID},   {{1, 0, 1}, GR_ISO_UID},      {{1, 1, 0}, GR_ISO_BWRAP}, {{1, 1, 1}, GR_ISO_BWRAP},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        cr_expect_eq(gr_iso_decide(&cases[i].f), cases[i].want, "root %d bwrap %d insecure %d: %s, expected %s",
-                     cases[i].f.root, cases[i].f.bwrap_works, cases[i].f.insecure,
-                     gr_iso_kind_name(gr_iso_decide(&cases[i].f)), gr_iso_kind_name(cases[i].want));
-    cr_expect_str_eq(gr_iso_kind_name(GR_ISO_INSECURE), "insecure");
+        cr_expect_eq(gr_iso_decide(&cases[i].f), cases[i].want, "root %d bwrap %d insecure %d: kind %d, expected %d",
+                     cases[i].f.root, cases[i].f.bwrap_works, cases[i].f.insecure, (int)gr_iso_decide(&cases[i].f),
+                     (int)cases[i].want);
 }
 
 /* The refusal names why bubblewrap does not work for this user, by what the host says, and its fix; every
@@ -73,14 +72,14 @@ Test(isolation, bubblewrap_is_probed_once_and_every_run_reads_the_answer)
         x->iso.box = b;
         gr_cmd_init(&c, x, &s, rel, 1, 1);
         cr_expect_eq(c.o.box, b, "gr_cmd_init hands the configuration's box to the run");
-        gr_run_iso want = b == GR_BOX_BWRAP && !off ? GR_RUN_BWRAP : GR_RUN_PLAIN;
-        cr_expect_eq(gr_run_isolation(&c.o), want, "box %d: the run's isolation is the kept answer", (int)b);
+        gr_box want = b == GR_BOX_BWRAP && !off ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
+        cr_expect_eq(gr_run_box_here(&c.o), want, "box %d: the run's isolation is the kept answer", (int)b);
     }
     s.gpu_way = GR_GPU_NO_BWRAP; /* a submission whose GPU runs go without bubblewrap */
     gr_cmd_init(&c, x, &s, rel, 1, 1);
-    cr_expect_eq(gr_run_isolation(&c.o), GR_RUN_PLAIN, "a GPU run of a submission without bubblewrap");
+    cr_expect_eq(gr_run_box_here(&c.o), GR_BOX_NO_BWRAP, "a GPU run of a submission without bubblewrap");
     gr_cmd_init(&c, x, &s, rel, 1, 0);
-    cr_expect_eq(gr_run_isolation(&c.o), off ? GR_RUN_PLAIN : GR_RUN_BWRAP, "its build still goes under the kept box");
+    cr_expect_eq(gr_run_box_here(&c.o), off ? GR_BOX_NO_BWRAP : GR_BOX_BWRAP, "its build still goes under the kept box");
     free(x);
     rmdir(rel);
 }
@@ -281,7 +280,7 @@ Test(isolation, without_isolation_the_grader_refuses_unless_told_insecure, .time
     }
     char root[PATH_MAX], grade[PATH_MAX];
     fake_course(root, grade);
-    int rc = wbt_run(out, "cp -r tests/grading/fake-subs/good %s/sub && chmod -R a+rX %s && chown -R 65534:65534 %s",
+    int rc = wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/sub && chmod -R a+rX %s && chown -R 65534:65534 %s",
                      root, root, geteuid() == 0 ? root : "/dev/null 2>/dev/null; true");
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && WB_GRADE_NO_BWRAP=1 %s %s --rubric rubric.json --no-perf --no-sanitizer --out %s/out %s/sub",
@@ -332,7 +331,7 @@ Test(isolation, a_tmpdir_closed_to_the_runs_gives_way_to_tmp, .timeout = 300)
     static char out[WBT_OUT_MAX];
     char root[PATH_MAX], grade[PATH_MAX];
     fake_course(root, grade);
-    int rc = wbt_run(out, "cp -r tests/grading/fake-subs/good %s/sub && mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
+    int rc = wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/sub && mkdir -m 0700 %s/private && chmod -R a+rX %s/sub",
                      root, root, root);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %s && TMPDIR=%s/private WB_GRADE_LOCK_DIR=$PWD %s --rubric rubric.json --no-perf --no-sanitizer "
@@ -360,7 +359,7 @@ Test(isolation, a_course_in_a_closed_home_grades_as_root, .timeout = 300)
     snprintf(course, sizeof course, "%s/home/clone", root);
     int rc = wbt_run(out, "set -e; cd %1$s; mkdir -m 0700 home; mkdir home/clone; "
                           "find . -mindepth 1 -maxdepth 1 ! -name home -exec mv -t home/clone {} +; "
-                          "cp -r %2$s/tests/grading/fake-subs/good home/clone/sub; mkdir -p home/clone/build/tmp",
+                          "cp -r %2$s/build/cases/bugs/ch9/good home/clone/sub; mkdir -p home/clone/build/tmp",
                      root, here);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out, "cd %1$s && TMPDIR=%1$s/build/tmp WB_GRADE_LOCK_DIR=$PWD %2$s --rubric rubric.json --no-perf "

@@ -192,7 +192,7 @@ Test(makefile, grading_targets_without_a_gpu_stop_before_building, .timeout = 30
     } goals[] = {{"grade SUB=/nonexistent", "grade: /nonexistent does not exist"},
                  {"grade-class SUBS=/nonexistent", "grade: --class /nonexistent: No such file"},
                  {"grade SUB=solutions CH=1", "grade] Error 6"},
-                 {"grade-class SUBS=tests/grading/fake-subs", "grade-class] Error 6"}};
+                 {"grade-class SUBS=build/cases/bugs/ch9", "grade-class] Error 6"}};
     size_t n_all = sizeof goals / sizeof goals[0];
     /* make check runs without a GPU what needs none (tests/test_check.c); the student release has no
      * grade or grade-class: they say so, before any GPU check or build */
@@ -581,7 +581,7 @@ Test(makefile, two_gradings_at_once_in_a_fresh_checkout_end_as_alone, .timeout =
     char dir[512];
     wbt_tmpdir(dir, sizeof dir);
     int rc = wbt_run(out, "set -e; cp -r Makefile mk scripts common grading chapters solutions tools '%1$s'/; "
-                          "cp -r tests/grading/fake-subs '%1$s'/subs", dir);
+                          "cp -r build/cases/bugs/ch9 '%1$s'/subs", dir);
     cr_assert_eq(rc, 0, "%s", out);
     rc = wbt_run(out,
                  "cd '%s'; for i in 1 2; do (CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " --no-print-directory grade-class "

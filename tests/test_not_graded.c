@@ -133,7 +133,7 @@ Test(not_graded, grade_and_check_without_a_gpu_write_no_score, .timeout = 300)
     static char out[WBT_OUT_MAX];
     fake_workbook(1);
     /* one submission: the reference finds no GPU */
-    cr_assert_eq(wbt_run(out, "cp -r tests/grading/fake-subs/good %s/class/good && chmod -R a+rX %s/class", dir, dir), 0, "%s", out);
+    cr_assert_eq(wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/class/good && chmod -R a+rX %s/class", dir, dir), 0, "%s", out);
     int rc = run_grade("one", "--quiet --out out/one class/good");
     char *log = file_of("one.log");
     cr_assert_eq(rc, GR_EXIT_NO_GPU, "exit %d\n%s", rc, log ? log : "");
@@ -164,7 +164,7 @@ Test(not_graded, a_class_without_a_gpu_gets_empty_cells_and_is_retried, .timeout
     wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     fake_workbook(1);
-    cr_assert_eq(wbt_run(out, "for s in a b; do cp -r tests/grading/fake-subs/good %s/class/$s; done && chmod -R a+rX %s/class", dir, dir), 0,
+    cr_assert_eq(wbt_run(out, "for s in a b; do cp -r build/cases/bugs/ch9/good %s/class/$s; done && chmod -R a+rX %s/class", dir, dir), 0,
                  "%s", out);
     int rc = run_grade("c1", "--quiet --class class --out out --jobs 2");
     cr_assert_eq(rc, GR_EXIT_NO_GPU, "exit %d", rc);
@@ -202,7 +202,7 @@ Test(not_graded, a_grader_crash_leaves_an_empty_cell_and_is_retried, .timeout = 
     wbt_skip_if_no_isolation();
     static char out[WBT_OUT_MAX];
     fake_workbook(0);
-    cr_assert_eq(wbt_run(out, "for s in a b; do cp -r tests/grading/fake-subs/good %s/class/$s; done && chmod -R a+rX %s/class", dir, dir), 0,
+    cr_assert_eq(wbt_run(out, "for s in a b; do cp -r build/cases/bugs/ch9/good %s/class/$s; done && chmod -R a+rX %s/class", dir, dir), 0,
                  "%s", out);
     /* --jobs 1: once out/a exists, the child of the grader named "grade" grades entry a; kill it while it
      * works (before that, a child named "grade" may be a popen's shell about to exec nvidia-smi). A grader
@@ -250,7 +250,7 @@ Test(not_graded, an_unwritable_out_fails_at_once, .timeout = 120)
 {
     static char out[WBT_OUT_MAX];
     fake_workbook(0);
-    cr_assert_eq(wbt_run(out, "cp -r tests/grading/fake-subs/good %s/class/good && touch %s/afile && mkdir %s/ro && chmod -R a+rX %s/class",
+    cr_assert_eq(wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/class/good && touch %s/afile && mkdir %s/ro && chmod -R a+rX %s/class",
                          dir, dir, dir, dir),
                  0, "%s", out);
     char ro_prefix[600] = "";
@@ -396,7 +396,7 @@ Test(not_graded, chapters_at_once_grade_as_one_at_a_time, .timeout = 300)
     fake_workbook(0);
     int rc = wbt_run(out, "cd %s && cp -r chapters/09-fake chapters/08-fake && cp -r solutions/09-fake solutions/08-fake && "
                           "cp build/solution9 build/solution8 && touch build/solution8 && mkdir -p class/both/chapters && "
-                          "for c in 08 09; do cp -r %s/tests/grading/fake-subs/good/chapters/09-fake class/both/chapters/$c-fake; "
+                          "for c in 08 09; do cp -r %s/build/cases/bugs/ch9/good/chapters/09-fake class/both/chapters/$c-fake; "
                           "done && chmod -R a+rX .",
                      dir, here);
     cr_assert_eq(rc, 0, "%s", out);

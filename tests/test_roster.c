@@ -166,7 +166,7 @@ Test(roster, a_class_of_colliding_names_is_graded_and_listed_in_full, .timeout =
     static char out[WBT_OUT_MAX];
     char grade[PATH_MAX], subs[PATH_MAX], p[512];
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     chmod(dir, 0755);
     int rc = wbt_run(out, "cp -r tests/grading/fake/. %s/ && cp common/*.h %s/common/ && make -s -C %s build/grading-flags.json build/solution9 && mkdir %s/class && "
                           "cd %s/good && tar -czf '%s/class/lee, ann.tar.gz' . && tar -czf '%s/class/lee  ann.tar.gz' . && "

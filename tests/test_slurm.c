@@ -51,7 +51,7 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     char grade[PATH_MAX], subs[PATH_MAX];
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     cluster_start(out);
     /* the class: two folders and an archive whose name needs quoting */
     int rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
@@ -96,7 +96,7 @@ Test(slurm, the_merge_job_says_an_entry_was_not_graded_and_makes_the_pages, .tim
     char grade[PATH_MAX], subs[PATH_MAX];
     chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
     cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    cr_assert_not_null(realpath("tests/grading/fake-subs", subs));
+    cr_assert_not_null(realpath("build/cases/bugs/ch9", subs));
     int rc = wbt_run(out, "mkdir %s/wb && cp -r tests/grading/fake/. %s/wb/ && cp common/*.h %s/wb/common/ && "
                           "make -s -C %s/wb build/grading-flags.json build/solution9 && "
                           "mkdir %s/class && cp -r %s/good %s/off-by %s/class/ && chmod -R a+rX %s",
@@ -130,7 +130,7 @@ Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
     chmod(dir, 0755);
     cluster_start(out);
     int rc;
-    const char *S = "tests/grading/subs";
+    const char *S = "build/cases/bugs/ch1";
     rc = wbt_run(out,
                  "set -e; c=%s/class; mkdir $c; "
                  "for s in ok-solution off-by-one mangled unrounded-grid oob-read trap untouched-starter outside-edits; "

@@ -10,6 +10,7 @@
 
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
@@ -324,6 +325,33 @@ static inline int wbt_variant_cases(int number, int n_sizes, wbt_case *cases, in
             cases[n++].size = s;
         }
     return n;
+}
+
+/* A line compared as code: line[0..len) copied into out (NUL-terminated, cut at outlen - 1) with every run
+ * of white space made one space and none at either end. Returns the number of C tokens in it (a name or
+ * number, or a member access such as threadIdx.x, counts one; any other non-space character one): how
+ * telling a line is, so that the leak check of tests/test_release.c can skip `}` or `__syncthreads();`, which
+ * every file has. A test's helper (tests/test_regions.c tests it), not the grader's. */
+static inline size_t wb_norm_line(const char *line, size_t len, char *out, size_t outlen)
+{
+    size_t k = 0, tokens = 0;
+    int space = 0, word = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (isspace(c)) {
+            space = k > 0;
+            word = 0;
+            continue;
+        }
+        int w = isalnum(c) || c == '_' || c == '.';
+        if (!(w && word)) tokens++; /* a new name/number, or one punctuation character */
+        word = w;
+        if (space && k + 1 < outlen) out[k++] = ' ';
+        space = 0;
+        if (k + 1 < outlen) out[k++] = (char)c;
+    }
+    if (outlen) out[k < outlen ? k : outlen - 1] = 0;
+    return tokens;
 }
 
 #endif /* WBTEST_H */

@@ -8,30 +8,23 @@
 # class.html; eve appears under "like the reference solution".
 set -euo pipefail
 out=${1:-build/class-demo}
-here=tests/grading/class-demo
 starter=chapters/01-reversal/reversal.cu
 subs=$out-export
-rm -rf "$out" "$subs" && mkdir -p "$subs"
+rm -rf "$out" "$subs" "$out-gen" && mkdir -p "$subs"
 
-# splice REGIONS-FILE: the starter with each region named in the file (a line holding only the name, then
-# its content) replaced; regions the file does not name stay the starter's.
-splice() {
-  awk -v rf="$1" '
-    BEGIN { while ((getline l < rf) > 0) { if (l ~ /^[a-z][a-z0-9-]*$/) { cur = l; have[cur] = 1; body[cur] = "" } else body[cur] = body[cur] l "\n" } }
-    /^[ \t]*\/\/ BEGIN TODO\(/ { print; name = $0; sub(/.*TODO\(/, "", name); sub(/\).*/, "", name); if (have[name]) { printf "%s", body[name]; skip = 1 }; next }
-    /^[ \t]*\/\/ END TODO\(/ { skip = 0 }
-    !skip { print }' "$starter"
-}
+# the four students' own regions: tests/cases/01-reversal/class-demo/, each spliced into the starter
+make -s build/case-gen >/dev/null
+./build/case-gen class-demo "$out-gen" >/dev/null
 i=9000
 add() { # add ID LASTFIRST SOURCE(file or -)
   i=$((i + 1))
   local f="$subs/$2_$1_${i}_reversal.cu"
-  if [ "$3" = - ]; then cp "$starter" "$f"; elif [ "$3" = reference ]; then cp solutions/01-reversal/reversal.cu "$f"; else splice "$3" > "$f"; fi
+  if [ "$3" = - ]; then cp "$starter" "$f"; elif [ "$3" = reference ]; then cp solutions/01-reversal/reversal.cu "$f"; else cp "$out-gen/ch1/$3/chapters/01-reversal/reversal.cu" "$f"; fi
 }
-add 101 smithanna "$here/anna.regions"
-add 102 jonesben "$here/ben.regions"
-add 103 brookscarl "$here/carl.regions"
-add 104 leedana "$here/dana.regions"
+add 101 smithanna anna
+add 102 jonesben ben
+add 103 brookscarl carl
+add 104 leedana dana
 add 105 kimeve reference
 for s in 106:nguyenfay 107:ortizgus 108:patelhal 109:quinnivy 110:rossjon 111:satoken; do add "${s%%:*}" "${s#*:}" -; done
 {

@@ -1,7 +1,7 @@
 /*
  * Exploits of the timing, for tests/test_grading_mode.c: a chapter-shaped program (array reversal, as
  * in chapter 1) whose variants try what a student might, so --grading's checks are tested on the
- * harness itself (the grader's own corpus is tests/grading/exploits/).
+ * harness itself (the grader's own suite is tests/cases/NN-name/exploits/).
  *
  *   honest            the plain reversal: every check passes
  *   first-call-only   computes on the first call, returns at once on every later one: the timed runs

@@ -105,6 +105,20 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
     fprintf(stderr, "no CUDA device found: no NVIDIA driver is loaded (the fake chapter, built with -DFAKE_NO_GPU)\n");
     return WB_EXIT_NO_DEVICE;
 #endif
+#if defined FAKE_OOM_ONCE || defined FAKE_OOM_ALWAYS
+    /* tests/test_gpulock.c: GPU memory held by another run. ONCE: the first run in each folder finds none
+     * free (the grader runs it again alone in the same folder); ALWAYS: the program's own demand. */
+    FILE *tried = fopen("fake-oom-tried", "r");
+    int oom = !tried;
+    if (tried || (tried = fopen("fake-oom-tried", "w"))) fclose(tried);
+#ifdef FAKE_OOM_ALWAYS
+    oom = 1;
+#endif
+    if (oom) {
+        fprintf(stderr, "fake.cu:1: CUDA error cudaErrorMemoryAllocation (out of memory) in cudaMalloc\n");
+        return WB_EXIT_NO_MEMORY;
+    }
+#endif
     FILE *json = o.json_path ? (strcmp(o.json_path, "-") ? fopen(o.json_path, "w") : stdout) : NULL;
     int status = 0;
     for (int s = 0; s < o.n_sizes; s++) {

@@ -1,0 +1,269 @@
+#!/usr/bin/env bash
+# gpu-scale.sh WHAT OUT — issue 43's measurements on a GPU machine, from the workbook's root (through
+# tests/gpu-check.sh scale-WHAT OUT). Each fits in the ten minutes of one borrowed command; tables go to
+# stdout and OUT/*.csv, logs to OUT.
+#   five   the references graded five times in a row: wall, GPU held, score, caught, and each chapter's
+#          performance step (grading.json's steps); the mark is <= 60 s each, full marks, nothing caught
+#   noise  the references graded as a student NOISE_K times (default 2) under rubric.json (r1), a copy with
+#          reference_high 0 (r1h0: the reference runs the low count alone, 3 processes a chapter) and one
+#          with 2 rounds (r2): each grading's wall; per variant the spread of the time ratio (1.0 ideally),
+#          and per chapter the
+#          wall-clock cross-check's residual (extra repetitions' wall clock minus what the reported times
+#          predict, x the reference's calibration): 3 sigma of it is what wall_slack_s must cover, and the
+#          cross-check must last at least F / (F - wall_factor) x wall_slack_s to catch a forgery by F
+#   class  a class of 20 (16 slow mutants of tools/mutate, CLASS_REFS=4 copies of the references) with JOBS=4
+#          on one GPU: the share of slow variants (time ratio above the first band) whose counters were
+#          measured (target >= 95 %), and the submissions per GPU-hour
+#   hog    a memory hog (chapter 1's shared-dynamic launcher takes all free GPU memory but 256 MiB and
+#          holds it for the process) beside 3 copies of the references, JOBS=4 on one GPU: every copy
+#          graded, full marks, nothing caught; the grader's retries alone are counted
+#   mps    does CUDA MPS start here, and does set_default_device_pinned_mem_limit make cudaMalloc fail
+#          cleanly (exit 6 from a chapter program)? Can a client's environment lift the limit?
+#   gpus   the same class of references (SCALE_N entries, default 12, chapter SCALE_CH, default 1) on one
+#          GPU and then on every GPU: submissions per GPU-hour each, and the ratio (issue 43: >= 1.8 on two)
+# Submissions per GPU-hour are computed here from the class's grading.json files and the class's wall
+# clock; the class summary (course/class.c, its last line) is where the grader itself should print it.
+set -euo pipefail
+usage="usage: $0 five|noise|class|hog|mps|gpus OUT"
+if [ $# -ne 2 ]; then echo "$usage" >&2; exit 2; fi
+what=$1 out=$2
+case $what in five | noise | class | hog | mps | gpus) mkdir -p "$out" ;; *) echo "$usage" >&2; exit 2 ;; esac
+command -v python3 > /dev/null || { echo "$0: python3 is needed to read grading.json" >&2; exit 2; }
+build() { make -s -j"$(nproc)" build/grade build/mutate references > "$out/$what-build.log" 2>&1; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# A grading's row: wall, GPU held, score/max, caught, each chapter's performance step.
+summary_row() { # LABEL WALL_MS GRADING_JSON
+    python3 - "$@" << 'EOF'
+import json, sys
+label, wall_ms, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+g = json.load(open(path))
+caught = sum(len(v.get("caught") or []) for c in g["chapters"] for v in c.get("variants") or [])
+perf = " ".join("ch%d %.1f" % (c["number"], (c.get("steps") or {}).get("performance", 0)) for c in g["chapters"])
+print("%s,%.1f,%.1f,%.2f/%.2f,%d,%s" % (label, wall_ms / 1e3, g.get("gpu_seconds") or 0, g.get("score") or 0,
+      g.get("max_score") or 0, caught, perf))
+EOF
+}
+
+five() {
+    echo "grading,wall_s,gpu_held_s,score,caught,performance_step_s" | tee "$out/five.csv"
+    local i start fail=0
+    for i in 1 2 3 4 5; do
+        start=$(now_ms)
+        ./build/grade solutions --out "$out/grade$i" > "$out/grade$i.log" 2>&1 || fail=1
+        summary_row "$i" $(($(now_ms) - start)) "$out/grade$i/grading.json" | tee -a "$out/five.csv"
+    done
+    awk -F, 'NR > 1 { split($4, s, "/"); if ($2 > 60 || s[1] != s[2] || $5 != 0) bad++ }
+             END { print (bad ? bad " of 5 gradings miss" : "all 5 gradings meet") " the mark: <= 60 s, full marks, nothing caught" }' \
+        "$out/five.csv"
+    return "$fail"
+}
+
+noise() {
+    local k=${NOISE_K:-2} r i
+    python3 - "$out" << 'EOF'
+import json, sys
+for name, change in (("r1", {}), ("r1h0", {"reference_high": 0}), ("r2", {"rounds": 2})):
+    r = json.load(open("grading/rubric.json"))
+    r["perf"].update(change)
+    json.dump(r, open("%s/rubric-%s.json" % (sys.argv[1], name), "w"))
+EOF
+    for r in r1 r1h0 r2; do
+        for i in $(seq "$k"); do
+            local o="$out/noise-$r-$i" start
+            start=$(now_ms)
+            ./build/grade solutions --rubric "$out/rubric-$r.json" --out "$o" --quiet > "$o.log" 2>&1 || true
+            echo "$r run $i: $((($(now_ms) - start) / 1000)) s; $(grep -h '^  total' "$o.log" || echo 'no total')"
+        done
+    done
+    python3 - "$out" << 'EOF'
+import glob, json, re, statistics as st, sys
+out = sys.argv[1]
+cross = re.compile(r"(\d+) extra repetitions took ([\d.]+) s, reported times predict ([\d.]+) s \(x([\d.]+)")
+for cfg in ("r1", "r1h0", "r2"):
+    ratios, resid = {}, {}
+    for d in sorted(glob.glob("%s/noise-%s-[0-9]*/" % (out, cfg))):
+        g = json.load(open(d + "grading.json"))
+        for c in g["chapters"]:
+            for v in c.get("variants") or []:
+                if v.get("time_ratio"):
+                    ratios.setdefault("ch%d %s" % (c["number"], v["variant"]), []).append(v["time_ratio"])
+        for sec in open(d + "feedback.md").read().split("\n## Chapter ")[1:]:
+            m = cross.search(sec)
+            if m:
+                took, pred, cal = float(m.group(2)), float(m.group(3)), float(m.group(4))
+                resid.setdefault("ch" + sec.split()[0], []).append(took - cal * pred)
+    with open("%s/noise-%s.csv" % (out, cfg), "w") as f:
+        f.write("what,n,mean,sd,min,max\n")
+        for k, xs in sorted(ratios.items()) + sorted(("cross-check residual s " + k, v) for k, v in resid.items()):
+            sd = st.stdev(xs) if len(xs) > 1 else 0
+            f.write("%s,%d,%.4f,%.4f,%.4f,%.4f\n" % (k, len(xs), st.mean(xs), sd, min(xs), max(xs)))
+    print("== %s (%s/noise-%s.csv)" % (cfg, out, cfg))
+    print(open("%s/noise-%s.csv" % (out, cfg)).read())
+EOF
+}
+
+# Submissions per GPU-hour of a class graded in WALL_MS on NGPU GPUs, from its grading.json files.
+per_gpu_hour() { # OUT_DIR WALL_MS NGPU
+    python3 - "$@" << 'EOF'
+import glob, json, sys
+d, wall, ngpu = sys.argv[1], int(sys.argv[2]) / 1e3, int(sys.argv[3])
+gs = [json.load(open(p)) for p in glob.glob(d + "/*/grading.json")]
+n = sum(g.get("status") == "graded" for g in gs)
+held = sum(g.get("gpu_seconds") or 0 for g in gs)
+print("%d graded of %d in %.0f s on %d GPU(s): %.1f submissions per GPU-hour (GPU held %.0f s in all)"
+      % (n, len(gs), wall, ngpu, n * 3600 / (wall * ngpu) if wall > 0 else 0, held))
+EOF
+}
+
+class20() {
+    local m=build/mutants-slow c="$out/class20" start
+    [ -f "$m/mutants.json" ] || ./build/mutate --out "$m" > "$out/class-mutate.log" 2>&1
+    rm -rf "$c" && mkdir -p "$c"
+    python3 - "$m" << 'EOF' | head -16 | while read -r id; do cp -r "$m/subs-perf/$id" "$c/"; done
+import json, sys
+ms = json.load(open(sys.argv[1] + "/mutants.json"))
+ms = ms["mutants"] if isinstance(ms, dict) else ms
+for x in ms:
+    if x.get("perf") and x.get("label") != "none": print(x["id"])
+EOF
+    for i in $(seq "${CLASS_REFS:-4}"); do cp -r solutions "$c/ref$i"; done
+    start=$(now_ms)
+    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" \
+        --out "$out/class20-out" --jobs 4 --no-sanitizer > "$out/class20.log" 2>&1 || true
+    local wall=$(($(now_ms) - start))
+    python3 - "$out/class20-out" << 'EOF'
+import glob, json, sys
+band = json.load(open("grading/rubric.json"))["perf"]["bands"][0]["within"]
+slow = measured = 0
+why = {}
+for p in sorted(glob.glob(sys.argv[1] + "/*/grading.json")):
+    for c in json.load(open(p))["chapters"]:
+        for v in c.get("variants") or []:
+            if (v.get("time_ratio") or 0) <= band or v.get("verdict") != "PASS": continue
+            slow += 1
+            st = ((v.get("diagnosis") or {}).get("counters") or {}).get("status", "none")
+            measured += st == "ok"
+            why[st] = why.get(st, 0) + 1
+print("slow variants: %d, counters measured: %d (%.0f %%); by status: %s"
+      % (slow, measured, 100.0 * measured / slow if slow else 0, why))
+EOF
+    per_gpu_hour "$out/class20-out" "$wall" 1
+    echo "the references' counters: $(grep -cE 'ref counters [^ ]+ +[0-9.]+ s' "$out/class20.log" || true) profiled," \
+        "$(grep -c 'kept from an earlier grading' "$out/class20.log" || true) read back"
+}
+
+hog() {
+    local c="$out/hog" start
+    rm -rf "$c" && mkdir -p "$c"
+    for i in 1 2 3; do cp -r solutions "$c/honest$i"; done
+    cp -r solutions "$c/hog"
+    local f=$c/hog/01-reversal/reversal.cu
+    python3 - "$f" << 'EOF'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+a = "    // BEGIN TODO(shared-dynamic-launch)\n"
+assert a in s
+s = s.replace(a, a + """    static void *hog = NULL; /* held until the process ends */
+    if (!hog) {
+        size_t free_b = 0, total_b = 0;
+        cudaMemGetInfo(&free_b, &total_b);
+        if (free_b > ((size_t)256 << 20)) cudaMalloc(&hog, free_b - ((size_t)256 << 20));
+    }
+""")
+open(p, "w").write(s)
+EOF
+    start=$(now_ms)
+    CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0} timeout -k 5 570 ./build/grade --class "$c" --out "$out/hog-out" \
+        --jobs 4 > "$out/hog.log" 2>&1 || true
+    per_gpu_hour "$out/hog-out" $(($(now_ms) - start)) 1
+    echo "retries alone after an allocation failure: $(grep -c 'once more alone on the GPU' "$out/hog.log" || true)"
+    python3 - "$out/hog-out" << 'EOF'
+import glob, json, os, sys
+bad = 0
+for p in sorted(glob.glob(sys.argv[1] + "/*/grading.json")):
+    g = json.load(open(p))
+    who = os.path.basename(os.path.dirname(p))
+    caught = sum(len(v.get("caught") or []) for c in g["chapters"] for v in c.get("variants") or [])
+    print("%-10s %-14s %6.2f / %6.2f  caught %d"
+          % (who, g.get("status"), g.get("score") or 0, g.get("max_score") or 0, caught))
+    if who.startswith("honest") and (g.get("status") != "graded" or g.get("score") != g.get("max_score") or caught):
+        bad += 1
+print("honest entries not graded with full marks: %d" % bad)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+mps() {
+    local d=$out/mps
+    mkdir -p "$d/pipe" "$d/log"
+    command -v nvidia-cuda-mps-control > /dev/null || { echo "no nvidia-cuda-mps-control on PATH"; return 1; }
+    cat > "$d/probe.cu" << 'EOF'
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+// probe MB [ENV=VALUE]: sets ENV (as a student's region could, before CUDA starts), then cudaMalloc MB
+int main(int argc, char **argv)
+{
+    if (argc > 2) putenv(argv[2]);
+    void *p = NULL;
+    cudaError_t e = cudaMalloc(&p, (size_t)atoll(argv[1]) << 20);
+    size_t f = 0, t = 0;
+    cudaMemGetInfo(&f, &t);
+    printf("cudaMalloc %s MB: %s (free %.2f GB of %.2f)\n", argv[1], cudaGetErrorName(e), f / 1e9, t / 1e9);
+    return e == cudaSuccess ? 0 : 6;
+}
+EOF
+    "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -o "$d/probe" "$d/probe.cu" > "$d/probe-build.log" 2>&1 ||
+        { cat "$d/probe-build.log"; return 1; }
+    export CUDA_MPS_PIPE_DIRECTORY=$d/pipe CUDA_MPS_LOG_DIRECTORY=$d/log
+    if ! nvidia-cuda-mps-control -d; then echo "MPS did not start as $(id -un)"; return 1; fi
+    trap 'echo quit | nvidia-cuda-mps-control || true' EXIT
+    echo "MPS started as $(id -un)"
+    echo "set_default_device_pinned_mem_limit 0 2G" | nvidia-cuda-mps-control
+    echo "default limit: $(echo get_default_device_pinned_mem_limit 0 | nvidia-cuda-mps-control 2>&1)"
+    local rc
+    for args in "1024" "4096" "4096 CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8G"; do
+        rc=0
+        # shellcheck disable=SC2086 # the size and the variable to set are two arguments
+        "$d/probe" $args || rc=$?
+        echo "  probe $args: exit $rc"
+    done
+    rc=0
+    CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8G "$d/probe" 4096 || rc=$?
+    echo "  the client's own environment CUDA_MPS_PINNED_DEVICE_MEM_LIMIT=0=8G, probe 4096: exit $rc"
+    echo "set_default_device_pinned_mem_limit 0 256M" | nvidia-cuda-mps-control
+    rc=0
+    ./build/solution4 --size 8192x8192x8192 --reps 1 --warmup 0 > "$d/ch4.log" 2>&1 || rc=$?
+    echo "  chapter 4's reference at 8192^3 (0.8 GB) under a 256 MiB limit: exit $rc (6: out of GPU memory;" \
+        "2: the limit shows as the GPU's whole memory): $(tail -1 "$d/ch4.log")"
+}
+
+gpus() {
+    local n=${SCALE_N:-12} ch=${SCALE_CH:-1} c="$out/gpus" all start wall1 walln
+    all=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
+    rm -rf "$c" && mkdir -p "$c"
+    for i in $(seq "$n"); do cp -r solutions "$c/ref$i"; done
+    start=$(now_ms)
+    CUDA_VISIBLE_DEVICES=0 ./build/grade --class "$c" --out "$out/gpus-1" --ch "$ch" --quiet \
+        > "$out/gpus-1.log" 2>&1 || true
+    wall1=$(($(now_ms) - start))
+    echo "one GPU:   $(per_gpu_hour "$out/gpus-1" "$wall1" 1)"
+    start=$(now_ms)
+    CUDA_VISIBLE_DEVICES=$all ./build/grade --class "$c" --out "$out/gpus-all" --ch "$ch" --quiet \
+        > "$out/gpus-all.log" 2>&1 || true
+    walln=$(($(now_ms) - start))
+    echo "GPUs $all: $(per_gpu_hour "$out/gpus-all" "$walln" "$(echo "$all" | tr ',' '\n' | wc -l)")"
+    echo "submissions per hour, all GPUs over one: $(python3 -c "print('%.2f' % ($wall1 / $walln))")"
+}
+
+build
+case $what in
+five) five ;;
+noise) noise ;;
+class) class20 ;;
+hog) hog ;;
+mps) mps ;;
+gpus) gpus ;;
+esac
