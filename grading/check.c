@@ -121,20 +121,6 @@ gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in)
     return same_gpu && same_size ? GR_PERF_RECORDED : GR_PERF_NOT_SCORED;
 }
 
-/* This GPU's name as nvidia-smi gives it (the recorded tables' "gpu"), or "" where it cannot say. */
-static void gr_check_gpu_name(const gr_config *x, char *out, size_t len)
-{
-    char id[64], cmd[200];
-    out[0] = 0;
-    gr_gpu_id(x->gpu, id, sizeof id);
-    if (strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(id)) return;
-    snprintf(cmd, sizeof cmd, "nvidia-smi --query-gpu=name --format=csv,noheader -i %s 2>/dev/null", id);
-    int st;
-    char *name = gr_capture_cmd(cmd, 4096, &st);
-    if (name && st == 0) snprintf(out, len, "%.*s", (int)strcspn(name, "\r\n"), name);
-    free(name);
-}
-
 /* The reference's recorded table of chapter ch (handouts/results/chN.json): its GPU, its size (canonical)
  * and each variant's median time, into in and ms (by the chapter's variant order; 0: not recorded). */
 static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_check_perf_in *in, double *ms)
@@ -190,7 +176,7 @@ void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
     for (int c = 0; c < res->n_ch; c++) {
         gr_ch_result *cr = &res->ch[c];
         if (cr->status != GR_CH_GRADED || !cr->self_check) continue;
-        if (!gpu[0]) gr_check_gpu_name(x, gpu, sizeof gpu);
+        if (!gpu[0]) gr_gpu_name(x->gpu, gpu, sizeof gpu);
         gr_check_perf_in in = {0};
         double ms[GR_MAX_VAR] = {0};
         snprintf(in.gpu_here, sizeof in.gpu_here, "%s", gpu);

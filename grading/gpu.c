@@ -31,3 +31,16 @@ int gr_gpu_count(void)
     free(out);
     return n;
 }
+
+void gr_gpu_name(int k, char *out, size_t len)
+{
+    char id[64], cmd[200];
+    out[0] = 0;
+    gr_gpu_id(k, id, sizeof id);
+    if (strspn(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != strlen(id)) return; /* a shell's */
+    snprintf(cmd, sizeof cmd, "nvidia-smi --query-gpu=name --format=csv,noheader -i %s 2>/dev/null", id);
+    int st;
+    char *name = gr_capture_cmd(cmd, 4096, &st);
+    if (name && st == 0) snprintf(out, len, "%.*s", (int)strcspn(name, "\r\n"), name);
+    free(name);
+}

@@ -11,4 +11,7 @@ void gr_gpu_id(int k, char *id, size_t len);
 
 int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is missing) */
 
+/* The k-th GPU's model name as nvidia-smi gives it ("NVIDIA H100 80GB HBM3"), "" where it cannot say. */
+void gr_gpu_name(int k, char *out, size_t len);
+
 #endif /* GR_GPU_H */

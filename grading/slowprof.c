@@ -27,20 +27,13 @@ int gr_ctr_cache_name(const char *gpu, unsigned long long build, int chapter, co
  * by each grading, as without a cache). */
 static int gr_ctr_cache_lock(const gr_chjob *j, const char *variant, char *path, size_t len)
 {
-    char id[64], cmd[160], name[PATH_MAX];
-    gr_gpu_id(j->x->gpu, id, sizeof id);
-    for (const char *p = id; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '-') return -1; /* it goes into a shell's command line */
-    snprintf(cmd, sizeof cmd, "nvidia-smi --query-gpu=name --format=csv,noheader -i %s 2>/dev/null", id);
-    int st;
-    char *model = gr_capture_cmd(cmd, 256, &st);
+    char model[256], name[PATH_MAX];
+    gr_gpu_name(j->x->gpu, model, sizeof model);
     size_t bytes;
     char *build = gr_read_capped(j->ref, (size_t)1 << 30, &bytes);
-    if (model) model[strcspn(model, "\n")] = 0;
-    int ok = model && st == 0 && model[0] && build &&
+    int ok = model[0] && build &&
              !gr_ctr_cache_name(model, wb_checksum64(build, bytes), j->ch->number, variant, j->ch->perf_size.canon, name,
                                 sizeof name);
-    free(model);
     free(build);
     char dir[PATH_MAX], lock[PATH_MAX + 8];
     snprintf(dir, sizeof dir, "%s/build/counters", j->x->root);
