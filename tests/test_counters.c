@@ -400,7 +400,7 @@ Test(counters, a_class_profiles_the_reference_once, .timeout = 300)
                           "make -s -C %1$s build/grading-flags.json build/solution9 && "
                           "(printf '#!/bin/sh\\ncat <<\"CSV\"\\n'; cat tests/captured/ncu_ch1_global.csv; echo CSV) > %1$s/bin/ncu && "
                           "printf '#!/bin/sh\\ncase \"$*\" in *--query-gpu=name*) echo \"Fake GPU\";; esac\\n' > %1$s/bin/nvidia-smi && "
-                          "for e in a b; do mkdir -p %1$s/class/$e && cp -r tests/grading/fake-subs/good/. %1$s/class/$e/ && "
+                          "for e in a b; do mkdir -p %1$s/class/$e && cp -r build/cases/bugs/ch9/good/. %1$s/class/$e/ && "
                           "sed -i 's|^    for (int i = 0; i < n; i++) out\\[i\\] = in\\[i\\] + 1;|"
                           "    for (int k = 0; k < 40; k++) for (int i = 0; i < n; i++) out[i] = in[i] + 1;|' "
                           "%1$s/class/$e/chapters/09-fake/fake.cu; done && chmod -R a+rX %1$s && chmod a+x %1$s/bin/*",

@@ -48,7 +48,7 @@ static int grade_fake(const char *dir, const char *ref_flag, const char *stu_fla
     int rc = wbt_run(log, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
                           "make -s -C %1$s build/grading-flags.json NVCCFLAGS='%2$s %3$s' && "
                           "make -s -B -C %1$s build/solution9 NVCCFLAGS='%2$s %4$s' && mkdir -p %1$s/class && "
-                          "cp -r tests/grading/fake-subs/good %1$s/class/good && chmod -R a+rX %1$s",
+                          "cp -r build/cases/bugs/ch9/good %1$s/class/good && chmod -R a+rX %1$s",
                      dir, cc, stu_flag, ref_flag);
     cr_assert_eq(rc, 0, "%s", log);
     return wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json "
