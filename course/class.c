@@ -8,6 +8,7 @@
 #include "submission.h"
 #include "grades.h"
 #include "lms.h"
+#include "report.h"
 
 /* ---------------------------------------------------------------- a class */
 /* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told

@@ -3,6 +3,7 @@
 #include "similarity.h"
 
 #include "gr_archive.h"
+#include "jsonfield.h"
 #include "roster.h"
 #include "submission.h"
 #include "tool.h"

@@ -1,6 +1,6 @@
 /*
- * compare.h — the grader's own comparison of a student's raw result file with the reference's, and
- * feedback that names the pattern of the errors with a one-line hint at the likely bug.
+ * compare.h — the grader's own comparison of a student's raw result file with the reference's: facts only
+ * (the first mismatch, counts, the pattern of the errors); prose.h puts them in words.
  *
  * Integers and min-plus floats are compared exactly (floats bit for bit; a NaN never matches); float
  * matmul within the rubric's tolerance. Never-written elements still hold the poison 0xA5A5A5A5 that
@@ -46,9 +46,5 @@ double gr_elem_value(gr_elem e, const void *a, size_t i);
 /* Compares got (got_bytes) with ref (ref_bytes) for a run at extents dims[0..ndims). */
 void gr_compare(const gr_chapter_rubric *ch, const long long *dims, int ndims, const void *ref,
                               long long ref_bytes, const void *got, long long got_bytes, gr_cmp *c);
-
-/* One line describing the pattern, and one line of hint. */
-void gr_pattern_text(const gr_chapter_rubric *ch, const gr_cmp *c, char *pat, size_t plen, char *hint,
-                                   size_t hlen);
 
 #endif /* GR_COMPARE_H */

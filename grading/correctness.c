@@ -3,146 +3,150 @@
 #include "correctness.h"
 #include "gpu.h"
 
-/* ---------------------------------------------------------------- the verdict (pure) */
-gr_verdict gr_verdict_decide(const gr_verdict_facts *f)
-{
-    if (f->self) {
-        if (f->runs_total == f->runs_expected && !f->runs_bad) return GR_V_SELF_PASS;
-        return f->runs_todo == f->runs_total && f->runs_total ? GR_V_TODO : GR_V_SELF_FAIL;
-    }
-    if (!f->runs_bad) return GR_V_PASS;
-    if (f->runs_todo == f->runs_bad && f->runs_bad == f->runs_total) return GR_V_TODO;
-    if (f->failed) return f->timed_out ? GR_V_TIMEOUT : f->crashed ? GR_V_CRASH : GR_V_ERROR;
-    return GR_V_WRONG;
-}
-
-int gr_var_failed(const gr_var_result *r)
-{
-    return r->verdict == GR_V_WRONG || r->verdict == GR_V_CRASH || r->verdict == GR_V_TIMEOUT || r->verdict == GR_V_ERROR;
-}
-
-int gr_var_sanitized(const gr_var_result *r) { return r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS; }
-
-int gr_var_feedback_sanitized(const gr_var_result *r)
-{
-    return gr_var_failed(r) && r->verdict != GR_V_TIMEOUT && !gr_sanv_found(r->san_state);
-}
-
-/* ---------------------------------------------------------------- correctness */
 typedef struct {
-    int runs_bad;                  /* (seed, size) runs that did not match */
-    int runs_todo, runs_total, runs_missing;
-    char first[1200];              /* the feedback of the most telling bad run */
-    unsigned long long first_n;    /* its number of elements */
+    gr_var_facts f;                /* what the feedback is made of (prose.h) */
+    int runs_todo, runs_missing;
+    unsigned long long first_n;    /* the elements of the most telling wrong run (f.cmp) */
     int first_len;                 /* it was a comparison (not a missing file) */
-    char failed_run[300];          /* how the isolated run ended, when a dump was missing */
     int crashed, timed_out, errored;
     unsigned dead;                 /* bit s: edge size s failed when run alone; not run again */
     gr_size_outcome end[GR_MAX_EDGE]; /* how such a size's run ended */
-    char sizes_bad[200];
 } gr_corr;
 
-static void gr_size_list(const gr_chapter_rubric *ch, int first, int count, gr_cmd *c)
+/* Adds an edge size to the wrong ones, once. */
+static void gr_size_bad(gr_var_facts *f, const char *size)
+{
+    size_t bl = strlen(f->sizes_bad);
+    if (bl < sizeof f->sizes_bad - 40 && !strstr(f->sizes_bad, size))
+        snprintf(f->sizes_bad + bl, sizeof f->sizes_bad - bl, "%s%s", bl ? ", " : "", size);
+}
+
+/* One run of each of a chunk's sizes on one seed, untimed, its result lines into json (in the run's folder). */
+static void gr_once_args(gr_cmd *c, const gr_chapter_rubric *ch, int first, int count, unsigned long long seed,
+                         const char *json)
 {
     for (int i = first; i < first + count; i++) {
         gr_arg(c, "--size");
         gr_arg(c, "%s", ch->edge[i].text);
     }
+    gr_arg(c, "--seed");
+    gr_arg(c, "%llu", seed);
+    gr_arg(c, "--reps");
+    gr_arg(c, "1");
+    gr_arg(c, "--warmup");
+    gr_arg(c, "0");
+    gr_arg(c, "--json");
+    gr_arg(c, "%s", json);
 }
 
-
-/* Reads the reference's dump rp and the student's sp of edge size s and compares them into *cmp. Returns
- * the reference's byte count, with *ref and *got to free (*got NULL when missing or of another length),
- * or -1 when there is no reference to hold the student to. */
-static long long gr_compare_dumps(const gr_chapter_rubric *ch, int s, const char *rp, const char *sp, gr_cmp *cmp,
-                                  char **ref, char **got)
+/* How many of the chapter's edge sizes from first on go into one run. */
+static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 {
+    return ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+}
+
+/* A variant's dumps of one edge size, the reference's and the student's, and their comparison. */
+typedef struct {
+    char *ref, *got;           /* to free (gr_pair_free); got NULL when missing or of another length */
+    long long ref_bytes;       /* -1: the reference has none, nothing to hold the student to */
+    gr_cmp cmp;
+} gr_pair;
+
+static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refdir, const char *studir,
+                            const char *variant, gr_pair *p)
+{
+    char rp[PATH_MAX], sp[PATH_MAX];
+    wb_dump_path(rp, sizeof rp, refdir, variant, ch->edge[s].canon);
+    wb_dump_path(sp, sizeof sp, studir, variant, ch->edge[s].canon);
     long long rb = gr_file_size(rp), sb = gr_file_size(sp);
     size_t len;
-    *ref = rb >= 0 ? gr_read_capped(rp, (size_t)rb + 1, &len) : NULL;
-    if (!*ref) return -1;
-    *got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
-    gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, *ref, rb, *got, *got ? sb : (sb < 0 ? -1 : sb), cmp);
-    if (!*got && sb < 0) cmp->got_bytes = -1;
-    return rb;
+    p->got = NULL;
+    p->ref = rb >= 0 ? gr_read_capped(rp, (size_t)rb + 1, &len) : NULL;
+    p->ref_bytes = p->ref ? rb : -1;
+    if (!p->ref) return;
+    p->got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
+    gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, p->ref, rb, p->got, p->got ? sb : (sb < 0 ? -1 : sb), &p->cmp);
+    if (!p->got && sb < 0) p->cmp.got_bytes = -1;
+}
+
+static void gr_pair_free(gr_pair *p)
+{
+    free(p->ref);
+    free(p->got);
+}
+
+/* Where a variant's dumps of a run are: its own folder where it was re-run alone (isofmt), else studir. */
+static const char *gr_stu_dir(const char *isofmt, const char *variant, const char *studir, char *buf, size_t len)
+{
+    snprintf(buf, len, isofmt, variant);
+    return gr_is_dir(buf) ? buf : studir;
+}
+
+/* What the raw data of wrong edge size s shows, added to what the earlier seeds showed of it. */
+static void gr_scan_wrong(const gr_chapter_rubric *ch, int s, const gr_pair *p, gr_size_ev *sev)
+{
+    gr_size_ev scan = *sev;
+    const gr_size *z = &ch->edge[s];
+    unsigned long long n = p->cmp.n;
+    unsigned long long cols = ch->cols_dim >= 0 && ch->cols_dim < z->n_dims ? (unsigned long long)z->d[ch->cols_dim] : n;
+    gr_diag_scan(p->ref, p->got, n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
+    int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
+    sev->pat = p->cmp.pattern;
+    sev->transposed |= scan.transposed;
+    sev->uniform |= scan.uniform;
+    sev->first_tile_repeated |= scan.first_tile_repeated;
+    sev->offset |= scan.offset;
+    sev->side = first || sev->side == scan.side ? scan.side : 0; /* one side at every seed, or none */
+    sev->first_wrong = first || sev->first_wrong == scan.first_wrong ? scan.first_wrong : -1;
+    if (scan.n_wrong > sev->n_wrong) sev->n_wrong = scan.n_wrong;
+}
+
+/* A wrong run of (seed, size) counted; the feedback's from the largest failing size: patterns (tail,
+ * boundary, shift) need room to show. A missing file only counts when nothing else is wrong; a written
+ * input stays first. */
+static void gr_note_wrong(gr_corr *w, const gr_cmp *cmp, unsigned long long seed, const char *size)
+{
+    w->f.runs_bad++;
+    w->runs_todo += cmp->pattern == GR_PAT_UNWRITTEN;
+    w->runs_missing += cmp->pattern == GR_PAT_LENGTH;
+    gr_size_bad(&w->f, size);
+    int better = !w->f.mismatch && !w->f.wrote_input;
+    better |= cmp->pattern != GR_PAT_LENGTH && (w->first_len ? cmp->n > w->first_n : 1);
+    if (!better) return;
+    w->first_n = cmp->n;
+    w->first_len = cmp->pattern != GR_PAT_LENGTH;
+    w->f.mismatch = 1;
+    w->f.seed = seed;
+    snprintf(w->f.size, sizeof w->f.size, "%s", size);
+    w->f.cmp = *cmp;
 }
 
 /* Compares every variant's dumps of one (seed, chunk of sizes) run. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
-                           gr_corr *corr, const char *isolated_dir_fmt)
+                           gr_corr *corr, const char *isofmt)
 {
     const gr_chapter_rubric *ch = j->ch;
-    unsigned long long seed = k->seed;
-    int first = k->first, count = k->count, nv = j->cr->n_v;
-    gr_var_result *vr = j->cr->v;
-    for (int v = 0; v < nv; v++) {
-        for (int s = first; s < first + count; s++) {
-            char rp[PATH_MAX], sp[PATH_MAX];
-            wb_dump_path(rp, sizeof rp, refdir, vr[v].name, ch->edge[s].canon);
-            wb_dump_path(sp, sizeof sp, studir, vr[v].name, ch->edge[s].canon);
-            if (isolated_dir_fmt) { /* the variant was re-run alone: its own directory */
-                char alt[PATH_MAX];
-                snprintf(alt, sizeof alt, isolated_dir_fmt, vr[v].name);
-                if (gr_is_dir(alt)) wb_dump_path(sp, sizeof sp, alt, vr[v].name, ch->edge[s].canon);
+    for (int v = 0; v < j->cr->n_v; v++) {
+        gr_var_result *r = &j->cr->v[v];
+        char alt[PATH_MAX];
+        const char *dir = gr_stu_dir(isofmt, r->name, studir, alt, sizeof alt);
+        for (int s = k->first; s < k->first + k->count; s++) {
+            corr[v].f.runs_total++;
+            gr_pair p;
+            gr_pair_compare(ch, s, refdir, dir, r->name, &p);
+            if (p.ref_bytes < 0) continue;
+            if (r->ev.scalar && p.ref_bytes == 8 && p.got && !r->ev.have1[s]) { /* first seed's sum */
+                memcpy(&r->ev.ref1[s], p.ref, 8);
+                memcpy(&r->ev.got1[s], p.got, 8);
+                r->ev.have1[s] = 1;
             }
-            corr[v].runs_total++;
-            char *ref, *got;
-            gr_cmp cmp;
-            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got);
-            if (rb < 0) continue; /* the reference has none: nothing to hold the student to */
-            gr_size_ev *sev = &vr[v].ev.size[s];
-            if (vr[v].ev.scalar && rb == 8 && got && !vr[v].ev.have1[s]) { /* first seed's sum */
-                memcpy(&vr[v].ev.ref1[s], ref, 8);
-                memcpy(&vr[v].ev.got1[s], got, 8);
-                vr[v].ev.have1[s] = 1;
-            }
-            gr_size_outcome o = cmp.pattern == GR_PAT_NONE ? GR_SZ_PASS
+            gr_size_ev *sev = &r->ev.size[s];
+            gr_size_outcome o = p.cmp.pattern == GR_PAT_NONE ? GR_SZ_PASS
                                 : corr[v].dead & (1u << s) ? corr[v].end[s] : GR_SZ_WRONG;
             if (o > sev->out) sev->out = o; /* the worst over the seeds */
-            if (o == GR_SZ_WRONG) {
-                gr_size_ev scan = *sev;
-                const gr_size *z = &ch->edge[s];
-                unsigned long long cols =
-                    ch->cols_dim >= 0 && ch->cols_dim < z->n_dims ? (unsigned long long)z->d[ch->cols_dim] : cmp.n;
-                gr_diag_scan(ref, got, cmp.n, cols, ch->elem, ch->tolerance, ch->tile, &scan);
-                int first = sev->pat == GR_PAT_NONE; /* the first wrong seed of this size */
-                sev->pat = cmp.pattern;
-                sev->transposed |= scan.transposed;
-                sev->uniform |= scan.uniform;
-                sev->first_tile_repeated |= scan.first_tile_repeated;
-                sev->offset |= scan.offset;
-                sev->side = first || sev->side == scan.side ? scan.side : 0; /* one side at every seed, or none */
-                sev->first_wrong = first || sev->first_wrong == scan.first_wrong ? scan.first_wrong : -1;
-                if (scan.n_wrong > sev->n_wrong) sev->n_wrong = scan.n_wrong;
-            }
-            free(ref);
-            free(got);
-            if (cmp.pattern == GR_PAT_NONE) continue;
-            corr[v].runs_bad++;
-            corr[v].runs_todo += cmp.pattern == GR_PAT_UNWRITTEN;
-            corr[v].runs_missing += cmp.pattern == GR_PAT_LENGTH;
-            size_t bl = strlen(corr[v].sizes_bad);
-            if (bl < sizeof corr[v].sizes_bad - 40 && !strstr(corr[v].sizes_bad, ch->edge[s].text))
-                snprintf(corr[v].sizes_bad + bl, sizeof corr[v].sizes_bad - bl, "%s%s", bl ? ", " : "",
-                         ch->edge[s].text);
-            /* Feedback from the largest failing size: patterns (tail, boundary, shift) need room to show.
-             * A missing file only counts when nothing else is wrong. */
-            int better = !corr[v].first[0] ||
-                         (cmp.pattern != GR_PAT_LENGTH && (corr[v].first_len ? cmp.n > corr[v].first_n : 1));
-            if (better) {
-                corr[v].first_n = cmp.n;
-                corr[v].first_len = cmp.pattern != GR_PAT_LENGTH;
-                char pat[300], hint[300];
-                gr_pattern_text(ch, &cmp, pat, sizeof pat, hint, sizeof hint);
-                if (cmp.pattern == GR_PAT_LENGTH)
-                    snprintf(corr[v].first, sizeof corr[v].first, "seed %llu, size %s: %s\nHint: %s", seed,
-                             ch->edge[s].text, pat, hint);
-                else
-                    snprintf(corr[v].first, sizeof corr[v].first,
-                             "seed %llu, size %s: first mismatch at %s: expected %s, got %s; %llu of %llu elements "
-                             "wrong\nPattern: %s\nHint: %s",
-                             seed, ch->edge[s].text, cmp.where, cmp.expected, cmp.got, cmp.wrong, cmp.n, pat, hint);
-            }
+            if (o == GR_SZ_WRONG) gr_scan_wrong(ch, s, &p, sev);
+            if (p.cmp.pattern != GR_PAT_NONE) gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s].text);
+            gr_pair_free(&p);
         }
     }
 }
@@ -154,43 +158,27 @@ static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char 
 {
     int wrong = 0;
     for (int s = k->first; s < k->first + k->count && !wrong; s++) {
-        char rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
-        wb_dump_path(rp, sizeof rp, refdir, variant, j->ch->edge[s].canon);
-        wb_dump_path(sp, sizeof sp, studir, variant, j->ch->edge[s].canon);
-        gr_cmp cmp;
-        if (gr_compare_dumps(j->ch, s, rp, sp, &cmp, &ref, &got) < 0) continue;
-        wrong = cmp.pattern != GR_PAT_NONE && cmp.pattern != GR_PAT_UNWRITTEN;
-        free(ref);
-        free(got);
+        gr_pair p;
+        gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
+        wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
+        gr_pair_free(&p);
     }
     return wrong;
 }
 
-/* Runs a program over one chunk of sizes with --dump into dir. */
-void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants,
-                        const char *dir, const char *what, gr_cmd *c, gr_run_result *r)
+void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
+                 const char *what, gr_cmd *c, gr_run_result *r)
 {
     const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
-    unsigned long long seed = k->seed;
-    int first = k->first, count = k->count;
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd_init(c, x, j->s, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
     gr_arg(c, "%s", prog);
     gr_arg(c, "--variant");
     gr_arg(c, "%s", variants);
-    gr_size_list(ch, first, count, c);
-    gr_arg(c, "--seed");
-    gr_arg(c, "%llu", seed);
-    gr_arg(c, "--reps");
-    gr_arg(c, "1");
-    gr_arg(c, "--warmup");
-    gr_arg(c, "0");
+    gr_once_args(c, j->ch, k->first, k->count, k->seed, GR_DUMP_ROWS); /* gr_note_input_writes reads its lines */
     gr_arg(c, "--dump");
     gr_arg(c, "%s", dir);
-    gr_arg(c, "--json"); /* in the run's directory (its cwd): gr_note_input_writes reads it */
-    gr_arg(c, GR_DUMP_ROWS);
     gr_cmd_ro(c, prog);
     gr_exec(c, r, what);
 }
@@ -229,11 +217,10 @@ static gr_size_outcome gr_note_failure(gr_corr *k, const gr_cmd *c, const gr_run
     k->timed_out |= o == GR_SZ_TIMEOUT;
     k->crashed |= o == GR_SZ_CRASH;
     k->errored |= o == GR_SZ_ERROR;
-    if (!k->failed_run[0]) {
-        char d[200], t[400];
-        gr_run_describe(r, &c->o, d, sizeof d);
-        gr_tail_lines(r->err, 3, t, sizeof t);
-        snprintf(k->failed_run, sizeof k->failed_run, "the program %s%s%s", d, *t ? ":\n" : "", t);
+    if (k->f.lost == GR_LOST_NONE) {
+        k->f.lost = GR_LOST_RAN;
+        gr_run_describe(r, &c->o, k->f.lost_how, sizeof k->f.lost_how);
+        gr_tail_lines(r->err, 3, k->f.lost_tail, sizeof k->f.lost_tail);
     }
     return o;
 }
@@ -254,8 +241,10 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
         /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
         for (int s = k->first; s < k->first + k->count; s++)
             if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;
-        if (!corr->failed_run[0]) snprintf(corr->failed_run, sizeof corr->failed_run, "its run next to the other variants "
-                                           "left results missing; the run alone was %s", spent);
+        if (corr->f.lost == GR_LOST_NONE) {
+            corr->f.lost = GR_LOST_NO_BUDGET;
+            snprintf(corr->f.lost_how, sizeof corr->f.lost_how, "%s", spent);
+        }
         corr->errored = 1;
         return;
     }
@@ -310,26 +299,11 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     }
 }
 
-/* "1 ok, 257 wrong, 1000003 crash": each size's own verdict. */
-static void gr_by_size(const gr_diag_ev *e, char *out, size_t len)
+int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, wb_row *row)
 {
-    static const char *word[] = {"not run", "ok", "wrong", "crash", "time limit", "error"};
-    out[0] = 0;
-    for (int s = 0; s < e->n_sizes; s++) {
-        size_t l = strlen(out);
-        snprintf(out + l, len - l, "%s%s %s", l ? ", " : "", e->size_name[s], word[e->size[s].out]);
-    }
-}
-
-int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, char *detail, size_t len)
-{
-    wb_row row;
     char err[200];
     const json_t *line = wb_jsonl_find(lines, variant, size);
-    if (!line || wb_row_get(line, &row, err, sizeof err) || row.input_written < 0) return 0;
-    snprintf(detail, len, "writes its input: %s changed at element %lld (inputs are read-only)",
-             row.input_written_name[0] ? row.input_written_name : "an input", row.input_written);
-    return 1;
+    return line && !wb_row_get(line, row, err, sizeof err) && row->input_written >= 0;
 }
 
 /* Issue 27, "no collateral between variants": the harness checks a variant's inputs after each of its runs
@@ -343,31 +317,28 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     const gr_chapter_rubric *ch = j->ch;
     for (int v = 0; v < j->cr->n_v; v++) {
         const char *name = j->cr->v[v].name;
-        char dir[PATH_MAX], path[PATH_MAX + 32], err[200];
-        snprintf(dir, sizeof dir, isofmt, name);
-        snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, gr_is_dir(dir) ? dir : studir);
+        char alt[PATH_MAX], path[PATH_MAX + 32], err[200];
+        const char *dir = gr_stu_dir(isofmt, name, studir, alt, sizeof alt);
+        snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
         json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
         for (int s = k->first; lines && s < k->first + k->count; s++) {
-            char detail[300], rp[PATH_MAX], sp[PATH_MAX], *ref, *got;
-            if (!gr_rows_input_written(lines, name, ch->edge[s].canon, detail, sizeof detail)) continue;
-            wb_dump_path(rp, sizeof rp, refdir, name, ch->edge[s].canon);
-            wb_dump_path(sp, sizeof sp, gr_is_dir(dir) ? dir : studir, name, ch->edge[s].canon);
-            gr_cmp cmp;
-            long long rb = gr_compare_dumps(ch, s, rp, sp, &cmp, &ref, &got);
-            int counted = rb >= 0 && cmp.pattern != GR_PAT_NONE;
-            if (rb >= 0) free(ref), free(got);
+            wb_row row;
+            if (!gr_rows_input_written(lines, name, ch->edge[s].canon, &row)) continue;
+            gr_pair p;
+            gr_pair_compare(ch, s, refdir, dir, name, &p);
+            int counted = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE;
+            gr_pair_free(&p);
             gr_corr *c = &corr[v];
             if (!counted) {
-                c->runs_bad++;
-                size_t bl = strlen(c->sizes_bad);
-                if (bl < sizeof c->sizes_bad - 40 && !strstr(c->sizes_bad, ch->edge[s].text))
-                    snprintf(c->sizes_bad + bl, sizeof c->sizes_bad - bl, "%s%s", bl ? ", " : "", ch->edge[s].text);
+                c->f.runs_bad++;
+                gr_size_bad(&c->f, ch->edge[s].text);
             }
-            if (strncmp(c->first, "writes its input", 16)) { /* first in the feedback, and kept there */
-                char was[sizeof c->first];
-                snprintf(was, sizeof was, "%s", c->first);
-                snprintf(c->first, sizeof c->first, "%s, seed %llu, size %s%s%s", detail, k->seed, ch->edge[s].text,
-                         was[0] ? "\n" : "", was);
+            if (!c->f.wrote_input) { /* first in the feedback, and kept there */
+                c->f.wrote_input = 1;
+                snprintf(c->f.input_name, sizeof c->f.input_name, "%s", row.input_written_name);
+                c->f.input_at = row.input_written;
+                c->f.input_seed = k->seed;
+                snprintf(c->f.input_size, sizeof c->f.input_size, "%s", ch->edge[s].text);
                 c->first_len = 1;
                 c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_compare_run) */
             }
@@ -385,7 +356,7 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     unsigned long long seed = x->seeds[si];
-    int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
+    int count = gr_chunk_count(ch, first);
     gr_dump_chunk chunk = {seed, first, count, 0};
     char refdir[PATH_MAX], studir[PATH_MAX], what[80];
     snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
@@ -446,7 +417,6 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     return 0;
 }
 
-/* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_chapter_rubric *ch = j->ch;
@@ -462,31 +432,19 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         gr_corr *k = &corr[v];
-        const gr_verdict_facts f = {.runs_total = k->runs_total, .runs_bad = k->runs_bad, .runs_todo = k->runs_todo,
-                                    .failed = k->failed_run[0] != 0, .timed_out = k->timed_out, .crashed = k->crashed};
+        const gr_verdict_facts f = {.runs_total = k->f.runs_total, .runs_bad = k->f.runs_bad,
+                                    .runs_todo = k->runs_todo, .failed = k->f.lost != GR_LOST_NONE,
+                                    .timed_out = k->timed_out, .crashed = k->crashed};
         r->verdict = gr_verdict_decide(&f);
-        if (r->verdict == GR_V_PASS) {
-            r->correct_pts = r->rub.correct;
-            r->detail[0] = 0;
-            continue;
-        }
-        if (r->verdict == GR_V_TODO)
-            snprintf(r->detail, sizeof r->detail, "not implemented: the output was never written (still the poison "
-                                                   "0xA5A5A5A5) at any size.");
-        else {
-            char by[400];
-            gr_by_size(&r->ev, by, sizeof by);
-            snprintf(r->detail, sizeof r->detail, "%s%s%s\nWrong at %d of %d runs (sizes: %s).\nBy size: %s", k->failed_run,
-                     k->failed_run[0] ? "\n" : "", k->first, k->runs_bad, k->runs_total, k->sizes_bad, by);
-        }
+        if (r->verdict == GR_V_PASS) r->correct_pts = r->rub.correct;
+        r->seen = k->f;
     }
     return 0;
 }
 
 /* The practice run's own verdicts in dir/self.json: per variant, rows seen, not passing, saying TODO, and
- * the first failing row's words. */
-static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, int *seen, int *bad, int *todo,
-                         char (*note)[600])
+ * the first failing row (where nothing was noted before it). */
+static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, gr_var_facts *f, int *todo)
 {
     char jp[PATH_MAX + 16];
     snprintf(jp, sizeof jp, "%s/self.json", dir);
@@ -499,30 +457,30 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
         if (wb_row_get(o, &row, jerr, sizeof jerr) || row.verdict == WB_CEILING) continue; /* a mix, not a variant */
         for (int k = 0; k < cr->n_v; k++)
             if (!strcmp(cr->v[k].name, row.variant)) {
-                seen[k]++;
-                bad[k] += row.verdict != WB_PASS;
+                f[k].runs_total++;
+                f[k].runs_bad += row.verdict != WB_PASS;
                 todo[k] += row.verdict == WB_TODO;
-                if (row.verdict != WB_PASS && !note[k][0])
-                    snprintf(note[k], 600, "self-check: %s at size %s, seed %llu", wb_verdict_name(row.verdict), row.size,
-                             seed);
+                if (row.verdict != WB_PASS && !f[k].self_row[0] && f[k].lost == GR_LOST_NONE) {
+                    snprintf(f[k].self_row, sizeof f[k].self_row, "%s", wb_verdict_name(row.verdict));
+                    snprintf(f[k].size, sizeof f[k].size, "%s", row.size);
+                    f[k].seed = seed;
+                }
             }
     }
     json_decref(lines);
 }
 
-/* check mode without a reference: the program's own verdicts (clearly labelled). */
 int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     const char *stu = j->stu, *work = j->work;
     gr_ch_result *cr = j->cr;
-    int bad[GR_MAX_VAR] = {0}, todo[GR_MAX_VAR] = {0}, seen[GR_MAX_VAR] = {0};
-    char note[GR_MAX_VAR][600];
-    memset(note, 0, sizeof note);
+    int todo[GR_MAX_VAR] = {0};
+    gr_var_facts f[GR_MAX_VAR];
+    memset(f, 0, sizeof f);
     for (int si = 0; si < x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            int count = ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
             char dir[PATH_MAX];
             snprintf(dir, sizeof dir, "%s/self-%d-%d", work, si, first);
             gr_rmtree(dir);
@@ -530,15 +488,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_cmd c;
             gr_cmd_init(&c, x, j->s, dir, x->rub.t_run, 1);
             gr_arg(&c, "%s", stu);
-            gr_size_list(ch, first, count, &c);
-            gr_arg(&c, "--seed");
-            gr_arg(&c, "%llu", x->seeds[si]);
-            gr_arg(&c, "--reps");
-            gr_arg(&c, "1");
-            gr_arg(&c, "--warmup");
-            gr_arg(&c, "0");
-            gr_arg(&c, "--json");
-            gr_arg(&c, "self.json");
+            gr_once_args(&c, ch, first, gr_chunk_count(ch, first), x->seeds[si], "self.json");
             gr_cmd_ro(&c, stu); /* outside the work dir: hidden by bubblewrap unless bound again */
             gr_run_result r;
             gr_exec(&c, &r, "self-check");
@@ -550,13 +500,12 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
                 gr_rmtree(dir);
                 return -3;
             }
-            gr_self_rows(cr, dir, x->seeds[si], seen, bad, todo, note);
+            gr_self_rows(cr, dir, x->seeds[si], f, todo);
             if (!(r.exited && (r.code == 0 || r.code == 1)))
                 for (int k = 0; k < cr->n_v; k++)
-                    if (!note[k][0]) {
-                        char d[200];
-                        gr_run_describe(&r, &c.o, d, sizeof d);
-                        snprintf(note[k], sizeof note[k], "the program %s", d);
+                    if (!f[k].self_row[0] && f[k].lost == GR_LOST_NONE) {
+                        f[k].lost = GR_LOST_RAN;
+                        gr_run_describe(&r, &c.o, f[k].lost_how, sizeof f[k].lost_how);
                     }
             gr_run_result_free(&r);
             gr_rmtree(dir);
@@ -564,12 +513,12 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     int expect = x->n_seeds * ch->n_edge;
     for (int k = 0; k < cr->n_v; k++) {
         gr_var_result *r = &cr->v[k];
-        const gr_verdict_facts f = {.self = 1, .runs_expected = expect, .runs_total = seen[k], .runs_bad = bad[k],
-                                    .runs_todo = todo[k]};
-        r->verdict = gr_verdict_decide(&f);
-        int pass = r->verdict == GR_V_SELF_PASS;
-        r->correct_pts = pass ? r->rub.correct : 0;
-        if (!pass) snprintf(r->detail, sizeof r->detail, "%s", note[k][0] ? note[k] : "no verdict reported");
+        const gr_verdict_facts vf = {.self = 1, .runs_expected = expect, .runs_total = f[k].runs_total,
+                                     .runs_bad = f[k].runs_bad, .runs_todo = todo[k]};
+        r->verdict = gr_verdict_decide(&vf);
+        r->correct_pts = r->verdict == GR_V_SELF_PASS ? r->rub.correct : 0;
+        f[k].self = 1;
+        r->seen = f[k];
     }
     return 0;
 }

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE 1
 #include "check.h"
 #include "pipeline.h"
+#include "report.h"
 #include "sanitize.h"
 #include "setup.h"
 #include "submission.h"

@@ -23,7 +23,7 @@
 
 #include "caught.h"
 #include "jsonl.h"
-#include "report.h"
+#include "results.h"
 #include "rubric.h"
 
 /* gr_caught, its names and what a finding costs: caught.h. */

@@ -8,7 +8,7 @@
 #include "isolation.h"
 #include "jsonl.h"
 #include "regions.h"
-#include "report.h"
+#include "results.h"
 #include "sandbox.h"
 #include "sanhost.h"
 #include "sanitizer.h"

@@ -1,6 +1,7 @@
 /* jsonfield.c — see jsonfield.h. */
 #define _GNU_SOURCE 1
 #include "jsonfield.h"
+#include "gr_util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,4 +65,13 @@ void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, ch
         return;
     }
     snprintf(out, len, "%s", json_string_value(v));
+}
+
+/* jansson refuses invalid UTF-8: student text (compiler logs, program output) is made valid first. */
+json_t *gr_jstr(const char *s)
+{
+    char *c = gr_utf8_clean(s ? s : "");
+    json_t *j = json_string(c);
+    free(c);
+    return j;
 }

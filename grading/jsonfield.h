@@ -28,4 +28,7 @@ double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, doubl
 void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, char *out, size_t len,
                  const char *dflt);
 
+/* A JSON string of arbitrary bytes (invalid UTF-8 replaced): what jansson takes of student text. */
+json_t *gr_jstr(const char *s);
+
 #endif /* GR_JSONFIELD_H */

@@ -9,6 +9,7 @@
 #include "gpu.h"
 #include "honesty.h"
 #include "perf.h"
+#include "report.h"
 #include "sanitize.h"
 #include "submission.h"
 

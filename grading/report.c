@@ -2,91 +2,7 @@
 #define _GNU_SOURCE 1
 #include "report.h"
 #include "caught.h"
-
-static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
-static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
-
-const char *gr_verdict_name(gr_verdict v) { return gr_verdict_names[v]; }
-const char *gr_ch_status_name(gr_ch_status s) { return gr_ch_status_names[s]; }
-
-int gr_ch_status_parse(const char *s)
-{
-    for (int k = 0; s && k < (int)(sizeof gr_ch_status_names / sizeof gr_ch_status_names[0]); k++)
-        if (!strcmp(s, gr_ch_status_names[k])) return k;
-    return -1;
-}
-
-static const char *const gr_sub_status_names[] = {"graded", "not graded", "no GPU", "grader crashed"};
-
-const char *gr_sub_status_name(gr_sub_status s) { return s >= 0 && s < GR_SUB_STATUS_N ? gr_sub_status_names[s] : "?"; }
-
-int gr_sub_status_parse(const char *s)
-{
-    for (int k = 0; s && k < GR_SUB_STATUS_N; k++)
-        if (!strcmp(s, gr_sub_status_names[k])) return k;
-    return -1;
-}
-
-static const char *const gr_exit_meanings[GR_EXIT_N] = {
-    [GR_EXIT_OK] = "every submission graded (what a student got wrong is part of the grade)",
-    [GR_EXIT_NOT_GRADED] = "a submission (or a class entry) could not be graded: the reference failed, the grader "
-                           "broke or crashed, the submission could not be read; no score is written for it, the "
-                           "reason is in its reports, and the next class run retries it",
-    [GR_EXIT_USAGE] = "bad command line or rubric, a path that does not exist or holds nothing to grade (a submission "
-                      "without any chapter's file, a class folder without an entry), or not run from the workbook's "
-                      "root; nothing graded, nothing written",
-    [GR_EXIT_REFUSED] = "refused before any student code ran: the course files cannot be isolated (see "
-                        "--isolation, --insecure-sandbox), or no random seed",
-    [GR_EXIT_CLUSTER] = "ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv",
-    [GR_EXIT_IO] = "the output folder (--out) or a report could not be written",
-    [GR_EXIT_NO_GPU] = "no usable GPU: what needs one was not graded and no score is written for it (make grade "
-                       "and grade-class ask before the references are built)",
-    [GR_EXIT_CHECK_FINDINGS] = "make check without a GPU: the checks that need none (the build, the markers, edits "
-                               "outside the regions, the region screen) found something, each on its line; "
-                               "correctness, sanitizer and speed not checked",
-    [GR_EXIT_CHECK_CLEAN] = "make check without a GPU: the checks that need none found nothing; correctness, "
-                            "sanitizer and speed not checked",
-};
-
-const char *gr_exit_meaning(gr_exit e) { return e >= 0 && e < GR_EXIT_N ? gr_exit_meanings[e] : "?"; }
-
-gr_exit gr_exit_of(gr_sub_status s)
-{
-    return s == GR_SUB_GRADED ? GR_EXIT_OK : s == GR_SUB_NO_GPU ? GR_EXIT_NO_GPU : GR_EXIT_NOT_GRADED;
-}
-
-gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed)
-{
-    if (io_failed) return GR_EXIT_IO;
-    if (!not_graded) return GR_EXIT_OK;
-    return no_gpu == not_graded ? GR_EXIT_NO_GPU : GR_EXIT_NOT_GRADED;
-}
-
-/* A chapter the grader could not grade (a chapter the student failed is graded: 0). */
-static int gr_ch_not_graded(gr_ch_status st) { return st == GR_CH_GRADER_ERROR || st == GR_CH_NO_GPU; }
-
-gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len)
-{
-    const gr_ch_result *first = NULL;
-    int no_gpu = 0, broke = 0;
-    for (int c = 0; c < s->n_ch; c++) {
-        if (!gr_ch_not_graded(s->ch[c].status)) continue;
-        if (!first) first = &s->ch[c];
-        no_gpu |= s->ch[c].status == GR_CH_NO_GPU;
-        broke |= s->ch[c].status == GR_CH_GRADER_ERROR;
-    }
-    gr_sub_status st = s->status == GR_SUB_GRADER_CRASHED     ? GR_SUB_GRADER_CRASHED
-                       : broke || (s->error[0] && !no_gpu) ? GR_SUB_NOT_GRADED
-                       : no_gpu                            ? GR_SUB_NO_GPU
-                                                           : GR_SUB_GRADED;
-    /* the reason where every report shows it: never an empty one for a grading that did not happen */
-    if (st == GR_SUB_GRADED || s->error[0]) snprintf(why, len, "%s", s->error);
-    else if (first)
-        snprintf(why, len, "chapter %d %s: %s", first->number, gr_ch_status_name(first->status),
-                 first->reason[0] ? first->reason : "no reason recorded");
-    else snprintf(why, len, "%s (no reason recorded)", gr_sub_status_name(st));
-    return st;
-}
+#include "prose.h"
 
 int gr_report_dir_ready(const char *dir, char *why, size_t len)
 {
@@ -108,25 +24,6 @@ int gr_report_dir_ready(const char *dir, char *why, size_t len)
         return -1;
     }
     return 0;
-}
-
-static double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
-
-static double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
-
-void gr_sub_totals(gr_sub_result *s)
-{
-    s->score = s->max = 0;
-    for (int c = 0; c < s->n_ch; c++) {
-        gr_ch_result *ch = &s->ch[c];
-        ch->score = ch->max = 0;
-        for (int v = 0; v < ch->n_v; v++) {
-            ch->score += gr_var_score(&ch->v[v]);
-            ch->max += gr_var_max(&ch->v[v]);
-        }
-        s->score += ch->score;
-        s->max += ch->max;
-    }
 }
 
 static void gr_seeds_str(const gr_sub_result *s, char *buf, size_t len)
@@ -162,7 +59,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
             if (!gr_sanv_ran(r->san_state)) snprintf(san, sizeof san, "-");
             else snprintf(san, sizeof san, "%s %.1f/%.1f", gr_sanv_found(r->san_state) ? "FOUND" : r->san_state == GR_SANV_UNFINISHED ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
-            if (r->perf_ran && r->ratio > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
+            if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
             else snprintf(perf, sizeof perf, "-");
             fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, gr_verdict_name(r->verdict), corr, san,
                     perf, gr_var_score(r), gr_var_max(r));
@@ -196,11 +93,49 @@ static void gr_md_block(FILE *f, const char *text)
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
 static void gr_write_diagnosis(FILE *f, const gr_diag *d)
 {
-    if (d->bug == GR_BUG_UNCLEAR || d->bug == GR_BUG_SLOW) fprintf(f, "Seen: %s.\n\n", d->evidence);
-    else if (gr_bug_is_perf(d->bug) && d->bug != GR_BUG_HOST_WORK) /* a cause measured by the counters */
-        fprintf(f, "Why it is slow (measured): %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
-    else if (d->bug != GR_BUG_NONE)
-        fprintf(f, "Likely bug: %s — %s. Hint: %s\n\n", gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
+    gr_diag_claim claim = gr_diag_claim_of(d->bug);
+    if (claim == GR_DIAG_SEEN) fprintf(f, "Seen: %s.\n\n", d->evidence);
+    else if (claim != GR_DIAG_SAYS_NOTHING)
+        fprintf(f, "%s: %s — %s. Hint: %s\n\n", claim == GR_DIAG_MEASURED ? "Why it is slow (measured)" : "Likely bug",
+                gr_bug_name(d->bug), d->evidence, gr_bug_hint(d->bug));
+}
+
+/* A graded chapter's table: a row per variant. */
+static void gr_md_table(FILE *f, const gr_ch_result *ch)
+{
+    fprintf(f, "| variant | result | correctness | sanitizer | time vs reference | points |\n");
+    fprintf(f, "|---|---|---|---|---|---|\n");
+    for (int v = 0; v < ch->n_v; v++) {
+        const gr_var_result *r = &ch->v[v];
+        char perf[64] = "-";
+        if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
+        else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
+        const char *san = !gr_sanv_ran(r->san_state)           ? "-"
+                          : gr_sanv_found(r->san_state)          ? "finding"
+                          : r->san_state == GR_SANV_UNFINISHED ? "not checked"
+                                                                 : "clean";
+        fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
+                r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
+    }
+    fputc('\n', f);
+}
+
+/* What there is to tell of a variant beyond its row, under its name. */
+static void gr_md_variant(FILE *f, const gr_var_result *r)
+{
+    char detail[GR_DETAIL_MAX];
+    gr_var_detail(r, detail, sizeof detail);
+    if (!gr_var_has_notes(r, detail)) return;
+    fprintf(f, "### %s\n\n", r->name);
+    if (detail[0]) gr_md_block(f, detail);
+    gr_write_diagnosis(f, &r->diag);
+    if (gr_sanv_found(r->san_state)) {
+        fprintf(f, "compute-sanitizer:\n\n");
+        gr_md_block(f, r->san);
+    }
+    if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
+    if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
+    fputc('\n', f);
 }
 
 void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
@@ -234,46 +169,15 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             continue;
         }
         if (ch->self_check) fprintf(f, "> Correctness here is your program's own check (no reference available).\n\n");
-        fprintf(f, "| variant | result | correctness | sanitizer | time vs reference | points |\n");
-        fprintf(f, "|---|---|---|---|---|---|\n");
-        for (int v = 0; v < ch->n_v; v++) {
-            const gr_var_result *r = &ch->v[v];
-            char perf[64] = "-";
-            if (r->perf_ran && r->ratio > 0)
-                snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
-            else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
-            const char *san = !gr_sanv_ran(r->san_state)           ? "-"
-                              : gr_sanv_found(r->san_state)          ? "finding"
-                              : r->san_state == GR_SANV_UNFINISHED ? "not checked"
-                                                                     : "clean";
-            fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
-                    r->caught ? " (caught)" : "", r->correct_pts,
-                    r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
-        }
-        fputc('\n', f);
+        gr_md_table(f, ch);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
-        /* A sanitizer run that did not finish costs its points: say why, once (it covered every variant). */
-        for (int v = 0; v < ch->n_v; v++)
-            if (ch->v[v].san_state == GR_SANV_UNFINISHED) {
-                fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
-                gr_md_block(f, ch->v[v].san);
-                fputc('\n', f);
-                break;
-            }
-        for (int v = 0; v < ch->n_v; v++) {
-            const gr_var_result *r = &ch->v[v];
-            if (!r->detail[0] && !gr_sanv_found(r->san_state) && !r->perf_note[0] && !r->caught && !r->diag.bug) continue;
-            fprintf(f, "### %s\n\n", r->name);
-            if (r->detail[0]) gr_md_block(f, r->detail);
-            gr_write_diagnosis(f, &r->diag);
-            if (gr_sanv_found(r->san_state)) {
-                fprintf(f, "compute-sanitizer:\n\n");
-                gr_md_block(f, r->san);
-            }
-            if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
-            if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
+        int unfinished = gr_ch_san_unfinished(ch); /* costs its points: say why, once */
+        if (unfinished >= 0) {
+            fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
+            gr_md_block(f, ch->v[unfinished].san);
             fputc('\n', f);
         }
+        for (int v = 0; v < ch->n_v; v++) gr_md_variant(f, &ch->v[v]);
     }
 }
 
@@ -285,18 +189,9 @@ static json_t *gr_gs_test(const char *name, double score, double max, const char
     json_object_set_new(t, "score", json_real(score));
     json_object_set_new(t, "max_score", json_real(max));
     json_object_set_new(t, "status", json_string(score >= max ? "passed" : "failed"));
-    json_object_set_new(t, "output", json_string(output ? output : ""));
+    json_object_set_new(t, "output", gr_jstr(output));
     json_object_set_new(t, "visibility", json_string("visible"));
     return t;
-}
-
-/* jansson refuses invalid UTF-8: student text (compiler logs, program output) is made valid first. */
-json_t *gr_jstr(const char *s)
-{
-    char *c = gr_utf8_clean(s ? s : "");
-    json_t *j = json_string(c);
-    free(c);
-    return j;
 }
 
 /* A submission that was not graded must not give the LMS a score. Gradescope's autograder
@@ -348,35 +243,26 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
             for (int v = 0; v < ch->n_v; v++) {
                 snprintf(name, sizeof name, "Chapter %d / %s", ch->number, ch->v[v].name);
-                json_t *t = gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o));
-                json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
-                json_array_append_new(tests, t);
+                json_array_append_new(tests, gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o)));
             }
             gr_str_free(&o);
             continue;
         }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            const char *correct_text = gr_caught_costs_correct(r->caught) ? r->caught_note
-                                       : r->detail[0]                      ? r->detail
-                                                                           : gr_verdict_name(r->verdict);
-            struct {
-                const char *what;
-                double got, max;
-                const char *text;
-            } parts[3] = {{"correctness", r->correct_pts, r->rub.correct, correct_text},
-                          {"sanitizer", r->san_pts, r->rub.sanitizer, r->san},
-                          {"performance", r->perf_pts, r->rub.perf, r->caught ? r->caught_note : r->perf_note}};
-            for (int k = 0; k < 3; k++) {
-                if (parts[k].max <= 0) continue;
-                snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, parts[k].what);
-                json_t *t = gr_gs_test(name, parts[k].got, parts[k].max, "");
+            char detail[GR_DETAIL_MAX];
+            gr_var_detail(r, detail, sizeof detail);
+            static const char *const what[3] = {"correctness", "sanitizer", "performance"};
+            const double got[3] = {r->correct_pts, r->san_pts, r->perf_pts};
+            const double max[3] = {r->rub.correct, r->rub.sanitizer, r->rub.perf};
+            for (int k = GR_PART_CORRECT; k <= GR_PART_PERF; k++) {
+                if (max[k] <= 0) continue;
+                snprintf(name, sizeof name, "Chapter %d / %s / %s", ch->number, r->name, what[k]);
                 gr_str o = {0};
-                if (k == 0 && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
-                gr_str_add(&o, parts[k].text);
-                json_object_set_new(t, "output", gr_jstr(gr_str_c(&o)));
+                if (k == GR_PART_CORRECT && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
+                gr_str_add(&o, gr_var_part_why(r, (gr_part)k, detail));
+                json_array_append_new(tests, gr_gs_test(name, got[k], max[k], gr_str_c(&o)));
                 gr_str_free(&o);
-                json_array_append_new(tests, t);
             }
         }
     }
@@ -428,10 +314,10 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
             json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
             json_object_set_new(x, "sanitizer_finding", json_boolean(gr_sanv_found(r->san_state)));
             json_object_set_new(x, "sanitizer", gr_jstr(r->san));
-            json_object_set_new(x, "time_ratio", r->perf_ran && r->ratio > 0 ? json_real(r->ratio) : json_null());
+            json_object_set_new(x, "time_ratio", gr_var_ratio(r) > 0 ? json_real(r->ratio) : json_null());
             /* % of the speed of light, the reference's and the student's (same work: its times' ratio) */
             json_object_set_new(x, "ref_sol_pct", r->ref_sol_pct > 0 ? json_real(r->ref_sol_pct) : json_null());
-            json_object_set_new(x, "sol_pct", r->ref_sol_pct > 0 && r->ratio > 0 ? json_real(r->ref_sol_pct / r->ratio) : json_null());
+            json_object_set_new(x, "sol_pct", gr_var_sol_pct(r) > 0 ? json_real(gr_var_sol_pct(r)) : json_null());
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));

@@ -1,139 +1,16 @@
 /*
- * report.h — what grading produces: the per-submission results model, the terminal table,
- * feedback.md (what the student reads), results.json in the Gradescope autograder schema, grading.json
- * (the details: seeds to replay, per-chapter scores), and for a class grades.csv (RFC 4180) and a
- * summary. JSON is written with jansson.
+ * report.h — the writers: each renders a gr_sub_result (results.h) and decides nothing. The terminal table,
+ * feedback.md (what the student reads; its sentences of correctness from prose.h), results.json in the
+ * Gradescope autograder schema, grading.json (the details: seeds to replay, per-chapter scores; course/ reads
+ * it for the class's grades.csv and pages). JSON is written with jansson.
  */
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
 #include <jansson.h>
 
-#include "compare.h"
-#include "diagnose.h"
-#include "rubric.h"
-
-/* What a grading is: the course's, or the student's practice run of their own code (--check);
- * gr_mode_name() gives the word reports and JSON use. */
-typedef enum { GR_MODE_GRADE, GR_MODE_CHECK } gr_mode;
-static inline const char *gr_mode_name(gr_mode m) { return m == GR_MODE_CHECK ? "check" : "grade"; }
-
-/* What compute-sanitizer said of a variant. Scored runs (the correct variants): clean, a finding, or no
- * verdict (the tool did not finish: no points, never shown as clean); a finding outranks no verdict.
- * A failing variant is run once more for feedback only (evidence.c): a finding there scores nothing. */
-typedef enum { GR_SANV_NOT_RUN, GR_SANV_CLEAN, GR_SANV_UNFINISHED, GR_SANV_FINDING, GR_SANV_FEEDBACK_FINDING } gr_san_verdict;
-static inline int gr_sanv_ran(gr_san_verdict s) { return s == GR_SANV_CLEAN || s == GR_SANV_UNFINISHED || s == GR_SANV_FINDING; }
-static inline int gr_sanv_found(gr_san_verdict s) { return s == GR_SANV_FINDING || s == GR_SANV_FEEDBACK_FINDING; }
-
-/* A variant's verdict; gr_verdict_name() gives the word reports and JSON use. */
-typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL } gr_verdict;
-const char *gr_verdict_name(gr_verdict v);
-
-/* A chapter's state in a grading; gr_ch_status_name() gives the words reports and JSON use. */
-typedef enum { GR_CH_GRADED, GR_CH_MISSING, GR_CH_NOT_GRADABLE, GR_CH_BUILD_FAILED, GR_CH_GRADER_ERROR, GR_CH_NO_GPU } gr_ch_status;
-const char *gr_ch_status_name(gr_ch_status s);
-/* The state named by its word, or -1. */
-int gr_ch_status_parse(const char *s);
-
-typedef struct {
-    char name[64];
-    gr_variant_rubric rub;          /* its points (zero if the rubric does not list it) */
-    gr_verdict verdict;
-    double correct_pts, perf_pts, san_pts;
-    char detail[1400];              /* correctness feedback: first mismatch, count, pattern, hint */
-    char san[700];                  /* sanitizer: "clean", the first finding, or why not run */
-    gr_san_verdict san_state;
-    int perf_ran;
-    double stu_ms, ref_ms, ratio;
-    double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
-    char perf_note[300];
-    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/caught.h) */
-    char caught_note[600];          /* one sentence per finding, for the student */
-    gr_diag_ev ev;                  /* what correctness, the sanitizer and perf saw (diagnose.h) */
-    gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
-} gr_var_result;
-
-typedef struct {
-    int number;
-    char dir[128];
-    gr_ch_status status;
-    char reason[600];
-    char outside[300];              /* edits outside the TODO regions (ignored) */
-    char *compile_log;              /* head + tail */
-    int self_check;                 /* check mode without a reference: verdicts are the program's own */
-    gr_var_result v[GR_MAX_VAR];
-    int n_v;
-    double score, max;
-    char perf_note[400];
-    double wall_s;
-    struct {
-        const char *name; /* the pipeline's step (pipeline.c), a static string */
-        double s;         /* its wall time: where a chapter's seconds went (grading.json "steps") */
-    } step[12];
-    int n_step;
-} gr_ch_result;
-
-/* A submission's state (grading.json "status"). One that is not GR_SUB_GRADED was not graded: no score
- * for it anywhere (results.json, grades.csv), the reason in its `error`, and the next class run grades
- * it again (roster.c). A chapter the student failed (missing, not gradable, build failed) is graded: 0. */
-typedef enum {
-    GR_SUB_GRADED,
-    GR_SUB_NOT_GRADED,              /* the reference failed, the grader broke, the submission could not be read */
-    GR_SUB_NO_GPU,                  /* no usable GPU for what needs one */
-    GR_SUB_GRADER_CRASHED,          /* the grader's process for it died (grade --class records it) */
-    GR_SUB_STATUS_N
-} gr_sub_status;
-const char *gr_sub_status_name(gr_sub_status s);
-/* The state named by its word, or -1. */
-int gr_sub_status_parse(const char *s);
-
-/* The grader's exit codes: the one list (grade --help prints it; README.md and handouts/instructor/guide.md
- * show it row for row, tests/test_not_graded.c checks that they say the same). make's grading targets end
- * with "Error N", N this code (make itself then exits 2; mk/grader.mk). */
-typedef enum {
-    GR_EXIT_OK = 0,                 /* every submission graded (what a student got wrong is a grade) */
-    GR_EXIT_NOT_GRADED = 1,         /* a submission or class entry not graded: no score written for it */
-    GR_EXIT_USAGE = 2,              /* bad command line or rubric, not the workbook's root: nothing graded */
-    GR_EXIT_REFUSED = 3,            /* refused before any student code ran (isolation, random seeds) */
-    GR_EXIT_CLUSTER = 4,            /* ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv */
-    GR_EXIT_IO = 5,                 /* the output folder or a report could not be written */
-    GR_EXIT_NO_GPU = 6,             /* no usable GPU: what needs one was not graded, no score written */
-    GR_EXIT_CHECK_FINDINGS = 7,     /* make check without a GPU: what needs none found something (check.h) */
-    GR_EXIT_CHECK_CLEAN = 8,        /* make check without a GPU: what needs none found nothing; the GPU part not run */
-    GR_EXIT_N
-} gr_exit;
-/* One line: what the code means (grade --help). */
-const char *gr_exit_meaning(gr_exit e);
-/* The code of one submission's state. */
-gr_exit gr_exit_of(gr_sub_status s);
-/* The code of a class: entries not graded (of which for want of a GPU), and whether a report or
- * grades.csv could not be written. No GPU only when every entry not graded lacked one. */
-gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed);
-
-typedef struct {
-    char student[128];
-    gr_mode mode;
-    unsigned long long seeds[8];
-    int n_seeds;
-    gr_ch_result ch[GR_MAX_CH];
-    int n_ch;
-    double score, max, wall_s;
-    double prepare_s;               /* the builds, and the sanitizer probe beside them, before the chapters' steps */
-    char isolation[800];            /* how student code was isolated, the sanitizer's way on this host included */
-    double budget_s;                /* GPU-holding seconds this submission's runs used (budget.h) */
-    char error[400];                /* set when the submission could not be graded at all */
-    gr_sub_status status;           /* GR_SUB_GRADER_CRASHED where class.c records a crash; else see gr_sub_judge */
-} gr_sub_result;
-
-void gr_sub_totals(gr_sub_result *s);
-
-/* Whether the submission was graded, from what grading recorded (s->error, each chapter's status; a
- * status already GR_SUB_GRADER_CRASHED is kept), and why not in why: s->error, else the first chapter
- * that could not be graded; never empty when not graded. Every report writer asks this. */
-gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len);
-
-/* A JSON string of arbitrary bytes (invalid UTF-8 replaced). */
-json_t *gr_jstr(const char *s);
+#include "jsonfield.h"
+#include "results.h"
 
 /* ---------------------------------------------------------------- terminal table */
 void gr_print_table(FILE *f, const gr_sub_result *s);
@@ -153,7 +30,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s);
 /* A grading.json (jansson object) whose grading could not run or was refused: its "status" is not
  * "graded" (gr_sub_status); in a file without one, an error and no chapter graded, or a chapter that is
  * "grader error" or "no GPU". Such a student gets an empty grade with the reason in grades.csv (never
- * 0.00) and is graded again on the next run, without --force (roster.h gr_roster_pending). */
+ * 0.00) and is graded again on the next run, without --force (course/roster.h gr_roster_pending). */
 int gr_grading_not_run(const json_t *g);
 
 #endif /* GR_REPORT_H */

@@ -5,6 +5,7 @@
 #include "gpu.h"
 #include "submission.h"
 #include "correctness.h"
+#include "jsonfield.h"
 
 /* ---------------------------------------------------------------- sanitizer */
 /* The rubric's index of a chapter (the probe's times are kept in that order). */

@@ -7,6 +7,7 @@
 #include "wbrubric.h"
 
 #include "regions.h"
+#include "prose.h"
 #include "report.h"
 #include "grades.h"
 #include "correctness.h"
@@ -270,7 +271,7 @@ Test(grading_compare, a_shifted_result_is_recognised_even_with_a_hole)
     cr_assert_eq(c.shift, -1);
     cr_assert_eq(c.poison, 1u);
     char pat[300], hint[300];
-    gr_pattern_text(&ch, &c, pat, sizeof pat, hint, sizeof hint);
+    gr_pattern_text(ch.tile, &c, pat, sizeof pat, hint, sizeof hint);
     cr_assert(strstr(pat, "shifted by -1"), "%s", pat);
     cr_assert(strstr(hint, "off-by-one"), "%s", hint);
     free(a);
@@ -420,8 +421,10 @@ static void sample(gr_sub_result *s)
     snprintf(v->name, sizeof v->name, "vector");
     v->rub = (gr_variant_rubric){.name = "vector", .correct = 2, .perf = 2, .sanitizer = 1};
     v->verdict = GR_V_WRONG;
-    /* student-controlled text: backticks, invalid UTF-8, quotes */
-    snprintf(v->detail, sizeof v->detail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
+    /* student-controlled text (what the program printed on stderr): backticks, invalid UTF-8, quotes */
+    v->seen.lost = GR_LOST_RAN;
+    snprintf(v->seen.lost_how, sizeof v->seen.lost_how, "exited with code 1");
+    snprintf(v->seen.lost_tail, sizeof v->seen.lost_tail, "first mismatch ```` \xff\xfe \"quoted\"\nHint: x");
     b->number = 2;
     snprintf(b->dir, sizeof b->dir, "02-adjdiff");
     b->status = GR_CH_BUILD_FAILED;
@@ -638,22 +641,24 @@ Test(grading_sanitizer, no_summary_means_the_tool_did_not_finish)
     cr_assert_eq(rep.found_summary, 0);
 }
 
-/* The dump runs' JSON lines (grading/correctness.c): a line that says its variant wrote an input gives the
- * feedback's sentence; a clean line, another variant or size, or no lines give nothing. */
+/* The dump runs' JSON lines (grading/correctness.c): a line that says its variant wrote an input names it
+ * and where; a clean line, another variant or size, or no lines give nothing. */
 Test(grading_correctness, a_line_that_wrote_its_input_names_it)
 {
     const char *text = "{\"variant\":\"global\",\"size\":\"257\",\"verdict\":\"FAIL\",\"" WB_JSON_INPUT_WRITTEN
                        "\":3,\"" WB_JSON_INPUT_WRITTEN_NAME "\":\"input 0\"}\n"
                        "{\"variant\":\"global\",\"size\":\"2\",\"verdict\":\"PASS\"}\n"
                        "{\"variant\":\"vector\",\"size\":\"257\",\"verdict\":\"PASS\"}\n";
-    char err[200], detail[300] = "";
+    char err[200];
+    wb_row row;
     json_t *lines = wb_jsonl_parse(text, strlen(text), err, sizeof err);
     cr_assert_not_null(lines, "%s", err);
-    cr_assert_eq(gr_rows_input_written(lines, "global", "257", detail, sizeof detail), 1);
-    cr_assert_str_eq(detail, "writes its input: input 0 changed at element 3 (inputs are read-only)");
-    cr_assert_eq(gr_rows_input_written(lines, "global", "2", detail, sizeof detail), 0, "a clean line");
-    cr_assert_eq(gr_rows_input_written(lines, "vector", "257", detail, sizeof detail), 0, "another variant");
-    cr_assert_eq(gr_rows_input_written(lines, "global", "31", detail, sizeof detail), 0, "no line of that size");
-    cr_assert_eq(gr_rows_input_written(NULL, "global", "257", detail, sizeof detail), 0, "no lines at all");
+    cr_assert_eq(gr_rows_input_written(lines, "global", "257", &row), 1);
+    cr_assert_str_eq(row.input_written_name, "input 0");
+    cr_assert_eq(row.input_written, 3);
+    cr_assert_eq(gr_rows_input_written(lines, "global", "2", &row), 0, "a clean line");
+    cr_assert_eq(gr_rows_input_written(lines, "vector", "257", &row), 0, "another variant");
+    cr_assert_eq(gr_rows_input_written(lines, "global", "31", &row), 0, "no line of that size");
+    cr_assert_eq(gr_rows_input_written(NULL, "global", "257", &row), 0, "no lines at all");
     json_decref(lines);
 }

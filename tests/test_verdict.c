@@ -1,9 +1,9 @@
-/* A variant's verdict (grading/correctness.h gr_verdict_decide) over every case, as a judge's verdict
+/* A variant's verdict (grading/results.h gr_verdict_decide) over every case, as a judge's verdict
  * function is tested on its own; and which variants the later steps run on (gr_var_sanitized,
  * gr_var_feedback_sanitized): pure decisions, no program run. */
 #include "wbtest.h"
 
-#include "correctness.h"
+#include "results.h"
 
 /* Against the reference: 2 seeds x 3 sizes = 6 comparisons. */
 static gr_verdict judge(int bad, int todo, int failed, int timed_out, int crashed)

@@ -1,0 +1,209 @@
+/*
+ * results.h — the results model at the bottom of the grader: what a grading found (a variant's verdict,
+ * its points and the facts behind them, a chapter's and a submission's state) and the judgments made on
+ * it alone (the verdict, the scores, graded or not, the exit code, the words of each state). Pure: no
+ * runs, no files; every report writer (report.h) renders a gr_sub_result and decides nothing.
+ * Tested in tests/test_verdict.c and tests/test_judge.c.
+ */
+#ifndef GR_RESULTS_H
+#define GR_RESULTS_H
+
+#include <stddef.h>
+
+#include "caught.h"
+#include "diagnose.h"
+#include "rubric.h"
+
+/* What a grading is: the course's, or the student's practice run of their own code (--check);
+ * gr_mode_name() gives the word reports and JSON use. */
+typedef enum { GR_MODE_GRADE, GR_MODE_CHECK } gr_mode;
+static inline const char *gr_mode_name(gr_mode m) { return m == GR_MODE_CHECK ? "check" : "grade"; }
+
+/* What compute-sanitizer said of a variant. Scored runs (the correct variants): clean, a finding, or no
+ * verdict (the tool did not finish: no points, never shown as clean); a finding outranks no verdict.
+ * A failing variant is run once more for feedback only (evidence.c): a finding there scores nothing. */
+typedef enum { GR_SANV_NOT_RUN, GR_SANV_CLEAN, GR_SANV_UNFINISHED, GR_SANV_FINDING, GR_SANV_FEEDBACK_FINDING } gr_san_verdict;
+static inline int gr_sanv_ran(gr_san_verdict s) { return s == GR_SANV_CLEAN || s == GR_SANV_UNFINISHED || s == GR_SANV_FINDING; }
+static inline int gr_sanv_found(gr_san_verdict s) { return s == GR_SANV_FINDING || s == GR_SANV_FEEDBACK_FINDING; }
+
+/* A variant's verdict; gr_verdict_name() gives the word reports and JSON use. */
+typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL } gr_verdict;
+const char *gr_verdict_name(gr_verdict v);
+
+/* What a variant's runs came to, all a verdict depends on. */
+typedef struct {
+    int self;              /* the program's own verdicts (the practice run without a reference) */
+    int runs_expected;     /* self: the (seed, size) rows a complete run reports */
+    int runs_total;        /* comparisons made (self: rows seen) */
+    int runs_bad;          /* of which wrong: a mismatch, missing, or a written input (self: not PASS) */
+    int runs_todo;         /* of which the untouched poison of a TODO (self: rows that said TODO) */
+    int failed;            /* a run that left results missing ended badly (then: how) */
+    int timed_out, crashed;
+} gr_verdict_facts;
+
+/* The verdict: PASS when nothing was wrong; TODO when every run was the untouched poison; a run that
+ * ended badly names how (TIMEOUT before CRASH before ERROR); else WRONG. Self: SELF_PASS only when every
+ * row came and passed; TODO when every row seen said so; else SELF_FAIL. */
+gr_verdict gr_verdict_decide(const gr_verdict_facts *f);
+
+/* A chapter's state in a grading; gr_ch_status_name() gives the words reports and JSON use. */
+typedef enum { GR_CH_GRADED, GR_CH_MISSING, GR_CH_NOT_GRADABLE, GR_CH_BUILD_FAILED, GR_CH_GRADER_ERROR, GR_CH_NO_GPU } gr_ch_status;
+const char *gr_ch_status_name(gr_ch_status s);
+/* The state named by its word, or -1. */
+int gr_ch_status_parse(const char *s);
+/* A chapter the grader could not grade (one the student failed is graded: 0). */
+int gr_ch_not_graded(gr_ch_status s);
+
+/* How the first of a variant's runs that left results missing ended. */
+typedef enum { GR_LOST_NONE, GR_LOST_RAN, GR_LOST_NO_BUDGET } gr_lost_kind;
+
+/* What correctness saw of a variant: the facts its feedback is made of (prose.h composes the sentences). */
+typedef struct {
+    int self;                       /* the program's own verdicts (the practice run without a reference) */
+    int runs_bad, runs_total;
+    char sizes_bad[200];            /* the sizes with a wrong run, in the order seen */
+    gr_lost_kind lost;
+    char lost_how[200];             /* GR_LOST_RAN: the sandbox's words; GR_LOST_NO_BUDGET: what was spent */
+    char lost_tail[400];            /* GR_LOST_RAN: the program's last lines on stderr */
+    int mismatch;                   /* the most telling wrong run (the largest size): its seed, size, comparison */
+    unsigned long long seed;
+    char size[48];
+    gr_cmp cmp;
+    int wrote_input;                /* a run wrote an input: which, at which element, at which seed and size */
+    char input_name[32];
+    long long input_at;
+    unsigned long long input_seed;
+    char input_size[48];
+    char self_row[16];              /* self: the first failing row's verdict word, at size and seed above */
+} gr_var_facts;
+
+typedef struct {
+    char name[64];
+    gr_variant_rubric rub;          /* its points (zero if the rubric does not list it) */
+    gr_verdict verdict;
+    double correct_pts, perf_pts, san_pts;
+    gr_var_facts seen;              /* what correctness saw: the feedback's facts */
+    char san[700];                  /* sanitizer: "clean", the first finding, or why not run */
+    gr_san_verdict san_state;
+    int perf_ran;
+    double stu_ms, ref_ms, ratio;
+    double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
+    char perf_note[300];
+    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/caught.h) */
+    char caught_note[600];          /* one sentence per finding, for the student */
+    gr_diag_ev ev;                  /* what correctness, the sanitizer and perf saw (diagnose.h) */
+    gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
+} gr_var_result;
+
+/* A variant's points: earned, and the most it could earn (its rubric's). */
+double gr_var_score(const gr_var_result *v);
+double gr_var_max(const gr_var_result *v);
+/* The time ratio to the reference where the benchmark measured one, else 0. */
+double gr_var_ratio(const gr_var_result *v);
+/* The student's % of the speed of light: the reference's over the time ratio (same work), else 0. */
+double gr_var_sol_pct(const gr_var_result *v);
+
+/* How sure a diagnosis is, which the feedback's wording follows: nothing to say, only what was seen (no rule
+ * named a class, or slow without a measured cause), a cause measured by the counters, a likely bug. */
+typedef enum { GR_DIAG_SAYS_NOTHING, GR_DIAG_SEEN, GR_DIAG_MEASURED, GR_DIAG_LIKELY } gr_diag_claim;
+gr_diag_claim gr_diag_claim_of(gr_bug b);
+
+/* A variant's points come in parts, each scored apart (results.json has a test per part). */
+typedef enum { GR_PART_CORRECT, GR_PART_SANITIZER, GR_PART_PERF } gr_part;
+/* The fact that explains a part's points. Correctness: a finding that costs them, else what correctness saw
+ * (detail: prose.h's, "" none), else the verdict's word; performance: any finding, else the benchmark's
+ * note; the sanitizer: its line. */
+const char *gr_var_part_why(const gr_var_result *r, gr_part p, const char *detail);
+/* Whether there is more to tell of a variant than its row (detail as above). */
+int gr_var_has_notes(const gr_var_result *r, const char *detail);
+/* From the verdict correctness left: a scored sanitizer run is for a correct variant only. */
+int gr_var_sanitized(const gr_var_result *r);
+/* The feedback's sanitizer run (evidence.c): a failing variant, not one that hit its time limit (under
+ * the tool it would only hang again, slower), not one whose finding is known already. */
+int gr_var_feedback_sanitized(const gr_var_result *r);
+/* The variant failed: wrong, crashed, timed out or errored. */
+int gr_var_failed(const gr_var_result *r);
+
+typedef struct {
+    int number;
+    char dir[128];
+    gr_ch_status status;
+    char reason[600];
+    char outside[300];              /* edits outside the TODO regions (ignored) */
+    char *compile_log;              /* head + tail */
+    int self_check;                 /* check mode without a reference: verdicts are the program's own */
+    gr_var_result v[GR_MAX_VAR];
+    int n_v;
+    double score, max;
+    char perf_note[400];
+    double wall_s;
+    struct {
+        const char *name; /* the pipeline's step (pipeline.c), a static string */
+        double s;         /* its wall time: where a chapter's seconds went (grading.json "steps") */
+    } step[12];
+    int n_step;
+} gr_ch_result;
+
+/* The first variant whose sanitizer run did not finish (one run covers every variant), or -1. */
+int gr_ch_san_unfinished(const gr_ch_result *ch);
+
+/* A submission's state (grading.json "status"). One that is not GR_SUB_GRADED was not graded: no score
+ * for it anywhere (results.json, grades.csv), the reason in its `error`, and the next class run grades
+ * it again (roster.c). A chapter the student failed (missing, not gradable, build failed) is graded: 0. */
+typedef enum {
+    GR_SUB_GRADED,
+    GR_SUB_NOT_GRADED,              /* the reference failed, the grader broke, the submission could not be read */
+    GR_SUB_NO_GPU,                  /* no usable GPU for what needs one */
+    GR_SUB_GRADER_CRASHED,          /* the grader's process for it died (grade --class records it) */
+    GR_SUB_STATUS_N
+} gr_sub_status;
+const char *gr_sub_status_name(gr_sub_status s);
+/* The state named by its word, or -1. */
+int gr_sub_status_parse(const char *s);
+
+/* The grader's exit codes: the one list (grade --help prints it; README.md and handouts/instructor/guide.md
+ * show it row for row, tests/test_not_graded.c checks that they say the same). make's grading targets end
+ * with "Error N", N this code (make itself then exits 2; mk/grader.mk). */
+typedef enum {
+    GR_EXIT_OK = 0,                 /* every submission graded (what a student got wrong is a grade) */
+    GR_EXIT_NOT_GRADED = 1,         /* a submission or class entry not graded: no score written for it */
+    GR_EXIT_USAGE = 2,              /* bad command line or rubric, not the workbook's root: nothing graded */
+    GR_EXIT_REFUSED = 3,            /* refused before any student code ran (isolation, random seeds) */
+    GR_EXIT_CLUSTER = 4,            /* ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv */
+    GR_EXIT_IO = 5,                 /* the output folder or a report could not be written */
+    GR_EXIT_NO_GPU = 6,             /* no usable GPU: what needs one was not graded, no score written */
+    GR_EXIT_CHECK_FINDINGS = 7,     /* make check without a GPU: what needs none found something (check.h) */
+    GR_EXIT_CHECK_CLEAN = 8,        /* make check without a GPU: what needs none found nothing; the GPU part not run */
+    GR_EXIT_N
+} gr_exit;
+/* One line: what the code means (grade --help). */
+const char *gr_exit_meaning(gr_exit e);
+/* The code of one submission's state. */
+gr_exit gr_exit_of(gr_sub_status s);
+/* The code of a class: entries not graded (of which for want of a GPU), and whether a report or
+ * grades.csv could not be written. No GPU only when every entry not graded lacked one. */
+gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed);
+
+typedef struct {
+    char student[128];
+    gr_mode mode;
+    unsigned long long seeds[8];
+    int n_seeds;
+    gr_ch_result ch[GR_MAX_CH];
+    int n_ch;
+    double score, max, wall_s;
+    double prepare_s;               /* the builds, and the sanitizer probe beside them, before the chapters' steps */
+    char isolation[800];            /* how student code was isolated, the sanitizer's way on this host included */
+    double budget_s;                /* GPU-holding seconds this submission's runs used (budget.h) */
+    char error[400];                /* set when the submission could not be graded at all */
+    gr_sub_status status;           /* GR_SUB_GRADER_CRASHED where class.c records a crash; else see gr_sub_judge */
+} gr_sub_result;
+
+void gr_sub_totals(gr_sub_result *s);
+
+/* Whether the submission was graded, from what grading recorded (s->error, each chapter's status; a
+ * status already GR_SUB_GRADER_CRASHED is kept), and why not in why: s->error, else the first chapter
+ * that could not be graded; never empty when not graded. Every report writer asks this. */
+gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len);
+
+#endif /* GR_RESULTS_H */
