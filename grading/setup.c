@@ -1,6 +1,7 @@
 /* setup.c — see setup.h. */
 #define _GNU_SOURCE 1
 #include "setup.h"
+#include "report.h"
 
 #include <sys/random.h>
 
