@@ -120,12 +120,11 @@ class20() {
     local m=build/mutants-slow c="$out/class20" start
     [ -f "$m/mutants.json" ] || ./build/mutate --out "$m" > "$out/class-mutate.log" 2>&1
     rm -rf "$c" && mkdir -p "$c"
-    python3 - "$m" << 'EOF' | head -16 | while read -r id; do cp -r "$m/subs-perf/$id" "$c/"; done
+    python3 - "$m" << 'EOF' | while read -r id; do cp -r "$m/subs-perf/$id" "$c/"; done
 import json, sys
 ms = json.load(open(sys.argv[1] + "/mutants.json"))
 ms = ms["mutants"] if isinstance(ms, dict) else ms
-for x in ms:
-    if x.get("perf") and x.get("label") != "none": print(x["id"])
+print("\n".join([x["id"] for x in ms if x.get("perf") and x.get("label") != "none"][:16]))
 EOF
     for i in $(seq "${CLASS_REFS:-4}"); do cp -r solutions "$c/ref$i"; done
     start=$(now_ms)
