@@ -8,19 +8,13 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
     /* o.box: bubblewrap as probed once (gr_iso_setup), no run probes it again */
     *c = (gr_cmd){.o = {.workdir = workdir, .timeout_s = timeout, .cpu_s = x->rub.cpu_s, .fsize = x->rub.file_bytes,
                         .disk = x->rub.disk_bytes, .nproc = x->rub.nproc, .out_cap = x->rub.out_cap, .gpu = gpu,
-                        .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid},
-                  .lock = s->lock, .budget = s->budget, .iso = &x->iso, .quiet = x->quiet};
+                        .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
+                        .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
+                  .lock = s->lock, .budget = s->budget, .iso = &x->iso, .quiet = x->quiet,
+                  .env = {gpu ? c->env_gpu : NULL}, .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
     char id[32];
     gr_gpu_id(x->gpu, id, sizeof id);
     snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
-    if (gpu) c->env[0] = c->env_gpu;
-    c->o.env = c->env;
-    int h = 0;
-    c->hide[h++] = x->root;
-    if (s->hide_sub[0]) c->hide[h++] = s->hide_sub;
-    c->o.hide = c->hide;
-    c->o.ro_paths = c->ro;
-    c->o.argv = c->argv;
 }
 
 void gr_arg(gr_cmd *c, const char *fmt, ...)

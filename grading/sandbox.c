@@ -255,20 +255,6 @@ gr_run_end gr_run_end_of(const gr_run_result *r)
     return GR_END_EXITED;
 }
 
-const char *gr_run_end_name(gr_run_end e)
-{
-    switch (e) {
-    case GR_END_NOT_STARTED: return "not started";
-    case GR_END_TIMED_OUT: return "timed out";
-    case GR_END_DISK: return "disk limit";
-    case GR_END_FSIZE: return "file size limit";
-    case GR_END_CPU: return "CPU time limit";
-    case GR_END_CRASHED: return "crashed";
-    case GR_END_EXITED: break;
-    }
-    return "exited";
-}
-
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len)
 {
     switch (gr_run_end_of(r)) {

@@ -151,7 +151,6 @@ typedef struct {
  * wall_s from the facts (the rest of *r is left as it is). */
 void gr_run_decode(const gr_run_facts *f, gr_run_result *r);
 gr_run_end gr_run_end_of(const gr_run_result *r);
-const char *gr_run_end_name(gr_run_end e);
 
 /* One line saying how the run ended, for reports. */
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len);

@@ -247,12 +247,15 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                  "with the course files closed (sanitizer_without_bubblewrap: isolated)",
                  why);
         break;
-    case GR_SAN_SKIP:
+    case GR_SAN_SKIP: {
+        const char *note = !f.bwrap             ? ""
+                           : f.fallback_skip    ? " (sanitizer_without_bubblewrap: skip)"
+                           : !f.root            ? " (outside bubblewrap only root can keep the course files closed)"
+                                                : "";
         snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
-                 f.bwrap && !f.fallback_skip && !f.root ? " (outside bubblewrap only root can keep the course files closed)"
-                 : f.bwrap && f.fallback_skip           ? " (sanitizer_without_bubblewrap: skip)"
-                                                        : "");
+                 note);
         break;
+    }
     }
 }
 
@@ -309,9 +312,9 @@ static void gr_san_found(gr_var_result *vr, const char *tool, const char *out, c
 static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, const gr_run_result *r)
 {
     const char *tool = j->ch->tools[t];
-    char d[200], tail[400];
-    gr_run_describe(r, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d, sizeof d);
-    gr_tail_lines(r->err[0] ? r->err : r->out, 3, tail, sizeof tail);
+    const gr_run_opts limit = {.timeout_s = gr_san_limit(j, t)};
+    char d[200];
+    gr_run_describe(r, &limit, d, sizeof d);
     for (int i = 0; i < n; i++) {
         gr_var_result *vr = &j->cr->v[idx[i]];
         int alone = -2;
@@ -319,18 +322,14 @@ static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, c
         if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, tool, vr->name, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
         if (alone != 0) vr->san_pts = 0;
-        if (alone < 0) {
-            if (vr->san_state != GR_SANV_FINDING) vr->san_state = GR_SANV_UNFINISHED;
-            char d1[200], t1[400]; /* its own run alone: its own words; else the shared run's */
-            snprintf(d1, sizeof d1, "%s", d);
-            snprintf(t1, sizeof t1, "%s", tail);
-            if (one.how[0]) {
-                gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d1, sizeof d1);
-                gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
-            }
-            if (vr->san_state != GR_SANV_FINDING)
-                snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", tool, d1,
-                         n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
+        if (alone < 0 && vr->san_state != GR_SANV_FINDING) {
+            vr->san_state = GR_SANV_UNFINISHED;
+            const gr_run_result *own = one.how[0] ? &one : r; /* its own run alone: its own words */
+            char d1[200], t1[400];
+            gr_run_describe(own, &limit, d1, sizeof d1);
+            gr_tail_lines(own->err && own->err[0] ? own->err : own->out ? own->out : "", 3, t1, sizeof t1);
+            snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", tool, d1,
+                     n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
         }
         if (one.how[0]) gr_run_result_free(&one);
     }
