@@ -221,7 +221,6 @@ static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
     return GR_STEP_GO;
 }
 
-/* A chapter whose steps all ran: its time, and its build tree removed. */
 static void gr_chapter_done(gr_chapter_run *r, double seconds)
 {
     char path[PATH_MAX + 8];

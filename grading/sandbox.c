@@ -240,8 +240,7 @@ void gr_run_decode(const gr_run_facts *f, gr_run_result *r)
 
 gr_box gr_run_box(const gr_run_opts *o, int switched_off)
 {
-    if (o->no_bwrap || switched_off) return GR_BOX_NO_BWRAP;
-    return o->box;
+    return o->no_bwrap || switched_off ? GR_BOX_NO_BWRAP : o->box;
 }
 
 gr_run_end gr_run_end_of(const gr_run_result *r)
