@@ -22,7 +22,6 @@ static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, siz
     return nvcc[0] ? 0 : -1;
 }
 
-/* ---------------------------------------------------------------- the build's report */
 static void gr_build_fail(gr_build_report *r, gr_ch_status status, const char *fmt, ...)
 {
     r->status = status;
@@ -101,10 +100,8 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
     c.o.out_cap = GR_BUILD_OUT_CAP;
     char *save = NULL;
     for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
-    gr_arg(&c, "-DWB_NO_SOL_LIBS");
-    gr_arg(&c, "-o");
-    gr_arg(&c, "prog");
-    gr_arg(&c, "%s", ch->file);
+    const char *const mid[] = {"-DWB_NO_SOL_LIBS", "-o", "prog", ch->file};
+    for (size_t a = 0; a < sizeof mid / sizeof mid[0]; a++) gr_arg(&c, "%s", mid[a]);
     for (char *t = strtok_r(libs, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
     gr_run_result r;
     char what[64];
@@ -156,7 +153,6 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
     free(spliced);
 }
 
-/* ---------------------------------------------------------------- the program's variants */
 int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,
                             char *why, size_t wlen)
 {
@@ -165,10 +161,8 @@ int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog
     gr_mkdirs(dir, 0755);
     gr_cmd c;
     gr_cmd_init(&c, x, s, dir, x->rub.t_run, 0);
-    gr_arg(&c, "%s", prog);
-    gr_arg(&c, "--list");
-    gr_arg(&c, "--json");
-    gr_arg(&c, "-");
+    const char *const argv[] = {prog, "--list", "--json", "-"};
+    for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     gr_cmd_ro(&c, prog);
     gr_run_result r;
     gr_exec(&c, &r, "list variants");

@@ -3,37 +3,18 @@
 #include "job.h"
 #include "gpu.h"
 
-/* ---------------------------------------------------------------- running programs */
-
 void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu)
 {
-    memset(c, 0, sizeof *c);
-    c->o.workdir = workdir;
-    c->o.timeout_s = timeout;
-    c->o.cpu_s = x->rub.cpu_s;
-    c->o.fsize = x->rub.file_bytes;
-    c->o.disk = x->rub.disk_bytes;
-    c->o.nproc = x->rub.nproc;
-    c->o.out_cap = x->rub.out_cap;
-    c->o.gpu = gpu;
-    c->o.no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP;
-    c->o.box = x->iso.box; /* bubblewrap as probed once (gr_iso_setup): no run probes it again */
-    c->o.gid = s->sub_gid;
-    c->lock = s->lock;
-    c->budget = s->budget;
-    c->iso = &x->iso;
-    c->quiet = x->quiet;
+    /* o.box: bubblewrap as probed once (gr_iso_setup), no run probes it again */
+    *c = (gr_cmd){.o = {.workdir = workdir, .timeout_s = timeout, .cpu_s = x->rub.cpu_s, .fsize = x->rub.file_bytes,
+                        .disk = x->rub.disk_bytes, .nproc = x->rub.nproc, .out_cap = x->rub.out_cap, .gpu = gpu,
+                        .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
+                        .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
+                  .lock = s->lock, .budget = s->budget, .iso = &x->iso, .quiet = x->quiet,
+                  .env = {gpu ? c->env_gpu : NULL}, .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
     char id[32];
     gr_gpu_id(x->gpu, id, sizeof id);
     snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
-    if (gpu) c->env[0] = c->env_gpu;
-    c->o.env = c->env;
-    int h = 0;
-    c->hide[h++] = x->root;
-    if (s->hide_sub[0]) c->hide[h++] = s->hide_sub;
-    c->o.hide = c->hide;
-    c->o.ro_paths = c->ro;
-    c->o.argv = c->argv;
 }
 
 void gr_arg(gr_cmd *c, const char *fmt, ...)
@@ -48,8 +29,6 @@ void gr_arg(gr_cmd *c, const char *fmt, ...)
     c->argv[c->argc] = NULL;
 }
 
-/* A program outside the hidden directories (e.g. the reference in build/) is made visible read-only. */
-/* Makes `path` readable inside bubblewrap (bound again after the hidden directories and the tmpfs /tmp). */
 void gr_cmd_ro(gr_cmd *c, const char *path)
 {
     for (int i = 0; i < 3; i++)
@@ -85,7 +64,6 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     return rc;
 }
 
-/* ---------------------------------------------------------------- whether GPU runs reach the GPU */
 void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work)
 {
     if (s->gpu_way != GR_GPU_UNASKED) return;
@@ -97,15 +75,9 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
         gr_cmd c;
         gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
         c.o.no_bwrap = attempt == 1;
-        gr_arg(&c, "%s", prog);
-        gr_arg(&c, "--variant");
-        gr_arg(&c, "%s", ch->var[0].name);
-        gr_arg(&c, "--size");
-        gr_arg(&c, "%s", ch->edge[0].text);
-        gr_arg(&c, "--reps");
-        gr_arg(&c, "1");
-        gr_arg(&c, "--warmup");
-        gr_arg(&c, "0");
+        const char *const argv[] = {prog, "--variant", ch->var[0].name, "--size", ch->edge[0].text, "--reps", "1",
+                                    "--warmup", "0"};
+        for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
         gr_cmd_ro(&c, prog);
         int used_bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
         gr_run_result r;
@@ -126,7 +98,6 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
     gr_rmtree(dir);
 }
 
-/* The last non-empty lines of a text, for short feedback. */
 void gr_tail_lines(const char *text, int lines, char *out, size_t len)
 {
     size_t n = strlen(text);

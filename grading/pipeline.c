@@ -13,7 +13,6 @@
 #include "sanitize.h"
 #include "submission.h"
 
-
 /* ---------------------------------------------------------------- one chapter: a table of steps */
 /* What a chapter's steps leave for its later steps, all of it without pointers: handed back whole from the
  * process that ran its first steps (gr_grade_chapters). */
@@ -111,11 +110,7 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
             vr->verdict = GR_V_NOT_RUN;
         }
     }
-    if (r->k.npv && gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) {
-        cr->status = GR_CH_GRADER_ERROR;
-        snprintf(cr->reason, sizeof cr->reason, "%s", why);
-    }
-    if (!r->k.npv) {
+    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) {
         cr->status = GR_CH_GRADER_ERROR;
         snprintf(cr->reason, sizeof cr->reason, "%s", why);
     }
@@ -226,7 +221,6 @@ static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
     return GR_STEP_GO;
 }
 
-/* A chapter whose steps all ran: its time, and its build tree removed. */
 static void gr_chapter_done(gr_chapter_run *r, double seconds)
 {
     char path[PATH_MAX + 8];
@@ -367,19 +361,15 @@ static void gr_grade_chapters(gr_sub_run *g)
 static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in, char *sub, gr_sub_result *res)
 {
     int fd = open("/dev/urandom", O_RDONLY);
-    if (fd < 0 || read(fd, &st->salt, sizeof st->salt) != sizeof st->salt) st->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
+    if (fd < 0 || read(fd, &st->salt, sizeof st->salt) != sizeof st->salt)
+        st->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
     if (fd >= 0) close(fd);
-    /* Runs happen in a private temporary tree, not in out_dir: the programs run as nobody and must be
-     * able to reach their directories (0711 all the way), while the random names keep one run from
-     * finding another's files where bubblewrap does not hide them. Reports go to out_dir. */
+    /* Runs happen in a private temporary tree, not in out_dir: as root they go as other users (sandbox.h),
+     * who must pass every folder down to it (a private TMPDIR, ~/tmp at 0700, then gives way to /tmp:
+     * gr_runs_base), while the random names keep one run from finding another's files where bubblewrap
+     * does not hide them. Where no folder will do, say so up front rather than fail every run. */
     char *work = st->work, closed[PATH_MAX];
-    const char *tmp = getenv("TMPDIR");
-    tmp = tmp && *tmp == '/' ? tmp : "/tmp";
-    snprintf(work, sizeof st->work, "%s/wb-grade.XXXXXX", tmp);
-    /* As root the runs go as other users (sandbox.h), who must pass every folder down to the work tree:
-     * /tmp lets them; a private TMPDIR (~/tmp at 0700, or build/tmp of a clone under /root) does not, and
-     * every run would fail with "Permission denied". The work tree then goes in /tmp (it is the grader's
-     * own, closed to all but this submission's runs); only where no such folder exists, say so up front. */
+    const char *tmp = gr_tmpdir();
     const char *base = gr_runs_base(tmp, closed, sizeof closed);
     if (!base) {
         snprintf(res->error, sizeof res->error,
@@ -388,7 +378,7 @@ static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in,
                  tmp, closed);
         return -1;
     }
-    if (base != tmp) snprintf(work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
+    snprintf(work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
     if (!mkdtemp(work)) {
         snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
         return -1;

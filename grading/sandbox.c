@@ -5,6 +5,18 @@
 #include <jansson.h>
 #include <sys/mount.h>
 
+#define GR_NOBODY 65534
+
+typedef struct {
+    char *head;
+    size_t hlen, cap;
+    char tail[GR_TAIL];
+    size_t tlen;                  /* bytes in the ring, ≤ GR_TAIL */
+    size_t tpos;
+    unsigned long long total;
+    int eof;
+} gr_capture;
+
 uid_t gr_run_uid(pid_t pid) { return (uid_t)(GR_RUN_UID_BASE + ((unsigned)pid & 0x3fffffu) * 64u); }
 
 static void gr_capture_add(gr_capture *c, const char *p, size_t n)
@@ -34,6 +46,20 @@ static char *gr_capture_text(gr_capture *c)
     return s.s;
 }
 
+/* The text of /proc/PID/FILE (its first len - 1 bytes) where the /proc entry `pid` is a process; 0 if not. */
+static int gr_proc_file(const char *pid, const char *file, char *buf, size_t len)
+{
+    if (pid[0] < '0' || pid[0] > '9') return 0;
+    char path[300];
+    snprintf(path, sizeof path, "/proc/%s/%s", pid, file);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    return 1;
+}
+
 /* Tasks (threads) that real uid `uid` owns now: RLIMIT_NPROC counts them all, so the limit a run gets
  * is this plus what it may add. */
 static long gr_tasks_of_uid(uid_t uid)
@@ -43,18 +69,10 @@ static long gr_tasks_of_uid(uid_t uid)
     long total = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-        char path[300], line[256];
-        snprintf(path, sizeof path, "/proc/%s/status", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        long real = -1, threads = 0;
-        while (fgets(line, sizeof line, f)) {
-            if (strncmp(line, "Uid:", 4) == 0) real = strtol(line + 4, NULL, 10);
-            else if (strncmp(line, "Threads:", 8) == 0) threads = strtol(line + 8, NULL, 10);
-        }
-        fclose(f);
-        if (real == (long)uid) total += threads;
+        char st[4096];
+        if (!gr_proc_file(e->d_name, "status", st, sizeof st)) continue;
+        const char *real = strstr(st, "\nUid:"), *threads = strstr(st, "\nThreads:");
+        if (real && threads && strtol(real + 5, NULL, 10) == (long)uid) total += strtol(threads + 9, NULL, 10);
     }
     closedir(d);
     return total;
@@ -70,14 +88,8 @@ static void gr_kill_children(pid_t keep)
         if (!d) break;
         struct dirent *e;
         while ((e = readdir(d))) {
-            if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
-            char path[300], buf[512];
-            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-            FILE *f = fopen(path, "r");
-            if (!f) continue;
-            size_t n = fread(buf, 1, sizeof buf - 1, f);
-            fclose(f);
-            buf[n] = 0;
+            char buf[512];
+            if (!gr_proc_file(e->d_name, "stat", buf, sizeof buf)) continue;
             char *rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
             if (!rp) continue;
             char state;
@@ -228,8 +240,7 @@ void gr_run_decode(const gr_run_facts *f, gr_run_result *r)
 
 gr_box gr_run_box(const gr_run_opts *o, int switched_off)
 {
-    if (o->no_bwrap || switched_off) return GR_BOX_NO_BWRAP;
-    return o->box;
+    return o->no_bwrap || switched_off ? GR_BOX_NO_BWRAP : o->box;
 }
 
 gr_run_end gr_run_end_of(const gr_run_result *r)
@@ -241,20 +252,6 @@ gr_run_end gr_run_end_of(const gr_run_result *r)
     if (r->cpu_exceeded) return GR_END_CPU;
     if (r->signaled) return GR_END_CRASHED;
     return GR_END_EXITED;
-}
-
-const char *gr_run_end_name(gr_run_end e)
-{
-    switch (e) {
-    case GR_END_NOT_STARTED: return "not started";
-    case GR_END_TIMED_OUT: return "timed out";
-    case GR_END_DISK: return "disk limit";
-    case GR_END_FSIZE: return "file size limit";
-    case GR_END_CPU: return "CPU time limit";
-    case GR_END_CRASHED: return "crashed";
-    case GR_END_EXITED: break;
-    }
-    return "exited";
 }
 
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len)
@@ -501,7 +498,6 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
     res->out = gr_capture_text(&p.cs[0]);
     res->err = gr_capture_text(&p.cs[1]);
     res->out_total = p.cs[0].total;
-    res->err_total = p.cs[1].total;
     free(p.cs[0].head);
     free(p.cs[1].head);
     gr_run_facts f = {.status = p.status, .timed_out = p.timed_out, .disk_exceeded = p.disk_exceeded,

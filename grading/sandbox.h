@@ -1,24 +1,18 @@
 /*
  * sandbox.h — run one untrusted program and always come back.
  *
- * Each run gets its own process group and working directory, a wall-clock timeout that ends the whole
- * group (SIGTERM, then SIGKILL after a grace period), capped capture of stdout and stderr (head and
- * tail), setrlimit on CPU time, file size, core dumps and processes (never on address space: CUDA maps
- * ~13 GiB of virtual memory, ~170 GiB under compute-sanitizer), a polled cap on the disk used under the
- * working directory, and a minimal environment. As root the program runs as an unprivileged uid of its own
- * (gr_run_uid: with its submission's group and, for the reference only, the course group: isolation.h)
- * and, without bubblewrap, a /proc of its own mounted with hidepid=2 (other uids' processes, the grader's
- * included, are invisible: no command line with the seeds, no other run's paths), so the process limit
- * applies to it alone, in a new network namespace where the kernel allows. Where bubblewrap works, it is
- * an extra layer: read-only root, private /tmp, the given directories hidden (the repository with
- * solutions/ and the grader), only the working directory writable, GPU device nodes bound in.
+ * Each run: its own process group and working directory; a wall-clock timeout that ends the whole group
+ * (SIGTERM, then SIGKILL after a grace period); capped capture of stdout and stderr (head and tail); rlimits
+ * on CPU time, file size, core dumps and processes (never on address space: CUDA maps ~13 GiB of virtual
+ * memory, ~170 GiB under compute-sanitizer); a polled cap on the disk used under the working directory; a
+ * minimal environment. As root: a uid of its own (gr_run_uid; its groups: isolation.h), so the process limit
+ * is its alone, and without bubblewrap a /proc with hidepid=2 and a new network namespace where the kernel
+ * allows. Where bubblewrap works it is an extra layer: read-only root, private /tmp, the given directories
+ * hidden, only the working directory writable, GPU device nodes bound in.
  *
- * The caller becomes a child subreaper, so processes that escape the group (setsid, double fork) come
- * back to it and are killed when the run ends. Call gr_run from one thread, one run at a time.
- *
- * What a run is made of is decided by pure functions, tested without running anything: bubblewrap's
- * command line (gr_run_argv), the environment (gr_run_env_make), the uid (gr_run_uid) and how the run
- * ended (gr_run_decode, gr_run_end_of); gr_run itself only gathers the facts, forks, pumps and waits.
+ * The caller becomes a child subreaper: processes that escape the group (setsid, double fork) come back to
+ * it and are killed when the run ends. One run at a time, from one thread. What a run is made of is decided
+ * by pure functions (gr_run_argv, gr_run_env_make, gr_run_uid, gr_run_decode, gr_run_end_of).
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
@@ -34,7 +28,6 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-#define GR_NOBODY 65534
 /* As root, each run gets a uid of its own (no account is needed for one). RLIMIT_NPROC counts a uid's
  * tasks machine-wide, so with one shared uid, runs going on in parallel ate each other's process
  * budget (nvcc and the shell failed to fork), and a fork bomb in one submission could starve another's.
@@ -77,23 +70,13 @@ typedef struct {
     int timed_out, cpu_exceeded, fsize_exceeded, disk_exceeded, start_failed;
     double wall_s;
     char *out, *err;              /* captured text: head, a marker of what was cut, tail */
-    unsigned long long out_total, err_total;
+    unsigned long long out_total;
     char how[96];                 /* the isolation used, for the report */
 } gr_run_result;
 
 /* The longest text (out or err, with its NUL) a run keeps with opts.out_cap = cap: the head, the marker of
  * what was cut (gr_capture_text: 43 bytes at most), the tail. */
 #define GR_RUN_TEXT_MAX(cap) (((cap) ? (size_t)(cap) : GR_OUT_CAP) + 48 + GR_TAIL)
-
-typedef struct {
-    char *head;
-    size_t hlen, cap;
-    char tail[GR_TAIL];
-    size_t tlen;                  /* bytes in the ring, ≤ GR_TAIL */
-    size_t tpos;
-    unsigned long long total;
-    int eof;
-} gr_capture;
 
 /* Runs the program; never returns before it and everything it started are gone. Returns 0, or -1 if
  * the program could not be started at all (res->start_failed, reason in res->err). */
@@ -168,7 +151,6 @@ typedef struct {
  * wall_s from the facts (the rest of *r is left as it is). */
 void gr_run_decode(const gr_run_facts *f, gr_run_result *r);
 gr_run_end gr_run_end_of(const gr_run_result *r);
-const char *gr_run_end_name(gr_run_end e);
 
 /* One line saying how the run ended, for reports. */
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len);

@@ -7,7 +7,6 @@
 #include "correctness.h"
 #include "jsonfield.h"
 
-/* ---------------------------------------------------------------- sanitizer */
 /* The rubric's index of a chapter (the probe's times are kept in that order). */
 static int gr_ch_index(const gr_config *x, const gr_chapter_rubric *ch) { return (int)(ch - x->rub.ch); }
 
@@ -193,10 +192,8 @@ static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const ch
  * with why. */
 static int gr_san_scratch(char *dir, size_t len, char *why, size_t wlen)
 {
-    const char *tmp = getenv("TMPDIR");
     char closed[PATH_MAX];
-    tmp = tmp && *tmp == '/' ? tmp : "/tmp";
-    const char *base = gr_runs_base(tmp, closed, sizeof closed);
+    const char *base = gr_runs_base(gr_tmpdir(), closed, sizeof closed);
     if (base) snprintf(dir, len, "%s/wb-san-probe.XXXXXX", base);
     if (base && mkdtemp(dir) && chmod(dir, 0711) == 0) return 0;
     snprintf(why, wlen, "the sanitizer probe has no folder its runs can reach (%s)", base ? strerror(errno) : closed);
@@ -211,10 +208,8 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     memset(h, 0, sizeof *h);
     char why[400] = "", why_uid[400] = "";
     f.probed = f.installed && x->mode != GR_MODE_CHECK && gr_gpu_count() > 0;
-    if (f.probed && gr_san_scratch(work, sizeof work, why, sizeof why)) {
-        snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)", why);
-        return; /* GR_SAN_UNPROBED: the full limits, as before any probe */
-    }
+    if (f.probed && gr_san_scratch(work, sizeof work, why, sizeof why))
+        f.probed = 0; /* GR_SAN_UNPROBED, saying why: the full limits, as before any probe */
     /* The probe's runs go as the runs of the submission whose grading asked (its hidden tree, group and
      * lock), or as a grading of their own. A reference the runs cannot reach (a clone under /root at 0700)
      * is staged into that submission's work tree (gr_stage_reference), else into the probe's own folder. */
@@ -233,19 +228,34 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
         gr_rmtree(work);
     }
     h->mode = gr_san_decide(&f);
+    const char *same = "compute-sanitizer runs in the same sandbox as every run";
     switch (h->mode) {
-    case GR_SAN_ABSENT: snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run"); break;
-    case GR_SAN_UNPROBED: snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (not probed: %s)",
-                                   (x->mode == GR_MODE_CHECK) ? "practice run" : "no GPU"); break;
-    case GR_SAN_SANDBOX: snprintf(h->line, sizeof h->line, "compute-sanitizer runs in the same sandbox as every run (%s; probed on the references)",
-                                  f.bwrap ? "bubblewrap" : "no bubblewrap"); break;
+    case GR_SAN_ABSENT:
+        snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run");
+        break;
+    case GR_SAN_UNPROBED:
+        snprintf(h->line, sizeof h->line, "%s (not probed: %s)", same,
+                 *why ? why : x->mode == GR_MODE_CHECK ? "practice run" : "no GPU");
+        break;
+    case GR_SAN_SANDBOX:
+        snprintf(h->line, sizeof h->line, "%s (%s; probed on the references)", same,
+                 f.bwrap ? "bubblewrap" : "no bubblewrap");
+        break;
     case GR_SAN_UID:
-        snprintf(h->line, sizeof h->line, "compute-sanitizer does not finish under bubblewrap here (%s): its runs go as a "
-                 "uid of their own with the course files closed (sanitizer_without_bubblewrap: isolated)", why); break;
-    case GR_SAN_SKIP:
+        snprintf(h->line, sizeof h->line,
+                 "compute-sanitizer does not finish under bubblewrap here (%s): its runs go as a uid of their own "
+                 "with the course files closed (sanitizer_without_bubblewrap: isolated)",
+                 why);
+        break;
+    case GR_SAN_SKIP: {
+        const char *note = !f.bwrap             ? ""
+                           : f.fallback_skip    ? " (sanitizer_without_bubblewrap: skip)"
+                           : !f.root            ? " (outside bubblewrap only root can keep the course files closed)"
+                                                : "";
         snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
-                 f.bwrap && !f.fallback_skip && !f.root ? " (outside bubblewrap only root can keep the course files closed)"
-                 : f.bwrap && f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)" : ""); break;
+                 note);
+        break;
+    }
     }
 }
 
@@ -302,9 +312,9 @@ static void gr_san_found(gr_var_result *vr, const char *tool, const char *out, c
 static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, const gr_run_result *r)
 {
     const char *tool = j->ch->tools[t];
-    char d[200], tail[400];
-    gr_run_describe(r, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d, sizeof d);
-    gr_tail_lines(r->err[0] ? r->err : r->out, 3, tail, sizeof tail);
+    const gr_run_opts limit = {.timeout_s = gr_san_limit(j, t)};
+    char d[200];
+    gr_run_describe(r, &limit, d, sizeof d);
     for (int i = 0; i < n; i++) {
         gr_var_result *vr = &j->cr->v[idx[i]];
         int alone = -2;
@@ -312,18 +322,14 @@ static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, c
         if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, tool, vr->name, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
         if (alone != 0) vr->san_pts = 0;
-        if (alone < 0) {
-            if (vr->san_state != GR_SANV_FINDING) vr->san_state = GR_SANV_UNFINISHED;
-            char d1[200], t1[400]; /* its own run alone: its own words; else the shared run's */
-            snprintf(d1, sizeof d1, "%s", d);
-            snprintf(t1, sizeof t1, "%s", tail);
-            if (one.how[0]) {
-                gr_run_describe(&one, &(gr_run_opts){.timeout_s = gr_san_limit(j, t)}, d1, sizeof d1);
-                gr_tail_lines(one.err && one.err[0] ? one.err : one.out ? one.out : "", 3, t1, sizeof t1);
-            }
-            if (vr->san_state != GR_SANV_FINDING)
-                snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", tool, d1,
-                         n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
+        if (alone < 0 && vr->san_state != GR_SANV_FINDING) {
+            vr->san_state = GR_SANV_UNFINISHED;
+            const gr_run_result *own = one.how[0] ? &one : r; /* its own run alone: its own words */
+            char d1[200], t1[400];
+            gr_run_describe(own, &limit, d1, sizeof d1);
+            gr_tail_lines(own->err && own->err[0] ? own->err : own->out ? own->out : "", 3, t1, sizeof t1);
+            snprintf(vr->san, sizeof vr->san, "compute-sanitizer --tool %s did not finish (%s%s): %s", tool, d1,
+                     n > 1 && !one.how[0] ? "; not run alone: the GPU time was spent" : "", t1);
         }
         if (one.how[0]) gr_run_result_free(&one);
     }
@@ -374,8 +380,6 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     }
 }
 
-/* One tool on one variant at the chapter's sanitizer size: 1 with the first finding in first, 0 clean,
- * -1 when the tool gave no verdict. For feedback on failing variants (evidence.c); awards nothing. */
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
 {
     first[0] = 0;
