@@ -183,14 +183,8 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 /* ---------------------------------------------------------------- results.json (Gradescope) */
 static json_t *gr_gs_test(const char *name, double score, double max, const char *output)
 {
-    json_t *t = json_object();
-    json_object_set_new(t, "name", json_string(name));
-    json_object_set_new(t, "score", json_real(score));
-    json_object_set_new(t, "max_score", json_real(max));
-    json_object_set_new(t, "status", json_string(score >= max ? "passed" : "failed"));
-    json_object_set_new(t, "output", gr_jstr(output));
-    json_object_set_new(t, "visibility", json_string("visible"));
-    return t;
+    return json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
+                     score >= max ? "passed" : "failed", "output", gr_jstr(output), "visibility", "visible");
 }
 
 /* A submission that was not graded must not give the LMS a score. Gradescope's autograder
