@@ -5,10 +5,10 @@
 
 typedef struct {
     gr_var_facts f;                /* what the feedback is made of (prose.h) */
-    int runs_todo, runs_missing;
+    int runs_todo;
     unsigned long long first_n;    /* the elements of the most telling wrong run (f.cmp) */
     int first_len;                 /* it was a comparison (not a missing file) */
-    int crashed, timed_out, errored;
+    int crashed, timed_out;
     unsigned dead;                 /* bit s: edge size s failed when run alone; not run again */
     gr_size_outcome end[GR_MAX_EDGE]; /* how such a size's run ended */
 } gr_corr;
@@ -19,24 +19,6 @@ static void gr_size_bad(gr_var_facts *f, const char *size)
     size_t bl = strlen(f->sizes_bad);
     if (bl < sizeof f->sizes_bad - 40 && !strstr(f->sizes_bad, size))
         snprintf(f->sizes_bad + bl, sizeof f->sizes_bad - bl, "%s%s", bl ? ", " : "", size);
-}
-
-/* One run of each of a chunk's sizes on one seed, untimed, its result lines into json (in the run's folder). */
-static void gr_once_args(gr_cmd *c, const gr_chapter_rubric *ch, int first, int count, unsigned long long seed,
-                         const char *json)
-{
-    for (int i = first; i < first + count; i++) {
-        gr_arg(c, "--size");
-        gr_arg(c, "%s", ch->edge[i].text);
-    }
-    gr_arg(c, "--seed");
-    gr_arg(c, "%llu", seed);
-    gr_arg(c, "--reps");
-    gr_arg(c, "1");
-    gr_arg(c, "--warmup");
-    gr_arg(c, "0");
-    gr_arg(c, "--json");
-    gr_arg(c, "%s", json);
 }
 
 /* How many of the chapter's edge sizes from first on go into one run. */
@@ -65,8 +47,7 @@ static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refd
     p->ref_bytes = p->ref ? rb : -1;
     if (!p->ref) return;
     p->got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
-    gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, p->ref, rb, p->got, p->got ? sb : (sb < 0 ? -1 : sb), &p->cmp);
-    if (!p->got && sb < 0) p->cmp.got_bytes = -1;
+    gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, p->ref, rb, p->got, sb, &p->cmp); /* sb -1: missing */
 }
 
 static void gr_pair_free(gr_pair *p)
@@ -108,7 +89,6 @@ static void gr_note_wrong(gr_corr *w, const gr_cmp *cmp, unsigned long long seed
 {
     w->f.runs_bad++;
     w->runs_todo += cmp->pattern == GR_PAT_UNWRITTEN;
-    w->runs_missing += cmp->pattern == GR_PAT_LENGTH;
     gr_size_bad(&w->f, size);
     int better = !w->f.mismatch && !w->f.wrote_input;
     better |= cmp->pattern != GR_PAT_LENGTH && (w->first_len ? cmp->n > w->first_n : 1);
@@ -174,16 +154,22 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     gr_mkdirs(dir, 0755);
     gr_cmd_init(c, x, j->s, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
     gr_arg(c, "%s", prog);
-    gr_arg(c, "--variant");
-    gr_arg(c, "%s", variants);
-    gr_once_args(c, j->ch, k->first, k->count, k->seed, GR_DUMP_ROWS); /* gr_note_input_writes reads its lines */
-    gr_arg(c, "--dump");
-    gr_arg(c, "%s", dir);
-    gr_cmd_ro(c, prog);
+    for (int i = k->first; i < k->first + k->count; i++) {
+        gr_arg(c, "--size");
+        gr_arg(c, "%s", j->ch->edge[i].text);
+    }
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", k->seed);
+    /* untimed; the result lines into the run's folder (gr_note_input_writes, gr_self_rows read them) */
+    const char *const argv[] = {"--seed", seed, "--reps", "1", "--warmup", "0", "--json",
+                                variants ? GR_DUMP_ROWS : "self.json", "--variant", variants, "--dump", dir};
+    for (size_t a = 0; a < sizeof argv / sizeof argv[0] - (variants ? 0 : 4); a++) gr_arg(c, "%s", argv[a]);
+    gr_cmd_ro(c, prog); /* outside the work dir: hidden by bubblewrap unless bound again */
     gr_exec(c, r, what);
 }
 
-int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
+/* Are the dumps of variant at edge sizes first .. first + count - 1 all in dir? */
+static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
 {
     for (int s = first; s < first + count; s++) {
         char p[PATH_MAX];
@@ -216,7 +202,6 @@ static gr_size_outcome gr_note_failure(gr_corr *k, const gr_cmd *c, const gr_run
                                                                                                        : GR_SZ_ERROR;
     k->timed_out |= o == GR_SZ_TIMEOUT;
     k->crashed |= o == GR_SZ_CRASH;
-    k->errored |= o == GR_SZ_ERROR;
     if (k->f.lost == GR_LOST_NONE) {
         k->f.lost = GR_LOST_RAN;
         gr_run_describe(r, &c->o, k->f.lost_how, sizeof k->f.lost_how);
@@ -245,7 +230,6 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
             corr->f.lost = GR_LOST_NO_BUDGET;
             snprintf(corr->f.lost_how, sizeof corr->f.lost_how, "%s", spent);
         }
-        corr->errored = 1;
         return;
     }
     if (!(corr->dead & mask)) {
@@ -474,7 +458,6 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
-    const char *stu = j->stu, *work = j->work;
     gr_ch_result *cr = j->cr;
     int todo[GR_MAX_VAR] = {0};
     gr_var_facts f[GR_MAX_VAR];
@@ -482,16 +465,11 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     for (int si = 0; si < x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             char dir[PATH_MAX];
-            snprintf(dir, sizeof dir, "%s/self-%d-%d", work, si, first);
-            gr_rmtree(dir);
-            gr_mkdirs(dir, 0755);
+            snprintf(dir, sizeof dir, "%s/self-%d-%d", j->work, si, first);
+            const gr_dump_chunk run = {x->seeds[si], first, gr_chunk_count(ch, first), 0};
             gr_cmd c;
-            gr_cmd_init(&c, x, j->s, dir, x->rub.t_run, 1);
-            gr_arg(&c, "%s", stu);
-            gr_once_args(&c, ch, first, gr_chunk_count(ch, first), x->seeds[si], "self.json");
-            gr_cmd_ro(&c, stu); /* outside the work dir: hidden by bubblewrap unless bound again */
             gr_run_result r;
-            gr_exec(&c, &r, "self-check");
+            gr_dump_run(j, &run, j->stu, NULL, dir, "self-check", &c, &r);
             if (r.exited && r.code == WB_EXIT_NO_DEVICE) {
                 char t[400];
                 gr_tail_lines(r.err, 1, t, sizeof t);

@@ -17,12 +17,10 @@ typedef struct {
     double limit;               /* the run's time limit; 0: the rubric's timeouts_s.run */
 } gr_dump_chunk;
 
-/* Runs prog's variants (comma-separated) over a chunk of sizes with --dump into dir (emptied first). */
+/* Runs prog's variants (comma-separated) over a chunk of sizes with --dump into dir (emptied first);
+ * variants NULL: the program's own verdicts into dir/self.json, no dumps (the practice run). */
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
                  const char *what, gr_cmd *c, gr_run_result *r);
-
-/* Are the dumps of variant at edge sizes first .. first + count - 1 all in dir? */
-int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count);
 
 /* The --json lines of every dump run (in its directory): each variant's line says whether a run of it
  * changed one of its inputs (contract.h's WB_JSON_INPUT_WRITTEN). */

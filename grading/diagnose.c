@@ -139,8 +139,8 @@ typedef struct {
     int run, bad, wrong, ended;                   /* sizes run, failed, wrong (not ended early), ended early */
     int pats[GR_PAT_SCATTERED + 1];               /* failing sizes per pattern */
     int transposed, uniform, repeated, offset;
-    int ok_multiple_big, bad_multiple, bad_nonmultiple, ok_nonmultiple_big;
-    int ok_small, bad_small, bad_big, ok_big;     /* small: fits one block/tile */
+    int bad_multiple, bad_nonmultiple, ok_nonmultiple_big;
+    int ok_small, bad_small, ok_big;              /* small: fits one block/tile */
     int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
     int ok_many;                                  /* right at a size of more than one element */
     int above, below;                             /* wrong sizes with every wrong element above / below */
@@ -188,13 +188,11 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
             f->bad_multiple += mult;
             f->bad_nonmultiple += !mult;
             f->bad_small += small;
-            f->bad_big += !small;
             f->bad_square += sq;
             f->bad_rect += !sq;
             if (f->min_bad < 0 || vol < f->min_bad) f->min_bad = vol;
             gr_add(f->bad_list, sizeof f->bad_list, e->size_name[i]);
         } else {
-            f->ok_multiple_big += mult && !small;
             f->ok_multiple += mult;
             f->ok_nonmultiple_big += !mult && !small;
             f->ok_small += small;
@@ -214,9 +212,8 @@ static int gr_lost(const gr_facts *f)
 }
 
 /* Wrong only at sizes that are not a multiple of the block/tile, right at one that is. */
-static int gr_only_ragged(const gr_diag_ev *e, const gr_facts *f)
+static int gr_only_ragged(const gr_facts *f)
 {
-    (void)e;
     return f->bad && !f->bad_multiple && f->bad_nonmultiple && f->ok_multiple;
 }
 
@@ -452,7 +449,7 @@ static gr_bug gr_pick(const gr_rule *r, const gr_diag_ev *e, const gr_facts *f)
 {
     if (r->fn == r_repeats) return e->scalar ? GR_BUG_LOST_UPDATES : GR_BUG_RACE;
     if (r->fn == r_san_oob) /* an unguarded load of a tile that sticks out: reads past the end, wrong only there */
-        return e->tiles && strstr(e->san_first, "read") && gr_only_ragged(e, f) ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
+        return e->tiles && strstr(e->san_first, "read") && gr_only_ragged(f) ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
     if (r->fn == r_tail) /* poison or a wrong last tile: the grid; garbage elsewhere: an unguarded tile load */
         return gr_lost(f) || !e->tiles ? GR_BUG_TAIL : GR_BUG_TILE_EDGE;
     if (r->fn == r_one_block) { /* blocks that all do block 0's work: the index; the rest never written: the grid */

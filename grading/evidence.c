@@ -9,7 +9,6 @@
 
 #define GR_REPEATS 3
 
-
 /* The wrong size to repeat: the largest that came out wrong (a race needs many blocks to show), but
  * at most ~2^22 elements so three runs stay cheap. -1 if none. */
 static int gr_repeat_size(const gr_diag_ev *e)
@@ -71,15 +70,12 @@ void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     for (int v = 0; v < cr->n_v; v++) {
         gr_var_result *r = &cr->v[v];
         gr_diag_ev *e = &r->ev;
-        if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_SELF_PASS ||
-            r->verdict == GR_V_SELF_FAIL)
-            continue;
+        if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_SELF_PASS || r->verdict == GR_V_SELF_FAIL) continue;
         if (gr_var_failed(r)) {
             int s = gr_repeat_size(e);
             if (s >= 0) e->repeats = gr_repeats(j, r->name, s);
             /* memcheck first; racecheck only when memcheck saw nothing (a wrong result with a clean
-             * memcheck is often a missing barrier that the repeats happened not to show). Not for a
-             * variant that hit its time limit: under the tool it would only hang again, slower. */
+             * memcheck is often a missing barrier that the repeats happened not to show) */
             static const char *const tools[] = {"memcheck", "racecheck"};
             for (int t = 0; t < 2 && gr_var_feedback_sanitized(r) && !x->no_san && x->sanitizer[0]; t++) {
                 char first[500];

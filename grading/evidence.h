@@ -1,13 +1,10 @@
 /*
- * evidence.h — after correctness, the sanitizer and perf: what a diagnosis needs beyond the per-size
- * outcomes that correctness.c records, then the diagnosis itself (diagnose.h) for every variant.
- *
- * For a variant that failed (wrong, crash, time limit, error), at a cost only for those: three runs of
- * one failing size on one seed (differing results: a race or lost updates) and one memcheck run at the
- * chapter's small sanitizer size, racecheck too if memcheck is clean (the first finding goes into the
- * feedback). For a correct variant:
- * a finding of the regular sanitizer runs, perf's ratio (a slow variant) and honesty.c's host-compute
- * finding (the work on the host). Awards nothing.
+ * evidence.h — after correctness, the sanitizer and perf: what a diagnosis needs beyond correctness.c's
+ * per-size outcomes, then the diagnosis (diagnose.h) of every variant; awards nothing. A failing variant
+ * (only those cost runs): three runs of one failing size on one seed (differing results: a race or lost
+ * updates), memcheck at the chapter's sanitizer size, racecheck too if memcheck is clean (the first finding
+ * goes into the feedback). A correct one: the scored sanitizer runs' finding, perf's ratio (a slow
+ * variant), honesty.c's host-compute finding (the work on the host).
  */
 #ifndef GR_EVIDENCE_H
 #define GR_EVIDENCE_H

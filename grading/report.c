@@ -46,7 +46,7 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
             "time/ref", "points");
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
-        if ((ch->status != GR_CH_GRADED)) {
+        if (ch->status != GR_CH_GRADED) {
             fprintf(f, "  %-3d %-18s %-10s %s\n", ch->number, "(all)", gr_ch_status_name(ch->status), ch->reason);
             for (int v = 0; v < ch->n_v; v++)
                 fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %s/%.1f\n", ch->number, ch->v[v].name, "-", "-", "-",
@@ -55,12 +55,11 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
         }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            char corr[24], san[24], perf[24];
+            char corr[24], san[24] = "-", perf[24] = "-";
             snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
-            if (!gr_sanv_ran(r->san_state)) snprintf(san, sizeof san, "-");
-            else snprintf(san, sizeof san, "%s %.1f/%.1f", gr_sanv_found(r->san_state) ? "FOUND" : r->san_state == GR_SANV_UNFINISHED ? "n/a" : "ok", r->san_pts, r->rub.sanitizer);
+            const char *sw = gr_sanv_found(r->san_state) ? "FOUND" : r->san_state == GR_SANV_UNFINISHED ? "n/a" : "ok";
+            if (gr_sanv_ran(r->san_state)) snprintf(san, sizeof san, "%s %.1f/%.1f", sw, r->san_pts, r->rub.sanitizer);
             if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx", r->ratio);
-            else snprintf(perf, sizeof perf, "-");
             fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %.1f/%.1f\n", ch->number, r->name, gr_verdict_name(r->verdict), corr, san,
                     perf, gr_var_score(r), gr_var_max(r));
             if (r->caught) fprintf(f, "      CAUGHT %s: %s\n", r->name, r->caught_note);
@@ -157,7 +156,7 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
         if (gr_ch_not_graded(ch->status)) fprintf(f, "## Chapter %d (%s): not graded (out of %.1f)\n\n", ch->number, ch->dir, ch->max);
         else fprintf(f, "## Chapter %d (%s): %.1f / %.1f\n\n", ch->number, ch->dir, ch->score, ch->max);
         if (ch->outside[0]) fprintf(f, "> Note: %s\n\n", ch->outside);
-        if ((ch->status != GR_CH_GRADED)) {
+        if (ch->status != GR_CH_GRADED) {
             fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
             for (int v = 0; v < ch->n_v; v++)
                 if (ch->v[v].caught) fprintf(f, "Caught (%s): %s\n\n", ch->v[v].name, ch->v[v].caught_note);
@@ -184,14 +183,8 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 /* ---------------------------------------------------------------- results.json (Gradescope) */
 static json_t *gr_gs_test(const char *name, double score, double max, const char *output)
 {
-    json_t *t = json_object();
-    json_object_set_new(t, "name", json_string(name));
-    json_object_set_new(t, "score", json_real(score));
-    json_object_set_new(t, "max_score", json_real(max));
-    json_object_set_new(t, "status", json_string(score >= max ? "passed" : "failed"));
-    json_object_set_new(t, "output", gr_jstr(output));
-    json_object_set_new(t, "visibility", json_string("visible"));
-    return t;
+    return json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
+                     score >= max ? "passed" : "failed", "output", gr_jstr(output), "visibility", "visible");
 }
 
 /* A submission that was not graded must not give the LMS a score. Gradescope's autograder
@@ -237,7 +230,7 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
         char name[200];
-        if ((ch->status != GR_CH_GRADED)) {
+        if (ch->status != GR_CH_GRADED) {
             gr_str o = {0};
             gr_str_addf(&o, "%s: %s", gr_ch_status_name(ch->status), ch->reason);
             if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
@@ -275,49 +268,39 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
 
 int gr_write_grading_json(const char *path, const gr_sub_result *s)
 {
-    json_t *root = json_object(), *chs = json_array(), *seeds = json_array();
-    json_object_set_new(root, "student", gr_jstr(s->student));
-    json_object_set_new(root, "mode", json_string(gr_mode_name(s->mode)));
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
-    json_object_set_new(root, "score", st == GR_SUB_GRADED ? json_real(s->score) : json_null()); /* none not earned */
-    json_object_set_new(root, "max_score", json_real(s->max));
-    json_object_set_new(root, "gpu_seconds", json_real(s->budget_s));
-    json_object_set_new(root, "execution_time", json_real(s->wall_s));
-    json_object_set_new(root, "prepare_seconds", json_real(s->prepare_s));
-    json_object_set_new(root, "isolation", gr_jstr(s->isolation));
-    json_object_set_new(root, "status", json_string(gr_sub_status_name(st))); /* gr_grading_not_run reads it */
-    json_object_set_new(root, "error", gr_jstr(why));
+    /* "score": none not earned; "status": gr_grading_not_run reads it */
+    json_t *root = json_pack("{s:o, s:s, s:o, s:f, s:f, s:f, s:f, s:o, s:s, s:o}", "student", gr_jstr(s->student),
+                             "mode", gr_mode_name(s->mode), "score", st == GR_SUB_GRADED ? json_real(s->score)
+                                                                                         : json_null(),
+                             "max_score", s->max, "gpu_seconds", s->budget_s, "execution_time", s->wall_s,
+                             "prepare_seconds", s->prepare_s, "isolation", gr_jstr(s->isolation), "status",
+                             gr_sub_status_name(st), "error", gr_jstr(why));
+    json_t *chs = json_array(), *seeds = json_array();
     for (int i = 0; i < s->n_seeds; i++) json_array_append_new(seeds, json_integer((json_int_t)s->seeds[i]));
     json_object_set_new(root, "seeds", seeds);
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
-        json_t *o = json_object(), *vs = json_array();
-        json_object_set_new(o, "number", json_integer(ch->number));
-        json_object_set_new(o, "status", json_string(gr_ch_status_name(ch->status)));
-        json_object_set_new(o, "score", json_real(ch->score));
-        json_object_set_new(o, "max_score", json_real(ch->max));
-        json_object_set_new(o, "seconds", json_real(ch->wall_s));
+        json_t *o = json_pack("{s:i, s:s, s:f, s:f, s:f}", "number", ch->number, "status",
+                              gr_ch_status_name(ch->status), "score", ch->score, "max_score", ch->max, "seconds",
+                              ch->wall_s);
+        json_t *vs = json_array();
         json_t *steps = json_object();
         for (int k = 0; k < ch->n_step; k++) json_object_set_new(steps, ch->step[k].name, json_real(ch->step[k].s));
         json_object_set_new(o, "steps", steps);
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
-            json_t *x = json_object();
-            json_object_set_new(x, "variant", json_string(r->name));
-            json_object_set_new(x, "verdict", json_string(gr_verdict_name(r->verdict)));
-            json_object_set_new(x, "score", json_real(gr_var_score(r)));
-            json_object_set_new(x, "max_score", json_real(gr_var_max(r)));
-            json_object_set_new(x, "correct_points", json_real(r->correct_pts));
-            json_object_set_new(x, "perf_points", json_real(r->perf_pts));
-            json_object_set_new(x, "perf_max_points", json_real(r->rub.perf));
-            json_object_set_new(x, "sanitizer_points", json_real(r->san_pts));
-            json_object_set_new(x, "sanitizer_finding", json_boolean(gr_sanv_found(r->san_state)));
-            json_object_set_new(x, "sanitizer", gr_jstr(r->san));
-            json_object_set_new(x, "time_ratio", gr_var_ratio(r) > 0 ? json_real(r->ratio) : json_null());
+            double sol = gr_var_sol_pct(r);
             /* % of the speed of light, the reference's and the student's (same work: its times' ratio) */
-            json_object_set_new(x, "ref_sol_pct", r->ref_sol_pct > 0 ? json_real(r->ref_sol_pct) : json_null());
-            json_object_set_new(x, "sol_pct", gr_var_sol_pct(r) > 0 ? json_real(gr_var_sol_pct(r)) : json_null());
+            json_t *x = json_pack(
+                "{s:s, s:s, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:o, s:o, s:o, s:o}", "variant", r->name, "verdict",
+                gr_verdict_name(r->verdict), "score", gr_var_score(r), "max_score", gr_var_max(r), "correct_points",
+                r->correct_pts, "perf_points", r->perf_pts, "perf_max_points", r->rub.perf, "sanitizer_points",
+                r->san_pts, "sanitizer_finding", gr_sanv_found(r->san_state), "sanitizer", gr_jstr(r->san),
+                "time_ratio", gr_var_ratio(r) > 0 ? json_real(r->ratio) : json_null(), "ref_sol_pct",
+                r->ref_sol_pct > 0 ? json_real(r->ref_sol_pct) : json_null(), "sol_pct",
+                sol > 0 ? json_real(sol) : json_null());
             json_t *dg = NULL;
             if (r->diag.bug != GR_BUG_NONE)
                 dg = json_pack("{s:s, s:o}", "class", gr_bug_name(r->diag.bug), "evidence", gr_jstr(r->diag.evidence));

@@ -64,7 +64,6 @@ gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed)
     return no_gpu == not_graded ? GR_EXIT_NO_GPU : GR_EXIT_NOT_GRADED;
 }
 
-/* A chapter the grader could not grade (a chapter the student failed is graded: 0). */
 int gr_ch_not_graded(gr_ch_status st) { return st == GR_CH_GRADER_ERROR || st == GR_CH_NO_GPU; }
 
 gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len)
