@@ -95,8 +95,8 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     char nreps[16], nwarm[16];
     snprintf(nreps, sizeof nreps, "%d", reps);
     snprintf(nwarm, sizeof nwarm, "%d", x->rub.warmup);
-    const char *const argv[] = {prog, "--variant", plan->list, "--size", ch->perf_size.text, "--reps", nreps, "--warmup",
-                                nwarm, "--json", "t.json"};
+    const char *const argv[] = {prog, "--variant", plan->list, "--size", ch->perf_size.text, "--reps", nreps,
+                                "--warmup", nwarm, "--json", "t.json"};
     for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     if (side->hon) gr_arg(&c, "--grading");
     gr_cmd_ro(&c, prog);
