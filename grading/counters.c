@@ -1,14 +1,10 @@
 /* counters.c — see counters.h. */
 #define _GNU_SOURCE 1
 #include "counters.h"
-
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
+#include "gr_util.h"
 
 #include <jansson.h>
+#include <math.h>
 
 static const char *const gr_ctr_status_names[GR_CTR_STATUS_COUNT] = {
     "not-tried", "ok", "no-ncu", "no-permission", "budget", "timeout", "failed"};
@@ -193,15 +189,7 @@ int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len)
             if (access(out, X_OK) == 0) return 0;
         }
     }
-    const char *path = getenv("PATH");
-    for (const char *p = path ? path : ""; *p;) {
-        size_t n = strcspn(p, ":");
-        if (n) {
-            snprintf(out, len, "%.*s/ncu", (int)n, p);
-            if (access(out, X_OK) == 0) return 0;
-        }
-        p += n + (p[n] == ':');
-    }
+    if (gr_which("ncu", out, len)) return 0;
     out[0] = 0;
     return -1;
 }

@@ -60,6 +60,37 @@ static const char *path_rule(const char *name)
     return NULL;
 }
 
+/* One entry of the first pass: its name, its kind and every byte of it against the limits (n, total: the
+ * entries and bytes so far). */
+static int check_entry(struct archive *a, struct archive_entry *e, const gr_archive_limits *lim, long *n,
+                       int64_t *total, const char *base, char *why, size_t len)
+{
+    const char *name = archive_entry_pathname(e);
+    if (!name) return fail(why, len, base, "an entry's name cannot be read");
+    const char *bad = path_rule(name);
+    if (bad) return fail(why, len, base, "%s (%.120s)", bad, name);
+    if (archive_entry_hardlink(e) || archive_entry_symlink(e))
+        return fail(why, len, base, "links are not allowed (%.120s)", name);
+    mode_t t = archive_entry_filetype(e);
+    if (t != AE_IFREG && t != AE_IFDIR)
+        return fail(why, len, base, "only plain files and folders are allowed (%.120s)", name);
+    if (++*n > lim->max_entries) return fail(why, len, base, "more than %ld entries", lim->max_entries);
+    int64_t size = 0;
+    ssize_t got;
+    char buf[64 << 10];
+    while ((got = archive_read_data(a, buf, sizeof buf)) > 0) {
+        size += got;
+        *total += got;
+        if (size > lim->max_file || *total > lim->max_total) break;
+    }
+    if (got < 0) return fail(why, len, base, "the archive is damaged (%.120s)", name);
+    if (size > lim->max_file)
+        return fail(why, len, base, "a file is larger than %lld MiB (%.120s)", (long long)(lim->max_file >> 20), name);
+    if (*total > lim->max_total)
+        return fail(why, len, base, "the files add up to more than %lld MiB", (long long)(lim->max_total >> 20));
+    return 0;
+}
+
 static int check_pass(const char *archive, const char *base, const gr_archive_limits *lim, char *why, size_t len)
 {
     struct archive *a = open_reader(archive);
@@ -68,39 +99,8 @@ static int check_pass(const char *archive, const char *base, const gr_archive_li
     long n = 0;
     int64_t total = 0;
     int r, rc = 0;
-    char buf[64 << 10];
-    while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-        const char *name = archive_entry_pathname(e);
-        if (!name) { rc = fail(why, len, base, "an entry's name cannot be read"); break; }
-        const char *bad = path_rule(name);
-        if (bad) { rc = fail(why, len, base, "%s (%.120s)", bad, name); break; }
-        if (archive_entry_hardlink(e) || archive_entry_symlink(e)) {
-            rc = fail(why, len, base, "links are not allowed (%.120s)", name);
-            break;
-        }
-        mode_t t = archive_entry_filetype(e);
-        if (t != AE_IFREG && t != AE_IFDIR) {
-            rc = fail(why, len, base, "only plain files and folders are allowed (%.120s)", name);
-            break;
-        }
-        if (++n > lim->max_entries) { rc = fail(why, len, base, "more than %ld entries", lim->max_entries); break; }
-        int64_t size = 0;
-        ssize_t got;
-        while ((got = archive_read_data(a, buf, sizeof buf)) > 0) {
-            size += got;
-            total += got;
-            if (size > lim->max_file || total > lim->max_total) break;
-        }
-        if (got < 0) { rc = fail(why, len, base, "the archive is damaged (%.120s)", name); break; }
-        if (size > lim->max_file) {
-            rc = fail(why, len, base, "a file is larger than %lld MiB (%.120s)", (long long)(lim->max_file >> 20), name);
-            break;
-        }
-        if (total > lim->max_total) {
-            rc = fail(why, len, base, "the files add up to more than %lld MiB", (long long)(lim->max_total >> 20));
-            break;
-        }
-    }
+    while (!rc && ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN))
+        rc = check_entry(a, e, lim, &n, &total, base, why, len);
     if (!rc && r != ARCHIVE_EOF)
         rc = fail(why, len, base, n ? "the archive is damaged" : "not a readable .zip, .tar.gz, .tgz or .tar archive");
     archive_read_free(a);

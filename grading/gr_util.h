@@ -1,7 +1,4 @@
-/*
- * gr_util.h — small helpers of the grader: a growing string, files and directories, time.
- * Plain C; the bodies are in gr_util.c (part of build/lib/libgrading.a).
- */
+/* gr_util.h — small helpers of the grader: a growing string, files and directories, time. */
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 
@@ -27,11 +24,8 @@ typedef struct {
 } gr_str;
 
 void gr_str_addn(gr_str *b, const char *p, size_t n);
-
 void gr_str_add(gr_str *b, const char *p);
-
 void gr_str_addf(gr_str *b, const char *fmt, ...);
-
 const char *gr_str_c(const gr_str *b);
 void gr_str_free(gr_str *b);
 
@@ -54,19 +48,16 @@ void gr_rmtree(const char *path);
 unsigned long long gr_du(const char *path);
 
 int gr_is_dir(const char *p);
+int gr_is_file(const char *p);
+long long gr_file_size(const char *p);
 
 /* 1 when the directory has no entry besides . and .. (or cannot be read: nothing to lose), else 0. */
 int gr_dir_empty(const char *p);
-
-int gr_is_file(const char *p);
-
-long long gr_file_size(const char *p);
 
 /* Reads at most max bytes of a regular file (not following a final symlink); NULL if it cannot. */
 char *gr_read_capped(const char *path, size_t max, size_t *len);
 
 int gr_write_file(const char *path, const char *data, size_t len);
-
 int gr_copy_file(const char *from, const char *to);
 
 /* The first executable `name` on PATH (or name itself when it has a slash); 0 if none. */

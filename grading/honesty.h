@@ -26,8 +26,6 @@
 #include "results.h"
 #include "rubric.h"
 
-/* gr_caught, its names and what a finding costs: caught.h. */
-
 #define GR_HONESTY_MAX_RUNS 64
 
 /* One variant's lines over all runs. */

@@ -30,6 +30,16 @@ void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const
     }
 }
 
+int gr_object(gr_pctx *c, json_t *v, const char *where, const char *const *keys)
+{
+    if (!json_is_object(v)) {
+        gr_perr(c, "%s: must be an object", where);
+        return 0;
+    }
+    gr_known_keys(c, v, where, keys);
+    return 1;
+}
+
 double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo, double hi,
               int required)
 {
@@ -65,6 +75,13 @@ void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, ch
         return;
     }
     snprintf(out, len, "%s", json_string_value(v));
+}
+
+int gr_bool(gr_pctx *c, json_t *obj, const char *key, const char *where, int dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    if (v && !json_is_boolean(v)) gr_perr(c, "%s.%s: must be true or false", where, key);
+    return v ? json_is_true(v) : dflt;
 }
 
 /* jansson refuses invalid UTF-8: student text (compiler logs, program output) is made valid first. */

@@ -20,6 +20,9 @@ void gr_perr(gr_pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 
 /* Every key of obj is one of keys (NULL-terminated) or "comment". */
 void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys);
 
+/* 1 when v is an object whose every key is known (as gr_known_keys); 0 after "<where>: must be an object". */
+int gr_object(gr_pctx *c, json_t *v, const char *where, const char *const *keys);
+
 /* obj's number key in [lo, hi]; dflt when absent (an error if required) or wrong. */
 double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo, double hi,
               int required);
@@ -27,6 +30,9 @@ double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, doubl
 /* obj's non-empty string key into out (shorter than len); dflt when absent, an error when dflt is NULL. */
 void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, char *out, size_t len,
                  const char *dflt);
+
+/* obj's boolean key; dflt when absent, an error when not true or false. */
+int gr_bool(gr_pctx *c, json_t *obj, const char *key, const char *where, int dflt);
 
 /* A JSON string of arbitrary bytes (invalid UTF-8 replaced): what jansson takes of student text. */
 json_t *gr_jstr(const char *s);

@@ -3,7 +3,6 @@
 #include "perf.h"
 #include "honesty.h"
 
-/* ---------------------------------------------------------------- performance */
 typedef struct {
     double ms[GR_MAX_VAR][64], prep[GR_MAX_VAR][64];
     int n[GR_MAX_VAR], n_prep[GR_MAX_VAR];
@@ -87,24 +86,18 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
-    const char *work = j->work, *list = plan->list;
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/perf-%s", work, who);
+    snprintf(dir, sizeof dir, "%s/perf-%s", j->work, who);
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
     gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
-    gr_arg(&c, "%s", prog);
-    gr_arg(&c, "--variant");
-    gr_arg(&c, "%s", list);
-    gr_arg(&c, "--size");
-    gr_arg(&c, "%s", ch->perf_size.text);
-    gr_arg(&c, "--reps");
-    gr_arg(&c, "%d", reps);
-    gr_arg(&c, "--warmup");
-    gr_arg(&c, "%d", x->rub.warmup);
-    gr_arg(&c, "--json");
-    gr_arg(&c, "t.json");
+    char nreps[16], nwarm[16];
+    snprintf(nreps, sizeof nreps, "%d", reps);
+    snprintf(nwarm, sizeof nwarm, "%d", x->rub.warmup);
+    const char *const argv[] = {prog, "--variant", plan->list, "--size", ch->perf_size.text, "--reps", nreps,
+                                "--warmup", nwarm, "--json", "t.json"};
+    for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     if (side->hon) gr_arg(&c, "--grading");
     gr_cmd_ro(&c, prog);
     gr_run_result r;
@@ -179,6 +172,13 @@ double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, 
     return calib < 1 ? 1 : calib > 5 ? 5 : calib;
 }
 
+static void gr_plan_add(gr_perf_plan *plan, int v, const char *name)
+{
+    plan->sel[plan->nsel++] = v;
+    size_t l = strlen(plan->list);
+    snprintf(plan->list + l, sizeof plan->list - l, "%s%s", l ? "," : "", name);
+}
+
 /* The variants with this verdict that earn performance points. */
 static void gr_perf_select(const gr_ch_result *cr, gr_verdict verdict, gr_perf_plan *plan)
 {
@@ -186,9 +186,7 @@ static void gr_perf_select(const gr_ch_result *cr, gr_verdict verdict, gr_perf_p
     for (int v = 0; v < cr->n_v; v++) {
         const gr_var_result *r = &cr->v[v];
         if (r->verdict != verdict || (verdict == GR_V_PASS && r->rub.perf <= 0)) continue;
-        plan->sel[plan->nsel++] = v;
-        size_t l = strlen(plan->list);
-        snprintf(plan->list + l, sizeof plan->list - l, "%s%s", l ? "," : "", r->name);
+        gr_plan_add(plan, v, r->name);
     }
 }
 
@@ -315,11 +313,8 @@ static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_pe
     for (int i = 0; i < plan->nsel; i++) {
         int k = plan->sel[i];
         gr_var_result *r = &cr->v[k];
-        if (ss->n[k] > 0) {
-            timed->sel[timed->nsel++] = k;
-            size_t l = strlen(timed->list);
-            snprintf(timed->list + l, sizeof timed->list - l, "%s%s", l ? "," : "", r->name);
-        } else {
+        if (ss->n[k] > 0) gr_plan_add(timed, k, r->name);
+        else {
             snprintf(r->perf_note, sizeof r->perf_note, "the benchmark run stopped at this variant (%s): no "
                      "performance points", ss->why);
             retry = 1;
@@ -372,7 +367,6 @@ void gr_perf(const gr_chjob *j)
     }
 }
 
-/* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
 void gr_perf_self(const gr_chjob *j)
 {
     const gr_config *x = j->x;

@@ -1,6 +1,7 @@
 /* regions.c — see regions.h. */
 #define _GNU_SOURCE 1
 #include "regions.h"
+#include "gr_util.h"
 
 /* If the line at text[at..] is a marker of kind "BEGIN" or "END", copies its name and returns 1;
  * returns -1 for a marker with a malformed name, 0 for any other line. */
@@ -144,27 +145,5 @@ char *wb_regions_splice(const char *pristine, size_t plen, const char *student, 
 
 char *wb_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = (char *)malloc(cap + 1);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            char *bigger = (char *)realloc(buf, 2 * cap + 1);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf) return NULL;
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    return gr_read_capped(path, (size_t)1 << 30, len);
 }

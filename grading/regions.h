@@ -40,7 +40,7 @@ char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *er
 char *wb_regions_splice(const char *pristine, size_t plen, const char *student, size_t slen,
                                       size_t *out_len, char *err, size_t errlen);
 
-/* Reads a whole file; NULL if it cannot. */
+/* Reads a whole regular file (gr_read_capped, up to 1 GiB); NULL if it cannot. */
 char *wb_read_file(const char *path, size_t *len);
 
 #endif /* WB_REGIONS_H */

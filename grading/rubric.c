@@ -86,9 +86,7 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     gr_known_keys(c, tol, tw, tk);
     ch->rtol = gr_num(c, tol, "rel", tw, 0, 0, 1, 1);
     ch->atol = gr_num(c, tol, "abs", tw, 0, 0, 1e6, 1);
-    json_t *sk = json_object_get(tol, "scale_sqrt_k");
-    if (sk && !json_is_boolean(sk)) gr_perr(c, "%s.scale_sqrt_k: must be true or false", tw);
-    ch->sqrt_k = sk && json_is_true(sk);
+    ch->sqrt_k = gr_bool(c, tol, "scale_sqrt_k", tw, 0);
     if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
 }
 
@@ -152,19 +150,12 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
     {
         char vw[300];
         snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
-        if (!json_is_object(v)) {
-            gr_perr(c, "%s: must be an object", vw);
-            return;
-        }
         static const char *const fk[] = {"name", "tiles", "given", NULL};
-        gr_known_keys(c, v, vw, fk);
+        if (!gr_object(c, v, vw, fk)) return;
         gr_variant_rubric *vr = &ch->var[ch->n_var++];
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
-        json_t *tl = json_object_get(v, "tiles"), *gv = json_object_get(v, "given");
-        if (tl && !json_is_boolean(tl)) gr_perr(c, "%s.tiles: must be true or false", vw);
-        if (gv && !json_is_boolean(gv)) gr_perr(c, "%s.given: must be true or false", vw);
-        vr->tiles = tl ? json_is_true(tl) : ch->tile > 1;
-        vr->given = gv && json_is_true(gv);
+        vr->tiles = gr_bool(c, v, "tiles", vw, ch->tile > 1);
+        vr->given = gr_bool(c, v, "given", vw, 0);
         for (int k = 0; k + 1 < ch->n_var; k++)
             if (!strcmp(ch->var[k].name, vr->name)) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
     }
@@ -287,12 +278,8 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
     {
         char bw[48];
         snprintf(bw, sizeof bw, "perf.bands[%zu]", i);
-        if (!json_is_object(b)) {
-            gr_perr(c, "%s: must be an object", bw);
-            break;
-        }
         static const char *const bk[] = {"within", "fraction", NULL};
-        gr_known_keys(c, b, bw, bk);
+        if (!gr_object(c, b, bw, bk)) break;
         gr_band *g = &r->band[r->n_bands++];
         g->within = gr_num(c, b, "within", bw, 1, 1, 1e6, 1);
         g->fraction = gr_num(c, b, "fraction", bw, 0, 0, 1, 1);
@@ -494,11 +481,7 @@ static void gr_chapter_points(gr_pctx *c, json_t *entry, const char *where, gr_c
         char vw[400], name[64] = "";
         snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
         static const char *const vk[] = {"name", "correct", "perf", "sanitizer", NULL};
-        if (!json_is_object(v)) {
-            gr_perr(c, "%s: must be an object", vw);
-            return;
-        }
-        gr_known_keys(c, v, vw, vk);
+        if (!gr_object(c, v, vw, vk)) return;
         gr_strfield(c, v, "name", vw, name, sizeof name, NULL);
         gr_variant_rubric *vr = (gr_variant_rubric *)gr_rubric_variant(ch, name);
         if (!vr) gr_perr(c, "%s: chapters/%s/chapter.json has no variant '%s'", vw, ch->dir, name);

@@ -1,13 +1,10 @@
 /*
- * rubric.h — the assignment: grading/rubric.json (points, limits, the screen: the course's policy) and
- * each chapter's facts from its own folder, chapters/NN-name/chapter.json (its variants' names, as the
- * program lists them (the idea each adds is the program's alone), how its --dump result is compared:
- * element type, exact or within a tolerance; the tile that "boundary" feedback refers to, edge sizes, the
- * sanitizer and benchmark sizes, each parsed once at load), read with jansson and validated. The folder's
- * name gives the chapter's number and program (NN-name/name.cu). Adding a chapter is adding its folder:
- * the rubric gives every variant of a chapter it does not name its default "points". Unknown keys are
- * errors (a typo must not silently change a grade); a fact written in the rubric is one too (it has one
- * home). Errors are one line naming the file and the field.
+ * rubric.h — the assignment: grading/rubric.json (points, limits, the screen: the course's policy) and each
+ * chapter's facts from its own folder, chapters/NN-name/chapter.json (its variants, how its --dump result is
+ * compared, the tile that "boundary" feedback refers to, its edge, sanitizer and benchmark sizes), read with
+ * jansson and validated. Adding a chapter is adding its folder. Unknown keys are errors (a typo must not
+ * silently change a grade); so is a fact written in the rubric (it has one home). Errors are one line naming
+ * the file and the field.
  */
 #ifndef GR_RUBRIC_H
 #define GR_RUBRIC_H

@@ -6,10 +6,8 @@
  *
  * The rules are data: grading/rubric.json lists them ("screen") and each chapter may add or allow
  * some ("screen_extra", "screen_allow"), so an instructor can forbid inline PTX in one chapter and
- * allow it in another. Includes are judged by header rules: the toolkit's kernel headers may be
- * included, the work-doing libraries' headers and any other include may not. The text is read as the
- * compiler reads it (line splices joined, `%:` for `#`); comments, string and character literals are
- * not read. Which variants a hit costs is grading/honesty.h's (gr_honesty_screen).
+ * allow it in another. The text is read as the compiler reads it (line splices joined, `%:` for `#`);
+ * comments, string and character literals are not read. Which variants a hit costs is honesty.h's.
  */
 #ifndef GR_SCREEN_H
 #define GR_SCREEN_H

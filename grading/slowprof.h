@@ -1,13 +1,11 @@
 /*
  * slowprof.h — hardware counters of a correct but slow variant beside the reference's (evidence.c's hook):
- * ncu on the student's build and on the reference, the same variant at the chapter's perf size, each run
- * in the sandbox every run of student code gets (gr_cmd / gr_exec), the reference first within GR_CTR_RUN_S
- * seconds, the student's within what the pair's 2 x GR_CTR_RUN_S leaves, and only while the chapter's GPU
- * budget has room for both. The reference's ncu output is kept in build/counters/ (gr_ctr_cache_name),
- * written under a lock of its own taken before the GPU's, so that concurrent graders profile it once per
- * class and a later entry's student run gets the pair's whole time. Every limit runs from when the run
- * holds the GPU (gr_exec starts the clock after the lock). Only the variant's own kernels are profiled. What was measured goes into the diagnosis's evidence
- * (e->ctr, e->stu_ctr, e->ref_ctr); gr_diagnose draws the cause (diagnose_perf.c).
+ * ncu on the student's build and on the reference, the same variant's own kernels at the chapter's perf
+ * size, in the sandbox of every run of student code (gr_cmd / gr_exec, whose clock starts once the GPU is
+ * held): the reference first within GR_CTR_RUN_S seconds, the student's within what the pair's
+ * 2 x GR_CTR_RUN_S leaves, and only while the chapter's GPU budget has room for both. The reference's ncu
+ * output is kept in build/counters/ (gr_ctr_cache_name) under a lock of its own taken before the GPU's, so
+ * that concurrent graders profile it once per class. gr_diagnose draws the cause (diagnose_perf.c).
  */
 #ifndef GR_SLOWPROF_H
 #define GR_SLOWPROF_H

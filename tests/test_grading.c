@@ -101,6 +101,8 @@ ParameterizedTestParameters(grading_rubric, bad_inputs_are_refused_with_the_plac
         {"{\"limits\": {\"nproc\": 8}}", NULL, "limits.nproc"},
         {"{\"sanitizer_tools\": [\"leakcheck\"]}", NULL, "sanitizer_tools[0]"},
         {"{\"seeds\": 1, \"seeds\": 2}", NULL, "duplicate"},
+        {ENTRY("{\"name\": \"v\", \"correct\": 1, \"bonus\": 1}"), NULL, "variants[0]: unknown key 'bonus'"},
+        {"{\"perf\": {\"bands\": [3]}}", NULL, "perf.bands[0]: must be an object"},
     };
     return cr_make_param_array(struct bad_rubric, cases, sizeof cases / sizeof cases[0]);
 }
