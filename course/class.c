@@ -10,9 +10,6 @@
 #include "lms.h"
 #include "report.h"
 
-/* ---------------------------------------------------------------- a class */
-/* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told
- * in one line on stderr; returns the class's exit code (report.h gr_exit_class). */
 int gr_class_verdict(const char *subs, const char *out, int io_failed)
 {
     char why[600], first[800] = "";
