@@ -52,8 +52,8 @@ static void folder_of(const char *path, char *out, size_t len)
 }
 
 /* Writes what sim_c compares for one student and chapter into dir/<folder>.cu; 1 if there is something. */
-static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *folder, const char *dir, const char *pristine,
-                     size_t plen)
+static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *folder, const char *dir,
+                     const char *pristine, size_t plen)
 {
     char file[PATH_MAX], p[PATH_MAX];
     size_t slen;
