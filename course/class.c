@@ -10,9 +10,6 @@
 #include "lms.h"
 #include "report.h"
 
-/* ---------------------------------------------------------------- a class */
-/* After the run: every entry's grading.json. Those not graded (missing, or gr_grading_not_run) are told
- * in one line on stderr; returns the class's exit code (report.h gr_exit_class). */
 int gr_class_verdict(const char *subs, const char *out, int io_failed)
 {
     char why[600], first[800] = "";
@@ -181,17 +178,6 @@ static int gr_class_entry(const gr_config *x, const char *subs, const char *name
     return !x->force && !gr_roster_pending(x->out, re.folder) ? 2 : 0;
 }
 
-/* How many entries of the class this run grades (the others were graded already). */
-static int gr_class_todo(const gr_config *x, const char *subs, struct dirent **list, int n)
-{
-    int todo = 0;
-    for (int i = 0; i < n; i++) {
-        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
-        todo += gr_class_entry(x, subs, list[i]->d_name, entry, who, out_dir) == 0;
-    }
-    return todo;
-}
-
 int gr_class(gr_course *c, const char *subs)
 {
     gr_config *x = &c->judge;
@@ -214,7 +200,11 @@ int gr_class(gr_course *c, const char *subs)
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
     gr_slots sl = {jobs, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
-    int graded = 0, skipped = 0, finished = 0, todo = gr_class_todo(x, subs, list, n);
+    int graded = 0, skipped = 0, finished = 0, todo = 0;
+    for (int i = 0; i < n; i++) { /* what this run grades, for the progress line */
+        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
+        todo += gr_class_entry(x, subs, list[i]->d_name, entry, who, out_dir) == 0;
+    }
     double t0 = gr_now();
     for (int i = 0; i <= n; i++) {
         const char *name = i < n ? list[i]->d_name : NULL;

@@ -4,7 +4,6 @@
 
 #include "course.h"
 
-/* ---------------------------------------------------------------- a class */
 /* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
  * one entry (roster.h gr_roster_is_entry; an LMS download's loose files count, --lms or as detected), and
  * the --roster file, if any, is a roster. 0, or -1 with one line naming the path in why. */

@@ -62,8 +62,10 @@ static int load(const char *out, klass *k)
     return 0;
 }
 
-static void student_link(gr_str *b, const row *r)
+/* pre, then the link to r's page */
+static void student_link(gr_str *b, const char *pre, const row *r)
 {
+    gr_str_add(b, pre);
     gr_str_add(b, "<a href=\"");
     gr_html_href(b, r->folder, "feedback.html");
     gr_str_add(b, "\">");
@@ -210,8 +212,7 @@ static void tally_table(gr_str *b, const klass *k, json_t *tally, const char *wh
         json_t *v;
         json_array_foreach(json_object_get(t, "examples"), i, v)
         {
-            if (i) gr_str_add(b, ", ");
-            student_link(b, &k->r[json_integer_value(v)]);
+            student_link(b, i ? ", " : "", &k->r[json_integer_value(v)]);
         }
         gr_str_add(b, "</td></tr>\n");
     }
@@ -288,9 +289,9 @@ static void sec_similarity(gr_str *b, const klass *k)
         {
             const row *a = row_of(k, json_string_value(json_object_get(p, "a")) ?: ""), *bb = row_of(k, json_string_value(json_object_get(p, "b")) ?: "");
             gr_str_addf(b, "<h3 class=\"pair\">Chapter %d: ", num);
-            if (a) student_link(b, a);
+            if (a) student_link(b, "", a);
             gr_str_add(b, " and ");
-            if (bb) student_link(b, bb);
+            if (bb) student_link(b, "", bb);
             gr_str_addf(b, ": <span class=\"bad\">%lld %%</span></h3>\n<pre>", (long long)json_integer_value(json_object_get(p, "percent")));
             gr_html_esc(b, json_string_value(json_object_get(p, "passages")));
             gr_str_add(b, "</pre>\n");
@@ -303,7 +304,7 @@ static void sec_similarity(gr_str *b, const klass *k)
             {
                 const row *a = row_of(k, json_string_value(json_object_get(p, "student")) ?: "");
                 if (i) gr_str_add(b, ", ");
-                if (a) student_link(b, a);
+                if (a) student_link(b, "", a);
                 gr_str_addf(b, " (%lld %%)", (long long)json_integer_value(json_object_get(p, "percent")));
             }
             gr_str_add(b, "</p>\n");
@@ -320,8 +321,7 @@ static void sec_not_graded(gr_str *b, const klass *k)
         const row *r = &k->r[i];
         const char *err = json_string_value(json_object_get(r->g, "error"));
         if (r->not_run || (err && *err)) {
-            gr_str_add(b, "<tr><td>");
-            student_link(b, r);
+            student_link(b, "<tr><td>", r);
             gr_str_add(b, "</td><td class=\"bad\">whole entry (empty grade; graded again on the next run)</td><td>");
             gr_html_esc(b, err && *err ? err : r->g ? "a chapter could not be graded (grader error or no GPU)" : "no grading.json yet");
             gr_str_add(b, "</td></tr>\n");
@@ -334,8 +334,7 @@ static void sec_not_graded(gr_str *b, const klass *k)
         {
             const char *st = json_string_value(json_object_get(ch, "status")) ?: "?";
             if (!strcmp(st, "graded")) continue;
-            gr_str_add(b, "<tr><td>");
-            student_link(b, r);
+            student_link(b, "<tr><td>", r);
             gr_str_addf(b, "</td><td>chapter %lld: ", (long long)json_integer_value(json_object_get(ch, "number")));
             gr_html_esc(b, st);
             gr_str_add(b, "</td><td>see the student's page</td></tr>\n");
@@ -362,8 +361,7 @@ static void sec_students(gr_str *b, const klass *k)
     gr_str_add(b, "<th>total</th><th>max</th></tr>\n");
     for (int i = 0; i < k->n; i++) {
         const row *r = &k->r[i];
-        gr_str_add(b, "<tr><td>");
-        student_link(b, r);
+        student_link(b, "<tr><td>", r);
         gr_str_add(b, "</td><td>");
         gr_html_esc(b, r->name);
         gr_str_add(b, "</td><td>");
@@ -372,14 +370,10 @@ static void sec_students(gr_str *b, const klass *k)
         for (int c = 0; c < k->rub->n_ch; c++) {
             size_t q;
             json_t *ch;
-            const char *cell = "";
             char num[32] = "";
             json_array_foreach(json_object_get(r->g, "chapters"), q, ch) if (json_integer_value(json_object_get(ch, "number")) == k->rub->ch[c].number)
-            {
                 snprintf(num, sizeof num, "%.2f", json_number_value(json_object_get(ch, "score")));
-                cell = num;
-            }
-            gr_str_addf(b, "<td class=\"num\">%s</td>", r->not_run ? "" : cell);
+            gr_str_addf(b, "<td class=\"num\">%s</td>", r->not_run ? "" : num);
         }
         if (r->not_run) gr_str_addf(b, "<td class=\"num bad\">not graded</td><td class=\"num\">%.2f</td></tr>\n", r->max);
         else gr_str_addf(b, "<td class=\"num\">%.2f</td><td class=\"num\">%.2f</td></tr>\n", r->score, r->max);

@@ -23,7 +23,6 @@
 #include "roster.h"
 
 static const char *const kind_names[] = {"plain", "canvas", "moodle", "gradescope"};
-const char *gr_lms_name(gr_lms_kind k) { return kind_names[k]; }
 
 int gr_lms_parse_kind(const char *s)
 {
@@ -33,7 +32,6 @@ int gr_lms_parse_kind(const char *s)
     return -1;
 }
 
-/* Copies match m of s into out (truncated to len). */
 static void grab(const char *s, const regmatch_t *m, char *out, size_t len)
 {
     size_t n = m->rm_so < 0 ? 0 : (size_t)(m->rm_eo - m->rm_so);
@@ -242,7 +240,6 @@ static void fold(const char *s, char *out, size_t len)
     out[k] = 0;
 }
 
-/* The name folded, and in the other order ("Ann Lee" -> "leeann"; "Lee, Ann" -> "leeann" too). */
 /* The two parts of a name cut at `at`, joined "before after" (last_first) or "after before", folded. */
 static void fold_last_first(const char *name, const char *at, int last_first, char *out, size_t len)
 {
@@ -297,14 +294,9 @@ typedef struct {
     int n, cap;
 } entry_list;
 
-static staged_entry *entry_for(entry_list *l, const char *name, const char *id)
+/* A new entry named entry, holding one person (id, name) unless both are NULL; NULL when out of memory. */
+static staged_entry *entry_add(entry_list *l, const char *entry, const char *id, const char *name)
 {
-    char key[256];
-    snprintf(key, sizeof key, "%s_%s", name, id);
-    for (char *c = key; *c; c++)
-        if (*c == '/') *c = '_';
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(l->e[i].entry, key)) return &l->e[i];
     if (l->n == l->cap) {
         staged_entry *m = realloc(l->e, (size_t)(l->cap = l->cap ? 2 * l->cap : 32) * sizeof *m);
         if (!m) return NULL;
@@ -312,8 +304,25 @@ static staged_entry *entry_for(entry_list *l, const char *name, const char *id)
     }
     staged_entry *e = &l->e[l->n++];
     memset(e, 0, sizeof *e);
-    snprintf(e->entry, sizeof e->entry, "%s", key);
+    snprintf(e->entry, sizeof e->entry, "%s", entry);
+    if (id) {
+        e->n_people = 1;
+        snprintf(e->people[0].id, sizeof e->people[0].id, "%s", id);
+        snprintf(e->people[0].name, sizeof e->people[0].name, "%s", name);
+    }
     return e;
+}
+
+/* The entry "<name>_<id>", added when new: one person (that id and name), or none (one_person 0). */
+static staged_entry *entry_for(entry_list *l, const char *name, const char *id, int one_person)
+{
+    char key[256];
+    snprintf(key, sizeof key, "%s_%s", name, id);
+    for (char *c = key; *c; c++)
+        if (*c == '/') *c = '_';
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->e[i].entry, key)) return &l->e[i];
+    return entry_add(l, key, one_person ? id : NULL, name);
 }
 
 static int add_src(staged_entry *e, const char *path, const char *as)
@@ -359,16 +368,11 @@ static int scan_named(const char *subs, gr_lms_kind kind, const char *const *wan
         gr_lms_file f;
         if (nm[0] != '.' && !rc &&
             !(kind == GR_LMS_CANVAS ? gr_lms_parse_canvas(nm, &f) : gr_lms_parse_moodle(nm, &f))) {
-            staged_entry *e = entry_for(l, f.name, f.id);
+            staged_entry *e = entry_for(l, f.name, f.id, 1);
             char p[PATH_MAX], as[256];
             snprintf(p, sizeof p, "%s/%s", subs, nm);
             if (!e) rc = -1, snprintf(why, wlen, "out of memory");
             else {
-                if (!e->n_people) {
-                    e->n_people = 1;
-                    snprintf(e->people[0].id, sizeof e->people[0].id, "%s", f.id);
-                    snprintf(e->people[0].name, sizeof e->people[0].name, "%s", f.name);
-                }
                 e->late |= f.late;
                 if (kind == GR_LMS_CANVAS) gr_lms_canvas_original(f.file, want, nw, as, sizeof as);
                 else snprintf(as, sizeof as, "%s", f.file);
@@ -383,9 +387,8 @@ static int scan_named(const char *subs, gr_lms_kind kind, const char *const *wan
 }
 
 /* A scalar's text, or "" (libyaml document API). */
-static const char *yscalar(yaml_document_t *d, yaml_node_t *n)
+static const char *yscalar(yaml_node_t *n)
 {
-    (void)d;
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
 }
 
@@ -393,7 +396,7 @@ static yaml_node_t *yget(yaml_document_t *d, yaml_node_t *map, const char *key)
 {
     if (!map || map->type != YAML_MAPPING_NODE) return NULL;
     for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-        const char *k = yscalar(d, yaml_document_get_node(d, p->key));
+        const char *k = yscalar(yaml_document_get_node(d, p->key));
         if (!strcmp(k, key) || (k[0] == ':' && !strcmp(k + 1, key))) return yaml_document_get_node(d, p->value);
     }
     return NULL;
@@ -420,7 +423,7 @@ static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wl
     int rc = top && top->type == YAML_MAPPING_NODE ? 0 : -1;
     if (rc) snprintf(why, wlen, "submission_metadata.yml is not a mapping of submissions");
     for (yaml_node_pair_t *pr = rc ? NULL : top->data.mapping.pairs.start; pr && pr < top->data.mapping.pairs.top && !rc; pr++) {
-        const char *folder = yscalar(&d, yaml_document_get_node(&d, pr->key));
+        const char *folder = yscalar(yaml_document_get_node(&d, pr->key));
         yaml_node_t *subm = yaml_document_get_node(&d, pr->value), *who = yget(&d, subm, "submitters");
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", root, folder);
@@ -428,16 +431,16 @@ static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wl
         const char *id = strncmp(folder, "submission_", 11) ? folder : folder + 11;
         yaml_node_t *first = who && who->type == YAML_SEQUENCE_NODE && who->data.sequence.items.top > who->data.sequence.items.start
                                  ? yaml_document_get_node(&d, *who->data.sequence.items.start) : NULL;
-        staged_entry *e = entry_for(l, first ? yscalar(&d, yget(&d, first, "name")) : "submission", id);
+        staged_entry *e = entry_for(l, first ? yscalar(yget(&d, first, "name")) : "submission", id, 0);
         if (!e) { rc = -1, snprintf(why, wlen, "out of memory"); break; }
         for (yaml_node_item_t *it = who && who->type == YAML_SEQUENCE_NODE ? who->data.sequence.items.start : NULL;
              it && it < who->data.sequence.items.top && e->n_people < 8; it++) {
             yaml_node_t *s = yaml_document_get_node(&d, *it);
             gr_person *q = &e->people[e->n_people++];
             snprintf(q->id, sizeof q->id, "%s", id);
-            snprintf(q->name, sizeof q->name, "%s", yscalar(&d, yget(&d, s, "name")));
-            snprintf(q->sid, sizeof q->sid, "%s", yscalar(&d, yget(&d, s, "sid")));
-            snprintf(q->email, sizeof q->email, "%s", yscalar(&d, yget(&d, s, "email")));
+            snprintf(q->name, sizeof q->name, "%s", yscalar(yget(&d, s, "name")));
+            snprintf(q->sid, sizeof q->sid, "%s", yscalar(yget(&d, s, "sid")));
+            snprintf(q->email, sizeof q->email, "%s", yscalar(yget(&d, s, "email")));
         }
         e->src_is_dir = 1;
         add_src(e, path, "");
@@ -466,15 +469,6 @@ static int lone_archive(const char *dir, char *out, size_t len)
     return 0;
 }
 
-static const char *archive_suffix(const char *name)
-{
-    static const char *const s[] = {".tar.gz", ".tgz", ".zip", ".tar"};
-    size_t n = strlen(name);
-    for (int i = 0; i < 4; i++)
-        if (n > strlen(s[i]) && !strcmp(name + n - strlen(s[i]), s[i])) return s[i];
-    return "";
-}
-
 /* Writes one staged entry under dir; its final name (an archive keeps its suffix) goes to name. */
 static int materialize(const staged_entry *e, const char *dir, char *name, size_t len)
 {
@@ -482,7 +476,7 @@ static int materialize(const staged_entry *e, const char *dir, char *name, size_
     if (e->n_src == 1 && !e->src_is_dir && gr_archive_is_archive(e->src[0])) snprintf(arc, sizeof arc, "%s", e->src[0]);
     if (e->n_src == 1 && e->src_is_dir) lone_archive(e->src[0], arc, sizeof arc);
     if (arc[0]) {
-        snprintf(name, len, "%s%s", e->entry, archive_suffix(arc));
+        snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
         snprintf(p, sizeof p, "%s/%s", dir, name);
         return gr_copy_file(arc, p);
     }
@@ -503,21 +497,11 @@ static int scan_plain(const char *subs, entry_list *l, char *why, size_t wlen)
     int n;
     gr_roster_entry *r = gr_roster_scan(subs, &n, why, wlen);
     if (!r) return -1;
-    for (int i = 0; i < n; i++) {
-        if (l->n == l->cap) {
-            staged_entry *m = realloc(l->e, (size_t)(l->cap = l->cap ? 2 * l->cap : 32) * sizeof *m);
-            if (!m) { free(r); return snprintf(why, wlen, "out of memory"), -1; }
-            l->e = m;
-        }
-        staged_entry *e = &l->e[l->n++];
-        memset(e, 0, sizeof *e);
-        snprintf(e->entry, sizeof e->entry, "%s", r[i].entry);
-        e->n_people = 1;
-        snprintf(e->people[0].id, sizeof e->people[0].id, "%s", r[i].student);
-        snprintf(e->people[0].name, sizeof e->people[0].name, "%s", r[i].student);
-    }
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        if (!entry_add(l, r[i].entry, r[i].student, r[i].student)) rc = -1, snprintf(why, wlen, "out of memory");
     free(r);
-    return 0;
+    return rc;
 }
 
 /* The roster fills in what the LMS did not say (section, email, SIS ids); its name wins. */
@@ -545,7 +529,7 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
             }
         } else snprintf(name, sizeof name, "%s", e->entry);
         gr_roster_entry re;
-        gr_roster_name(name, dir ? archive_suffix(name)[0] != 0 : gr_archive_is_archive(name), &re);
+        gr_roster_name(name, dir ? gr_roster_archive_suffix(name)[0] != 0 : gr_archive_is_archive(name), &re);
         json_t *people = json_array();
         int in_roster = 0;
         for (int k = 0; k < e->n_people; k++) {
@@ -586,7 +570,7 @@ int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int 
         json_t *missing = json_array();
         for (int i = 0; i < nr; i++)
             if (!used[i]) json_array_append_new(missing, person_json(&rows[i]));
-        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "lms", gr_lms_name(kind), "submissions", subs, "roster",
+        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "lms", kind_names[kind], "submissions", subs, "roster",
                                  roster ? roster : "", "entries", entries, "no_submission", missing);
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/lms.json", out_dir);

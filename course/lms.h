@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 typedef enum { GR_LMS_PLAIN, GR_LMS_CANVAS, GR_LMS_MOODLE, GR_LMS_GRADESCOPE } gr_lms_kind;
-const char *gr_lms_name(gr_lms_kind k);
 /* "auto" is -2; an unknown name -1. */
 int gr_lms_parse_kind(const char *s);
 

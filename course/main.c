@@ -145,9 +145,7 @@ int main(int argc, char **argv)
     if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     snprintf(x->out, sizeof x->out, "%s", cli.s.out ? cli.s.out : "build/grades");
-    if ((rc = gr_setup_out(x->out)) >= 0) return rc; /* before the references are built */
-    char abs[PATH_MAX];
-    if (realpath(x->out, abs)) snprintf(x->out, sizeof x->out, "%s", abs);
+    if ((rc = gr_setup_out(x->out, sizeof x->out)) >= 0) return rc; /* before the references are built */
     if (cli.merge) return gr_slurm_merge(co, cli.klass);
     const char *extra[] = {cli.klass, x->out, NULL}; /* the other students' submissions and reports */
     if ((rc = gr_setup_isolate(x, extra)) >= 0) return rc;

@@ -13,7 +13,14 @@
 #include "gr_archive.h"
 #include "report.h"
 
-static const char *const suffixes[] = {".tar.gz", ".tgz", ".zip", ".tar"};
+const char *gr_roster_archive_suffix(const char *name)
+{
+    static const char *const s[] = {".tar.gz", ".tgz", ".zip", ".tar"};
+    size_t n = strlen(name);
+    for (int i = 0; i < 4; i++)
+        if (n > strlen(s[i]) && !strcmp(name + n - strlen(s[i]), s[i])) return s[i];
+    return "";
+}
 
 static uint32_t fnv1a(const char *s)
 {
@@ -40,14 +47,7 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
     snprintf(out->entry, sizeof out->entry, "%s", entry);
     snprintf(out->student, sizeof out->student, "%s", entry);
     out->is_archive = is_archive;
-    if (is_archive)
-        for (int i = 0; i < 4; i++) {
-            size_t n = strlen(out->student), k = strlen(suffixes[i]);
-            if (n > k && !strcmp(out->student + n - k, suffixes[i])) {
-                out->student[n - k] = 0;
-                break;
-            }
-        }
+    if (is_archive) out->student[strlen(out->student) - strlen(gr_roster_archive_suffix(out->student))] = 0;
     /* The one place a student id is made: one line, so that the class summary keeps a row per student
      * and grades.csv a line per student (LMS importers want that); the folder still hashes the exact entry. */
     for (unsigned char *c = (unsigned char *)out->student; *c; c++)

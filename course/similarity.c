@@ -52,7 +52,7 @@ static void folder_of(const char *path, char *out, size_t len)
 }
 
 /* Writes what sim_c compares for one student and chapter into dir/<folder>.cu; 1 if there is something. */
-static int stage_one(const gr_config *x, const gr_chapter_rubric *ch, const char *sub, const char *folder, const char *dir,
+static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *folder, const char *dir,
                      const char *pristine, size_t plen)
 {
     char file[PATH_MAX], p[PATH_MAX];
@@ -63,7 +63,6 @@ static int stage_one(const gr_config *x, const gr_chapter_rubric *ch, const char
     int some = mine && *mine;
     snprintf(p, sizeof p, "%s/%s.cu", dir, folder);
     if (some) some = gr_write_file(p, mine, strlen(mine)) == 0;
-    (void)x;
     free(text);
     free(mine);
     return some;
@@ -157,7 +156,7 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     for (int i = 0; i < n; i++) {
         char tree[PATH_MAX];
         entry_tree(subs, &e[i], tmp, tree, sizeof tree);
-        if (tree[0] && stage_one(x, ch, tree, e[i].folder, dir, pr, plen) &&
+        if (tree[0] && stage_one(ch, tree, e[i].folder, dir, pr, plen) &&
             asprintf(&argv[k], "%s/%s.cu", dir, e[i].folder) >= 0)
             k++;
     }

@@ -73,16 +73,6 @@ static void cd_exec(FILE *f, const char *root)
     fputs(" || exit 2\nexec ", f);
 }
 
-static int submit(char *const argv[], const char *what, char *id, size_t len)
-{
-    int rc = sbatch(argv, 0, id, len);
-    if (rc || !*id) {
-        fprintf(stderr, "grade: sbatch failed for the %s (exit %d)\n", what, rc);
-        return -1;
-    }
-    return 0;
-}
-
 /* This round's absolute paths: the course program (the merge), the judge beside it (the tasks), the
  * workbook, the class, the output and the round's folder. */
 typedef struct {
@@ -157,7 +147,11 @@ static int submit_array(const opts *o, const round_paths *r, int m, char *id, si
     fputs("\n", f);
     fclose(f);
     char *av[] = {"sbatch", "--parsable", p, NULL};
-    if (submit(av, "job array", id, len)) return 4;
+    int rc = sbatch(av, 0, id, len);
+    if (rc || !*id) {
+        fprintf(stderr, "grade: sbatch failed for the job array (exit %d)\n", rc);
+        return 4;
+    }
     printf("slurm: job array %s, %d task(s)\n", id, m);
     return 0;
 }
@@ -204,27 +198,21 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
     return gr_class_verdict(r->subs, r->out, 0);
 }
 
-/* Everything after the options: what is left to grade, the array and the merge. */
-static int slurm_round(const opts *o, round_paths *r)
-{
-    char array_id[64] = "";
-    int n, rc = resolve(o, r);
-    if (rc) return rc;
-    gr_roster_entry *e = gr_roster_record(r->subs, r->out, &n);
-    if (!e) return 2;
-    int m = make_round_dir(r) ? -1 : write_tasks(o, r, e, n);
-    free(e);
-    if (m < 0) return 2;
-    if (m > 0 && (rc = submit_array(o, r, m, array_id, sizeof array_id))) return rc;
-    if (!m) printf("slurm: nothing left to grade (use --force to regrade)\n");
-    return submit_merge(o, r, array_id);
-}
-
 int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, int force)
 {
     opts o = {so, subs, out ? out : "build/grades", force};
     round_paths r = {0};
-    return slurm_round(&o, &r);
+    char array_id[64] = "";
+    int n, rc = resolve(&o, &r);
+    if (rc) return rc;
+    gr_roster_entry *e = gr_roster_record(r.subs, r.out, &n);
+    if (!e) return 2;
+    int m = make_round_dir(&r) ? -1 : write_tasks(&o, &r, e, n);
+    free(e);
+    if (m < 0) return 2;
+    if (m > 0 && (rc = submit_array(&o, &r, m, array_id, sizeof array_id))) return rc;
+    if (!m) printf("slurm: nothing left to grade (use --force to regrade)\n");
+    return submit_merge(&o, &r, array_id);
 }
 
 int gr_slurm_merge(const gr_course *c, const char *subs)

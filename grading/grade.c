@@ -129,10 +129,8 @@ static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *su
     if (out) snprintf(out_dir, PATH_MAX, "%s", out);
     else if (x->mode == GR_MODE_CHECK) snprintf(out_dir, PATH_MAX, "build/check");
     else snprintf(out_dir, PATH_MAX, "build/grade-out/%s", who);
-    int rc = gr_setup_out(out_dir); /* before anything is built */
+    int rc = gr_setup_out(out_dir, PATH_MAX); /* before anything is built */
     if (rc >= 0) return rc;
-    char abs[PATH_MAX];
-    if (realpath(out_dir, abs)) snprintf(out_dir, PATH_MAX, "%s", abs);
     if (student && out) snprintf(who, 128, "%s", student); /* the LMS name as the id (course/roster.c) */
     return -1;
 }

@@ -5,15 +5,10 @@
 #include "gr_util.h"
 #include "tool.h"
 
-int gr_plot_available(void)
-{
-    char p[PATH_MAX];
-    return gr_which("gnuplot", p, sizeof p);
-}
-
 char *gr_plot_svg(const char *script, const char *data, int w, int h, char *why, size_t wlen)
 {
-    if (!gr_plot_available()) {
+    char path[PATH_MAX];
+    if (!gr_which("gnuplot", path, sizeof path)) {
         snprintf(why, wlen, "gnuplot is not installed (apt-get install gnuplot-nox): plots left out");
         return NULL;
     }
@@ -21,7 +16,6 @@ char *gr_plot_svg(const char *script, const char *data, int w, int h, char *why,
     gr_str_addf(&s, "set terminal svg size %d,%d dynamic enhanced font 'Helvetica,12' background '#ffffff'\n"
                     "set encoding utf8\n$D << EOD\n%sEOD\n%s\n", w, h, data, script);
     const char *tmp = getenv("TMPDIR");
-    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/wb-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     int fd = mkstemp(path);
     if (fd < 0 || write(fd, s.s, s.len) != (ssize_t)s.len) {

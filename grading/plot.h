@@ -7,7 +7,4 @@
 /* The SVG element (no XML prologue) of script run over data (lines of whitespace-separated columns;
  * strings in double quotes), w x h pixels. NULL with a one-line reason (gnuplot missing or failing). */
 char *gr_plot_svg(const char *script, const char *data, int w, int h, char *why, size_t wlen);
-
-/* Whether gnuplot is on PATH. */
-int gr_plot_available(void);
 #endif

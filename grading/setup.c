@@ -105,10 +105,13 @@ void gr_find_sanitizer(char *out, size_t len)
     if (out[0] && realpath(out, real)) snprintf(out, len, "%s", real);
 }
 
-int gr_setup_out(const char *dir)
+int gr_setup_out(char *dir, size_t len)
 {
     char why[PATH_MAX + 200];
-    if (!gr_report_dir_ready(dir, why, sizeof why)) return -1;
+    if (!gr_report_dir_ready(dir, why, sizeof why)) {
+        if (realpath(dir, why)) snprintf(dir, len, "%s", why);
+        return -1;
+    }
     fprintf(stderr, "grade: cannot write the reports (--out): %s\n", why);
     return GR_EXIT_IO;
 }

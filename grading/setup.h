@@ -49,8 +49,8 @@ int gr_setup_seeds(gr_config *x, const char *seeds);
  * bind of it can succeed); "" when there is none. */
 void gr_find_sanitizer(char *out, size_t len);
 
-/* Before anything is built: the reports' folder exists and takes a file, or GR_EXIT_IO. */
-int gr_setup_out(const char *dir);
+/* Before anything is built: the reports' folder exists and takes a file (dir made absolute), or GR_EXIT_IO. */
+int gr_setup_out(char *dir, size_t len);
 
 /* Before any student code is built or run: isolate the course files or refuse (isolation.h); extra: the
  * paths (NULL-terminated) the runs must not reach besides the course's. The practice run (--check)
