@@ -139,6 +139,17 @@ void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t 
     }
 }
 
+void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len)
+{
+    char took[32];
+    int g = ngpu > 0 ? ngpu : 1;
+    gr_duration(wall_s, took, sizeof took);
+    if (graded <= 0 || wall_s <= 0) snprintf(out, len, "nothing graded in %s", took);
+    else
+        snprintf(out, len, "%d graded in %s on %d GPU%s: %.1f submissions per GPU-hour", graded, took, g,
+                 g == 1 ? "" : "s", graded * 3600.0 / (wall_s * g));
+}
+
 /* A grader ended (pid w, status st): its slot is free; if it failed on its entry, that is recorded and
  * the class goes on. Returns the slot, or -1 if w was none of the class's graders. */
 static int gr_class_reap(gr_slots *sl, pid_t w, int st)
@@ -242,7 +253,9 @@ int gr_class(gr_course *c, const char *subs)
     free(sl.pid);
     free(sl.out);
     free(sl.who);
-    LOG(x, "graded %d, skipped %d already graded (use --force to regrade)", graded, skipped);
+    char rate[160];
+    gr_class_rate(graded, gr_now() - t0, ngpu, rate, sizeof rate);
+    LOG(x, "%s; skipped %d already graded (use --force to regrade)", rate, skipped);
     return gr_class_close(c, subs);
 }
 

@@ -17,6 +17,11 @@ int gr_class(gr_course *c, const char *subs);
  * done in 3m12s" at the end. Pure. */
 void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t len);
 
+/* The class's throughput for the cost of grading (issue 43): "20 graded in 7m03s on 1 GPU: 170.2
+ * submissions per GPU-hour" — what this run graded over its wall clock and the GPUs it spread over
+ * (at least one counted); no rate when nothing was graded. Pure. */
+void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
+
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
  * then the class's exit code (gr_class_verdict). */
 int gr_class_close(const gr_course *c, const char *subs);

@@ -46,6 +46,20 @@ Test(roster, a_class_says_its_progress_and_the_time_left)
     for (const char *c = line; *c; c++) cr_expect((unsigned char)*c >= 0x20, "no control character");
 }
 
+/* A class's throughput, the cost table's unit: submissions per GPU-hour over the GPUs it spread over. */
+Test(roster, a_class_says_its_submissions_per_gpu_hour)
+{
+    char line[200];
+    gr_class_rate(20, 423, 1, line, sizeof line);
+    cr_expect_str_eq(line, "20 graded in 7m03s on 1 GPU: 170.2 submissions per GPU-hour");
+    gr_class_rate(12, 86, 2, line, sizeof line);
+    cr_expect_str_eq(line, "12 graded in 1m26s on 2 GPUs: 251.2 submissions per GPU-hour");
+    gr_class_rate(3, 60, 0, line, sizeof line);
+    cr_expect_str_eq(line, "3 graded in 1m00s on 1 GPU: 180.0 submissions per GPU-hour", "no GPU listed counts as one");
+    gr_class_rate(0, 5, 1, line, sizeof line);
+    cr_expect_str_eq(line, "nothing graded in 5s");
+}
+
 /* What counts as a student's entry in a class folder: a class with none is refused before any work. */
 Test(roster, an_entry_is_a_folder_or_an_archive_and_never_a_dot_file)
 {
