@@ -111,7 +111,12 @@ Test(makefile, sub_paths_with_spaces_and_quotes_reach_the_grader_whole, .timeout
 {
     static const char *const paths[] = {"path with spaces", "it's \"quoted\"", "`x` ;y &z"}; /* a $ is make's own ($$) */
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
-        for (int klass = 0; klass < 2; klass++) {
+#ifdef WBT_STUDENT_RELEASE
+        const int classes = 1; /* the release has no course/, hence no build/course and no class to grade */
+#else
+        const int classes = 2;
+#endif
+        for (int klass = 0; klass < classes; klass++) {
             char dir[256];
             wbt_tmpdir(dir, sizeof dir);
             char file[300];
@@ -287,6 +292,9 @@ Test(makefile, programs_link_and_include_only_what_they_use, .timeout = 120)
          "libwbresults libmutate"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+#ifdef WBT_STUDENT_RELEASE
+        if (strstr(cases[i].target, "course")) continue; /* the release has no course/ */
+#endif
         /* the last command printed is the target's own (compile or link) */
         int rc = wbt_run(out, WBT_MAKE " -n -B V=1 %s 2>&1 | tail -n 1", cases[i].target);
         cr_assert_eq(rc, 0, "make -n %s: %s", cases[i].target, out);
