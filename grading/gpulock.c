@@ -40,6 +40,13 @@ static void gr_flock(int fd, int op)
     }
 }
 
+int gr_lock_alone(const char *path)
+{
+    int fd = gr_lock_open(path);
+    if (fd >= 0) gr_flock(fd, LOCK_EX);
+    return fd;
+}
+
 static int gr_gpu_take(gr_gpu_lock *l, int op)
 {
     if (l->held != GR_LOCK_NONE) gr_gpu_release(l);

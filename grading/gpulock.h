@@ -33,6 +33,9 @@ int gr_gpu_alone(gr_gpu_lock *l);
 
 void gr_gpu_release(gr_gpu_lock *l);
 
+/* Another lock file held alone (slowprof's counters cache): the fd whose close lets go, or -1. */
+int gr_lock_alone(const char *path);
+
 /* For one run: takes l as `how` (GR_LOCK_SHARED or GR_LOCK_ALONE) unless this holder has it already (a
  * benchmark step's runs) or there is none. 1: taken here, release it after the run; 0: nothing to release. */
 int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);

@@ -15,13 +15,13 @@ char *gr_plot_svg(const char *script, const char *data, int w, int h, char *why,
     gr_str s = {0};
     gr_str_addf(&s, "set terminal svg size %d,%d dynamic enhanced font 'Helvetica,12' background '#ffffff'\n"
                     "set encoding utf8\n$D << EOD\n%sEOD\n%s\n", w, h, data, script);
-    const char *tmp = getenv("TMPDIR");
-    snprintf(path, sizeof path, "%s/wb-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    const char *tmp = gr_tmpdir();
+    snprintf(path, sizeof path, "%s/wb-plot-XXXXXX", tmp);
     int fd = mkstemp(path);
     if (fd < 0 || write(fd, s.s, s.len) != (ssize_t)s.len) {
         if (fd >= 0) close(fd), unlink(path);
         gr_str_free(&s);
-        snprintf(why, wlen, "cannot write a plot script under %s", tmp && *tmp ? tmp : "/tmp");
+        snprintf(why, wlen, "cannot write a plot script under %s", tmp);
         return NULL;
     }
     close(fd);

@@ -4,8 +4,6 @@
 #include "gpu.h"
 #include "wb_inputs.h"
 
-#include <sys/file.h>
-
 int gr_ctr_room(const gr_budget *b)
 {
     return !b || (b->cap_chapter - b->chapter >= 2 * GR_CTR_RUN_S && b->cap_submission - b->submission >= 2 * GR_CTR_RUN_S);
@@ -21,10 +19,9 @@ int gr_ctr_cache_name(const char *gpu, unsigned long long build, int chapter, co
     return 0;
 }
 
-/* The file that keeps the reference's counters for this GPU model, build, variant and size, and its lock,
- * taken (the caller closes the descriptor it returns); -1 where there is none: no model name from
- * nvidia-smi, an unreadable reference, build/counters/ not writable here (the reference is then profiled
- * by each grading, as without a cache). */
+/* The file keeping the reference's counters for this GPU model, build, variant and size, its lock taken (the
+ * caller closes the fd returned); -1 without a model name, a readable reference or a writable build/counters/
+ * (then each grading profiles the reference, as without a cache). */
 static int gr_ctr_cache_lock(const gr_chjob *j, const char *variant, char *path, size_t len)
 {
     char model[256], name[PATH_MAX];
@@ -40,14 +37,7 @@ static int gr_ctr_cache_lock(const gr_chjob *j, const char *variant, char *path,
     if (!ok || (gr_mkdirs(dir, 0755) && !gr_is_dir(dir))) return -1;
     snprintf(path, len, "%s/%s", dir, name);
     snprintf(lock, sizeof lock, "%s.lock", path);
-    int fd = open(lock, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (fd < 0) return -1;
-    while (flock(fd, LOCK_EX) != 0)
-        if (errno != EINTR) {
-            close(fd);
-            return -1;
-        }
-    return fd;
+    return gr_lock_alone(lock);
 }
 
 /* One profiled run of prog's variant within limit seconds; its counters into c, its wall time into *wall
