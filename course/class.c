@@ -76,8 +76,9 @@ int gr_class_precheck(const gr_course *c, const char *subs, char *why, size_t le
 
 /* The graders running: one slot each, with where its reports go and whose they are. */
 typedef struct {
-    int jobs;
+    int jobs, ngpu;
     pid_t *pid;
+    int *gpu; /* the GPU (index among the visible ones) a running grader uses */
     char (*out)[PATH_MAX];
     char (*who)[128];
 } gr_slots;
@@ -97,15 +98,34 @@ static void gr_class_prepare(gr_config *x)
     }
 }
 
-/* An entry graded in a process of its own, on slot k's GPU. */
-static void gr_class_start(const gr_config *x, gr_slots *sl, int k, int ngpu, const char *entry, const char *who,
+int gr_class_pick_gpu(const int *busy, int ngpu)
+{
+    int best = 0;
+    for (int g = 1; g < ngpu; g++)
+        if (busy[g] < busy[best]) best = g;
+    return best;
+}
+
+int gr_class_default_jobs(int ngpu, long ncpu)
+{
+    long cpu_cap = ncpu / 2 > 0 ? ncpu / 2 : 1;
+    long want = ngpu > 0 ? 6L * ngpu : ncpu / 4;
+    return (int)(want < 1 ? 1 : want > cpu_cap ? cpu_cap : want);
+}
+
+/* An entry graded in a process of its own, in slot k, on the GPU with the fewest graders running. */
+static void gr_class_start(const gr_config *x, gr_slots *sl, int k, const char *entry, const char *who,
                            const char *out_dir)
 {
+    int busy[64] = {0}, ngpu = sl->ngpu < 64 ? sl->ngpu : 64;
+    for (int s = 0; s < sl->jobs; s++)
+        if (sl->pid[s] && sl->gpu[s] < ngpu) busy[sl->gpu[s]]++;
+    sl->gpu[k] = ngpu ? gr_class_pick_gpu(busy, ngpu) : 0;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         gr_config mine = *x; /* this grading child's configuration: its GPU */
-        mine.gpu = ngpu ? k % ngpu : 0;
+        mine.gpu = sl->gpu[k];
         mine.chapters_at_once = sl->jobs <= (ngpu ? ngpu : 1); /* one grader per GPU: nothing else shares it */
         gr_sub_result *res = calloc(1, sizeof *res);
         gr_grade_one(&mine, entry, who, out_dir, res);
@@ -207,10 +227,11 @@ int gr_class(gr_course *c, const char *subs)
     free(e);
     int ngpu = gr_gpu_count();
     gr_class_prepare(x);
-    int jobs = x->jobs > 0 ? x->jobs : (int)(sysconf(_SC_NPROCESSORS_ONLN) / 4 > 0 ? sysconf(_SC_NPROCESSORS_ONLN) / 4 : 1);
+    int jobs = x->jobs > 0 ? x->jobs : gr_class_default_jobs(ngpu, sysconf(_SC_NPROCESSORS_ONLN));
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
-    gr_slots sl = {jobs, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
+    gr_slots sl = {jobs, ngpu, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, sizeof(int)),
+                   calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
     int graded = 0, skipped = 0, finished = 0, todo = 0;
     for (int i = 0; i < n; i++) { /* what this run grades, for the progress line */
         char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
@@ -233,7 +254,7 @@ int gr_class(gr_course *c, const char *subs)
                 else if (free_slot < 0) free_slot = s;
             }
             if (name && free_slot >= 0) {
-                gr_class_start(x, &sl, free_slot, ngpu, entry, who, out_dir);
+                gr_class_start(x, &sl, free_slot, entry, who, out_dir);
                 graded++;
                 break;
             }
@@ -251,6 +272,7 @@ int gr_class(gr_course *c, const char *subs)
     }
     free(list);
     free(sl.pid);
+    free(sl.gpu);
     free(sl.out);
     free(sl.who);
     char rate[160];

@@ -22,6 +22,16 @@ void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t 
  * (at least one counted); no rate when nothing was graded. Pure. */
 void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
 
+/* Where the next entry's grader goes: the GPU with the fewest graders running (busy[g] of ngpu >= 1), the
+ * lowest index on a tie, so a class's last entries do not pile onto one GPU while another idles. Pure. */
+int gr_class_pick_gpu(const int *busy, int ngpu);
+
+/* How many entries a class grades at once when --jobs is not given: six graders per GPU (each spends most
+ * of its time building, checking and sanitizing, and six keep one GPU's queue of benchmarks full), at most
+ * one per two CPU cores (the builds and compute-sanitizer are CPU work); without a GPU a quarter of the
+ * cores. At least 1. Pure. */
+int gr_class_default_jobs(int ngpu, long ncpu);
+
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
  * then the class's exit code (gr_class_verdict). */
 int gr_class_close(const gr_course *c, const char *subs);

@@ -60,6 +60,27 @@ Test(roster, a_class_says_its_submissions_per_gpu_hour)
     cr_expect_str_eq(line, "nothing graded in 5s");
 }
 
+/* Two GPUs: the next grader goes where fewest run, so a class's tail does not queue on one GPU. */
+Test(roster, a_grader_goes_to_the_gpu_with_the_fewest_running)
+{
+    int two[] = {3, 2}, tie[] = {2, 2, 2}, one[] = {7}, last[] = {4, 4, 1};
+    cr_expect_eq(gr_class_pick_gpu(two, 2), 1);
+    cr_expect_eq(gr_class_pick_gpu(tie, 3), 0, "the lowest index on a tie");
+    cr_expect_eq(gr_class_pick_gpu(one, 1), 0);
+    cr_expect_eq(gr_class_pick_gpu(last, 3), 2);
+}
+
+/* Without --jobs: six graders per GPU within half the cores; without a GPU a quarter of the cores. */
+Test(roster, a_class_grades_six_entries_per_gpu_at_once_within_half_the_cores)
+{
+    cr_expect_eq(gr_class_default_jobs(1, 16), 6, "one H100 with 16 cores");
+    cr_expect_eq(gr_class_default_jobs(2, 32), 12, "two GPUs, 32 cores");
+    cr_expect_eq(gr_class_default_jobs(2, 8), 4, "few cores: the builds are CPU work");
+    cr_expect_eq(gr_class_default_jobs(0, 16), 4, "no GPU: a quarter of the cores");
+    cr_expect_eq(gr_class_default_jobs(1, 1), 1);
+    cr_expect_eq(gr_class_default_jobs(0, 2), 1, "at least one");
+}
+
 /* What counts as a student's entry in a class folder: a class with none is refused before any work. */
 Test(roster, an_entry_is_a_folder_or_an_archive_and_never_a_dot_file)
 {
