@@ -22,7 +22,9 @@ void gr_gpu_lock_init(gr_gpu_lock *l, const char *gpu_id)
     dir = dir && *dir ? dir : "/tmp";
     snprintf(l->path, sizeof l->path, "%s/wb-grade-gpu%s.lock", dir, id);
     snprintf(l->turn, sizeof l->turn, "%s/wb-grade-gpu%s.turn", dir, id);
+    snprintf(l->queue, sizeof l->queue, "%s/wb-grade-gpu%s.queue", dir, id);
     l->fd = -1;
+    l->queue_fd = -1;
     l->held = GR_LOCK_NONE;
 }
 
@@ -50,19 +52,21 @@ int gr_lock_alone(const char *path)
 static int gr_gpu_take(gr_gpu_lock *l, int op)
 {
     if (l->held != GR_LOCK_NONE) gr_gpu_release(l);
-    int t = gr_lock_open(l->turn);
-    l->fd = gr_lock_open(l->path);
-    if (t < 0 || l->fd < 0) {
+    int alone = op == LOCK_EX;
+    int q = alone ? gr_lock_alone(l->queue) : -2; /* one benchmark at a time at the turnstile */
+    int t = q == -1 ? -1 : gr_lock_open(l->turn);
+    l->fd = t < 0 ? -1 : gr_lock_open(l->path);
+    if (l->fd < 0) {
+        if (q >= 0) close(q);
         if (t >= 0) close(t);
-        if (l->fd >= 0) close(l->fd);
-        l->fd = -1;
         return -1;
     }
     /* Through the turnstile: a benchmark holds it alone while it waits, so shared runs queue behind it. */
-    gr_flock(t, op == LOCK_EX ? LOCK_EX : LOCK_SH);
+    gr_flock(t, alone ? LOCK_EX : LOCK_SH);
     gr_flock(l->fd, op);
     close(t);
-    l->held = op == LOCK_EX ? GR_LOCK_ALONE : GR_LOCK_SHARED;
+    l->queue_fd = alone ? q : -1;
+    l->held = alone ? GR_LOCK_ALONE : GR_LOCK_SHARED;
     return 0;
 }
 
@@ -76,7 +80,9 @@ void gr_gpu_release(gr_gpu_lock *l)
         flock(l->fd, LOCK_UN);
         close(l->fd);
     }
+    if (l->queue_fd >= 0) close(l->queue_fd); /* after the GPU's lock: the next benchmark finds it free */
     l->fd = -1;
+    l->queue_fd = -1;
     l->held = GR_LOCK_NONE;
 }
 

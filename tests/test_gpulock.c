@@ -26,6 +26,49 @@ Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
     cr_expect_eq(l.held, GR_LOCK_NONE);
 }
 
+/* A holder in a process of its own (forked before anyone holds the lock: a child keeps the locks of the
+ * descriptors it inherits): takes the lock as `how`, appends its name to the log, holds it hold_ms. */
+static void hold_in_child(const char *name, gr_lock_state how, const char *log, int hold_ms)
+{
+    if (fork()) return;
+    gr_gpu_lock l;
+    gr_gpu_lock_init(&l, "0");
+    if (how == GR_LOCK_ALONE ? gr_gpu_alone(&l) : gr_gpu_share(&l)) _exit(1);
+    FILE *f = fopen(log, "a");
+    fprintf(f, "%s ", name);
+    fclose(f);
+    usleep((useconds_t)hold_ms * 1000);
+    gr_gpu_release(&l);
+    _exit(0);
+}
+
+/* Phase-fair: untimed runs that arrive while a benchmark holds the GPU and four more benchmarks wait all go
+ * before the next benchmark (racing the queued benchmarks for the turnstile, they waited for the queue to
+ * drain: the GPU then idled while the newest entries of a class caught up). */
+Test(gpulock, the_shared_runs_waiting_go_before_the_next_benchmark, .timeout = 30)
+{
+    char dir[512], log[600];
+    wbt_tmpdir(dir, sizeof dir);
+    setenv("WB_GRADE_LOCK_DIR", dir, 1);
+    snprintf(log, sizeof log, "%s/order", dir);
+    const char *who[] = {"A", "B1", "B2", "B3", "B4"};
+    for (int i = 0; i < 5; i++) {
+        hold_in_child(who[i], GR_LOCK_ALONE, log, i ? 100 : 500);
+        usleep(50000);
+    }
+    hold_in_child("S1", GR_LOCK_SHARED, log, 100);
+    hold_in_child("S2", GR_LOCK_SHARED, log, 100);
+    int st, ok = 1;
+    while (wait(&st) > 0) ok &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    cr_assert(ok, "every holder took the lock");
+    char order[64] = "";
+    FILE *f = fopen(log, "r");
+    cr_assert(f && fgets(order, sizeof order, f));
+    fclose(f);
+    cr_expect(!strncmp(order, "A S1 S2 ", 8) || !strncmp(order, "A S2 S1 ", 8),
+              "the benchmark holding it, both shared runs, then the benchmarks one at a time: %s", order);
+}
+
 /* A run out of GPU memory while it shared the GPU goes again alone; one that failed alone counts. */
 Test(gpulock, only_a_shared_run_out_of_memory_goes_again_alone)
 {
