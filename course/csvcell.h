@@ -24,8 +24,8 @@ void gr_csv_text(gr_str *b, const char *s);
 /* Appends x to b as a number cell ("%.2f"); a value that is not finite is an empty cell. */
 void gr_csv_number(gr_str *b, double x);
 
-/* The same cells written to f. */
-void gr_csv_put_text(FILE *f, const char *s);
-void gr_csv_put_number(FILE *f, double x);
+/* The same cells written to f, each followed by `end` ("," or a row's "\r\n"). */
+void gr_csv_put_text(FILE *f, const char *s, const char *end);
+void gr_csv_put_number(FILE *f, double x, const char *end);
 
 #endif /* GR_CSVCELL_H */

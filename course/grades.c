@@ -3,6 +3,8 @@
 #include "grades.h"
 #include "csvcell.h"
 
+#include <math.h>
+
 /* What the class's rows add up to, for the summary. */
 typedef struct {
     int students, full, errors, ungraded_students;
@@ -12,14 +14,13 @@ typedef struct {
 
 static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
 {
-    gr_csv_put_text(csv, "student");
+    gr_csv_put_text(csv, "student", ",");
     for (int c = 0; c < rub->n_ch; c++) {
         char h[32];
         snprintf(h, sizeof h, "ch%d", rub->ch[c].number);
-        fputc(',', csv);
-        gr_csv_put_text(csv, h);
+        gr_csv_put_text(csv, h, ",");
     }
-    fputs(",total,max,note\r\n", csv);
+    fputs("total,max,note\r\n", csv);
     if (term) {
         fprintf(term, "%-24s", "student");
         for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);
@@ -71,7 +72,7 @@ static const json_t *gr_class_find(const json_t *chs, int number)
 static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term, gr_class_stats *s)
 {
     const char *who = json_string_value(json_object_get(g, "student"));
-    gr_csv_put_text(csv, who ? who : "?");
+    gr_csv_put_text(csv, who ? who : "?", ",");
     json_t *chs = json_object_get(g, "chapters");
     int not_run = gr_grading_not_run(g); /* no score at all, the reason in the note; never 0.00 */
     int ungraded = 0;
@@ -87,19 +88,14 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
             else fprintf(term, " %8s", "-");
         }
         row[c] = sc;
-        fputc(',', csv);
-        if (found && !not_run) gr_csv_put_number(csv, sc);
+        gr_csv_put_number(csv, found && !not_run ? sc : NAN, ","); /* not graded: an empty cell, never 0.00 */
     }
     double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
     const char *err = json_string_value(json_object_get(g, "error"));
-    fputc(',', csv);
-    if (!not_run) gr_csv_put_number(csv, total);
-    fputc(',', csv);
-    gr_csv_put_number(csv, mx);
-    fputc(',', csv);
+    gr_csv_put_number(csv, not_run ? NAN : total, ",");
+    gr_csv_put_number(csv, mx, ",");
     /* the reason column: never empty for an entry not graded (an older grading.json may lack it) */
-    gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "");
-    fputs("\r\n", csv);
+    gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "", "\r\n");
     if (term) {
         if (not_run) fprintf(term, " %8s", "-");
         else fprintf(term, " %8.2f", total);
