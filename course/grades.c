@@ -28,12 +28,16 @@ static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
     }
 }
 
-/* One chapter of one grading.json (`o`: its object, NULL if absent): its score, whether it was graded
- * (*found: a chapter the grader could not grade gets an empty cell, never 0.00; *ungraded: any status but
- * "graded"), and its verdicts appended to `verdicts`. */
-static double gr_class_chapter(const json_t *o, int number, double *ch_max, int *found, int *ungraded,
+/* The chapter numbered `number` of a grading.json's "chapters": its score, whether it was graded (*found 0 when
+ * absent or not gradable: an empty cell, never 0.00; *ungraded: any status but "graded"), and its verdicts
+ * appended to `verdicts`. */
+static double gr_class_chapter(const json_t *chs, int number, double *ch_max, int *found, int *ungraded,
                                gr_str *verdicts)
 {
+    const json_t *o = NULL;
+    size_t q;
+    json_t *v;
+    json_array_foreach(chs, q, v) if (json_integer_value(json_object_get(v, "number")) == number) o = v;
     *found = 0;
     if (!o) return 0;
     double sc = json_number_value(json_object_get(o, "score"));
@@ -45,8 +49,6 @@ static double gr_class_chapter(const json_t *o, int number, double *ch_max, int 
         gr_str_addf(verdicts, "%sch%d %s", verdicts->len ? "; " : "", number, st);
         return *found ? sc : 0;
     }
-    size_t q;
-    json_t *v;
     gr_str_addf(verdicts, "%s", verdicts->len ? "; " : "");
     json_array_foreach(json_object_get(o, "variants"), q, v)
     {
@@ -56,16 +58,6 @@ static double gr_class_chapter(const json_t *o, int number, double *ch_max, int 
         gr_str_addf(verdicts, "%s%s%s%s", q ? " " : "", vv ? vv : "?", san ? "+SAN" : "", caught ? "+CAUGHT" : "");
     }
     return sc;
-}
-
-/* The chapter numbered `number` in a grading.json's "chapters", or NULL. */
-static const json_t *gr_class_find(const json_t *chs, int number)
-{
-    const json_t *found = NULL;
-    size_t k;
-    json_t *o;
-    json_array_foreach(chs, k, o) if (json_integer_value(json_object_get(o, "number")) == number) found = o;
-    return found;
 }
 
 /* One student's row of grades.csv and of the terminal's table, added into the stats. */
@@ -81,8 +73,7 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
     gr_str verdicts = {0};
     for (int c = 0; c < rub->n_ch; c++) {
         int found;
-        double sc = gr_class_chapter(gr_class_find(chs, rub->ch[c].number), rub->ch[c].number, &s->ch_max[c], &found,
-                                     &ungraded, &verdicts);
+        double sc = gr_class_chapter(chs, rub->ch[c].number, &s->ch_max[c], &found, &ungraded, &verdicts);
         if (term) {
             if (found && !not_run) fprintf(term, " %8.2f", sc);
             else fprintf(term, " %8s", "-");
