@@ -439,27 +439,25 @@ static json_t *person_json(const gr_person *p)
                      "email", p->email, "section", p->section);
 }
 
-/* The one archive a folder holds alone (Moodle's folder of a student who uploaded a .zip), else 0. */
-static int lone_archive(const char *dir, char *out, size_t len)
+/* The archive an entry is staged as: its one file, or the one archive its one folder holds alone (Moodle's
+ * folder of a student who uploaded a .zip); "" if none. */
+static void entry_archive(const staged_entry *e, char *out, size_t len)
 {
-    DIR *d = opendir(dir);
+    DIR *d = e->n_src == 1 ? opendir(e->src[0]) : NULL;
     int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (e->d_name[0] != '.' && ++n == 1) snprintf(out, len, "%s/%s", dir, e->d_name);
+    struct dirent *de;
+    snprintf(out, len, "%s", e->n_src == 1 ? e->src[0] : "");
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.' && ++n == 1) snprintf(out, len, "%s/%s", e->src[0], de->d_name);
     if (d) closedir(d);
-    if (n == 1 && gr_is_file(out) && gr_archive_is_archive(out)) return 1;
-    out[0] = 0;
-    return 0;
+    if ((d && n != 1) || !gr_is_file(out) || !gr_archive_is_archive(out)) out[0] = 0;
 }
 
 /* Writes one staged entry under dir; its final name (an archive keeps its suffix) goes to name. */
 static int materialize(const staged_entry *e, const char *dir, char *name, size_t len)
 {
-    char p[PATH_MAX], arc[PATH_MAX] = "";
-    int one_dir = e->n_src == 1 && gr_is_dir(e->src[0]);
-    if (e->n_src == 1 && !one_dir && gr_archive_is_archive(e->src[0])) snprintf(arc, sizeof arc, "%s", e->src[0]);
-    if (one_dir) lone_archive(e->src[0], arc, sizeof arc);
+    char p[PATH_MAX], arc[PATH_MAX];
+    entry_archive(e, arc, sizeof arc);
     if (arc[0]) {
         snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
         snprintf(p, sizeof p, "%s/%s", dir, name);

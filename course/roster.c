@@ -110,25 +110,19 @@ gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
     return e;
 }
 
-int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "student", e[i].student, "entry", e[i].entry, "folder",
-                                           e[i].folder));
-    char p[4096];
-    snprintf(p, sizeof p, "%s/roster.json", out_dir);
-    int rc = json_dump_file(a, p, JSON_INDENT(2));
-    json_decref(a);
-    return rc;
-}
-
 gr_roster_entry *gr_roster_record(const char *subs, const char *out_dir, int *n)
 {
-    char why[600];
+    char why[600], p[4096];
     gr_roster_entry *e = gr_roster_scan(subs, n, why, sizeof why);
-    if (e && gr_roster_write_map(out_dir, e, *n)) snprintf(why, sizeof why, "cannot write %s/roster.json", out_dir);
-    else if (e) return e;
+    json_t *a = json_array();
+    for (int i = 0; e && i < *n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "student", e[i].student, "entry", e[i].entry, "folder",
+                                           e[i].folder));
+    snprintf(p, sizeof p, "%s/roster.json", out_dir);
+    int bad = !e || json_dump_file(a, p, JSON_INDENT(2));
+    json_decref(a);
+    if (!bad) return e;
+    if (e) snprintf(why, sizeof why, "cannot write %s", p);
     fprintf(stderr, "grade: %s\n", why);
     free(e);
     return NULL;
