@@ -84,41 +84,38 @@ void gr_lms_canvas_original(const char *file, const char *const *want, int n, ch
         if (!strcmp(cand, want[i])) snprintf(out, len, "%s", cand);
 }
 
-/* The folder holding submission_metadata.yml: subs or its only sub-folder; 0 if neither. */
-static int gradescope_root(const char *subs, char *out, size_t len)
+/* Which layout subs has (lms.h); root gets the folder that holds Gradescope's submission_metadata.yml: subs,
+ * or the sub-folder that has one. */
+static gr_lms_kind survey(const char *subs, char *root, size_t len)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/submission_metadata.yml", subs);
-    if (gr_is_file(p)) return snprintf(out, len, "%s", subs), 1;
+    int top = gr_is_file(p), below = 0, n = 0, named[GR_LMS_MOODLE + 1] = {0};
     DIR *d = opendir(subs);
     struct dirent *e;
-    int found = 0;
+    gr_lms_file f;
+    snprintf(root, len, "%s", subs);
     while (d && (e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
+        n++;
+        for (int k = GR_LMS_CANVAS; k <= GR_LMS_MOODLE; k++) named[k] += !gr_lms_parse_name(k, e->d_name, &f);
         snprintf(p, sizeof p, "%s/%s/submission_metadata.yml", subs, e->d_name);
-        if (gr_is_file(p)) found = 1, snprintf(out, len, "%s/%s", subs, e->d_name);
+        if (!top && gr_is_file(p)) {
+            below = 1;
+            snprintf(root, len, "%s/%s", subs, e->d_name);
+        }
     }
     if (d) closedir(d);
-    return found;
+    if (top || below) return GR_LMS_GRADESCOPE;
+    for (int k = GR_LMS_MOODLE; n && k >= GR_LMS_CANVAS; k--) /* a name of both forms is Moodle's */
+        if (named[k] == n) return (gr_lms_kind)k;
+    return GR_LMS_PLAIN;
 }
 
 gr_lms_kind gr_lms_detect(const char *subs)
 {
     char root[PATH_MAX];
-    if (gradescope_root(subs, root, sizeof root)) return GR_LMS_GRADESCOPE;
-    DIR *d = opendir(subs);
-    int n = 0, named[GR_LMS_MOODLE + 1] = {0};
-    struct dirent *e;
-    gr_lms_file f;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        n++;
-        for (int k = GR_LMS_CANVAS; k <= GR_LMS_MOODLE; k++) named[k] += !gr_lms_parse_name(k, e->d_name, &f);
-    }
-    if (d) closedir(d);
-    for (int k = GR_LMS_MOODLE; n && k >= GR_LMS_CANVAS; k--) /* a name of both forms is Moodle's */
-        if (named[k] == n) return (gr_lms_kind)k;
-    return GR_LMS_PLAIN;
+    return survey(subs, root, sizeof root);
 }
 
 /* ---------------------------------------------------------------- the roster */
@@ -176,18 +173,16 @@ static void on_row(int c, void *data)
 {
     (void)c;
     roster_state *st = data;
-    if (st->line++ > 0) {
-        gr_person *p = &st->cur;
-        /* Canvas's export has a "Points Possible" row and a test student: neither is a person */
-        int empty = !p->id[0] && !p->sid[0] && !p->login[0] && !p->name[0] && !p->email[0];
-        if (!empty && strcmp(p->name, "Points Possible") && strcmp(p->name, "Student, Test")) {
-            if (st->n == st->cap) {
-                gr_person *m = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *m);
-                if (!m) { st->bad = 1; return; }
-                st->rows = m;
-            }
-            st->rows[st->n++] = *p;
+    gr_person *p = &st->cur;
+    /* not the header; Canvas's export has a "Points Possible" row and a test student: neither is a person */
+    if (st->line++ > 0 && (p->id[0] || p->sid[0] || p->login[0] || p->name[0] || p->email[0]) &&
+        strcmp(p->name, "Points Possible") && strcmp(p->name, "Student, Test")) {
+        if (st->n == st->cap) {
+            gr_person *m = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *m);
+            if (!m) { st->bad = 1; return; }
+            st->rows = m;
         }
+        st->rows[st->n++] = *p;
     }
     memset(&st->cur, 0, sizeof st->cur);
     st->col = 0;
@@ -212,17 +207,14 @@ gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
     free(text);
     int named = 0;
     for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && fields[st.map[c]].off != offsetof(gr_person, section);
-    if (ok && !named) {
-        snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
-        ok = 0;
+    if (ok && !named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
+    else if (ok && st.bad) snprintf(why, len, "out of memory reading the roster");
+    else if (ok) {
+        *n = st.n;
+        return st.rows ? st.rows : calloc(1, sizeof(gr_person));
     }
-    if (ok && st.bad) snprintf(why, len, "out of memory reading the roster"), ok = 0;
-    if (!ok) {
-        free(st.rows);
-        return NULL;
-    }
-    *n = st.n;
-    return st.rows ? st.rows : calloc(1, sizeof(gr_person));
+    free(st.rows);
+    return NULL;
 }
 
 /* Letters and digits of s, lower-cased (ASCII; other bytes kept as they are). */
@@ -391,7 +383,7 @@ static yaml_node_t *yget(yaml_document_t *d, yaml_node_t *map, const char *key)
 static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wlen)
 {
     char root[PATH_MAX], meta[PATH_MAX];
-    gradescope_root(subs, root, sizeof root);
+    survey(subs, root, sizeof root);
     snprintf(meta, sizeof meta, "%s/submission_metadata.yml", root);
     FILE *f = fopen(meta, "rb");
     yaml_parser_t p;
