@@ -143,8 +143,7 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
     for (int i = 0; i < n; i++) {
         char gp[PATH_MAX];
         snprintf(gp, sizeof gp, "%s/%s/grading.json", out_dir, list[i]->d_name);
-        json_error_t je;
-        json_t *g = list[i]->d_name[0] != '.' ? json_load_file(gp, 0, &je) : NULL;
+        json_t *g = list[i]->d_name[0] != '.' ? json_load_file(gp, 0, NULL) : NULL;
         free(list[i]);
         if (!g) continue;
         gr_class_row(g, rub, csv, term, &s);

@@ -445,18 +445,16 @@ static void entry_archive(const staged_entry *e, char *out, size_t len)
     if ((d && n != 1) || !gr_is_file(out) || !gr_archive_is_archive(out)) out[0] = 0;
 }
 
-/* Writes one staged entry under dir; its final name (an archive keeps its suffix) goes to name. */
+/* Writes one staged entry under dir (NULL: a plain layout, nothing staged); its final name (an archive keeps its
+ * suffix) goes to name. */
 static int materialize(const staged_entry *e, const char *dir, char *name, size_t len)
 {
     char p[PATH_MAX], arc[PATH_MAX];
     entry_archive(e, arc, sizeof arc);
-    if (arc[0]) {
-        snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
-        snprintf(p, sizeof p, "%s/%s", dir, name);
-        return gr_copy_file(arc, p);
-    }
-    snprintf(name, len, "%s", e->entry);
+    snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
+    if (!dir) return 0;
     snprintf(p, sizeof p, "%s/%s", dir, name);
+    if (arc[0]) return gr_copy_file(arc, p);
     if (gr_mkdirs(p, 0755)) return -1;
     for (int i = 0; i < e->n_src; i++) {
         char t[PATH_MAX];
@@ -496,15 +494,13 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
     for (int i = 0; i < l->n; i++) {
         staged_entry *e = &l->e[i];
         char name[300];
-        if (dir) {
-            if (materialize(e, dir, name, sizeof name)) {
-                snprintf(why, wlen, "could not stage %s's files under %s", e->entry, dir);
-                json_decref(a);
-                return NULL;
-            }
-        } else snprintf(name, sizeof name, "%s", e->entry);
+        if (materialize(e, dir, name, sizeof name)) {
+            snprintf(why, wlen, "could not stage %s's files under %s", e->entry, dir);
+            json_decref(a);
+            return NULL;
+        }
         gr_roster_entry re;
-        gr_roster_name(name, dir ? gr_roster_archive_suffix(name)[0] != 0 : gr_archive_is_archive(name), &re);
+        gr_roster_name(name, gr_roster_archive_suffix(name)[0] != 0, &re);
         json_t *people = json_array();
         int in_roster = 0;
         for (int k = 0; k < e->n_people; k++) {
