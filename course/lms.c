@@ -406,12 +406,13 @@ static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wl
         snprintf(path, sizeof path, "%s/%s", root, folder);
         if (strchr(folder, '/') || folder[0] == '.' || !gr_is_dir(path)) continue; /* listed but not exported */
         const char *id = strncmp(folder, "submission_", 11) ? folder : folder + 11;
-        yaml_node_t *first = who && who->type == YAML_SEQUENCE_NODE && who->data.sequence.items.top > who->data.sequence.items.start
-                                 ? yaml_document_get_node(&d, *who->data.sequence.items.start) : NULL;
-        staged_entry *e = entry_for(l, first ? yscalar(yget(&d, first, "name")) : "submission", id, 0);
+        int seq = who && who->type == YAML_SEQUENCE_NODE;
+        yaml_node_item_t *it = seq ? who->data.sequence.items.start : NULL;
+        yaml_node_item_t *end = seq ? who->data.sequence.items.top : NULL;
+        const char *first = it != end ? yscalar(yget(&d, yaml_document_get_node(&d, *it), "name")) : "submission";
+        staged_entry *e = entry_for(l, first, id, 0);
         if (!e) { rc = -1, snprintf(why, wlen, "out of memory"); break; }
-        for (yaml_node_item_t *it = who && who->type == YAML_SEQUENCE_NODE ? who->data.sequence.items.start : NULL;
-             it && it < who->data.sequence.items.top && e->n_people < 8; it++) {
+        for (; it != end && e->n_people < 8; it++) {
             yaml_node_t *s = yaml_document_get_node(&d, *it);
             gr_person *q = &e->people[e->n_people++];
             snprintf(q->id, sizeof q->id, "%s", id);
