@@ -26,18 +26,18 @@ void gr_csv_number(gr_str *b, double x)
     if (isfinite(x)) gr_str_addf(b, "%.2f", x);
 }
 
-void gr_csv_put_text(FILE *f, const char *s)
+void gr_csv_put_text(FILE *f, const char *s, const char *end)
 {
     gr_str b = {0};
     gr_csv_text(&b, s);
-    fputs(gr_str_c(&b), f);
+    fprintf(f, "%s%s", gr_str_c(&b), end);
     gr_str_free(&b);
 }
 
-void gr_csv_put_number(FILE *f, double x)
+void gr_csv_put_number(FILE *f, double x, const char *end)
 {
     gr_str b = {0};
     gr_csv_number(&b, x);
-    fputs(gr_str_c(&b), f);
+    fprintf(f, "%s%s", gr_str_c(&b), end);
     gr_str_free(&b);
 }

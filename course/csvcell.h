@@ -1,12 +1,11 @@
 /* csvcell.h — the one writer of a CSV cell, for every CSV the grader writes (grades.csv, canvas-grades.csv).
  *
- * A cell is text or a number. Text that a spreadsheet would take for a formula (OWASP's CSV injection: a
- * cell that begins with '=', '+', '-', '@', a tab or a carriage return) gets a leading apostrophe, so that
- * a student's folder named =HYPERLINK(…) is shown as the text it is; then it is quoted as RFC 4180 says
- * where it holds a comma, a quote or a line break. A number (a score) is written by gr_csv_number only,
- * with two decimals, never neutralised: "-3.00" is the number -3 in every spreadsheet and LMS import,
- * and no formula can be spelled with digits alone. (Named csvcell, not csv: grading/ is on the include
- * path and would hide libcsv's <csv.h>, which the roster's reader uses.)
+ * A cell is text or a number. Text that a spreadsheet would take for a formula (OWASP's CSV injection) gets a
+ * leading apostrophe, so that a student's folder named =HYPERLINK(…) is shown as the text it is; then it is
+ * quoted as RFC 4180 says where it holds a comma, a quote or a line break. A number (a score) is never
+ * neutralised: "-3.00" is the number -3 in every spreadsheet and LMS import, and no formula can be spelled
+ * with digits alone. (Named csvcell, not csv: grading/ is on the include path and would hide libcsv's
+ * <csv.h>, which the roster's reader uses.)
  */
 #ifndef GR_CSVCELL_H
 #define GR_CSVCELL_H
@@ -24,8 +23,8 @@ void gr_csv_text(gr_str *b, const char *s);
 /* Appends x to b as a number cell ("%.2f"); a value that is not finite is an empty cell. */
 void gr_csv_number(gr_str *b, double x);
 
-/* The same cells written to f. */
-void gr_csv_put_text(FILE *f, const char *s);
-void gr_csv_put_number(FILE *f, double x);
+/* The same cells written to f, each followed by `end` ("," or a row's "\r\n"). */
+void gr_csv_put_text(FILE *f, const char *s, const char *end);
+void gr_csv_put_number(FILE *f, double x, const char *end);
 
 #endif /* GR_CSVCELL_H */

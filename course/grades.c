@@ -3,6 +3,8 @@
 #include "grades.h"
 #include "csvcell.h"
 
+#include <math.h>
+
 /* What the class's rows add up to, for the summary. */
 typedef struct {
     int students, full, errors, ungraded_students;
@@ -12,14 +14,13 @@ typedef struct {
 
 static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
 {
-    gr_csv_put_text(csv, "student");
+    gr_csv_put_text(csv, "student", ",");
     for (int c = 0; c < rub->n_ch; c++) {
         char h[32];
         snprintf(h, sizeof h, "ch%d", rub->ch[c].number);
-        fputc(',', csv);
-        gr_csv_put_text(csv, h);
+        gr_csv_put_text(csv, h, ",");
     }
-    fputs(",total,max,note\r\n", csv);
+    fputs("total,max,note\r\n", csv);
     if (term) {
         fprintf(term, "%-24s", "student");
         for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);
@@ -27,12 +28,16 @@ static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
     }
 }
 
-/* One chapter of one grading.json (`o`: its object, NULL if absent): its score, whether it was graded
- * (*found: a chapter the grader could not grade gets an empty cell, never 0.00; *ungraded: any status but
- * "graded"), and its verdicts appended to `verdicts`. */
-static double gr_class_chapter(const json_t *o, int number, double *ch_max, int *found, int *ungraded,
+/* The chapter numbered `number` of a grading.json's "chapters": its score, whether it was graded (*found 0 when
+ * absent or not gradable: an empty cell, never 0.00; *ungraded: any status but "graded"), and its verdicts
+ * appended to `verdicts`. */
+static double gr_class_chapter(const json_t *chs, int number, double *ch_max, int *found, int *ungraded,
                                gr_str *verdicts)
 {
+    const json_t *o = NULL;
+    size_t q;
+    json_t *v;
+    json_array_foreach(chs, q, v) if (json_integer_value(json_object_get(v, "number")) == number) o = v;
     *found = 0;
     if (!o) return 0;
     double sc = json_number_value(json_object_get(o, "score"));
@@ -44,8 +49,6 @@ static double gr_class_chapter(const json_t *o, int number, double *ch_max, int 
         gr_str_addf(verdicts, "%sch%d %s", verdicts->len ? "; " : "", number, st);
         return *found ? sc : 0;
     }
-    size_t q;
-    json_t *v;
     gr_str_addf(verdicts, "%s", verdicts->len ? "; " : "");
     json_array_foreach(json_object_get(o, "variants"), q, v)
     {
@@ -57,21 +60,11 @@ static double gr_class_chapter(const json_t *o, int number, double *ch_max, int 
     return sc;
 }
 
-/* The chapter numbered `number` in a grading.json's "chapters", or NULL. */
-static const json_t *gr_class_find(const json_t *chs, int number)
-{
-    const json_t *found = NULL;
-    size_t k;
-    json_t *o;
-    json_array_foreach(chs, k, o) if (json_integer_value(json_object_get(o, "number")) == number) found = o;
-    return found;
-}
-
 /* One student's row of grades.csv and of the terminal's table, added into the stats. */
 static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term, gr_class_stats *s)
 {
     const char *who = json_string_value(json_object_get(g, "student"));
-    gr_csv_put_text(csv, who ? who : "?");
+    gr_csv_put_text(csv, who ? who : "?", ",");
     json_t *chs = json_object_get(g, "chapters");
     int not_run = gr_grading_not_run(g); /* no score at all, the reason in the note; never 0.00 */
     int ungraded = 0;
@@ -80,26 +73,20 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
     gr_str verdicts = {0};
     for (int c = 0; c < rub->n_ch; c++) {
         int found;
-        double sc = gr_class_chapter(gr_class_find(chs, rub->ch[c].number), rub->ch[c].number, &s->ch_max[c], &found,
-                                     &ungraded, &verdicts);
+        double sc = gr_class_chapter(chs, rub->ch[c].number, &s->ch_max[c], &found, &ungraded, &verdicts);
         if (term) {
             if (found && !not_run) fprintf(term, " %8.2f", sc);
             else fprintf(term, " %8s", "-");
         }
         row[c] = sc;
-        fputc(',', csv);
-        if (found && !not_run) gr_csv_put_number(csv, sc);
+        gr_csv_put_number(csv, found && !not_run ? sc : NAN, ","); /* not graded: an empty cell, never 0.00 */
     }
     double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
     const char *err = json_string_value(json_object_get(g, "error"));
-    fputc(',', csv);
-    if (!not_run) gr_csv_put_number(csv, total);
-    fputc(',', csv);
-    gr_csv_put_number(csv, mx);
-    fputc(',', csv);
+    gr_csv_put_number(csv, not_run ? NAN : total, ",");
+    gr_csv_put_number(csv, mx, ",");
     /* the reason column: never empty for an entry not graded (an older grading.json may lack it) */
-    gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "");
-    fputs("\r\n", csv);
+    gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "", "\r\n");
     if (term) {
         if (not_run) fprintf(term, " %8s", "-");
         else fprintf(term, " %8.2f", total);
@@ -156,8 +143,7 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
     for (int i = 0; i < n; i++) {
         char gp[PATH_MAX];
         snprintf(gp, sizeof gp, "%s/%s/grading.json", out_dir, list[i]->d_name);
-        json_error_t je;
-        json_t *g = list[i]->d_name[0] != '.' ? json_load_file(gp, 0, &je) : NULL;
+        json_t *g = list[i]->d_name[0] != '.' ? json_load_file(gp, 0, NULL) : NULL;
         free(list[i]);
         if (!g) continue;
         gr_class_row(g, rub, csv, term, &s);

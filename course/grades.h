@@ -4,7 +4,6 @@
 #define GR_GRADES_H
 #include "report.h"
 
-/* grades.csv and summary.md from every <out>/<student>/grading.json; chapters are the rubric's. Returns
- * the number of students. */
+/* Chapters are the rubric's; term (or NULL) gets the table and a summary line. Returns the number graded. */
 int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term);
 #endif

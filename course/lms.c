@@ -6,7 +6,6 @@
 #include <csv.h>
 #include <ctype.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <math.h>
 #include <regex.h>
@@ -22,13 +21,24 @@
 #include "report.h"
 #include "roster.h"
 
-static const char *const kind_names[] = {"plain", "canvas", "moodle", "gradescope"};
+/* Each layout (gr_lms_kind): its --lms word and, where a download names its entries (Canvas, Moodle), their
+ * regular expression and its groups of the name, the late mark (0: none), the LMS id and the file. */
+static const struct {
+    const char *word, *re;
+    int name, late, id, file;
+} layouts[] = {
+    [GR_LMS_PLAIN] = {"plain", NULL, 0, 0, 0, 0},
+    /* lastfirst[_LATE]_<user id>_<attachment id>_<file name>: the name part never holds '_' */
+    [GR_LMS_CANVAS] = {"canvas", "^([^_]+)(_[Ll][Aa][Tt][Ee])?_([0-9]+)_([0-9]+)_(.+)$", 1, 2, 3, 5},
+    [GR_LMS_MOODLE] = {"moodle", "^(.+)_([0-9]+)_assignsubmission_(file|onlinetext)_(.*)$", 1, 0, 2, 4},
+    [GR_LMS_GRADESCOPE] = {"gradescope", NULL, 0, 0, 0, 0},
+};
 
 int gr_lms_parse_kind(const char *s)
 {
     if (!s || !*s || !strcmp(s, "auto")) return -2;
-    for (int k = 0; k < 4; k++)
-        if (!strcmp(s, kind_names[k])) return k;
+    for (int k = 0; k <= GR_LMS_GRADESCOPE; k++)
+        if (!strcmp(s, layouts[k].word)) return k;
     return -1;
 }
 
@@ -49,27 +59,15 @@ static int match(const char *re, const char *s, regmatch_t *m, size_t nm)
     return rc ? -1 : 0;
 }
 
-int gr_lms_parse_canvas(const char *entry, gr_lms_file *out)
+int gr_lms_parse_name(gr_lms_kind kind, const char *entry, gr_lms_file *out)
 {
     regmatch_t m[6];
     memset(out, 0, sizeof *out);
-    /* lastfirst[_LATE]_<user id>_<attachment id>_<file name>: the name part never holds '_' */
-    if (match("^([^_]+)(_[Ll][Aa][Tt][Ee])?_([0-9]+)_([0-9]+)_(.+)$", entry, m, 6)) return -1;
-    grab(entry, &m[1], out->name, sizeof out->name);
-    out->late = m[2].rm_so >= 0;
-    grab(entry, &m[3], out->id, sizeof out->id);
-    grab(entry, &m[5], out->file, sizeof out->file);
-    return 0;
-}
-
-int gr_lms_parse_moodle(const char *entry, gr_lms_file *out)
-{
-    regmatch_t m[5];
-    memset(out, 0, sizeof *out);
-    if (match("^(.+)_([0-9]+)_assignsubmission_(file|onlinetext)_(.*)$", entry, m, 5)) return -1;
-    grab(entry, &m[1], out->name, sizeof out->name);
-    grab(entry, &m[2], out->id, sizeof out->id);
-    grab(entry, &m[4], out->file, sizeof out->file);
+    if (!layouts[kind].re || match(layouts[kind].re, entry, m, 6)) return -1;
+    grab(entry, &m[layouts[kind].name], out->name, sizeof out->name);
+    grab(entry, &m[layouts[kind].id], out->id, sizeof out->id);
+    grab(entry, &m[layouts[kind].file], out->file, sizeof out->file);
+    out->late = layouts[kind].late && m[layouts[kind].late].rm_so >= 0;
     return 0;
 }
 
@@ -86,66 +84,62 @@ void gr_lms_canvas_original(const char *file, const char *const *want, int n, ch
         if (!strcmp(cand, want[i])) snprintf(out, len, "%s", cand);
 }
 
-/* The folder holding submission_metadata.yml: subs or its only sub-folder; 0 if neither. */
-static int gradescope_root(const char *subs, char *out, size_t len)
+/* Which layout subs has (lms.h); root gets the folder that holds Gradescope's submission_metadata.yml: subs,
+ * or the sub-folder that has one. */
+static gr_lms_kind survey(const char *subs, char *root, size_t len)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/submission_metadata.yml", subs);
-    if (gr_is_file(p)) return snprintf(out, len, "%s", subs), 1;
+    int top = gr_is_file(p), below = 0, n = 0, named[GR_LMS_MOODLE + 1] = {0};
     DIR *d = opendir(subs);
     struct dirent *e;
-    int found = 0;
+    gr_lms_file f;
+    snprintf(root, len, "%s", subs);
     while (d && (e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
+        n++;
+        for (int k = GR_LMS_CANVAS; k <= GR_LMS_MOODLE; k++) named[k] += !gr_lms_parse_name(k, e->d_name, &f);
         snprintf(p, sizeof p, "%s/%s/submission_metadata.yml", subs, e->d_name);
-        if (gr_is_file(p)) found = 1, snprintf(out, len, "%s/%s", subs, e->d_name);
+        if (!top && gr_is_file(p)) {
+            below = 1;
+            snprintf(root, len, "%s/%s", subs, e->d_name);
+        }
     }
     if (d) closedir(d);
-    return found;
+    if (top || below) return GR_LMS_GRADESCOPE;
+    for (int k = GR_LMS_MOODLE; n && k >= GR_LMS_CANVAS; k--) /* a name of both forms is Moodle's */
+        if (named[k] == n) return (gr_lms_kind)k;
+    return GR_LMS_PLAIN;
 }
 
 gr_lms_kind gr_lms_detect(const char *subs)
 {
     char root[PATH_MAX];
-    if (gradescope_root(subs, root, sizeof root)) return GR_LMS_GRADESCOPE;
-    DIR *d = opendir(subs);
-    if (!d) return GR_LMS_PLAIN;
-    int n = 0, canvas = 0, moodle = 0;
-    struct dirent *e;
-    gr_lms_file f;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.') continue;
-        n++;
-        canvas += !gr_lms_parse_canvas(e->d_name, &f);
-        moodle += !gr_lms_parse_moodle(e->d_name, &f);
-    }
-    closedir(d);
-    return !n ? GR_LMS_PLAIN : moodle == n ? GR_LMS_MOODLE : canvas == n ? GR_LMS_CANVAS : GR_LMS_PLAIN;
+    return survey(subs, root, sizeof root);
 }
 
 /* ---------------------------------------------------------------- the roster */
 typedef struct {
     gr_person *rows;
     int n, cap, col, line, bad;
-    int map[32];      /* column -> field index (-1: ignored) */
+    int map[32]; /* column -> fields[] row (-1: ignored) */
     gr_person cur;
 } roster_state;
 
-static const struct {
-    const char *header;
-    int field; /* 0 id, 1 sid, 2 login, 3 name, 4 email, 5 section */
-} headers[] = {{"id", 0}, {"student id", 0}, {"student_id", 0}, {"user id", 0}, {"identifier", 0}, {"lms id", 0},
-               {"sid", 1}, {"sis user id", 1}, {"student number", 1}, {"sis login id", 2}, {"login", 2},
-               {"username", 2}, {"name", 3}, {"student", 3}, {"full name", 3}, {"email", 4}, {"email address", 4},
-               {"e-mail", 4}, {"section", 5}, {"sections", 5}};
+#define FIELD(f) offsetof(gr_person, f), sizeof((gr_person *)0)->f
 
-static char *field_of(gr_person *p, int f, size_t *len)
-{
-    char *fs[] = {p->id, p->sid, p->login, p->name, p->email, p->section};
-    size_t ls[] = {sizeof p->id, sizeof p->sid, sizeof p->login, sizeof p->name, sizeof p->email, sizeof p->section};
-    *len = ls[f];
-    return fs[f];
-}
+/* Each field of a roster row, and the headers (case-folded) that name its column. */
+static const struct {
+    size_t off, len;
+    const char *headers[6];
+} fields[] = {
+    {FIELD(id), {"id", "student id", "student_id", "user id", "identifier", "lms id"}},
+    {FIELD(sid), {"sid", "sis user id", "student number"}},
+    {FIELD(login), {"sis login id", "login", "username"}},
+    {FIELD(name), {"name", "student", "full name"}},
+    {FIELD(email), {"email", "email address", "e-mail"}},
+    {FIELD(section), {"section", "sections"}},
+};
 
 static void trim_copy(char *dst, size_t len, const char *src, size_t n)
 {
@@ -161,19 +155,16 @@ static void on_field(void *s, size_t n, void *data)
     roster_state *st = data;
     char v[512];
     trim_copy(v, sizeof v, s ? s : "", s ? n : 0);
-    if (st->line == 0) {
-        if (st->col < 32) {
-            st->map[st->col] = -1;
-            for (size_t k = 0; k < sizeof headers / sizeof headers[0]; k++)
-                if (!strcasecmp(v, headers[k].header) || (st->col == 0 && !strcasecmp(v + (!strncmp(v, "\xef\xbb\xbf", 3) ? 3 : 0), headers[k].header)))
-                    st->map[st->col] = headers[k].field;
-        }
+    if (st->line == 0 && st->col < 32) {
+        const char *h = st->col == 0 && !strncmp(v, "\xef\xbb\xbf", 3) ? v + 3 : v; /* a byte-order mark */
+        for (int f = 0; f < (int)(sizeof fields / sizeof fields[0]); f++)
+            for (int k = 0; k < 6 && fields[f].headers[k]; k++)
+                if (!strcasecmp(h, fields[f].headers[k])) st->map[st->col] = f;
     } else if (st->col < 32 && st->map[st->col] >= 0) {
-        size_t len;
-        char *dst = field_of(&st->cur, st->map[st->col], &len);
+        size_t off = fields[st->map[st->col]].off;
         /* Moodle's worksheet says "Participant 123456" */
-        const char *val = st->map[st->col] == 0 && !strncasecmp(v, "Participant ", 12) ? v + 12 : v;
-        snprintf(dst, len, "%s", val);
+        int skip = off == offsetof(gr_person, id) && !strncasecmp(v, "Participant ", 12) ? 12 : 0;
+        snprintf((char *)&st->cur + off, fields[st->map[st->col]].len, "%s", v + skip);
     }
     st->col++;
 }
@@ -182,18 +173,16 @@ static void on_row(int c, void *data)
 {
     (void)c;
     roster_state *st = data;
-    if (st->line++ > 0) {
-        gr_person *p = &st->cur;
-        /* Canvas's export has a "Points Possible" row and a test student: neither is a person */
-        int empty = !p->id[0] && !p->sid[0] && !p->login[0] && !p->name[0] && !p->email[0];
-        if (!empty && strcmp(p->name, "Points Possible") && strcmp(p->name, "Student, Test")) {
-            if (st->n == st->cap) {
-                gr_person *m = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *m);
-                if (!m) { st->bad = 1; return; }
-                st->rows = m;
-            }
-            st->rows[st->n++] = *p;
+    gr_person *p = &st->cur;
+    /* not the header; Canvas's export has a "Points Possible" row and a test student: neither is a person */
+    if (st->line++ > 0 && (p->id[0] || p->sid[0] || p->login[0] || p->name[0] || p->email[0]) &&
+        strcmp(p->name, "Points Possible") && strcmp(p->name, "Student, Test")) {
+        if (st->n == st->cap) {
+            gr_person *m = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *m);
+            if (!m) { st->bad = 1; return; }
+            st->rows = m;
         }
+        st->rows[st->n++] = *p;
     }
     memset(&st->cur, 0, sizeof st->cur);
     st->col = 0;
@@ -217,18 +206,15 @@ gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
     csv_free(&p);
     free(text);
     int named = 0;
-    for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && st.map[c] <= 4;
-    if (ok && !named) {
-        snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
-        ok = 0;
+    for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && fields[st.map[c]].off != offsetof(gr_person, section);
+    if (ok && !named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
+    else if (ok && st.bad) snprintf(why, len, "out of memory reading the roster");
+    else if (ok) {
+        *n = st.n;
+        return st.rows ? st.rows : calloc(1, sizeof(gr_person));
     }
-    if (ok && st.bad) snprintf(why, len, "out of memory reading the roster"), ok = 0;
-    if (!ok) {
-        free(st.rows);
-        return NULL;
-    }
-    *n = st.n;
-    return st.rows ? st.rows : calloc(1, sizeof(gr_person));
+    free(st.rows);
+    return NULL;
 }
 
 /* Letters and digits of s, lower-cased (ASCII; other bytes kept as they are). */
@@ -240,23 +226,17 @@ static void fold(const char *s, char *out, size_t len)
     out[k] = 0;
 }
 
-/* The two parts of a name cut at `at`, joined "before after" (last_first) or "after before", folded. */
-static void fold_last_first(const char *name, const char *at, int last_first, char *out, size_t len)
-{
-    char before[256], x[512];
-    snprintf(before, sizeof before, "%.*s", (int)(at - name), name);
-    if (last_first) snprintf(x, sizeof x, "%s %s", before, at + 1);
-    else snprintf(x, sizeof x, "%s %s", at + 1, before);
-    fold(x, out, len);
-}
-
+/* The keys a name is matched by, folded: a, the name as it is ("Last, First" and Canvas's "lastfirst" agree);
+ * b, for "First Last", "Last First" (else ""). */
 static void name_keys(const char *name, char *a, char *b, size_t len)
 {
+    char x[512];
+    const char *sp = strrchr(name, ' ');
     fold(name, a, len);
     b[0] = 0;
-    const char *comma = strchr(name, ','), *sp = strrchr(name, ' ');
-    if (comma) fold_last_first(name, comma, 1, a, len); /* "Last, First" */
-    else if (sp) fold_last_first(name, sp, 0, b, len);  /* "First Last" */
+    if (!sp || strchr(name, ',')) return;
+    snprintf(x, sizeof x, "%s %.*s", sp + 1, (int)(sp - name), name);
+    fold(x, b, len);
 }
 
 int gr_lms_roster_match(const gr_person *roster, int n, const gr_person *who)
@@ -283,10 +263,9 @@ int gr_lms_roster_match(const gr_person *roster, int n, const gr_person *who)
 typedef struct {
     char entry[256];      /* the staged entry's name: "<name>_<LMS id>" */
     gr_person people[8];  /* who handed it in (Gradescope groups: several) */
-    int n_people, late;
+    int n_people, late, n_src;
     char src[8][PATH_MAX]; /* what is staged: files (Canvas, Moodle loose files) or one folder */
     char as[8][256];       /* the name each gets */
-    int n_src, src_is_dir;
 } staged_entry;
 
 typedef struct {
@@ -366,8 +345,7 @@ static int scan_named(const char *subs, gr_lms_kind kind, const char *const *wan
     for (int i = 0; i < n; i++) {
         const char *nm = list[i]->d_name;
         gr_lms_file f;
-        if (nm[0] != '.' && !rc &&
-            !(kind == GR_LMS_CANVAS ? gr_lms_parse_canvas(nm, &f) : gr_lms_parse_moodle(nm, &f))) {
+        if (nm[0] != '.' && !rc && !gr_lms_parse_name(kind, nm, &f)) {
             staged_entry *e = entry_for(l, f.name, f.id, 1);
             char p[PATH_MAX], as[256];
             snprintf(p, sizeof p, "%s/%s", subs, nm);
@@ -376,7 +354,6 @@ static int scan_named(const char *subs, gr_lms_kind kind, const char *const *wan
                 e->late |= f.late;
                 if (kind == GR_LMS_CANVAS) gr_lms_canvas_original(f.file, want, nw, as, sizeof as);
                 else snprintf(as, sizeof as, "%s", f.file);
-                if (gr_is_dir(p)) e->src_is_dir = 1;
                 if (add_src(e, p, as)) rc = -1, snprintf(why, wlen, "%s handed in more than 8 files", f.name);
             }
         }
@@ -406,7 +383,7 @@ static yaml_node_t *yget(yaml_document_t *d, yaml_node_t *map, const char *key)
 static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wlen)
 {
     char root[PATH_MAX], meta[PATH_MAX];
-    gradescope_root(subs, root, sizeof root);
+    survey(subs, root, sizeof root);
     snprintf(meta, sizeof meta, "%s/submission_metadata.yml", root);
     FILE *f = fopen(meta, "rb");
     yaml_parser_t p;
@@ -429,12 +406,13 @@ static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wl
         snprintf(path, sizeof path, "%s/%s", root, folder);
         if (strchr(folder, '/') || folder[0] == '.' || !gr_is_dir(path)) continue; /* listed but not exported */
         const char *id = strncmp(folder, "submission_", 11) ? folder : folder + 11;
-        yaml_node_t *first = who && who->type == YAML_SEQUENCE_NODE && who->data.sequence.items.top > who->data.sequence.items.start
-                                 ? yaml_document_get_node(&d, *who->data.sequence.items.start) : NULL;
-        staged_entry *e = entry_for(l, first ? yscalar(yget(&d, first, "name")) : "submission", id, 0);
+        int seq = who && who->type == YAML_SEQUENCE_NODE;
+        yaml_node_item_t *it = seq ? who->data.sequence.items.start : NULL;
+        yaml_node_item_t *end = seq ? who->data.sequence.items.top : NULL;
+        const char *first = it != end ? yscalar(yget(&d, yaml_document_get_node(&d, *it), "name")) : "submission";
+        staged_entry *e = entry_for(l, first, id, 0);
         if (!e) { rc = -1, snprintf(why, wlen, "out of memory"); break; }
-        for (yaml_node_item_t *it = who && who->type == YAML_SEQUENCE_NODE ? who->data.sequence.items.start : NULL;
-             it && it < who->data.sequence.items.top && e->n_people < 8; it++) {
+        for (; it != end && e->n_people < 8; it++) {
             yaml_node_t *s = yaml_document_get_node(&d, *it);
             gr_person *q = &e->people[e->n_people++];
             snprintf(q->id, sizeof q->id, "%s", id);
@@ -442,7 +420,6 @@ static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wl
             snprintf(q->sid, sizeof q->sid, "%s", yscalar(yget(&d, s, "sid")));
             snprintf(q->email, sizeof q->email, "%s", yscalar(yget(&d, s, "email")));
         }
-        e->src_is_dir = 1;
         add_src(e, path, "");
     }
     yaml_document_delete(&d);
@@ -455,33 +432,30 @@ static json_t *person_json(const gr_person *p)
                      "email", p->email, "section", p->section);
 }
 
-/* The one archive a folder holds alone (Moodle's folder of a student who uploaded a .zip), else 0. */
-static int lone_archive(const char *dir, char *out, size_t len)
+/* The archive an entry is staged as: its one file, or the one archive its one folder holds alone (Moodle's
+ * folder of a student who uploaded a .zip); "" if none. */
+static void entry_archive(const staged_entry *e, char *out, size_t len)
 {
-    DIR *d = opendir(dir);
+    DIR *d = e->n_src == 1 ? opendir(e->src[0]) : NULL;
     int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        if (e->d_name[0] != '.' && ++n == 1) snprintf(out, len, "%s/%s", dir, e->d_name);
+    struct dirent *de;
+    snprintf(out, len, "%s", e->n_src == 1 ? e->src[0] : "");
+    while (d && (de = readdir(d)))
+        if (de->d_name[0] != '.' && ++n == 1) snprintf(out, len, "%s/%s", e->src[0], de->d_name);
     if (d) closedir(d);
-    if (n == 1 && gr_is_file(out) && gr_archive_is_archive(out)) return 1;
-    out[0] = 0;
-    return 0;
+    if ((d && n != 1) || !gr_is_file(out) || !gr_archive_is_archive(out)) out[0] = 0;
 }
 
-/* Writes one staged entry under dir; its final name (an archive keeps its suffix) goes to name. */
+/* Writes one staged entry under dir (NULL: a plain layout, nothing staged); its final name (an archive keeps its
+ * suffix) goes to name. */
 static int materialize(const staged_entry *e, const char *dir, char *name, size_t len)
 {
-    char p[PATH_MAX], arc[PATH_MAX] = "";
-    if (e->n_src == 1 && !e->src_is_dir && gr_archive_is_archive(e->src[0])) snprintf(arc, sizeof arc, "%s", e->src[0]);
-    if (e->n_src == 1 && e->src_is_dir) lone_archive(e->src[0], arc, sizeof arc);
-    if (arc[0]) {
-        snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
-        snprintf(p, sizeof p, "%s/%s", dir, name);
-        return gr_copy_file(arc, p);
-    }
-    snprintf(name, len, "%s", e->entry);
+    char p[PATH_MAX], arc[PATH_MAX];
+    entry_archive(e, arc, sizeof arc);
+    snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
+    if (!dir) return 0;
     snprintf(p, sizeof p, "%s/%s", dir, name);
+    if (arc[0]) return gr_copy_file(arc, p);
     if (gr_mkdirs(p, 0755)) return -1;
     for (int i = 0; i < e->n_src; i++) {
         char t[PATH_MAX];
@@ -521,15 +495,13 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
     for (int i = 0; i < l->n; i++) {
         staged_entry *e = &l->e[i];
         char name[300];
-        if (dir) {
-            if (materialize(e, dir, name, sizeof name)) {
-                snprintf(why, wlen, "could not stage %s's files under %s", e->entry, dir);
-                json_decref(a);
-                return NULL;
-            }
-        } else snprintf(name, sizeof name, "%s", e->entry);
+        if (materialize(e, dir, name, sizeof name)) {
+            snprintf(why, wlen, "could not stage %s's files under %s", e->entry, dir);
+            json_decref(a);
+            return NULL;
+        }
         gr_roster_entry re;
-        gr_roster_name(name, dir ? gr_roster_archive_suffix(name)[0] != 0 : gr_archive_is_archive(name), &re);
+        gr_roster_name(name, gr_roster_archive_suffix(name)[0] != 0, &re);
         json_t *people = json_array();
         int in_roster = 0;
         for (int k = 0; k < e->n_people; k++) {
@@ -570,7 +542,7 @@ int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int 
         json_t *missing = json_array();
         for (int i = 0; i < nr; i++)
             if (!used[i]) json_array_append_new(missing, person_json(&rows[i]));
-        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "lms", kind_names[kind], "submissions", subs, "roster",
+        json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o}", "lms", layouts[kind].word, "submissions", subs, "roster",
                                  roster ? roster : "", "entries", entries, "no_submission", missing);
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/lms.json", out_dir);
@@ -586,13 +558,6 @@ int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int 
 }
 
 /* ---------------------------------------------------------------- Canvas's gradebook import */
-/* A text cell (csvcell.h: a name like =HYPERLINK(…) is not a formula there), then a comma or the row's end. */
-static void csv_out(FILE *f, const char *s, int last)
-{
-    gr_csv_put_text(f, s);
-    fputs(last ? "\r\n" : ",", f);
-}
-
 /* The entry's total as Canvas should get it (NAN, an empty cell, when its grading could not run), and the
  * maximum. */
 static double entry_score(const char *out_dir, const char *folder, double *max)
@@ -606,13 +571,13 @@ static double entry_score(const char *out_dir, const char *folder, double *max)
     return score;
 }
 
-/* A person's row: their roster cells as text, the score as a number (never an apostrophe before it). */
+/* A person's row: their roster cells as text (csvcell.h: a name like =HYPERLINK(…) is no formula there), the
+ * score as a number (never an apostrophe before it). */
 static void canvas_row(FILE *f, json_t *person, double score)
 {
     const char *keys[] = {"name", "id", "sid", "login", "section"};
-    for (int k = 0; k < 5; k++) csv_out(f, json_string_value(json_object_get(person, keys[k])) ?: "", 0);
-    gr_csv_put_number(f, score);
-    fputs("\r\n", f);
+    for (int k = 0; k < 5; k++) gr_csv_put_text(f, json_string_value(json_object_get(person, keys[k])) ?: "", ",");
+    gr_csv_put_number(f, score, "\r\n");
 }
 
 int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen)
@@ -633,11 +598,10 @@ int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, 
         return snprintf(why, wlen, "cannot write %s", p), -1;
     }
     const char *head[] = {"Student", "ID", "SIS User ID", "SIS Login ID", "Section"};
-    for (int c = 0; c < 5; c++) csv_out(f, head[c], 0);
-    csv_out(f, assignment && *assignment ? assignment : "CUDA workbook", 1);
+    for (int c = 0; c < 5; c++) gr_csv_put_text(f, head[c], ",");
+    gr_csv_put_text(f, assignment && *assignment ? assignment : "CUDA workbook", "\r\n");
     fputs("Points Possible,,,,,", f);
-    gr_csv_put_number(f, max);
-    fputs("\r\n", f);
+    gr_csv_put_number(f, max, "\r\n");
     int rows = 0;
     json_array_foreach(entries, i, e) json_array_foreach(json_object_get(e, "people"), k, q) canvas_row(f, q, scores[i]), rows++;
     json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, NAN), rows++;

@@ -18,15 +18,14 @@ typedef enum { GR_LMS_PLAIN, GR_LMS_CANVAS, GR_LMS_MOODLE, GR_LMS_GRADESCOPE } g
 /* "auto" is -2; an unknown name -1. */
 int gr_lms_parse_kind(const char *s);
 
-/* One file name of a bulk download, taken apart. 0 when the name has the LMS's form, else -1. */
+/* One file name of a bulk download, taken apart. 0 when the name has that layout's form (Canvas, Moodle), else -1. */
 typedef struct {
     char name[256];   /* Canvas: "lastfirst"; Moodle: "Full Name" */
     char id[64];      /* Canvas: the user id; Moodle: the participant id */
     char file[256];   /* the student's own file name ("" for a Moodle folder) */
     int late;         /* Canvas marked it late */
 } gr_lms_file;
-int gr_lms_parse_canvas(const char *entry, gr_lms_file *out);
-int gr_lms_parse_moodle(const char *entry, gr_lms_file *out);
+int gr_lms_parse_name(gr_lms_kind kind, const char *entry, gr_lms_file *out);
 
 /* Canvas keeps a re-uploaded file's name unique with "-1", "-2" before the extension: the name without it
  * when that is one of want[0..n), else the name as it is. */

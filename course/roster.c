@@ -35,10 +35,7 @@ static int safe_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <
 static int looks_hashed(const char *s)
 {
     size_t n = strlen(s);
-    if (n < 9 || s[n - 9] != '-') return 0;
-    for (size_t i = n - 8; i < n; i++)
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return 0;
-    return 1;
+    return n >= 9 && s[n - 9] == '-' && strspn(s + n - 8, "0123456789abcdef") == 8;
 }
 
 void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
@@ -76,43 +73,31 @@ int gr_roster_is_entry(const char *name, int is_dir, int is_file, int loose)
     return is_dir || (is_file && (loose || gr_archive_is_archive(name)));
 }
 
-static int by_entry(const void *a, const void *b)
-{
-    return strcmp(((const gr_roster_entry *)a)->entry, ((const gr_roster_entry *)b)->entry);
-}
-
 gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
 {
+    struct dirent **list;
+    int nl = scandir(subs, &list, NULL, alphasort); /* sorted by entry name */
     *n = 0;
-    DIR *d = opendir(subs);
-    if (!d) {
+    if (nl < 0) {
         snprintf(why, len, "cannot read the submissions folder: %s", strerror(errno));
         return NULL;
     }
-    size_t cap = 64;
-    gr_roster_entry *e = malloc(cap * sizeof *e);
-    struct dirent *de;
-    while (e && (de = readdir(d))) {
-        if (strlen(de->d_name) >= sizeof e->entry) continue;
+    gr_roster_entry *e = malloc(((size_t)nl + 1) * sizeof *e);
+    for (int i = 0; i < nl; i++) {
+        const char *name = list[i]->d_name;
         char p[4096];
         struct stat st;
-        snprintf(p, sizeof p, "%s/%s", subs, de->d_name);
-        if (stat(p, &st)) continue;
-        int dir = S_ISDIR(st.st_mode);
-        if (!gr_roster_is_entry(de->d_name, dir, S_ISREG(st.st_mode), 0)) continue;
-        if ((size_t)*n == cap) {
-            gr_roster_entry *m = realloc(e, (cap *= 2) * sizeof *e);
-            if (!m) { free(e); e = NULL; break; }
-            e = m;
-        }
-        gr_roster_name(de->d_name, !dir, &e[(*n)++]); /* not a folder: an archive */
+        snprintf(p, sizeof p, "%s/%s", subs, name);
+        if (e && strlen(name) < sizeof e->entry && !stat(p, &st) &&
+            gr_roster_is_entry(name, S_ISDIR(st.st_mode), S_ISREG(st.st_mode), 0))
+            gr_roster_name(name, !S_ISDIR(st.st_mode), &e[(*n)++]); /* not a folder: an archive */
+        free(list[i]);
     }
-    closedir(d);
+    free(list);
     if (!e) {
         snprintf(why, len, "out of memory");
         return NULL;
     }
-    qsort(e, (size_t)*n, sizeof *e, by_entry);
     /* a 32-bit hash may collide: say so rather than let one report overwrite another */
     for (int i = 0; i < *n; i++)
         for (int j = i + 1; j < *n; j++)
@@ -125,25 +110,19 @@ gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
     return e;
 }
 
-int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; i++)
-        json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "student", e[i].student, "entry", e[i].entry, "folder",
-                                           e[i].folder));
-    char p[4096];
-    snprintf(p, sizeof p, "%s/roster.json", out_dir);
-    int rc = json_dump_file(a, p, JSON_INDENT(2));
-    json_decref(a);
-    return rc;
-}
-
 gr_roster_entry *gr_roster_record(const char *subs, const char *out_dir, int *n)
 {
-    char why[600];
+    char why[600], p[4096];
     gr_roster_entry *e = gr_roster_scan(subs, n, why, sizeof why);
-    if (e && gr_roster_write_map(out_dir, e, *n)) snprintf(why, sizeof why, "cannot write %s/roster.json", out_dir);
-    else if (e) return e;
+    json_t *a = json_array();
+    for (int i = 0; e && i < *n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "student", e[i].student, "entry", e[i].entry, "folder",
+                                           e[i].folder));
+    snprintf(p, sizeof p, "%s/roster.json", out_dir);
+    int bad = !e || json_dump_file(a, p, JSON_INDENT(2));
+    json_decref(a);
+    if (!bad) return e;
+    if (e) snprintf(why, sizeof why, "cannot write %s", p);
     fprintf(stderr, "grade: %s\n", why);
     free(e);
     return NULL;
@@ -153,8 +132,7 @@ int gr_roster_pending(const char *out_dir, const char *folder)
 {
     char p[4096];
     snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
-    json_error_t e;
-    json_t *g = json_load_file(p, 0, &e);
+    json_t *g = json_load_file(p, 0, NULL);
     if (!g) return 1;
     int pending = gr_grading_not_run(g);
     json_decref(g);

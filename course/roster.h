@@ -31,11 +31,9 @@ int gr_roster_is_entry(const char *name, int is_dir, int is_file, int loose);
  * the count; returns a malloc'ed array (free it), or NULL with a one-line reason. */
 gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len);
 
-/* Writes <out_dir>/roster.json: [{"student", "entry", "folder"}, ...]. 0 on success. */
-int gr_roster_write_map(const char *out_dir, const gr_roster_entry *e, int n);
-
-/* Scans subs and records the map in out_dir: what a class (here or on a cluster) needs before it starts.
- * Returns the entries (*n of them; free it), or NULL with the reason on stderr. */
+/* Scans subs and records the map in <out_dir>/roster.json ([{"student", "entry", "folder"}, ...]): what a class
+ * (here or on a cluster) needs before it starts. Returns the entries (*n of them; free it), or NULL with the
+ * reason on stderr. */
 gr_roster_entry *gr_roster_record(const char *subs, const char *out_dir, int *n);
 
 /* 1 when <out_dir>/<folder>/grading.json is missing or gr_grading_not_run (report.h). */

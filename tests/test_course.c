@@ -23,24 +23,24 @@
 Test(course, canvas_and_moodle_names_are_taken_apart)
 {
     gr_lms_file f;
-    cr_assert_eq(gr_lms_parse_canvas("smithjohn_12345_678901_fake.cu", &f), 0);
+    cr_assert_eq(gr_lms_parse_name(GR_LMS_CANVAS, "smithjohn_12345_678901_fake.cu", &f), 0);
     cr_expect_str_eq(f.name, "smithjohn");
     cr_expect_str_eq(f.id, "12345");
     cr_expect_str_eq(f.file, "fake.cu");
     cr_expect(!f.late);
-    cr_assert_eq(gr_lms_parse_canvas("leeann_LATE_22_33_my_work.zip", &f), 0);
+    cr_assert_eq(gr_lms_parse_name(GR_LMS_CANVAS, "leeann_LATE_22_33_my_work.zip", &f), 0);
     cr_expect(f.late);
     cr_expect_str_eq(f.id, "22");
     cr_expect_str_eq(f.file, "my_work.zip");
-    cr_expect_neq(gr_lms_parse_canvas("good", &f), 0);
-    cr_expect_neq(gr_lms_parse_canvas("x_notanumber_1_f.cu", &f), 0);
-    cr_assert_eq(gr_lms_parse_moodle("Zoë Ångström_4711_assignsubmission_file_", &f), 0);
+    cr_expect_neq(gr_lms_parse_name(GR_LMS_CANVAS, "good", &f), 0);
+    cr_expect_neq(gr_lms_parse_name(GR_LMS_CANVAS, "x_notanumber_1_f.cu", &f), 0);
+    cr_assert_eq(gr_lms_parse_name(GR_LMS_MOODLE, "Zoë Ångström_4711_assignsubmission_file_", &f), 0);
     cr_expect_str_eq(f.name, "Zoë Ångström");
     cr_expect_str_eq(f.id, "4711");
     cr_expect_str_eq(f.file, "");
-    cr_assert_eq(gr_lms_parse_moodle("Ann Lee_12_assignsubmission_file_fake.cu", &f), 0);
+    cr_assert_eq(gr_lms_parse_name(GR_LMS_MOODLE, "Ann Lee_12_assignsubmission_file_fake.cu", &f), 0);
     cr_expect_str_eq(f.file, "fake.cu");
-    cr_expect_neq(gr_lms_parse_moodle("smithjohn_12345_678901_fake.cu", &f), 0);
+    cr_expect_neq(gr_lms_parse_name(GR_LMS_MOODLE, "smithjohn_12345_678901_fake.cu", &f), 0);
     const char *want[] = {"reversal.cu", "fake.cu"};
     char o[256];
     gr_lms_canvas_original("fake-1.cu", want, 2, o, sizeof o);
