@@ -75,19 +75,6 @@ static void student_link(gr_str *b, const char *pre, const row *r)
     gr_html_wrap(b, "\">", r->student, "</a>");
 }
 
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of s[0..n) (sorted here), 0 for none. */
-static double median(double *s, int n)
-{
-    qsort(s, (size_t)n, sizeof *s, by_double);
-    return n ? (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : 0;
-}
-
 /* ---------------------------------------------------------------- the sections */
 static void sec_scores(gr_str *b, const klass *k)
 {
@@ -100,7 +87,7 @@ static void sec_scores(gr_str *b, const klass *k)
             s[n++] = r->score, max = r->max > max ? r->max : max, full += r->max > 0 && r->score >= r->max;
             bins[pct >= 100 ? 9 : (int)(pct / 10)]++;
         }
-    double med = median(s, n), sum = 0;
+    double med = n ? gr_median(s, n) : 0, sum = 0;
     for (int i = 0; i < n; i++) sum += s[i];
     gr_str_addf(b, "<h2 id=\"scores\">Scores</h2>\n<p><span class=\"kpi\">entries <b>%d</b></span><span class=\"kpi\">graded <b>%d</b></span>"
                    "<span class=\"kpi\">mean <b>%.2f</b> / %.2f</span><span class=\"kpi\">median <b>%.2f</b></span>"
@@ -164,7 +151,7 @@ static void sec_chapter(gr_str *b, const klass *k, const gr_chapter_rubric *ch)
         gr_str_addf(&bars, "\"%s\" %.1f %.1f\n", vr->name, pc, pf);
         gr_str_addf(&tics, "%s'%s' %d", v ? ", " : "", vr->name, v);
         gr_str_addf(b, "<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%.0f %%</td><td class=\"num\">%.0f %%</td>", vr->name, graded, pc, pf);
-        if (ns) gr_str_addf(b, "<td class=\"num\">%.2fx (%d timed)</td></tr>\n", median(sp, ns), ns);
+        if (ns) gr_str_addf(b, "<td class=\"num\">%.2fx (%d timed)</td></tr>\n", gr_median(sp, ns), ns);
         else gr_str_add(b, "<td class=\"num\">-</td></tr>\n");
         free(sp);
     }
