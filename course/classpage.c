@@ -67,10 +67,12 @@ static int load(const char *out, klass *k)
     return 0;
 }
 
-/* pre, then the link to r's page */
+/* pre, then the link to r's page (none without r) */
 static void student_link(gr_str *b, const char *pre, const row *r)
 {
-    gr_str_addf(b, "%s<a href=\"", pre);
+    gr_str_add(b, pre);
+    if (!r) return;
+    gr_str_add(b, "<a href=\"");
     gr_html_href(b, r->folder, "feedback.html");
     gr_html_wrap(b, "\">", r->student, "</a>");
 }
@@ -203,13 +205,14 @@ static void tally_table(gr_str *b, const klass *k, json_t *tally, const char *wh
         gr_str_addf(b, "<td class=\"num\">%lld</td><td>", jint(t, "count"));
         size_t i;
         json_t *v;
-        json_array_foreach(json_object_get(t, "examples"), i, v) student_link(b, i ? ", " : "", &k->r[json_integer_value(v)]);
+        json_array_foreach(json_object_get(t, "examples"), i, v)
+            student_link(b, i ? ", " : "", &k->r[json_integer_value(v)]);
         gr_str_add(b, "</td></tr>\n");
     }
     gr_str_add(b, "</table>\n");
 }
 
-/* Every graded variant of every student, with a callback's view: the bug classes, sanitizer and caught. */
+/* The bug classes, sanitizer findings and what was caught, tallied over every graded variant of every student. */
 static void sec_findings(gr_str *b, const klass *k)
 {
     json_t *bugs = json_object(), *san = json_object(), *caught = json_object();
@@ -243,7 +246,7 @@ static void sec_findings(gr_str *b, const klass *k)
     json_decref(bugs), json_decref(san), json_decref(caught);
 }
 
-/* The student id of a folder, for the similarity section (sim works on folders). */
+/* The row of a folder, for the similarity section (sim works on folders). */
 static const row *row_of(const klass *k, const char *folder)
 {
     for (int i = 0; i < k->n; i++)
@@ -275,11 +278,9 @@ static void sec_similarity(gr_str *b, const klass *k)
         int num = (int)jint(ch, "number");
         json_array_foreach(json_object_get(ch, "pairs"), i, p)
         {
-            const row *a = row_of(k, jstr(p, "a")), *bb = row_of(k, jstr(p, "b"));
             gr_str_addf(b, "<h3 class=\"pair\">Chapter %d: ", num);
-            if (a) student_link(b, "", a);
-            gr_str_add(b, " and ");
-            if (bb) student_link(b, "", bb);
+            student_link(b, "", row_of(k, jstr(p, "a")));
+            student_link(b, " and ", row_of(k, jstr(p, "b")));
             gr_str_addf(b, ": <span class=\"bad\">%lld %%</span></h3>\n", jint(p, "percent"));
             gr_html_wrap(b, "<pre>", jstr(p, "passages"), "</pre>\n");
             pairs++;
@@ -289,9 +290,7 @@ static void sec_similarity(gr_str *b, const klass *k)
             gr_str_addf(b, "<p>Chapter %d, regions like the reference solution's: ", num);
             json_array_foreach(ref, i, p)
             {
-                const row *a = row_of(k, jstr(p, "student"));
-                if (i) gr_str_add(b, ", ");
-                if (a) student_link(b, "", a);
+                student_link(b, i ? ", " : "", row_of(k, jstr(p, "student")));
                 gr_str_addf(b, " (%lld %%)", jint(p, "percent"));
             }
             gr_str_add(b, "</p>\n");
@@ -308,7 +307,9 @@ static void sec_not_graded(gr_str *b, const klass *k)
         const row *r = &k->r[i];
         const char *err = jstr(r->g, "error");
         if (r->not_run || *err) {
-            const char *why = *err ? err : r->g ? "a chapter could not be graded (grader error or no GPU)" : "no grading.json yet";
+            const char *why = *err  ? err
+                              : r->g ? "a chapter could not be graded (grader error or no GPU)"
+                                     : "no grading.json yet";
             student_link(b, "<tr><td>", r);
             gr_str_add(b, "</td><td class=\"bad\">whole entry (empty grade; graded again on the next run)</td>");
             gr_html_wrap(b, "<td>", why, "</td></tr>\n");

@@ -1,11 +1,7 @@
-/*
- * main.c — the course's program (build/course; `make grade-class`): a class graded on the judge's public
- * interface (gr_grade_one, gr_write_reports), here on this host's GPUs or on a Slurm cluster, with the
- * course around it (an LMS's download and the roster, similarity, canvas-grades.csv, class.html).
- *
- *   build/course [options] --class DIR      grade every entry of DIR (one per student), resumable
- *   build/course --merge --class DIR --out OUT   the Slurm engine's merge job
- */
+/* main.c — the course's program (build/course; `make grade-class`): a class graded on the judge's public
+ * interface (gr_grade_one, gr_write_reports), on this host's GPUs or on a Slurm cluster (its merge job:
+ * `--merge --class DIR --out OUT`), with the course around it (an LMS's download and the roster, similarity,
+ * canvas-grades.csv, class.html). */
 #define _GNU_SOURCE 1
 #include "class.h"
 #include "lms.h"

@@ -1,7 +1,6 @@
 #define _GNU_SOURCE 1
 #include "similarity.h"
 
-#include "gr_archive.h"
 #include "jsonfield.h"
 #include "roster.h"
 #include "submission.h"
@@ -67,16 +66,15 @@ static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *f
     return some;
 }
 
-/* The entry's folder to read: itself, or its archive unpacked under tmp. "" when it cannot be read. */
-static void entry_tree(const char *subs, const gr_roster_entry *e, const char *tmp, char *out, size_t len)
+/* The entry's folder to read (PATH_MAX bytes): itself, or its archive unpacked under tmp. "" when it
+ * cannot be read. */
+static void entry_tree(const char *subs, const gr_roster_entry *e, const char *tmp, char *out)
 {
-    snprintf(out, len, "%s/%s", subs, e->entry);
-    if (!e->is_archive) return;
-    char dst[PATH_MAX], why[300];
+    char sub[PATH_MAX], dst[PATH_MAX], why[300];
+    snprintf(sub, sizeof sub, "%s/%s", subs, e->entry);
     snprintf(dst, sizeof dst, "%s/%s", tmp, e->folder);
     gr_rmtree(dst);
-    if (gr_archive_extract(out, dst, NULL, why, sizeof why)) out[0] = 0;
-    else snprintf(out, len, "%s", dst);
+    if (gr_sub_folder(sub, dst, out, why, sizeof why)) out[0] = 0;
 }
 
 /* The pairs of one `sim_c -p` run at or above threshold, into a JSON array ({a, b, percent}); pairs
@@ -104,12 +102,12 @@ static json_t *parse_pairs(const char *text, int threshold)
     return pairs;
 }
 
-/* sim_c's side-by-side listing of what a and b share (run length at least sim_c's default). */
-static json_t *passages(const char *dir, const char *a, const char *b)
+/* sim_c's side-by-side listing of what pair q's a and b share (run length at least sim_c's default). */
+static json_t *passages(const char *dir, const json_t *q)
 {
     char pa[PATH_MAX], pb[PATH_MAX];
-    snprintf(pa, sizeof pa, "%s/%s.cu", dir, a);
-    snprintf(pb, sizeof pb, "%s/%s.cu", dir, b);
+    snprintf(pa, sizeof pa, "%s/%s.cu", dir, json_string_value(json_object_get(q, "a")));
+    snprintf(pb, sizeof pb, "%s/%s.cu", dir, json_string_value(json_object_get(q, "b")));
     char *argv[] = {"sim_c", "-T", "-w", "160", pa, pb, NULL};
     gr_str out = {0};
     gr_tool_run(argv, NULL, &out, NULL, 60);
@@ -156,7 +154,7 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     int k = 0;
     for (int i = 0; i < n; i++) {
         char tree[PATH_MAX];
-        entry_tree(subs, &e[i], tmp, tree, sizeof tree);
+        entry_tree(subs, &e[i], tmp, tree);
         if (tree[0] && stage_one(ch, tree, e[i].folder, dir, pr, plen) &&
             asprintf(&files[k], "%s/%s.cu", dir, e[i].folder) >= 0)
             k++;
@@ -167,8 +165,7 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     memcpy(argv, among, sizeof among);
     json_t *pairs = k >= 2 ? sim_pairs(argv, threshold) : NULL, *q;
     size_t i;
-    json_array_foreach(pairs, i, q) json_object_set_new(q, "passages", passages(dir, json_string_value(json_object_get(q, "a")),
-                                                                              json_string_value(json_object_get(q, "b"))));
+    json_array_foreach(pairs, i, q) json_object_set_new(q, "passages", passages(dir, q));
     if (pairs) json_object_set_new(o, "pairs", pairs);
     /* against the reference solution's regions: old files after "/" (sim_c -p -S -tN students… / reference) */
     snprintf(sol, sizeof sol, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
@@ -186,7 +183,8 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
         {
             const char *a = json_string_value(json_object_get(q, "a")), *b = json_string_value(json_object_get(q, "b"));
             const char *who = !strcmp(a, refname) ? b : a;
-            json_array_append_new(ref, json_pack("{s:s, s:O}", "student", who, "percent", json_object_get(q, "percent")));
+            json_t *pct = json_object_get(q, "percent");
+            json_array_append_new(ref, json_pack("{s:s, s:O}", "student", who, "percent", pct));
         }
         if (ref) json_object_set_new(o, "reference", ref);
         json_decref(pairs);

@@ -48,7 +48,8 @@ static const char css[] =
 
 void gr_html_head(gr_str *b, const char *title)
 {
-    gr_html_wrap(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", title, "</title>\n");
+    gr_str_add(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    gr_html_wrap(b, "<title>", title, "</title>\n");
     gr_str_addf(b, "<style>%s</style>\n</head>\n<body>\n", css);
 }
 
@@ -80,14 +81,12 @@ static char *plot_svg(const char *script, const char *data, int w, int h, char *
     gr_str out = {0}, err = {0};
     int rc = gr_tool_run(argv, NULL, &out, &err, 60);
     unlink(path);
-    const char *svg = out.s ? strstr(out.s, "<svg") : NULL;
-    char *res = NULL;
-    if (rc || !svg) {
-        const char *e = gr_str_c(&err);
-        const char *nl = strchr(e, '\n');
-        snprintf(why, wlen, "gnuplot failed (exit %d): %.*s", rc, nl ? (int)(nl - e) : 200, e);
-    } else res = strdup(svg);
-    gr_str_free(&out), gr_str_free(&err);
+    const char *svg = out.s ? strstr(out.s, "<svg") : NULL, *e = gr_str_c(&err);
+    char *res = rc || !svg ? NULL : strdup(svg);
+    if (!res)
+        snprintf(why, wlen, "gnuplot failed (exit %d): %.*s", rc, strchr(e, '\n') ? (int)strcspn(e, "\n") : 200, e);
+    gr_str_free(&out);
+    gr_str_free(&err);
     return res;
 }
 
