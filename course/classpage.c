@@ -1,9 +1,7 @@
-/* classpage.c — see classpage.h. */
 #define _GNU_SOURCE 1
 #include "classpage.h"
 
 #include <jansson.h>
-#include <math.h>
 
 #include "gr_util.h"
 #include "html.h"
@@ -23,25 +21,33 @@ typedef struct {
     const gr_rubric *rub;
 } klass;
 
+static const char *jstr(const json_t *o, const char *key) { return json_string_value(json_object_get(o, key)) ?: ""; }
+
+static long long jint(const json_t *o, const char *key) { return json_integer_value(json_object_get(o, key)); }
+
+/* <out>/<folder><file>, or NULL */
+static json_t *load_json(const char *out, const char *folder, const char *file)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s%s", out, folder, file);
+    return json_load_file(p, 0, NULL);
+}
+
 /* The LMS's person of an entry (lms.json), if any. */
 static json_t *lms_person(json_t *lms, const char *folder)
 {
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(lms, "entries"), i, e) if (!strcmp(json_string_value(json_object_get(e, "folder")) ?: "", folder))
+    json_array_foreach(json_object_get(lms, "entries"), i, e) if (!strcmp(jstr(e, "folder"), folder))
         return json_array_get(json_object_get(e, "people"), 0);
     return NULL;
 }
 
 static int load(const char *out, klass *k)
 {
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/roster.json", out);
-    if (!(k->roster = json_load_file(p, 0, NULL))) return -1;
-    snprintf(p, sizeof p, "%s/lms.json", out);
-    k->lms = json_load_file(p, 0, NULL);
-    snprintf(p, sizeof p, "%s/similarity.json", out);
-    k->sim = json_load_file(p, 0, NULL);
+    if (!(k->roster = load_json(out, "", "roster.json"))) return -1;
+    k->lms = load_json(out, "", "lms.json");
+    k->sim = load_json(out, "", "similarity.json");
     k->r = calloc(json_array_size(k->roster) + 1, sizeof *k->r);
     size_t i;
     json_t *e;
@@ -49,12 +55,11 @@ static int load(const char *out, klass *k)
     {
         row *r = &k->r[k->n++];
         r->student = json_string_value(json_object_get(e, "student")) ?: "?";
-        r->folder = json_string_value(json_object_get(e, "folder")) ?: "";
+        r->folder = jstr(e, "folder");
         json_t *who = lms_person(k->lms, r->folder);
-        r->name = json_string_value(json_object_get(who, "name")) ?: "";
-        r->section = json_string_value(json_object_get(who, "section")) ?: "";
-        snprintf(p, sizeof p, "%s/%s/grading.json", out, r->folder);
-        r->g = json_load_file(p, 0, NULL);
+        r->name = jstr(who, "name");
+        r->section = jstr(who, "section");
+        r->g = load_json(out, r->folder, "/grading.json");
         r->not_run = !r->g || gr_grading_not_run(r->g);
         r->score = json_number_value(json_object_get(r->g, "score"));
         r->max = json_number_value(json_object_get(r->g, "max_score"));
@@ -62,21 +67,14 @@ static int load(const char *out, klass *k)
     return 0;
 }
 
-/* pre, then the link to r's page */
+/* pre, then the link to r's page (none without r) */
 static void student_link(gr_str *b, const char *pre, const row *r)
 {
     gr_str_add(b, pre);
+    if (!r) return;
     gr_str_add(b, "<a href=\"");
     gr_html_href(b, r->folder, "feedback.html");
-    gr_str_add(b, "\">");
-    gr_html_esc(b, r->student);
-    gr_str_add(b, "</a>");
-}
-
-static int by_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    gr_html_wrap(b, "\">", r->student, "</a>");
 }
 
 /* ---------------------------------------------------------------- the sections */
@@ -91,13 +89,12 @@ static void sec_scores(gr_str *b, const klass *k)
             s[n++] = r->score, max = r->max > max ? r->max : max, full += r->max > 0 && r->score >= r->max;
             bins[pct >= 100 ? 9 : (int)(pct / 10)]++;
         }
-    qsort(s, (size_t)n, sizeof *s, by_double);
-    double sum = 0;
+    double med = n ? gr_median(s, n) : 0, sum = 0;
     for (int i = 0; i < n; i++) sum += s[i];
     gr_str_addf(b, "<h2 id=\"scores\">Scores</h2>\n<p><span class=\"kpi\">entries <b>%d</b></span><span class=\"kpi\">graded <b>%d</b></span>"
                    "<span class=\"kpi\">mean <b>%.2f</b> / %.2f</span><span class=\"kpi\">median <b>%.2f</b></span>"
                    "<span class=\"kpi\">full marks <b>%d</b></span></p>\n",
-                k->n, n, n ? sum / n : 0, max, n ? (n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2) : 0, full);
+                k->n, n, n ? sum / n : 0, max, med, full);
     gr_str d = {0};
     for (int i = 0; i < 10; i++) gr_str_addf(&d, "%d %d\n", 10 * i + 5, bins[i]);
     gr_html_plot(b, "set boxwidth 9\nset style fill solid 0.8 border -1\nset xrange [0:100]\nset xtics 0,10,100\n"
@@ -115,9 +112,9 @@ static json_t *variant_of(json_t *g, int number, const char *name)
     json_t *c, *v;
     json_array_foreach(json_object_get(g, "chapters"), i, c)
     {
-        if (json_integer_value(json_object_get(c, "number")) != number) continue;
-        if (strcmp(json_string_value(json_object_get(c, "status")) ?: "", "graded")) return NULL;
-        json_array_foreach(json_object_get(c, "variants"), j, v) if (!strcmp(json_string_value(json_object_get(v, "variant")) ?: "", name)) return v;
+        if (jint(c, "number") != number) continue;
+        if (strcmp(jstr(c, "status"), "graded")) return NULL;
+        json_array_foreach(json_object_get(c, "variants"), j, v) if (!strcmp(jstr(v, "variant"), name)) return v;
     }
     return NULL;
 }
@@ -143,7 +140,7 @@ static void sec_chapter(gr_str *b, const klass *k, const gr_chapter_rubric *ch)
             json_t *x = k->r[i].not_run ? NULL : variant_of(k->r[i].g, ch->number, vr->name);
             if (!x) continue;
             graded++;
-            correct += !strcmp(json_string_value(json_object_get(x, "verdict")) ?: "", "PASS");
+            correct += !strcmp(jstr(x, "verdict"), "PASS");
             full += vr->perf > 0 && json_number_value(json_object_get(x, "perf_points")) >= vr->perf - 1e-9;
             double ratio = json_number_value(json_object_get(x, "time_ratio"));
             if (ratio > 0) {
@@ -152,12 +149,11 @@ static void sec_chapter(gr_str *b, const klass *k, const gr_chapter_rubric *ch)
                 gr_str_addf(&pts, "%.3f %.4f\n", v + 0.3 * ((i * 37 % 11) / 10.0 - 0.5), 1 / ratio);
             }
         }
-        qsort(sp, (size_t)ns, sizeof *sp, by_double);
         double pc = graded ? 100.0 * correct / graded : 0, pf = graded ? 100.0 * full / graded : 0;
         gr_str_addf(&bars, "\"%s\" %.1f %.1f\n", vr->name, pc, pf);
         gr_str_addf(&tics, "%s'%s' %d", v ? ", " : "", vr->name, v);
         gr_str_addf(b, "<tr><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%.0f %%</td><td class=\"num\">%.0f %%</td>", vr->name, graded, pc, pf);
-        if (ns) gr_str_addf(b, "<td class=\"num\">%.2fx (%d timed)</td></tr>\n", ns % 2 ? sp[ns / 2] : (sp[ns / 2 - 1] + sp[ns / 2]) / 2, ns);
+        if (ns) gr_str_addf(b, "<td class=\"num\">%.2fx (%d timed)</td></tr>\n", gr_median(sp, ns), ns);
         else gr_str_add(b, "<td class=\"num\">-</td></tr>\n");
         free(sp);
     }
@@ -205,21 +201,18 @@ static void tally_table(gr_str *b, const klass *k, json_t *tally, const char *wh
     json_t *t;
     json_object_foreach(tally, label, t)
     {
-        gr_str_add(b, "<tr><td>");
-        gr_html_esc(b, label);
-        gr_str_addf(b, "</td><td class=\"num\">%lld</td><td>", (long long)json_integer_value(json_object_get(t, "count")));
+        gr_html_wrap(b, "<tr><td>", label, "</td>");
+        gr_str_addf(b, "<td class=\"num\">%lld</td><td>", jint(t, "count"));
         size_t i;
         json_t *v;
         json_array_foreach(json_object_get(t, "examples"), i, v)
-        {
             student_link(b, i ? ", " : "", &k->r[json_integer_value(v)]);
-        }
         gr_str_add(b, "</td></tr>\n");
     }
     gr_str_add(b, "</table>\n");
 }
 
-/* Every graded variant of every student, with a callback's view: the bug classes, sanitizer and caught. */
+/* The bug classes, sanitizer findings and what was caught, tallied over every graded variant of every student. */
 static void sec_findings(gr_str *b, const klass *k)
 {
     json_t *bugs = json_object(), *san = json_object(), *caught = json_object();
@@ -253,7 +246,7 @@ static void sec_findings(gr_str *b, const klass *k)
     json_decref(bugs), json_decref(san), json_decref(caught);
 }
 
-/* The student id of a folder, for the similarity section (sim works on folders). */
+/* The row of a folder, for the similarity section (sim works on folders). */
 static const row *row_of(const klass *k, const char *folder)
 {
     for (int i = 0; i < k->n; i++)
@@ -272,11 +265,9 @@ static void sec_similarity(gr_str *b, const klass *k)
     gr_str_addf(b, "<p>Only what students wrote is compared: their TODO regions that differ from the starter's, by "
                    "similarity-tester's <code>sim_c</code>; pairs at or above %lld %% of one's code found in the other's. "
                    "It never changes a grade: read the passages before concluding anything.</p>\n",
-                (long long)json_integer_value(json_object_get(k->sim, "threshold")));
+                jint(k->sim, "threshold"));
     if (why) {
-        gr_str_add(b, "<p class=\"note\">");
-        gr_html_esc(b, why);
-        gr_str_add(b, "</p>\n");
+        gr_html_wrap(b, "<p class=\"note\">", why, "</p>\n");
         return;
     }
     size_t c, i;
@@ -284,17 +275,14 @@ static void sec_similarity(gr_str *b, const klass *k)
     int pairs = 0;
     json_array_foreach(json_object_get(k->sim, "chapters"), c, ch)
     {
-        int num = (int)json_integer_value(json_object_get(ch, "number"));
+        int num = (int)jint(ch, "number");
         json_array_foreach(json_object_get(ch, "pairs"), i, p)
         {
-            const row *a = row_of(k, json_string_value(json_object_get(p, "a")) ?: ""), *bb = row_of(k, json_string_value(json_object_get(p, "b")) ?: "");
             gr_str_addf(b, "<h3 class=\"pair\">Chapter %d: ", num);
-            if (a) student_link(b, "", a);
-            gr_str_add(b, " and ");
-            if (bb) student_link(b, "", bb);
-            gr_str_addf(b, ": <span class=\"bad\">%lld %%</span></h3>\n<pre>", (long long)json_integer_value(json_object_get(p, "percent")));
-            gr_html_esc(b, json_string_value(json_object_get(p, "passages")));
-            gr_str_add(b, "</pre>\n");
+            student_link(b, "", row_of(k, jstr(p, "a")));
+            student_link(b, " and ", row_of(k, jstr(p, "b")));
+            gr_str_addf(b, ": <span class=\"bad\">%lld %%</span></h3>\n", jint(p, "percent"));
+            gr_html_wrap(b, "<pre>", jstr(p, "passages"), "</pre>\n");
             pairs++;
         }
         json_t *ref = json_object_get(ch, "reference");
@@ -302,10 +290,8 @@ static void sec_similarity(gr_str *b, const klass *k)
             gr_str_addf(b, "<p>Chapter %d, regions like the reference solution's: ", num);
             json_array_foreach(ref, i, p)
             {
-                const row *a = row_of(k, json_string_value(json_object_get(p, "student")) ?: "");
-                if (i) gr_str_add(b, ", ");
-                if (a) student_link(b, "", a);
-                gr_str_addf(b, " (%lld %%)", (long long)json_integer_value(json_object_get(p, "percent")));
+                student_link(b, i ? ", " : "", row_of(k, jstr(p, "student")));
+                gr_str_addf(b, " (%lld %%)", jint(p, "percent"));
             }
             gr_str_add(b, "</p>\n");
         }
@@ -319,12 +305,14 @@ static void sec_not_graded(gr_str *b, const klass *k)
     int n = 0;
     for (int i = 0; i < k->n; i++) {
         const row *r = &k->r[i];
-        const char *err = json_string_value(json_object_get(r->g, "error"));
-        if (r->not_run || (err && *err)) {
+        const char *err = jstr(r->g, "error");
+        if (r->not_run || *err) {
+            const char *why = *err  ? err
+                              : r->g ? "a chapter could not be graded (grader error or no GPU)"
+                                     : "no grading.json yet";
             student_link(b, "<tr><td>", r);
-            gr_str_add(b, "</td><td class=\"bad\">whole entry (empty grade; graded again on the next run)</td><td>");
-            gr_html_esc(b, err && *err ? err : r->g ? "a chapter could not be graded (grader error or no GPU)" : "no grading.json yet");
-            gr_str_add(b, "</td></tr>\n");
+            gr_str_add(b, "</td><td class=\"bad\">whole entry (empty grade; graded again on the next run)</td>");
+            gr_html_wrap(b, "<td>", why, "</td></tr>\n");
             n++;
             continue;
         }
@@ -335,9 +323,8 @@ static void sec_not_graded(gr_str *b, const klass *k)
             const char *st = json_string_value(json_object_get(ch, "status")) ?: "?";
             if (!strcmp(st, "graded")) continue;
             student_link(b, "<tr><td>", r);
-            gr_str_addf(b, "</td><td>chapter %lld: ", (long long)json_integer_value(json_object_get(ch, "number")));
-            gr_html_esc(b, st);
-            gr_str_add(b, "</td><td>see the student's page</td></tr>\n");
+            gr_str_addf(b, "</td><td>chapter %lld: ", jint(ch, "number"));
+            gr_html_wrap(b, "", st, "</td><td>see the student's page</td></tr>\n");
             n++;
         }
     }
@@ -345,9 +332,7 @@ static void sec_not_graded(gr_str *b, const klass *k)
     json_t *p;
     json_array_foreach(json_object_get(k->lms, "no_submission"), i, p)
     {
-        gr_str_add(b, "<tr><td>");
-        gr_html_esc(b, json_string_value(json_object_get(p, "name")));
-        gr_str_add(b, "</td><td>roster</td><td>no submission</td></tr>\n");
+        gr_html_wrap(b, "<tr><td>", jstr(p, "name"), "</td><td>roster</td><td>no submission</td></tr>\n");
         n++;
     }
     gr_str_add(b, "</table>\n");
@@ -362,16 +347,13 @@ static void sec_students(gr_str *b, const klass *k)
     for (int i = 0; i < k->n; i++) {
         const row *r = &k->r[i];
         student_link(b, "<tr><td>", r);
-        gr_str_add(b, "</td><td>");
-        gr_html_esc(b, r->name);
-        gr_str_add(b, "</td><td>");
-        gr_html_esc(b, r->section);
-        gr_str_add(b, "</td>");
+        gr_html_wrap(b, "</td><td>", r->name, "</td>");
+        gr_html_wrap(b, "<td>", r->section, "</td>");
         for (int c = 0; c < k->rub->n_ch; c++) {
             size_t q;
             json_t *ch;
             char num[32] = "";
-            json_array_foreach(json_object_get(r->g, "chapters"), q, ch) if (json_integer_value(json_object_get(ch, "number")) == k->rub->ch[c].number)
+            json_array_foreach(json_object_get(r->g, "chapters"), q, ch) if (jint(ch, "number") == k->rub->ch[c].number)
                 snprintf(num, sizeof num, "%.2f", json_number_value(json_object_get(ch, "score")));
             gr_str_addf(b, "<td class=\"num\">%s</td>", r->not_run ? "" : num);
         }
@@ -395,9 +377,8 @@ int gr_class_page(const char *out_dir, const gr_rubric *rub)
     strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     snprintf(title, sizeof title, "Class report%s%s", rub->course[0] ? ": " : "", rub->course);
     gr_html_head(&b, title);
-    gr_str_add(&b, "<h1>");
-    gr_html_esc(&b, title);
-    gr_str_addf(&b, "</h1>\n<p class=\"note\">Written %s by the grader from this folder's grading.json files; "
+    gr_html_wrap(&b, "<h1>", title, "</h1>\n");
+    gr_str_addf(&b, "<p class=\"note\">Written %s by the grader from this folder's grading.json files; "
                     "grades.csv (and canvas-grades.csv) hold the same scores.</p>\n"
                     "<nav><a href=\"#scores\">scores</a><a href=\"#chapters\">chapters</a><a href=\"#bugs\">bug classes</a>"
                     "<a href=\"#flags\">sanitizer and honesty</a><a href=\"#similarity\">similarity</a>"

@@ -1,11 +1,7 @@
-/*
- * main.c — the course's program (build/course; `make grade-class`): a class graded on the judge's public
- * interface (gr_grade_one, gr_write_reports), here on this host's GPUs or on a Slurm cluster, with the
- * course around it (an LMS's download and the roster, similarity, canvas-grades.csv, class.html).
- *
- *   build/course [options] --class DIR      grade every entry of DIR (one per student), resumable
- *   build/course --merge --class DIR --out OUT   the Slurm engine's merge job
- */
+/* main.c — the course's program (build/course; `make grade-class`): a class graded on the judge's public
+ * interface (gr_grade_one, gr_write_reports), on this host's GPUs or on a Slurm cluster (its merge job:
+ * `--merge --class DIR --out OUT`), with the course around it (an LMS's download and the roster, similarity,
+ * canvas-grades.csv, class.html). */
 #define _GNU_SOURCE 1
 #include "class.h"
 #include "lms.h"
@@ -40,39 +36,38 @@ enum { O_CLASS = GR_O_OWN, O_ENGINE, O_MERGE, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, 
 static int co_opt(int c, const char *arg, co_cli *cli, gr_course *co)
 {
     long long v;
+    const char *bad = NULL; /* what is wrong with arg */
     switch (c) {
-    case O_CLASS: cli->klass = arg; return -1;
-    case O_MERGE: cli->merge = 1; return -1;
+    case O_CLASS: cli->klass = arg; break;
+    case O_MERGE: cli->merge = 1; break;
     case O_ENGINE:
-        if (strcmp(arg, "local") && strcmp(arg, "slurm")) break;
+        if (strcmp(arg, "local") && strcmp(arg, "slurm")) bad = "--engine is local or slurm, not %s";
         cli->slurm = !strcmp(arg, "slurm");
-        return -1;
-    case O_ROSTER: snprintf(co->roster, sizeof co->roster, "%s", arg); return -1;
+        break;
+    case O_ROSTER: snprintf(co->roster, sizeof co->roster, "%s", arg); break;
     case O_LMS:
-        if ((co->lms = gr_lms_parse_kind(arg)) == -1) break;
-        return -1;
+        if ((co->lms = gr_lms_parse_kind(arg)) == -1)
+            bad = "--lms is auto, canvas, moodle, gradescope or plain, not %s";
+        break;
     case O_SIM:
-        if (gr_strict_int(arg, 1, 100, &v)) break;
-        co->sim_threshold = (int)v;
-        return -1;
-    case O_NO_SIM: co->sim_threshold = 0; return -1;
-    case O_ASSIGNMENT: snprintf(co->assignment, sizeof co->assignment, "%s", arg); return -1;
-    case O_PARTITION: cli->so.partition = arg; return -1;
-    case O_GRES: cli->so.gres = arg; return -1;
+        if (gr_strict_int(arg, 1, 100, &v))
+            bad = "--similarity '%s' must be a percentage from 1 to 100 (--no-similarity: off)";
+        else co->sim_threshold = (int)v;
+        break;
+    case O_NO_SIM: co->sim_threshold = 0; break;
+    case O_ASSIGNMENT: snprintf(co->assignment, sizeof co->assignment, "%s", arg); break;
+    case O_PARTITION: cli->so.partition = arg; break;
+    case O_GRES: cli->so.gres = arg; break;
     case O_TIME:
-        if (gr_strict_int(arg, 1, 525600, &v)) break;
-        cli->so.minutes = (int)v;
-        return -1;
-    case O_WAIT: cli->so.wait = 1; return -1;
-    case O_NO_WAIT: cli->so.wait = 0; return -1;
+        if (gr_strict_int(arg, 1, 525600, &v)) bad = "--time '%s' must be a whole number of minutes (1 or more)";
+        else cli->so.minutes = (int)v;
+        break;
+    case O_WAIT: cli->so.wait = 1; break;
+    case O_NO_WAIT: cli->so.wait = 0; break;
     }
-    static const char *const why[] = {[O_ENGINE - GR_O_OWN] = "--engine is local or slurm, not %s",
-                                      [O_LMS - GR_O_OWN] = "--lms is auto, canvas, moodle, gradescope or plain, not %s",
-                                      [O_SIM - GR_O_OWN] = "--similarity '%s' must be a percentage from 1 to 100 "
-                                                           "(--no-similarity: off)",
-                                      [O_TIME - GR_O_OWN] = "--time '%s' must be a whole number of minutes (1 or more)"};
+    if (!bad) return -1;
     fprintf(stderr, "grade: ");
-    fprintf(stderr, why[c - GR_O_OWN], arg);
+    fprintf(stderr, bad, arg);
     fputc('\n', stderr);
     return GR_EXIT_USAGE;
 }

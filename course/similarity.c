@@ -1,8 +1,6 @@
-/* similarity.c — see similarity.h. */
 #define _GNU_SOURCE 1
 #include "similarity.h"
 
-#include "gr_archive.h"
 #include "jsonfield.h"
 #include "roster.h"
 #include "submission.h"
@@ -68,16 +66,15 @@ static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *f
     return some;
 }
 
-/* The entry's folder to read: itself, or its archive unpacked under tmp. "" when it cannot be read. */
-static void entry_tree(const char *subs, const gr_roster_entry *e, const char *tmp, char *out, size_t len)
+/* The entry's folder to read (PATH_MAX bytes): itself, or its archive unpacked under tmp. "" when it
+ * cannot be read. */
+static void entry_tree(const char *subs, const gr_roster_entry *e, const char *tmp, char *out)
 {
-    snprintf(out, len, "%s/%s", subs, e->entry);
-    if (!e->is_archive) return;
-    char dst[PATH_MAX], why[300];
+    char sub[PATH_MAX], dst[PATH_MAX], why[300];
+    snprintf(sub, sizeof sub, "%s/%s", subs, e->entry);
     snprintf(dst, sizeof dst, "%s/%s", tmp, e->folder);
     gr_rmtree(dst);
-    if (gr_archive_extract(out, dst, NULL, why, sizeof why)) out[0] = 0;
-    else snprintf(out, len, "%s", dst);
+    if (gr_sub_folder(sub, dst, out, why, sizeof why)) out[0] = 0;
 }
 
 /* The pairs of one `sim_c -p` run at or above threshold, into a JSON array ({a, b, percent}); pairs
@@ -90,32 +87,27 @@ static json_t *parse_pairs(const char *text, int threshold)
         char a[PATH_MAX], b[PATH_MAX], fa[256], fb[256];
         int pct;
         if (gr_sim_parse_line(l, a, sizeof a, b, sizeof b, &pct) || pct < threshold) continue;
-        folder_of(a, fa, sizeof fa), folder_of(b, fb, sizeof fb);
-        if (strcmp(fa, fb) > 0) {
-            char t[256];
-            snprintf(t, sizeof t, "%s", fa), snprintf(fa, sizeof fa, "%s", fb), snprintf(fb, sizeof fb, "%s", t);
-        }
+        folder_of(a, fa, sizeof fa);
+        folder_of(b, fb, sizeof fb);
+        const char *lo = strcmp(fa, fb) > 0 ? fb : fa, *hi = lo == fa ? fb : fa;
         size_t i;
-        json_t *q;
-        int seen = 0;
-        json_array_foreach(pairs, i, q) if (!strcmp(json_string_value(json_object_get(q, "a")), fa) &&
-                                            !strcmp(json_string_value(json_object_get(q, "b")), fb))
-        {
-            seen = 1;
-            if (pct > json_integer_value(json_object_get(q, "percent"))) json_object_set_new(q, "percent", json_integer(pct));
-        }
-        if (!seen) json_array_append_new(pairs, json_pack("{s:s, s:s, s:i}", "a", fa, "b", fb, "percent", pct));
+        json_t *q, *seen = NULL;
+        json_array_foreach(pairs, i, q) if (!strcmp(json_string_value(json_object_get(q, "a")), lo) &&
+                                            !strcmp(json_string_value(json_object_get(q, "b")), hi)) seen = q;
+        if (!seen) json_array_append_new(pairs, json_pack("{s:s, s:s, s:i}", "a", lo, "b", hi, "percent", pct));
+        else if (pct > json_integer_value(json_object_get(seen, "percent")))
+            json_object_set_new(seen, "percent", json_integer(pct));
     }
     free(copy);
     return pairs;
 }
 
-/* sim_c's side-by-side listing of what a and b share (run length at least sim_c's default). */
-static json_t *passages(const char *dir, const char *a, const char *b)
+/* sim_c's side-by-side listing of what pair q's a and b share (run length at least sim_c's default). */
+static json_t *passages(const char *dir, const json_t *q)
 {
     char pa[PATH_MAX], pb[PATH_MAX];
-    snprintf(pa, sizeof pa, "%s/%s.cu", dir, a);
-    snprintf(pb, sizeof pb, "%s/%s.cu", dir, b);
+    snprintf(pa, sizeof pa, "%s/%s.cu", dir, json_string_value(json_object_get(q, "a")));
+    snprintf(pb, sizeof pb, "%s/%s.cu", dir, json_string_value(json_object_get(q, "b")));
     char *argv[] = {"sim_c", "-T", "-w", "160", pa, pb, NULL};
     gr_str out = {0};
     gr_tool_run(argv, NULL, &out, NULL, 60);
@@ -135,6 +127,15 @@ static json_t *passages(const char *dir, const char *a, const char *b)
     return j;
 }
 
+/* The pairs of a sim_c run (parse_pairs), NULL when it fails. */
+static json_t *sim_pairs(char *const *argv, int threshold)
+{
+    gr_str out = {0};
+    json_t *pairs = gr_tool_run(argv, NULL, &out, NULL, 300) ? NULL : parse_pairs(gr_str_c(&out), threshold);
+    gr_str_free(&out);
+    return pairs;
+}
+
 /* One chapter: pairs among students, and students against the reference's regions. */
 static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const char *subs, const gr_roster_entry *e, int n,
                        int threshold)
@@ -148,58 +149,47 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     char *pr = gr_pristine_path(x, ch, pristine, sizeof pristine) ? gr_read_capped(pristine, 4u << 20, &plen) : NULL;
     json_t *o = json_pack("{s:i, s:[], s:[], s:i}", "number", ch->number, "pairs", "reference", "compared", 0);
     if (!pr) return o;
-    char **argv = calloc((size_t)n + 16, sizeof *argv);
+    /* the students' files after sim_c's options (5 words here, 4 against the reference) */
+    char **argv = calloc((size_t)n + 16, sizeof *argv), **files = argv + 5;
     int k = 0;
-    snprintf(pct_arg, sizeof pct_arg, "-t%d", threshold);
-    argv[k++] = "sim_c", argv[k++] = "-p", argv[k++] = "-e", argv[k++] = "-s", argv[k++] = pct_arg;
-    int first = k;
     for (int i = 0; i < n; i++) {
         char tree[PATH_MAX];
-        entry_tree(subs, &e[i], tmp, tree, sizeof tree);
+        entry_tree(subs, &e[i], tmp, tree);
         if (tree[0] && stage_one(ch, tree, e[i].folder, dir, pr, plen) &&
-            asprintf(&argv[k], "%s/%s.cu", dir, e[i].folder) >= 0)
+            asprintf(&files[k], "%s/%s.cu", dir, e[i].folder) >= 0)
             k++;
     }
-    json_object_set_new(o, "compared", json_integer(k - first));
-    gr_str out = {0};
-    if (k - first >= 2 && gr_tool_run(argv, NULL, &out, NULL, 300) == 0) {
-        json_t *pairs = parse_pairs(gr_str_c(&out), threshold), *q;
-        size_t i;
-        json_array_foreach(pairs, i, q) json_object_set_new(q, "passages", passages(dir, json_string_value(json_object_get(q, "a")),
-                                                                                  json_string_value(json_object_get(q, "b"))));
-        json_object_set_new(o, "pairs", pairs);
-    }
-    gr_str_free(&out);
-    /* against the reference solution's regions: old files after "/" (sim_c -S) */
+    json_object_set_new(o, "compared", json_integer(k));
+    snprintf(pct_arg, sizeof pct_arg, "-t%d", threshold);
+    char *among[] = {"sim_c", "-p", "-e", "-s", pct_arg}, *against[] = {"sim_c", "-p", "-S", pct_arg};
+    memcpy(argv, among, sizeof among);
+    json_t *pairs = k >= 2 ? sim_pairs(argv, threshold) : NULL, *q;
+    size_t i;
+    json_array_foreach(pairs, i, q) json_object_set_new(q, "passages", passages(dir, q));
+    if (pairs) json_object_set_new(o, "pairs", pairs);
+    /* against the reference solution's regions: old files after "/" (sim_c -p -S -tN students… / reference) */
     snprintf(sol, sizeof sol, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
     char *rt = gr_read_capped(sol, 4u << 20, &rlen), *mine = rt ? gr_sim_regions(rt, rlen, pr, plen) : NULL, refp[PATH_MAX];
     snprintf(refp, sizeof refp, "%s/.similarity/ch%d-reference.cu", x->out, ch->number);
-    if (mine && *mine && k > first && !gr_write_file(refp, mine, strlen(mine))) {
-        /* sim_c -p -S -tN students... / reference: each student against the reference only */
-        char **a2 = calloc((size_t)n + 16, sizeof *a2);
-        int m = 0;
-        a2[m++] = "sim_c", a2[m++] = "-p", a2[m++] = "-S", a2[m++] = pct_arg;
-        for (int i = first; i < k; i++) a2[m++] = argv[i];
-        a2[m++] = "/", a2[m++] = refp;
-        gr_str ro = {0};
-        if (gr_tool_run(a2, NULL, &ro, NULL, 300) == 0) {
-            json_t *pairs = parse_pairs(gr_str_c(&ro), threshold), *q, *ref = json_array();
-            char refname[32];
-            snprintf(refname, sizeof refname, "ch%d-reference", ch->number);
-            size_t i;
-            json_array_foreach(pairs, i, q)
-            {
-                const char *a = json_string_value(json_object_get(q, "a")), *b = json_string_value(json_object_get(q, "b"));
-                const char *who = !strcmp(a, refname) ? b : a;
-                json_array_append_new(ref, json_pack("{s:s, s:O}", "student", who, "percent", json_object_get(q, "percent")));
-            }
-            json_decref(pairs);
-            json_object_set_new(o, "reference", ref);
+    if (mine && *mine && k > 0 && !gr_write_file(refp, mine, strlen(mine))) {
+        memcpy(argv + 1, against, sizeof against);
+        files[k] = "/";
+        files[k + 1] = refp;
+        pairs = sim_pairs(argv + 1, threshold);
+        json_t *ref = pairs ? json_array() : NULL;
+        char refname[32];
+        snprintf(refname, sizeof refname, "ch%d-reference", ch->number);
+        json_array_foreach(pairs, i, q)
+        {
+            const char *a = json_string_value(json_object_get(q, "a")), *b = json_string_value(json_object_get(q, "b"));
+            const char *who = !strcmp(a, refname) ? b : a;
+            json_t *pct = json_object_get(q, "percent");
+            json_array_append_new(ref, json_pack("{s:s, s:O}", "student", who, "percent", pct));
         }
-        gr_str_free(&ro);
-        free(a2);
+        if (ref) json_object_set_new(o, "reference", ref);
+        json_decref(pairs);
     }
-    for (int i = first; i < k; i++) free(argv[i]);
+    for (int f = 0; f < k; f++) free(files[f]);
     free(argv), free(rt), free(mine), free(pr);
     return o;
 }

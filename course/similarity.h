@@ -1,12 +1,9 @@
-/*
- * similarity.h — which students handed in the same code, by Debian's similarity-tester (sim_c).
- *
- * Only what students wrote is compared: the TODO regions of each student's file that differ from the
- * starter's (regions.h), so the starter's code and an untouched region never count. Per chapter, every pair
- * of students is compared (sim_c -p -e), and each student against the reference solution's regions (-S);
- * for each pair at or above the threshold, sim_c's side-by-side listing of the matching passages is kept.
- * The result is <out>/similarity.json, for the class page: it never changes a grade.
- */
+/* similarity.h — which students handed in the same code, by Debian's similarity-tester (sim_c). Only what
+ * students wrote is compared: the TODO regions of each student's file that differ from the starter's, so
+ * the starter's code and an untouched region never count. Per chapter every pair of students (sim_c -p -e)
+ * and each student against the reference solution's regions (-S); for each pair at or above the threshold,
+ * sim_c's side-by-side listing of the matching passages. The result is <out>/similarity.json, for the class
+ * page: it never changes a grade. */
 #ifndef GR_SIMILARITY_H
 #define GR_SIMILARITY_H
 #include "job.h"

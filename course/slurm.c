@@ -3,100 +3,49 @@
  * scripts are single-quoted; each task's arguments are a NUL-separated file handed to the grader by
  * `xargs -0`, so no student's name ever passes through a shell. */
 #define _GNU_SOURCE 1
-#pragma GCC diagnostic ignored "-Wformat-truncation" /* paths are bounded by PATH_MAX */
 #include "slurm.h"
-
-#include <errno.h>
-#include <jansson.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "class.h"
 #include "report.h"
 #include "roster.h"
 #include "tool.h"
 
-static void sq(FILE *f, const char *s) /* single-quoted for sh */
+static void sq(gr_str *b, const char *s) /* single-quoted for sh */
 {
-    fputc('\'', f);
+    gr_str_add(b, "'");
     for (; *s; s++) {
-        if (*s == '\'') fputs("'\\''", f);
-        else fputc(*s, f);
+        if (*s == '\'') gr_str_add(b, "'\\''");
+        else gr_str_addn(b, s, 1);
     }
-    fputc('\'', f);
+    gr_str_add(b, "'");
 }
 
-/* sbatch --parsable (argv): the job's id ("id" or "id;cluster") into id, its messages passed on to stderr;
- * returns its exit status. Waited for (--wait), it runs as long as the class: a week at most. */
-static int sbatch(char *const argv[], int wait, char *id, size_t len)
-{
-    gr_str out = {0}, err = {0};
-    int rc = gr_tool_run(argv, NULL, &out, &err, wait ? 7 * 24 * 3600 : 300);
-    fputs(gr_str_c(&err), stderr);
-    snprintf(id, len, "%.*s", (int)strcspn(gr_str_c(&out), ";\r\n "), gr_str_c(&out));
-    gr_str_free(&out);
-    gr_str_free(&err);
-    return rc;
-}
-
-/* This round: the options, and the class and output folders the command line named. */
+/* This round: the options, and its absolute paths: the course program (the merge), the judge beside it
+ * (the tasks), the workbook, the class, the output and the round's folder. */
 typedef struct {
     const gr_slurm_opts *so;
-    const char *subs, *out;
     int force;
-} opts;
-
-/* Job script <round>/file (its path into p) opened for writing, its header written: NULL if it cannot be. */
-static FILE *script(const opts *o, const char *rd, const char *file, const char *name, const char *log, char *p, size_t len)
-{
-    snprintf(p, len, "%s/%s", rd, file);
-    FILE *f = fopen(p, "w");
-    if (!f) return NULL;
-    fprintf(f, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=", name);
-    sq(f, log);
-    fprintf(f, "\n#SBATCH --time=%d\n", o->so->minutes);
-    if (o->so->partition) fprintf(f, "#SBATCH --partition=%s\n", o->so->partition);
-    return f;
-}
-
-/* A job script's body starts in the workbook and replaces the shell with the grader's command. */
-static void cd_exec(FILE *f, const char *root)
-{
-    fputs("cd ", f);
-    sq(f, root);
-    fputs(" || exit 2\nexec ", f);
-}
-
-/* This round's absolute paths: the course program (the merge), the judge beside it (the tasks), the
- * workbook, the class, the output and the round's folder. */
-typedef struct {
     char self[PATH_MAX], judge[PATH_MAX + 8], root[PATH_MAX], subs[PATH_MAX], out[PATH_MAX], rd[PATH_MAX + 64];
-} round_paths;
+} job_round;
 
-static int resolve(const opts *o, round_paths *r)
+static int resolve(job_round *r, const char *subs, const char *out)
 {
     ssize_t sl = readlink("/proc/self/exe", r->self, sizeof r->self - 1);
-    if (sl <= 0 || !getcwd(r->root, sizeof r->root) || !realpath(o->subs, r->subs)) {
-        fprintf(stderr, "grade: cannot resolve the grader, the workbook or %s\n", o->subs);
+    if (sl <= 0 || !getcwd(r->root, sizeof r->root) || !realpath(subs, r->subs)) {
+        fprintf(stderr, "grade: cannot resolve the grader, the workbook or %s\n", subs);
         return 2;
     }
     r->self[sl] = 0;
     snprintf(r->judge, sizeof r->judge, "%.*s/grade", (int)(strrchr(r->self, '/') - r->self), r->self);
-    if (gr_mkdirs(o->out, 0755) || !realpath(o->out, r->out)) {
-        fprintf(stderr, "grade: cannot create the output folder %s\n", o->out);
+    if (gr_mkdirs(out, 0755) || !realpath(out, r->out)) {
+        fprintf(stderr, "grade: cannot create the output folder %s\n", out);
         return 2;
     }
     return 0;
 }
 
 /* this round's folder: scripts, task arguments, logs */
-static int make_round_dir(round_paths *r)
+static int make_round_dir(job_round *r)
 {
     snprintf(r->rd, sizeof r->rd, "%s/slurm", r->out);
     mkdir(r->rd, 0755);
@@ -109,17 +58,17 @@ static int make_round_dir(round_paths *r)
 }
 
 /* One NUL-separated argument file per submission left to grade; returns how many (or -1). */
-static int write_tasks(const opts *o, const round_paths *r, const gr_roster_entry *e, int n)
+static int write_tasks(const job_round *r, const gr_roster_entry *e, int n)
 {
     int m = 0;
     for (int i = 0; i < n; i++) {
-        if (!o->force && !gr_roster_pending(r->out, e[i].folder)) continue;
+        if (!r->force && !gr_roster_pending(r->out, e[i].folder)) continue;
         char p[PATH_MAX + 128];
         snprintf(p, sizeof p, "%s/task-%d.args", r->rd, m);
         FILE *f = fopen(p, "wb");
         if (!f) { fprintf(stderr, "grade: cannot write %s\n", p); return -1; }
-        for (int k = 0; k < o->so->n_judge; k++) fprintf(f, "%s%c", o->so->judge[k], 0);
-        if (o->force) fprintf(f, "--force%c", 0);
+        for (int k = 0; k < r->so->n_judge; k++) fprintf(f, "%s%c", r->so->judge[k], 0);
+        if (r->force) fprintf(f, "--force%c", 0);
         fprintf(f, "--student%c%s%c--out%c%s/%s%c%s/%s%c", 0, e[i].student, 0, 0, r->out, e[i].folder, 0, r->subs,
                 e[i].entry, 0);
         fclose(f);
@@ -129,25 +78,62 @@ static int write_tasks(const opts *o, const round_paths *r, const gr_roster_entr
     return m;
 }
 
-/* The job array of m tasks; its id into id. Returns 0, 2 (cannot write) or 4 (sbatch failed). */
-static int submit_array(const opts *o, const round_paths *r, int m, char *id, size_t len)
+/* A job script: its #SBATCH lines (name, log, time limit, partition, then extra), then a body that starts
+ * in the workbook and replaces the shell with the command the caller adds. */
+static void script(gr_str *s, const job_round *r, const char *name, const char *log, const char *extra)
 {
-    char p[PATH_MAX + 64], log[PATH_MAX + 64];
+    gr_str_addf(s, "#!/bin/bash\n#SBATCH --job-name=%s\n#SBATCH --output=", name);
+    sq(s, log);
+    gr_str_addf(s, "\n#SBATCH --time=%d\n", r->so->minutes);
+    if (r->so->partition) gr_str_addf(s, "#SBATCH --partition=%s\n", r->so->partition);
+    gr_str_add(s, extra);
+    gr_str_add(s, "cd ");
+    sq(s, r->root);
+    gr_str_add(s, " || exit 2\nexec ");
+}
+
+/* Writes script s (freed) to <round>/file and submits it: `sbatch --parsable FLAGS… file` (flags: NULL-
+ * terminated), its messages passed on to stderr, the job's id ("id" or "id;cluster") into id. Returns
+ * sbatch's exit status, -1 when the script cannot be written. Waited for (flags hold --wait), it runs as
+ * long as the class: a week at most. */
+static int submit(const job_round *r, const char *file, gr_str *s, char *const *flags, int wait, char *id, size_t len)
+{
+    char p[PATH_MAX + 64], *av[8] = {"sbatch", "--parsable"};
+    int n = 2;
+    snprintf(p, sizeof p, "%s/%s", r->rd, file);
+    int bad = gr_write_file(p, s->s, s->len);
+    gr_str_free(s);
+    if (bad) return -1;
+    for (; *flags; flags++) av[n++] = *flags;
+    av[n] = p;
+    gr_str out = {0}, err = {0};
+    int rc = gr_tool_run(av, NULL, &out, &err, wait ? 7 * 24 * 3600 : 300);
+    fputs(gr_str_c(&err), stderr);
+    snprintf(id, len, "%.*s", (int)strcspn(gr_str_c(&out), ";\r\n "), gr_str_c(&out));
+    gr_str_free(&out);
+    gr_str_free(&err);
+    return rc;
+}
+
+/* The job array of m tasks; its id into id. Returns 0, 2 (cannot write) or 4 (sbatch failed). */
+static int submit_array(const job_round *r, int m, char *id, size_t len)
+{
+    char log[PATH_MAX + 64];
+    gr_str s = {0}, extra = {0};
     snprintf(log, sizeof log, "%s/task-%%a.log", r->rd);
-    FILE *f = script(o, r->rd, "array.sh", "wb-grade", log, p, sizeof p);
-    if (!f) return 2;
-    fprintf(f, "#SBATCH --array=0-%d\n", m - 1);
-    if (o->so->gres) fprintf(f, "#SBATCH --gres=%s\n", o->so->gres);
-    fputs("# one submission, the grader's single-submission mode, the same sandbox\n", f);
-    cd_exec(f, r->root);
-    fputs("xargs -0 -a ", f);
-    sq(f, r->rd);
-    fputs("/task-\"$SLURM_ARRAY_TASK_ID\".args ", f);
-    sq(f, r->judge);
-    fputs("\n", f);
-    fclose(f);
-    char *av[] = {"sbatch", "--parsable", p, NULL};
-    int rc = sbatch(av, 0, id, len);
+    gr_str_addf(&extra, "#SBATCH --array=0-%d\n", m - 1);
+    if (r->so->gres) gr_str_addf(&extra, "#SBATCH --gres=%s\n", r->so->gres);
+    gr_str_add(&extra, "# one submission, the grader's single-submission mode, the same sandbox\n");
+    script(&s, r, "wb-grade", log, extra.s);
+    gr_str_free(&extra);
+    gr_str_add(&s, "xargs -0 -a ");
+    sq(&s, r->rd);
+    gr_str_add(&s, "/task-\"$SLURM_ARRAY_TASK_ID\".args ");
+    sq(&s, r->judge);
+    gr_str_add(&s, "\n");
+    char *none[] = {NULL};
+    int rc = submit(r, "array.sh", &s, none, 0, id, len);
+    if (rc < 0) return 2;
     if (rc || !*id) {
         fprintf(stderr, "grade: sbatch failed for the job array (exit %d)\n", rc);
         return 4;
@@ -158,39 +144,36 @@ static int submit_array(const opts *o, const round_paths *r, int m, char *id, si
 
 /* The merge: grades.csv and the summary from every folder, afterany the array (array_id "": none) so
  * that failures are listed; waited for unless --no-wait. Returns 0, 2 or 4. */
-static int submit_merge(const opts *o, const round_paths *r, const char *array_id)
+static int submit_merge(const job_round *r, const char *array_id)
 {
-    char p[PATH_MAX + 64], log[PATH_MAX + 64], merge_id[64] = "";
+    char log[PATH_MAX + 64], merge_id[64] = "", dep[96];
+    gr_str s = {0};
     snprintf(log, sizeof log, "%s/merge.log", r->rd);
-    FILE *f = script(o, r->rd, "merge.sh", "wb-grade-merge", log, p, sizeof p);
-    if (!f) return 2;
-    cd_exec(f, r->root);
-    sq(f, r->self);
-    for (int k = 0; k < o->so->n_judge + o->so->n_course; k++) {
-        fputc(' ', f);
-        sq(f, k < o->so->n_judge ? o->so->judge[k] : o->so->course[k - o->so->n_judge]);
+    script(&s, r, "wb-grade-merge", log, "");
+    sq(&s, r->self);
+    for (int k = 0; k < r->so->n_judge + r->so->n_course; k++) {
+        gr_str_add(&s, " ");
+        sq(&s, k < r->so->n_judge ? r->so->judge[k] : r->so->course[k - r->so->n_judge]);
     }
-    fputs(" --merge --class ", f);
-    sq(f, r->subs);
-    fputs(" --out ", f);
-    sq(f, r->out);
-    fputs("\n", f);
-    fclose(f);
-    char dep[96];
+    gr_str_add(&s, " --merge --class ");
+    sq(&s, r->subs);
+    gr_str_add(&s, " --out ");
+    sq(&s, r->out);
+    gr_str_add(&s, "\n");
     snprintf(dep, sizeof dep, "--dependency=afterany:%s", array_id);
-    char *av[6] = {"sbatch", "--parsable"}, **a = av + 2;
-    if (o->so->wait) *a++ = "--wait";
-    if (array_id[0]) *a++ = dep;
-    *a = p;
+    char *flags[3] = {NULL}, **f = flags;
+    if (r->so->wait) *f++ = "--wait";
+    if (array_id[0]) *f = dep;
     /* Waited for, sbatch exits as the merge job did: not 0 also when entries were not graded, so the
      * class's own verdict is read from the output folder rather than taken from sbatch. */
-    int rc = sbatch(av, o->so->wait, merge_id, sizeof merge_id);
-    if (!merge_id[0] || (rc && !o->so->wait)) {
+    int rc = submit(r, "merge.sh", &s, flags, r->so->wait, merge_id, sizeof merge_id);
+    if (rc < 0) return 2;
+    if (!merge_id[0] || (rc && !r->so->wait)) {
         fprintf(stderr, "grade: sbatch failed for the merge job (exit %d)\n", rc);
         return 4;
     }
-    printf("slurm: merge job %s%s\n", merge_id, o->so->wait ? " done" : " submitted (--no-wait)");
-    if (!o->so->wait) return 0;
+    printf("slurm: merge job %s%s\n", merge_id, r->so->wait ? " done" : " submitted (--no-wait)");
+    if (!r->so->wait) return 0;
     char g[PATH_MAX + 32];
     snprintf(g, sizeof g, "%s/grades.csv", r->out);
     if (access(g, R_OK)) { fprintf(stderr, "grade: the merge job wrote no grades.csv (see %s)\n", log); return 4; }
@@ -200,19 +183,18 @@ static int submit_merge(const opts *o, const round_paths *r, const char *array_i
 
 int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, int force)
 {
-    opts o = {so, subs, out ? out : "build/grades", force};
-    round_paths r = {0};
+    job_round r = {.so = so, .force = force};
     char array_id[64] = "";
-    int n, rc = resolve(&o, &r);
+    int n, rc = resolve(&r, subs, out ? out : "build/grades");
     if (rc) return rc;
     gr_roster_entry *e = gr_roster_record(r.subs, r.out, &n);
     if (!e) return 2;
-    int m = make_round_dir(&r) ? -1 : write_tasks(&o, &r, e, n);
+    int m = make_round_dir(&r) ? -1 : write_tasks(&r, e, n);
     free(e);
     if (m < 0) return 2;
-    if (m > 0 && (rc = submit_array(&o, &r, m, array_id, sizeof array_id))) return rc;
+    if (m > 0 && (rc = submit_array(&r, m, array_id, sizeof array_id))) return rc;
     if (!m) printf("slurm: nothing left to grade (use --force to regrade)\n");
-    return submit_merge(&o, &r, array_id);
+    return submit_merge(&r, array_id);
 }
 
 int gr_slurm_merge(const gr_course *c, const char *subs)

@@ -1,10 +1,9 @@
-/* html.c — see html.h. */
 #define _GNU_SOURCE 1
 #include "html.h"
 
 #include <ctype.h>
 
-#include "plot.h"
+#include "tool.h"
 
 void gr_html_esc(gr_str *b, const char *s)
 {
@@ -18,6 +17,13 @@ void gr_html_esc(gr_str *b, const char *s)
         default: gr_str_addn(b, p, 1);
         }
     free(c);
+}
+
+void gr_html_wrap(gr_str *b, const char *pre, const char *s, const char *post)
+{
+    gr_str_add(b, pre);
+    gr_html_esc(b, s);
+    gr_str_add(b, post);
 }
 
 void gr_html_href(gr_str *b, const char *folder, const char *file)
@@ -42,26 +48,55 @@ static const char css[] =
 
 void gr_html_head(gr_str *b, const char *title)
 {
-    gr_str_add(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>");
-    gr_html_esc(b, title);
-    gr_str_addf(b, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+    gr_str_add(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    gr_html_wrap(b, "<title>", title, "</title>\n");
+    gr_str_addf(b, "<style>%s</style>\n</head>\n<body>\n", css);
 }
 
 void gr_html_foot(gr_str *b) { gr_str_add(b, "</body>\n</html>\n"); }
 
+/* The SVG element (no XML prologue) gnuplot draws; NULL with a one-line reason. */
+static char *plot_svg(const char *script, const char *data, int w, int h, char *why, size_t wlen)
+{
+    char path[PATH_MAX];
+    if (!gr_which("gnuplot", path, sizeof path)) {
+        snprintf(why, wlen, "gnuplot is not installed (apt-get install gnuplot-nox): plots left out");
+        return NULL;
+    }
+    gr_str s = {0};
+    gr_str_addf(&s, "set terminal svg size %d,%d dynamic enhanced font 'Helvetica,12' background '#ffffff'\n"
+                    "set encoding utf8\n$D << EOD\n%sEOD\n%s\n", w, h, data, script);
+    const char *tmp = gr_tmpdir();
+    snprintf(path, sizeof path, "%s/wb-plot-XXXXXX", tmp);
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, s.s, s.len) != (ssize_t)s.len) {
+        if (fd >= 0) close(fd), unlink(path);
+        gr_str_free(&s);
+        snprintf(why, wlen, "cannot write a plot script under %s", tmp);
+        return NULL;
+    }
+    close(fd);
+    gr_str_free(&s);
+    char *argv[] = {"gnuplot", path, NULL};
+    gr_str out = {0}, err = {0};
+    int rc = gr_tool_run(argv, NULL, &out, &err, 60);
+    unlink(path);
+    const char *svg = out.s ? strstr(out.s, "<svg") : NULL, *e = gr_str_c(&err);
+    char *res = rc || !svg ? NULL : strdup(svg);
+    if (!res)
+        snprintf(why, wlen, "gnuplot failed (exit %d): %.*s", rc, strchr(e, '\n') ? (int)strcspn(e, "\n") : 200, e);
+    gr_str_free(&out);
+    gr_str_free(&err);
+    return res;
+}
+
 void gr_html_plot(gr_str *b, const char *script, const char *data, int w, int h, const char *caption)
 {
     char why[400];
-    char *svg = gr_plot_svg(script, data, w, h, why, sizeof why);
+    char *svg = plot_svg(script, data, w, h, why, sizeof why);
     gr_str_add(b, "<figure>\n");
     if (svg) gr_str_add(b, svg);
-    else {
-        gr_str_add(b, "<p class=\"note\">");
-        gr_html_esc(b, why);
-        gr_str_add(b, "</p>");
-    }
-    gr_str_add(b, "\n<figcaption>");
-    gr_html_esc(b, caption);
-    gr_str_add(b, "</figcaption>\n</figure>\n");
+    else gr_html_wrap(b, "<p class=\"note\">", why, "</p>");
+    gr_html_wrap(b, "\n<figcaption>", caption, "</figcaption>\n</figure>\n");
     free(svg);
 }

@@ -1,4 +1,3 @@
-/* studentpage.c — see studentpage.h. */
 #define _GNU_SOURCE 1
 #include "studentpage.h"
 
@@ -24,7 +23,7 @@ char *gr_md_to_html(const char *md, size_t len)
     return html;
 }
 
-char *gr_sol_plot_data(const json_t *chapter)
+char *gr_sol_plot_data(const json_t *chapter, int *cols)
 {
     gr_str d = {0};
     gr_str_add(&d, "");
@@ -34,12 +33,13 @@ char *gr_sol_plot_data(const json_t *chapter)
     json_array_foreach(json_object_get(chapter, "variants"), i, v)
     {
         json_t *s = json_object_get(v, "sol_pct"), *r = json_object_get(v, "ref_sol_pct");
-        any |= json_is_number(s) || json_is_number(r);
+        any |= json_is_number(s) | json_is_number(r) << 1;
         gr_str_addf(&d, "\"%s\" ", json_string_value(json_object_get(v, "variant")) ?: "?");
         gr_str_addf(&d, json_is_number(s) ? "%.3f " : "NaN ", json_number_value(s));
         gr_str_addf(&d, json_is_number(r) ? "%.3f\n" : "NaN\n", json_number_value(r));
     }
     if (!any) d.s[0] = 0, d.len = 0;
+    if (cols) *cols = any;
     return d.s;
 }
 
@@ -51,13 +51,10 @@ static void sol_plots(gr_str *b, const json_t *g)
     int shown = 0;
     json_array_foreach(json_object_get(g, "chapters"), i, c)
     {
-        char *data = gr_sol_plot_data(c), cap[200];
+        int cols;
+        char *data = gr_sol_plot_data(c, &cols), cap[200];
         /* a column with no number at all is left out (gnuplot refuses an empty histogram column) */
-        int mine = 0, ref = 0;
-        size_t k;
-        json_t *v;
-        json_array_foreach(json_object_get(c, "variants"), k, v)
-            mine |= json_is_number(json_object_get(v, "sol_pct")), ref |= json_is_number(json_object_get(v, "ref_sol_pct"));
+        int mine = cols & 1, ref = cols & 2;
         if (data && *data) {
             int n = (int)json_integer_value(json_object_get(c, "number"));
             snprintf(cap, sizeof cap, "Chapter %d: each variant's throughput as %% of this GPU's speed of light, yours beside the reference's "

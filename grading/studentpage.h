@@ -12,8 +12,9 @@
 char *gr_md_to_html(const char *md, size_t len);
 
 /* The gnuplot data of one chapter of a grading.json: "variant" student% reference% per line ("NaN" where
- * unknown); "" when no variant has a measured % of the speed of light. malloc'ed. */
-char *gr_sol_plot_data(const json_t *chapter);
+ * unknown); "" when no variant has a measured % of the speed of light. malloc'ed. Which columns hold a
+ * number into *cols (may be NULL): 1 the student's, 2 the reference's. */
+char *gr_sol_plot_data(const json_t *chapter, int *cols);
 
 /* Writes <dir>/feedback.html from <dir>/feedback.md and <dir>/grading.json, and sets <dir>/results.json's
  * output to the Markdown. 0 on success, -1 with the reason on stderr. */

@@ -192,7 +192,7 @@ Test(course, feedback_markdown_becomes_html_with_its_tables)
     free(h);
     json_t *c = json_pack("{s:[{s:s, s:f, s:f}, {s:s, s:n, s:n}]}", "variants", "variant", "plus", "sol_pct", 40.5, "ref_sol_pct",
                           81.0, "variant", "reverse", "sol_pct", "ref_sol_pct");
-    char *d = gr_sol_plot_data(c);
+    char *d = gr_sol_plot_data(c, NULL);
     cr_expect_str_eq(d, "\"plus\" 40.500 81.000\n\"reverse\" NaN NaN\n");
     free(d);
     json_decref(c);
