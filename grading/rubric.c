@@ -161,19 +161,6 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
     }
 }
 
-/* The facts themselves (chapter.json). */
-static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
-{
-    gr_chapter_compare(c, o, where, ch);
-    gr_chapter_sizes(c, o, where, ch);
-    /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them): the grader
-     * only asks that each is an object */
-    json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
-    if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
-    if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
-    gr_chapter_variants(c, o, where, ch);
-}
-
 /* ---------------------------------------------------------------- a chapter's policy (the rubric) */
 /* The rubric's part of a chapter: its number (unique), screen rules, sanitizer tools. */
 static void gr_chapter_policy(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch, const gr_rubric *r)
@@ -202,26 +189,25 @@ static int gr_chapter_number(gr_pctx *c, json_t *o, const char *where)
 }
 
 /* ---------------------------------------------------------------- the rubric's own sections */
-static json_t *gr_section(gr_pctx *c, json_t *root, const char *key, json_t *empty, const char *const *keys)
+/* A section of the rubric, its keys known; absent or not an object, each of its fields is its default. */
+static json_t *gr_section(gr_pctx *c, json_t *root, const char *key, const char *const *keys)
 {
     json_t *s = json_object_get(root, key);
-    if (s && !json_is_object(s)) gr_perr(c, "%s: must be an object", key);
-    if (!s || !json_is_object(s)) s = empty;
-    gr_known_keys(c, s, key, keys);
+    if (s) gr_object(c, s, key, keys);
     return s;
 }
 
-static void gr_parse_costs(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+static void gr_parse_costs(gr_pctx *c, json_t *root, gr_rubric *r)
 {
     static const char *const tk[] = {"build", "run", "sanitizer", "perf", NULL};
-    json_t *t = gr_section(c, root, "timeouts_s", empty, tk);
+    json_t *t = gr_section(c, root, "timeouts_s", tk);
     r->t_build = gr_num(c, t, "build", "timeouts_s", 240, 1, 3600, 0);
     r->t_run = gr_num(c, t, "run", "timeouts_s", 60, 1, 3600, 0);
     r->t_sanitizer = gr_num(c, t, "sanitizer", "timeouts_s", 240, 1, 3600, 0);
     r->t_perf = gr_num(c, t, "perf", "timeouts_s", 120, 1, 3600, 0);
     static const char *const bk[] = {"gpu_chapter_s", "gpu_submission_s", "confirm_s", "confirm_factor",
                                      "sanitizer_factor", "sanitizer_slack_s", NULL};
-    json_t *b = gr_section(c, root, "bounds", empty, bk);
+    json_t *b = gr_section(c, root, "bounds", bk);
     r->gpu_chapter_s = gr_num(c, b, "gpu_chapter_s", "bounds", 90, 5, 36000, 0);
     r->gpu_submission_s = gr_num(c, b, "gpu_submission_s", "bounds", 240, 5, 36000, 0);
     r->confirm_s = gr_num(c, b, "confirm_s", "bounds", 10, 1, 3600, 0);
@@ -234,7 +220,7 @@ static void gr_parse_costs(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r
     else if (!strcmp(fb, "skip")) r->san_fallback = GR_SAN_FALLBACK_SKIP;
     else gr_perr(c, "sanitizer_without_bubblewrap: \"isolated\" or \"skip\", not \"%s\"", fb);
     static const char *const lk[] = {"cpu_s", "file_mb", "disk_mb", "nproc", "output_kb", NULL};
-    json_t *l = gr_section(c, root, "limits", empty, lk);
+    json_t *l = gr_section(c, root, "limits", lk);
     r->cpu_s = gr_num(c, l, "cpu_s", "limits", 300, 1, 36000, 0);
     r->file_bytes = (long long)gr_num(c, l, "file_mb", "limits", 1024, 1, 1 << 20, 0) << 20;
     r->disk_bytes = (long long)gr_num(c, l, "disk_mb", "limits", 2048, 1, 1 << 20, 0) << 20;
@@ -262,9 +248,8 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 {
     json_t *bands = json_object_get(p, "bands");
     if (!bands) {
-        r->band[0] = (gr_band){1.2, 1.0};
-        r->band[1] = (gr_band){2.0, 0.5};
-        r->band[2] = (gr_band){10.0, 0.1};
+        static const gr_band dflt[] = {{1.2, 1.0}, {2.0, 0.5}, {10.0, 0.1}};
+        memcpy(r->band, dflt, sizeof dflt);
         r->n_bands = 3;
         return;
     }
@@ -290,11 +275,11 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
     }
 }
 
-static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+static void gr_parse_perf(gr_pctx *c, json_t *root, gr_rubric *r)
 {
     static const char *const pk[] = {"rounds", "low_rounds", "reps", "warmup", "wall_slack_s", "wall_factor",
                                      "cross_check_s", "bands", "floor_margin", "cpu_factor", "reference_high", NULL};
-    json_t *p = gr_section(c, root, "perf", empty, pk);
+    json_t *p = gr_section(c, root, "perf", pk);
     r->rounds = (int)gr_num(c, p, "rounds", "perf", 2, 1, 20, 0);
     /* the low count calibrates the high one and catches a hang early (round 0 needs it); a later low run
      * only adds a noisy 5-repetition median at the cost of a whole process */
@@ -313,10 +298,10 @@ static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
 }
 
 /* The points of each variant of a chapter the rubric does not name, and whether such a chapter is graded. */
-static void gr_parse_points(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+static void gr_parse_points(gr_pctx *c, json_t *root, gr_rubric *r)
 {
     static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
-    json_t *p = gr_section(c, root, "points", empty, pk);
+    json_t *p = gr_section(c, root, "points", pk);
     r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);
     r->points.sanitizer = gr_num(c, p, "sanitizer", "points", 1, 0, 1000, 0);
     r->points.perf = gr_num(c, p, "perf", "points", 1, 0, 1000, 0);
@@ -347,19 +332,14 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     gr_known_keys(c, root, "rubric", keys);
     gr_strfield(c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
     r->seeds = (int)gr_num(c, root, "seeds", "rubric", 2, 1, 8, 0);
-    json_t *empty = json_object();
-    gr_parse_costs(c, root, empty, r);
-    gr_parse_perf(c, root, empty, r);
-    gr_parse_points(c, root, empty, r);
-    json_decref(empty);
+    gr_parse_costs(c, root, r);
+    gr_parse_perf(c, root, r);
+    gr_parse_points(c, root, r);
     json_t *tools = json_object_get(root, "sanitizer_tools");
+    static const char dflt_tools[][16] = {"memcheck", "racecheck", "synccheck"};
+    memcpy(r->tools, dflt_tools, sizeof dflt_tools);
+    r->n_tools = 3;
     if (tools) gr_tools(c, tools, "sanitizer_tools", r->tools, &r->n_tools);
-    else {
-        r->n_tools = 3;
-        strcpy(r->tools[0], "memcheck");
-        strcpy(r->tools[1], "racecheck");
-        strcpy(r->tools[2], "synccheck");
-    }
     /* The region screen's rules (grading/screen.h): every chapter starts from these. */
     json_t *screen = json_object_get(root, "screen");
     char serr[200];
@@ -403,9 +383,10 @@ int gr_chapters_scan(const char *root, char dirs[][128], int max)
     return n;
 }
 
-/* The facts of chapters/<dir>/chapter.json into ch (its number, dir and file from the folder's name). */
-static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir, gr_chapter_rubric *ch)
+int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, char *err, size_t errlen)
 {
+    gr_pctx cx = {err, errlen, 0};
+    gr_pctx *c = &cx;
     char where[300], p[PATH_MAX];
     snprintf(where, sizeof where, "chapters/%s/chapter.json", dir);
     snprintf(p, sizeof p, "%s/%s", root, where);
@@ -413,7 +394,7 @@ static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir,
     snprintf(ch->dir, sizeof ch->dir, "%s", dir);
     if (gr_chapter_dir_split(dir, &ch->number, ch->file, sizeof ch->file)) {
         gr_perr(c, "chapters/%s: a chapter's folder is named NN-name (its program name.cu)", dir);
-        return;
+        return -1;
     }
     json_error_t je;
     json_t *o = json_load_file(p, JSON_REJECT_DUPLICATES, &je);
@@ -421,16 +402,16 @@ static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir,
     else if (!json_is_object(o)) gr_perr(c, "%s: must be a JSON object", where);
     else {
         gr_known_keys(c, o, where, gr_fact_keys);
-        gr_chapter_facts(c, o, where, ch);
+        gr_chapter_compare(c, o, where, ch);
+        gr_chapter_sizes(c, o, where, ch);
+        /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them) */
+        json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
+        if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
+        if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
+        gr_chapter_variants(c, o, where, ch);
     }
     json_decref(o);
-}
-
-int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, char *err, size_t errlen)
-{
-    gr_pctx c = {err, errlen, 0};
-    gr_chapter_facts_file(&c, root, dir, ch);
-    return c.failed ? -1 : 0;
+    return c->failed ? -1 : 0;
 }
 
 /* The rubric's entry for chapter `number` (NULL: none); a fact written there is an error. */
@@ -500,19 +481,17 @@ static void gr_rubric_chapters(gr_pctx *c, const char *root, json_t *doc, const 
     if (chs && !json_is_array(chs)) gr_perr(c, "%s: 'chapters' must be an array", path);
     char dirs[GR_MAX_CH][128];
     int n = gr_chapters_scan(root, dirs, GR_MAX_CH);
-    json_t *none = json_object();
     for (int d = 0; d < n && !c->failed; d++) {
         gr_chapter_rubric *ch = &r->ch[r->n_ch];
-        gr_chapter_facts_file(c, root, dirs[d], ch);
+        c->failed = gr_chapter_load(root, dirs[d], ch, c->err, c->errlen) != 0;
         char where[400];
         json_t *entry = json_is_array(chs) ? gr_policy_entry(c, chs, ch->number, path, where, sizeof where) : NULL;
         if (c->failed || (!entry && r->skip_unlisted)) continue;
         if (!entry) snprintf(where, sizeof where, "%s: chapter %d", path, ch->number);
         r->n_ch++;
-        gr_chapter_policy(c, entry ? entry : none, where, ch, r);
+        gr_chapter_policy(c, entry, where, ch, r);
         gr_chapter_points(c, entry, where, ch, r);
     }
-    json_decref(none);
 }
 
 int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *err, size_t errlen)
@@ -569,12 +548,5 @@ double gr_band_fraction(const gr_rubric *r, double ratio)
     if (!(ratio > 0) || !isfinite(ratio)) return 0;
     for (int i = 0; i < r->n_bands; i++)
         if (ratio <= r->band[i].within) return r->band[i].fraction;
-    return 0;
-}
-
-int gr_rubric_has_chapter(const gr_rubric *r, int number)
-{
-    for (int c = 0; c < r->n_ch; c++)
-        if (r->ch[c].number == number) return 1;
     return 0;
 }

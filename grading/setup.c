@@ -61,7 +61,9 @@ int gr_setup_rubric(gr_config *x)
         fprintf(stderr, "grade: bad rubric: %s\n", err);
         return GR_EXIT_USAGE;
     }
-    if (x->only_ch && !gr_rubric_has_chapter(&x->rub, x->only_ch)) {
+    int has = !x->only_ch;
+    for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;
+    if (!has) {
         fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x->only_ch, x->only_ch);
         return GR_EXIT_USAGE;
     }
