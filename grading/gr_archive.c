@@ -54,7 +54,8 @@ static const char *path_rule(const char *name)
     if (!*name) return "an entry has an empty name";
     if (name[0] == '/') return "an entry has an absolute path";
     size_t n = strlen(name);
-    if (!strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") || (n > 3 && !strcmp(name + n - 3, "/..")))
+    if (!strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
+        (n > 3 && !strcmp(name + n - 3, "/..")))
         return "an entry's path goes up with \"..\"";
     return NULL;
 }
