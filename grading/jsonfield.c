@@ -17,8 +17,12 @@ void gr_perr(gr_pctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
-void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
+int gr_object(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
 {
+    if (!json_is_object(obj)) {
+        gr_perr(c, "%s: must be an object", where);
+        return 0;
+    }
     const char *k;
     json_t *v;
     json_object_foreach(obj, k, v)
@@ -28,15 +32,6 @@ void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const
         for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
         if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
     }
-}
-
-int gr_object(gr_pctx *c, json_t *v, const char *where, const char *const *keys)
-{
-    if (!json_is_object(v)) {
-        gr_perr(c, "%s: must be an object", where);
-        return 0;
-    }
-    gr_known_keys(c, v, where, keys);
     return 1;
 }
 

@@ -83,7 +83,7 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     char tw[300];
     snprintf(tw, sizeof tw, "%s.tolerance", where);
     static const char *const tk[] = {"rel", "abs", "scale_sqrt_k", NULL};
-    gr_known_keys(c, tol, tw, tk);
+    gr_object(c, tol, tw, tk);
     ch->rtol = gr_num(c, tol, "rel", tw, 0, 0, 1, 1);
     ch->atol = gr_num(c, tol, "abs", tw, 0, 0, 1e6, 1);
     ch->sqrt_k = gr_bool(c, tol, "scale_sqrt_k", tw, 0);
@@ -329,7 +329,7 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     static const char *const keys[] = {"course", "seeds", "timeouts_s", "limits", "perf", "sanitizer_tools", "screen",
                                        "chapters", "bounds", "sanitizer_without_bubblewrap", "points",
                                        "unlisted_chapters", NULL};
-    gr_known_keys(c, root, "rubric", keys);
+    gr_object(c, root, "rubric", keys);
     gr_strfield(c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
     r->seeds = (int)gr_num(c, root, "seeds", "rubric", 2, 1, 8, 0);
     gr_parse_costs(c, root, r);
@@ -401,7 +401,7 @@ int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, ch
     if (!o) gr_perr(c, "%s: line %d, column %d: %s", where, je.line, je.column, je.text);
     else if (!json_is_object(o)) gr_perr(c, "%s: must be a JSON object", where);
     else {
-        gr_known_keys(c, o, where, gr_fact_keys);
+        gr_object(c, o, where, gr_fact_keys);
         gr_chapter_compare(c, o, where, ch);
         gr_chapter_sizes(c, o, where, ch);
         /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them) */
@@ -430,7 +430,7 @@ static json_t *gr_policy_entry(gr_pctx *c, json_t *chs, int number, const char *
         for (const char *const *k = gr_fact_keys; *k; k++)
             if (strcmp(*k, "variants") && json_object_get(e, *k))
                 gr_perr(c, "%s: '%s' is a fact of the chapter: it belongs in its chapter.json", where, *k);
-        gr_known_keys(c, e, where, gr_policy_keys);
+        gr_object(c, e, where, gr_policy_keys);
         return e;
     }
     return NULL;

@@ -18,18 +18,13 @@ int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
     case GR_O_SEEDS: cli->seeds = arg; return -1;
     case GR_O_RUBRIC: snprintf(x->rubric_path, sizeof x->rubric_path, "%s", arg); return -1;
     case GR_O_CH:
-        if (gr_strict_int(arg, 1, 99, &v)) {
-            fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", arg);
-            return GR_EXIT_USAGE;
-        }
-        x->only_ch = (int)v;
-        return -1;
     case GR_O_JOBS:
-        if (gr_strict_int(arg, 1, 256, &v)) {
-            fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", arg);
+        if (gr_strict_int(arg, 1, c == GR_O_CH ? 99 : 256, &v)) {
+            if (c == GR_O_CH) fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", arg);
+            else fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", arg);
             return GR_EXIT_USAGE;
         }
-        x->jobs = (int)v;
+        *(c == GR_O_CH ? &x->only_ch : &x->jobs) = (int)v;
         return -1;
     case GR_O_FORCE: x->force = 1; return -1;
     case GR_O_NO_PERF: x->no_perf = 1; return -1;
