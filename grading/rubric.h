@@ -59,6 +59,7 @@ typedef struct {
     gr_screen_rules screen;       /* the rubric's "screen" rules, plus screen_extra, less screen_allow */
 } gr_chapter_rubric;
 
+/* grading/rubric.json's policy (its comments say what each number means) and the chapters it grades. */
 typedef struct {
     char course[128];
     int seeds;                    /* fresh random seeds per grading */
@@ -68,17 +69,11 @@ typedef struct {
     int nproc;
     size_t out_cap;
     int rounds, reps_lo, reps_hi, warmup;
-    int low_rounds; /* the first rounds that also run the low count (1 to rounds); the rest run the high alone */
+    int low_rounds;               /* the first rounds that also run the low count; the rest run the high alone */
     double wall_slack_s, wall_factor, cross_check_s;
-    /* 1: the reference runs the high count too, and its wall clock calibrates the cross-check; 0: where
-     * its lines report their wall clock per repetition (rep_wall_ms) that calibrates it, one process less */
-    int reference_high;
-    /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
-     * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */
-    double floor_margin, cpu_factor;
-    /* "bounds" (grading/budget.h): GPU-holding seconds per chapter and per submission; a variant that timed out
-     * or crashed is confirmed alone once, within max(confirm_s, confirm_factor x the reference's run); a sanitizer
-     * run gets sanitizer_factor x the reference's time under that tool + sanitizer_slack_s (≤ t_sanitizer). */
+    int reference_high;           /* 0: the reference's rep_wall_ms calibrates the cross-check, one process less */
+    double floor_margin, cpu_factor; /* grading/honesty.h's */
+    /* "bounds": what one submission may cost (grading/budget.h) */
     double gpu_chapter_s, gpu_submission_s, confirm_s, confirm_factor, sanitizer_factor, sanitizer_slack_s;
     /* Where compute-sanitizer cannot run under bubblewrap (sanitize.h): its steps go in the isolation the
      * other runs would get without it (ISOLATED: as root, a uid of its own, course files closed) or are skipped. */
