@@ -181,13 +181,6 @@ static void gr_chapter_policy(gr_pctx *c, json_t *o, const char *where, gr_chapt
     }
 }
 
-static int gr_chapter_number(gr_pctx *c, json_t *o, const char *where)
-{
-    double n = gr_num(c, o, "number", where, 0, 1, 99, 1);
-    if (n != floor(n)) gr_perr(c, "%s.number: must be an integer", where);
-    return (int)n;
-}
-
 /* ---------------------------------------------------------------- the rubric's own sections */
 /* A section of the rubric, its keys known; absent or not an object, each of its fields is its default. */
 static json_t *gr_section(gr_pctx *c, json_t *root, const char *key, const char *const *keys)
@@ -297,20 +290,6 @@ static void gr_parse_perf(gr_pctx *c, json_t *root, gr_rubric *r)
     gr_parse_bands(c, p, r);
 }
 
-/* The points of each variant of a chapter the rubric does not name, and whether such a chapter is graded. */
-static void gr_parse_points(gr_pctx *c, json_t *root, gr_rubric *r)
-{
-    static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
-    json_t *p = gr_section(c, root, "points", pk);
-    r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);
-    r->points.sanitizer = gr_num(c, p, "sanitizer", "points", 1, 0, 1000, 0);
-    r->points.perf = gr_num(c, p, "perf", "points", 1, 0, 1000, 0);
-    char un[16];
-    gr_strfield(c, root, "unlisted_chapters", "rubric", un, sizeof un, "grade");
-    if (!strcmp(un, "skip")) r->skip_unlisted = 1;
-    else if (strcmp(un, "grade")) gr_perr(c, "unlisted_chapters: \"grade\" or \"skip\", not \"%s\"", un);
-}
-
 /* Everything but the chapters. Returns the parsed document (the caller json_decref's it) or NULL. */
 static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
 {
@@ -334,7 +313,16 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     r->seeds = (int)gr_num(c, root, "seeds", "rubric", 2, 1, 8, 0);
     gr_parse_costs(c, root, r);
     gr_parse_perf(c, root, r);
-    gr_parse_points(c, root, r);
+    /* the points of each variant of a chapter the rubric does not name, and whether such a chapter is graded */
+    static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
+    json_t *p = gr_section(c, root, "points", pk);
+    r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);
+    r->points.sanitizer = gr_num(c, p, "sanitizer", "points", 1, 0, 1000, 0);
+    r->points.perf = gr_num(c, p, "perf", "points", 1, 0, 1000, 0);
+    char un[16];
+    gr_strfield(c, root, "unlisted_chapters", "rubric", un, sizeof un, "grade");
+    if (!strcmp(un, "skip")) r->skip_unlisted = 1;
+    else if (strcmp(un, "grade")) gr_perr(c, "unlisted_chapters: \"grade\" or \"skip\", not \"%s\"", un);
     json_t *tools = json_object_get(root, "sanitizer_tools");
     static const char dflt_tools[][16] = {"memcheck", "racecheck", "synccheck"};
     memcpy(r->tools, dflt_tools, sizeof dflt_tools);
@@ -426,7 +414,9 @@ static json_t *gr_policy_entry(gr_pctx *c, json_t *chs, int number, const char *
             gr_perr(c, "%s: must be an object", where);
             return NULL;
         }
-        if (gr_chapter_number(c, e, where) != number) continue;
+        double num = gr_num(c, e, "number", where, 0, 1, 99, 1);
+        if (num != floor(num)) gr_perr(c, "%s.number: must be an integer", where);
+        if ((int)num != number) continue;
         for (const char *const *k = gr_fact_keys; *k; k++)
             if (strcmp(*k, "variants") && json_object_get(e, *k))
                 gr_perr(c, "%s: '%s' is a fact of the chapter: it belongs in its chapter.json", where, *k);
