@@ -138,7 +138,7 @@ static int gr_pass(const char *archive, const char *base, const gr_archive_limit
     int r, rc = 0;
     while (!rc && ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN))
         rc = root < 0 ? check_entry(a, e, lim, &n, &total, base, why, len) : write_entry(a, e, root, base, why, len);
-    if (!rc && r != ARCHIVE_EOF) rc = fail(why, len, base, n ? "the archive is damaged" : GR_UNREADABLE);
+    if (!rc && r != ARCHIVE_EOF) rc = fail(why, len, base, n || root >= 0 ? "the archive is damaged" : GR_UNREADABLE);
     archive_read_free(a);
     return rc;
 }
