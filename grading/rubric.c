@@ -90,6 +90,15 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
 }
 
+/* How many elements o's array key has, 1 to max; 0 after the error naming it. */
+static size_t gr_array(gr_pctx *c, json_t *o, const char *key, const char *where, size_t max)
+{
+    size_t n = json_array_size(json_object_get(o, key));
+    if (n == 0) gr_perr(c, "%s.%s: must be a non-empty array", where, key);
+    else if (n > max) gr_perr(c, "%s.%s: at most %zu", where, key, max);
+    return n <= max ? n : 0;
+}
+
 /* One size field of o into sz; a missing or malformed one is the error naming the field. */
 static void gr_size_field(gr_pctx *c, json_t *o, const char *key, const char *where, gr_size *sz)
 {
@@ -103,21 +112,14 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
 {
     ch->tile = (int)gr_num(c, o, "tile", where, 1, 1, 65536, 0);
     json_t *cd = json_object_get(o, "cols_dim");
-    ch->cols_dim = -1;
-    if (cd && !json_is_null(cd)) ch->cols_dim = (int)gr_num(c, o, "cols_dim", where, -1, 0, 2, 0);
+    ch->cols_dim = json_is_null(cd) ? -1 : (int)gr_num(c, o, "cols_dim", where, -1, 0, 2, 0);
     json_t *edge = json_object_get(o, "edge_sizes");
-    if (!json_is_array(edge) || json_array_size(edge) == 0) gr_perr(c, "%s.edge_sizes: must be a non-empty array", where);
-    else if (json_array_size(edge) > GR_MAX_EDGE) gr_perr(c, "%s.edge_sizes: at most %d", where, GR_MAX_EDGE);
-    else {
-        size_t i;
-        json_t *e;
-        json_array_foreach(edge, i, e)
-        {
-            const char *s = json_string_value(e);
-            if (!s || gr_size_parse(s, &ch->edge[ch->n_edge++])) {
-                gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
-                break;
-            }
+    size_t n = gr_array(c, o, "edge_sizes", where, GR_MAX_EDGE);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = json_string_value(json_array_get(edge, i));
+        if (!s || gr_size_parse(s, &ch->edge[ch->n_edge++])) {
+            gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
+            break;
         }
     }
     gr_size_field(c, o, "sanitizer_size", where, &ch->sanitizer_size);
@@ -136,18 +138,9 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
 static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     json_t *vars = json_object_get(o, "variants");
-    if (!json_is_array(vars) || json_array_size(vars) == 0) {
-        gr_perr(c, "%s.variants: must be a non-empty array", where);
-        return;
-    }
-    if (json_array_size(vars) > GR_MAX_VAR) {
-        gr_perr(c, "%s.variants: at most %d", where, GR_MAX_VAR);
-        return;
-    }
-    size_t i;
-    json_t *v;
-    json_array_foreach(vars, i, v)
-    {
+    size_t n = gr_array(c, o, "variants", where, GR_MAX_VAR);
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(vars, i);
         char vw[300];
         snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
         static const char *const fk[] = {"name", "tiles", "given", NULL};
