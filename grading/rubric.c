@@ -214,22 +214,6 @@ static void gr_parse_costs(gr_pctx *c, json_t *root, gr_rubric *r)
     r->out_cap = (size_t)gr_num(c, l, "output_kb", "limits", 64, 1, 1 << 20, 0) << 10;
 }
 
-static void gr_parse_reps(gr_pctx *c, json_t *p, gr_rubric *r)
-{
-    r->reps_lo = 5;
-    r->reps_hi = 1000;
-    json_t *reps = json_object_get(p, "reps");
-    if (!reps) return;
-    if (!json_is_array(reps) || json_array_size(reps) != 2 || !json_is_integer(json_array_get(reps, 0)) ||
-        !json_is_integer(json_array_get(reps, 1))) {
-        gr_perr(c, "perf.reps: must be [low, highest high], two integers");
-        return;
-    }
-    r->reps_lo = (int)json_integer_value(json_array_get(reps, 0));
-    r->reps_hi = (int)json_integer_value(json_array_get(reps, 1));
-    if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo) gr_perr(c, "perf.reps: need 1 ≤ low < high ≤ 1000");
-}
-
 static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 {
     json_t *bands = json_object_get(p, "bands");
@@ -279,7 +263,13 @@ static void gr_parse_perf(gr_pctx *c, json_t *root, gr_rubric *r)
     r->floor_margin = gr_num(c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
     /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */
     r->cpu_factor = gr_num(c, p, "cpu_factor", "perf", 2.0, 1, 1000, 0);
-    gr_parse_reps(c, p, r);
+    json_t *reps = json_object_get(p, "reps");
+    r->reps_lo = 5;
+    r->reps_hi = 1000;
+    if (reps && json_unpack(reps, "[ii!]", &r->reps_lo, &r->reps_hi))
+        gr_perr(c, "perf.reps: must be [low, highest high], two integers");
+    else if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo)
+        gr_perr(c, "perf.reps: need 1 ≤ low < high ≤ 1000");
     gr_parse_bands(c, p, r);
 }
 
