@@ -120,11 +120,8 @@ char *wb_regions_splice(const char *pristine, size_t plen, const char *student, 
         snprintf(err, errlen, "starter: %s", why);
         return NULL;
     }
-    int sn = wb_regions_parse(student, slen, sr, 64, why, sizeof why);
-    if (sn < 0) {
-        snprintf(err, errlen, "%s", why);
-        return NULL;
-    }
+    int sn = wb_regions_parse(student, slen, sr, 64, err, errlen);
+    if (sn < 0) return NULL;
     for (int k = 0; k < pn; k++) {
         int match = -1;
         for (int j = 0; j < sn; j++)

@@ -101,17 +101,15 @@ int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len
         }
         snprintf(into, sizeof into, "%s/sub", tmp);
     }
-    if (gr_sub_folder(sub, into, dir, err, sizeof err)) {
-        snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
-        if (tmp[0]) gr_rmtree(tmp);
-        return -1;
-    }
-    gr_sub_content c = gr_sub_scan(rub, dir, names, sizeof names);
+    int bad = gr_sub_folder(sub, into, dir, err, sizeof err);
+    gr_sub_content c = {0, 0};
+    if (!bad) c = gr_sub_scan(rub, dir, names, sizeof names);
     if (tmp[0]) gr_rmtree(tmp);
-    if (!gr_sub_is_empty(&c)) return 0;
-    snprintf(why, len, "grade: %s holds no chapter file (looked for %s in it, in chapters/NN-name/ or NN-name/, "
-                       "or one folder down): nothing graded, nothing written", sub, names);
-    return -1;
+    if (bad) snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
+    else if (gr_sub_is_empty(&c))
+        snprintf(why, len, "grade: %s holds no chapter file (looked for %s in it, in chapters/NN-name/ or NN-name/, "
+                           "or one folder down): nothing graded, nothing written", sub, names);
+    return bad || gr_sub_is_empty(&c) ? -1 : 0;
 }
 
 int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len)
