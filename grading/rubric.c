@@ -18,14 +18,6 @@ int gr_size_parse(const char *s, gr_size *out)
     return 0;
 }
 
-static int gr_safe_name(const char *s)
-{
-    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) return 0;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.') return 0;
-    return 1;
-}
-
 static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16], int *n)
 {
     if (!json_is_array(arr)) {
@@ -323,7 +315,9 @@ int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len)
 {
     char *end;
     long n = strtol(dir, &end, 10);
-    if (!isdigit((unsigned char)dir[0]) || *end != '-' || !end[1] || n < 1 || n > 99 || !gr_safe_name(dir)) return -1;
+    if (!isdigit((unsigned char)dir[0]) || *end != '-' || !end[1] || n < 1 || n > 99) return -1;
+    for (const char *s = dir; *s; s++) /* a safe name: no path, no shell word */
+        if (!isalnum((unsigned char)*s) && !strchr("-_.", *s)) return -1;
     *number = (int)n;
     snprintf(file, len, "%s.cu", end + 1);
     return 0;
