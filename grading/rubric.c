@@ -18,8 +18,10 @@ int gr_size_parse(const char *s, gr_size *out)
     return 0;
 }
 
+/* The sanitizer tools arr names, where it is given (NULL: the tools stay as they are). */
 static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16], int *n)
 {
+    if (!arr) return;
     if (!json_is_array(arr)) {
         gr_perr(c, "%s: must be an array of tool names", where);
         return;
@@ -158,12 +160,9 @@ static void gr_chapter_policy(gr_pctx *c, json_t *o, const char *where, gr_chapt
     else gr_screen_rules_allow(&ch->screen, allow);
     for (int k = 0; k < r->n_ch; k++)
         if (&r->ch[k] != ch && r->ch[k].number == ch->number) gr_perr(c, "%s: chapter %d appears twice", where, ch->number);
-    json_t *tools = json_object_get(o, "sanitizer_tools");
-    if (tools) gr_tools(c, tools, where, ch->tools, &ch->n_tools);
-    else {
-        ch->n_tools = r->n_tools;
-        memcpy(ch->tools, r->tools, sizeof ch->tools);
-    }
+    ch->n_tools = r->n_tools;
+    memcpy(ch->tools, r->tools, sizeof ch->tools);
+    gr_tools(c, json_object_get(o, "sanitizer_tools"), where, ch->tools, &ch->n_tools);
 }
 
 /* ---------------------------------------------------------------- the rubric's own sections */
@@ -298,11 +297,10 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     gr_strfield(c, root, "unlisted_chapters", "rubric", un, sizeof un, "grade");
     if (!strcmp(un, "skip")) r->skip_unlisted = 1;
     else if (strcmp(un, "grade")) gr_perr(c, "unlisted_chapters: \"grade\" or \"skip\", not \"%s\"", un);
-    json_t *tools = json_object_get(root, "sanitizer_tools");
     static const char dflt_tools[][16] = {"memcheck", "racecheck", "synccheck"};
     memcpy(r->tools, dflt_tools, sizeof dflt_tools);
     r->n_tools = 3;
-    if (tools) gr_tools(c, tools, "sanitizer_tools", r->tools, &r->n_tools);
+    gr_tools(c, json_object_get(root, "sanitizer_tools"), "sanitizer_tools", r->tools, &r->n_tools);
     /* The region screen's rules (grading/screen.h): every chapter starts from these. */
     json_t *screen = json_object_get(root, "screen");
     char serr[200];
