@@ -21,26 +21,18 @@ int gr_size_parse(const char *s, gr_size *out)
 /* The sanitizer tools arr names, where it is given (NULL: the tools stay as they are). */
 static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16], int *n)
 {
-    if (!arr) return;
-    if (!json_is_array(arr)) {
-        gr_perr(c, "%s: must be an array of tool names", where);
-        return;
-    }
+    if (arr && !json_is_array(arr)) gr_perr(c, "%s: must be an array of tool names", where);
+    if (!json_is_array(arr)) return;
     *n = 0;
     size_t i;
     json_t *t;
     json_array_foreach(arr, i, t)
     {
         const char *s = json_string_value(t);
-        if (!s || (strcmp(s, "memcheck") && strcmp(s, "racecheck") && strcmp(s, "synccheck") && strcmp(s, "initcheck"))) {
+        if (!s || (strcmp(s, "memcheck") && strcmp(s, "racecheck") && strcmp(s, "synccheck") && strcmp(s, "initcheck")))
             gr_perr(c, "%s[%zu]: must be memcheck, racecheck, synccheck or initcheck", where, i);
-            return;
-        }
-        if (*n == GR_MAX_TOOLS) {
-            gr_perr(c, "%s: at most %d tools", where, GR_MAX_TOOLS);
-            return;
-        }
-        snprintf(tools[(*n)++], 16, "%s", s);
+        else if (*n == GR_MAX_TOOLS) gr_perr(c, "%s: at most %d tools", where, GR_MAX_TOOLS);
+        else snprintf(tools[(*n)++], 16, "%s", s);
     }
 }
 
@@ -65,10 +57,8 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     if (!strcmp(cmp, "tolerance")) ch->tolerance = 1;
     else if (strcmp(cmp, "exact") && !c->failed) gr_perr(c, "%s.compare: '%s' is not exact or tolerance", where, cmp);
     json_t *tol = json_object_get(o, "tolerance");
-    if (!ch->tolerance) {
-        if (tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
-        return;
-    }
+    if (!ch->tolerance && tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
+    if (!ch->tolerance) return;
     if (ch->elem != GR_F32) gr_perr(c, "%s: a tolerance needs dump float32", where);
     if (!json_is_object(tol)) {
         gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
@@ -415,11 +405,9 @@ static void gr_chapter_points(gr_pctx *c, json_t *entry, const char *where, gr_c
         }
         return;
     }
-    if (!json_is_array(vars) || json_array_size(vars) != (size_t)ch->n_var) {
+    if (!json_is_array(vars) || json_array_size(vars) != (size_t)ch->n_var)
         gr_perr(c, "%s.variants: must give the points of each of chapters/%s/chapter.json's %d variants", where, ch->dir,
                 ch->n_var);
-        return;
-    }
     size_t i;
     json_t *v;
     json_array_foreach(vars, i, v)
