@@ -41,11 +41,9 @@ static struct archive *open_reader(const char *archive)
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
     archive_read_support_format_gnutar(a);
-    if (archive_read_open_filename(a, archive, 64 << 10) != ARCHIVE_OK) {
-        archive_read_free(a);
-        return NULL;
-    }
-    return a;
+    if (archive_read_open_filename(a, archive, 64 << 10) == ARCHIVE_OK) return a;
+    archive_read_free(a);
+    return NULL;
 }
 
 /* A relative path that stays inside the tree: no leading '/', no ".." component, not empty. */

@@ -60,10 +60,7 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     if (!ch->tolerance && tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
     if (!ch->tolerance) return;
     if (ch->elem != GR_F32) gr_perr(c, "%s: a tolerance needs dump float32", where);
-    if (!json_is_object(tol)) {
-        gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
-        return;
-    }
+    if (!json_is_object(tol)) gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
     char tw[300];
     snprintf(tw, sizeof tw, "%s.tolerance", where);
     static const char *const tk[] = {"rel", "abs", "scale_sqrt_k", NULL};
