@@ -195,20 +195,17 @@ static void gr_parse_costs(gr_pctx *c, json_t *root, gr_rubric *r)
 static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 {
     json_t *bands = json_object_get(p, "bands");
+    size_t n = json_array_size(bands);
     if (!bands) {
         static const gr_band dflt[] = {{1.2, 1.0}, {2.0, 0.5}, {10.0, 0.1}};
         memcpy(r->band, dflt, sizeof dflt);
         r->n_bands = 3;
-        return;
-    }
-    if (!json_is_array(bands) || json_array_size(bands) == 0 || json_array_size(bands) > GR_MAX_BANDS) {
+    } else if (n == 0 || n > GR_MAX_BANDS) {
         gr_perr(c, "perf.bands: must be an array of 1 to %d {\"within\": x, \"fraction\": f}", GR_MAX_BANDS);
-        return;
+        n = 0;
     }
-    size_t i;
-    json_t *b;
-    json_array_foreach(bands, i, b)
-    {
+    for (size_t i = 0; i < n; i++) {
+        json_t *b = json_array_get(bands, i);
         char bw[48];
         snprintf(bw, sizeof bw, "perf.bands[%zu]", i);
         static const char *const bk[] = {"within", "fraction", NULL};
