@@ -28,8 +28,7 @@ static int wb_region_marker(const char *line, size_t len, const char *kind, char
 }
 
 /* The one line of a parse error into err; -1. */
-static int wb_regions_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int wb_regions_fail(char *err, size_t errlen, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int wb_regions_fail(char *err, size_t errlen, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

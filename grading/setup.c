@@ -6,8 +6,7 @@
 #include <sys/random.h>
 
 /* The line that stops the program, on stderr; its exit code. */
-static int gr_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int gr_stop(int code, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int gr_stop(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
