@@ -8,7 +8,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-const gr_archive_limits gr_archive_default_limits = {2000, 64LL << 20, 256LL << 20};
+#define GR_UNREADABLE "not a readable .zip, .tar.gz, .tgz or .tar archive"
+
+/* 2000 entries, 64 MiB a file, 256 MiB in all: a workbook submission is a few hundred KiB. */
+static const gr_archive_limits gr_archive_default_limits = {2000, 64LL << 20, 256LL << 20};
 
 int gr_archive_is_archive(const char *p)
 {
@@ -38,11 +41,9 @@ static struct archive *open_reader(const char *archive)
     archive_read_support_format_zip(a);
     archive_read_support_format_tar(a);
     archive_read_support_format_gnutar(a);
-    if (archive_read_open_filename(a, archive, 64 << 10) != ARCHIVE_OK) {
-        archive_read_free(a);
-        return NULL;
-    }
-    return a;
+    if (archive_read_open_filename(a, archive, 64 << 10) == ARCHIVE_OK) return a;
+    archive_read_free(a);
+    return NULL;
 }
 
 /* A relative path that stays inside the tree: no leading '/', no ".." component, not empty. */
@@ -50,13 +51,10 @@ static const char *path_rule(const char *name)
 {
     if (!*name) return "an entry has an empty name";
     if (name[0] == '/') return "an entry has an absolute path";
-    for (const char *s = name; *s;) {
-        const char *e = strchr(s, '/');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n == 2 && s[0] == '.' && s[1] == '.') return "an entry's path goes up with \"..\"";
-        if (!e) break;
-        s = e + 1;
-    }
+    size_t n = strlen(name);
+    if (!strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
+        (n > 3 && !strcmp(name + n - 3, "/..")))
+        return "an entry's path goes up with \"..\"";
     return NULL;
 }
 
@@ -91,22 +89,6 @@ static int check_entry(struct archive *a, struct archive_entry *e, const gr_arch
     return 0;
 }
 
-static int check_pass(const char *archive, const char *base, const gr_archive_limits *lim, char *why, size_t len)
-{
-    struct archive *a = open_reader(archive);
-    if (!a) return fail(why, len, base, "not a readable .zip, .tar.gz, .tgz or .tar archive");
-    struct archive_entry *e;
-    long n = 0;
-    int64_t total = 0;
-    int r, rc = 0;
-    while (!rc && ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN))
-        rc = check_entry(a, e, lim, &n, &total, base, why, len);
-    if (!rc && r != ARCHIVE_EOF)
-        rc = fail(why, len, base, n ? "the archive is damaged" : "not a readable .zip, .tar.gz, .tgz or .tar archive");
-    archive_read_free(a);
-    return rc;
-}
-
 /* Creates the parents of a relative path under root (entries may come without their folders). */
 static int mkparents(int rootfd, char *rel)
 {
@@ -119,36 +101,42 @@ static int mkparents(int rootfd, char *rel)
     return 0;
 }
 
-static int write_pass(const char *archive, const char *dest, const char *base, char *why, size_t len)
+/* One entry of the second pass, already checked: a folder, or a plain file under a name of its own. */
+static int write_entry(struct archive *a, struct archive_entry *e, int root, const char *base, char *why, size_t len)
 {
-    struct archive *a = open_reader(archive);
-    if (!a) return fail(why, len, base, "not a readable .zip, .tar.gz, .tgz or .tar archive");
-    int root = open(dest, O_RDONLY | O_DIRECTORY);
-    if (root < 0) { archive_read_free(a); return fail(why, len, base, "the grader cannot create its folder"); }
-    struct archive_entry *e;
-    int r, rc = 0;
-    char buf[64 << 10];
-    while (!rc && ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
-        char rel[4096];
-        snprintf(rel, sizeof rel, "%s", archive_entry_pathname(e));
-        size_t n = strlen(rel);
-        while (n > 1 && rel[n - 1] == '/') rel[--n] = 0;
-        if (!strcmp(rel, ".")) continue;
-        if (mkparents(root, rel)) { rc = fail(why, len, base, "an entry cannot be written (%.120s)", rel); break; }
-        if (archive_entry_filetype(e) == AE_IFDIR) {
-            if (mkdirat(root, rel, 0755) && errno != EEXIST) rc = fail(why, len, base, "an entry cannot be written (%.120s)", rel);
-            continue;
-        }
+    char rel[4096], buf[64 << 10];
+    snprintf(rel, sizeof rel, "%s", archive_entry_pathname(e));
+    size_t n = strlen(rel);
+    while (n > 1 && rel[n - 1] == '/') rel[--n] = 0;
+    if (!strcmp(rel, ".")) return 0;
+    int bad = mkparents(root, rel);
+    if (!bad && archive_entry_filetype(e) == AE_IFDIR) bad = mkdirat(root, rel, 0755) && errno != EEXIST;
+    else if (!bad) {
         /* O_NOFOLLOW|O_EXCL: no entry can write through a name that already exists */
         int fd = openat(root, rel, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
-        if (fd < 0) { rc = fail(why, len, base, "an entry is repeated or cannot be written (%.120s)", rel); break; }
+        if (fd < 0) return fail(why, len, base, "an entry is repeated or cannot be written (%.120s)", rel);
         ssize_t got;
         while ((got = archive_read_data(a, buf, sizeof buf)) > 0)
-            if (write(fd, buf, (size_t)got) != got) { got = -2; break; }
+            if (write(fd, buf, (size_t)got) != got) break;
         close(fd);
-        if (got < 0) rc = fail(why, len, base, "an entry cannot be written (%.120s)", rel);
+        bad = got != 0;
     }
-    close(root);
+    return bad ? fail(why, len, base, "an entry cannot be written (%.120s)", rel) : 0;
+}
+
+/* One pass over the archive: every entry checked (root < 0), or written under the folder root. */
+static int gr_pass(const char *archive, const char *base, const gr_archive_limits *lim, int root, char *why,
+                   size_t len)
+{
+    struct archive *a = open_reader(archive);
+    if (!a) return fail(why, len, base, GR_UNREADABLE);
+    struct archive_entry *e;
+    long n = 0;
+    int64_t total = 0;
+    int r, rc = 0;
+    while (!rc && ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN))
+        rc = root < 0 ? check_entry(a, e, lim, &n, &total, base, why, len) : write_entry(a, e, root, base, why, len);
+    if (!rc && r != ARCHIVE_EOF) rc = fail(why, len, base, n || root >= 0 ? "the archive is damaged" : GR_UNREADABLE);
     archive_read_free(a);
     return rc;
 }
@@ -158,11 +146,12 @@ int gr_archive_extract(const char *archive, const char *dest, const gr_archive_l
     const char *base = strrchr(archive, '/') ? strrchr(archive, '/') + 1 : archive; /* the student's own name */
     if (!lim) lim = &gr_archive_default_limits;
     if (access(archive, R_OK)) return fail(why, len, base, "the file cannot be read");
-    if (check_pass(archive, base, lim, why, len)) return -1;
+    if (gr_pass(archive, base, lim, -1, why, len)) return -1;
     if (mkdir(dest, 0755)) return fail(why, len, base, "the grader cannot create a fresh folder for it");
-    if (write_pass(archive, dest, base, why, len)) {
-        gr_rmtree(dest);
-        return -1;
-    }
-    return 0;
+    int root = open(dest, O_RDONLY | O_DIRECTORY);
+    int rc = root < 0 ? fail(why, len, base, "the grader cannot create its folder")
+                      : gr_pass(archive, base, lim, root, why, len);
+    if (root >= 0) close(root);
+    if (rc) gr_rmtree(dest);
+    return rc;
 }

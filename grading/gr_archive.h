@@ -14,15 +14,10 @@ typedef struct {
     int64_t max_total;  /* bytes of all files */
 } gr_archive_limits;
 
-/* 2000 entries, 64 MiB a file, 256 MiB in all: a workbook submission is a few hundred KiB. */
-extern const gr_archive_limits gr_archive_default_limits;
-
 /* 1 when the name ends in .zip, .tar.gz, .tgz or .tar. */
 int gr_archive_is_archive(const char *path);
 
-/* Checks then extracts archive into dest_dir, which must not exist yet (created 0755). lim NULL: the
- * defaults. 0 on success; -1 with a one-line reason in why (no host path, no line feed), and nothing
- * left at dest_dir. */
-int gr_archive_extract(const char *archive, const char *dest_dir, const gr_archive_limits *lim, char *why,
-                       size_t len);
+/* Checks then extracts archive into dest_dir, which must not exist yet (created 0755); lim NULL: the defaults
+ * (gr_archive.c). 0, or -1 with a one-line reason in why (no host path, no line feed) and nothing at dest_dir. */
+int gr_archive_extract(const char *archive, const char *dest_dir, const gr_archive_limits *lim, char *why, size_t len);
 #endif

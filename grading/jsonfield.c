@@ -17,8 +17,12 @@ void gr_perr(gr_pctx *c, const char *fmt, ...)
     va_end(ap);
 }
 
-void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
+int gr_object(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
 {
+    if (!json_is_object(obj)) {
+        gr_perr(c, "%s: must be an object", where);
+        return 0;
+    }
     const char *k;
     json_t *v;
     json_object_foreach(obj, k, v)
@@ -28,15 +32,6 @@ void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const
         for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
         if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
     }
-}
-
-int gr_object(gr_pctx *c, json_t *v, const char *where, const char *const *keys)
-{
-    if (!json_is_object(v)) {
-        gr_perr(c, "%s: must be an object", where);
-        return 0;
-    }
-    gr_known_keys(c, v, where, keys);
     return 1;
 }
 
@@ -44,12 +39,9 @@ double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, doubl
               int required)
 {
     json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (required) gr_perr(c, "%s: missing '%s'", where, key);
-        return dflt;
-    }
     if (!json_is_number(v)) {
-        gr_perr(c, "%s.%s: must be a number", where, key);
+        if (v) gr_perr(c, "%s.%s: must be a number", where, key);
+        else if (required) gr_perr(c, "%s: missing '%s'", where, key);
         return dflt;
     }
     double x = json_number_value(v);
@@ -61,20 +53,11 @@ void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, ch
                  const char *dflt)
 {
     json_t *v = json_object_get(obj, key);
-    if (!v) {
-        if (!dflt) gr_perr(c, "%s: missing '%s'", where, key);
-        else snprintf(out, len, "%s", dflt);
-        return;
-    }
-    if (!json_is_string(v) || !json_string_length(v)) {
-        gr_perr(c, "%s.%s: must be a non-empty string", where, key);
-        return;
-    }
-    if (json_string_length(v) >= len) {
-        gr_perr(c, "%s.%s: longer than %zu characters", where, key, len - 1);
-        return;
-    }
-    snprintf(out, len, "%s", json_string_value(v));
+    if (!v && !dflt) gr_perr(c, "%s: missing '%s'", where, key);
+    else if (!v) snprintf(out, len, "%s", dflt);
+    else if (!json_is_string(v) || !json_string_length(v)) gr_perr(c, "%s.%s: must be a non-empty string", where, key);
+    else if (json_string_length(v) >= len) gr_perr(c, "%s.%s: longer than %zu characters", where, key, len - 1);
+    else snprintf(out, len, "%s", json_string_value(v));
 }
 
 int gr_bool(gr_pctx *c, json_t *obj, const char *key, const char *where, int dflt)

@@ -17,11 +17,9 @@ typedef struct {
 /* Records an error, unless one was recorded already (the first is the one to fix). */
 void gr_perr(gr_pctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Every key of obj is one of keys (NULL-terminated) or "comment". */
-void gr_known_keys(gr_pctx *c, json_t *obj, const char *where, const char *const *keys);
-
-/* 1 when v is an object whose every key is known (as gr_known_keys); 0 after "<where>: must be an object". */
-int gr_object(gr_pctx *c, json_t *v, const char *where, const char *const *keys);
+/* 1 when obj is an object, each of its keys one of keys (NULL-terminated) or "comment" (else "<where>: unknown key
+ * 'k'"); 0 after "<where>: must be an object". */
+int gr_object(gr_pctx *c, json_t *obj, const char *where, const char *const *keys);
 
 /* obj's number key in [lo, hi]; dflt when absent (an error if required) or wrong. */
 double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo, double hi,

@@ -3,6 +3,8 @@
 #include "regions.h"
 #include "gr_util.h"
 
+#include <stdarg.h>
+
 /* If the line at text[at..] is a marker of kind "BEGIN" or "END", copies its name and returns 1;
  * returns -1 for a marker with a malformed name, 0 for any other line. */
 static int wb_region_marker(const char *line, size_t len, const char *kind, char *name)
@@ -25,6 +27,16 @@ static int wb_region_marker(const char *line, size_t len, const char *kind, char
     return 1;
 }
 
+/* The one line of a parse error into err; -1. */
+__attribute__((format(printf, 3, 4))) static int wb_regions_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 int wb_regions_parse(const char *text, size_t len, wb_region *out, int max, char *err, size_t errlen)
 {
     int n = 0, open = 0, lineno = 0;
@@ -37,46 +49,33 @@ int wb_regions_parse(const char *text, size_t len, wb_region *out, int max, char
         lineno++;
         int b = wb_region_marker(text + at, line_len, "BEGIN", name);
         int e = b ? 0 : wb_region_marker(text + at, line_len, "END", name);
-        if (b < 0 || e < 0) {
-            snprintf(err, errlen, "line %d: malformed TODO marker (expected '// %s TODO(name)')", lineno,
-                     b < 0 ? "BEGIN" : "END");
-            return -1;
-        }
+        if (b < 0 || e < 0)
+            return wb_regions_fail(err, errlen, "line %d: malformed TODO marker (expected '// %s TODO(name)')",
+                                   lineno, b < 0 ? "BEGIN" : "END");
         if (b) {
-            if (open) {
-                snprintf(err, errlen, "line %d: BEGIN TODO(%s) inside region '%s' (line %d), which is not closed",
-                         lineno, name, out[n].name, out[n].line);
-                return -1;
-            }
-            if (n >= max) {
-                snprintf(err, errlen, "line %d: more than %d TODO regions", lineno, max);
-                return -1;
-            }
+            if (open)
+                return wb_regions_fail(err, errlen, "line %d: BEGIN TODO(%s) inside region '%s' (line %d), which is "
+                                       "not closed", lineno, name, out[n].name, out[n].line);
+            if (n >= max) return wb_regions_fail(err, errlen, "line %d: more than %d TODO regions", lineno, max);
             for (int k = 0; k < n; k++)
-                if (strcmp(out[k].name, name) == 0) {
-                    snprintf(err, errlen, "line %d: TODO region '%s' appears twice (first at line %d)", lineno,
-                             name, out[k].line);
-                    return -1;
-                }
+                if (strcmp(out[k].name, name) == 0)
+                    return wb_regions_fail(err, errlen, "line %d: TODO region '%s' appears twice (first at line %d)",
+                                           lineno, name, out[k].line);
             snprintf(out[n].name, sizeof out[n].name, "%s", name);
             out[n].begin = next;
             out[n].line = lineno;
             open = 1;
         } else if (e) {
-            if (!open || strcmp(name, out[n].name) != 0) {
-                snprintf(err, errlen, "line %d: END TODO(%s) without a matching BEGIN", lineno, name);
-                return -1;
-            }
+            if (!open || strcmp(name, out[n].name) != 0)
+                return wb_regions_fail(err, errlen, "line %d: END TODO(%s) without a matching BEGIN", lineno, name);
             out[n].end = at;
             n++;
             open = 0;
         }
         at = next;
     }
-    if (open) {
-        snprintf(err, errlen, "TODO region '%s' (line %d) is never closed", out[n].name, out[n].line);
-        return -1;
-    }
+    if (open)
+        return wb_regions_fail(err, errlen, "TODO region '%s' (line %d) is never closed", out[n].name, out[n].line);
     return n;
 }
 
@@ -120,11 +119,8 @@ char *wb_regions_splice(const char *pristine, size_t plen, const char *student, 
         snprintf(err, errlen, "starter: %s", why);
         return NULL;
     }
-    int sn = wb_regions_parse(student, slen, sr, 64, why, sizeof why);
-    if (sn < 0) {
-        snprintf(err, errlen, "%s", why);
-        return NULL;
-    }
+    int sn = wb_regions_parse(student, slen, sr, 64, err, errlen);
+    if (sn < 0) return NULL;
     for (int k = 0; k < pn; k++) {
         int match = -1;
         for (int j = 0; j < sn; j++)

@@ -1,13 +1,7 @@
-/*
- * regions.h — the TODO regions of a chapter file: where student work lives.
- *
- * A region is the text between a line `// BEGIN TODO(name)` and the next line `// END TODO(name)`
- * (only white space may precede the markers on their lines). Outside the regions a starter and its
- * solution are byte-identical; the grader takes only the regions of a student's file and splices them
- * into the pristine starter.
- *
- * Plain C (regions.c); used by the grader, the look-inside tool and the tests.
- */
+/* regions.h — the TODO regions of a chapter file, where student work lives: the text between a line
+ * `// BEGIN TODO(name)` and the next `// END TODO(name)` (only white space before a marker). Outside the regions
+ * a starter and its solution are byte-identical; the grader splices a student's regions into the pristine
+ * starter. Used by the grader, the look-inside tool and the tests. */
 #ifndef WB_REGIONS_H
 #define WB_REGIONS_H
 

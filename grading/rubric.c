@@ -18,35 +18,21 @@ int gr_size_parse(const char *s, gr_size *out)
     return 0;
 }
 
-static int gr_safe_name(const char *s)
-{
-    if (!*s || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) return 0;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.') return 0;
-    return 1;
-}
-
+/* The sanitizer tools arr names, where it is given (NULL: the tools stay as they are). */
 static void gr_tools(gr_pctx *c, json_t *arr, const char *where, char tools[][16], int *n)
 {
-    if (!json_is_array(arr)) {
-        gr_perr(c, "%s: must be an array of tool names", where);
-        return;
-    }
+    if (arr && !json_is_array(arr)) gr_perr(c, "%s: must be an array of tool names", where);
+    if (!json_is_array(arr)) return;
     *n = 0;
     size_t i;
     json_t *t;
     json_array_foreach(arr, i, t)
     {
         const char *s = json_string_value(t);
-        if (!s || (strcmp(s, "memcheck") && strcmp(s, "racecheck") && strcmp(s, "synccheck") && strcmp(s, "initcheck"))) {
+        if (!s || (strcmp(s, "memcheck") && strcmp(s, "racecheck") && strcmp(s, "synccheck") && strcmp(s, "initcheck")))
             gr_perr(c, "%s[%zu]: must be memcheck, racecheck, synccheck or initcheck", where, i);
-            return;
-        }
-        if (*n == GR_MAX_TOOLS) {
-            gr_perr(c, "%s: at most %d tools", where, GR_MAX_TOOLS);
-            return;
-        }
-        snprintf(tools[(*n)++], 16, "%s", s);
+        else if (*n == GR_MAX_TOOLS) gr_perr(c, "%s: at most %d tools", where, GR_MAX_TOOLS);
+        else snprintf(tools[(*n)++], 16, "%s", s);
     }
 }
 
@@ -71,23 +57,27 @@ static void gr_chapter_compare(gr_pctx *c, json_t *o, const char *where, gr_chap
     if (!strcmp(cmp, "tolerance")) ch->tolerance = 1;
     else if (strcmp(cmp, "exact") && !c->failed) gr_perr(c, "%s.compare: '%s' is not exact or tolerance", where, cmp);
     json_t *tol = json_object_get(o, "tolerance");
-    if (!ch->tolerance) {
-        if (tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
-        return;
-    }
+    if (!ch->tolerance && tol) gr_perr(c, "%s: 'tolerance' given but compare is 'exact'", where);
+    if (!ch->tolerance) return;
     if (ch->elem != GR_F32) gr_perr(c, "%s: a tolerance needs dump float32", where);
-    if (!json_is_object(tol)) {
-        gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
-        return;
-    }
+    if (!json_is_object(tol)) gr_perr(c, "%s: compare 'tolerance' needs a 'tolerance' object", where);
     char tw[300];
     snprintf(tw, sizeof tw, "%s.tolerance", where);
     static const char *const tk[] = {"rel", "abs", "scale_sqrt_k", NULL};
-    gr_known_keys(c, tol, tw, tk);
+    gr_object(c, tol, tw, tk);
     ch->rtol = gr_num(c, tol, "rel", tw, 0, 0, 1, 1);
     ch->atol = gr_num(c, tol, "abs", tw, 0, 0, 1e6, 1);
     ch->sqrt_k = gr_bool(c, tol, "scale_sqrt_k", tw, 0);
     if (ch->rtol == 0 && ch->atol == 0) gr_perr(c, "%s: rel and abs are both 0: use compare 'exact'", tw);
+}
+
+/* How many elements o's array key has, 1 to max; 0 after the error naming it. */
+static size_t gr_array(gr_pctx *c, json_t *o, const char *key, const char *where, size_t max)
+{
+    size_t n = json_array_size(json_object_get(o, key));
+    if (n == 0) gr_perr(c, "%s.%s: must be a non-empty array", where, key);
+    else if (n > max) gr_perr(c, "%s.%s: at most %zu", where, key, max);
+    return n <= max ? n : 0;
 }
 
 /* One size field of o into sz; a missing or malformed one is the error naming the field. */
@@ -103,21 +93,14 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
 {
     ch->tile = (int)gr_num(c, o, "tile", where, 1, 1, 65536, 0);
     json_t *cd = json_object_get(o, "cols_dim");
-    ch->cols_dim = -1;
-    if (cd && !json_is_null(cd)) ch->cols_dim = (int)gr_num(c, o, "cols_dim", where, -1, 0, 2, 0);
+    ch->cols_dim = json_is_null(cd) ? -1 : (int)gr_num(c, o, "cols_dim", where, -1, 0, 2, 0);
     json_t *edge = json_object_get(o, "edge_sizes");
-    if (!json_is_array(edge) || json_array_size(edge) == 0) gr_perr(c, "%s.edge_sizes: must be a non-empty array", where);
-    else if (json_array_size(edge) > GR_MAX_EDGE) gr_perr(c, "%s.edge_sizes: at most %d", where, GR_MAX_EDGE);
-    else {
-        size_t i;
-        json_t *e;
-        json_array_foreach(edge, i, e)
-        {
-            const char *s = json_string_value(e);
-            if (!s || gr_size_parse(s, &ch->edge[ch->n_edge++])) {
-                gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
-                break;
-            }
+    size_t n = gr_array(c, o, "edge_sizes", where, GR_MAX_EDGE);
+    for (size_t i = 0; i < n; i++) {
+        const char *s = json_string_value(json_array_get(edge, i));
+        if (!s || gr_size_parse(s, &ch->edge[ch->n_edge++])) {
+            gr_perr(c, "%s.edge_sizes[%zu]: must be a size string like \"1000003\", \"2^20\" or \"17x33x5\"", where, i);
+            break;
         }
     }
     gr_size_field(c, o, "sanitizer_size", where, &ch->sanitizer_size);
@@ -136,18 +119,9 @@ static void gr_chapter_sizes(gr_pctx *c, json_t *o, const char *where, gr_chapte
 static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
 {
     json_t *vars = json_object_get(o, "variants");
-    if (!json_is_array(vars) || json_array_size(vars) == 0) {
-        gr_perr(c, "%s.variants: must be a non-empty array", where);
-        return;
-    }
-    if (json_array_size(vars) > GR_MAX_VAR) {
-        gr_perr(c, "%s.variants: at most %d", where, GR_MAX_VAR);
-        return;
-    }
-    size_t i;
-    json_t *v;
-    json_array_foreach(vars, i, v)
-    {
+    size_t n = gr_array(c, o, "variants", where, GR_MAX_VAR);
+    for (size_t i = 0; i < n; i++) {
+        json_t *v = json_array_get(vars, i);
         char vw[300];
         snprintf(vw, sizeof vw, "%s.variants[%zu]", where, i);
         static const char *const fk[] = {"name", "tiles", "given", NULL};
@@ -159,19 +133,6 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
         for (int k = 0; k + 1 < ch->n_var; k++)
             if (!strcmp(ch->var[k].name, vr->name)) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
     }
-}
-
-/* The facts themselves (chapter.json). */
-static void gr_chapter_facts(gr_pctx *c, json_t *o, const char *where, gr_chapter_rubric *ch)
-{
-    gr_chapter_compare(c, o, where, ch);
-    gr_chapter_sizes(c, o, where, ch);
-    /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them): the grader
-     * only asks that each is an object */
-    json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
-    if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
-    if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
-    gr_chapter_variants(c, o, where, ch);
 }
 
 /* ---------------------------------------------------------------- a chapter's policy (the rubric) */
@@ -186,42 +147,31 @@ static void gr_chapter_policy(gr_pctx *c, json_t *o, const char *where, gr_chapt
     else gr_screen_rules_allow(&ch->screen, allow);
     for (int k = 0; k < r->n_ch; k++)
         if (&r->ch[k] != ch && r->ch[k].number == ch->number) gr_perr(c, "%s: chapter %d appears twice", where, ch->number);
-    json_t *tools = json_object_get(o, "sanitizer_tools");
-    if (tools) gr_tools(c, tools, where, ch->tools, &ch->n_tools);
-    else {
-        ch->n_tools = r->n_tools;
-        memcpy(ch->tools, r->tools, sizeof ch->tools);
-    }
-}
-
-static int gr_chapter_number(gr_pctx *c, json_t *o, const char *where)
-{
-    double n = gr_num(c, o, "number", where, 0, 1, 99, 1);
-    if (n != floor(n)) gr_perr(c, "%s.number: must be an integer", where);
-    return (int)n;
+    ch->n_tools = r->n_tools;
+    memcpy(ch->tools, r->tools, sizeof ch->tools);
+    gr_tools(c, json_object_get(o, "sanitizer_tools"), where, ch->tools, &ch->n_tools);
 }
 
 /* ---------------------------------------------------------------- the rubric's own sections */
-static json_t *gr_section(gr_pctx *c, json_t *root, const char *key, json_t *empty, const char *const *keys)
+/* A section of the rubric, its keys known; absent or not an object, each of its fields is its default. */
+static json_t *gr_section(gr_pctx *c, json_t *root, const char *key, const char *const *keys)
 {
     json_t *s = json_object_get(root, key);
-    if (s && !json_is_object(s)) gr_perr(c, "%s: must be an object", key);
-    if (!s || !json_is_object(s)) s = empty;
-    gr_known_keys(c, s, key, keys);
+    if (s) gr_object(c, s, key, keys);
     return s;
 }
 
-static void gr_parse_costs(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+static void gr_parse_costs(gr_pctx *c, json_t *root, gr_rubric *r)
 {
     static const char *const tk[] = {"build", "run", "sanitizer", "perf", NULL};
-    json_t *t = gr_section(c, root, "timeouts_s", empty, tk);
+    json_t *t = gr_section(c, root, "timeouts_s", tk);
     r->t_build = gr_num(c, t, "build", "timeouts_s", 240, 1, 3600, 0);
     r->t_run = gr_num(c, t, "run", "timeouts_s", 60, 1, 3600, 0);
     r->t_sanitizer = gr_num(c, t, "sanitizer", "timeouts_s", 240, 1, 3600, 0);
     r->t_perf = gr_num(c, t, "perf", "timeouts_s", 120, 1, 3600, 0);
     static const char *const bk[] = {"gpu_chapter_s", "gpu_submission_s", "confirm_s", "confirm_factor",
                                      "sanitizer_factor", "sanitizer_slack_s", NULL};
-    json_t *b = gr_section(c, root, "bounds", empty, bk);
+    json_t *b = gr_section(c, root, "bounds", bk);
     r->gpu_chapter_s = gr_num(c, b, "gpu_chapter_s", "bounds", 90, 5, 36000, 0);
     r->gpu_submission_s = gr_num(c, b, "gpu_submission_s", "bounds", 240, 5, 36000, 0);
     r->confirm_s = gr_num(c, b, "confirm_s", "bounds", 10, 1, 3600, 0);
@@ -234,7 +184,7 @@ static void gr_parse_costs(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r
     else if (!strcmp(fb, "skip")) r->san_fallback = GR_SAN_FALLBACK_SKIP;
     else gr_perr(c, "sanitizer_without_bubblewrap: \"isolated\" or \"skip\", not \"%s\"", fb);
     static const char *const lk[] = {"cpu_s", "file_mb", "disk_mb", "nproc", "output_kb", NULL};
-    json_t *l = gr_section(c, root, "limits", empty, lk);
+    json_t *l = gr_section(c, root, "limits", lk);
     r->cpu_s = gr_num(c, l, "cpu_s", "limits", 300, 1, 36000, 0);
     r->file_bytes = (long long)gr_num(c, l, "file_mb", "limits", 1024, 1, 1 << 20, 0) << 20;
     r->disk_bytes = (long long)gr_num(c, l, "disk_mb", "limits", 2048, 1, 1 << 20, 0) << 20;
@@ -242,40 +192,20 @@ static void gr_parse_costs(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r
     r->out_cap = (size_t)gr_num(c, l, "output_kb", "limits", 64, 1, 1 << 20, 0) << 10;
 }
 
-static void gr_parse_reps(gr_pctx *c, json_t *p, gr_rubric *r)
-{
-    r->reps_lo = 5;
-    r->reps_hi = 1000;
-    json_t *reps = json_object_get(p, "reps");
-    if (!reps) return;
-    if (!json_is_array(reps) || json_array_size(reps) != 2 || !json_is_integer(json_array_get(reps, 0)) ||
-        !json_is_integer(json_array_get(reps, 1))) {
-        gr_perr(c, "perf.reps: must be [low, highest high], two integers");
-        return;
-    }
-    r->reps_lo = (int)json_integer_value(json_array_get(reps, 0));
-    r->reps_hi = (int)json_integer_value(json_array_get(reps, 1));
-    if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo) gr_perr(c, "perf.reps: need 1 ≤ low < high ≤ 1000");
-}
-
 static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 {
     json_t *bands = json_object_get(p, "bands");
+    size_t n = json_array_size(bands);
     if (!bands) {
-        r->band[0] = (gr_band){1.2, 1.0};
-        r->band[1] = (gr_band){2.0, 0.5};
-        r->band[2] = (gr_band){10.0, 0.1};
+        static const gr_band dflt[] = {{1.2, 1.0}, {2.0, 0.5}, {10.0, 0.1}};
+        memcpy(r->band, dflt, sizeof dflt);
         r->n_bands = 3;
-        return;
-    }
-    if (!json_is_array(bands) || json_array_size(bands) == 0 || json_array_size(bands) > GR_MAX_BANDS) {
+    } else if (n == 0 || n > GR_MAX_BANDS) {
         gr_perr(c, "perf.bands: must be an array of 1 to %d {\"within\": x, \"fraction\": f}", GR_MAX_BANDS);
-        return;
+        n = 0;
     }
-    size_t i;
-    json_t *b;
-    json_array_foreach(bands, i, b)
-    {
+    for (size_t i = 0; i < n; i++) {
+        json_t *b = json_array_get(bands, i);
         char bw[48];
         snprintf(bw, sizeof bw, "perf.bands[%zu]", i);
         static const char *const bk[] = {"within", "fraction", NULL};
@@ -290,11 +220,11 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
     }
 }
 
-static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
+static void gr_parse_perf(gr_pctx *c, json_t *root, gr_rubric *r)
 {
     static const char *const pk[] = {"rounds", "low_rounds", "reps", "warmup", "wall_slack_s", "wall_factor",
                                      "cross_check_s", "bands", "floor_margin", "cpu_factor", "reference_high", NULL};
-    json_t *p = gr_section(c, root, "perf", empty, pk);
+    json_t *p = gr_section(c, root, "perf", pk);
     r->rounds = (int)gr_num(c, p, "rounds", "perf", 2, 1, 20, 0);
     /* the low count calibrates the high one and catches a hang early (round 0 needs it); a later low run
      * only adds a noisy 5-repetition median at the cost of a whole process */
@@ -308,22 +238,14 @@ static void gr_parse_perf(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
     r->floor_margin = gr_num(c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
     /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */
     r->cpu_factor = gr_num(c, p, "cpu_factor", "perf", 2.0, 1, 1000, 0);
-    gr_parse_reps(c, p, r);
+    json_t *reps = json_object_get(p, "reps");
+    r->reps_lo = 5;
+    r->reps_hi = 1000;
+    if (reps && json_unpack(reps, "[ii!]", &r->reps_lo, &r->reps_hi))
+        gr_perr(c, "perf.reps: must be [low, highest high], two integers");
+    else if (r->reps_lo < 1 || r->reps_hi > 1000 || r->reps_hi <= r->reps_lo)
+        gr_perr(c, "perf.reps: need 1 ≤ low < high ≤ 1000");
     gr_parse_bands(c, p, r);
-}
-
-/* The points of each variant of a chapter the rubric does not name, and whether such a chapter is graded. */
-static void gr_parse_points(gr_pctx *c, json_t *root, json_t *empty, gr_rubric *r)
-{
-    static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
-    json_t *p = gr_section(c, root, "points", empty, pk);
-    r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);
-    r->points.sanitizer = gr_num(c, p, "sanitizer", "points", 1, 0, 1000, 0);
-    r->points.perf = gr_num(c, p, "perf", "points", 1, 0, 1000, 0);
-    char un[16];
-    gr_strfield(c, root, "unlisted_chapters", "rubric", un, sizeof un, "grade");
-    if (!strcmp(un, "skip")) r->skip_unlisted = 1;
-    else if (strcmp(un, "grade")) gr_perr(c, "unlisted_chapters: \"grade\" or \"skip\", not \"%s\"", un);
 }
 
 /* Everything but the chapters. Returns the parsed document (the caller json_decref's it) or NULL. */
@@ -344,22 +266,25 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     static const char *const keys[] = {"course", "seeds", "timeouts_s", "limits", "perf", "sanitizer_tools", "screen",
                                        "chapters", "bounds", "sanitizer_without_bubblewrap", "points",
                                        "unlisted_chapters", NULL};
-    gr_known_keys(c, root, "rubric", keys);
+    gr_object(c, root, "rubric", keys);
     gr_strfield(c, root, "course", "rubric", r->course, sizeof r->course, "CUDA C workbook");
     r->seeds = (int)gr_num(c, root, "seeds", "rubric", 2, 1, 8, 0);
-    json_t *empty = json_object();
-    gr_parse_costs(c, root, empty, r);
-    gr_parse_perf(c, root, empty, r);
-    gr_parse_points(c, root, empty, r);
-    json_decref(empty);
-    json_t *tools = json_object_get(root, "sanitizer_tools");
-    if (tools) gr_tools(c, tools, "sanitizer_tools", r->tools, &r->n_tools);
-    else {
-        r->n_tools = 3;
-        strcpy(r->tools[0], "memcheck");
-        strcpy(r->tools[1], "racecheck");
-        strcpy(r->tools[2], "synccheck");
-    }
+    gr_parse_costs(c, root, r);
+    gr_parse_perf(c, root, r);
+    /* the points of each variant of a chapter the rubric does not name, and whether such a chapter is graded */
+    static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
+    json_t *p = gr_section(c, root, "points", pk);
+    r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);
+    r->points.sanitizer = gr_num(c, p, "sanitizer", "points", 1, 0, 1000, 0);
+    r->points.perf = gr_num(c, p, "perf", "points", 1, 0, 1000, 0);
+    char un[16];
+    gr_strfield(c, root, "unlisted_chapters", "rubric", un, sizeof un, "grade");
+    if (!strcmp(un, "skip")) r->skip_unlisted = 1;
+    else if (strcmp(un, "grade")) gr_perr(c, "unlisted_chapters: \"grade\" or \"skip\", not \"%s\"", un);
+    static const char dflt_tools[][16] = {"memcheck", "racecheck", "synccheck"};
+    memcpy(r->tools, dflt_tools, sizeof dflt_tools);
+    r->n_tools = 3;
+    gr_tools(c, json_object_get(root, "sanitizer_tools"), "sanitizer_tools", r->tools, &r->n_tools);
     /* The region screen's rules (grading/screen.h): every chapter starts from these. */
     json_t *screen = json_object_get(root, "screen");
     char serr[200];
@@ -372,7 +297,9 @@ int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len)
 {
     char *end;
     long n = strtol(dir, &end, 10);
-    if (!isdigit((unsigned char)dir[0]) || *end != '-' || !end[1] || n < 1 || n > 99 || !gr_safe_name(dir)) return -1;
+    if (!isdigit((unsigned char)dir[0]) || *end != '-' || !end[1] || n < 1 || n > 99) return -1;
+    for (const char *s = dir; *s; s++) /* a safe name: no path, no shell word */
+        if (!isalnum((unsigned char)*s) && !strchr("-_.", *s)) return -1;
     *number = (int)n;
     snprintf(file, len, "%s.cu", end + 1);
     return 0;
@@ -403,9 +330,10 @@ int gr_chapters_scan(const char *root, char dirs[][128], int max)
     return n;
 }
 
-/* The facts of chapters/<dir>/chapter.json into ch (its number, dir and file from the folder's name). */
-static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir, gr_chapter_rubric *ch)
+int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, char *err, size_t errlen)
 {
+    gr_pctx cx = {err, errlen, 0};
+    gr_pctx *c = &cx;
     char where[300], p[PATH_MAX];
     snprintf(where, sizeof where, "chapters/%s/chapter.json", dir);
     snprintf(p, sizeof p, "%s/%s", root, where);
@@ -413,24 +341,24 @@ static void gr_chapter_facts_file(gr_pctx *c, const char *root, const char *dir,
     snprintf(ch->dir, sizeof ch->dir, "%s", dir);
     if (gr_chapter_dir_split(dir, &ch->number, ch->file, sizeof ch->file)) {
         gr_perr(c, "chapters/%s: a chapter's folder is named NN-name (its program name.cu)", dir);
-        return;
+        return -1;
     }
     json_error_t je;
     json_t *o = json_load_file(p, JSON_REJECT_DUPLICATES, &je);
     if (!o) gr_perr(c, "%s: line %d, column %d: %s", where, je.line, je.column, je.text);
     else if (!json_is_object(o)) gr_perr(c, "%s: must be a JSON object", where);
     else {
-        gr_known_keys(c, o, where, gr_fact_keys);
-        gr_chapter_facts(c, o, where, ch);
+        gr_object(c, o, where, gr_fact_keys);
+        gr_chapter_compare(c, o, where, ch);
+        gr_chapter_sizes(c, o, where, ch);
+        /* the tests' own sections (tests/test_chapters.c and the chapter's test validate them) */
+        json_t *tests = json_object_get(o, "tests"), *otol = json_object_get(o, "oracle_tolerance");
+        if (tests && !json_is_object(tests)) gr_perr(c, "%s.tests: must be an object", where);
+        if (otol && !json_is_object(otol)) gr_perr(c, "%s.oracle_tolerance: must be an object", where);
+        gr_chapter_variants(c, o, where, ch);
     }
     json_decref(o);
-}
-
-int gr_chapter_load(const char *root, const char *dir, gr_chapter_rubric *ch, char *err, size_t errlen)
-{
-    gr_pctx c = {err, errlen, 0};
-    gr_chapter_facts_file(&c, root, dir, ch);
-    return c.failed ? -1 : 0;
+    return c->failed ? -1 : 0;
 }
 
 /* The rubric's entry for chapter `number` (NULL: none); a fact written there is an error. */
@@ -445,11 +373,13 @@ static json_t *gr_policy_entry(gr_pctx *c, json_t *chs, int number, const char *
             gr_perr(c, "%s: must be an object", where);
             return NULL;
         }
-        if (gr_chapter_number(c, e, where) != number) continue;
+        double num = gr_num(c, e, "number", where, 0, 1, 99, 1);
+        if (num != floor(num)) gr_perr(c, "%s.number: must be an integer", where);
+        if ((int)num != number) continue;
         for (const char *const *k = gr_fact_keys; *k; k++)
             if (strcmp(*k, "variants") && json_object_get(e, *k))
                 gr_perr(c, "%s: '%s' is a fact of the chapter: it belongs in its chapter.json", where, *k);
-        gr_known_keys(c, e, where, gr_policy_keys);
+        gr_object(c, e, where, gr_policy_keys);
         return e;
     }
     return NULL;
@@ -469,11 +399,9 @@ static void gr_chapter_points(gr_pctx *c, json_t *entry, const char *where, gr_c
         }
         return;
     }
-    if (!json_is_array(vars) || json_array_size(vars) != (size_t)ch->n_var) {
+    if (!json_is_array(vars) || json_array_size(vars) != (size_t)ch->n_var)
         gr_perr(c, "%s.variants: must give the points of each of chapters/%s/chapter.json's %d variants", where, ch->dir,
                 ch->n_var);
-        return;
-    }
     size_t i;
     json_t *v;
     json_array_foreach(vars, i, v)
@@ -500,19 +428,17 @@ static void gr_rubric_chapters(gr_pctx *c, const char *root, json_t *doc, const 
     if (chs && !json_is_array(chs)) gr_perr(c, "%s: 'chapters' must be an array", path);
     char dirs[GR_MAX_CH][128];
     int n = gr_chapters_scan(root, dirs, GR_MAX_CH);
-    json_t *none = json_object();
     for (int d = 0; d < n && !c->failed; d++) {
         gr_chapter_rubric *ch = &r->ch[r->n_ch];
-        gr_chapter_facts_file(c, root, dirs[d], ch);
+        c->failed = gr_chapter_load(root, dirs[d], ch, c->err, c->errlen) != 0;
         char where[400];
         json_t *entry = json_is_array(chs) ? gr_policy_entry(c, chs, ch->number, path, where, sizeof where) : NULL;
         if (c->failed || (!entry && r->skip_unlisted)) continue;
         if (!entry) snprintf(where, sizeof where, "%s: chapter %d", path, ch->number);
         r->n_ch++;
-        gr_chapter_policy(c, entry ? entry : none, where, ch, r);
+        gr_chapter_policy(c, entry, where, ch, r);
         gr_chapter_points(c, entry, where, ch, r);
     }
-    json_decref(none);
 }
 
 int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *err, size_t errlen)
@@ -569,12 +495,5 @@ double gr_band_fraction(const gr_rubric *r, double ratio)
     if (!(ratio > 0) || !isfinite(ratio)) return 0;
     for (int i = 0; i < r->n_bands; i++)
         if (ratio <= r->band[i].within) return r->band[i].fraction;
-    return 0;
-}
-
-int gr_rubric_has_chapter(const gr_rubric *r, int number)
-{
-    for (int c = 0; c < r->n_ch; c++)
-        if (r->ch[c].number == number) return 1;
     return 0;
 }

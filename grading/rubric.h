@@ -1,11 +1,7 @@
-/*
- * rubric.h — the assignment: grading/rubric.json (points, limits, the screen: the course's policy) and each
- * chapter's facts from its own folder, chapters/NN-name/chapter.json (its variants, how its --dump result is
- * compared, the tile that "boundary" feedback refers to, its edge, sanitizer and benchmark sizes), read with
- * jansson and validated. Adding a chapter is adding its folder. Unknown keys are errors (a typo must not
- * silently change a grade); so is a fact written in the rubric (it has one home). Errors are one line naming
- * the file and the field.
- */
+/* rubric.h — the assignment: grading/rubric.json (points, limits, the screen: the course's policy) and each
+ * chapter's facts, chapters/NN-name/chapter.json (variants, how --dump results compare, the tile, the sizes),
+ * read with jansson and validated. Adding a chapter is adding its folder. Unknown keys are errors (a typo must
+ * not silently change a grade); so is a fact written in the rubric (it has one home). */
 #ifndef GR_RUBRIC_H
 #define GR_RUBRIC_H
 
@@ -14,7 +10,6 @@
 #include "screen.h"
 
 #include <ctype.h>
-#include <jansson.h>
 #include <math.h>
 
 #define GR_MAX_CH 16
@@ -64,6 +59,7 @@ typedef struct {
     gr_screen_rules screen;       /* the rubric's "screen" rules, plus screen_extra, less screen_allow */
 } gr_chapter_rubric;
 
+/* grading/rubric.json's policy (its comments say what each number means) and the chapters it grades. */
 typedef struct {
     char course[128];
     int seeds;                    /* fresh random seeds per grading */
@@ -73,22 +69,14 @@ typedef struct {
     int nproc;
     size_t out_cap;
     int rounds, reps_lo, reps_hi, warmup;
-    int low_rounds; /* the first rounds that also run the low count (1 to rounds); the rest run the high alone */
+    int low_rounds;               /* the first rounds that also run the low count; the rest run the high alone */
     double wall_slack_s, wall_factor, cross_check_s;
-    /* 1: the reference runs the high count too, and its wall clock calibrates the cross-check; 0: where
-     * its lines report their wall clock per repetition (rep_wall_ms) that calibrates it, one process less */
-    int reference_high;
-    /* grading/honesty.h: a throughput above the reference run's CEILING × (1 + floor_margin) cannot be
-     * real; CPU time above cpu_factor × the kernel time (and above 1 ms) per repetition is host work. */
-    double floor_margin, cpu_factor;
-    /* "bounds": what one submission may cost (grading/budget.h). GPU-holding seconds per chapter and per
-     * submission; a variant that timed out or crashed is confirmed alone once, within
-     * max(confirm_s, confirm_factor x the reference's run); a sanitizer run gets sanitizer_factor x the
-     * reference's own time under the same tool plus sanitizer_slack_s (never more than t_sanitizer). */
+    int reference_high;           /* 0: the reference's rep_wall_ms calibrates the cross-check, one process less */
+    double floor_margin, cpu_factor; /* grading/honesty.h's */
+    /* "bounds": what one submission may cost (grading/budget.h) */
     double gpu_chapter_s, gpu_submission_s, confirm_s, confirm_factor, sanitizer_factor, sanitizer_slack_s;
-    /* Where compute-sanitizer cannot run under bubblewrap (decided once per host, sanitize.h): run the
-     * sanitizer steps in the isolation the other runs would get without it (GR_SAN_FALLBACK_ISOLATED: as
-     * root, a uid of its own with the course files closed) or skip them with the reason. */
+    /* Where compute-sanitizer cannot run under bubblewrap (sanitize.h): its steps go in the isolation the
+     * other runs would get without it (ISOLATED: as root, a uid of its own, course files closed) or are skipped. */
     enum { GR_SAN_FALLBACK_ISOLATED, GR_SAN_FALLBACK_SKIP } san_fallback;
     gr_band band[GR_MAX_BANDS];
     int n_bands;
@@ -108,9 +96,8 @@ typedef struct {
 int gr_size_parse(const char *s, gr_size *out);
 
 /* The rubric at path with the chapters of the workbook at root: every chapters/NN-name/ folder holding a
- * chapter.json, in order, with the points of the rubric's entry of that number (or the default points;
- * with "unlisted_chapters": "skip" such a chapter is left out). A rubric entry for a chapter that has no
- * folder is ignored (the workbook does not have it). Returns 0, or -1 with one line in err. */
+ * chapter.json, in order, with the points of the rubric's entry of that number (else the default points, or
+ * left out with "unlisted_chapters": "skip"); an entry without a folder is ignored. 0, or -1 with one line. */
 int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *err, size_t errlen);
 
 /* gr_rubric_load_at(".", ...): the grader runs from the workbook's root. */
@@ -131,9 +118,6 @@ const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const ch
  * with one line in why naming the chapter and the first of its variants that the program does not list
  * (it would be graded but cannot run). A variant only the program has is graded for information. */
 int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len);
-
-/* Does the rubric grade chapter `number`? */
-int gr_rubric_has_chapter(const gr_rubric *r, int number);
 
 /* The fraction of the performance points for time ratio student/reference (bands are step functions). */
 double gr_band_fraction(const gr_rubric *r, double ratio);

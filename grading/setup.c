@@ -5,6 +5,17 @@
 
 #include <sys/random.h>
 
+/* The line that stops the program, on stderr; its exit code. */
+__attribute__((format(printf, 2, 3))) static int gr_stop(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
 int gr_strict_int(const char *s, long long lo, long long hi, long long *out)
 {
     return wb_parse_count(s, hi, out) == 0 && *out >= lo ? 0 : -1;
@@ -18,18 +29,12 @@ int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
     case GR_O_SEEDS: cli->seeds = arg; return -1;
     case GR_O_RUBRIC: snprintf(x->rubric_path, sizeof x->rubric_path, "%s", arg); return -1;
     case GR_O_CH:
-        if (gr_strict_int(arg, 1, 99, &v)) {
-            fprintf(stderr, "grade: --ch '%s' is not a chapter number (1 to 99)\n", arg);
-            return GR_EXIT_USAGE;
-        }
-        x->only_ch = (int)v;
-        return -1;
     case GR_O_JOBS:
-        if (gr_strict_int(arg, 1, 256, &v)) {
-            fprintf(stderr, "grade: --jobs '%s' must be a whole number from 1 to 256\n", arg);
-            return GR_EXIT_USAGE;
-        }
-        x->jobs = (int)v;
+        if (gr_strict_int(arg, 1, c == GR_O_CH ? 99 : 256, &v))
+            return gr_stop(GR_EXIT_USAGE, c == GR_O_CH ? "grade: --ch '%s' is not a chapter number (1 to 99)"
+                                                       : "grade: --jobs '%s' must be a whole number from 1 to 256",
+                           arg);
+        *(c == GR_O_CH ? &x->only_ch : &x->jobs) = (int)v;
         return -1;
     case GR_O_FORCE: x->force = 1; return -1;
     case GR_O_NO_PERF: x->no_perf = 1; return -1;
@@ -50,21 +55,17 @@ void gr_usage_exits(FILE *f)
 int gr_setup_root(gr_config *x)
 {
     if (getcwd(x->root, sizeof x->root) && gr_is_file("common/wb.h")) return -1;
-    fprintf(stderr, "grade: run me from the workbook's root (common/wb.h not found)\n");
-    return GR_EXIT_USAGE;
+    return gr_stop(GR_EXIT_USAGE, "grade: run me from the workbook's root (common/wb.h not found)");
 }
 
 int gr_setup_rubric(gr_config *x)
 {
     char err[600];
-    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err)) {
-        fprintf(stderr, "grade: bad rubric: %s\n", err);
-        return GR_EXIT_USAGE;
-    }
-    if (x->only_ch && !gr_rubric_has_chapter(&x->rub, x->only_ch)) {
-        fprintf(stderr, "grade: --ch %d: the rubric has no chapter %d\n", x->only_ch, x->only_ch);
-        return GR_EXIT_USAGE;
-    }
+    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err))
+        return gr_stop(GR_EXIT_USAGE, "grade: bad rubric: %s", err);
+    int has = !x->only_ch;
+    for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;
+    if (!has) return gr_stop(GR_EXIT_USAGE, "grade: --ch %d: the rubric has no chapter %d", x->only_ch, x->only_ch);
     return -1;
 }
 
@@ -76,20 +77,16 @@ int gr_setup_seeds(gr_config *x, const char *seeds)
         char *save = NULL;
         for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
             long long v;
-            if (x->n_seeds == 8 || gr_strict_int(t, 0, 0x7fffffff, &v)) {
-                fprintf(stderr, "grade: bad seed '%s' (at most 8, each from 0 to 2147483647)\n", t);
-                return GR_EXIT_USAGE;
-            }
+            if (x->n_seeds == 8 || gr_strict_int(t, 0, 0x7fffffff, &v))
+                return gr_stop(GR_EXIT_USAGE, "grade: bad seed '%s' (at most 8, each from 0 to 2147483647)", t);
             x->seeds[x->n_seeds++] = (unsigned long long)v;
         }
         return -1;
     }
     for (int i = 0; i < x->rub.seeds; i++) {
         uint32_t v;
-        if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
-            fprintf(stderr, "grade: no random seed from the kernel (getrandom: %s)\n", strerror(errno));
-            return GR_EXIT_REFUSED;
-        }
+        if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v)
+            return gr_stop(GR_EXIT_REFUSED, "grade: no random seed from the kernel (getrandom: %s)", strerror(errno));
         x->seeds[x->n_seeds++] = v & 0x7fffffff;
     }
     return -1;
@@ -112,17 +109,14 @@ int gr_setup_out(char *dir, size_t len)
         if (realpath(dir, why)) snprintf(dir, len, "%s", why);
         return -1;
     }
-    fprintf(stderr, "grade: cannot write the reports (--out): %s\n", why);
-    return GR_EXIT_IO;
+    return gr_stop(GR_EXIT_IO, "grade: cannot write the reports (--out): %s", why);
 }
 
 int gr_setup_isolate(gr_config *x, const char *const *extra)
 {
     char why[700];
-    if (gr_iso_setup(x->root, x->insecure || x->mode == GR_MODE_CHECK, 0, extra, &x->iso, why, sizeof why)) {
-        fprintf(stderr, "%s\n", why);
-        return GR_EXIT_REFUSED;
-    }
+    if (gr_iso_setup(x->root, x->insecure || x->mode == GR_MODE_CHECK, 0, extra, &x->iso, why, sizeof why))
+        return gr_stop(GR_EXIT_REFUSED, "%s", why);
     LOG(x, "isolation: %s", x->iso.line);
     return -1;
 }

@@ -2,25 +2,29 @@
 #define _GNU_SOURCE 1
 #include "submission.h"
 
-/* The i-th of the three places of a chapter's file in a submission: chapters/DIR/FILE, DIR/FILE, FILE. */
-static void gr_student_rel(const gr_chapter_rubric *ch, int i, char *out, size_t len)
+/* The first of a chapter's three places in sub (chapters/DIR/FILE, DIR/FILE, FILE) that holds its file inside
+ * sub (into out: the path), or with link set, that holds a link or leads out of sub (into out: the place). */
+static int gr_student_place(const char *sub, const gr_chapter_rubric *ch, int link, char *out, size_t len)
 {
-    if (i == 2) snprintf(out, len, "%s", ch->file);
-    else snprintf(out, len, "%s%s/%s", i ? "" : "chapters/", ch->dir, ch->file);
+    for (int i = 0; i < 3; i++) {
+        char rel[PATH_MAX], p[2 * PATH_MAX];
+        if (i == 2) snprintf(rel, sizeof rel, "%s", ch->file);
+        else snprintf(rel, sizeof rel, "%s%s/%s", i ? "" : "chapters/", ch->dir, ch->file);
+        snprintf(p, sizeof p, "%s/%s", sub, rel);
+        struct stat st;
+        if (lstat(p, &st)) continue;
+        int inside = gr_inside(sub, p);
+        if (link ? (S_ISLNK(st.st_mode) || !inside) : (S_ISREG(st.st_mode) && inside)) {
+            snprintf(out, len, "%s", link ? rel : p);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len, int depth)
 {
-    for (int i = 0; i < 3; i++) {
-        char rel[PATH_MAX], p[2 * PATH_MAX];
-        gr_student_rel(ch, i, rel, sizeof rel);
-        snprintf(p, sizeof p, "%s/%s", sub, rel);
-        struct stat st;
-        if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && gr_inside(sub, p)) {
-            snprintf(out, len, "%s", p);
-            return 1;
-        }
-    }
+    if (gr_student_place(sub, ch, 0, out, len)) return 1;
     if (depth > 0) return 0;
     DIR *d = opendir(sub);
     if (!d) return 0;
@@ -43,17 +47,7 @@ int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out
 
 int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len)
 {
-    for (int i = 0; i < 3; i++) {
-        char rel[PATH_MAX], p[2 * PATH_MAX];
-        gr_student_rel(ch, i, rel, sizeof rel);
-        snprintf(p, sizeof p, "%s/%s", sub, rel);
-        struct stat st;
-        if (lstat(p, &st) == 0 && (S_ISLNK(st.st_mode) || !gr_inside(sub, p))) {
-            snprintf(out, len, "%s", rel);
-            return 1;
-        }
-    }
-    return 0;
+    return gr_student_place(sub, ch, 1, out, len);
 }
 
 int gr_sub_path_check(const char *sub, char *why, size_t len)
@@ -107,20 +101,17 @@ int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len
         }
         snprintf(into, sizeof into, "%s/sub", tmp);
     }
-    if (gr_sub_folder(sub, into, dir, err, sizeof err)) {
-        snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
-        if (tmp[0]) gr_rmtree(tmp);
-        return -1;
-    }
-    gr_sub_content c = gr_sub_scan(rub, dir, names, sizeof names);
+    int bad = gr_sub_folder(sub, into, dir, err, sizeof err);
+    gr_sub_content c = {0, 0};
+    if (!bad) c = gr_sub_scan(rub, dir, names, sizeof names);
     if (tmp[0]) gr_rmtree(tmp);
-    if (!gr_sub_is_empty(&c)) return 0;
-    snprintf(why, len, "grade: %s holds no chapter file (looked for %s in it, in chapters/NN-name/ or NN-name/, "
-                       "or one folder down): nothing graded, nothing written", sub, names);
-    return -1;
+    if (bad) snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
+    else if (gr_sub_is_empty(&c))
+        snprintf(why, len, "grade: %s holds no chapter file (looked for %s in it, in chapters/NN-name/ or NN-name/, "
+                           "or one folder down): nothing graded, nothing written", sub, names);
+    return bad || gr_sub_is_empty(&c) ? -1 : 0;
 }
 
-/* The pristine starter: grading/pristine/ in the student release, else chapters/. */
 int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len)
 {
     snprintf(out, len, "%s/grading/pristine/%s/%s", x->root, ch->dir, ch->file);
@@ -151,9 +142,8 @@ int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rub
     return gr_stage_reference(x, work, ref, len);
 }
 
-/* As root the runs go as other uids (sandbox.h). A reference they cannot reach (the workbook in a home
- * at 0700: a clone under /root) is copied into the work tree instead, into a folder of the course group
- * (isolation.h) that only the reference's runs may enter: no folder of the workbook is opened to anyone. */
+/* Copied rather than opening a folder of the workbook to anyone: only the reference's runs (the course group,
+ * isolation.h) may enter the copy's folder. */
 int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len)
 {
     if (geteuid() != 0 || !work || !work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))

@@ -10,35 +10,30 @@
  * files inside SUB count: a symlink out of it (to solutions/, say) is refused. */
 int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len, int depth);
 
-/* 1 if the chapter's file is in SUB as a symbolic link, or under a linked folder (it points out of the
- * submission, which gr_find_student_file refuses), with its path inside SUB in out; else 0. For the
- * reason a student reads: "a link out of the submission", not "missing". */
+/* 1 if the chapter's file is in SUB as a link or under a linked folder (out of the submission: refused by
+ * gr_find_student_file), its place in SUB in out: "a link out of the submission" rather than "missing". */
 int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len);
 
 /* 0 if SUB can be a submission (a directory or a file named .zip, .tar, .tar.gz or .tgz); else -1 and a
  * one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
-/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved) when it is a folder, or
- * the archive SUB unpacked into `into` (which must not exist yet) by gr_archive, which refuses a broken or
- * hostile one. The one place a submission is unpacked (the precheck and the grading). 0, or -1 with one
- * line in why. */
+/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved), or the archive SUB
+ * unpacked into `into` (not existing yet) by gr_archive: the one place a submission is unpacked. 0, or -1
+ * with one line in why. */
 int gr_sub_folder(const char *sub, const char *into, char *dir, char *why, size_t len);
 
-/* What a submission holds of the rubric's chapters (every chapter, whatever --ch selects): how many have
- * their file where gr_find_student_file looks, and how many a link in its place. */
+/* How many of the rubric's chapters (whatever --ch selects) have their file in a submission, how many a link. */
 typedef struct {
     int files, links;
 } gr_sub_content;
 
-/* Whether a submission is empty: not one chapter's file (nor a link in its place), so that a mistyped
- * path or the wrong folder is refused rather than graded 0. A file without a region, or with the wrong
- * code, is the student's: graded (not gradable, wrong). Pure. */
+/* Whether a submission is empty: not one chapter's file nor a link in its place (a mistyped path is refused
+ * rather than graded 0; a file without a region or with wrong code is the student's: graded). Pure. */
 int gr_sub_is_empty(const gr_sub_content *c);
 
-/* Before the GPU, any build or any report: SUB (gr_sub_path_check first) is read as the grading would
- * read it — an archive unpacked by gr_archive into a temporary folder under TMPDIR (removed), which also
- * refuses a broken or hostile one — and refused when empty. 0, or -1 with one line in why. */
+/* Before the GPU, any build or any report: SUB (gr_sub_path_check first) read as the grading would (an archive
+ * unpacked into a temporary folder under TMPDIR, then removed) and refused when empty. 0, or -1 with one line. */
 int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len);
 
 /* The pristine starter: grading/pristine/ in the student release, else chapters/ (make check: solutions/,
@@ -49,9 +44,9 @@ int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out,
  * grading's work tree; NULL or "": not staged), 0 if none. */
 int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len);
 
-/* As root, a reference the runs cannot reach (the workbook under a 0700 home) is copied into the work tree's
- * course/ folder (root, the course group, 0710; the binary 0750) and ref names the copy; 1 unless that
- * copy failed. */
+/* As root, a reference the runs (other uids) cannot reach, e.g. a workbook under a 0700 home, is copied into
+ * the work tree's course/ folder (root, the course group, 0710; the binary 0750), ref naming the copy; 1 unless
+ * that copy failed. */
 int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len);
 
 void gr_sanitize_name(const char *in, char *out, size_t len);
