@@ -2,8 +2,6 @@
 #define _GNU_SOURCE 1
 #include "isolation.h"
 
-#include <ftw.h>
-
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
 {
     if (f->bwrap_works) return GR_ISO_BWRAP;
@@ -32,16 +30,13 @@ static void gr_close_one(const char *path, const struct stat *st, void *ctx)
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen)
 {
     static const char *const trees[] = {"solutions", "tests/grading", "handouts/instructor", "grading/secret",
-                                        "build/grades", "build/grade-out", NULL};
+                                        "build/grades", "build/grade-out", "build/solution*", NULL};
     gr_close_state k = {0};
-    char p[PATH_MAX];
-    for (const char *const *t = trees; *t; t++) { /* one not in this copy (the student release has no solutions/) is skipped */
+    for (const char *const *t = trees; *t; t++) {
+        char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s", root, *t);
-        gr_walk(p, gr_close_one, &k);
-    }
-    snprintf(p, sizeof p, "%s/build/solution*", root);
-    glob_t g;
-    if (glob(p, 0, NULL, &g) == 0) {
+        glob_t g;
+        if (glob(p, 0, NULL, &g) != 0) continue; /* not in this copy (the student release has no solutions/) */
         for (size_t i = 0; i < g.gl_pathc; i++) gr_walk(g.gl_pathv[i], gr_close_one, &k);
         globfree(&g);
     }
@@ -111,16 +106,6 @@ static int gr_sysctl_int(const char *path)
     return v;
 }
 
-static void gr_bwrap_host_read(gr_bwrap_host *h)
-{
-    char p[PATH_MAX];
-    h->switched_off = getenv("WB_GRADE_NO_BWRAP") != NULL;
-    h->installed = gr_which("bwrap", p, sizeof p);
-    h->apparmor_restrict = gr_sysctl_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-    h->userns_clone = gr_sysctl_int("/proc/sys/kernel/unprivileged_userns_clone");
-    h->max_userns = gr_sysctl_int("/proc/sys/user/max_user_namespaces");
-}
-
 gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h)
 {
     if (h->switched_off) return GR_BWRAP_SWITCHED_OFF;
@@ -162,8 +147,12 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;
     if (out->kind == GR_ISO_NONE) {
-        gr_bwrap_host h;
-        gr_bwrap_host_read(&h);
+        char p[PATH_MAX];
+        gr_bwrap_host h = {.switched_off = getenv("WB_GRADE_NO_BWRAP") != NULL,
+                           .installed = gr_which("bwrap", p, sizeof p),
+                           .apparmor_restrict = gr_sysctl_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+                           .userns_clone = gr_sysctl_int("/proc/sys/kernel/unprivileged_userns_clone"),
+                           .max_userns = gr_sysctl_int("/proc/sys/user/max_user_namespaces")};
         gr_iso_refusal(gr_bwrap_why_decide(&h), why, wlen);
         snprintf(out->line, sizeof out->line, "none: refused");
         return 3;

@@ -2,7 +2,6 @@
 #define _GNU_SOURCE 1
 #include "sandbox.h"
 
-#include <jansson.h>
 #include <sys/mount.h>
 
 #define GR_NOBODY 65534
@@ -110,24 +109,6 @@ static void gr_kill_children(pid_t keep)
     }
 }
 
-/* 1 if bubblewrap runs a trivial sandbox here, as nobody if `drop`. */
-static int gr_bwrap_probe(const char *bwrap, int drop)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 1);
-        dup2(null, 2);
-        if (drop && (setgroups(0, NULL) || setgid(GR_NOBODY) || setuid(GR_NOBODY))) _exit(97);
-        execl(bwrap, bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev",
-              "/dev", "--tmpfs", "/tmp", "true", (char *)NULL);
-        _exit(98);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
-}
-
 /* As root, bubblewrap is used only if it works as nobody: inside a user namespace made by root the
  * processes still count as root's, whom RLIMIT_NPROC does not bind, and the process limit matters more
  * than hiding files (a fork bomb harms every other user of the machine). */
@@ -135,7 +116,19 @@ gr_box gr_sandbox_box(void)
 {
     char bwrap[PATH_MAX];
     if (getenv("WB_GRADE_NO_BWRAP") || !gr_which("bwrap", bwrap, sizeof bwrap)) return GR_BOX_NO_BWRAP;
-    return gr_bwrap_probe(bwrap, geteuid() == 0) ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 1);
+        dup2(null, 2);
+        if (geteuid() == 0 && (setgroups(0, NULL) || setgid(GR_NOBODY) || setuid(GR_NOBODY))) _exit(97);
+        execl(bwrap, bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev",
+              "/dev", "--tmpfs", "/tmp", "true", (char *)NULL);
+        _exit(98);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
 }
 
 gr_box gr_run_box_here(const gr_run_opts *o)
@@ -216,26 +209,18 @@ void gr_run_decode(const gr_run_facts *f, gr_run_result *r)
     r->timed_out = f->timed_out;
     r->disk_exceeded = f->disk_exceeded;
     r->wall_s = f->wall_s;
-    if (WIFEXITED(f->status)) {
-        r->exited = 1;
-        r->code = WEXITSTATUS(f->status);
-    } else if (WIFSIGNALED(f->status)) {
-        r->signaled = 1;
-        r->sig = WTERMSIG(f->status);
-        /* the hard limit (soft + 2 s) ends a process that ignores SIGXCPU with SIGKILL */
-        r->cpu_exceeded = r->sig == SIGXCPU || (r->sig == SIGKILL && !r->timed_out && !r->disk_exceeded &&
-                                                f->cpu_s > 0 && r->wall_s >= f->cpu_s * 0.9);
-        r->fsize_exceeded = r->sig == SIGXFSZ;
-    }
+    int real = WIFSIGNALED(f->status);
+    if (WIFEXITED(f->status)) r->code = WEXITSTATUS(f->status);
     /* bubblewrap reports its child's death by signal as exit 128+sig */
-    if (f->bwrap && r->exited && r->code > 128 && r->code < 128 + 65) {
-        r->exited = 0;
-        r->signaled = 1;
-        r->sig = r->code - 128;
-        r->cpu_exceeded = r->sig == SIGXCPU;
-        r->fsize_exceeded = r->sig == SIGXFSZ;
-    }
-    if (f->bwrap && r->exited && r->code == 1 && f->err && !strncmp(f->err, "bwrap:", 6)) r->start_failed = 1;
+    int bwrap_sig = f->bwrap && WIFEXITED(f->status) && r->code > 128 && r->code < 128 + 65;
+    r->exited = WIFEXITED(f->status) && !bwrap_sig;
+    r->signaled = real || bwrap_sig;
+    r->sig = real ? WTERMSIG(f->status) : bwrap_sig ? r->code - 128 : 0;
+    /* the hard limit (soft + 2 s) ends a process that ignores SIGXCPU with SIGKILL */
+    r->cpu_exceeded = r->sig == SIGXCPU || (real && r->sig == SIGKILL && !r->timed_out && !r->disk_exceeded &&
+                                            f->cpu_s > 0 && r->wall_s >= f->cpu_s * 0.9);
+    r->fsize_exceeded = r->sig == SIGXFSZ;
+    r->start_failed = f->bwrap && r->exited && r->code == 1 && f->err && !strncmp(f->err, "bwrap:", 6);
 }
 
 gr_box gr_run_box(const gr_run_opts *o, int switched_off)
