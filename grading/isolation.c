@@ -70,21 +70,20 @@ static int gr_first_file(const char *root, const char *pattern, char *out, size_
 
 int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
 {
-    char files[2][PATH_MAX];
-    int n = 0;
-    n += gr_first_file(root, "solutions/*/*.cu", files[n], sizeof files[n]);
-    n += gr_first_file(root, "build/solution*", files[n], sizeof files[n]);
-    for (int i = 0; i < n; i++) {
+    static const char *const probed[] = {"solutions/*/*.cu", "build/solution*"};
+    for (int i = 0; i < 2; i++) {
+        char file[PATH_MAX];
+        if (!gr_first_file(root, probed[i], file, sizeof file)) continue;
         pid_t pid = fork();
         if (pid == 0) { /* exactly what a student run is: its own uid and gid, no supplementary groups */
             if (setgroups(0, NULL) || setgid((gid_t)uid) || setuid(uid)) _exit(2);
-            int fd = open(files[i], O_RDONLY);
+            int fd = open(file, O_RDONLY);
             _exit(fd >= 0 ? 1 : errno == EACCES ? 0 : 3);
         }
         int st = 0;
         if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             int c = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-            snprintf(why, wlen, "as uid %u, %s %s", (unsigned)uid, files[i],
+            snprintf(why, wlen, "as uid %u, %s %s", (unsigned)uid, file,
                      c == 1 ? "could still be opened" : c == 2 ? "could not be tested (setuid failed)"
                                                        : "failed with another error than EACCES");
             return -1;

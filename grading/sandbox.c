@@ -45,31 +45,31 @@ static char *gr_capture_text(gr_capture *c)
     return s.s;
 }
 
-/* The text of /proc/PID/FILE (its first len - 1 bytes) where the /proc entry `pid` is a process; 0 if not. */
-static int gr_proc_file(const char *pid, const char *file, char *buf, size_t len)
+/* The next process of the /proc listing d (its pid, as named there) with the text of its FILE (the first
+ * len - 1 bytes) in buf; NULL after the last. */
+static const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len)
 {
-    if (pid[0] < '0' || pid[0] > '9') return 0;
-    char path[300];
-    snprintf(path, sizeof path, "/proc/%s/%s", pid, file);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, len - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    return 1;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/%s", e->d_name, file);
+        FILE *f = e->d_name[0] >= '0' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+        if (!f) continue;
+        size_t n = fread(buf, 1, len - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        return e->d_name;
+    }
+    return NULL;
 }
 
-/* Tasks (threads) that real uid `uid` owns now: RLIMIT_NPROC counts them all, so the limit a run gets
- * is this plus what it may add. */
+/* Tasks (threads) that real uid `uid` owns now. */
 static long gr_tasks_of_uid(uid_t uid)
 {
     DIR *d = opendir("/proc");
     if (!d) return 0;
     long total = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char st[4096];
-        if (!gr_proc_file(e->d_name, "status", st, sizeof st)) continue;
+    char st[4096];
+    while (gr_proc_next(d, "status", st, sizeof st)) {
         const char *real = strstr(st, "\nUid:"), *threads = strstr(st, "\nThreads:");
         if (real && threads && strtol(real + 5, NULL, 10) == (long)uid) total += strtol(threads + 9, NULL, 10);
     }
@@ -85,23 +85,16 @@ static void gr_kill_children(pid_t keep)
         int found = 0;
         DIR *d = opendir("/proc");
         if (!d) break;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            char buf[512];
-            if (!gr_proc_file(e->d_name, "stat", buf, sizeof buf)) continue;
-            char *rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
-            if (!rp) continue;
-            char state;
+        char buf[512];
+        for (const char *pid; (pid = gr_proc_next(d, "stat", buf, sizeof buf));) {
+            const char *rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
             long ppid;
-            if (sscanf(rp + 1, " %c %ld", &state, &ppid) != 2) continue;
-            if (ppid == (long)getpid()) {
-                pid_t child = (pid_t)atol(e->d_name);
-                kill(child, SIGKILL);
-                if (child != keep) {
-                    found = 1;
-                    waitpid(child, NULL, WNOHANG);
-                }
-            }
+            if (!rp || sscanf(rp + 1, " %*c %ld", &ppid) != 1 || ppid != (long)getpid()) continue;
+            pid_t child = (pid_t)atol(pid);
+            kill(child, SIGKILL);
+            if (child == keep) continue;
+            found = 1;
+            waitpid(child, NULL, WNOHANG);
         }
         closedir(d);
         if (!found) break;
@@ -187,15 +180,10 @@ void gr_run_env_make(gr_run_env *e, const char *prog, const char *workdir, const
              prog);
     snprintf(e->home, sizeof e->home, "HOME=%s", workdir);
     snprintf(e->tmp, sizeof e->tmp, "TMPDIR=%s", workdir);
-    e->v[n++] = e->path;
-    e->v[n++] = e->home;
-    e->v[n++] = e->tmp;
-    e->v[n++] = "LANG=C";
-    e->v[n++] = "LC_ALL=C";
-    /* After each of the harness's OpenMP regions (filling inputs, checking results) libgomp's idle threads
-     * spin before they sleep, and their spinning is the process's CPU time: inside a timed launch it read
-     * as host work (honesty's host-compute rule) against variants that do none. Passive threads sleep. */
-    e->v[n++] = "OMP_WAIT_POLICY=PASSIVE";
+    /* OMP_WAIT_POLICY: after the harness's OpenMP regions libgomp's idle threads spin, and inside a timed launch
+     * that CPU time read as host work (honesty's host-compute rule) against variants that do none. */
+    const char *const fixed[] = {e->path, e->home, e->tmp, "LANG=C", "LC_ALL=C", "OMP_WAIT_POLICY=PASSIVE", NULL};
+    for (const char *const *f = fixed; *f; f++) e->v[n++] = *f;
     if (ld) {
         snprintf(e->ld, sizeof e->ld, "LD_LIBRARY_PATH=%s", ld);
         e->v[n++] = e->ld;
@@ -259,12 +247,11 @@ typedef struct {
     const char *prog;
     const char *bwrap;            /* NULL: no bubblewrap */
     int drop;                     /* as root: become the run's own uid */
-    int po[2], pe[2];
+    int pipes[2][2];              /* stdout's, stderr's */
 } gr_launch;
 
-/* The paths bubblewrap gets, as they are now: the GPU's device nodes, the homes and the hidden folders.
- * Bubblewrap without privileges cannot mount a tmpfs over a path it cannot reach, and needs not: a folder
- * the run cannot reach is hidden already (a submission inside the closed course, say). */
+/* The paths bubblewrap gets, as they are now: the GPU's device nodes, the homes and the hidden folders. A folder
+ * the run cannot reach is hidden already, and unprivileged bubblewrap cannot mount a tmpfs over it. */
 static const char **gr_launch_argv(const gr_launch *l, uid_t uid, gid_t gid, glob_t *nv)
 {
     const gr_run_opts *o = l->o;
@@ -284,39 +271,18 @@ static const char **gr_launch_argv(const gr_launch *l, uid_t uid, gid_t gid, glo
     return gr_run_argv(&s);
 }
 
-/* Rlimits: CPU time, file size, no core dumps, and processes: what the run may add to what its uid runs
- * now (RLIMIT_NPROC counts them all). */
-static void gr_child_limits(const gr_run_opts *o, uid_t uid)
-{
-    struct rlimit rl;
-    if (o->cpu_s > 0) {
-        rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);
-        rl.rlim_max = rl.rlim_cur + 2;
-        setrlimit(RLIMIT_CPU, &rl);
-    }
-    if (o->fsize > 0) {
-        rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize;
-        setrlimit(RLIMIT_FSIZE, &rl);
-    }
-    rl.rlim_cur = rl.rlim_max = 0;
-    setrlimit(RLIMIT_CORE, &rl);
-    rl.rlim_cur = rl.rlim_max = (rlim_t)((o->nproc > 0 ? o->nproc : 64) + gr_tasks_of_uid(uid));
-    setrlimit(RLIMIT_NPROC, &rl);
-}
-
 /* In the forked child: never returns. */
 static void gr_child(const gr_launch *l)
 {
     const gr_run_opts *o = l->o;
-    int root = geteuid() == 0;
     uid_t uid = l->drop ? gr_run_uid(getpid()) : getuid();
     gid_t gid = o->gid ? o->gid : (gid_t)uid;
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int null = open("/dev/null", O_RDONLY);
     dup2(null, 0);
-    dup2(l->po[1], 1);
-    dup2(l->pe[1], 2);
+    dup2(l->pipes[0][1], 1);
+    dup2(l->pipes[1][1], 2);
     if (chdir(o->workdir) != 0) {
         fprintf(stderr, "sandbox: cannot enter %s: %s\n", o->workdir, strerror(errno));
         _exit(126);
@@ -328,14 +294,22 @@ static void gr_child(const gr_launch *l)
     const char **argv = gr_launch_argv(l, uid, gid, &nv);
     gr_run_env env;
     gr_run_env_make(&env, l->prog, o->workdir, getenv("LD_LIBRARY_PATH"), o->env);
-    if (root && !l->bwrap) {
+    if (geteuid() == 0 && !l->bwrap) {
         (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
         /* A /proc of its own that shows other uids' processes to no one (hidepid=2): not the grader's
          * command line (replayed --seeds), not another run's paths. Where the kernel allows. */
         if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
             (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
     }
-    gr_child_limits(o, uid);
+    rlim_t cpu = (rlim_t)(o->cpu_s + 0.999), fsize = (rlim_t)o->fsize;
+    /* RLIMIT_NPROC counts every task of the uid: the run may add nproc to what its uid runs now */
+    rlim_t nproc = (rlim_t)((o->nproc > 0 ? o->nproc : 64) + gr_tasks_of_uid(uid));
+    const struct { int res, on; struct rlimit rl; } limits[] = {{RLIMIT_CPU, o->cpu_s > 0, {cpu, cpu + 2}},
+                                                                {RLIMIT_FSIZE, o->fsize > 0, {fsize, fsize}},
+                                                                {RLIMIT_CORE, 1, {0, 0}},
+                                                                {RLIMIT_NPROC, 1, {nproc, nproc}}};
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+        if (limits[i].on) setrlimit(limits[i].res, &limits[i].rl);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
     gid_t extra = o->extra_gid;
@@ -354,7 +328,7 @@ typedef struct {
     int fd[2];
     gr_capture cs[2];             /* stdout, stderr */
     double t0, deadline, kill_at, last_du, drain_until;
-    int status, done, term_sent, timed_out, disk_exceeded;
+    int status, done, timed_out, disk_exceeded; /* timed_out: SIGTERM sent */
     double wall_s;
 } gr_pump;
 
@@ -406,13 +380,12 @@ static void gr_pump_police(gr_pump *p, const gr_run_opts *o, double now)
             gr_kill_children(p->pid);
         }
     }
-    if (now > p->deadline && !p->term_sent) {
+    if (now > p->deadline && !p->timed_out) {
         p->timed_out = 1;
-        p->term_sent = 1;
         kill(-p->pid, SIGTERM);
         p->kill_at = now + 1.0;
     }
-    if (p->term_sent && now > p->kill_at) {
+    if (p->timed_out && now > p->kill_at) {
         kill(-p->pid, SIGKILL);
         gr_kill_children(p->pid);
         p->kill_at = now + 1.0;
@@ -463,22 +436,19 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
     gr_box box = gr_run_box_here(o);
     gr_launch l = {.o = o, .prog = prog, .drop = geteuid() == 0};
     if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) l.bwrap = bwrap;
-    if (pipe2(l.po, O_CLOEXEC) || pipe2(l.pe, O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
+    if (pipe2(l.pipes[0], O_CLOEXEC) || pipe2(l.pipes[1], O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
     gr_pump p = {.t0 = gr_now()};
     p.pid = fork();
     if (p.pid == 0) gr_child(&l);
-    if (p.pid < 0) {
-        for (int i = 0; i < 2; i++) close(l.po[i]), close(l.pe[i]);
-        return gr_not_started(res, strdup("fork failed"));
+    if (p.pid > 0) setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
+    for (int i = 0; i < 2; i++) {
+        close(l.pipes[i][1]);
+        if (p.pid < 0) close(l.pipes[i][0]);
+        p.fd[i] = l.pipes[i][0];
     }
-    setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
-    close(l.po[1]);
-    close(l.pe[1]);
-    p.fd[0] = l.po[0];
-    p.fd[1] = l.pe[0];
-    char uid_note[64] = "";
-    if (l.drop) snprintf(uid_note, sizeof uid_note, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
-    snprintf(res->how, sizeof res->how, "%s%s", l.bwrap ? "bubblewrap" : "process group + rlimits", uid_note);
+    if (p.pid < 0) return gr_not_started(res, strdup("fork failed"));
+    int hl = snprintf(res->how, sizeof res->how, "%s", l.bwrap ? "bubblewrap" : "process group + rlimits");
+    if (l.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
     gr_pump_run(&p, o);
     res->out = gr_capture_text(&p.cs[0]);
     res->err = gr_capture_text(&p.cs[1]);

@@ -201,34 +201,26 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     }
     h->mode = gr_san_decide(&f);
     const char *same = "compute-sanitizer runs in the same sandbox as every run";
-    switch (h->mode) {
-    case GR_SAN_ABSENT:
+    const char *note = !f.bwrap          ? ""
+                       : f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)"
+                       : !f.root         ? " (outside bubblewrap only root can keep the course files closed)"
+                                         : "";
+    if (h->mode == GR_SAN_ABSENT)
         snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run");
-        break;
-    case GR_SAN_UNPROBED:
+    else if (h->mode == GR_SAN_UNPROBED)
         snprintf(h->line, sizeof h->line, "%s (not probed: %s)", same,
                  *why ? why : x->mode == GR_MODE_CHECK ? "practice run" : "no GPU");
-        break;
-    case GR_SAN_SANDBOX:
+    else if (h->mode == GR_SAN_SANDBOX)
         snprintf(h->line, sizeof h->line, "%s (%s; probed on the references)", same,
                  f.bwrap ? "bubblewrap" : "no bubblewrap");
-        break;
-    case GR_SAN_UID:
+    else if (h->mode == GR_SAN_UID)
         snprintf(h->line, sizeof h->line,
                  "compute-sanitizer does not finish under bubblewrap here (%s): its runs go as a uid of their own "
                  "with the course files closed (sanitizer_without_bubblewrap: isolated)",
                  why);
-        break;
-    case GR_SAN_SKIP: {
-        const char *note = !f.bwrap             ? ""
-                           : f.fallback_skip    ? " (sanitizer_without_bubblewrap: skip)"
-                           : !f.root            ? " (outside bubblewrap only root can keep the course files closed)"
-                                                : "";
+    else
         snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
                  note);
-        break;
-    }
-    }
 }
 
 /* Why no variant of this chapter is sanitized here, or NULL when they are. */
