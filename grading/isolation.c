@@ -22,9 +22,8 @@ static void gr_close_one(const char *path, const struct stat *st, void *ctx)
 {
     gr_close_state *k = ctx;
     if (S_ISLNK(st->st_mode)) return;
-    if (chown(path, (uid_t)-1, (gid_t)GR_COURSE_GID) != 0 || chmod(path, st->st_mode & 07770) != 0) {
-        if (!k->errors++) snprintf(k->why, sizeof k->why, "%s: %s", path, strerror(errno));
-    }
+    if ((chown(path, (uid_t)-1, (gid_t)GR_COURSE_GID) != 0 || chmod(path, st->st_mode & 07770) != 0) && !k->errors++)
+        snprintf(k->why, sizeof k->why, "%s: %s", path, strerror(errno));
 }
 
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen)
@@ -97,11 +96,10 @@ int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
 static int gr_sysctl_int(const char *path)
 {
     FILE *f = fopen(path, "r");
-    int v = -1;
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1) v = -1;
-        fclose(f);
-    }
+    int v;
+    if (!f) return -1;
+    if (fscanf(f, "%d", &v) != 1) v = -1;
+    fclose(f);
     return v;
 }
 
@@ -140,9 +138,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
 {
     gr_box box = gr_sandbox_box(); /* the one probe of bubblewrap: every run reads the answer (out->box) */
     gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = box == GR_BOX_BWRAP, .insecure = insecure};
-    memset(out, 0, sizeof *out);
-    out->box = box;
-    out->kind = gr_iso_decide(&f);
+    *out = (gr_iso){.box = box, .kind = gr_iso_decide(&f)};
     snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;
     if (out->kind == GR_ISO_NONE) {

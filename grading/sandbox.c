@@ -241,13 +241,18 @@ void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, si
 }
 
 /* ---------------------------------------------------------------- the child: from fork to exec */
-/* What the parent decided before the fork. */
+/* One run: what the parent decided before the fork (the child's part), then what it sees while it pumps. */
 typedef struct {
     const gr_run_opts *o;
     const char *prog;
     const char *bwrap;            /* NULL: no bubblewrap */
     int drop;                     /* as root: become the run's own uid */
-    int pipes[2][2];              /* stdout's, stderr's */
+    int pipes[2][2];              /* stdout's, stderr's: the child writes [i][1], the parent reads [i][0] */
+    pid_t pid;
+    gr_capture cs[2];
+    double t0, deadline, kill_at, last_du, drain_until;
+    int status, done, timed_out, disk_exceeded; /* timed_out: SIGTERM sent */
+    double wall_s;
 } gr_launch;
 
 /* The paths bubblewrap gets, as they are now: the GPU's device nodes, the homes and the hidden folders. A folder
@@ -323,28 +328,19 @@ static void gr_child(const gr_launch *l)
 }
 
 /* ---------------------------------------------------------------- the parent: pump and wait */
-typedef struct {
-    pid_t pid;
-    int fd[2];
-    gr_capture cs[2];             /* stdout, stderr */
-    double t0, deadline, kill_at, last_du, drain_until;
-    int status, done, timed_out, disk_exceeded; /* timed_out: SIGTERM sent */
-    double wall_s;
-} gr_pump;
-
 /* Waits up to 50 ms for output and takes what there is. */
-static void gr_pump_read(gr_pump *p)
+static void gr_pump_read(gr_launch *p)
 {
     char buf[65536];
     struct pollfd pf[2];
     int np = 0;
     for (int i = 0; i < 2; i++)
-        if (!p->cs[i].eof) pf[np++] = (struct pollfd){.fd = p->fd[i], .events = POLLIN};
+        if (!p->cs[i].eof) pf[np++] = (struct pollfd){.fd = p->pipes[i][0], .events = POLLIN};
     if (np) poll(pf, (nfds_t)np, 50);
     else usleep(20000);
     for (int i = 0; i < 2; i++)
         while (!p->cs[i].eof) {
-            ssize_t n = read(p->fd[i], buf, sizeof buf);
+            ssize_t n = read(p->pipes[i][0], buf, sizeof buf);
             if (n <= 0) {
                 if (n == 0) p->cs[i].eof = 1;
                 break;
@@ -354,7 +350,7 @@ static void gr_pump_read(gr_pump *p)
 }
 
 /* Once the program is gone, whatever it left behind goes too. */
-static void gr_pump_reap(gr_pump *p, double now)
+static void gr_pump_reap(gr_launch *p, double now)
 {
     pid_t w = waitpid(p->pid, &p->status, WNOHANG);
     if (w == -1 && errno == ECHILD) { /* reaped elsewhere: cannot know its status */
@@ -370,8 +366,9 @@ static void gr_pump_reap(gr_pump *p, double now)
 }
 
 /* The disk cap and the time limit (SIGTERM to the group, SIGKILL a second later and every second after). */
-static void gr_pump_police(gr_pump *p, const gr_run_opts *o, double now)
+static void gr_pump_police(gr_launch *p, double now)
 {
+    const gr_run_opts *o = p->o;
     if (o->disk > 0 && now - p->last_du > 0.25) {
         p->last_du = now;
         if (gr_du(o->workdir) > (unsigned long long)o->disk && !p->disk_exceeded) {
@@ -392,13 +389,14 @@ static void gr_pump_police(gr_pump *p, const gr_run_opts *o, double now)
     }
 }
 
-static void gr_pump_run(gr_pump *p, const gr_run_opts *o)
+static void gr_pump_run(gr_launch *p)
 {
+    const gr_run_opts *o = p->o;
     size_t cap = o->out_cap ? o->out_cap : GR_OUT_CAP;
     for (int i = 0; i < 2; i++) {
         p->cs[i].cap = cap;
         p->cs[i].head = (char *)malloc(cap);
-        fcntl(p->fd[i], F_SETFL, O_NONBLOCK);
+        fcntl(p->pipes[i][0], F_SETFL, O_NONBLOCK);
     }
     p->deadline = p->t0 + (o->timeout_s > 0 ? o->timeout_s : 60);
     p->last_du = p->t0;
@@ -407,10 +405,10 @@ static void gr_pump_run(gr_pump *p, const gr_run_opts *o)
         double now = gr_now();
         if (!p->done) gr_pump_reap(p, now);
         if (p->done && ((p->cs[0].eof && p->cs[1].eof) || now > p->drain_until)) break;
-        if (!p->done) gr_pump_police(p, o, now);
+        if (!p->done) gr_pump_police(p, now);
     }
-    close(p->fd[0]);
-    close(p->fd[1]);
+    close(p->pipes[0][0]);
+    close(p->pipes[1][0]);
     gr_kill_children(0);
 }
 
@@ -434,29 +432,27 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         return gr_not_started(res, e.s);
     }
     gr_box box = gr_run_box_here(o);
-    gr_launch l = {.o = o, .prog = prog, .drop = geteuid() == 0};
-    if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) l.bwrap = bwrap;
-    if (pipe2(l.pipes[0], O_CLOEXEC) || pipe2(l.pipes[1], O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
-    gr_pump p = {.t0 = gr_now()};
+    gr_launch p = {.o = o, .prog = prog, .drop = geteuid() == 0, .t0 = gr_now()};
+    if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) p.bwrap = bwrap;
+    if (pipe2(p.pipes[0], O_CLOEXEC) || pipe2(p.pipes[1], O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
     p.pid = fork();
-    if (p.pid == 0) gr_child(&l);
+    if (p.pid == 0) gr_child(&p);
     if (p.pid > 0) setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
     for (int i = 0; i < 2; i++) {
-        close(l.pipes[i][1]);
-        if (p.pid < 0) close(l.pipes[i][0]);
-        p.fd[i] = l.pipes[i][0];
+        close(p.pipes[i][1]);
+        if (p.pid < 0) close(p.pipes[i][0]);
     }
     if (p.pid < 0) return gr_not_started(res, strdup("fork failed"));
-    int hl = snprintf(res->how, sizeof res->how, "%s", l.bwrap ? "bubblewrap" : "process group + rlimits");
-    if (l.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
-    gr_pump_run(&p, o);
+    int hl = snprintf(res->how, sizeof res->how, "%s", p.bwrap ? "bubblewrap" : "process group + rlimits");
+    if (p.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
+    gr_pump_run(&p);
     res->out = gr_capture_text(&p.cs[0]);
     res->err = gr_capture_text(&p.cs[1]);
     res->out_total = p.cs[0].total;
     free(p.cs[0].head);
     free(p.cs[1].head);
     gr_run_facts f = {.status = p.status, .timed_out = p.timed_out, .disk_exceeded = p.disk_exceeded,
-                      .wall_s = p.wall_s, .cpu_s = o->cpu_s, .bwrap = l.bwrap != NULL, .err = res->err};
+                      .wall_s = p.wall_s, .cpu_s = o->cpu_s, .bwrap = p.bwrap != NULL, .err = res->err};
     gr_run_decode(&f, res);
     return 0;
 }

@@ -14,10 +14,9 @@ static double gr_san_limit(const gr_chjob *j, const char *tool)
     return gr_sanitizer_limit(&j->x->rub, t < ch->n_tools ? j->s->san->ref_s[ch - j->x->rub.ch][t] : 0);
 }
 
-/* One tool on `prog` (its `variants`) at the chapter's sanitizer size, in the sandbox the host's decision gives
- * (sanhost.h), within `limit` seconds (0: the student's). A student's run is never in a weaker sandbox than any
- * other (whatever the program does under the tool, there is no second try elsewhere). 1: a finding, 0: clean,
- * -1: time limit, -2: the tool did not finish (no summary). */
+/* One tool on `prog` (its `variants`) within `limit` seconds (0: the student's), in the sandbox the host's decision
+ * gives: never a weaker one for a student (whatever the program does under the tool, there is no second try
+ * elsewhere). 1: a finding, 0: clean, -1: time limit, -2: the tool did not finish (no summary). */
 static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
                       gr_run_result *r)
 {
@@ -75,8 +74,8 @@ static void gr_san_task_child(int i, void *ctx, void *slot)
     gr_run_result_free(&b->r);
 }
 
-/* The n runs at once, each in its own process (children.h; each its own subreaper): res[i] and f[i] as
- * gr_san_run gives them; a process that died is a run that did not start, saying how it ended. */
+/* The n runs at once, each in its own process (its own subreaper); a process that died is a run that did not
+ * start, saying how it ended. */
 static void gr_san_batch(const gr_config *x, const gr_san_task *task, int n, gr_run_result *res, int *f)
 {
     gr_children c = {.n = n, .size = sizeof(gr_san_back) + 2 * GR_RUN_TEXT_MAX(x->rub.out_cap),
@@ -123,9 +122,8 @@ typedef struct {
     int f[GR_MAX_CH * GR_MAX_TOOLS];
 } gr_probe_runs;
 
-/* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times.
- * All at once: one chapter after the other they outlasted a submission's builds, which the probe runs
- * beside, and the grading waited for them. */
+/* Each tool on each graded chapter's reference; 1 if all finished. Keeps the times. All at once: one chapter
+ * after the other they outlasted the submission's builds, which the probe runs beside. */
 static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
                              char *why, size_t wlen)
 {
@@ -172,8 +170,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     memset(h, 0, sizeof *h);
     char why[400] = "", why_uid[400] = "";
     f.probed = f.installed && x->mode != GR_MODE_CHECK && gr_gpu_count() > 0;
-    /* A scratch folder that the run uids can pass (gr_runs_base, as a work tree); none: GR_SAN_UNPROBED, saying
-     * why (the full limits, as before any probe). */
+    /* a scratch folder the run uids can pass; none: GR_SAN_UNPROBED, saying why (the full limits) */
     char closed[PATH_MAX];
     const char *base = f.probed ? gr_runs_base(gr_tmpdir(), closed, sizeof closed) : NULL;
     if (base) snprintf(work, sizeof work, "%s/wb-san-probe.XXXXXX", base);
@@ -182,9 +179,8 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                  base ? strerror(errno) : closed);
         f.probed = 0;
     }
-    /* The probe's runs go as the runs of the submission whose grading asked (its hidden tree, group and
-     * lock), or as a grading of their own. A reference the runs cannot reach (a clone under /root at 0700)
-     * is staged into that submission's work tree (gr_stage_reference), else into the probe's own folder. */
+    /* As runs of the submission whose grading asked (its hidden tree, group and lock) or of their own; a
+     * reference the runs cannot reach (under /root at 0700) is staged into that work tree, else the scratch. */
     gr_sub_state probe = {0};
     if (within) probe = *within;
     probe.san = h;
@@ -231,8 +227,8 @@ static const char *gr_san_not_here(const gr_chjob *j)
     return NULL;
 }
 
-/* The variants a scored run takes (gr_var_sanitized), their names in list and indices in idx; the others
- * say why not, where the sanitizer does not run here or the budget is spent. Returns how many. */
+/* The variants a scored run takes (gr_var_sanitized): names in list, indices in idx, how many returned; where the
+ * sanitizer does not run here or the budget is spent, they say why not. */
 static int gr_san_select(const gr_chjob *j, char *list, size_t len, int *idx)
 {
     gr_ch_result *cr = j->cr;
