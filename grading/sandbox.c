@@ -9,9 +9,8 @@
 typedef struct {
     char *head;
     size_t hlen, cap;
-    char tail[GR_TAIL];
-    size_t tlen;                  /* bytes in the ring, ≤ GR_TAIL */
-    size_t tpos;
+    char tail[GR_TAIL];           /* the last bytes that did not fit the head */
+    size_t tlen;
     unsigned long long total;
     int eof;
 } gr_capture;
@@ -24,11 +23,11 @@ static void gr_capture_add(gr_capture *c, const char *p, size_t n)
     size_t h = c->cap - c->hlen < n ? c->cap - c->hlen : n;
     memcpy(c->head + c->hlen, p, h);
     c->hlen += h;
-    for (size_t i = h; i < n; i++) { /* what no longer fits the head goes to the tail ring */
-        c->tail[c->tpos] = p[i];
-        c->tpos = (c->tpos + 1) % GR_TAIL;
-        if (c->tlen < GR_TAIL) c->tlen++;
-    }
+    size_t t = n - h < GR_TAIL ? n - h : GR_TAIL; /* the new tail's bytes, then what it keeps of the old */
+    size_t keep = c->tlen + t > GR_TAIL ? GR_TAIL - t : c->tlen;
+    memmove(c->tail, c->tail + c->tlen - keep, keep);
+    memcpy(c->tail + keep, p + n - t, t);
+    c->tlen = keep + t;
 }
 
 static char *gr_capture_text(gr_capture *c)
@@ -38,8 +37,7 @@ static char *gr_capture_text(gr_capture *c)
     unsigned long long cut = c->total - c->hlen - c->tlen;
     if (c->tlen) {
         if (cut) gr_str_addf(&s, "\n[... %llu bytes cut ...]\n", cut);
-        size_t start = (c->tpos + GR_TAIL - c->tlen) % GR_TAIL;
-        for (size_t i = 0; i < c->tlen; i++) gr_str_addn(&s, &c->tail[(start + i) % GR_TAIL], 1);
+        gr_str_addn(&s, c->tail, c->tlen);
     }
     if (!s.s) gr_str_add(&s, "");
     return s.s;

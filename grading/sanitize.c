@@ -54,11 +54,10 @@ typedef struct {
     double limit;
 } gr_san_task;
 
-/* What a run of a batch hands back from its process: the verdict and the run, its text after it (out, then err). */
+/* What a run of a batch hands back from its process: the verdict, the run, then out and err, GR_RUN_TEXT_MAX each. */
 typedef struct {
     int rc;
     gr_run_result r; /* out and err NULL: their text is in text */
-    size_t out_len;
     char text[];
 } gr_san_back;
 
@@ -68,9 +67,8 @@ static void gr_san_task_child(int i, void *ctx, void *slot)
     size_t text_max = GR_RUN_TEXT_MAX(k->j.x->rub.out_cap); /* room for one of out and err */
     gr_san_back *b = slot;
     b->rc = gr_san_run(&k->j, k->prog, k->j.ch->tools[k->tool], k->variants, k->limit, &b->r);
-    b->out_len = strnlen(b->r.out, text_max - 1);
-    memcpy(b->text, b->r.out, b->out_len);
-    snprintf(b->text + b->out_len + 1, text_max, "%s", b->r.err);
+    snprintf(b->text, text_max, "%s", b->r.out);
+    snprintf(b->text + text_max, text_max, "%s", b->r.err);
     gr_run_result_free(&b->r);
 }
 
@@ -78,8 +76,8 @@ static void gr_san_task_child(int i, void *ctx, void *slot)
  * start, saying how it ended. */
 static void gr_san_batch(const gr_config *x, const gr_san_task *task, int n, gr_run_result *res, int *f)
 {
-    gr_children c = {.n = n, .size = sizeof(gr_san_back) + 2 * GR_RUN_TEXT_MAX(x->rub.out_cap),
-                     .fn = gr_san_task_child, .ctx = (void *)task};
+    size_t text_max = GR_RUN_TEXT_MAX(x->rub.out_cap);
+    gr_children c = {.n = n, .size = sizeof(gr_san_back) + 2 * text_max, .fn = gr_san_task_child, .ctx = (void *)task};
     char *back = calloc((size_t)n + 1, c.size);
     gr_child_outcome *how = calloc((size_t)n + 1, sizeof *how);
     gr_children_run(&c, back, how);
@@ -88,7 +86,7 @@ static void gr_san_batch(const gr_config *x, const gr_san_task *task, int n, gr_
         f[i] = b->rc;
         res[i] = b->r;
         res[i].out = strdup(b->text);
-        res[i].err = strdup(b->text + b->out_len + 1);
+        res[i].err = strdup(b->text + text_max);
         if (how[i].end != GR_CHILD_DONE) {
             char d[100];
             gr_str why = {0};
