@@ -9,8 +9,6 @@ gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
     return f->insecure ? GR_ISO_INSECURE : GR_ISO_NONE;
 }
 
-/* ---------------------------------------------------------------- closing the course files */
-/* What closing the course files met: how many paths could not be changed, and the first's why. */
 typedef struct {
     int errors;
     char why[300];
@@ -39,8 +37,7 @@ int gr_iso_close(const char *root, const char *const *extra, char *why, size_t w
         for (size_t i = 0; i < g.gl_pathc; i++) gr_walk(g.gl_pathv[i], gr_close_one, &k);
         globfree(&g);
     }
-    /* Folders given on the command line: only the folder itself, so that what lies inside (a class of
-     * submissions, reports) cannot be reached, while the files keep their own modes. */
+    /* the folders given on the command line themselves only: what they hold cannot be reached, keeping its modes */
     for (const char *const *e = extra; e && *e; e++) {
         struct stat st;
         if (stat(*e, &st) == 0) gr_close_one(*e, &st, &k);
@@ -49,7 +46,6 @@ int gr_iso_close(const char *root, const char *const *extra, char *why, size_t w
     return k.errors;
 }
 
-/* ---------------------------------------------------------------- the probe as a run uid */
 /* The first regular file (not a link) that matches the glob pattern under root; 0 if none. */
 static int gr_first_file(const char *root, const char *pattern, char *out, size_t len)
 {
@@ -91,7 +87,6 @@ int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
     return 0;
 }
 
-/* ---------------------------------------------------------------- why bubblewrap does not work */
 /* A sysctl's integer value, or -1 where this kernel has no such file. */
 static int gr_sysctl_int(const char *path)
 {
@@ -133,7 +128,6 @@ void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len)
              says[w].cause, says[w].fix);
 }
 
-/* ---------------------------------------------------------------- this process */
 int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen)
 {
     gr_box box = gr_sandbox_box(); /* the one probe of bubblewrap: every run reads the answer (out->box) */
@@ -158,8 +152,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
         out->probe_uid = gr_run_uid(getpid()) + 63u;
         if (dry) { /* make doctor: say what is, change nothing */
             int open_now = gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e);
-            /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group
-             * (gr_iso_run_group) as a grading would, or they cannot reach a reference staged for them */
+            /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group */
             out->closed = !open_now;
             snprintf(out->line, sizeof out->line, "%s%s%s", out->kind == GR_ISO_BWRAP ? "bubblewrap, " : "",
                      out->kind == GR_ISO_UID ? "uid (one per run), " : "",

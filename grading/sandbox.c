@@ -43,8 +43,7 @@ static char *gr_capture_text(gr_capture *c)
     return s.s;
 }
 
-/* The next process of the /proc listing d (its pid, as named there) with the text of its FILE (the first
- * len - 1 bytes) in buf; NULL after the last. */
+/* The next process of the /proc listing d (its pid's name) with the text of its FILE in buf; NULL after the last. */
 static const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len)
 {
     for (struct dirent *e; (e = readdir(d));) {
