@@ -74,10 +74,11 @@ static long gr_tasks_of_uid(uid_t uid)
     return total;
 }
 
-/* Kills every child of this process (the subreaper collects escaped ones) and reaps them, except
- * `keep` (the run's main process, which the caller reaps to learn its status; 0: none). */
-static void gr_kill_children(pid_t keep)
+/* Kills the run's process group (`run`; 0: none) and every child of this process (the subreaper collects
+ * escaped ones), and reaps them except `keep` (the run's main process, which the caller reaps for its status). */
+static void gr_kill_children(pid_t run, pid_t keep)
 {
+    if (run) kill(-run, SIGKILL);
     for (int round = 0; round < 200; round++) {
         int found = 0;
         DIR *d = opendir("/proc");
@@ -357,8 +358,7 @@ static void gr_pump_reap(gr_launch *p, double now)
     if (w != p->pid) return;
     p->done = 1;
     p->wall_s = now - p->t0;
-    kill(-p->pid, SIGKILL);
-    gr_kill_children(0);
+    gr_kill_children(p->pid, 0);
     p->drain_until = now + 0.3; /* an escaped grandchild could hold the pipes open */
 }
 
@@ -370,8 +370,7 @@ static void gr_pump_police(gr_launch *p, double now)
         p->last_du = now;
         if (gr_du(o->workdir) > (unsigned long long)o->disk && !p->disk_exceeded) {
             p->disk_exceeded = 1;
-            kill(-p->pid, SIGKILL);
-            gr_kill_children(p->pid);
+            gr_kill_children(p->pid, p->pid);
         }
     }
     if (now > p->deadline && !p->timed_out) {
@@ -380,8 +379,7 @@ static void gr_pump_police(gr_launch *p, double now)
         p->kill_at = now + 1.0;
     }
     if (p->timed_out && now > p->kill_at) {
-        kill(-p->pid, SIGKILL);
-        gr_kill_children(p->pid);
+        gr_kill_children(p->pid, p->pid);
         p->kill_at = now + 1.0;
     }
 }
@@ -406,7 +404,7 @@ static void gr_pump_run(gr_launch *p)
     }
     close(p->pipes[0][0]);
     close(p->pipes[1][0]);
-    gr_kill_children(0);
+    gr_kill_children(0, 0);
 }
 
 static int gr_not_started(gr_run_result *res, char *why)

@@ -264,22 +264,30 @@ static void gr_san_found(gr_var_result *vr, const char *tool, const char *out, c
     vr->san_pts = 0;
 }
 
-/* The tool gave no verdict on the shared run r: no points, and say why (never award what was not checked).
- * The variants share the process: one that dies or hangs under the tool must not cost the others their
- * points. Each is run alone once (while the budget lasts) and judged by that. */
-static void gr_san_unfinished(const gr_chjob *j, const char *tool, const int *idx, int n, const gr_run_result *r)
+/* Settles the tool's shared run r of the variants idx[0..n), rc as gr_san_run gave it (never award what was not
+ * checked). A finding costs the variants whose kernels it names (or the only one) their points. A finding no
+ * kernel traces, or no verdict (one variant that dies or hangs under the tool must not cost the others their
+ * points), is settled by running each alone once while the budget lasts. */
+static void gr_san_settle(const gr_chjob *j, const char *tool, const gr_prog_variant *pv, int npv, const int *idx,
+                          int n, const gr_run_result *r, int rc)
 {
     const gr_run_opts limit = {.timeout_s = gr_san_limit(j, tool)};
-    char d[200];
-    gr_run_describe(r, &limit, d, sizeof d);
-    for (int i = 0; i < n; i++) {
+    int attributed = 0;
+    for (int i = 0; i < n && rc > 0; i++) {
+        const char *kernels = gr_prog_kernels(pv, npv, j->cr->v[idx[i]].name);
+        if (n == 1 || (*kernels && gr_san_kernel_in(r->out, kernels))) {
+            attributed = 1;
+            gr_san_found(&j->cr->v[idx[i]], tool, r->out, "(see the log)");
+        }
+    }
+    for (int i = 0; i < n && !attributed; i++) {
         gr_var_result *vr = &j->cr->v[idx[i]];
         int alone = -2;
         gr_run_result one = {0};
         if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, j->stu, tool, vr->name, 0, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
-        if (alone != 0) vr->san_pts = 0;
-        if (alone < 0 && vr->san_state != GR_SANV_FINDING) {
+        if (alone != 0 && rc < 0) vr->san_pts = 0;
+        if (alone < 0 && rc < 0 && vr->san_state != GR_SANV_FINDING) {
             vr->san_state = GR_SANV_UNFINISHED;
             const gr_run_result *own = one.how[0] ? &one : r; /* its own run alone: its own words */
             char d1[200], t1[400];
@@ -290,29 +298,9 @@ static void gr_san_unfinished(const gr_chjob *j, const char *tool, const int *id
         }
         if (one.how[0]) gr_run_result_free(&one);
     }
-    LOG(j->x, "sanitizer %s did not finish: %s", tool, d);
-}
-
-/* The tool found something on the shared run r: the variants whose kernels it names (or the only one)
- * lose their points; a finding no kernel name traces is settled by running each alone (while time is left). */
-static void gr_san_attribute(const gr_chjob *j, const char *tool, const gr_prog_variant *pv, int npv, const int *idx,
-                             int n, const gr_run_result *r)
-{
-    int attributed = 0;
-    for (int i = 0; i < n; i++) {
-        gr_var_result *vr = &j->cr->v[idx[i]];
-        const char *kernels = gr_prog_kernels(pv, npv, vr->name);
-        if (n == 1 || (*kernels && gr_san_kernel_in(r->out, kernels))) {
-            attributed = 1;
-            gr_san_found(vr, tool, r->out, "(see the log)");
-        }
-    }
-    for (int i = 0; !attributed && i < n && !gr_budget_spent(j->s->budget, NULL, 0); i++) {
-        gr_var_result *vr = &j->cr->v[idx[i]];
-        gr_run_result one;
-        if (gr_san_run(j, j->stu, tool, vr->name, 0, &one) == 1) gr_san_found(vr, tool, one.out, NULL);
-        gr_run_result_free(&one);
-    }
+    char d[200];
+    gr_run_describe(r, &limit, d, sizeof d);
+    if (rc < 0) LOG(j->x, "sanitizer %s did not finish: %s", tool, d);
 }
 
 void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
@@ -330,8 +318,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     for (int t = 0; t < j->ch->n_tools; t++) held = all[t].wall_s > held ? all[t].wall_s : held;
     gr_budget_charge(j->s->budget, held); /* the tools held the GPU together, in child processes */
     for (int t = 0; t < j->ch->n_tools; t++) {
-        if (found[t] < 0) gr_san_unfinished(j, j->ch->tools[t], idx, n, &all[t]);
-        else if (found[t] > 0) gr_san_attribute(j, j->ch->tools[t], pv, npv, idx, n, &all[t]);
+        if (found[t]) gr_san_settle(j, j->ch->tools[t], pv, npv, idx, n, &all[t], found[t]);
         gr_run_result_free(&all[t]);
     }
 }
