@@ -188,10 +188,8 @@ gid_t gr_iso_run_group(const gr_iso *iso, const char *prog)
     /* a reference copied into a work tree (gr_stage_reference, submission.c): the grader's own file, in
      * the course group, closed to others; no run can make such a file */
     struct stat st;
-    return lstat(prog, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 && st.st_gid == (gid_t)GR_COURSE_GID &&
-                   !(st.st_mode & 07)
-               ? (gid_t)GR_COURSE_GID
-               : 0;
+    int staged = lstat(prog, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 && st.st_gid == (gid_t)GR_COURSE_GID;
+    return staged && !(st.st_mode & 07) ? (gid_t)GR_COURSE_GID : 0;
 }
 
 int gr_iso_protect_work(const char *work, gid_t gid)

@@ -30,6 +30,7 @@ static void gr_capture_add(gr_capture *c, const char *p, size_t n)
     c->tlen = keep + t;
 }
 
+/* The captured text (head, a marker of what was cut, tail); frees the head. */
 static char *gr_capture_text(gr_capture *c)
 {
     gr_str s = {0};
@@ -40,6 +41,7 @@ static char *gr_capture_text(gr_capture *c)
         gr_str_addn(&s, c->tail, c->tlen);
     }
     if (!s.s) gr_str_add(&s, "");
+    free(c->head);
     return s.s;
 }
 
@@ -426,10 +428,10 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         gr_str_addf(&e, "cannot find the program '%s'", o->argv[0]);
         return gr_not_started(res, e.s);
     }
-    gr_box box = gr_run_box_here(o);
-    gr_launch p = {.o = o, .prog = prog, .drop = geteuid() == 0, .t0 = gr_now()};
-    if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) p.bwrap = bwrap;
+    gr_launch p = {.o = o, .prog = prog, .drop = geteuid() == 0};
+    if (gr_run_box_here(o) == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) p.bwrap = bwrap;
     if (pipe2(p.pipes[0], O_CLOEXEC) || pipe2(p.pipes[1], O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
+    p.t0 = gr_now();
     p.pid = fork();
     if (p.pid == 0) gr_child(&p);
     if (p.pid > 0) setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
@@ -444,8 +446,6 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
     res->out = gr_capture_text(&p.cs[0]);
     res->err = gr_capture_text(&p.cs[1]);
     res->out_total = p.cs[0].total;
-    free(p.cs[0].head);
-    free(p.cs[1].head);
     gr_run_facts f = {.status = p.status, .timed_out = p.timed_out, .disk_exceeded = p.disk_exceeded,
                       .wall_s = p.wall_s, .cpu_s = o->cpu_s, .bwrap = p.bwrap != NULL, .err = res->err};
     gr_run_decode(&f, res);
