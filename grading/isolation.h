@@ -27,11 +27,10 @@ typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_k
  * cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
 #define GR_SUB_GID_BASE 0x20000000u
 
-/* What the decision depends on, so that a test can pose any case. */
+/* What the decision depends on, so that a test can pose any case: the grader's euid is 0, bubblewrap ran a
+ * trivial sandbox the way gr_run would use it, --insecure-sandbox. */
 typedef struct {
-    int root;          /* the grader's effective uid is 0 */
-    int bwrap_works;   /* bubblewrap ran a trivial sandbox the way gr_run would use it */
-    int insecure;      /* --insecure-sandbox */
+    int root, bwrap_works, insecure;
 } gr_iso_facts;
 
 typedef struct {

@@ -24,11 +24,10 @@ typedef struct {
 
 /* What the decision depends on, so that a test can pose any case. */
 typedef struct {
-    int installed;        /* compute-sanitizer was found */
+    int installed, root;  /* compute-sanitizer was found; the grader is root (a uid of its own per run) */
     int probed;           /* the references ran under it (a GPU and the references are here) */
     int finished;         /* every tool finished on every reference in the sandbox runs get */
     int bwrap;            /* that sandbox was bubblewrap */
-    int root;             /* the grader is root: a uid of its own per run is possible */
     int fallback_skip;    /* the rubric says "skip" for sanitizer_without_bubblewrap */
     int finished_uid;     /* (probed only when bwrap && root && !fallback_skip) every tool finished there */
 } gr_san_facts;
