@@ -3,13 +3,11 @@
  * files (the reference solutions, the reference binaries, the graders' test submissions, other
  * students' reports) and make it so, or refuse.
  *
- *   bubblewrap works here         → GR_ISO_BWRAP: the course tree is hidden inside the sandbox
- *   else the grader runs as root  → GR_ISO_UID: every run has a uid of its own (sandbox.c); the course
- *                                   files lose their "other" permission bits and get the course group,
- *                                   which only the reference's runs carry, and a probe as a run uid
- *                                   must get EACCES on a solution and on a reference binary
- *   else                          → GR_ISO_NONE: the grader refuses (exit 3), unless --insecure-sandbox
- *                                   (GR_ISO_INSECURE, stamped into every report)
+ *   bubblewrap works → GR_ISO_BWRAP: the course tree is hidden inside the sandbox
+ *   else, as root    → GR_ISO_UID: a uid per run (sandbox.c); the course files lose their "other" bits and get
+ *                      the course group, which only the reference's runs carry; a probe as a run uid must get
+ *                      EACCES on a solution and on a reference binary
+ *   else             → GR_ISO_NONE: refused (exit 3), unless --insecure-sandbox (GR_ISO_INSECURE, in every report)
  * As root the course files are closed in the bubblewrap case too: GPU runs may fall back to running
  * without bubblewrap (gpu.c), and then the uid is what keeps the solutions out of reach.
  */

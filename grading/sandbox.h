@@ -1,15 +1,13 @@
 /*
  * sandbox.h — run one untrusted program and always come back.
  *
- * Each run: its own process group and working directory; a wall-clock timeout that ends the whole group
- * (SIGTERM, then SIGKILL a second later); stdout and stderr captured (head and tail); rlimits on CPU time,
- * file size, core dumps and processes (never on address space: CUDA maps ~13 GiB, ~170 GiB under
- * compute-sanitizer); a polled cap on the disk used under the working directory; a minimal environment. As
- * root: a uid of its own (its groups: isolation.h), and without bubblewrap a /proc with hidepid=2 and a new
- * network namespace where the kernel allows. Where bubblewrap works it is an extra layer: read-only root,
- * private /tmp, the given directories hidden, only the working directory writable, GPU nodes bound in.
- * The caller becomes a child subreaper: processes that escape the group (setsid, double fork) come back to
- * it and are killed when the run ends. One run at a time, from one thread.
+ * Each run: its own process group and working directory, a wall-clock timeout that ends the whole group
+ * (SIGTERM, then SIGKILL), output captured head and tail, rlimits (never on address space: CUDA maps ~13 GiB,
+ * ~170 GiB under compute-sanitizer), a polled disk cap, a minimal environment. As root: a uid of its own
+ * (groups: isolation.h) and, without bubblewrap, /proc with hidepid=2 and no network where the kernel allows.
+ * Where bubblewrap works it is an extra layer: read-only root, private /tmp, the given directories hidden,
+ * only the working directory writable, GPU nodes bound in. The caller becomes a child subreaper: processes
+ * that escape the group (setsid, double fork) come back to it and die with the run. One run at a time.
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
@@ -67,8 +65,7 @@ typedef struct {
     char how[96];                 /* the isolation used, for the report */
 } gr_run_result;
 
-/* The longest text (out or err, with its NUL) a run keeps with opts.out_cap = cap: head, cut marker (43 bytes
- * at most), tail. */
+/* The longest out or err (with its NUL) a run keeps with opts.out_cap = cap: head, cut marker (≤ 43), tail. */
 #define GR_RUN_TEXT_MAX(cap) (((cap) ? (size_t)(cap) : GR_OUT_CAP) + 48 + GR_TAIL)
 
 /* Runs the program; never returns before it and everything it started are gone. Returns 0, or -1 if
