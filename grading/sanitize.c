@@ -179,8 +179,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     }
     /* As runs of the submission whose grading asked (its hidden tree, group and lock) or of their own; a
      * reference the runs cannot reach (under /root at 0700) is staged into that work tree, else the scratch. */
-    gr_sub_state probe = {0};
-    if (within) probe = *within;
+    gr_sub_state probe = within ? *within : (gr_sub_state){0};
     probe.san = h;
     if (f.probed) {
         if (!probe.work[0]) snprintf(probe.work, sizeof probe.work, "%s", work);
