@@ -2,8 +2,6 @@
 #define _GNU_SOURCE 1
 #include "isolation.h"
 
-#include <ftw.h>
-
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
 {
     if (f->bwrap_works) return GR_ISO_BWRAP;
@@ -11,8 +9,6 @@ gr_iso_kind gr_iso_decide(const gr_iso_facts *f)
     return f->insecure ? GR_ISO_INSECURE : GR_ISO_NONE;
 }
 
-/* ---------------------------------------------------------------- closing the course files */
-/* What closing the course files met: how many paths could not be changed, and the first's why. */
 typedef struct {
     int errors;
     char why[300];
@@ -24,29 +20,24 @@ static void gr_close_one(const char *path, const struct stat *st, void *ctx)
 {
     gr_close_state *k = ctx;
     if (S_ISLNK(st->st_mode)) return;
-    if (chown(path, (uid_t)-1, (gid_t)GR_COURSE_GID) != 0 || chmod(path, st->st_mode & 07770) != 0) {
-        if (!k->errors++) snprintf(k->why, sizeof k->why, "%s: %s", path, strerror(errno));
-    }
+    if ((chown(path, (uid_t)-1, (gid_t)GR_COURSE_GID) != 0 || chmod(path, st->st_mode & 07770) != 0) && !k->errors++)
+        snprintf(k->why, sizeof k->why, "%s: %s", path, strerror(errno));
 }
 
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen)
 {
     static const char *const trees[] = {"solutions", "tests/grading", "handouts/instructor", "grading/secret",
-                                        "build/grades", "build/grade-out", NULL};
+                                        "build/grades", "build/grade-out", "build/solution*", NULL};
     gr_close_state k = {0};
-    char p[PATH_MAX];
-    for (const char *const *t = trees; *t; t++) { /* one not in this copy (the student release has no solutions/) is skipped */
+    for (const char *const *t = trees; *t; t++) {
+        char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s", root, *t);
-        gr_walk(p, gr_close_one, &k);
-    }
-    snprintf(p, sizeof p, "%s/build/solution*", root);
-    glob_t g;
-    if (glob(p, 0, NULL, &g) == 0) {
+        glob_t g;
+        if (glob(p, 0, NULL, &g) != 0) continue; /* not in this copy (the student release has no solutions/) */
         for (size_t i = 0; i < g.gl_pathc; i++) gr_walk(g.gl_pathv[i], gr_close_one, &k);
         globfree(&g);
     }
-    /* Folders given on the command line: only the folder itself, so that what lies inside (a class of
-     * submissions, reports) cannot be reached, while the files keep their own modes. */
+    /* the folders given on the command line themselves only: what they hold cannot be reached, keeping its modes */
     for (const char *const *e = extra; e && *e; e++) {
         struct stat st;
         if (stat(*e, &st) == 0) gr_close_one(*e, &st, &k);
@@ -55,7 +46,6 @@ int gr_iso_close(const char *root, const char *const *extra, char *why, size_t w
     return k.errors;
 }
 
-/* ---------------------------------------------------------------- the probe as a run uid */
 /* The first regular file (not a link) that matches the glob pattern under root; 0 if none. */
 static int gr_first_file(const char *root, const char *pattern, char *out, size_t len)
 {
@@ -75,21 +65,20 @@ static int gr_first_file(const char *root, const char *pattern, char *out, size_
 
 int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
 {
-    char files[2][PATH_MAX];
-    int n = 0;
-    n += gr_first_file(root, "solutions/*/*.cu", files[n], sizeof files[n]);
-    n += gr_first_file(root, "build/solution*", files[n], sizeof files[n]);
-    for (int i = 0; i < n; i++) {
+    static const char *const probed[] = {"solutions/*/*.cu", "build/solution*"};
+    for (int i = 0; i < 2; i++) {
+        char file[PATH_MAX];
+        if (!gr_first_file(root, probed[i], file, sizeof file)) continue;
         pid_t pid = fork();
         if (pid == 0) { /* exactly what a student run is: its own uid and gid, no supplementary groups */
             if (setgroups(0, NULL) || setgid((gid_t)uid) || setuid(uid)) _exit(2);
-            int fd = open(files[i], O_RDONLY);
+            int fd = open(file, O_RDONLY);
             _exit(fd >= 0 ? 1 : errno == EACCES ? 0 : 3);
         }
         int st = 0;
         if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
             int c = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-            snprintf(why, wlen, "as uid %u, %s %s", (unsigned)uid, files[i],
+            snprintf(why, wlen, "as uid %u, %s %s", (unsigned)uid, file,
                      c == 1 ? "could still be opened" : c == 2 ? "could not be tested (setuid failed)"
                                                        : "failed with another error than EACCES");
             return -1;
@@ -98,27 +87,15 @@ int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen)
     return 0;
 }
 
-/* ---------------------------------------------------------------- why bubblewrap does not work */
 /* A sysctl's integer value, or -1 where this kernel has no such file. */
 static int gr_sysctl_int(const char *path)
 {
     FILE *f = fopen(path, "r");
-    int v = -1;
-    if (f) {
-        if (fscanf(f, "%d", &v) != 1) v = -1;
-        fclose(f);
-    }
+    int v;
+    if (!f) return -1;
+    if (fscanf(f, "%d", &v) != 1) v = -1;
+    fclose(f);
     return v;
-}
-
-static void gr_bwrap_host_read(gr_bwrap_host *h)
-{
-    char p[PATH_MAX];
-    h->switched_off = getenv("WB_GRADE_NO_BWRAP") != NULL;
-    h->installed = gr_which("bwrap", p, sizeof p);
-    h->apparmor_restrict = gr_sysctl_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-    h->userns_clone = gr_sysctl_int("/proc/sys/kernel/unprivileged_userns_clone");
-    h->max_userns = gr_sysctl_int("/proc/sys/user/max_user_namespaces");
 }
 
 gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h)
@@ -151,19 +128,20 @@ void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len)
              says[w].cause, says[w].fix);
 }
 
-/* ---------------------------------------------------------------- this process */
 int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen)
 {
     gr_box box = gr_sandbox_box(); /* the one probe of bubblewrap: every run reads the answer (out->box) */
     gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = box == GR_BOX_BWRAP, .insecure = insecure};
-    memset(out, 0, sizeof *out);
-    out->box = box;
-    out->kind = gr_iso_decide(&f);
+    *out = (gr_iso){.box = box, .kind = gr_iso_decide(&f)};
     snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;
     if (out->kind == GR_ISO_NONE) {
-        gr_bwrap_host h;
-        gr_bwrap_host_read(&h);
+        char p[PATH_MAX];
+        gr_bwrap_host h = {.switched_off = getenv("WB_GRADE_NO_BWRAP") != NULL,
+                           .installed = gr_which("bwrap", p, sizeof p),
+                           .apparmor_restrict = gr_sysctl_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"),
+                           .userns_clone = gr_sysctl_int("/proc/sys/kernel/unprivileged_userns_clone"),
+                           .max_userns = gr_sysctl_int("/proc/sys/user/max_user_namespaces")};
         gr_iso_refusal(gr_bwrap_why_decide(&h), why, wlen);
         snprintf(out->line, sizeof out->line, "none: refused");
         return 3;
@@ -174,8 +152,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
         out->probe_uid = gr_run_uid(getpid()) + 63u;
         if (dry) { /* make doctor: say what is, change nothing */
             int open_now = gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e);
-            /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group
-             * (gr_iso_run_group) as a grading would, or they cannot reach a reference staged for them */
+            /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group */
             out->closed = !open_now;
             snprintf(out->line, sizeof out->line, "%s%s%s", out->kind == GR_ISO_BWRAP ? "bubblewrap, " : "",
                      out->kind == GR_ISO_UID ? "uid (one per run), " : "",
@@ -211,10 +188,8 @@ gid_t gr_iso_run_group(const gr_iso *iso, const char *prog)
     /* a reference copied into a work tree (gr_stage_reference, submission.c): the grader's own file, in
      * the course group, closed to others; no run can make such a file */
     struct stat st;
-    return lstat(prog, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 && st.st_gid == (gid_t)GR_COURSE_GID &&
-                   !(st.st_mode & 07)
-               ? (gid_t)GR_COURSE_GID
-               : 0;
+    int staged = lstat(prog, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == 0 && st.st_gid == (gid_t)GR_COURSE_GID;
+    return staged && !(st.st_mode & 07) ? (gid_t)GR_COURSE_GID : 0;
 }
 
 int gr_iso_protect_work(const char *work, gid_t gid)

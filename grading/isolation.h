@@ -3,13 +3,11 @@
  * files (the reference solutions, the reference binaries, the graders' test submissions, other
  * students' reports) and make it so, or refuse.
  *
- *   bubblewrap works here         → GR_ISO_BWRAP: the course tree is hidden inside the sandbox
- *   else the grader runs as root  → GR_ISO_UID: every run has a uid of its own (sandbox.c); the course
- *                                   files lose their "other" permission bits and get the course group,
- *                                   which only the reference's runs carry, and a probe as a run uid
- *                                   must get EACCES on a solution and on a reference binary
- *   else                          → GR_ISO_NONE: the grader refuses (exit 3), unless --insecure-sandbox
- *                                   (GR_ISO_INSECURE, stamped into every report)
+ *   bubblewrap works → GR_ISO_BWRAP: the course tree is hidden inside the sandbox
+ *   else, as root    → GR_ISO_UID: a uid per run (sandbox.c); the course files lose their "other" bits and get
+ *                      the course group, which only the reference's runs carry; a probe as a run uid must get
+ *                      EACCES on a solution and on a reference binary
+ *   else             → GR_ISO_NONE: refused (exit 3), unless --insecure-sandbox (GR_ISO_INSECURE, in every report)
  * As root the course files are closed in the bubblewrap case too: GPU runs may fall back to running
  * without bubblewrap (gpu.c), and then the uid is what keeps the solutions out of reach.
  */
@@ -20,18 +18,17 @@
 
 typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_kind;
 
-/* The group of the closed course files. No account is needed for it; the reference's runs get it as
- * their one supplementary group, student runs never do. Outside the run uids' range (sandbox.h). */
+/* The closed course files' group (no account needed): the reference's runs' one supplementary group, never a
+ * student run's. Outside the run uids' range (sandbox.h). */
 #define GR_COURSE_GID 0x3fff0000u
-/* Each submission's runs share a group of their own (its work tree is open to that group only), so
- * that one student's run cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
+/* Each submission's runs share a group of their own, the only one its work tree is open to: one student's run
+ * cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
 #define GR_SUB_GID_BASE 0x20000000u
 
-/* What the decision depends on, so that a test can pose any case. */
+/* What the decision depends on, so that a test can pose any case: the grader's euid is 0, bubblewrap ran a
+ * trivial sandbox the way gr_run would use it, --insecure-sandbox. */
 typedef struct {
-    int root;          /* the grader's effective uid is 0 */
-    int bwrap_works;   /* bubblewrap ran a trivial sandbox the way gr_run would use it */
-    int insecure;      /* --insecure-sandbox */
+    int root, bwrap_works, insecure;
 } gr_iso_facts;
 
 typedef struct {
@@ -40,49 +37,44 @@ typedef struct {
     unsigned probe_uid;
     char line[300];    /* for the terminal, make doctor and the reports' "isolation" field */
     char root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
-    gr_box box;        /* whether bubblewrap works here, probed once by gr_iso_setup; every run's gr_run_opts.box
-                        * (gr_cmd_init). GR_BOX_PROBE where no isolation was set up: each run probes */
+    gr_box box;        /* probed once here, every run's gr_run_opts.box (gr_cmd_init); GR_BOX_PROBE: not set up */
 } gr_iso;
 
-/* Why bubblewrap does not work for this (non-root) user, so that the refusal names the cause and its fix:
- * what the host says (/proc/sys, PATH, WB_GRADE_NO_BWRAP), decided by gr_bwrap_why_decide (pure). */
+/* Why bubblewrap does not work for this (non-root) user, from what the host says (sysctls, PATH,
+ * WB_GRADE_NO_BWRAP): each cause and its fix are gr_iso_refusal's. */
 typedef enum {
-    GR_BWRAP_SWITCHED_OFF,     /* WB_GRADE_NO_BWRAP is set */
-    GR_BWRAP_MISSING,          /* no bwrap on PATH */
-    GR_BWRAP_APPARMOR,         /* kernel.apparmor_restrict_unprivileged_userns = 1 (Ubuntu 24.04's default) */
-    GR_BWRAP_USERNS_CLONE_OFF, /* kernel.unprivileged_userns_clone = 0 (older Debian kernels) */
-    GR_BWRAP_NO_USERNS,        /* user.max_user_namespaces = 0 */
-    GR_BWRAP_FAILS             /* installed, the namespaces allowed, and still its trial sandbox failed */
+    GR_BWRAP_SWITCHED_OFF,
+    GR_BWRAP_MISSING,
+    GR_BWRAP_APPARMOR,
+    GR_BWRAP_USERNS_CLONE_OFF,
+    GR_BWRAP_NO_USERNS,
+    GR_BWRAP_FAILS
 } gr_bwrap_why;
 
 typedef struct {
     int switched_off;      /* WB_GRADE_NO_BWRAP */
     int installed;         /* bwrap on PATH */
-    int apparmor_restrict; /* /proc/sys/kernel/apparmor_restrict_unprivileged_userns; -1 where absent */
-    int userns_clone;      /* /proc/sys/kernel/unprivileged_userns_clone; -1 where absent */
-    int max_userns;        /* /proc/sys/user/max_user_namespaces; -1 where absent */
+    int apparmor_restrict, userns_clone, max_userns; /* their sysctls (/proc/sys), -1 where absent */
 } gr_bwrap_host;
 
 gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h);
-/* The one line the grader prints when it refuses (no working bubblewrap, not root): "grade: cannot isolate
- * the course files from student code (" the cause "); fix: " what to do. */
+/* The line the grader prints when it refuses: "grade: cannot isolate the course files from student code ("
+ * the cause "); fix: " what to do. */
 void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len);
 
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f);
 
-/* Closes the course files under the workbook `root` (solutions/, build/solution*, tests/grading/,
- * handouts/instructor/, grading/secret/, build/grades/, build/grade-out/) and any `extra` paths
- * (NULL-terminated: the class folder, the output folder): group GR_COURSE_GID, no permission for
- * others. Returns the number of paths that could not be changed (why: the first). */
+/* Closes the course files under the workbook `root` (solutions/, build/solution*, tests/grading/, handouts/
+ * instructor/, grading/secret/, build/grades/, build/grade-out/) and the `extra` folders themselves (the
+ * class, the output): group GR_COURSE_GID, nothing for others. Returns how many paths failed (why: the first). */
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen);
 
 /* As `uid` (a forked child: no supplementary groups, gid = uid), open() one solution source and one
  * reference binary under `root`; 0 if each failed with EACCES (or none exists), else -1 and why. */
 int gr_iso_verify(const char *root, uid_t uid, char *why, size_t wlen);
 
-/* Everything above for this process: facts, decision, closing and verifying. Returns 0 to go on, or 3
- * (and the refusal or the failure in why). *out is what grading passes on (the configuration's `iso`).
- * With `dry` (make doctor) nothing is changed: as root the probe only says whether the course is closed now. */
+/* Everything above for this process. Returns 0 to go on, or 3 (the refusal or the failure in why); *out is the
+ * configuration's `iso`. With `dry` (make doctor) nothing changes: the probe says whether the course is closed. */
 int gr_iso_setup(const char *root, int insecure, int dry, const char *const *extra, gr_iso *out, char *why, size_t wlen);
 
 /* The supplementary group a run of `prog` gets under `iso`: GR_COURSE_GID for the reference binaries

@@ -2,7 +2,6 @@
 #define _GNU_SOURCE 1
 #include "sandbox.h"
 
-#include <jansson.h>
 #include <sys/mount.h>
 
 #define GR_NOBODY 65534
@@ -10,9 +9,8 @@
 typedef struct {
     char *head;
     size_t hlen, cap;
-    char tail[GR_TAIL];
-    size_t tlen;                  /* bytes in the ring, ≤ GR_TAIL */
-    size_t tpos;
+    char tail[GR_TAIL];           /* the last bytes that did not fit the head */
+    size_t tlen;
     unsigned long long total;
     int eof;
 } gr_capture;
@@ -25,13 +23,14 @@ static void gr_capture_add(gr_capture *c, const char *p, size_t n)
     size_t h = c->cap - c->hlen < n ? c->cap - c->hlen : n;
     memcpy(c->head + c->hlen, p, h);
     c->hlen += h;
-    for (size_t i = h; i < n; i++) { /* what no longer fits the head goes to the tail ring */
-        c->tail[c->tpos] = p[i];
-        c->tpos = (c->tpos + 1) % GR_TAIL;
-        if (c->tlen < GR_TAIL) c->tlen++;
-    }
+    size_t t = n - h < GR_TAIL ? n - h : GR_TAIL; /* the new tail's bytes, then what it keeps of the old */
+    size_t keep = c->tlen + t > GR_TAIL ? GR_TAIL - t : c->tlen;
+    memmove(c->tail, c->tail + c->tlen - keep, keep);
+    memcpy(c->tail + keep, p + n - t, t);
+    c->tlen = keep + t;
 }
 
+/* The captured text (head, a marker of what was cut, tail); frees the head. */
 static char *gr_capture_text(gr_capture *c)
 {
     gr_str s = {0};
@@ -39,38 +38,37 @@ static char *gr_capture_text(gr_capture *c)
     unsigned long long cut = c->total - c->hlen - c->tlen;
     if (c->tlen) {
         if (cut) gr_str_addf(&s, "\n[... %llu bytes cut ...]\n", cut);
-        size_t start = (c->tpos + GR_TAIL - c->tlen) % GR_TAIL;
-        for (size_t i = 0; i < c->tlen; i++) gr_str_addn(&s, &c->tail[(start + i) % GR_TAIL], 1);
+        gr_str_addn(&s, c->tail, c->tlen);
     }
     if (!s.s) gr_str_add(&s, "");
+    free(c->head);
     return s.s;
 }
 
-/* The text of /proc/PID/FILE (its first len - 1 bytes) where the /proc entry `pid` is a process; 0 if not. */
-static int gr_proc_file(const char *pid, const char *file, char *buf, size_t len)
+/* The next process of the /proc listing d (its pid's name) with the text of its FILE in buf; NULL after the last. */
+static const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len)
 {
-    if (pid[0] < '0' || pid[0] > '9') return 0;
-    char path[300];
-    snprintf(path, sizeof path, "/proc/%s/%s", pid, file);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, len - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    return 1;
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/%s", e->d_name, file);
+        FILE *f = e->d_name[0] >= '0' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+        if (!f) continue;
+        size_t n = fread(buf, 1, len - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        return e->d_name;
+    }
+    return NULL;
 }
 
-/* Tasks (threads) that real uid `uid` owns now: RLIMIT_NPROC counts them all, so the limit a run gets
- * is this plus what it may add. */
+/* Tasks (threads) that real uid `uid` owns now. */
 static long gr_tasks_of_uid(uid_t uid)
 {
     DIR *d = opendir("/proc");
     if (!d) return 0;
     long total = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        char st[4096];
-        if (!gr_proc_file(e->d_name, "status", st, sizeof st)) continue;
+    char st[4096];
+    while (gr_proc_next(d, "status", st, sizeof st)) {
         const char *real = strstr(st, "\nUid:"), *threads = strstr(st, "\nThreads:");
         if (real && threads && strtol(real + 5, NULL, 10) == (long)uid) total += strtol(threads + 9, NULL, 10);
     }
@@ -78,54 +76,30 @@ static long gr_tasks_of_uid(uid_t uid)
     return total;
 }
 
-/* Kills every child of this process (the subreaper collects escaped ones) and reaps them, except
- * `keep` (the run's main process, which the caller reaps to learn its status; 0: none). */
-static void gr_kill_children(pid_t keep)
+/* Kills the run's process group (`run`; 0: none) and every child of this process (the subreaper collects
+ * escaped ones), and reaps them except `keep` (the run's main process, which the caller reaps for its status). */
+static void gr_kill_children(pid_t run, pid_t keep)
 {
+    if (run) kill(-run, SIGKILL);
     for (int round = 0; round < 200; round++) {
         int found = 0;
         DIR *d = opendir("/proc");
         if (!d) break;
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            char buf[512];
-            if (!gr_proc_file(e->d_name, "stat", buf, sizeof buf)) continue;
-            char *rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
-            if (!rp) continue;
-            char state;
+        char buf[512];
+        for (const char *pid; (pid = gr_proc_next(d, "stat", buf, sizeof buf));) {
+            const char *rp = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
             long ppid;
-            if (sscanf(rp + 1, " %c %ld", &state, &ppid) != 2) continue;
-            if (ppid == (long)getpid()) {
-                pid_t child = (pid_t)atol(e->d_name);
-                kill(child, SIGKILL);
-                if (child != keep) {
-                    found = 1;
-                    waitpid(child, NULL, WNOHANG);
-                }
-            }
+            if (!rp || sscanf(rp + 1, " %*c %ld", &ppid) != 1 || ppid != (long)getpid()) continue;
+            pid_t child = (pid_t)atol(pid);
+            kill(child, SIGKILL);
+            if (child == keep) continue;
+            found = 1;
+            waitpid(child, NULL, WNOHANG);
         }
         closedir(d);
         if (!found) break;
         usleep(5000);
     }
-}
-
-/* 1 if bubblewrap runs a trivial sandbox here, as nobody if `drop`. */
-static int gr_bwrap_probe(const char *bwrap, int drop)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 1);
-        dup2(null, 2);
-        if (drop && (setgroups(0, NULL) || setgid(GR_NOBODY) || setuid(GR_NOBODY))) _exit(97);
-        execl(bwrap, bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev",
-              "/dev", "--tmpfs", "/tmp", "true", (char *)NULL);
-        _exit(98);
-    }
-    int st = 0;
-    waitpid(pid, &st, 0);
-    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
 /* As root, bubblewrap is used only if it works as nobody: inside a user namespace made by root the
@@ -135,7 +109,19 @@ gr_box gr_sandbox_box(void)
 {
     char bwrap[PATH_MAX];
     if (getenv("WB_GRADE_NO_BWRAP") || !gr_which("bwrap", bwrap, sizeof bwrap)) return GR_BOX_NO_BWRAP;
-    return gr_bwrap_probe(bwrap, geteuid() == 0) ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        dup2(null, 1);
+        dup2(null, 2);
+        if (geteuid() == 0 && (setgroups(0, NULL) || setgid(GR_NOBODY) || setuid(GR_NOBODY))) _exit(97);
+        execl(bwrap, bwrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--proc", "/proc", "--dev",
+              "/dev", "--tmpfs", "/tmp", "true", (char *)NULL);
+        _exit(98);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
 }
 
 gr_box gr_run_box_here(const gr_run_opts *o)
@@ -194,15 +180,10 @@ void gr_run_env_make(gr_run_env *e, const char *prog, const char *workdir, const
              prog);
     snprintf(e->home, sizeof e->home, "HOME=%s", workdir);
     snprintf(e->tmp, sizeof e->tmp, "TMPDIR=%s", workdir);
-    e->v[n++] = e->path;
-    e->v[n++] = e->home;
-    e->v[n++] = e->tmp;
-    e->v[n++] = "LANG=C";
-    e->v[n++] = "LC_ALL=C";
-    /* After each of the harness's OpenMP regions (filling inputs, checking results) libgomp's idle threads
-     * spin before they sleep, and their spinning is the process's CPU time: inside a timed launch it read
-     * as host work (honesty's host-compute rule) against variants that do none. Passive threads sleep. */
-    e->v[n++] = "OMP_WAIT_POLICY=PASSIVE";
+    /* OMP_WAIT_POLICY: after the harness's OpenMP regions libgomp's idle threads spin, and inside a timed launch
+     * that CPU time read as host work (honesty's host-compute rule) against variants that do none. */
+    const char *const fixed[] = {e->path, e->home, e->tmp, "LANG=C", "LC_ALL=C", "OMP_WAIT_POLICY=PASSIVE", NULL};
+    for (const char *const *f = fixed; *f; f++) e->v[n++] = *f;
     if (ld) {
         snprintf(e->ld, sizeof e->ld, "LD_LIBRARY_PATH=%s", ld);
         e->v[n++] = e->ld;
@@ -216,26 +197,18 @@ void gr_run_decode(const gr_run_facts *f, gr_run_result *r)
     r->timed_out = f->timed_out;
     r->disk_exceeded = f->disk_exceeded;
     r->wall_s = f->wall_s;
-    if (WIFEXITED(f->status)) {
-        r->exited = 1;
-        r->code = WEXITSTATUS(f->status);
-    } else if (WIFSIGNALED(f->status)) {
-        r->signaled = 1;
-        r->sig = WTERMSIG(f->status);
-        /* the hard limit (soft + 2 s) ends a process that ignores SIGXCPU with SIGKILL */
-        r->cpu_exceeded = r->sig == SIGXCPU || (r->sig == SIGKILL && !r->timed_out && !r->disk_exceeded &&
-                                                f->cpu_s > 0 && r->wall_s >= f->cpu_s * 0.9);
-        r->fsize_exceeded = r->sig == SIGXFSZ;
-    }
+    int real = WIFSIGNALED(f->status);
+    if (WIFEXITED(f->status)) r->code = WEXITSTATUS(f->status);
     /* bubblewrap reports its child's death by signal as exit 128+sig */
-    if (f->bwrap && r->exited && r->code > 128 && r->code < 128 + 65) {
-        r->exited = 0;
-        r->signaled = 1;
-        r->sig = r->code - 128;
-        r->cpu_exceeded = r->sig == SIGXCPU;
-        r->fsize_exceeded = r->sig == SIGXFSZ;
-    }
-    if (f->bwrap && r->exited && r->code == 1 && f->err && !strncmp(f->err, "bwrap:", 6)) r->start_failed = 1;
+    int bwrap_sig = f->bwrap && WIFEXITED(f->status) && r->code > 128 && r->code < 128 + 65;
+    r->exited = WIFEXITED(f->status) && !bwrap_sig;
+    r->signaled = real || bwrap_sig;
+    r->sig = real ? WTERMSIG(f->status) : bwrap_sig ? r->code - 128 : 0;
+    /* the hard limit (soft + 2 s) ends a process that ignores SIGXCPU with SIGKILL */
+    r->cpu_exceeded = r->sig == SIGXCPU || (real && r->sig == SIGKILL && !r->timed_out && !r->disk_exceeded &&
+                                            f->cpu_s > 0 && r->wall_s >= f->cpu_s * 0.9);
+    r->fsize_exceeded = r->sig == SIGXFSZ;
+    r->start_failed = f->bwrap && r->exited && r->code == 1 && f->err && !strncmp(f->err, "bwrap:", 6);
 }
 
 gr_box gr_run_box(const gr_run_opts *o, int switched_off)
@@ -268,18 +241,22 @@ void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, si
 }
 
 /* ---------------------------------------------------------------- the child: from fork to exec */
-/* What the parent decided before the fork. */
+/* One run: what the parent decided before the fork (the child's part), then what it sees while it pumps. */
 typedef struct {
     const gr_run_opts *o;
     const char *prog;
     const char *bwrap;            /* NULL: no bubblewrap */
     int drop;                     /* as root: become the run's own uid */
-    int po[2], pe[2];
+    int pipes[2][2];              /* stdout's, stderr's: the child writes [i][1], the parent reads [i][0] */
+    pid_t pid;
+    gr_capture cs[2];
+    double t0, deadline, kill_at, last_du, drain_until;
+    int status, done, timed_out, disk_exceeded; /* timed_out: SIGTERM sent */
+    double wall_s;
 } gr_launch;
 
-/* The paths bubblewrap gets, as they are now: the GPU's device nodes, the homes and the hidden folders.
- * Bubblewrap without privileges cannot mount a tmpfs over a path it cannot reach, and needs not: a folder
- * the run cannot reach is hidden already (a submission inside the closed course, say). */
+/* The paths bubblewrap gets, as they are now: the GPU's device nodes, the homes and the hidden folders. A folder
+ * the run cannot reach is hidden already, and unprivileged bubblewrap cannot mount a tmpfs over it. */
 static const char **gr_launch_argv(const gr_launch *l, uid_t uid, gid_t gid, glob_t *nv)
 {
     const gr_run_opts *o = l->o;
@@ -299,39 +276,18 @@ static const char **gr_launch_argv(const gr_launch *l, uid_t uid, gid_t gid, glo
     return gr_run_argv(&s);
 }
 
-/* Rlimits: CPU time, file size, no core dumps, and processes: what the run may add to what its uid runs
- * now (RLIMIT_NPROC counts them all). */
-static void gr_child_limits(const gr_run_opts *o, uid_t uid)
-{
-    struct rlimit rl;
-    if (o->cpu_s > 0) {
-        rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);
-        rl.rlim_max = rl.rlim_cur + 2;
-        setrlimit(RLIMIT_CPU, &rl);
-    }
-    if (o->fsize > 0) {
-        rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize;
-        setrlimit(RLIMIT_FSIZE, &rl);
-    }
-    rl.rlim_cur = rl.rlim_max = 0;
-    setrlimit(RLIMIT_CORE, &rl);
-    rl.rlim_cur = rl.rlim_max = (rlim_t)((o->nproc > 0 ? o->nproc : 64) + gr_tasks_of_uid(uid));
-    setrlimit(RLIMIT_NPROC, &rl);
-}
-
 /* In the forked child: never returns. */
 static void gr_child(const gr_launch *l)
 {
     const gr_run_opts *o = l->o;
-    int root = geteuid() == 0;
     uid_t uid = l->drop ? gr_run_uid(getpid()) : getuid();
     gid_t gid = o->gid ? o->gid : (gid_t)uid;
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     int null = open("/dev/null", O_RDONLY);
     dup2(null, 0);
-    dup2(l->po[1], 1);
-    dup2(l->pe[1], 2);
+    dup2(l->pipes[0][1], 1);
+    dup2(l->pipes[1][1], 2);
     if (chdir(o->workdir) != 0) {
         fprintf(stderr, "sandbox: cannot enter %s: %s\n", o->workdir, strerror(errno));
         _exit(126);
@@ -343,14 +299,22 @@ static void gr_child(const gr_launch *l)
     const char **argv = gr_launch_argv(l, uid, gid, &nv);
     gr_run_env env;
     gr_run_env_make(&env, l->prog, o->workdir, getenv("LD_LIBRARY_PATH"), o->env);
-    if (root && !l->bwrap) {
+    if (geteuid() == 0 && !l->bwrap) {
         (void)unshare(CLONE_NEWNET); /* no network where the kernel allows */
         /* A /proc of its own that shows other uids' processes to no one (hidepid=2): not the grader's
          * command line (replayed --seeds), not another run's paths. Where the kernel allows. */
         if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) == 0)
             (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2");
     }
-    gr_child_limits(o, uid);
+    rlim_t cpu = (rlim_t)(o->cpu_s + 0.999), fsize = (rlim_t)o->fsize;
+    /* RLIMIT_NPROC counts every task of the uid: the run may add nproc to what its uid runs now */
+    rlim_t nproc = (rlim_t)((o->nproc > 0 ? o->nproc : 64) + gr_tasks_of_uid(uid));
+    const struct { int res, on; struct rlimit rl; } limits[] = {{RLIMIT_CPU, o->cpu_s > 0, {cpu, cpu + 2}},
+                                                                {RLIMIT_FSIZE, o->fsize > 0, {fsize, fsize}},
+                                                                {RLIMIT_CORE, 1, {0, 0}},
+                                                                {RLIMIT_NPROC, 1, {nproc, nproc}}};
+    for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+        if (limits[i].on) setrlimit(limits[i].res, &limits[i].rl);
     signal(SIGPIPE, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
     gid_t extra = o->extra_gid;
@@ -364,28 +328,19 @@ static void gr_child(const gr_launch *l)
 }
 
 /* ---------------------------------------------------------------- the parent: pump and wait */
-typedef struct {
-    pid_t pid;
-    int fd[2];
-    gr_capture cs[2];             /* stdout, stderr */
-    double t0, deadline, kill_at, last_du, drain_until;
-    int status, done, term_sent, timed_out, disk_exceeded;
-    double wall_s;
-} gr_pump;
-
 /* Waits up to 50 ms for output and takes what there is. */
-static void gr_pump_read(gr_pump *p)
+static void gr_pump_read(gr_launch *p)
 {
     char buf[65536];
     struct pollfd pf[2];
     int np = 0;
     for (int i = 0; i < 2; i++)
-        if (!p->cs[i].eof) pf[np++] = (struct pollfd){.fd = p->fd[i], .events = POLLIN};
+        if (!p->cs[i].eof) pf[np++] = (struct pollfd){.fd = p->pipes[i][0], .events = POLLIN};
     if (np) poll(pf, (nfds_t)np, 50);
     else usleep(20000);
     for (int i = 0; i < 2; i++)
         while (!p->cs[i].eof) {
-            ssize_t n = read(p->fd[i], buf, sizeof buf);
+            ssize_t n = read(p->pipes[i][0], buf, sizeof buf);
             if (n <= 0) {
                 if (n == 0) p->cs[i].eof = 1;
                 break;
@@ -395,7 +350,7 @@ static void gr_pump_read(gr_pump *p)
 }
 
 /* Once the program is gone, whatever it left behind goes too. */
-static void gr_pump_reap(gr_pump *p, double now)
+static void gr_pump_reap(gr_launch *p, double now)
 {
     pid_t w = waitpid(p->pid, &p->status, WNOHANG);
     if (w == -1 && errno == ECHILD) { /* reaped elsewhere: cannot know its status */
@@ -405,42 +360,40 @@ static void gr_pump_reap(gr_pump *p, double now)
     if (w != p->pid) return;
     p->done = 1;
     p->wall_s = now - p->t0;
-    kill(-p->pid, SIGKILL);
-    gr_kill_children(0);
+    gr_kill_children(p->pid, 0);
     p->drain_until = now + 0.3; /* an escaped grandchild could hold the pipes open */
 }
 
 /* The disk cap and the time limit (SIGTERM to the group, SIGKILL a second later and every second after). */
-static void gr_pump_police(gr_pump *p, const gr_run_opts *o, double now)
+static void gr_pump_police(gr_launch *p, double now)
 {
+    const gr_run_opts *o = p->o;
     if (o->disk > 0 && now - p->last_du > 0.25) {
         p->last_du = now;
         if (gr_du(o->workdir) > (unsigned long long)o->disk && !p->disk_exceeded) {
             p->disk_exceeded = 1;
-            kill(-p->pid, SIGKILL);
-            gr_kill_children(p->pid);
+            gr_kill_children(p->pid, p->pid);
         }
     }
-    if (now > p->deadline && !p->term_sent) {
+    if (now > p->deadline && !p->timed_out) {
         p->timed_out = 1;
-        p->term_sent = 1;
         kill(-p->pid, SIGTERM);
         p->kill_at = now + 1.0;
     }
-    if (p->term_sent && now > p->kill_at) {
-        kill(-p->pid, SIGKILL);
-        gr_kill_children(p->pid);
+    if (p->timed_out && now > p->kill_at) {
+        gr_kill_children(p->pid, p->pid);
         p->kill_at = now + 1.0;
     }
 }
 
-static void gr_pump_run(gr_pump *p, const gr_run_opts *o)
+static void gr_pump_run(gr_launch *p)
 {
+    const gr_run_opts *o = p->o;
     size_t cap = o->out_cap ? o->out_cap : GR_OUT_CAP;
     for (int i = 0; i < 2; i++) {
         p->cs[i].cap = cap;
         p->cs[i].head = (char *)malloc(cap);
-        fcntl(p->fd[i], F_SETFL, O_NONBLOCK);
+        fcntl(p->pipes[i][0], F_SETFL, O_NONBLOCK);
     }
     p->deadline = p->t0 + (o->timeout_s > 0 ? o->timeout_s : 60);
     p->last_du = p->t0;
@@ -449,11 +402,11 @@ static void gr_pump_run(gr_pump *p, const gr_run_opts *o)
         double now = gr_now();
         if (!p->done) gr_pump_reap(p, now);
         if (p->done && ((p->cs[0].eof && p->cs[1].eof) || now > p->drain_until)) break;
-        if (!p->done) gr_pump_police(p, o, now);
+        if (!p->done) gr_pump_police(p, now);
     }
-    close(p->fd[0]);
-    close(p->fd[1]);
-    gr_kill_children(0);
+    close(p->pipes[0][0]);
+    close(p->pipes[1][0]);
+    gr_kill_children(0, 0);
 }
 
 static int gr_not_started(gr_run_result *res, char *why)
@@ -475,33 +428,26 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         gr_str_addf(&e, "cannot find the program '%s'", o->argv[0]);
         return gr_not_started(res, e.s);
     }
-    gr_box box = gr_run_box_here(o);
-    gr_launch l = {.o = o, .prog = prog, .drop = geteuid() == 0};
-    if (box == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) l.bwrap = bwrap;
-    if (pipe2(l.po, O_CLOEXEC) || pipe2(l.pe, O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
-    gr_pump p = {.t0 = gr_now()};
+    gr_launch p = {.o = o, .prog = prog, .drop = geteuid() == 0};
+    if (gr_run_box_here(o) == GR_BOX_BWRAP && gr_which("bwrap", bwrap, sizeof bwrap)) p.bwrap = bwrap;
+    if (pipe2(p.pipes[0], O_CLOEXEC) || pipe2(p.pipes[1], O_CLOEXEC)) return gr_not_started(res, strdup("pipe failed"));
+    p.t0 = gr_now();
     p.pid = fork();
-    if (p.pid == 0) gr_child(&l);
-    if (p.pid < 0) {
-        for (int i = 0; i < 2; i++) close(l.po[i]), close(l.pe[i]);
-        return gr_not_started(res, strdup("fork failed"));
+    if (p.pid == 0) gr_child(&p);
+    if (p.pid > 0) setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
+    for (int i = 0; i < 2; i++) {
+        close(p.pipes[i][1]);
+        if (p.pid < 0) close(p.pipes[i][0]);
     }
-    setpgid(p.pid, p.pid); /* also here: no window in which a kill of the group misses the child */
-    close(l.po[1]);
-    close(l.pe[1]);
-    p.fd[0] = l.po[0];
-    p.fd[1] = l.pe[0];
-    char uid_note[64] = "";
-    if (l.drop) snprintf(uid_note, sizeof uid_note, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
-    snprintf(res->how, sizeof res->how, "%s%s", l.bwrap ? "bubblewrap" : "process group + rlimits", uid_note);
-    gr_pump_run(&p, o);
+    if (p.pid < 0) return gr_not_started(res, strdup("fork failed"));
+    int hl = snprintf(res->how, sizeof res->how, "%s", p.bwrap ? "bubblewrap" : "process group + rlimits");
+    if (p.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
+    gr_pump_run(&p);
     res->out = gr_capture_text(&p.cs[0]);
     res->err = gr_capture_text(&p.cs[1]);
     res->out_total = p.cs[0].total;
-    free(p.cs[0].head);
-    free(p.cs[1].head);
     gr_run_facts f = {.status = p.status, .timed_out = p.timed_out, .disk_exceeded = p.disk_exceeded,
-                      .wall_s = p.wall_s, .cpu_s = o->cpu_s, .bwrap = l.bwrap != NULL, .err = res->err};
+                      .wall_s = p.wall_s, .cpu_s = o->cpu_s, .bwrap = p.bwrap != NULL, .err = res->err};
     gr_run_decode(&f, res);
     return 0;
 }

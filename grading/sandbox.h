@@ -1,18 +1,13 @@
 /*
  * sandbox.h — run one untrusted program and always come back.
  *
- * Each run: its own process group and working directory; a wall-clock timeout that ends the whole group
- * (SIGTERM, then SIGKILL after a grace period); capped capture of stdout and stderr (head and tail); rlimits
- * on CPU time, file size, core dumps and processes (never on address space: CUDA maps ~13 GiB of virtual
- * memory, ~170 GiB under compute-sanitizer); a polled cap on the disk used under the working directory; a
- * minimal environment. As root: a uid of its own (gr_run_uid; its groups: isolation.h), so the process limit
- * is its alone, and without bubblewrap a /proc with hidepid=2 and a new network namespace where the kernel
- * allows. Where bubblewrap works it is an extra layer: read-only root, private /tmp, the given directories
- * hidden, only the working directory writable, GPU device nodes bound in.
- *
- * The caller becomes a child subreaper: processes that escape the group (setsid, double fork) come back to
- * it and are killed when the run ends. One run at a time, from one thread. What a run is made of is decided
- * by pure functions (gr_run_argv, gr_run_env_make, gr_run_uid, gr_run_decode, gr_run_end_of).
+ * Each run: its own process group and working directory, a wall-clock timeout that ends the whole group
+ * (SIGTERM, then SIGKILL), output captured head and tail, rlimits (never on address space: CUDA maps ~13 GiB,
+ * ~170 GiB under compute-sanitizer), a polled disk cap, a minimal environment. As root: a uid of its own
+ * (groups: isolation.h) and, without bubblewrap, /proc with hidepid=2 and no network where the kernel allows.
+ * Where bubblewrap works it is an extra layer: read-only root, private /tmp, the given directories hidden,
+ * only the working directory writable, GPU nodes bound in. The caller becomes a child subreaper: processes
+ * that escape the group (setsid, double fork) come back to it and die with the run. One run at a time.
  */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
@@ -28,21 +23,17 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
-/* As root, each run gets a uid of its own (no account is needed for one). RLIMIT_NPROC counts a uid's
- * tasks machine-wide, so with one shared uid, runs going on in parallel ate each other's process
- * budget (nvcc and the shell failed to fork), and a fork bomb in one submission could starve another's.
- * The pid of the run's first process makes the uid unique among the runs alive at a time (gr_run_uid). */
+/* As root, each run gets a uid of its own (no account needed): RLIMIT_NPROC counts a uid's tasks machine-wide,
+ * so runs sharing one uid ate each other's process budget (nvcc failed to fork) and a fork bomb starved others. */
 #define GR_RUN_UID_BASE 0x40000000u
 #define GR_TAIL 4096
 #define GR_OUT_CAP (64 * 1024) /* the head kept where opts.out_cap is 0 */
 
-/* Where a tree of folders for runs goes: tmpdir, or, as root (the runs go as other uids), /tmp or /var/tmp
- * where the runs cannot pass tmpdir (a clone under /root at 0700). NULL when none will do, with the
- * folder that stopped the runs in `closed`. */
+/* Where a tree of folders for runs goes: tmpdir, or as root /tmp or /var/tmp where the run uids cannot pass
+ * tmpdir (a clone under /root at 0700). NULL when none will do, with the folder that stopped them in `closed`. */
 const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen);
 
-/* Whether a run may use bubblewrap: probed by gr_sandbox_box (a fork), so a caller that runs many
- * programs probes once and hands the answer to each run; GR_BOX_PROBE: this run probes for itself. */
+/* Whether a run may use bubblewrap, probed once (gr_sandbox_box) and handed to each run; GR_BOX_PROBE: it probes. */
 typedef enum { GR_BOX_PROBE = 0, GR_BOX_NO_BWRAP, GR_BOX_BWRAP } gr_box;
 
 typedef struct {
@@ -74,8 +65,7 @@ typedef struct {
     char how[96];                 /* the isolation used, for the report */
 } gr_run_result;
 
-/* The longest text (out or err, with its NUL) a run keeps with opts.out_cap = cap: the head, the marker of
- * what was cut (gr_capture_text: 43 bytes at most), the tail. */
+/* The longest out or err (with its NUL) a run keeps with opts.out_cap = cap: head, cut marker (≤ 43), tail. */
 #define GR_RUN_TEXT_MAX(cap) (((cap) ? (size_t)(cap) : GR_OUT_CAP) + 48 + GR_TAIL)
 
 /* Runs the program; never returns before it and everything it started are gone. Returns 0, or -1 if
@@ -84,21 +74,18 @@ int gr_run(const gr_run_opts *o, gr_run_result *res);
 
 void gr_run_result_free(gr_run_result *r);
 
-/* GR_BOX_BWRAP if gr_run can use bubblewrap here (present, not switched off by WB_GRADE_NO_BWRAP, and a
- * trivial sandbox runs the way gr_run starts it: as nobody when root), else GR_BOX_NO_BWRAP. Probes
- * each time it is called (a fork): keep the answer. */
+/* GR_BOX_BWRAP if bubblewrap is present, not switched off by WB_GRADE_NO_BWRAP, and runs a trivial sandbox the
+ * way gr_run starts it (as nobody when root). A fork each call: keep the answer. */
 gr_box gr_sandbox_box(void);
-/* Whether the run with options `o` uses bubblewrap here: gr_run_box with WB_GRADE_NO_BWRAP, and a probe
- * (gr_sandbox_box) only where the caller kept no answer in o->box. Never GR_BOX_PROBE. */
+/* gr_run_box with WB_GRADE_NO_BWRAP, probing only where o->box kept no answer. Never GR_BOX_PROBE. */
 gr_box gr_run_box_here(const gr_run_opts *o);
 
 /* ---------------------------------------------------------------- the pure parts of a run */
-/* As root: the uid of the run whose first process is `pid` (unique among the runs alive; a multiple of
- * 64 above GR_RUN_UID_BASE, never the probe uid isolation.c takes from the grader's own block). */
+/* As root: the uid of the run whose first process is `pid`, unique among the runs alive (a multiple of 64
+ * above GR_RUN_UID_BASE: never the probe uid isolation.c takes from the grader's own block). */
 uid_t gr_run_uid(pid_t pid);
 
-/* Whether this run uses bubblewrap: never with o->no_bwrap or where it is `switched_off`
- * (WB_GRADE_NO_BWRAP), else what the caller probed (o->box); GR_BOX_PROBE: a probe must say. */
+/* Never bubblewrap with o->no_bwrap or `switched_off` (WB_GRADE_NO_BWRAP), else o->box (GR_BOX_PROBE: probe). */
 gr_box gr_run_box(const gr_run_opts *o, int switched_off);
 
 /* What bubblewrap's command line is made of, every path already checked on this machine. */
@@ -112,21 +99,19 @@ typedef struct {
     const char *const *ro_paths;  /* bound read-only after the hiding, or NULL */
 } gr_argv_spec;
 
-/* The argv gr_run executes: bubblewrap's (no network, private /tmp, read-only root, the spec's paths)
- * ending in the program and its arguments, or, without bubblewrap, those alone. NULL-terminated; the
- * strings are the spec's; free() the array. */
+/* The argv gr_run executes: bubblewrap's (no network, private /tmp, read-only root, the spec's paths) ending
+ * in the program and its arguments, or those alone. NULL-terminated, the spec's strings; free() the array. */
 const char **gr_run_argv(const gr_argv_spec *s);
 
-/* The run's whole environment: PATH (the program's folder, CUDA's, the system's), HOME and TMPDIR (the
- * working directory), LANG=C, LC_ALL=C, the grader's LD_LIBRARY_PATH (`ld`: NULL if unset) and the
- * caller's extra "NAME=value" entries; nothing else of the grader's. v is NULL-terminated. */
+/* The run's whole environment: PATH (the program's folder, CUDA's, the system's), HOME and TMPDIR (the working
+ * directory), LANG=C, LC_ALL=C, the grader's LD_LIBRARY_PATH (`ld`, may be NULL) and the caller's `extra`. */
 typedef struct {
     char path[PATH_MAX + 64], home[PATH_MAX + 8], tmp[PATH_MAX + 8], ld[8192];
     const char *v[64];
 } gr_run_env;
 void gr_run_env_make(gr_run_env *e, const char *prog, const char *workdir, const char *ld, const char *const *extra);
 
-/* How a run ended, one of these, in this order of precedence (a timeout that ends in SIGKILL is a timeout). */
+/* How a run ended, in this order of precedence (a timeout that ends in SIGKILL is a timeout). */
 typedef enum {
     GR_END_NOT_STARTED,
     GR_END_TIMED_OUT,
@@ -147,8 +132,7 @@ typedef struct {
     const char *err;              /* its captured stderr ("bwrap: ..." when bubblewrap could not start it) */
 } gr_run_facts;
 
-/* Fills the result's exited/code, signaled/sig, timed_out, cpu/fsize/disk_exceeded, start_failed and
- * wall_s from the facts (the rest of *r is left as it is). */
+/* Fills how the run ended (exited/code, signaled/sig, the limits, start_failed, wall_s); the rest of *r stays. */
 void gr_run_decode(const gr_run_facts *f, gr_run_result *r);
 gr_run_end gr_run_end_of(const gr_run_result *r);
 

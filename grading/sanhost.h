@@ -1,10 +1,7 @@
 /*
- * sanhost.h — how compute-sanitizer runs on this host: decided once per grader, before any student
- * code runs under it, with the grader's own programs (the references), never by a submission.
- *
- * Whether the sanitizer works under bubblewrap is a property of the host (its kernel, its driver, the
- * tool's version). A student's program that dies, hangs or kills itself under the tool changes nothing:
- * its run is reported as unfinished, in the same sandbox as every other run (sanitize.c).
+ * sanhost.h — how compute-sanitizer runs on this host (its kernel, driver, the tool's version): decided once
+ * per grader, before any student code runs under it, on the references, never by a submission. A student's
+ * program that dies or hangs under the tool changes nothing: its run is reported as unfinished (sanitize.c).
  */
 #ifndef GR_SANHOST_H
 #define GR_SANHOST_H
@@ -27,16 +24,14 @@ typedef struct {
 
 /* What the decision depends on, so that a test can pose any case. */
 typedef struct {
-    int installed;        /* compute-sanitizer was found */
+    int installed, root;  /* compute-sanitizer was found; the grader is root (a uid of its own per run) */
     int probed;           /* the references ran under it (a GPU and the references are here) */
     int finished;         /* every tool finished on every reference in the sandbox runs get */
     int bwrap;            /* that sandbox was bubblewrap */
-    int root;             /* the grader is root: a uid of its own per run is possible */
     int fallback_skip;    /* the rubric says "skip" for sanitizer_without_bubblewrap */
     int finished_uid;     /* (probed only when bwrap && root && !fallback_skip) every tool finished there */
 } gr_san_facts;
 
-/* The pure decision. */
 gr_san_mode gr_san_decide(const gr_san_facts *f);
 
 #endif /* GR_SANHOST_H */

@@ -4,24 +4,21 @@
 #include "children.h"
 #include "gpu.h"
 #include "submission.h"
-#include "correctness.h"
-#include "jsonfield.h"
 
-/* The rubric's index of a chapter (the probe's times are kept in that order). */
-static int gr_ch_index(const gr_config *x, const gr_chapter_rubric *ch) { return (int)(ch - x->rub.ch); }
-
-/* The limit of a student's run of the chapter's tool t (budget.h), from the probe's time of the reference. */
-static double gr_san_limit(const gr_chjob *j, int t)
+/* A student's run of tool gets a limit derived from the probe's time of the chapter's reference (budget.h). */
+static double gr_san_limit(const gr_chjob *j, const char *tool)
 {
     const gr_chapter_rubric *ch = j->ch;
-    return gr_sanitizer_limit(&j->x->rub, t >= 0 && t < ch->n_tools ? j->s->san->ref_s[gr_ch_index(j->x, ch)][t] : 0);
+    int t = 0;
+    while (t < ch->n_tools && strcmp(ch->tools[t], tool)) t++;
+    return gr_sanitizer_limit(&j->x->rub, t < ch->n_tools ? j->s->san->ref_s[ch - j->x->rub.ch][t] : 0);
 }
 
-/* One tool on `prog` (its `variants`) at the chapter's sanitizer size, in the sandbox the host's decision
- * gives (sanhost.h), within `limit` seconds. 1: a finding, 0: clean, -1: time limit, -2: the tool did not
- * finish (no summary). */
-static int gr_san_run_once(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
-                           gr_run_result *r)
+/* One tool on `prog` (its `variants`) within `limit` seconds (0: the student's), in the sandbox the host's decision
+ * gives: never a weaker one for a student (whatever the program does under the tool, there is no second try
+ * elsewhere). 1: a finding, 0: clean, -1: time limit, -2: the tool did not finish (no summary). */
+static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
+                      gr_run_result *r)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
@@ -30,7 +27,7 @@ static int gr_san_run_once(const gr_chjob *j, const char *prog, const char *tool
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, j->s, dir, limit, 1);
+    gr_cmd_init(&c, x, j->s, dir, limit > 0 ? limit : gr_san_limit(j, tool), 1);
     c.o.no_bwrap |= j->s->san->mode == GR_SAN_UID;
     const char *const argv[] = {x->sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "10", prog,
                                 "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0"};
@@ -42,24 +39,14 @@ static int gr_san_run_once(const gr_chjob *j, const char *prog, const char *tool
     gr_exec(&c, r, what);
     gr_san_report rep;
     gr_san_parse(r->out, &rep);
-    int summary = rep.found_summary;
     int finding = (r->exited && r->code == 86) || gr_san_findings(&rep) > 0;
     gr_rmtree(dir);
     if (r->timed_out) return -1;
-    if (!finding && !(summary && r->exited && r->code == 0)) return -2; /* the tool itself did not finish */
+    if (!finding && !(rep.found_summary && r->exited && r->code == 0)) return -2; /* the tool itself did not finish */
     return finding;
 }
 
-/* A student's run: never in a weaker sandbox than any other run (whatever the program does under the
- * tool, there is no second try elsewhere), within a limit derived from the reference's own time. */
-static int gr_san_run(const gr_chjob *j, const char *tool, const char *variants, gr_run_result *r)
-{
-    int t = 0;
-    while (t < j->ch->n_tools && strcmp(j->ch->tools[t], tool)) t++;
-    return gr_san_run_once(j, j->stu, tool, variants, gr_san_limit(j, t), r);
-}
-
-/* One sanitizer run of a batch (gr_san_batch): a tool of j's chapter on prog; limit <= 0: the student's. */
+/* One sanitizer run of a batch (gr_san_batch): a tool of j's chapter on prog; limit 0: the student's. */
 typedef struct {
     gr_chjob j;
     const char *prog, *variants;
@@ -67,39 +54,30 @@ typedef struct {
     double limit;
 } gr_san_task;
 
-typedef struct {
-    const gr_san_task *task;
-    size_t text_max; /* room for one of out and err */
-} gr_san_batch_ctx;
-
-/* What a run of a batch hands back from its process: the verdict and the run, its text after it (out, then err). */
+/* What a run of a batch hands back from its process: the verdict, the run, then out and err, GR_RUN_TEXT_MAX each. */
 typedef struct {
     int rc;
     gr_run_result r; /* out and err NULL: their text is in text */
-    size_t out_len;
     char text[];
 } gr_san_back;
 
 static void gr_san_task_child(int i, void *ctx, void *slot)
 {
-    const gr_san_batch_ctx *c = ctx;
-    const gr_san_task *k = &c->task[i];
-    const char *tool = k->j.ch->tools[k->tool];
+    const gr_san_task *k = (const gr_san_task *)ctx + i;
+    size_t text_max = GR_RUN_TEXT_MAX(k->j.x->rub.out_cap); /* room for one of out and err */
     gr_san_back *b = slot;
-    b->rc = k->limit > 0 ? gr_san_run_once(&k->j, k->prog, tool, k->variants, k->limit, &b->r)
-                         : gr_san_run(&k->j, tool, k->variants, &b->r);
-    b->out_len = strnlen(b->r.out, c->text_max - 1);
-    memcpy(b->text, b->r.out, b->out_len);
-    snprintf(b->text + b->out_len + 1, c->text_max, "%s", b->r.err);
+    b->rc = gr_san_run(&k->j, k->prog, k->j.ch->tools[k->tool], k->variants, k->limit, &b->r);
+    snprintf(b->text, text_max, "%s", b->r.out);
+    snprintf(b->text + text_max, text_max, "%s", b->r.err);
     gr_run_result_free(&b->r);
 }
 
-/* The n runs at once, each in its own process (children.h; each its own subreaper): res[i] and f[i] as
- * gr_san_run_once gives them; a process that died is a run that did not start, saying how it ended. */
+/* The n runs at once, each in its own process (its own subreaper); a process that died is a run that did not
+ * start, saying how it ended. */
 static void gr_san_batch(const gr_config *x, const gr_san_task *task, int n, gr_run_result *res, int *f)
 {
-    gr_san_batch_ctx ctx = {.task = task, .text_max = GR_RUN_TEXT_MAX(x->rub.out_cap)};
-    gr_children c = {.n = n, .size = sizeof(gr_san_back) + 2 * ctx.text_max, .fn = gr_san_task_child, .ctx = &ctx};
+    size_t text_max = GR_RUN_TEXT_MAX(x->rub.out_cap);
+    gr_children c = {.n = n, .size = sizeof(gr_san_back) + 2 * text_max, .fn = gr_san_task_child, .ctx = (void *)task};
     char *back = calloc((size_t)n + 1, c.size);
     gr_child_outcome *how = calloc((size_t)n + 1, sizeof *how);
     gr_children_run(&c, back, how);
@@ -108,7 +86,7 @@ static void gr_san_batch(const gr_config *x, const gr_san_task *task, int n, gr_
         f[i] = b->rc;
         res[i] = b->r;
         res[i].out = strdup(b->text);
-        res[i].err = strdup(b->text + b->out_len + 1);
+        res[i].err = strdup(b->text + text_max);
         if (how[i].end != GR_CHILD_DONE) {
             char d[100];
             gr_str why = {0};
@@ -138,12 +116,17 @@ gr_san_mode gr_san_decide(const gr_san_facts *f)
 typedef struct {
     char ref[GR_MAX_CH][PATH_MAX], dir[GR_MAX_CH][PATH_MAX];
     gr_san_task task[GR_MAX_CH * GR_MAX_TOOLS];
-    int n;
+    gr_run_result r[GR_MAX_CH * GR_MAX_TOOLS];
+    int f[GR_MAX_CH * GR_MAX_TOOLS];
 } gr_probe_runs;
 
-static void gr_san_probe_runs(const gr_config *x, const gr_sub_state *s, const char *work, gr_probe_runs *p)
+/* Each tool on each graded chapter's reference; 1 if all finished. Keeps the times. All at once: one chapter
+ * after the other they outlasted the submission's builds, which the probe runs beside. */
+static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
+                             char *why, size_t wlen)
 {
-    p->n = 0;
+    gr_probe_runs *p = calloc(1, sizeof *p);
+    int n = 0, all = 1;
     for (int i = 0; i < x->rub.n_ch && i < GR_MAX_CH; i++) {
         const gr_chapter_rubric *ch = &x->rub.ch[i];
         char pristine[PATH_MAX];
@@ -153,51 +136,28 @@ static void gr_san_probe_runs(const gr_config *x, const gr_sub_state *s, const c
         snprintf(p->dir[i], PATH_MAX, "%s/ch%d", work, ch->number);
         gr_mkdirs(p->dir[i], 0755);
         for (int t = 0; t < ch->n_tools; t++)
-            p->task[p->n++] = (gr_san_task){.j = {.x = x, .s = s, .ch = ch, .ref = p->ref[i], .stu = p->ref[i],
-                                                  .work = p->dir[i]},
-                                            .prog = p->ref[i], .variants = "all", .tool = t, .limit = x->rub.t_sanitizer};
+            p->task[n++] = (gr_san_task){.j = {.x = x, .s = s, .ch = ch, .ref = p->ref[i], .stu = p->ref[i],
+                                               .work = p->dir[i]},
+                                         .prog = p->ref[i], .variants = "all", .tool = t, .limit = x->rub.t_sanitizer};
     }
-}
-
-/* Each tool on each graded chapter's reference, in the given sandbox; 1 if all finished. Keeps the times.
- * All at once: one chapter after the other they outlasted a submission's builds, which the probe runs
- * beside, and the grading waited for them. */
-static int gr_san_probe_pass(const gr_config *x, const gr_sub_state *s, const char *work, double (*ref_s)[GR_MAX_TOOLS],
-                             char *why, size_t wlen)
-{
-    gr_probe_runs *p = calloc(1, sizeof *p);
-    gr_run_result r[GR_MAX_CH * GR_MAX_TOOLS];
-    int f[GR_MAX_CH * GR_MAX_TOOLS], all = 1;
-    gr_san_probe_runs(x, s, work, p);
-    gr_san_batch(x, p->task, p->n, r, f);
-    for (int i = 0; i < p->n; i++) {
+    gr_san_batch(x, p->task, n, p->r, p->f);
+    for (int i = 0; i < n; i++) {
         const gr_chapter_rubric *ch = p->task[i].j.ch;
         int t = p->task[i].tool;
-        ref_s[gr_ch_index(x, ch)][t] = r[i].wall_s;
-        if (f[i] < 0 && all) {
+        gr_run_result *r = &p->r[i];
+        ref_s[ch - x->rub.ch][t] = r->wall_s;
+        if (p->f[i] < 0 && all) {
             char d[200], tail[300];
-            gr_run_describe(&r[i], &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
-            gr_tail_lines(r[i].err[0] ? r[i].err : r[i].out, 1, tail, sizeof tail);
+            gr_run_describe(r, &(gr_run_opts){.timeout_s = x->rub.t_sanitizer}, d, sizeof d);
+            gr_tail_lines(r->err[0] ? r->err : r->out, 1, tail, sizeof tail);
             snprintf(why, wlen, "on the reference of chapter %d, --tool %s %s%s%s", ch->number, ch->tools[t], d,
                      *tail ? ": " : "", tail);
             all = 0;
         }
-        gr_run_result_free(&r[i]);
+        gr_run_result_free(r);
     }
     free(p);
     return all;
-}
-
-/* A scratch folder for the probe's runs, one the run uids can pass (gr_runs_base, as a work tree). 0, or -1
- * with why. */
-static int gr_san_scratch(char *dir, size_t len, char *why, size_t wlen)
-{
-    char closed[PATH_MAX];
-    const char *base = gr_runs_base(gr_tmpdir(), closed, sizeof closed);
-    if (base) snprintf(dir, len, "%s/wb-san-probe.XXXXXX", base);
-    if (base && mkdtemp(dir) && chmod(dir, 0711) == 0) return 0;
-    snprintf(why, wlen, "the sanitizer probe has no folder its runs can reach (%s)", base ? strerror(errno) : closed);
-    return -1;
 }
 
 void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h)
@@ -208,13 +168,18 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     memset(h, 0, sizeof *h);
     char why[400] = "", why_uid[400] = "";
     f.probed = f.installed && x->mode != GR_MODE_CHECK && gr_gpu_count() > 0;
-    if (f.probed && gr_san_scratch(work, sizeof work, why, sizeof why))
-        f.probed = 0; /* GR_SAN_UNPROBED, saying why: the full limits, as before any probe */
-    /* The probe's runs go as the runs of the submission whose grading asked (its hidden tree, group and
-     * lock), or as a grading of their own. A reference the runs cannot reach (a clone under /root at 0700)
-     * is staged into that submission's work tree (gr_stage_reference), else into the probe's own folder. */
-    gr_sub_state probe = {0};
-    if (within) probe = *within;
+    /* a scratch folder the run uids can pass; none: GR_SAN_UNPROBED, saying why (the full limits) */
+    char closed[PATH_MAX];
+    const char *base = f.probed ? gr_runs_base(gr_tmpdir(), closed, sizeof closed) : NULL;
+    if (base) snprintf(work, sizeof work, "%s/wb-san-probe.XXXXXX", base);
+    if (f.probed && !(base && mkdtemp(work) && chmod(work, 0711) == 0)) {
+        snprintf(why, sizeof why, "the sanitizer probe has no folder its runs can reach (%s)",
+                 base ? strerror(errno) : closed);
+        f.probed = 0;
+    }
+    /* As runs of the submission whose grading asked (its hidden tree, group and lock) or of their own; a
+     * reference the runs cannot reach (under /root at 0700) is staged into that work tree, else the scratch. */
+    gr_sub_state probe = within ? *within : (gr_sub_state){0};
     probe.san = h;
     if (f.probed) {
         if (!probe.work[0]) snprintf(probe.work, sizeof probe.work, "%s", work);
@@ -222,41 +187,33 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
         f.bwrap = gr_run_box_here(&o) == GR_BOX_BWRAP;
         f.finished = gr_san_probe_pass(x, &probe, work, h->ref_s, why, sizeof why);
         if (!f.finished && f.bwrap && f.root && !f.fallback_skip) {
-            h->mode = GR_SAN_UID; /* gr_san_run_once reads it: the second pass goes without bubblewrap */
+            h->mode = GR_SAN_UID; /* gr_san_run reads it: the second pass goes without bubblewrap */
             f.finished_uid = gr_san_probe_pass(x, &probe, work, h->ref_s, why_uid, sizeof why_uid);
         }
         gr_rmtree(work);
     }
     h->mode = gr_san_decide(&f);
     const char *same = "compute-sanitizer runs in the same sandbox as every run";
-    switch (h->mode) {
-    case GR_SAN_ABSENT:
+    const char *note = !f.bwrap          ? ""
+                       : f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)"
+                       : !f.root         ? " (outside bubblewrap only root can keep the course files closed)"
+                                         : "";
+    if (h->mode == GR_SAN_ABSENT)
         snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run");
-        break;
-    case GR_SAN_UNPROBED:
+    else if (h->mode == GR_SAN_UNPROBED)
         snprintf(h->line, sizeof h->line, "%s (not probed: %s)", same,
                  *why ? why : x->mode == GR_MODE_CHECK ? "practice run" : "no GPU");
-        break;
-    case GR_SAN_SANDBOX:
+    else if (h->mode == GR_SAN_SANDBOX)
         snprintf(h->line, sizeof h->line, "%s (%s; probed on the references)", same,
                  f.bwrap ? "bubblewrap" : "no bubblewrap");
-        break;
-    case GR_SAN_UID:
+    else if (h->mode == GR_SAN_UID)
         snprintf(h->line, sizeof h->line,
                  "compute-sanitizer does not finish under bubblewrap here (%s): its runs go as a uid of their own "
                  "with the course files closed (sanitizer_without_bubblewrap: isolated)",
                  why);
-        break;
-    case GR_SAN_SKIP: {
-        const char *note = !f.bwrap             ? ""
-                           : f.fallback_skip    ? " (sanitizer_without_bubblewrap: skip)"
-                           : !f.root            ? " (outside bubblewrap only root can keep the course files closed)"
-                                                : "";
+    else
         snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
                  note);
-        break;
-    }
-    }
 }
 
 /* Why no variant of this chapter is sanitized here, or NULL when they are. */
@@ -267,8 +224,8 @@ static const char *gr_san_not_here(const gr_chjob *j)
     return NULL;
 }
 
-/* The variants a scored run takes (gr_var_sanitized), their names in list and indices in idx; the others
- * say why not, where the sanitizer does not run here or the budget is spent. Returns how many. */
+/* The variants a scored run takes (gr_var_sanitized): names in list, indices in idx, how many returned; where the
+ * sanitizer does not run here or the budget is spent, they say why not. */
 static int gr_san_select(const gr_chjob *j, char *list, size_t len, int *idx)
 {
     gr_ch_result *cr = j->cr;
@@ -306,23 +263,30 @@ static void gr_san_found(gr_var_result *vr, const char *tool, const char *out, c
     vr->san_pts = 0;
 }
 
-/* Tool t gave no verdict on the shared run r: no points, and say why (never award what was not checked).
- * The variants share the process: one that dies or hangs under the tool must not cost the others their
- * points. Each is run alone once (while the budget lasts) and judged by that. */
-static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, const gr_run_result *r)
+/* Settles the tool's shared run r of the variants idx[0..n), rc as gr_san_run gave it (never award what was not
+ * checked). A finding costs the variants whose kernels it names (or the only one) their points. A finding no
+ * kernel traces, or no verdict (one variant that dies or hangs under the tool must not cost the others their
+ * points), is settled by running each alone once while the budget lasts. */
+static void gr_san_settle(const gr_chjob *j, const char *tool, const gr_prog_variant *pv, int npv, const int *idx,
+                          int n, const gr_run_result *r, int rc)
 {
-    const char *tool = j->ch->tools[t];
-    const gr_run_opts limit = {.timeout_s = gr_san_limit(j, t)};
-    char d[200];
-    gr_run_describe(r, &limit, d, sizeof d);
-    for (int i = 0; i < n; i++) {
+    const gr_run_opts limit = {.timeout_s = gr_san_limit(j, tool)};
+    int attributed = 0;
+    for (int i = 0; i < n && rc > 0; i++) {
+        const char *kernels = gr_prog_kernels(pv, npv, j->cr->v[idx[i]].name);
+        if (n == 1 || (*kernels && gr_san_kernel_in(r->out, kernels))) {
+            attributed = 1;
+            gr_san_found(&j->cr->v[idx[i]], tool, r->out, "(see the log)");
+        }
+    }
+    for (int i = 0; i < n && !attributed; i++) {
         gr_var_result *vr = &j->cr->v[idx[i]];
         int alone = -2;
         gr_run_result one = {0};
-        if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, tool, vr->name, &one);
+        if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, j->stu, tool, vr->name, 0, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
-        if (alone != 0) vr->san_pts = 0;
-        if (alone < 0 && vr->san_state != GR_SANV_FINDING) {
+        if (alone != 0 && rc < 0) vr->san_pts = 0;
+        if (alone < 0 && rc < 0 && vr->san_state != GR_SANV_FINDING) {
             vr->san_state = GR_SANV_UNFINISHED;
             const gr_run_result *own = one.how[0] ? &one : r; /* its own run alone: its own words */
             char d1[200], t1[400];
@@ -333,30 +297,9 @@ static void gr_san_unfinished(const gr_chjob *j, int t, const int *idx, int n, c
         }
         if (one.how[0]) gr_run_result_free(&one);
     }
-    LOG(j->x, "sanitizer %s did not finish: %s", tool, d);
-}
-
-/* Tool t found something on the shared run r: the variants whose kernels it names (or the only one)
- * lose their points; a finding no kernel name traces is settled by running each alone (while time is left). */
-static void gr_san_attribute(const gr_chjob *j, int t, const gr_prog_variant *pv, int npv, const int *idx, int n,
-                             const gr_run_result *r)
-{
-    const char *tool = j->ch->tools[t];
-    int attributed = 0;
-    for (int i = 0; i < n; i++) {
-        gr_var_result *vr = &j->cr->v[idx[i]];
-        const char *kernels = gr_prog_kernels(pv, npv, vr->name);
-        if (n == 1 || (*kernels && gr_san_kernel_in(r->out, kernels))) {
-            attributed = 1;
-            gr_san_found(vr, tool, r->out, "(see the log)");
-        }
-    }
-    for (int i = 0; !attributed && i < n && !gr_budget_spent(j->s->budget, NULL, 0); i++) {
-        gr_var_result *vr = &j->cr->v[idx[i]];
-        gr_run_result one;
-        if (gr_san_run(j, tool, vr->name, &one) == 1) gr_san_found(vr, tool, one.out, NULL);
-        gr_run_result_free(&one);
-    }
+    char d[200];
+    gr_run_describe(r, &limit, d, sizeof d);
+    if (rc < 0) LOG(j->x, "sanitizer %s did not finish: %s", tool, d);
 }
 
 void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
@@ -374,8 +317,7 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
     for (int t = 0; t < j->ch->n_tools; t++) held = all[t].wall_s > held ? all[t].wall_s : held;
     gr_budget_charge(j->s->budget, held); /* the tools held the GPU together, in child processes */
     for (int t = 0; t < j->ch->n_tools; t++) {
-        if (found[t] < 0) gr_san_unfinished(j, t, idx, n, &all[t]);
-        else if (found[t] > 0) gr_san_attribute(j, t, pv, npv, idx, n, &all[t]);
+        if (found[t]) gr_san_settle(j, j->ch->tools[t], pv, npv, idx, n, &all[t], found[t]);
         gr_run_result_free(&all[t]);
     }
 }
@@ -385,7 +327,7 @@ int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, ch
     first[0] = 0;
     if (gr_san_not_here(j) || gr_budget_spent(j->s->budget, NULL, 0)) return -1;
     gr_run_result r;
-    int f = gr_san_run(j, tool, variant, &r);
+    int f = gr_san_run(j, j->stu, tool, variant, 0, &r);
     if (f == 1) gr_san_first_excerpt(r.out, first, len);
     gr_run_result_free(&r);
     return f < 0 ? -1 : f;

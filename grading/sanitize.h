@@ -10,12 +10,10 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv);
  * the lines after it) in first, 0 clean, -1 no verdict. Awards and takes away nothing. */
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len);
 
-/* Decides, once per grader and before any student code runs under it, how compute-sanitizer runs on this
- * host (sanhost.h): each tool on each graded chapter's reference at its sanitizer size, in the sandbox a
- * student's run would get; where that does not finish under bubblewrap, the rubric's rule. Fills *out
- * (the mode, the line for the reports, the reference's times from which the student's limits derive).
- * Its runs go in a scratch folder of its own that the run uids can pass, as runs of `within` (the
- * submission whose grading asked) or, NULL, of no submission (a class before its entries, make doctor). */
+/* Decides how compute-sanitizer runs on this host (sanhost.h), before any student code runs under it: each tool
+ * on each graded chapter's reference at its sanitizer size, in the sandbox a student's run gets; where that does
+ * not finish under bubblewrap, the rubric's rule. Its runs go as runs of `within` (the submission whose grading
+ * asked; NULL: none, as for a class before its entries or make doctor). */
 void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *out);
 
 #endif /* GR_SANITIZE_H */

@@ -66,16 +66,12 @@ void gr_san_parse(const char *text, gr_san_report *r)
     memset(r, 0, sizeof *r);
     int want_where = 0;
     for (const char *p = text; p && *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        size_t len = strcspn(p, "\n");
         char line[1024];
-        if (len >= sizeof line) len = sizeof line - 1;
-        memcpy(line, p, len);
-        line[len] = 0;
-        char *cr = strchr(line, '\r');
-        if (cr) *cr = 0;
+        snprintf(line, sizeof line, "%.*s", (int)len, p);
+        line[strcspn(line, "\r")] = 0;
         parse_line(line, r, &want_where);
-        p = eol ? eol + 1 : NULL;
+        p = p[len] ? p + len + 1 : NULL;
     }
 }
 
@@ -98,8 +94,7 @@ void gr_san_first_excerpt(const char *text, char *out, size_t len)
 {
     out[0] = 0;
     for (const char *p = text; p && *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        size_t n = strcspn(p, "\n");
         if (n > 10 && !strncmp(p, "=========", 9) && !strstr(p, "COMPUTE-SANITIZER") &&
             strncmp(p, "========= ERROR SUMMARY", 23)) {
             const char *end = p;
@@ -111,6 +106,6 @@ void gr_san_first_excerpt(const char *text, char *out, size_t len)
             snprintf(out, len, "%.*s", (int)m, p);
             return;
         }
-        p = nl ? nl + 1 : NULL;
+        p = p[n] ? p + n + 1 : NULL;
     }
 }
