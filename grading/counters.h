@@ -47,8 +47,6 @@ typedef struct {
     double lim_regs, lim_smem, lim_warps, lim_blocks; /* blocks per SM each resource allows */
     double regs, block, smem;                         /* registers per thread, threads per block, shared bytes per block */
     double stall_barrier;                             /* warps waiting at a barrier per issued instruction */
-    tp_stall top[3];
-    int n_top;
 } gr_ctr;
 
 /* What the limiter of the occupancy is: the resource that allows the fewest blocks per SM. */
@@ -56,12 +54,9 @@ typedef enum { GR_LIM_NONE, GR_LIM_REGISTERS, GR_LIM_SHARED, GR_LIM_BLOCK_SIZE, 
 gr_ctr_limiter gr_ctr_limiter_of(const gr_ctr *c);
 const char *gr_ctr_limiter_name(gr_ctr_limiter l);
 
-/* The metric plan: the names read from ncu's output (NULL-terminated), and the ncu sections that collect
- * them (a comma-separated --metrics list would not fit one argument of the sandbox's argv). */
-extern const char *const gr_ctr_metrics[];
-extern const char *const gr_ctr_sections[];
-/* The plan as one comma-separated list (for ncu --metrics by hand); its length, or -1 when it does not fit. */
-int gr_ctr_metric_list(char *buf, size_t len);
+/* The metric plan: the i-th name read from ncu's output, NULL past the last (ncu collects them by sections:
+ * a comma-separated --metrics list would not fit one argument of the sandbox's argv). */
+const char *gr_ctr_metric(int i);
 
 /* c as a JSON object of its numbers (grading.json keeps what the cause was drawn from, so a change to the
  * rules can be replayed on a class's measurements). */
