@@ -126,13 +126,10 @@ double tp_csv_metric(const tp_csv *c, int r, const char *const *names, const cha
 {
     for (; *names; names++) {
         int j = tp_csv_col(c, *names);
-        if (j >= 0) {
-            double v = tp_number(c->rows[r][j]);
-            if (!isnan(v)) {
-                if (unit) *unit = c->units ? c->units[j] : "";
-                return v;
-            }
-        }
+        double v = j >= 0 ? tp_number(c->rows[r][j]) : NAN;
+        if (isnan(v)) continue;
+        if (unit) *unit = c->units ? c->units[j] : "";
+        return v;
     }
     if (unit) *unit = "";
     return NAN;
