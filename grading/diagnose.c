@@ -6,61 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-    gr_bug bug;
-    const char *name;
-    const char *hint;
-} gr_bug_info;
+#define GR_BUG_NAME(id, name, hint) name,
+#define GR_BUG_HINT(id, name, hint) hint,
+static const char *const gr_bug_names[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_NAME)};
+static const char *const gr_bug_hints[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_HINT)};
+#undef GR_BUG_NAME
+#undef GR_BUG_HINT
 
-/* Hints point at where to look, not at the fix's code. */
-static const gr_bug_info gr_bugs[GR_BUG_COUNT] = {
-    {GR_BUG_NONE, "none", ""},
-    {GR_BUG_UNCLEAR, "unclear", "Run the smallest failing size by hand (--size) and compare with the reference."},
-    {GR_BUG_TAIL, "tail", "The last, partial block is lost: how many blocks does the launch make when n is not a "
-                          "multiple of the block, and does every thread check that its element exists?"},
-    {GR_BUG_SINGLE_BLOCK, "single-block", "It works while one block covers the input: what does the second block do?"},
-    {GR_BUG_TILE_EDGE, "tile-edge", "A tile that sticks out of the data: what do the threads whose element lies outside "
-                                    "load into shared memory, and who supplies the neighbour across a tile edge?"},
-    {GR_BUG_PADDING, "bank-conflicts", "Threads of one warp meet in the same shared-memory bank and wait their turn: "
-                                       "which bank does each thread's word fall in (address / 4 mod 32)?"},
-    {GR_BUG_THREAD_INDEX, "thread-index", "Every block does the same work: the index has to include which block the "
-                                          "thread is in."},
-    {GR_BUG_ROW_COL_SWAP, "row-col-swap", "Rows and columns are mixed up: which of x and y runs along a row, and which "
-                                          "extent is the row length?"},
-    {GR_BUG_OFF_BY_ONE, "off-by-one", "An index or a bound is off by one: work out the first and last element by hand."},
-    {GR_BUG_RACE, "race", "Threads read shared data before (or while) others write it: where must every thread of the "
-                          "block wait?"},
-    {GR_BUG_LOST_UPDATES, "lost-updates", "Many threads update one location at once: a read-modify-write that is not "
-                                          "atomic loses updates."},
-    {GR_BUG_IDENTITY, "identity", "An accumulator that does not start at the identity of its operation (what leaves "
-                                  "every value unchanged?)."},
-    {GR_BUG_INDEX_OVERFLOW, "index-overflow", "Only large sizes fail: does an index or product overflow 32 bits?"},
-    {GR_BUG_UNWRITTEN, "unwritten", "The output is never written: is the kernel launched, and does it store its result?"},
-    {GR_BUG_OOB, "out-of-bounds", "An access outside an allocation: check the bounds of every index against the "
-                                  "extents, at the sizes that are not multiples of the block."},
-    {GR_BUG_UNCOALESCED, "uncoalesced", "Do neighbouring threads of a warp touch neighbouring addresses? A warp's "
-                                        "access is served in 32-byte sectors."},
-    {GR_BUG_HOST_WORK, "host-work", "Correct but slow, and the time is spent on the CPU: the work belongs on the GPU."},
-    {GR_BUG_OCCUPANCY, "occupancy", "Fewer warps fit on an SM to hide latency: what does one block ask of the SM "
-                                    "(threads, registers, shared memory), and how many blocks does that leave room for?"},
-    {GR_BUG_SPILLS, "spills", "Values that do not fit in registers go to local memory (as slow as global): what "
-                              "makes a thread keep so many live values, or caps its registers?"},
-    {GR_BUG_SCALAR_LOADS, "scalar-loads", "The same bytes in more, smaller memory requests: how wide is each "
-                                          "thread's load, and can it move 16 bytes at once?"},
-    {GR_BUG_BARRIER, "barrier-stalls", "Warps wait at __syncthreads() more than they work: how often does the block "
-                                       "really need to meet?"},
-    {GR_BUG_ATOMICS, "serialized-atomics", "Atomics to one address are done one after another: how many atomics does "
-                                           "each element cost, and could a block combine its values first?"},
-    {GR_BUG_EXTRA_INSTR, "extra-instructions", "More instructions for the same work: what does the inner loop "
-                                               "recompute on every step?"},
-    {GR_BUG_EXTRA_DRAM, "extra-dram", "More bytes from DRAM than the reference moves for the same result: what is "
-                                      "read more than once?"},
-    {GR_BUG_SLOW, "slow", "Compare your kernel with the chapter's idea for this variant; `make profile` shows its "
-                          "counters."},
-};
-
-const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].name : "?"; }
-const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].hint : ""; }
+const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bug_names[b] : "?"; }
+const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bug_hints[b] : ""; }
 
 int gr_bug_is_perf(gr_bug b)
 {
@@ -70,7 +24,7 @@ int gr_bug_is_perf(gr_bug b)
 int gr_bug_parse(const char *name)
 {
     for (int b = 0; b < GR_BUG_COUNT; b++)
-        if (name && !strcmp(name, gr_bugs[b].name)) return b;
+        if (name && !strcmp(name, gr_bug_names[b])) return b;
     return -1;
 }
 
