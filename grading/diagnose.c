@@ -36,7 +36,6 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
     e->ctr = GR_CTR_NOT_TRIED;
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
-    e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
     if (!ch) return;
     e->tiles = v >= 0 && v < ch->n_var ? ch->var[v].tiles : ch->tile > 1;
     e->n_sizes = ch->n_edge;
@@ -59,7 +58,8 @@ gr_san_kind gr_san_kind_of(const char *f)
 }
 
 /* ---------------------------------------------------------------- size facts */
-static int gr_width(const gr_diag_ev *e) { return e->tile > 1 ? e->tile : e->block > 0 ? e->block : 1; }
+/* The block/tile width: the 1-D chapters' BLOCK where the rubric has no tile. */
+static int gr_width(const gr_diag_ev *e) { return e->tile > 1 ? e->tile : 256; }
 static int gr_failed(const gr_size_ev *s) { return s->out >= GR_SZ_WRONG; }
 
 /* A size against the block/tile width: small when one block/tile covers it. */
@@ -208,20 +208,16 @@ static int r_shift(const gr_facts *f, gr_diag *d)
                   f->bad_list);
 }
 
-/* An unguarded load of a tile that sticks out: reads past the end, wrong only there. */
-static int r_san_oob(const gr_facts *f, gr_diag *d)
+/* A sanitizer finding. An unguarded load of a tile that sticks out reads past the end, wrong only there. */
+static int r_sanitizer(const gr_facts *f, gr_diag *d)
 {
     const gr_diag_ev *e = f->e;
+    if (e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC)
+        return gr_say(d, GR_BUG_RACE, "compute-sanitizer: %s", e->san_first);
     if (e->san != GR_SAN_OOB) return 0;
     int tile_load = e->tiles && strstr(e->san_first, "read") && gr_only_ragged(f);
     return gr_say(d, tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB, "compute-sanitizer: %s%s%s", e->san_first,
                   f->bad ? "; wrong at sizes " : "", f->bad_list);
-}
-
-static int r_san_race(const gr_facts *f, gr_diag *d)
-{
-    if (f->e->san != GR_SAN_RACE && f->e->san != GR_SAN_SYNC) return 0;
-    return gr_say(d, GR_BUG_RACE, "compute-sanitizer: %s", f->e->san_first);
 }
 
 /* Results that differ from run to run: lost updates where one result is what many threads add to. */
@@ -234,15 +230,12 @@ static int r_repeats(const gr_facts *f, gr_diag *d)
                   scalar ? " (one result that many threads add to)" : "");
 }
 
-static int r_transposed(const gr_facts *f, gr_diag *d)
+/* The reference transposed, or right only at the square sizes. */
+static int r_row_col(const gr_facts *f, gr_diag *d)
 {
-    if (!f->transposed) return 0;
-    return gr_say(d, GR_BUG_ROW_COL_SWAP, "at a square size the result is the reference transposed; wrong at sizes %s",
-                  f->bad_list);
-}
-
-static int r_rect_only(const gr_facts *f, gr_diag *d)
-{
+    if (f->transposed)
+        return gr_say(d, GR_BUG_ROW_COL_SWAP,
+                      "at a square size the result is the reference transposed; wrong at sizes %s", f->bad_list);
     if (!f->bad || f->bad_square || !f->ok_square_big || f->bad_rect < f->rect) return 0;
     return gr_say(d, GR_BUG_ROW_COL_SWAP, "right at every square size (%s), wrong only at rectangular ones (%s)",
                   f->ok_list, f->bad_list);
@@ -369,8 +362,8 @@ static int r_edge(const gr_facts *f, gr_diag *d)
  * repeats) before a contrast of sizes, before a pattern. Each rule names its class (or, where one
  * contrast of sizes fits two, lets the data decide) and says what was seen. */
 static int (*const gr_rules[])(const gr_facts *f, gr_diag *d) = {
-    r_unwritten, r_shift,    r_san_oob,   r_san_race,   r_repeats, r_transposed, r_rect_only,   r_square_grid,
-    r_one_spot,  r_identity, r_one_sided, r_large_only, r_tail,    r_one_block,  r_fixed_cover, r_edge,
+    r_unwritten, r_shift,      r_sanitizer, r_repeats,   r_row_col,     r_square_grid, r_one_spot,
+    r_identity,  r_one_sided, r_large_only, r_tail,     r_one_block, r_fixed_cover, r_edge,
 };
 
 /* A correct, slow variant: the host's CPU time, or a cause only from counters; the time ratio alone names

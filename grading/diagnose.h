@@ -1,13 +1,9 @@
 /*
- * diagnose.h — from evidence to a named bug: which sizes fail against the chapter's block/tile width,
- * the mismatch patterns of compare.c, whether three runs of one input agree, the sanitizer's first
- * finding and the timings. A rule table (diagnose.c) maps that evidence to one bug class with a
- * one-line hint that teaches without giving the code away. Where the evidence is weak the diagnosis is
- * GR_BUG_UNCLEAR and the evidence says what was seen, never a guess.
- *
- * Pure functions (no runs, no files): the evidence is gathered by correctness.c (per-size outcomes),
- * evidence.c (repeats, the sanitizer on failures, the timings); tested on synthetic evidence in
- * tests/test_diagnose.c. tools/mutate labels its mutants with gr_bug_name().
+ * diagnose.h — from evidence to a named bug: per-size outcomes against the chapter's block/tile width,
+ * compare.c's mismatch patterns, three repeats, the sanitizer's first finding, the timings and counters. A
+ * rule table maps it to one bug class with a hint that teaches without giving the code away; where the
+ * evidence is weak, GR_BUG_UNCLEAR and what was seen, never a guess. Pure: correctness.c and evidence.c
+ * gather the evidence.
  */
 #ifndef GR_DIAGNOSE_H
 #define GR_DIAGNOSE_H
@@ -114,7 +110,6 @@ typedef struct {
     int tile;                   /* the chapter's block/tile width (rubric "tile"; 1: none) */
     int cols_dim;               /* which extent is the result's row length (rubric "cols_dim"); the result
                                  * is dims[0] x dims[cols_dim] when it is >= 1; -1: 1-D */
-    int block;                  /* threads per block where the chapter has no tile (0: unknown) */
     int tiles;                  /* the variant stages tiles of the input in shared memory (rubric "tiles") */
     int n_sizes;
     char size_name[GR_MAX_EDGE][24];
