@@ -164,12 +164,10 @@ const char *gr_ctr_limiter_name(gr_ctr_limiter l)
 
 int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len)
 {
-    if (sanitizer && *sanitizer) {
-        const char *slash = strrchr(sanitizer, '/');
-        if (slash) {
-            snprintf(out, len, "%.*sncu", (int)(slash - sanitizer + 1), sanitizer);
-            if (access(out, X_OK) == 0) return 0;
-        }
+    const char *slash = sanitizer ? strrchr(sanitizer, '/') : NULL;
+    if (slash) {
+        snprintf(out, len, "%.*sncu", (int)(slash - sanitizer + 1), sanitizer);
+        if (access(out, X_OK) == 0) return 0;
     }
     if (gr_which("ncu", out, len)) return 0;
     out[0] = 0;
