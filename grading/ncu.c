@@ -1,9 +1,6 @@
 /* ncu.c — see ncu.h. */
 #define _GNU_SOURCE 1
-#include <ctype.h>
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,18 +44,17 @@ int tp_csv_split(const char *line, char ***fields_out)
     return n;
 }
 
+static void tp_free_fields(char **f, int n)
+{
+    for (int j = 0; f && j < n; j++) free(f[j]);
+    free(f);
+}
+
 void tp_csv_free(tp_csv *c)
 {
-    for (int j = 0; j < c->n_cols; j++) {
-        free(c->header[j]);
-        if (c->units) free(c->units[j]);
-    }
-    for (int i = 0; i < c->n_rows; i++) {
-        for (int j = 0; j < c->n_cols; j++) free(c->rows[i][j]);
-        free(c->rows[i]);
-    }
-    free(c->header);
-    free(c->units);
+    tp_free_fields(c->header, c->n_cols);
+    tp_free_fields(c->units, c->n_cols);
+    for (int i = 0; i < c->n_rows; i++) tp_free_fields(c->rows[i], c->n_cols);
     free(c->rows);
     memset(c, 0, sizeof *c);
 }
@@ -90,10 +86,7 @@ int tp_parse_csv(const char *text, tp_csv *c)
                 if (c->n_rows == cap) c->rows = (char ***)realloc(c->rows, sizeof(char **) * (size_t)(cap = cap ? 2 * cap : 8));
                 c->rows[c->n_rows++] = row;
             }
-            if (f) {
-                for (int j = 0; j < n; j++) free(f[j]);
-                free(f);
-            }
+            tp_free_fields(f, n);
         }
         free(line);
         if (!eol) break;
