@@ -208,15 +208,18 @@ static int r_shift(const gr_facts *f, gr_diag *d)
                   f->bad_list);
 }
 
-/* A sanitizer finding. An unguarded load of a tile that sticks out reads past the end, wrong only there. */
+/* A sanitizer finding, with every size right or not. An unguarded load of a tile that sticks out reads past
+ * the data: wrong only there, or, in a tiled 2-D chapter, right everywhere (its values meet only the zero
+ * padding or are never used); a stray write is not. */
 static int r_sanitizer(const gr_facts *f, gr_diag *d)
 {
     const gr_diag_ev *e = f->e;
+    const char *right = f->bad ? "" : "right at every size, but ";
     if (e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC)
-        return gr_say(d, GR_BUG_RACE, "compute-sanitizer: %s", e->san_first);
+        return gr_say(d, GR_BUG_RACE, "%scompute-sanitizer: %s", right, e->san_first);
     if (e->san != GR_SAN_OOB) return 0;
-    int tile_load = e->tiles && strstr(e->san_first, "read") && gr_only_ragged(f);
-    return gr_say(d, tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB, "compute-sanitizer: %s%s%s", e->san_first,
+    int tile_load = e->tiles && strstr(e->san_first, "read") && (f->bad ? gr_only_ragged(f) : e->cols_dim >= 0);
+    return gr_say(d, tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB, "%scompute-sanitizer: %s%s%s", right, e->san_first,
                   f->bad ? "; wrong at sizes " : "", f->bad_list);
 }
 
@@ -362,8 +365,8 @@ static int r_edge(const gr_facts *f, gr_diag *d)
  * repeats) before a contrast of sizes, before a pattern. Each rule names its class (or, where one
  * contrast of sizes fits two, lets the data decide) and says what was seen. */
 static int (*const gr_rules[])(const gr_facts *f, gr_diag *d) = {
-    r_unwritten, r_shift,      r_sanitizer, r_repeats,   r_row_col,     r_square_grid, r_one_spot,
-    r_identity,  r_one_sided, r_large_only, r_tail,     r_one_block, r_fixed_cover, r_edge,
+    r_unwritten, r_shift,      r_sanitizer, r_repeats, r_row_col,   r_square_grid, r_one_spot,
+    r_identity,  r_one_sided, r_large_only, r_tail,    r_one_block, r_fixed_cover, r_edge,
 };
 
 /* A correct, slow variant: the host's CPU time, or a cause only from counters; the time ratio alone names
@@ -395,14 +398,7 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
     gr_facts f;
     gr_facts_of(e, &f);
     if (!f.bad) {
-        if (e->san == GR_SAN_OOB || e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC) {
-            /* In a tiled 2-D chapter a read past the data that changes nothing is a tile load sticking out
-             * (its values meet only the zero padding or are never used); a stray write is not. */
-            int tile_load = e->cols_dim >= 0 && e->tiles && strstr(e->san_first, "read");
-            gr_say(d, e->san != GR_SAN_OOB ? GR_BUG_RACE : tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB,
-                   "right at every size, but compute-sanitizer: %s", e->san_first);
-        } else if (e->slow && e->stu_ms > 0)
-            gr_diagnose_slow(e, d);
+        if (!r_sanitizer(&f, d) && e->slow && e->stu_ms > 0) gr_diagnose_slow(e, d);
         return;
     }
     for (size_t i = 0; i < sizeof gr_rules / sizeof gr_rules[0]; i++)
