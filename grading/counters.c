@@ -9,13 +9,13 @@
 static const char *const gr_ctr_status_names[GR_CTR_STATUS_COUNT] = {
     "not-tried", "ok", "no-ncu", "no-permission", "budget", "timeout", "failed"};
 static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
+    "hardware counters were not available",
     "",
-    "",
-    "Hardware counters were not available (no Nsight Compute on the grading host), so no cause is named.",
-    "Hardware counters were not available (the GPU driver lets only administrators read them), so no cause is named.",
-    "Hardware counters were not measured (the chapter's GPU time budget was spent), so no cause is named.",
-    "Hardware counters were not measured (the profiler ran past its time limit), so no cause is named.",
-    "Hardware counters could not be read for this variant, so no cause is named.",
+    "hardware counters were not available (no Nsight Compute on the grading host), so no cause is named",
+    "hardware counters were not available (the GPU driver lets only administrators read them), so no cause is named",
+    "hardware counters were not measured (the chapter's GPU time budget was spent), so no cause is named",
+    "hardware counters were not measured (the profiler ran past its time limit), so no cause is named",
+    "hardware counters could not be read for this variant, so no cause is named",
 };
 
 const char *gr_ctr_status_name(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_names[s] : "?"; }

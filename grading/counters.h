@@ -24,7 +24,7 @@ typedef enum {
 } gr_ctr_status;
 
 const char *gr_ctr_status_name(gr_ctr_status s);
-/* One line for the feedback ("" for OK / not tried). */
+/* Why a slow variant's diagnosis names no cause, as its evidence says it ("" for OK). */
 const char *gr_ctr_status_line(gr_ctr_status s);
 
 /* A variant's counters, each from the metrics counters.c's plan names for it: summed over its kernels,

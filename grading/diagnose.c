@@ -1,7 +1,6 @@
 /* diagnose.c — see diagnose.h. */
 #include "diagnose.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -379,15 +378,9 @@ static void gr_diagnose_slow(const gr_diag_ev *e, gr_diag *d)
         return;
     }
     gr_bug bug = GR_BUG_SLOW;
-    char why[300] = "";
+    char why[300];
     if (e->ctr == GR_CTR_OK) bug = gr_perf_cause(&e->stu_ctr, &e->ref_ctr, why, sizeof why);
-    else {
-        snprintf(why, sizeof why, "%s", e->ctr == GR_CTR_NOT_TRIED ? "hardware counters were not available"
-                                                                    : gr_ctr_status_line(e->ctr));
-        why[0] = (char)tolower((unsigned char)why[0]);
-        size_t n = strlen(why);
-        if (n && why[n - 1] == '.') why[n - 1] = 0;
-    }
+    else snprintf(why, sizeof why, "%s", gr_ctr_status_line(e->ctr));
     gr_say(d, bug, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms); %s",
            e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0, e->stu_ms, e->ref_ms, why);
 }
