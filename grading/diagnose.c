@@ -364,8 +364,8 @@ static int r_edge(const gr_facts *f, gr_diag *d)
  * repeats) before a contrast of sizes, before a pattern. Each rule names its class (or, where one
  * contrast of sizes fits two, lets the data decide) and says what was seen. */
 static int (*const gr_rules[])(const gr_facts *f, gr_diag *d) = {
-    r_unwritten, r_shift,      r_sanitizer, r_repeats, r_row_col,   r_square_grid, r_one_spot,
-    r_identity,  r_one_sided, r_large_only, r_tail,    r_one_block, r_fixed_cover, r_edge,
+    r_unwritten, r_shift, r_sanitizer, r_repeats, r_row_col, r_square_grid, r_one_spot, r_identity, r_one_sided,
+    r_large_only, r_tail, r_one_block, r_fixed_cover, r_edge,
 };
 
 /* A correct, slow variant: the host's CPU time, or a cause only from counters; the time ratio alone names
