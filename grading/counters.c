@@ -9,72 +9,73 @@
 static const char *const gr_ctr_status_names[GR_CTR_STATUS_COUNT] = {
     "not-tried", "ok", "no-ncu", "no-permission", "budget", "timeout", "failed"};
 static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
+    "hardware counters were not available",
     "",
-    "",
-    "Hardware counters were not available (no Nsight Compute on the grading host), so no cause is named.",
-    "Hardware counters were not available (the GPU driver lets only administrators read them), so no cause is named.",
-    "Hardware counters were not measured (the chapter's GPU time budget was spent), so no cause is named.",
-    "Hardware counters were not measured (the profiler ran past its time limit), so no cause is named.",
-    "Hardware counters could not be read for this variant, so no cause is named.",
+    "hardware counters were not available (no Nsight Compute on the grading host), so no cause is named",
+    "hardware counters were not available (the GPU driver lets only administrators read them), so no cause is named",
+    "hardware counters were not measured (the chapter's GPU time budget was spent), so no cause is named",
+    "hardware counters were not measured (the profiler ran past its time limit), so no cause is named",
+    "hardware counters could not be read for this variant, so no cause is named",
 };
 
 const char *gr_ctr_status_name(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_names[s] : "?"; }
 const char *gr_ctr_status_line(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_lines[s] : ""; }
 
-/* The plan: one small fixed set that answers every cause of diagnose.c's perf rules, so one ncu pass
- * group serves every chapter (the chapter's question decides which rule fires, not which metric is read). */
-const char *const gr_ctr_metrics[] = {
-    "gpu__time_duration.sum",
-    "dram__bytes_read.sum", "dram__bytes_write.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-    "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
-    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-    "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-    "smsp__inst_executed.sum",
-    "sm__warps_active.avg.pct_of_peak_sustained_active", "sm__maximum_warps_per_active_cycle_pct",
-    "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
-    "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
-    "launch__registers_per_thread", "launch__block_size",
-    "launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic",
-    "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_membar_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio",
-    "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio",
-    NULL,
+/* The metric plan: a gr_ctr field is the sum of one or two metrics, summed over the variant's kernels, or
+ * (longest) the longest launch's, which sets the pace; key: its name in grading.json (NULL: not kept). One
+ * small fixed set answers every cause of diagnose_perf.c's rules, so one ncu pass group serves every
+ * chapter (the chapter's question decides which rule fires, not which metric is read). */
+typedef struct {
+    const char *key;
+    size_t at;
+    int longest;
+    const char *metric[2];
+} gr_ctr_field;
+
+#define AT(field) offsetof(gr_ctr, field)
+static const gr_ctr_field gr_ctr_fields[] = {
+    {"time_ns", AT(time_ns), 0, {"gpu__time_duration.sum"}},
+    {"dram_bytes", AT(dram_bytes), 0, {"dram__bytes_read.sum", "dram__bytes_write.sum"}},
+    {"ld_sectors", AT(ld_sectors), 0, {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}},
+    {"ld_requests", AT(ld_requests), 0, {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"}},
+    {"st_sectors", AT(st_sectors), 0, {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}},
+    {"st_requests", AT(st_requests), 0, {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"}},
+    {"shared_requests", AT(shared_requests), 0,
+     {"smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum"}},
+    {"bank_conflicts", AT(bank_conflicts), 0,
+     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}},
+    {"local_sectors", AT(local_sectors), 0,
+     {"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"}},
+    {"atomics", AT(atomics), 0,
+     {"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"}},
+    {"inst", AT(inst), 0, {"smsp__inst_executed.sum"}},
+    {"occupancy", AT(occupancy), 1, {"sm__warps_active.avg.pct_of_peak_sustained_active"}},
+    {"occupancy_max", AT(occupancy_max), 1, {"sm__maximum_warps_per_active_cycle_pct"}},
+    {NULL, AT(lim_regs), 1, {"launch__occupancy_limit_registers"}},
+    {NULL, AT(lim_smem), 1, {"launch__occupancy_limit_shared_mem"}},
+    {NULL, AT(lim_warps), 1, {"launch__occupancy_limit_warps"}},
+    {NULL, AT(lim_blocks), 1, {"launch__occupancy_limit_blocks"}},
+    {"registers", AT(regs), 1, {"launch__registers_per_thread"}},
+    {"block", AT(block), 1, {"launch__block_size"}},
+    {"shared_bytes", AT(smem), 1, {"launch__shared_mem_per_block_static", "launch__shared_mem_per_block_dynamic"}},
+    {"stall_barrier", AT(stall_barrier), 1, {"smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio"}},
 };
+#undef AT
+enum { GR_CTR_FIELDS = sizeof gr_ctr_fields / sizeof gr_ctr_fields[0] };
 
-int gr_ctr_metric_list(char *buf, size_t len)
+static double *gr_ctr_at(gr_ctr *c, const gr_ctr_field *f) { return (double *)((char *)c + f->at); }
+
+const char *gr_ctr_metric(int i)
 {
-    size_t k = 0;
-    for (int i = 0; gr_ctr_metrics[i]; i++) {
-        int n = snprintf(buf + k, len - k, "%s%s", i ? "," : "", gr_ctr_metrics[i]);
-        if (n < 0 || (size_t)n >= len - k) return -1;
-        k += (size_t)n;
-    }
-    return (int)k;
+    for (int f = 0; f < GR_CTR_FIELDS; f++)
+        for (int m = 0; m < 2 && gr_ctr_fields[f].metric[m]; m++)
+            if (!i--) return gr_ctr_fields[f].metric[m];
+    return NULL;
 }
-
-/* ncu's sections that hold every metric of the plan (repeatable --section options: each argument stays
- * short, as gr_cmd's arguments must). */
-const char *const gr_ctr_sections[] = {"SpeedOfLight", "LaunchStats", "Occupancy", "MemoryWorkloadAnalysis_Chart",
-                                       "MemoryWorkloadAnalysis_Tables", "WarpStateStats", "InstructionStats", NULL};
 
 int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
 {
-    /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
-     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time.
-     * The count is of launches the filter admits, all kernels together: a variant of two kernels (chapter
-     * 5's pad_transpose, then its own) launches the first in its preparation and its check before the
-     * second, so 8 reaches both in every run of one repetition (the student's and the reference's alike). */
-    const char *const head[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                                "--launch-count", "8"};
-    const char *const tail[] = {q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
     /* only the variant's own kernels (make profile's filter): a name, or a name with its template
      * arguments or parameter list */
     char filter[GR_CTR_ARG + 1];
@@ -86,13 +87,19 @@ int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
     }
     if (at <= 8 || at >= (int)sizeof filter) return -1;
     at += snprintf(filter + at, sizeof filter - (size_t)at, ")([<(].*)?$");
-    const char *a[GR_CTR_ARGS];
-    int n = 0;
-    for (size_t i = 0; i < sizeof head / sizeof head[0]; i++) a[n++] = head[i];
-    a[n++] = "--kernel-name";
-    a[n++] = filter;
-    for (int i = 0; gr_ctr_sections[i]; i++) a[n++] = "--section", a[n++] = gr_ctr_sections[i];
-    for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) a[n++] = tail[i];
+    /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
+     * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time.
+     * The count is of launches the filter admits, all kernels together: a variant of two kernels (chapter
+     * 5's pad_transpose, then its own) launches the first in its preparation and its check before the
+     * second, so 8 reaches both in every run of one repetition (the student's and the reference's alike). The
+     * sections hold every metric of the plan (a --metrics list would not fit one argument). */
+    const char *const a[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
+                             "--launch-count", "8", "--kernel-name", filter,
+                             "--section", "SpeedOfLight", "--section", "LaunchStats", "--section", "Occupancy",
+                             "--section", "MemoryWorkloadAnalysis_Chart", "--section", "MemoryWorkloadAnalysis_Tables",
+                             "--section", "WarpStateStats", "--section", "InstructionStats",
+                             q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
+    int n = sizeof a / sizeof a[0];
     if (n > max) return -1;
     for (int i = 0; i < n; i++) {
         if (!a[i] || strlen(a[i]) >= GR_CTR_ARG) return -1;
@@ -101,46 +108,17 @@ int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
     return n;
 }
 
-/* A metric of row r, 0 when ncu did not report it (a kernel without shared memory has no conflicts). */
-static double gr_ctr_get(const tp_csv *t, int r, const char *name)
+/* Field f of row r: its metrics' sum, a metric ncu did not report as 0 (a kernel without shared memory
+ * has no conflicts). */
+static double gr_ctr_get(const tp_csv *t, int r, const gr_ctr_field *f)
 {
-    const char *const names[] = {name, NULL};
-    double v = tp_csv_metric(t, r, names, NULL);
-    return isnan(v) ? 0 : v;
-}
-
-static void gr_ctr_add_row(const tp_csv *t, int r, gr_ctr *c, double *longest)
-{
-    double ns = gr_ctr_get(t, r, "gpu__time_duration.sum");
-    c->time_ns += ns;
-    c->dram_bytes += gr_ctr_get(t, r, "dram__bytes_read.sum") + gr_ctr_get(t, r, "dram__bytes_write.sum");
-    c->ld_sectors += gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
-    c->ld_requests += gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-    c->st_sectors += gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum");
-    c->st_requests += gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum");
-    c->shared_requests += gr_ctr_get(t, r, "smsp__sass_inst_executed_op_shared_ld.sum") +
-                          gr_ctr_get(t, r, "smsp__sass_inst_executed_op_shared_st.sum");
-    c->bank_conflicts += gr_ctr_get(t, r, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") +
-                         gr_ctr_get(t, r, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
-    c->local_sectors += gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum") +
-                        gr_ctr_get(t, r, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum");
-    c->atomics += gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum") +
-                  gr_ctr_get(t, r, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
-    c->inst += gr_ctr_get(t, r, "smsp__inst_executed.sum");
-    if (ns < *longest) return;
-    *longest = ns; /* the longest kernel's launch: what sets the pace */
-    c->occupancy = gr_ctr_get(t, r, "sm__warps_active.avg.pct_of_peak_sustained_active");
-    c->occupancy_max = gr_ctr_get(t, r, "sm__maximum_warps_per_active_cycle_pct");
-    c->lim_regs = gr_ctr_get(t, r, "launch__occupancy_limit_registers");
-    c->lim_smem = gr_ctr_get(t, r, "launch__occupancy_limit_shared_mem");
-    c->lim_warps = gr_ctr_get(t, r, "launch__occupancy_limit_warps");
-    c->lim_blocks = gr_ctr_get(t, r, "launch__occupancy_limit_blocks");
-    c->regs = gr_ctr_get(t, r, "launch__registers_per_thread");
-    c->block = gr_ctr_get(t, r, "launch__block_size");
-    c->smem = gr_ctr_get(t, r, "launch__shared_mem_per_block_static") +
-              gr_ctr_get(t, r, "launch__shared_mem_per_block_dynamic");
-    c->stall_barrier = gr_ctr_get(t, r, "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio");
-    c->n_top = tp_ncu_top_stalls(t, r, c->top);
+    double sum = 0;
+    for (int m = 0; m < 2 && f->metric[m]; m++) {
+        const char *const names[] = {f->metric[m], NULL};
+        double v = tp_csv_metric(t, r, names, NULL);
+        sum += isnan(v) ? 0 : v;
+    }
+    return sum;
 }
 
 gr_ctr_status gr_ctr_parse(const char *text, gr_ctr *c)
@@ -155,7 +133,11 @@ gr_ctr_status gr_ctr_parse(const char *text, gr_ctr *c)
         /* ncu's raw page: one row per kernel launch; a row without a kernel name is not one */
         int k = tp_csv_col(&t, "Kernel Name");
         if (k >= 0 && !t.rows[r][k][0]) continue;
-        gr_ctr_add_row(&t, r, c, &longest);
+        double ns = gr_ctr_get(&t, r, &gr_ctr_fields[0]);
+        for (int f = 0; f < GR_CTR_FIELDS; f++)
+            if (!gr_ctr_fields[f].longest) *gr_ctr_at(c, &gr_ctr_fields[f]) += gr_ctr_get(&t, r, &gr_ctr_fields[f]);
+            else if (ns >= longest) *gr_ctr_at(c, &gr_ctr_fields[f]) = gr_ctr_get(&t, r, &gr_ctr_fields[f]);
+        if (ns >= longest) longest = ns;
         c->n_kernels++;
     }
     tp_csv_free(&t);
@@ -182,12 +164,10 @@ const char *gr_ctr_limiter_name(gr_ctr_limiter l)
 
 int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len)
 {
-    if (sanitizer && *sanitizer) {
-        const char *slash = strrchr(sanitizer, '/');
-        if (slash) {
-            snprintf(out, len, "%.*sncu", (int)(slash - sanitizer + 1), sanitizer);
-            if (access(out, X_OK) == 0) return 0;
-        }
+    const char *slash = sanitizer ? strrchr(sanitizer, '/') : NULL;
+    if (slash) {
+        snprintf(out, len, "%.*sncu", (int)(slash - sanitizer + 1), sanitizer);
+        if (access(out, X_OK) == 0) return 0;
     }
     if (gr_which("ncu", out, len)) return 0;
     out[0] = 0;
@@ -196,20 +176,13 @@ int gr_ctr_find_ncu(const char *sanitizer, char *out, size_t len)
 
 json_t *gr_ctr_json(const gr_ctr *c)
 {
-    const struct {
-        const char *name;
-        double v;
-    } f[] = {{"kernels", c->n_kernels},          {"time_ns", c->time_ns},
-             {"dram_bytes", c->dram_bytes},      {"ld_sectors", c->ld_sectors},
-             {"ld_requests", c->ld_requests},    {"st_sectors", c->st_sectors},
-             {"st_requests", c->st_requests},    {"shared_requests", c->shared_requests},
-             {"bank_conflicts", c->bank_conflicts}, {"local_sectors", c->local_sectors},
-             {"atomics", c->atomics},            {"inst", c->inst},
-             {"occupancy", c->occupancy},        {"occupancy_max", c->occupancy_max},
-             {"registers", c->regs},             {"block", c->block},
-             {"shared_bytes", c->smem},          {"stall_barrier", c->stall_barrier}};
     json_t *o = json_object();
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) json_object_set_new(o, f[i].name, json_real(f[i].v));
+    json_object_set_new(o, "kernels", json_real(c->n_kernels));
+    for (int f = 0; f < GR_CTR_FIELDS; f++)
+        if (gr_ctr_fields[f].key) {
+            const double *v = (const double *)((const char *)c + gr_ctr_fields[f].at);
+            json_object_set_new(o, gr_ctr_fields[f].key, json_real(*v));
+        }
     json_object_set_new(o, "limiter", json_string(gr_ctr_limiter_name(gr_ctr_limiter_of(c))));
     return o;
 }

@@ -1,12 +1,8 @@
 /*
- * counters.h — hardware counters of one variant, for the diagnosis of a correct but slow variant: the
- * metric plan (Nsight Compute metric names, checked against a capture of `ncu --set full` on the H100,
- * tests/captured/ncu_ch1_global.csv), the ncu command line (argv built as data: the caller runs it in the
- * sandbox like every run of student code, within a time limit), and ncu's --csv output read into one
- * struct per variant (through grading/ncu.c, the one CSV reader, shared with tools/inspect).
- *
- * Pure except gr_ctr_find_ncu (looks at the file system). The cause drawn from two of these structs is
- * diagnose.h's gr_perf_cause (the rule table lives with the other diagnosis rules).
+ * counters.h — hardware counters of a correct but slow variant: the metric plan (checked against the H100's
+ * `ncu --set full` capture in tests/captured/), ncu's argv as data (slowprof.c runs it in the sandbox) and
+ * ncu's CSV (read by ncu.c) into one struct per variant. Pure but gr_ctr_find_ncu; the cause drawn from
+ * two of these is diagnose.h's gr_perf_cause.
  */
 #ifndef GR_COUNTERS_H
 #define GR_COUNTERS_H
@@ -28,27 +24,22 @@ typedef enum {
 } gr_ctr_status;
 
 const char *gr_ctr_status_name(gr_ctr_status s);
-/* One line for the feedback ("" for OK / not tried). */
+/* Why a slow variant's diagnosis names no cause, as its evidence says it ("" for OK). */
 const char *gr_ctr_status_line(gr_ctr_status s);
 
-/* A variant's counters, summed over its kernels (the occupancy, the limiter and the stalls: those of its
- * longest kernel). NAN where ncu did not report a metric. */
+/* A variant's counters, each from the metrics counters.c's plan names for it: summed over its kernels,
+ * but the occupancy, its limits, the launch and the barrier stalls are its longest kernel's. 0 where ncu
+ * did not report a metric. */
 typedef struct {
     int n_kernels;
-    double time_ns;                                   /* gpu__time_duration.sum */
-    double dram_bytes;                                /* read + write */
+    double time_ns, dram_bytes;
     double ld_sectors, ld_requests, st_sectors, st_requests; /* global loads and stores in L1TEX */
     double shared_requests, bank_conflicts;           /* shared load+store instructions; their extra wavefronts */
-    double local_sectors;                             /* local memory (spills) loads + stores */
-    double atomics;                                   /* global atomic and reduction requests */
-    double inst;                                      /* warp instructions executed */
-    double occupancy;                                 /* achieved, % of the SM's warps */
-    double occupancy_max;                             /* theoretical, % */
+    double local_sectors, atomics, inst;              /* spills; global atomic and reduction requests; warp instr. */
+    double occupancy, occupancy_max;                  /* achieved and theoretical, % of the SM's warps */
     double lim_regs, lim_smem, lim_warps, lim_blocks; /* blocks per SM each resource allows */
-    double regs, block, smem;                         /* registers per thread, threads per block, shared bytes per block */
+    double regs, block, smem;                         /* per thread; threads per block; shared bytes per block */
     double stall_barrier;                             /* warps waiting at a barrier per issued instruction */
-    tp_stall top[3];
-    int n_top;
 } gr_ctr;
 
 /* What the limiter of the occupancy is: the resource that allows the fewest blocks per SM. */
@@ -56,12 +47,9 @@ typedef enum { GR_LIM_NONE, GR_LIM_REGISTERS, GR_LIM_SHARED, GR_LIM_BLOCK_SIZE, 
 gr_ctr_limiter gr_ctr_limiter_of(const gr_ctr *c);
 const char *gr_ctr_limiter_name(gr_ctr_limiter l);
 
-/* The metric plan: the names read from ncu's output (NULL-terminated), and the ncu sections that collect
- * them (a comma-separated --metrics list would not fit one argument of the sandbox's argv). */
-extern const char *const gr_ctr_metrics[];
-extern const char *const gr_ctr_sections[];
-/* The plan as one comma-separated list (for ncu --metrics by hand); its length, or -1 when it does not fit. */
-int gr_ctr_metric_list(char *buf, size_t len);
+/* The metric plan: the i-th name read from ncu's output, NULL past the last (ncu collects them by sections:
+ * a comma-separated --metrics list would not fit one argument of the sandbox's argv). */
+const char *gr_ctr_metric(int i);
 
 /* c as a JSON object of its numbers (grading.json keeps what the cause was drawn from, so a change to the
  * rules can be replayed on a class's measurements). */

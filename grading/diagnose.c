@@ -1,65 +1,19 @@
 /* diagnose.c — see diagnose.h. */
 #include "diagnose.h"
 
-#include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-    gr_bug bug;
-    const char *name;
-    const char *hint;
-} gr_bug_info;
+#define GR_BUG_NAME(id, name, hint) name,
+#define GR_BUG_HINT(id, name, hint) hint,
+static const char *const gr_bug_names[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_NAME)};
+static const char *const gr_bug_hints[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_HINT)};
+#undef GR_BUG_NAME
+#undef GR_BUG_HINT
 
-/* Hints point at where to look, not at the fix's code. */
-static const gr_bug_info gr_bugs[GR_BUG_COUNT] = {
-    {GR_BUG_NONE, "none", ""},
-    {GR_BUG_UNCLEAR, "unclear", "Run the smallest failing size by hand (--size) and compare with the reference."},
-    {GR_BUG_TAIL, "tail", "The last, partial block is lost: how many blocks does the launch make when n is not a "
-                          "multiple of the block, and does every thread check that its element exists?"},
-    {GR_BUG_SINGLE_BLOCK, "single-block", "It works while one block covers the input: what does the second block do?"},
-    {GR_BUG_TILE_EDGE, "tile-edge", "A tile that sticks out of the data: what do the threads whose element lies outside "
-                                    "load into shared memory, and who supplies the neighbour across a tile edge?"},
-    {GR_BUG_PADDING, "bank-conflicts", "Threads of one warp meet in the same shared-memory bank and wait their turn: "
-                                       "which bank does each thread's word fall in (address / 4 mod 32)?"},
-    {GR_BUG_THREAD_INDEX, "thread-index", "Every block does the same work: the index has to include which block the "
-                                          "thread is in."},
-    {GR_BUG_ROW_COL_SWAP, "row-col-swap", "Rows and columns are mixed up: which of x and y runs along a row, and which "
-                                          "extent is the row length?"},
-    {GR_BUG_OFF_BY_ONE, "off-by-one", "An index or a bound is off by one: work out the first and last element by hand."},
-    {GR_BUG_RACE, "race", "Threads read shared data before (or while) others write it: where must every thread of the "
-                          "block wait?"},
-    {GR_BUG_LOST_UPDATES, "lost-updates", "Many threads update one location at once: a read-modify-write that is not "
-                                          "atomic loses updates."},
-    {GR_BUG_IDENTITY, "identity", "An accumulator that does not start at the identity of its operation (what leaves "
-                                  "every value unchanged?)."},
-    {GR_BUG_INDEX_OVERFLOW, "index-overflow", "Only large sizes fail: does an index or product overflow 32 bits?"},
-    {GR_BUG_UNWRITTEN, "unwritten", "The output is never written: is the kernel launched, and does it store its result?"},
-    {GR_BUG_OOB, "out-of-bounds", "An access outside an allocation: check the bounds of every index against the "
-                                  "extents, at the sizes that are not multiples of the block."},
-    {GR_BUG_UNCOALESCED, "uncoalesced", "Do neighbouring threads of a warp touch neighbouring addresses? A warp's "
-                                        "access is served in 32-byte sectors."},
-    {GR_BUG_HOST_WORK, "host-work", "Correct but slow, and the time is spent on the CPU: the work belongs on the GPU."},
-    {GR_BUG_OCCUPANCY, "occupancy", "Fewer warps fit on an SM to hide latency: what does one block ask of the SM "
-                                    "(threads, registers, shared memory), and how many blocks does that leave room for?"},
-    {GR_BUG_SPILLS, "spills", "Values that do not fit in registers go to local memory (as slow as global): what "
-                              "makes a thread keep so many live values, or caps its registers?"},
-    {GR_BUG_SCALAR_LOADS, "scalar-loads", "The same bytes in more, smaller memory requests: how wide is each "
-                                          "thread's load, and can it move 16 bytes at once?"},
-    {GR_BUG_BARRIER, "barrier-stalls", "Warps wait at __syncthreads() more than they work: how often does the block "
-                                       "really need to meet?"},
-    {GR_BUG_ATOMICS, "serialized-atomics", "Atomics to one address are done one after another: how many atomics does "
-                                           "each element cost, and could a block combine its values first?"},
-    {GR_BUG_EXTRA_INSTR, "extra-instructions", "More instructions for the same work: what does the inner loop "
-                                               "recompute on every step?"},
-    {GR_BUG_EXTRA_DRAM, "extra-dram", "More bytes from DRAM than the reference moves for the same result: what is "
-                                      "read more than once?"},
-    {GR_BUG_SLOW, "slow", "Compare your kernel with the chapter's idea for this variant; `make profile` shows its "
-                          "counters."},
-};
-
-const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].name : "?"; }
-const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].hint : ""; }
+const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bug_names[b] : "?"; }
+const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bug_hints[b] : ""; }
 
 int gr_bug_is_perf(gr_bug b)
 {
@@ -69,7 +23,7 @@ int gr_bug_is_perf(gr_bug b)
 int gr_bug_parse(const char *name)
 {
     for (int b = 0; b < GR_BUG_COUNT; b++)
-        if (name && !strcmp(name, gr_bugs[b].name)) return b;
+        if (name && !strcmp(name, gr_bug_names[b])) return b;
     return -1;
 }
 
@@ -81,7 +35,6 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
     e->ctr = GR_CTR_NOT_TRIED;
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
-    e->block = 256; /* the 1-D chapters' BLOCK; matters only where the rubric has no tile */
     if (!ch) return;
     e->tiles = v >= 0 && v < ch->n_var ? ch->var[v].tiles : ch->tile > 1;
     e->n_sizes = ch->n_edge;
@@ -104,43 +57,35 @@ gr_san_kind gr_san_kind_of(const char *f)
 }
 
 /* ---------------------------------------------------------------- size facts */
-static int gr_width(const gr_diag_ev *e) { return e->tile > 1 ? e->tile : e->block > 0 ? e->block : 1; }
+/* The block/tile width: the 1-D chapters' BLOCK where the rubric has no tile. */
+static int gr_width(const gr_diag_ev *e) { return e->tile > 1 ? e->tile : 256; }
 static int gr_failed(const gr_size_ev *s) { return s->out >= GR_SZ_WRONG; }
 
-static int gr_is_multiple(const gr_size_ev *s, int w)
-{
-    for (int d = 0; d < s->nd; d++)
-        if (s->dims[d] % w) return 0;
-    return 1;
-}
+/* A size against the block/tile width: small when one block/tile covers it. */
+typedef struct {
+    int multiple, small, square;
+    long long volume;
+} gr_shape;
 
-static int gr_fits(const gr_size_ev *s, int w)
+static gr_shape gr_shape_of(const gr_size_ev *s, int w)
 {
-    for (int d = 0; d < s->nd; d++)
-        if (s->dims[d] > w) return 0;
-    return 1;
-}
-
-static int gr_square(const gr_size_ev *s)
-{
-    for (int d = 1; d < s->nd; d++)
-        if (s->dims[d] != s->dims[0]) return 0;
-    return 1;
-}
-
-static long long gr_volume(const gr_size_ev *s)
-{
-    long long v = 1;
-    for (int d = 0; d < s->nd; d++) v *= s->dims[d];
-    return v;
+    gr_shape h = {1, 1, 1, 1};
+    for (int d = 0; d < s->nd; d++) {
+        h.multiple &= s->dims[d] % w == 0;
+        h.small &= s->dims[d] <= w;
+        h.square &= s->dims[d] == s->dims[0];
+        h.volume *= s->dims[d];
+    }
+    return h;
 }
 
 typedef struct {
+    const gr_diag_ev *e;
     int run, bad, wrong, ended;                   /* sizes run, failed, wrong (not ended early), ended early */
     int pats[GR_PAT_SCATTERED + 1];               /* failing sizes per pattern */
     int transposed, uniform, repeated, offset;
     int bad_multiple, bad_nonmultiple, ok_nonmultiple_big;
-    int ok_small, bad_small, ok_big;              /* small: fits one block/tile */
+    int ok_small, bad_small, ok_big;
     int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
     int ok_many;                                  /* right at a size of more than one element */
     int above, below;                             /* wrong sizes with every wrong element above / below */
@@ -160,17 +105,16 @@ static void gr_add(char *list, size_t len, const char *name)
 static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
 {
     memset(f, 0, sizeof *f);
-    int w = gr_width(e);
+    f->e = e;
     f->min_bad = -1;
     f->spot = -2; /* none seen yet */
     for (int i = 0; i < e->n_sizes; i++) {
         const gr_size_ev *s = &e->size[i];
         if (s->out == GR_SZ_NOT_RUN) continue;
         f->run++;
-        int bad = gr_failed(s), mult = gr_is_multiple(s, w), small = gr_fits(s, w), sq = gr_square(s);
-        long long vol = gr_volume(s);
-        f->rect += !sq;
-        if (bad) {
+        gr_shape h = gr_shape_of(s, gr_width(e));
+        f->rect += !h.square;
+        if (gr_failed(s)) {
             f->bad++;
             f->wrong += s->out == GR_SZ_WRONG;
             f->ended += s->out != GR_SZ_WRONG;
@@ -185,21 +129,21 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
                 f->one_spot++;
                 f->spot = f->spot == -2 || f->spot == s->first_wrong ? s->first_wrong : -1;
             }
-            f->bad_multiple += mult;
-            f->bad_nonmultiple += !mult;
-            f->bad_small += small;
-            f->bad_square += sq;
-            f->bad_rect += !sq;
-            if (f->min_bad < 0 || vol < f->min_bad) f->min_bad = vol;
+            f->bad_multiple += h.multiple;
+            f->bad_nonmultiple += !h.multiple;
+            f->bad_small += h.small;
+            f->bad_square += h.square;
+            f->bad_rect += !h.square;
+            if (f->min_bad < 0 || h.volume < f->min_bad) f->min_bad = h.volume;
             gr_add(f->bad_list, sizeof f->bad_list, e->size_name[i]);
         } else {
-            f->ok_multiple += mult;
-            f->ok_nonmultiple_big += !mult && !small;
-            f->ok_small += small;
-            f->ok_big += !small;
-            f->ok_square_big += sq && !small;
-            f->ok_many += vol > 1;
-            if (vol > f->max_ok) f->max_ok = vol;
+            f->ok_multiple += h.multiple;
+            f->ok_nonmultiple_big += !h.multiple && !h.small;
+            f->ok_small += h.small;
+            f->ok_big += !h.small;
+            f->ok_square_big += h.square && !h.small;
+            f->ok_many += h.volume > 1;
+            if (h.volume > f->max_ok) f->max_ok = h.volume;
             gr_add(f->ok_list, sizeof f->ok_list, e->size_name[i]);
         }
     }
@@ -238,252 +182,207 @@ static int gr_scalar_blocks(const gr_diag_ev *e)
 }
 
 /* ---------------------------------------------------------------- the rules */
-typedef int (*gr_rule_fn)(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len);
-
-static int r_unwritten(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+/* Names the class with its evidence; 1: the rule that calls it fired. */
+__attribute__((format(printf, 3, 4))) static int gr_say(gr_diag *d, gr_bug bug, const char *fmt, ...)
 {
-    (void)e;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->evidence, sizeof d->evidence, fmt, ap);
+    va_end(ap);
+    d->bug = bug;
+    return 1;
+}
+
+static int r_unwritten(const gr_facts *f, gr_diag *d)
+{
     if (!f->run || f->pats[GR_PAT_UNWRITTEN] != f->run) return 0;
-    snprintf(ev, len, "every element is still the poison 0xA5A5A5A5 at every size");
-    return 1;
+    return gr_say(d, GR_BUG_UNWRITTEN, "every element is still the poison 0xA5A5A5A5 at every size");
 }
 
-static int r_san_oob(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+/* A shift names the index; its stray store is a symptom. */
+static int r_shift(const gr_facts *f, gr_diag *d)
 {
+    if (!f->pats[GR_PAT_SHIFT]) return 0;
+    return gr_say(d, GR_BUG_OFF_BY_ONE, "the result is shifted by a constant number of places (wrong at sizes %s)",
+                  f->bad_list);
+}
+
+/* A sanitizer finding, with every size right or not. An unguarded load of a tile that sticks out reads past
+ * the data: wrong only there, or, in a tiled 2-D chapter, right everywhere (its values meet only the zero
+ * padding or are never used); a stray write is not. */
+static int r_sanitizer(const gr_facts *f, gr_diag *d)
+{
+    const gr_diag_ev *e = f->e;
+    const char *right = f->bad ? "" : "right at every size, but ";
+    if (e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC)
+        return gr_say(d, GR_BUG_RACE, "%scompute-sanitizer: %s", right, e->san_first);
     if (e->san != GR_SAN_OOB) return 0;
-    snprintf(ev, len, "compute-sanitizer: %s%s%s", e->san_first, f->bad ? "; wrong at sizes " : "", f->bad_list);
-    return 1;
+    int tile_load = e->tiles && strstr(e->san_first, "read") && (f->bad ? gr_only_ragged(f) : e->cols_dim >= 0);
+    return gr_say(d, tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB, "%scompute-sanitizer: %s%s%s", right, e->san_first,
+                  f->bad ? "; wrong at sizes " : "", f->bad_list);
 }
 
-static int r_san_race(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+/* Results that differ from run to run: lost updates where one result is what many threads add to. */
+static int r_repeats(const gr_facts *f, gr_diag *d)
 {
-    (void)f;
-    if (e->san != GR_SAN_RACE && e->san != GR_SAN_SYNC) return 0;
-    snprintf(ev, len, "compute-sanitizer: %s", e->san_first);
-    return 1;
+    int scalar = f->e->scalar;
+    if (f->e->repeats != 1) return 0;
+    return gr_say(d, scalar ? GR_BUG_LOST_UPDATES : GR_BUG_RACE,
+                  "three runs of the same input gave different results%s",
+                  scalar ? " (one result that many threads add to)" : "");
 }
 
-static int r_repeats(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+/* The reference transposed, or right only at the square sizes. */
+static int r_row_col(const gr_facts *f, gr_diag *d)
 {
-    (void)f;
-    if (e->repeats != 1) return 0;
-    snprintf(ev, len, "three runs of the same input gave different results%s",
-             e->scalar ? " (one result that many threads add to)" : "");
-    return 1;
-}
-
-static int r_transposed(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
-{
-    (void)e;
-    if (!f->transposed) return 0;
-    snprintf(ev, len, "at a square size the result is the reference transposed; wrong at sizes %s", f->bad_list);
-    return 1;
-}
-
-static int r_rect_only(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
-{
-    (void)e;
+    if (f->transposed)
+        return gr_say(d, GR_BUG_ROW_COL_SWAP,
+                      "at a square size the result is the reference transposed; wrong at sizes %s", f->bad_list);
     if (!f->bad || f->bad_square || !f->ok_square_big || f->bad_rect < f->rect) return 0;
-    snprintf(ev, len, "right at every square size (%s), wrong only at rectangular ones (%s)", f->ok_list, f->bad_list);
-    return 1;
-}
-
-/* Whether size s's result (dims[0] rows, dims[cols_dim] columns) makes a square grid of w×w tiles. */
-static int gr_grid_square(const gr_diag_ev *e, const gr_size_ev *s, long long w)
-{
-    return (s->dims[0] + w - 1) / w == (s->dims[e->cols_dim] + w - 1) / w;
+    return gr_say(d, GR_BUG_ROW_COL_SWAP, "right at every square size (%s), wrong only at rectangular ones (%s)",
+                  f->ok_list, f->bad_list);
 }
 
 /* Blocks with x and y swapped compute every tile only while the grid of tiles is square: right exactly at
  * those sizes, for the chapter's tile or a multiple of it (a kernel's block tile may be larger), with a
  * right size of more than one tile to show it. */
-static int r_square_grid(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_square_grid(const gr_facts *f, gr_diag *d)
 {
+    const gr_diag_ev *e = f->e;
     if (!f->bad || e->cols_dim < 1 || e->tile < 2) return 0;
     for (long long w = e->tile; w <= 16LL * e->tile; w *= 2) {
         int fits = 1, shown = 0;
         for (int i = 0; i < e->n_sizes && fits; i++) {
             const gr_size_ev *s = &e->size[i];
             if (s->out == GR_SZ_NOT_RUN || s->nd <= e->cols_dim) continue;
-            int sq = gr_grid_square(e, s, w);
+            /* dims[0] rows and dims[cols_dim] columns make a square grid of w x w tiles */
+            int sq = (s->dims[0] + w - 1) / w == (s->dims[e->cols_dim] + w - 1) / w;
             fits = sq != gr_failed(s);
             shown |= sq && s->dims[0] > w;
         }
-        if (!fits || !shown) continue;
-        snprintf(ev, len, "right exactly at the sizes whose grid of %lldx%lld tiles is square (%s), wrong at the others (%s)",
-                 w, w, f->ok_list, f->bad_list);
-        return 1;
+        if (fits && shown)
+            return gr_say(d, GR_BUG_ROW_COL_SWAP,
+                          "right exactly at the sizes whose grid of %lldx%lld tiles is square (%s), wrong at the "
+                          "others (%s)",
+                          w, w, f->ok_list, f->bad_list);
     }
     return 0;
 }
 
-static int r_identity(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_identity(const gr_facts *f, gr_diag *d)
 {
-    (void)e;
     /* A wrong start shows at every size of more than one element. A one-element result can come out right
      * anyway (min-plus: the diagonal's 0 is below any start the bug puts there). */
     if (!f->wrong || f->ok_many) return 0;
     int constant = f->pats[GR_PAT_CONSTANT] + f->offset == f->wrong, uniform = f->uniform == f->wrong;
     if (!constant && !uniform) return 0;
-    snprintf(ev, len, "wrong at every size, %s", constant ? "every wrong value off by about the same constant"
-                                                          : "every wrong element holds one and the same value");
-    return 1;
+    return gr_say(d, GR_BUG_IDENTITY, "wrong at every size, %s",
+                  constant ? "every wrong value off by about the same constant"
+                           : "every wrong element holds one and the same value");
 }
 
 /* At every wrong size the one and the same element is wrong, and nothing else: the first or last index
  * of a range included or left out by a test or bound off by one. */
-static int r_one_spot(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_one_spot(const gr_facts *f, gr_diag *d)
 {
-    if (e->scalar || f->wrong < 2 || f->wrong != f->bad || f->one_spot != f->wrong || f->spot < 0) return 0;
-    if (f->spot > 0 && f->spot % gr_width(e) == 0) return 0; /* the first element of a block: a tile edge */
-    snprintf(ev, len, "at every wrong size (%s) one element is wrong, always element %lld", f->bad_list, f->spot);
-    return 1;
+    if (f->e->scalar || f->wrong < 2 || f->wrong != f->bad || f->one_spot != f->wrong || f->spot < 0) return 0;
+    if (f->spot > 0 && f->spot % gr_width(f->e) == 0) return 0; /* the first element of a block: a tile edge */
+    return gr_say(d, GR_BUG_OFF_BY_ONE, "at every wrong size (%s) one element is wrong, always element %lld",
+                  f->bad_list, f->spot);
 }
 
 /* Wrong at every size, every wrong element on the same side of the reference's, and not one value
  * (the identity's signature): each result misses a term, or has one too many — a loop bound off by one.
  * A min over too few terms comes out above, a sum of positive terms below. */
-static int r_one_sided(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_one_sided(const gr_facts *f, gr_diag *d)
 {
     /* One wrong value per size everywhere is the identity's; a single wrong element (size 2) is one value too. */
-    if (e->scalar || f->run < 3 || f->bad != f->run || f->wrong != f->bad || f->uniform == f->wrong) return 0;
+    if (f->e->scalar || f->run < 3 || f->bad != f->run || f->wrong != f->bad || f->uniform == f->wrong) return 0;
     if (f->above != f->wrong && f->below != f->wrong) return 0;
-    snprintf(ev, len, "wrong at every size (%s), every wrong element %s the reference's: each result misses a term "
-                      "or takes one too many", f->bad_list, f->above ? "above" : "below");
-    return 1;
+    return gr_say(d, GR_BUG_OFF_BY_ONE,
+                  "wrong at every size (%s), every wrong element %s the reference's: each result misses a term "
+                  "or takes one too many",
+                  f->bad_list, f->above ? "above" : "below");
 }
 
-static int r_shift(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+/* Poison or a wrong last tile: the grid; garbage elsewhere: an unguarded tile load. */
+static int r_tail(const gr_facts *f, gr_diag *d)
 {
-    (void)e;
-    if (!f->pats[GR_PAT_SHIFT]) return 0;
-    snprintf(ev, len, "the result is shifted by a constant number of places (wrong at sizes %s)", f->bad_list);
-    return 1;
-}
-
-static int r_tail(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
-{
-    if (!f->bad || f->bad_multiple || !f->bad_nonmultiple || !f->ok_multiple) return 0;
-    int w = gr_width(e);
+    if (!gr_only_ragged(f)) return 0;
     int lost = gr_lost(f);
-    snprintf(ev, len, "wrong only at sizes that are not a multiple of %d (%s); right at %s%s", w, f->bad_list, f->ok_list,
-             lost ? "; the last partial block is missing or wrong" : "");
-    return 1;
+    return gr_say(d, lost || !f->e->tiles ? GR_BUG_TAIL : GR_BUG_TILE_EDGE,
+                  "wrong only at sizes that are not a multiple of %d (%s); right at %s%s", gr_width(f->e), f->bad_list,
+                  f->ok_list, lost ? "; the last partial block is missing or wrong" : "");
 }
 
-static int r_one_block(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+/* Blocks that all do block 0's work: the index; the rest never written: the grid. */
+static int r_one_block(const gr_facts *f, gr_diag *d)
 {
+    const gr_diag_ev *e = f->e;
     if (!f->bad || f->bad_small || !f->ok_small || f->ok_big) return 0;
     /* Wrong only next to tile boundaries: every block did its own work, only its edge is wrong. */
     if (f->wrong && f->pats[GR_PAT_BOUNDARY] == f->wrong) return 0;
-    int w = gr_width(e);
     int sum = gr_scalar_blocks(e);
-    snprintf(ev, len, "right while one block of %d covers the input (%s), wrong at every larger size (%s)%s", w,
-             f->ok_list, f->bad_list,
-             f->repeated || sum > 0 ? "; beyond the first block the result repeats the first block's"
-             : sum < 0             ? "; at every larger size the result is the first block's alone"
-                                   : "");
-    return 1;
+    int index = sum ? sum > 0 : e->scalar || f->repeated || f->pats[GR_PAT_POISON] + f->pats[GR_PAT_TAIL] < f->wrong;
+    return gr_say(d, index ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK,
+                  "right while one block of %d covers the input (%s), wrong at every larger size (%s)%s", gr_width(e),
+                  f->ok_list, f->bad_list,
+                  f->repeated || sum > 0 ? "; beyond the first block the result repeats the first block's"
+                  : sum < 0             ? "; at every larger size the result is the first block's alone"
+                                        : "");
 }
 
 /* Right at the smallest sizes; at every larger one, a multiple of the block too, what is wrong was never
  * written: the grid covers a fixed part of the output (one block), whatever the size. */
-static int r_fixed_cover(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_fixed_cover(const gr_facts *f, gr_diag *d)
 {
-    (void)e;
     if (!gr_lost(f) || f->ended || !f->ok_small || !f->bad_multiple || f->max_ok >= f->min_bad) return 0;
-    snprintf(ev, len, "right at the smallest sizes (%s); at every larger one (%s) the elements beyond a first part "
-                      "were never written", f->ok_list, f->bad_list);
-    return 1;
+    return gr_say(d, GR_BUG_SINGLE_BLOCK,
+                  "right at the smallest sizes (%s); at every larger one (%s) the elements beyond a first part "
+                  "were never written",
+                  f->ok_list, f->bad_list);
 }
 
 /* Named when a passing size as large as a failing one would have shown the index bug otherwise. */
-static int r_large_only(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_large_only(const gr_facts *f, gr_diag *d)
 {
-    (void)e;
     if (!f->bad || f->ok_nonmultiple_big < 1 || f->min_bad <= f->max_ok || f->min_bad < (1LL << 18)) return 0;
-    snprintf(ev, len, "right at every size up to %lld elements, wrong only at the largest (%s)", f->max_ok, f->bad_list);
-    return 1;
+    return gr_say(d, GR_BUG_INDEX_OVERFLOW, "right at every size up to %lld elements, wrong only at the largest (%s)",
+                  f->max_ok, f->bad_list);
 }
 
-static int r_edge(const gr_diag_ev *e, const gr_facts *f, char *ev, size_t len)
+static int r_edge(const gr_facts *f, gr_diag *d)
 {
-    (void)e;
-    int edge = f->pats[GR_PAT_BOUNDARY] + f->pats[GR_PAT_NAN];
-    if (!edge) return 0;
-    snprintf(ev, len, "%s (wrong at sizes %s)",
-             f->pats[GR_PAT_BOUNDARY] ? "wrong only next to tile boundaries" : "NaN in the result (unfilled tile?)",
-             f->bad_list);
-    return 1;
+    if (!f->pats[GR_PAT_BOUNDARY] && !f->pats[GR_PAT_NAN]) return 0;
+    return gr_say(d, GR_BUG_TILE_EDGE, "%s (wrong at sizes %s)",
+                  f->pats[GR_PAT_BOUNDARY] ? "wrong only next to tile boundaries"
+                                           : "NaN in the result (unfilled tile?)",
+                  f->bad_list);
 }
-
-typedef struct {
-    gr_bug bug;          /* the class named when ... */
-    gr_bug alt;          /* ... or this one, by the kind of evidence (see gr_pick) */
-    gr_rule_fn fn;
-} gr_rule;
 
 /* Strongest evidence first: a direct observation (poison everywhere, a sanitizer finding, differing
- * repeats) before a contrast of sizes, before a pattern. */
-static const gr_rule gr_rules[] = {
-    {GR_BUG_UNWRITTEN, GR_BUG_UNWRITTEN, r_unwritten},
-    {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_shift}, /* a shift names the index; its stray store is a symptom */
-    {GR_BUG_OOB, GR_BUG_TILE_EDGE, r_san_oob},
-    {GR_BUG_RACE, GR_BUG_RACE, r_san_race},
-    {GR_BUG_RACE, GR_BUG_LOST_UPDATES, r_repeats},
-    {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_transposed},
-    {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_rect_only},
-    {GR_BUG_ROW_COL_SWAP, GR_BUG_ROW_COL_SWAP, r_square_grid},
-    {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_one_spot},
-    {GR_BUG_IDENTITY, GR_BUG_IDENTITY, r_identity},
-    {GR_BUG_OFF_BY_ONE, GR_BUG_OFF_BY_ONE, r_one_sided},
-    {GR_BUG_INDEX_OVERFLOW, GR_BUG_INDEX_OVERFLOW, r_large_only},
-    {GR_BUG_TAIL, GR_BUG_TILE_EDGE, r_tail},
-    {GR_BUG_SINGLE_BLOCK, GR_BUG_THREAD_INDEX, r_one_block},
-    {GR_BUG_SINGLE_BLOCK, GR_BUG_SINGLE_BLOCK, r_fixed_cover},
-    {GR_BUG_TILE_EDGE, GR_BUG_TILE_EDGE, r_edge},
+ * repeats) before a contrast of sizes, before a pattern. Each rule names its class (or, where one
+ * contrast of sizes fits two, lets the data decide) and says what was seen. */
+static int (*const gr_rules[])(const gr_facts *f, gr_diag *d) = {
+    r_unwritten, r_shift, r_sanitizer, r_repeats, r_row_col, r_square_grid, r_one_spot, r_identity, r_one_sided,
+    r_large_only, r_tail, r_one_block, r_fixed_cover, r_edge,
 };
-
-/* Where one contrast of sizes fits two classes, the data decide. */
-static gr_bug gr_pick(const gr_rule *r, const gr_diag_ev *e, const gr_facts *f)
-{
-    if (r->fn == r_repeats) return e->scalar ? GR_BUG_LOST_UPDATES : GR_BUG_RACE;
-    if (r->fn == r_san_oob) /* an unguarded load of a tile that sticks out: reads past the end, wrong only there */
-        return e->tiles && strstr(e->san_first, "read") && gr_only_ragged(f) ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
-    if (r->fn == r_tail) /* poison or a wrong last tile: the grid; garbage elsewhere: an unguarded tile load */
-        return gr_lost(f) || !e->tiles ? GR_BUG_TAIL : GR_BUG_TILE_EDGE;
-    if (r->fn == r_one_block) { /* blocks that all do block 0's work: the index; the rest never written: the grid */
-        int sum = gr_scalar_blocks(e);
-        if (sum) return sum > 0 ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK;
-        return e->scalar || f->repeated || f->pats[GR_PAT_POISON] + f->pats[GR_PAT_TAIL] < f->wrong
-                   ? GR_BUG_THREAD_INDEX : GR_BUG_SINGLE_BLOCK;
-    }
-    return r->bug;
-}
 
 /* A correct, slow variant: the host's CPU time, or a cause only from counters; the time ratio alone names
  * nothing (a 1.3x slowdown has many causes, and a wrong cause teaches the wrong lesson). */
 static void gr_diagnose_slow(const gr_diag_ev *e, gr_diag *d)
 {
     if (e->cpu_ms >= 0 && e->cpu_ms >= 0.5 * e->stu_ms) {
-        d->bug = GR_BUG_HOST_WORK;
-        snprintf(d->evidence, sizeof d->evidence, "right, but the launcher's CPU time per repetition is at least "
-                                                  "half the measured time: the work runs on the host");
+        gr_say(d, GR_BUG_HOST_WORK, "right, but the launcher's CPU time per repetition is at least half the measured "
+                                    "time: the work runs on the host");
         return;
     }
-    double ratio = e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0;
-    char why[300] = "";
-    if (e->ctr == GR_CTR_OK) d->bug = gr_perf_cause(&e->stu_ctr, &e->ref_ctr, why, sizeof why);
-    else {
-        d->bug = GR_BUG_SLOW;
-        snprintf(why, sizeof why, "%s", e->ctr == GR_CTR_NOT_TRIED ? "hardware counters were not available"
-                                                                    : gr_ctr_status_line(e->ctr));
-        why[0] = (char)tolower((unsigned char)why[0]);
-        size_t n = strlen(why);
-        if (n && why[n - 1] == '.') why[n - 1] = 0;
-    }
-    snprintf(d->evidence, sizeof d->evidence, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms); %s", ratio,
-             e->stu_ms, e->ref_ms, why);
+    gr_bug bug = GR_BUG_SLOW;
+    char why[300];
+    if (e->ctr == GR_CTR_OK) bug = gr_perf_cause(&e->stu_ctr, &e->ref_ctr, why, sizeof why);
+    else snprintf(why, sizeof why, "%s", gr_ctr_status_line(e->ctr));
+    gr_say(d, bug, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms); %s",
+           e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0, e->stu_ms, e->ref_ms, why);
 }
 
 void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
@@ -492,25 +391,12 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d)
     gr_facts f;
     gr_facts_of(e, &f);
     if (!f.bad) {
-        if (e->san == GR_SAN_OOB || e->san == GR_SAN_RACE || e->san == GR_SAN_SYNC) {
-            /* In a tiled 2-D chapter a read past the data that changes nothing is a tile load sticking out
-             * (its values meet only the zero padding or are never used); a stray write is not. */
-            int tile_load = e->cols_dim >= 0 && e->tiles && strstr(e->san_first, "read");
-            d->bug = e->san != GR_SAN_OOB ? GR_BUG_RACE : tile_load ? GR_BUG_TILE_EDGE : GR_BUG_OOB;
-            snprintf(d->evidence, sizeof d->evidence, "right at every size, but compute-sanitizer: %s", e->san_first);
-        } else if (e->slow && e->stu_ms > 0)
-            gr_diagnose_slow(e, d);
+        if (!r_sanitizer(&f, d) && e->slow && e->stu_ms > 0) gr_diagnose_slow(e, d);
         return;
     }
-    for (size_t i = 0; i < sizeof gr_rules / sizeof gr_rules[0]; i++) {
-        char ev[400] = "";
-        if (!gr_rules[i].fn(e, &f, ev, sizeof ev)) continue;
-        d->bug = gr_pick(&gr_rules[i], e, &f);
-        snprintf(d->evidence, sizeof d->evidence, "%s", ev);
-        return;
-    }
+    for (size_t i = 0; i < sizeof gr_rules / sizeof gr_rules[0]; i++)
+        if (gr_rules[i](&f, d)) return;
     /* No rule: what was seen, no guess. */
-    d->bug = GR_BUG_UNCLEAR;
-    snprintf(d->evidence, sizeof d->evidence, "%s at sizes %s%s%s", f.ended == f.bad ? "the run failed" : "wrong",
-             f.bad_list, f.ok_list[0] ? "; right at " : "", f.ok_list);
+    gr_say(d, GR_BUG_UNCLEAR, "%s at sizes %s%s%s", f.ended == f.bad ? "the run failed" : "wrong", f.bad_list,
+           f.ok_list[0] ? "; right at " : "", f.ok_list);
 }

@@ -1,13 +1,9 @@
 /*
- * diagnose.h — from evidence to a named bug: which sizes fail against the chapter's block/tile width,
- * the mismatch patterns of compare.c, whether three runs of one input agree, the sanitizer's first
- * finding and the timings. A rule table (diagnose.c) maps that evidence to one bug class with a
- * one-line hint that teaches without giving the code away. Where the evidence is weak the diagnosis is
- * GR_BUG_UNCLEAR and the evidence says what was seen, never a guess.
- *
- * Pure functions (no runs, no files): the evidence is gathered by correctness.c (per-size outcomes),
- * evidence.c (repeats, the sanitizer on failures, the timings); tested on synthetic evidence in
- * tests/test_diagnose.c. tools/mutate labels its mutants with gr_bug_name().
+ * diagnose.h — from evidence to a named bug: per-size outcomes against the chapter's block/tile width,
+ * compare.c's mismatch patterns, three repeats, the sanitizer's first finding, the timings and counters. A
+ * rule table maps it to one bug class with a hint that teaches without giving the code away; where the
+ * evidence is weak, GR_BUG_UNCLEAR and what was seen, never a guess. Pure: correctness.c and evidence.c
+ * gather the evidence.
  */
 #ifndef GR_DIAGNOSE_H
 #define GR_DIAGNOSE_H
@@ -16,39 +12,72 @@
 #include "counters.h"
 #include "rubric.h"
 
-/* The bug classes; gr_bug_name() gives the word feedback, grading.json and tools/mutate use. */
+/* The bug classes, each with its word (gr_bug_name: feedback, grading.json and tools/mutate use it) and its
+ * one-line hint (gr_bug_hint), which points at where to look, not at the fix's code. */
+#define GR_BUGS(X)                                                                                                     \
+    X(NONE, "none", "") /* no diagnosis: the variant passed, or was not run */                                         \
+    X(UNCLEAR, "unclear", /* wrong, but the evidence names no class: it says what was seen */                          \
+      "Run the smallest failing size by hand (--size) and compare with the reference.")                                \
+    X(TAIL, "tail",                                                                                                    \
+      "The last, partial block is lost: how many blocks does the launch make when n is not a multiple of the block, "  \
+      "and does every thread check that its element exists?")                                                          \
+    X(SINGLE_BLOCK, "single-block", "It works while one block covers the input: what does the second block do?")       \
+    X(TILE_EDGE, "tile-edge",                                                                                          \
+      "A tile that sticks out of the data: what do the threads whose element lies outside load into shared memory, "   \
+      "and who supplies the neighbour across a tile edge?")                                                            \
+    X(PADDING, "bank-conflicts",                                                                                       \
+      "Threads of one warp meet in the same shared-memory bank and wait their turn: which bank does each thread's "    \
+      "word fall in (address / 4 mod 32)?")                                                                            \
+    X(THREAD_INDEX, "thread-index",                                                                                    \
+      "Every block does the same work: the index has to include which block the thread is in.")                        \
+    X(ROW_COL_SWAP, "row-col-swap",                                                                                    \
+      "Rows and columns are mixed up: which of x and y runs along a row, and which extent is the row length?")         \
+    X(OFF_BY_ONE, "off-by-one", "An index or a bound is off by one: work out the first and last element by hand.")     \
+    X(RACE, "race",                                                                                                    \
+      "Threads read shared data before (or while) others write it: where must every thread of the block wait?")        \
+    X(LOST_UPDATES, "lost-updates",                                                                                    \
+      "Many threads update one location at once: a read-modify-write that is not atomic loses updates.")               \
+    X(IDENTITY, "identity",                                                                                            \
+      "An accumulator that does not start at the identity of its operation (what leaves every value unchanged?).")     \
+    X(INDEX_OVERFLOW, "index-overflow", "Only large sizes fail: does an index or product overflow 32 bits?")           \
+    X(UNWRITTEN, "unwritten", "The output is never written: is the kernel launched, and does it store its result?")    \
+    X(OOB, "out-of-bounds",                                                                                            \
+      "An access outside an allocation: check the bounds of every index against the extents, at the sizes that are "   \
+      "not multiples of the block.")                                                                                   \
+    X(UNCOALESCED, "uncoalesced",                                                                                      \
+      "Do neighbouring threads of a warp touch neighbouring addresses? A warp's access is served in 32-byte "          \
+      "sectors.")                                                                                                      \
+    X(HOST_WORK, "host-work", "Correct but slow, and the time is spent on the CPU: the work belongs on the GPU.")      \
+    /* correct but slow, each named only from hardware counters beside the reference's (gr_perf_cause) */              \
+    X(OCCUPANCY, "occupancy",                                                                                          \
+      "Fewer warps fit on an SM to hide latency: what does one block ask of the SM (threads, registers, shared "       \
+      "memory), and how many blocks does that leave room for?")                                                        \
+    X(SPILLS, "spills",                                                                                                \
+      "Values that do not fit in registers go to local memory (as slow as global): what makes a thread keep so many "  \
+      "live values, or caps its registers?")                                                                           \
+    X(SCALAR_LOADS, "scalar-loads",                                                                                    \
+      "The same bytes in more, smaller memory requests: how wide is each thread's load, and can it move 16 bytes at "  \
+      "once?")                                                                                                         \
+    X(BARRIER, "barrier-stalls",                                                                                       \
+      "Warps wait at __syncthreads() more than they work: how often does the block really need to meet?")              \
+    X(ATOMICS, "serialized-atomics",                                                                                   \
+      "Atomics to one address are done one after another: how many atomics does each element cost, and could a "       \
+      "block combine its values first?")                                                                               \
+    X(EXTRA_INSTR, "extra-instructions",                                                                               \
+      "More instructions for the same work: what does the inner loop recompute on every step?")                        \
+    X(EXTRA_DRAM, "extra-dram",                                                                                        \
+      "More bytes from DRAM than the reference moves for the same result: what is read more than once?")               \
+    X(SLOW, "slow", /* correct but slow, no single cause measured (or no counters): names nothing */                   \
+      "Compare your kernel with the chapter's idea for this variant; `make profile` shows its counters.")
+
 typedef enum {
-    GR_BUG_NONE,            /* no diagnosis: the variant passed, or was not run */
-    GR_BUG_UNCLEAR,         /* wrong, but the evidence names no class: say what was seen */
-    GR_BUG_TAIL,            /* tail not handled / grid rounded down */
-    GR_BUG_SINGLE_BLOCK,    /* works only while one block covers the input */
-    GR_BUG_TILE_EDGE,       /* missing bounds check at a tile edge (garbage or a neighbour across it) */
-    GR_BUG_PADDING,         /* correct but slow: shared-memory bank conflicts (word "bank-conflicts") */
-    GR_BUG_THREAD_INDEX,    /* threadIdx.x where the global index belongs */
-    GR_BUG_ROW_COL_SWAP,    /* rows and columns (x and y) swapped */
-    GR_BUG_OFF_BY_ONE,      /* an index or a bound off by one */
-    GR_BUG_RACE,            /* a missing or misplaced barrier */
-    GR_BUG_LOST_UPDATES,    /* plain += where an atomic belongs */
-    GR_BUG_IDENTITY,        /* an accumulator not at the identity (0 for +, +inf for min) */
-    GR_BUG_INDEX_OVERFLOW,  /* a 32-bit index that overflows at large sizes */
-    GR_BUG_UNWRITTEN,       /* the output never written (poison left) */
-    GR_BUG_OOB,             /* an out-of-bounds access reported by the sanitizer */
-    GR_BUG_UNCOALESCED,     /* correct but slow: scattered memory accesses (more sectors per request) */
-    GR_BUG_HOST_WORK,       /* correct but slow: the work done on the host */
-    /* correct but slow, each named only from hardware counters beside the reference's (gr_perf_cause) */
-    GR_BUG_OCCUPANCY,       /* fewer resident warps, limited by registers, shared memory or the block size */
-    GR_BUG_SPILLS,          /* registers spilled to local memory */
-    GR_BUG_SCALAR_LOADS,    /* narrower loads than the reference's: more requests for the same bytes */
-    GR_BUG_BARRIER,         /* warps waiting at barriers (a barrier inside the inner loop) */
-    GR_BUG_ATOMICS,         /* many more atomic requests (serialized on few addresses) */
-    GR_BUG_EXTRA_INSTR,     /* more instructions for the same work */
-    GR_BUG_EXTRA_DRAM,      /* more DRAM traffic for the same work */
-    GR_BUG_SLOW,            /* correct but slow, and no single cause measured (or no counters): name nothing */
+#define GR_BUG_ENUM(id, name, hint) GR_BUG_##id,
+    GR_BUGS(GR_BUG_ENUM)
+#undef GR_BUG_ENUM
     GR_BUG_COUNT
 } gr_bug;
 
 const char *gr_bug_name(gr_bug b);
-/* The one-line hint of a class ("" for none). */
 const char *gr_bug_hint(gr_bug b);
 /* The class named by its word, or -1. */
 int gr_bug_parse(const char *name);
@@ -81,7 +110,6 @@ typedef struct {
     int tile;                   /* the chapter's block/tile width (rubric "tile"; 1: none) */
     int cols_dim;               /* which extent is the result's row length (rubric "cols_dim"); the result
                                  * is dims[0] x dims[cols_dim] when it is >= 1; -1: 1-D */
-    int block;                  /* threads per block where the chapter has no tile (0: unknown) */
     int tiles;                  /* the variant stages tiles of the input in shared memory (rubric "tiles") */
     int n_sizes;
     char size_name[GR_MAX_EDGE][24];

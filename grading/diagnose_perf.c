@@ -6,44 +6,25 @@
 #include <stdio.h>
 #include <string.h>
 
-/* One metric of both runs; worse: how far the student's departs in the direction that costs time
- * (student / reference, or reference / student where less is worse), 0 when the rule cannot apply. */
+/* One metric of both runs. */
 typedef struct {
     double stu, ref;
 } gr_pair;
 
 static double gr_div(double a, double b) { return b > 0 ? a / b : 0; }
 
-static gr_pair m_local(const gr_ctr *s, const gr_ctr *r)
-{
-    /* local-memory sectors per global sector: a spill shows as local traffic the reference has not */
-    return (gr_pair){gr_div(s->local_sectors, s->ld_sectors + s->st_sectors),
-                     gr_div(r->local_sectors, r->ld_sectors + r->st_sectors)};
-}
-static gr_pair m_occupancy(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->occupancy, r->occupancy}; }
-static gr_pair m_sectors(const gr_ctr *s, const gr_ctr *r)
-{
-    /* the worse of loads and stores, each beside the reference's */
-    gr_pair ld = {gr_div(s->ld_sectors, s->ld_requests), gr_div(r->ld_sectors, r->ld_requests)};
-    gr_pair st = {gr_div(s->st_sectors, s->st_requests), gr_div(r->st_sectors, r->st_requests)};
-    return gr_div(st.stu, st.ref) > gr_div(ld.stu, ld.ref) ? st : ld;
-}
-static gr_pair m_conflicts(const gr_ctr *s, const gr_ctr *r)
-{
-    return (gr_pair){gr_div(s->bank_conflicts, s->shared_requests), gr_div(r->bank_conflicts, r->shared_requests)};
-}
-static gr_pair m_atomics(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->atomics, r->atomics}; }
-static gr_pair m_requests(const gr_ctr *s, const gr_ctr *r)
-{
-    return (gr_pair){s->ld_requests + s->st_requests, r->ld_requests + r->st_requests};
-}
-static gr_pair m_barrier(const gr_ctr *s, const gr_ctr *r)
-{
-    /* warps waiting at a barrier per issued instruction: a share of the time, whatever else adds work */
-    return (gr_pair){s->stall_barrier, r->stall_barrier};
-}
-static gr_pair m_inst(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->inst, r->inst}; }
-static gr_pair m_dram(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->dram_bytes, r->dram_bytes}; }
+/* A spill shows as local traffic the reference has not: local-memory sectors per global sector. */
+static double m_local(const gr_ctr *c) { return gr_div(c->local_sectors, c->ld_sectors + c->st_sectors); }
+static double m_occupancy(const gr_ctr *c) { return c->occupancy; }
+static double m_ld_sectors(const gr_ctr *c) { return gr_div(c->ld_sectors, c->ld_requests); }
+static double m_st_sectors(const gr_ctr *c) { return gr_div(c->st_sectors, c->st_requests); }
+static double m_conflicts(const gr_ctr *c) { return gr_div(c->bank_conflicts, c->shared_requests); }
+static double m_atomics(const gr_ctr *c) { return c->atomics; }
+static double m_requests(const gr_ctr *c) { return c->ld_requests + c->st_requests; }
+/* warps waiting at a barrier per issued instruction: a share of the time, whatever else adds work */
+static double m_barrier(const gr_ctr *c) { return c->stall_barrier; }
+static double m_inst(const gr_ctr *c) { return c->inst; }
+static double m_dram(const gr_ctr *c) { return c->dram_bytes; }
 
 /* A rule: its cause, its metric, the factor by which the student's must depart (lower_worse: the
  * reference's over the student's), the least value of the student's that counts (a floor, so that 0.001
@@ -56,7 +37,8 @@ static gr_pair m_dram(const gr_ctr *s, const gr_ctr *r) { return (gr_pair){s->dr
  * most 2x their 16 sectors per request when scattered (32 vs 16), so 1.5 names it. */
 typedef struct {
     gr_bug bug;
-    gr_pair (*metric)(const gr_ctr *, const gr_ctr *);
+    double (*metric)(const gr_ctr *);
+    double (*or_metric)(const gr_ctr *); /* this one instead where it departs further (stores beside loads) */
     double factor, floor;
     int lower_worse;
     unsigned consequences; /* bits 1u << gr_bug */
@@ -65,24 +47,24 @@ typedef struct {
 
 #define B(x) (1u << (x))
 static const gr_perf_rule gr_perf_rules[] = {
-    {GR_BUG_SPILLS, m_local, 4.0, 0.01, 0,
+    {GR_BUG_SPILLS, m_local, NULL, 4.0, 0.01, 0,
      B(GR_BUG_EXTRA_INSTR) | B(GR_BUG_EXTRA_DRAM) | B(GR_BUG_SCALAR_LOADS) | B(GR_BUG_BARRIER) | B(GR_BUG_OCCUPANCY),
      "%.2f local-memory sectors per global sector vs %.2f in the reference: registers spilled"},
-    {GR_BUG_OCCUPANCY, m_occupancy, 1.5, 0, 1, B(GR_BUG_BARRIER) | B(GR_BUG_EXTRA_INSTR),
+    {GR_BUG_OCCUPANCY, m_occupancy, NULL, 1.5, 0, 1, B(GR_BUG_BARRIER) | B(GR_BUG_EXTRA_INSTR),
      "achieved occupancy %.0f %% vs %.0f %% in the reference"},
-    {GR_BUG_UNCOALESCED, m_sectors, 1.5, 2.0, 0, B(GR_BUG_EXTRA_DRAM) | B(GR_BUG_BARRIER),
+    {GR_BUG_UNCOALESCED, m_ld_sectors, m_st_sectors, 1.5, 2.0, 0, B(GR_BUG_EXTRA_DRAM) | B(GR_BUG_BARRIER),
      "%.1f sectors per global memory request vs %.1f in the reference: uncoalesced accesses"},
-    {GR_BUG_PADDING, m_conflicts, 2.0, 0.5, 0, B(GR_BUG_BARRIER) | B(GR_BUG_EXTRA_INSTR),
+    {GR_BUG_PADDING, m_conflicts, NULL, 2.0, 0.5, 0, B(GR_BUG_BARRIER) | B(GR_BUG_EXTRA_INSTR),
      "%.1f shared-memory bank conflicts per request vs %.1f in the reference"},
-    {GR_BUG_ATOMICS, m_atomics, 4.0, 1000, 0,
+    {GR_BUG_ATOMICS, m_atomics, NULL, 4.0, 1000, 0,
      B(GR_BUG_EXTRA_INSTR) | B(GR_BUG_SCALAR_LOADS) | B(GR_BUG_OCCUPANCY) | B(GR_BUG_BARRIER),
      "%.3g global atomic requests vs %.3g in the reference"},
-    {GR_BUG_SCALAR_LOADS, m_requests, 2.0, 1000, 0, B(GR_BUG_EXTRA_INSTR),
+    {GR_BUG_SCALAR_LOADS, m_requests, NULL, 2.0, 1000, 0, B(GR_BUG_EXTRA_INSTR),
      "%.3g global memory requests vs %.3g in the reference for the same bytes: narrower loads"},
-    {GR_BUG_BARRIER, m_barrier, 2.0, 0.5, 0, B(GR_BUG_EXTRA_INSTR),
+    {GR_BUG_BARRIER, m_barrier, NULL, 2.0, 0.5, 0, B(GR_BUG_EXTRA_INSTR),
      "%.2f warps waiting at a barrier per issued instruction vs %.2f in the reference"},
-    {GR_BUG_EXTRA_INSTR, m_inst, 1.5, 1000, 0, 0, "%.3g instructions executed vs %.3g in the reference"},
-    {GR_BUG_EXTRA_DRAM, m_dram, 1.5, 1 << 20, 0, 0, "%.3g bytes of DRAM traffic vs %.3g in the reference"},
+    {GR_BUG_EXTRA_INSTR, m_inst, NULL, 1.5, 1000, 0, 0, "%.3g instructions executed vs %.3g in the reference"},
+    {GR_BUG_EXTRA_DRAM, m_dram, NULL, 1.5, 1 << 20, 0, 0, "%.3g bytes of DRAM traffic vs %.3g in the reference"},
 };
 #undef B
 enum { GR_N_PERF_RULES = sizeof gr_perf_rules / sizeof gr_perf_rules[0] };
@@ -127,8 +109,11 @@ gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len
     unsigned fired = 0;
     gr_pair p[GR_N_PERF_RULES];
     for (int i = 0; i < GR_N_PERF_RULES; i++) {
-        p[i] = gr_perf_rules[i].metric(stu, ref);
-        if (gr_fires(&gr_perf_rules[i], stu, ref, p[i])) fired |= 1u << gr_perf_rules[i].bug;
+        const gr_perf_rule *r = &gr_perf_rules[i];
+        p[i] = (gr_pair){r->metric(stu), r->metric(ref)};
+        gr_pair q = r->or_metric ? (gr_pair){r->or_metric(stu), r->or_metric(ref)} : p[i];
+        if (gr_div(q.stu, q.ref) > gr_div(p[i].stu, p[i].ref)) p[i] = q;
+        if (gr_fires(r, stu, ref, p[i])) fired |= 1u << r->bug;
     }
     for (int i = 0; i < GR_N_PERF_RULES; i++) {
         const gr_perf_rule *r = &gr_perf_rules[i];

@@ -1,12 +1,10 @@
-/* diagnose_scan.c — gr_diag_scan of diagnose.h: what one wrong size's raw results show beyond
- * compare.c's pattern (transposed, one value everywhere, the first tile repeated, a float offset). */
+/* diagnose_scan.c — gr_diag_scan of diagnose.h: what one wrong size's raw results show. */
 #include "diagnose.h"
 #include "contract.h"
 
 #include <math.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- the raw data */
 static int gr_elem_eq(const void *a, size_t i, const void *b, size_t j, int eb)
 {
     return !memcmp((const char *)a + i * eb, (const char *)b + j * eb, eb);

@@ -1,10 +1,8 @@
 /* evidence.c — see evidence.h. */
 #define _GNU_SOURCE 1
 #include "evidence.h"
-#include "honesty.h"
 #include "correctness.h"
 #include "sanitize.h"
-#include "sanitizer.h"
 #include "slowprof.h"
 
 #define GR_REPEATS 3
@@ -34,10 +32,10 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
     const gr_dump_chunk k = {j->x->seeds[0], s, 1, gr_confirm_limit(&j->x->rub, 0)};
     char *first = NULL;
     size_t flen = 0;
-    int differ = 0, ok = 1;
-    for (int i = 0; i < GR_REPEATS && ok && !differ; i++) {
+    int res = 0;
+    for (int i = 0; i < GR_REPEATS && !res; i++) {
         if (gr_budget_spent(j->s->budget, NULL, 0)) { /* not all three: no comparison */
-            ok = 0;
+            res = -1;
             break;
         }
         char dir[PATH_MAX], what[96], p[PATH_MAX];
@@ -52,15 +50,15 @@ static int gr_repeats(const gr_chjob *j, const char *variant, int s)
         size_t len = 0;
         char *got = n >= 0 ? gr_read_capped(p, (size_t)n + 1, &len) : NULL;
         gr_rmtree(dir);
-        if (!got) ok = 0;
+        if (!got) res = -1;
         else if (!first) first = got, flen = len;
         else {
-            differ = len != flen || memcmp(got, first, len);
+            res = len != flen || memcmp(got, first, len);
             free(got);
         }
     }
     free(first);
-    return ok ? differ : -1;
+    return res;
 }
 
 void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
@@ -95,18 +93,15 @@ void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
             snprintf(e->san_first, sizeof e->san_first, "%.*s", (int)strcspn(line, "\n"), line);
         }
         double slow = x->rub.n_bands ? x->rub.band[0].within : GR_SLOW_RATIO;
-        if (r->perf_ran && r->ratio > slow) {
+        int host = (r->caught & 1u << GR_CAUGHT_HOST_COMPUTE) != 0; /* honesty.c measured the launcher's CPU time */
+        if (host || (r->perf_ran && r->ratio > slow)) {
             e->slow = 1;
-            e->stu_ms = r->stu_ms;
+            e->stu_ms = host && r->stu_ms <= 0 ? 1 : r->stu_ms;
             e->ref_ms = r->ref_ms;
+            if (host) e->cpu_ms = e->stu_ms;
         }
-        if (r->caught & 1u << GR_CAUGHT_HOST_COMPUTE) { /* honesty.c measured the launcher's CPU time */
-            e->slow = 1;
-            e->stu_ms = r->stu_ms > 0 ? r->stu_ms : 1;
-            e->ref_ms = r->ref_ms;
-            e->cpu_ms = e->stu_ms;
-        }
-        if (e->slow && e->cpu_ms < 0) gr_slow_counters(j, r->name, gr_prog_kernels(pv, npv, r->name), e); /* why it is slow: measured, or nothing named */
+        if (e->slow && e->cpu_ms < 0) /* why it is slow: measured, or nothing named */
+            gr_slow_counters(j, r->name, gr_prog_kernels(pv, npv, r->name), e);
         gr_diagnose(e, &r->diag);
     }
 }

@@ -1,10 +1,8 @@
 /*
- * evidence.h — after correctness, the sanitizer and perf: what a diagnosis needs beyond correctness.c's
- * per-size outcomes, then the diagnosis (diagnose.h) of every variant; awards nothing. A failing variant
- * (only those cost runs): three runs of one failing size on one seed (differing results: a race or lost
- * updates), memcheck at the chapter's sanitizer size, racecheck too if memcheck is clean (the first finding
- * goes into the feedback). A correct one: the scored sanitizer runs' finding, perf's ratio (a slow
- * variant), honesty.c's host-compute finding (the work on the host).
+ * evidence.h — after perf, what a diagnosis needs beyond correctness.c's per-size outcomes, then every
+ * variant's diagnosis; awards nothing. A failing variant: three runs of one wrong size (a race or lost
+ * updates), memcheck, then racecheck if memcheck is clean. A correct one: the scored sanitizer runs'
+ * finding, perf's ratio and counters (slow), honesty.c's host-compute finding.
  */
 #ifndef GR_EVIDENCE_H
 #define GR_EVIDENCE_H

@@ -1,6 +1,6 @@
-/* ncu.h — Nsight Compute CSV (`ncu --csv --page raw`, live or `--import R`): metrics and the top stall reasons
- * (ncu.c). Read by the grader's counters (counters.h) and by tools/inspect's `make profile`. Plain C, no CUDA;
- * parsers never print and never exit. */
+/* ncu.h — Nsight Compute CSV (`ncu --csv --page raw`, live or `--import R`): fields, units, metrics (ncu.c).
+ * Read by the grader's counters (counters.h) and by tools/inspect's `make profile` (whose stalls.h ranks the
+ * stall reasons). Plain C, no CUDA; parsers never print and never exit. */
 #ifndef WB_TP_NCU_H
 #define WB_TP_NCU_H
 
@@ -38,24 +38,6 @@ double tp_number(const char *cell);
 
 /* The value of the first metric in `names` (NULL-terminated) present in row r; NAN if none. */
 double tp_csv_metric(const tp_csv *c, int r, const char *const *names, const char **unit);
-
-/* Multiplier from an ncu unit to the base unit: "Gbyte/second" -> 1e9, "KiB" -> 1024, "ns"/"nsecond" ->
- * 1e-9 (time in seconds), "%" -> 1. */
-double tp_unit_scale(const char *unit);
-
-/* Warp stall reasons: ncu's WarpStateStats metrics smsp__average_warps_issue_stalled_<reason>_per_issue_active
- * .ratio, the average number of warps waiting for that reason per issued instruction (their sum is the
- * "warp cycles per issued instruction" of the Nsight Compute GUI). The three largest, "selected" (not a
- * stall) excluded. Returns how many were found (≤ 3). */
-typedef struct {
-    char reason[48];
-    double value;
-} tp_stall;
-
-int tp_ncu_top_stalls(const tp_csv *c, int r, tp_stall top[3]);
-
-/* What a stall reason means, for students. */
-const char *tp_stall_meaning(const char *reason);
 
 #ifdef __cplusplus
 }

@@ -74,22 +74,6 @@ static gr_ctr_status gr_ctr_run(const gr_chjob *j, const gr_ctr_req *q, const ch
     return st;
 }
 
-/* The reference's counters: those kept for this GPU model and build (profiled by an earlier grading), else
- * profiled now within GR_CTR_RUN_S and kept; *ref_s: the GPU seconds this took. */
-static gr_ctr_status gr_ctr_reference(const gr_chjob *j, const gr_ctr_req *ref, const char *keep, gr_ctr *c,
-                                      double *ref_s)
-{
-    *ref_s = 0;
-    char *kept = keep && keep[0] ? gr_read_capped(keep, GR_CTR_OUT_CAP, NULL) : NULL;
-    gr_ctr_status st = kept ? gr_ctr_parse(kept, c) : GR_CTR_FAILED;
-    free(kept);
-    if (st == GR_CTR_OK) {
-        LOG(j->x, "ch%d ref counters %s: kept from an earlier grading (%s)", j->ch->number, ref->variant, keep);
-        return st;
-    }
-    return gr_ctr_run(j, ref, "ref", GR_CTR_RUN_S, c, ref_s, keep && keep[0] ? keep : NULL);
-}
-
 void gr_slow_counters(const gr_chjob *j, const char *variant, const char *kernels, gr_diag_ev *e)
 {
     char ncu[PATH_MAX], keep[PATH_MAX] = "";
@@ -110,7 +94,12 @@ void gr_slow_counters(const gr_chjob *j, const char *variant, const char *kernel
          * pair's 2 x GR_CTR_RUN_S leaves (a 49 ms kernel replayed for every pass outran 7.5 s on the H100),
          * all of it where the reference's were kept */
         double ref_s = 0;
-        e->ctr = gr_ctr_reference(j, &ref, cache >= 0 ? keep : NULL, &e->ref_ctr, &ref_s);
+        char *kept = cache >= 0 ? gr_read_capped(keep, GR_CTR_OUT_CAP, NULL) : NULL;
+        e->ctr = kept ? gr_ctr_parse(kept, &e->ref_ctr) : GR_CTR_FAILED;
+        free(kept);
+        if (e->ctr == GR_CTR_OK)
+            LOG(j->x, "ch%d ref counters %s: kept from an earlier grading (%s)", j->ch->number, variant, keep);
+        else e->ctr = gr_ctr_run(j, &ref, "ref", GR_CTR_RUN_S, &e->ref_ctr, &ref_s, cache >= 0 ? keep : NULL);
         if (cache >= 0) close(cache);
         if (e->ctr == GR_CTR_OK) e->ctr = gr_ctr_run(j, &stu, "stu", 2 * GR_CTR_RUN_S - ref_s, &e->stu_ctr, NULL, NULL);
         if (alone) gr_gpu_release(l);

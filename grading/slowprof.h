@@ -1,11 +1,8 @@
 /*
- * slowprof.h — hardware counters of a correct but slow variant beside the reference's (evidence.c's hook):
- * ncu on the student's build and on the reference, the same variant's own kernels at the chapter's perf
- * size, in the sandbox of every run of student code (gr_cmd / gr_exec, whose clock starts once the GPU is
- * held): the reference first within GR_CTR_RUN_S seconds, the student's within what the pair's
- * 2 x GR_CTR_RUN_S leaves, and only while the chapter's GPU budget has room for both. The reference's ncu
- * output is kept in build/counters/ (gr_ctr_cache_name) under a lock of its own taken before the GPU's, so
- * that concurrent graders profile it once per class. gr_diagnose draws the cause (diagnose_perf.c).
+ * slowprof.h — evidence.c's hook for a correct but slow variant: ncu on the reference and then the student's
+ * build, the variant's own kernels at the perf size, each a sandboxed run (gr_cmd / gr_exec) within the
+ * pair's 2 x GR_CTR_RUN_S, only while the GPU budget has room; the reference's output kept per GPU model
+ * and build in build/counters/, so a class profiles it once.
  */
 #ifndef GR_SLOWPROF_H
 #define GR_SLOWPROF_H

@@ -22,8 +22,8 @@ Test(counters, the_plan_names_metrics_ncu_reports)
     cr_assert_not_null(text);
     tp_csv c;
     cr_assert_eq(tp_parse_csv(text, &c), 0);
-    for (int i = 0; gr_ctr_metrics[i]; i++)
-        cr_assert_geq(tp_csv_col(&c, gr_ctr_metrics[i]), 0, "%s is not in ncu's raw page", gr_ctr_metrics[i]);
+    for (int i = 0; gr_ctr_metric(i); i++)
+        cr_assert_geq(tp_csv_col(&c, gr_ctr_metric(i)), 0, "%s is not in ncu's raw page", gr_ctr_metric(i));
     tp_csv_free(&c);
     /* and read through the grader's parser: chapter 1's global, 2^26 ints reversed */
     gr_ctr k;
@@ -71,9 +71,6 @@ Test(counters, argv_is_data_each_argument_fits_the_sandbox)
     cr_assert_str_eq(args[prog + 2], "shared-dynamic");
     cr_assert_str_eq(args[prog + 4], "2^26");
     cr_assert_eq(gr_ctr_argv(&q, args, 5), -1, "too few slots: refused, not cut");
-    char list[4096];
-    cr_assert_gt(gr_ctr_metric_list(list, sizeof list), 100);
-    cr_assert_eq(gr_ctr_metric_list(list, 64), -1);
 }
 
 /* Written by hand in the format of `ncu --csv --page raw --print-units base` run live: the program's own
@@ -111,8 +108,6 @@ Test(counters, parse_sums_kernels_and_keeps_the_longest_launch)
     cr_assert_float_eq(c.regs, 168, 1e-9);
     cr_assert_eq(gr_ctr_limiter_of(&c), GR_LIM_REGISTERS);
     cr_assert_float_eq(c.stall_barrier, 0.8, 1e-9);
-    cr_assert_eq(c.n_top, 2);
-    cr_assert_str_eq(c.top[0].reason, "long_scoreboard");
     cr_assert_float_eq(c.bank_conflicts, 0, 1e-9, "a metric not reported reads as none");
 }
 
@@ -333,8 +328,8 @@ Test(counters_gpu, the_graders_ncu_run_reads_every_metric, .timeout = 180)
     cr_assert_eq(st, GR_CTR_OK, "ncu exit %d:\n%.2000s", rc, text);
     tp_csv t;
     cr_assert_eq(tp_parse_csv(text, &t), 0);
-    for (int i = 0; gr_ctr_metrics[i]; i++)
-        cr_assert_geq(tp_csv_col(&t, gr_ctr_metrics[i]), 0, "the sections did not collect %s", gr_ctr_metrics[i]);
+    for (int i = 0; gr_ctr_metric(i); i++)
+        cr_assert_geq(tp_csv_col(&t, gr_ctr_metric(i)), 0, "the sections did not collect %s", gr_ctr_metric(i));
     tp_csv_free(&t);
     cr_assert(c.inst > 0 && c.ld_requests > 0 && c.shared_requests > 0 && c.occupancy > 0, "%g %g %g %g", c.inst,
               c.ld_requests, c.shared_requests, c.occupancy);

@@ -13,7 +13,8 @@
  *                                                                                     (resources.c)
  *   occupancy ........ tp_occupancy           blocks per SM from the GPU's limits (the formula of
  *                                             CUDA's cuda_occupancy.h, which the occupancy API follows)
- *   ncu .............. tp_parse_csv, tp_ncu_* `ncu --import R --csv --page raw` -> metric values  (grading/ncu.c, shared with the grader)
+ *   ncu .............. tp_parse_csv          `ncu --import R --csv --page raw` -> metric values  (grading/ncu.c, shared with the grader)
+ *                      tp_ncu_top_stalls      the top warp stall reasons, what each means; unit scales   (stalls.c)
  * compute-sanitizer's output is read by grading/sanitizer.c, the grader's own reader (one rule for both).
  *
  * Plain C, no CUDA. Parsers never print and never exit.
@@ -26,5 +27,6 @@
 #include "names.h"
 #include "ncu.h"
 #include "resources.h"
+#include "stalls.h"
 
 #endif /* WB_TOOLPARSE_H */
