@@ -10,8 +10,6 @@ void gr_honesty_init(gr_honesty *h, const char *size)
     h->ceiling = NAN;
 }
 
-/* The entry of a variant; `create`: a new one if there is none (only the reference's lines create: a
- * student's process printing made-up names must not crowd out the real ones). */
 static const gr_honesty_var *gr_honesty_find(const gr_honesty *h, const char *name)
 {
     for (int i = 0; i < h->n_v; i++)
@@ -19,12 +17,13 @@ static const gr_honesty_var *gr_honesty_find(const gr_honesty *h, const char *na
     return NULL;
 }
 
+/* `create`: a new entry where there is none; only the reference's lines create (a student's process
+ * printing made-up names must not crowd out the real ones). */
 static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
 {
-    const gr_honesty_var *found = gr_honesty_find(h, name);
-    if (found) return (gr_honesty_var *)found;
-    if (!create || h->n_v == GR_MAX_VAR) return NULL;
-    gr_honesty_var *v = &h->v[h->n_v++];
+    gr_honesty_var *v = (gr_honesty_var *)gr_honesty_find(h, name);
+    if (v || !create || h->n_v == GR_MAX_VAR) return v;
+    v = &h->v[h->n_v++];
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
     v->work = NAN;
@@ -234,9 +233,7 @@ int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len,
     int nr = wb_regions_parse(text, len, reg, 64, err, sizeof err), total = 0;
     if (nr < 0) return -1;
     if (nr > 64) nr = 64;
-    /* Where each region sits: the brace depth of the file's own text before it. A file whose text outside
-     * the regions is not the starter's (cr->outside) cannot be trusted for that: every region is taken to
-     * be at file level, where what it declares is followed to whoever uses it. */
+    /* where each region sits: the brace depth of the file's own text before it (see honesty.h) */
     int scope[64];
     unsigned users[64];
     size_t at = 0;

@@ -3,19 +3,26 @@
 #include "perf.h"
 #include "honesty.h"
 
+typedef struct { /* one quantity over the runs: its positive values */
+    double x[64];
+    int n;
+} gr_samples;
+
+static void gr_push(gr_samples *s, double v)
+{
+    if (v > 0 && s->n < 64) s->x[s->n++] = v;
+}
+
+static double gr_med(gr_samples *s) { return gr_median(s->x, s->n); }
+
 typedef struct {
-    double ms[GR_MAX_VAR][64], prep[GR_MAX_VAR][64];
-    int n[GR_MAX_VAR], n_prep[GR_MAX_VAR];
-    double sol_ms[64];
-    int n_sol;
-    double pct[GR_MAX_VAR][64];    /* the run's own % of the speed of light per variant (the reference's is trusted) */
-    int n_pct[GR_MAX_VAR];
-    double rep_wall[GR_MAX_VAR][64]; /* the run's wall clock per repetition (rep_wall_ms: fresh inputs) */
-    int n_rep_wall[GR_MAX_VAR];
+    gr_samples ms[GR_MAX_VAR], prep[GR_MAX_VAR], sol;
+    gr_samples pct[GR_MAX_VAR];      /* the run's own % of the speed of light (the reference's is trusted) */
+    gr_samples rep_wall[GR_MAX_VAR]; /* the run's wall clock per repetition (rep_wall_ms: fresh inputs) */
     double wall_lo, wall_hi;       /* the smallest wall time seen at each repetition count */
     int failed;
     char why[300];
-    gr_honesty *hon;               /* graded runs: --grading, and every line goes to honesty.h; else NULL */
+    gr_honesty *hon;               /* graded runs: --grading, every line to honesty.h; else NULL */
     double limit;                  /* the next run's time limit; 0: timeouts_s.perf */
     double last_wall;              /* the last run's wall time */
     int trusted;                   /* the reference's side: its CEILING and work per run are believed */
@@ -32,10 +39,7 @@ typedef struct {
  * reported no PASS, or no time at all, fails the side. */
 static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char *dir, gr_perf_side *side)
 {
-    const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    const int *sel = plan->sel;
-    int nsel = plan->nsel;
     char jp[PATH_MAX];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
     int got[GR_MAX_VAR] = {0};
@@ -46,9 +50,9 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     json_array_foreach(lines, li, o)
     {
         wb_row row;
-        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, ch->perf_size.canon) || !(row.median_ms > 0))
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, j->ch->perf_size.canon) || !(row.median_ms > 0))
             continue;
-        if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
+        if (row.verdict == WB_REFERENCE) gr_push(&side->sol, row.median_ms);
         /* Not a variant. Its measurement (chapters 3 and 4; the others restate the speed of light) is
          * not predicted: the reference pays it too, and the cross-check's calibration absorbs it. */
         if (row.verdict == WB_CEILING) continue;
@@ -56,8 +60,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
          * variant's points), not counted as a failed run that would cost every variant's. */
         int caught = !side->trusted && row.verdict == WB_FAIL &&
                      (row.timed_check == WB_CHECKED_FAIL || row.rotated_check == WB_CHECKED_FAIL);
-        for (int i = 0; i < nsel; i++) {
-            int k = sel[i];
+        for (int i = 0; i < plan->nsel; i++) {
+            int k = plan->sel[i];
             if (strcmp(cr->v[k].name, row.variant) || got[k]) continue;
             got[k] = 1;
             if (row.verdict != WB_PASS && !caught) {
@@ -65,19 +69,19 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
                     snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", row.variant,
                              wb_verdict_name(row.verdict));
                 side->failed = 1;
-            } else if (side->n[k] < 64) {
-                side->ms[k][side->n[k]++] = row.median_ms;
-                if (row.sol_pct > 0 && side->n_pct[k] < 64) side->pct[k][side->n_pct[k]++] = row.sol_pct;
-                if (row.prep_ms > 0 && side->n_prep[k] < 64) side->prep[k][side->n_prep[k]++] = row.prep_ms;
-                if (row.rep_wall_ms > 0 && side->n_rep_wall[k] < 64) side->rep_wall[k][side->n_rep_wall[k]++] = row.rep_wall_ms;
+            } else {
+                gr_push(&side->ms[k], row.median_ms);
+                gr_push(&side->pct[k], row.sol_pct);
+                gr_push(&side->prep[k], row.prep_ms);
+                gr_push(&side->rep_wall[k], row.rep_wall_ms);
             }
         }
     }
     json_decref(lines);
-    for (int i = 0; i < nsel; i++)
-        if (!got[sel[i]] && !side->failed) {
+    for (int i = 0; i < plan->nsel; i++)
+        if (!got[plan->sel[i]] && !side->failed) {
             side->failed = 1;
-            snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[sel[i]].name);
+            snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[plan->sel[i]].name);
         }
 }
 
@@ -116,54 +120,40 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
         side->failed = 1;
         snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
     }
-    double wall = r.wall_s;
     side->last_wall = r.wall_s;
     double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
-    if (side->failed) wall = -1;
-    if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
+    if (!side->failed && r.wall_s > 0 && (*slot <= 0 || r.wall_s < *slot)) *slot = r.wall_s;
     gr_run_result_free(&r);
     gr_perf_read(j, plan, dir, side);
     gr_rmtree(dir);
 }
 
-/* Milliseconds one more repetition adds to the run by the reported times: every selected variant (and
- * its preprocessing) is timed `reps` times. The speed of light only min(reps, WB_SOL_REPS) times (see
- * gr_wall_delta). */
-static double gr_per_rep_ms(gr_perf_side *s, const int *sel, int nsel)
+/* Milliseconds one more repetition adds to the run, every selected variant's. By the reported times (wall
+ * 0): each variant and its preprocessing; the speed of light is timed only min(reps, WB_SOL_REPS) times
+ * (gr_wall_predicted). By the wall clock (wall 1), where each repetition has inputs of its own: their
+ * generation and check run between the timed intervals, and the harness reports the whole (rep_wall_ms).
+ * That is on the reference's runs only, to size the cross-check: the high count's extra repetitions then
+ * take about cross_check_s of wall clock, whatever the checks cost, and grading takes no longer for them. */
+static double gr_per_rep_ms(gr_perf_side *s, const gr_perf_plan *plan, int wall)
 {
     double sum = 0;
-    for (int i = 0; i < nsel; i++) {
-        sum += gr_median(s->ms[sel[i]], s->n[sel[i]]);
-        if (s->n_prep[sel[i]]) sum += gr_median(s->prep[sel[i]], s->n_prep[sel[i]]);
+    for (int i = 0; i < plan->nsel; i++) {
+        int k = plan->sel[i];
+        if (wall && !s->rep_wall[k].n) return gr_per_rep_ms(s, plan, 0);
+        if (wall) sum += gr_med(&s->rep_wall[k]);
+        else sum += gr_med(&s->ms[k]) + (s->prep[k].n ? gr_med(&s->prep[k]) : 0);
     }
     return sum;
 }
 
-/* Milliseconds of wall clock one more repetition adds to the run (every selected variant): where each
- * repetition has inputs of its own, their generation and check run between the timed intervals, and the
- * harness reports the whole (rep_wall_ms); elsewhere the reported times (gr_per_rep_ms). Used on the
- * reference's runs only, to size the cross-check: the high count's extra repetitions then take about
- * cross_check_s of wall clock, whatever the checks cost, and grading takes no longer for them. */
-static double gr_per_rep_wall_ms(gr_perf_side *s, const int *sel, int nsel)
-{
-    double sum = 0;
-    for (int i = 0; i < nsel; i++) {
-        if (!s->n_rep_wall[sel[i]]) return gr_per_rep_ms(s, sel, nsel);
-        sum += gr_median(s->rep_wall[sel[i]], s->n_rep_wall[sel[i]]);
-    }
-    return sum;
-}
-
-/* Was the process wall clock consistent with the kernel times it reported? The extra repetitions of
- * the high run must have taken at least about what the reported medians say. */
-static void gr_wall_delta(const gr_config *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
-                          double *predicted)
+/* Seconds the high run's extra repetitions must have taken by the reported medians: the wall clock that
+ * the cross-check holds the reported kernel times to. */
+static double gr_wall_predicted(const gr_config *x, gr_perf_side *s, const gr_perf_plan *plan, int reps_hi)
 {
     int lo = x->rub.reps_lo;
     int sol_extra = (reps_hi < WB_SOL_REPS ? reps_hi : WB_SOL_REPS) - (lo < WB_SOL_REPS ? lo : WB_SOL_REPS);
-    double sol = gr_median(s->sol_ms, s->n_sol);
-    *predicted = ((reps_hi - lo) * gr_per_rep_ms(s, sel, nsel) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
-    *delta = s->wall_hi - s->wall_lo;
+    double sol = gr_med(&s->sol);
+    return ((reps_hi - lo) * gr_per_rep_ms(s, plan, 0) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
 }
 
 double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms)
@@ -214,17 +204,15 @@ static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_
                            int *hi_s_out)
 {
     const gr_config *x = j->x;
-    const int *sel = plan->sel;
-    int nsel = plan->nsel;
     int hi = x->rub.reps_hi, hi_s = hi;
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = round < x->rub.low_rounds ? 0 : 1; k < 2; k++) { /* alternate: reference, student … */
             int reps = k == 0 ? x->rub.reps_lo : hi;
             /* without its own wall clock per repetition the reference's high run is what calibrates */
-            if (k == 0 || x->rub.reference_high || gr_per_rep_wall_ms(rs, sel, nsel) == gr_per_rep_ms(rs, sel, nsel))
+            if (k == 0 || x->rub.reference_high || gr_per_rep_ms(rs, plan, 1) == gr_per_rep_ms(rs, plan, 0))
                 gr_perf_run(j, j->ref, "ref", reps, plan, rs);
             if (round == 0 && k == 0) {
-                double per = gr_per_rep_wall_ms(rs, sel, nsel);
+                double per = gr_per_rep_ms(rs, plan, 1);
                 if (per > 0) {
                     double want = x->rub.reps_lo + ceil(x->rub.cross_check_s * 1e3 / per);
                     hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
@@ -236,7 +224,7 @@ static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_
             ss->limit = k == 0 ? gr_perf_limit(&x->rub, rs->last_wall) : 0;
             gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, plan, ss);
             if (round == 0 && k == 0 && !ss->failed && !rs->failed) {
-                double ref_per = gr_per_rep_wall_ms(rs, sel, nsel);
+                double ref_per = gr_per_rep_ms(rs, plan, 1);
                 hi_s = gr_perf_student_hi(&x->rub, ref_per, rs->wall_lo, ss->wall_lo, hi);
                 if (hi_s != hi)
                     LOG(x, "student's repetitions take about %.1f ms each: %d high repetitions instead of %d",
@@ -257,12 +245,9 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
     const gr_config *x = j->x;
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
-    int nsel = plan->nsel;
-    double d_s, p_s, d_r, p_r;
-    gr_wall_delta(x, ss, sel, nsel, hi_s, &d_s, &p_s);
-    gr_wall_delta(x, rs, sel, nsel, hi, &d_r, &p_r);
-    double calib = gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, sel, nsel),
-                                       gr_per_rep_wall_ms(rs, sel, nsel));
+    double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan, hi_s);
+    double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan, hi);
+    double calib = gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;
     if (rs->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "reference benchmark failed (%s): no performance points", rs->why);
     else if (ss->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "%s: no performance points", ss->why);
@@ -277,18 +262,17 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "size %s, median of %d runs (the reference's of %d; reps %d and %d, alternating with the reference); "
                  "wall-clock cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as "
                  "measured on the reference)",
-                 j->ch->perf_size.text, ss->n[sel[0]], rs->n[sel[0]], x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s,
+                 j->ch->perf_size.text, ss->ms[sel[0]].n, rs->ms[sel[0]].n, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s,
                  calib);
-    for (int i = 0; i < nsel; i++) {
+    for (int i = 0; i < plan->nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
-        r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
-        r->ref_ms = gr_median(rs->ms[sel[i]], rs->n[sel[i]]);
+        r->stu_ms = gr_med(&ss->ms[sel[i]]);
+        r->ref_ms = gr_med(&rs->ms[sel[i]]);
         /* the reference's % of the speed of light (its own report, else its speed-of-light row's time over
          * its variant's: the same work); the student's follows from the times (report.h, class pages) */
-        double sol = gr_median(rs->sol_ms, rs->n_sol);
-        r->ref_sol_pct = rs->n_pct[sel[i]] ? gr_median(rs->pct[sel[i]], rs->n_pct[sel[i]])
-                         : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms : 0;
+        double sol = gr_med(&rs->sol);
+        r->ref_sol_pct = rs->pct[sel[i]].n ? gr_med(&rs->pct[sel[i]]) : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms : 0;
         if (rs->failed || ss->failed || forged || r->stu_ms <= 0 || r->ref_ms <= 0) continue;
         gr_perf_points(&x->rub, r, r->ref_ms, "the reference's");
     }
@@ -313,7 +297,7 @@ static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_pe
     for (int i = 0; i < plan->nsel; i++) {
         int k = plan->sel[i];
         gr_var_result *r = &cr->v[k];
-        if (ss->n[k] > 0) gr_plan_add(timed, k, r->name);
+        if (ss->ms[k].n > 0) gr_plan_add(timed, k, r->name);
         else {
             snprintf(r->perf_note, sizeof r->perf_note, "the benchmark run stopped at this variant (%s): no "
                      "performance points", ss->why);
@@ -374,15 +358,13 @@ void gr_perf_self(const gr_chjob *j)
     gr_ch_result *cr = j->cr;
     gr_perf_plan plan;
     gr_perf_select(cr, GR_V_SELF_PASS, &plan);
-    const int *sel = plan.sel;
-    int nsel = plan.nsel;
-    if (!nsel) return;
+    if (!plan.nsel) return;
     gr_perf_side *ss = calloc(1, sizeof *ss);
     gr_perf_run(j, j->stu, "self", x->rub.reps_hi, &plan, ss);
-    for (int i = 0; i < nsel; i++) {
-        gr_var_result *r = &cr->v[sel[i]];
+    for (int i = 0; i < plan.nsel; i++) {
+        gr_var_result *r = &cr->v[plan.sel[i]];
         r->perf_ran = 1;
-        r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
+        r->stu_ms = gr_med(&ss->ms[plan.sel[i]]);
         snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
                                                     "points are given when graded).",
                  ch->perf_size.text, r->stu_ms);
