@@ -247,7 +247,8 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
     const int *sel = plan->sel;
     double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan, hi_s);
     double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan, hi);
-    double calib = gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
+    double calib =
+        gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;
     if (rs->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "reference benchmark failed (%s): no performance points", rs->why);
     else if (ss->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "%s: no performance points", ss->why);
@@ -262,8 +263,8 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "size %s, median of %d runs (the reference's of %d; reps %d and %d, alternating with the reference); "
                  "wall-clock cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as "
                  "measured on the reference)",
-                 j->ch->perf_size.text, ss->ms[sel[0]].n, rs->ms[sel[0]].n, x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s,
-                 calib);
+                 j->ch->perf_size.text, ss->ms[sel[0]].n, rs->ms[sel[0]].n, x->rub.reps_lo, hi_s,
+                 hi_s - x->rub.reps_lo, d_s, p_s, calib);
     for (int i = 0; i < plan->nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
@@ -272,7 +273,9 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
         /* the reference's % of the speed of light (its own report, else its speed-of-light row's time over
          * its variant's: the same work); the student's follows from the times (report.h, class pages) */
         double sol = gr_med(&rs->sol);
-        r->ref_sol_pct = rs->pct[sel[i]].n ? gr_med(&rs->pct[sel[i]]) : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms : 0;
+        r->ref_sol_pct = rs->pct[sel[i]].n                ? gr_med(&rs->pct[sel[i]])
+                         : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms
+                                                    : 0;
         if (rs->failed || ss->failed || forged || r->stu_ms <= 0 || r->ref_ms <= 0) continue;
         gr_perf_points(&x->rub, r, r->ref_ms, "the reference's");
     }

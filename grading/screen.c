@@ -6,38 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The index of s in the NULL-terminated names (in the order of their enum), or -1. */
-static int index_of(const char *s, const char *const *names)
-{
-    for (int k = 0; names[k]; k++)
-        if (!strcmp(s, names[k])) return k;
-    return -1;
-}
-
-/* match, cost and reach of one rule (absent: exact, perf, region); -1 with the reason in err */
+/* match, cost and reach of one rule, by name (absent: the first); -1 with the reason in err */
 static int rule_kinds(gr_screen_rule *out, const json_t *r, char *err, size_t errlen)
 {
-    static const char *const matches[] = {"exact", "prefix", "directive", "number", "header", NULL};
-    static const char *const costs[] = {"perf", "correct", "allow", NULL};
-    static const char *const reaches[] = {"region", "file", NULL};
-    const char *match = json_string_value(json_object_get(r, "match"));
-    const char *cost = json_string_value(json_object_get(r, "cost"));
-    const char *reach = json_string_value(json_object_get(r, "reach"));
-    int m = index_of(match ? match : "exact", matches), c = index_of(cost ? cost : "perf", costs);
-    int h = index_of(reach ? reach : "region", reaches);
-    if (m < 0)
-        snprintf(err, errlen, "screen rule '%s': match must be exact, prefix, directive, number or header", out->pattern);
-    else if (c < 0) snprintf(err, errlen, "screen rule '%s': cost must be perf, correct or allow", out->pattern);
-    else if (c == GR_COST_ALLOW && m != GR_MATCH_HEADER)
-        snprintf(err, errlen, "screen rule '%s': only a header rule can allow", out->pattern);
-    else if (h < 0) snprintf(err, errlen, "screen rule '%s': reach must be region or file", out->pattern);
-    else {
-        out->match = (gr_screen_match)m;
-        out->cost = (gr_screen_cost)c;
-        out->reach = (gr_screen_reach)h;
-        return 0;
+    static const struct {
+        const char *key, *names[6], *say;
+    } kinds[3] = {
+        {"match", {"exact", "prefix", "directive", "number", "header"}, "exact, prefix, directive, number or header"},
+        {"cost", {"perf", "correct", "allow"}, "perf, correct or allow"},
+        {"reach", {"region", "file"}, "region or file"}};
+    int k[3];
+    for (int i = 0; i < 3; i++) {
+        const char *v = json_string_value(json_object_get(r, kinds[i].key));
+        for (k[i] = 0; v && kinds[i].names[k[i]] && strcmp(v, kinds[i].names[k[i]]); k[i]++) {}
+        if (!kinds[i].names[k[i]])
+            snprintf(err, errlen, "screen rule '%s': %s must be %s", out->pattern, kinds[i].key, kinds[i].say);
+        else if (i == 1 && k[1] == GR_COST_ALLOW && k[0] != GR_MATCH_HEADER)
+            snprintf(err, errlen, "screen rule '%s': only a header rule can allow", out->pattern);
+        else continue;
+        return -1;
     }
-    return -1;
+    out->match = (gr_screen_match)k[0];
+    out->cost = (gr_screen_cost)k[1];
+    out->reach = (gr_screen_reach)k[2];
+    return 0;
 }
 
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen)
