@@ -136,9 +136,8 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     json_decref(lines);
 }
 
-/* Compares every variant's dumps of one (seed, chunk of sizes) run, then its written inputs. A variant's
- * dumps and lines are those of its run alone where it had one (judged by what it does alone), else the
- * batch's. */
+/* Compares every variant's dumps and written inputs of one (seed, chunk) run: those of its run alone where
+ * it had one (judged by what it does alone), else the batch's. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                            gr_corr *corr, const char *isofmt)
 {
@@ -174,21 +173,6 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
     }
 }
 
-/* 1 if a variant's dumps of one run are wrong somewhere (missing, or a mismatch other than the untouched
- * poison of a TODO), 0 if they match the reference or were never written at all. */
-static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
-                          const char *variant)
-{
-    int wrong = 0;
-    for (int s = k->first; s < k->first + k->count && !wrong; s++) {
-        gr_pair p;
-        gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
-        wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
-        gr_pair_free(&p);
-    }
-    return wrong;
-}
-
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
                  const char *what, gr_cmd *c, gr_run_result *r)
 {
@@ -222,10 +206,26 @@ static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const 
     return 1;
 }
 
-/* Runs a variant alone over a chunk of sizes into dir: the confirmation of a failure seen next to the
- * other variants. One try, within the chunk's short limit (gr_confirm_limit), with the GPU to itself:
- * a kernel spinning in another grading's run must not make an honest variant time out here (seen on
- * the H100: a class with hanging entries beside it), and the short limit bounds what the others wait. */
+/* Is a variant's batch run to be redone alone? Its dumps are missing (the run died partway: one crashing
+ * variant must not take the others down, and its own failure is named), or, beside others, wrong other
+ * than by a TODO's untouched poison: the variants share the process, the GPU memory and the inputs, and
+ * one that writes out of bounds (or into its input) can spoil the next one's result. */
+static int gr_needs_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
+                          const char *variant, int others)
+{
+    int wrong = !gr_dump_complete(studir, j->ch, variant, k->first, k->count);
+    for (int s = k->first; s < k->first + k->count && others && !wrong; s++) {
+        gr_pair p;
+        gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
+        wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
+        gr_pair_free(&p);
+    }
+    return wrong;
+}
+
+/* A variant alone over a chunk of sizes into dir: one try, within the chunk's short limit, with the GPU to
+ * itself: a kernel spinning in another grading's run must not make an honest variant time out here (seen on
+ * the H100: a class with hanging entries beside it); the short limit bounds what the others wait. */
 static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *variant, const char *dir, gr_cmd *c,
                          gr_run_result *r)
 {
@@ -330,9 +330,8 @@ int gr_rows_input_written(const json_t *lines, const char *variant, const char *
     return line && !wb_row_get(line, row, err, sizeof err) && row->input_written >= 0;
 }
 
-/* One (seed, chunk of sizes): the reference's run, the student's run of the variants still alive, a
- * variant whose dumps are missing or wrong next to others re-run alone, then the comparison. Returns 0, or
- * -1 (-3: no GPU) with why when the reference itself could not run. */
+/* One (seed, chunk of sizes): the reference's run, the student's of the variants still alive, some re-run
+ * alone, the comparison. Returns 0, or -1 (-3: no GPU) with why when the reference could not run. */
 static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
@@ -375,19 +374,11 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
         gr_run_result_free(&r);
     } else gr_mkdirs(studir, 0755);
     chunk.limit = confirm;
-    /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing variant
-     * does not take the others down with it and its own failure is named. So is a variant that came out
-     * wrong next to others: the variants share the process, the GPU memory and the inputs, and one that
-     * writes out of bounds (or into its input) can spoil the next one's result. Each is judged by what it
-     * does alone; a TODO's untouched poison is not re-run. */
     char isofmt[PATH_MAX];
     snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", j->work, si, first);
-    for (int v = 0; v < cr->n_v; v++) {
-        if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count) &&
-            !(n_live > 1 && gr_batch_wrong(j, &chunk, refdir, studir, cr->v[v].name)))
-            continue;
-        gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
-    }
+    for (int v = 0; v < cr->n_v; v++)
+        if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1))
+            gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
     gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
     gr_rmtree(studir);

@@ -34,9 +34,8 @@ typedef struct {
     int sel[GR_MAX_VAR], nsel;
 } gr_perf_plan;
 
-/* A benchmark run's JSON lines (dir/t.json): every line to honesty (graded runs), each selected variant's
- * median (and % of the speed of light, preprocessing), the reference's speed-of-light rows; a variant that
- * reported no PASS, or no time at all, fails the side. */
+/* A benchmark run's JSON lines (dir/t.json): all to honesty (graded runs), each selected variant's times,
+ * the speed-of-light rows; a variant that reported no PASS, or no time at all, fails the side. */
 static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char *dir, gr_perf_side *side)
 {
     gr_ch_result *cr = j->cr;
@@ -128,12 +127,11 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_rmtree(dir);
 }
 
-/* Milliseconds one more repetition adds to the run, every selected variant's. By the reported times (wall
- * 0): each variant and its preprocessing; the speed of light is timed only min(reps, WB_SOL_REPS) times
- * (gr_wall_predicted). By the wall clock (wall 1), where each repetition has inputs of its own: their
- * generation and check run between the timed intervals, and the harness reports the whole (rep_wall_ms).
- * That is on the reference's runs only, to size the cross-check: the high count's extra repetitions then
- * take about cross_check_s of wall clock, whatever the checks cost, and grading takes no longer for them. */
+/* Milliseconds one more repetition adds to the run (every selected variant): by the reported times (wall
+ * 0: each variant and its preprocessing; the speed of light apart, gr_wall_predicted), or by the wall
+ * clock the harness reports per repetition (wall 1, rep_wall_ms: fresh inputs are made and checked between
+ * the timed intervals). The latter sizes the cross-check on the reference's runs, so that the high count's
+ * extra repetitions take about cross_check_s of wall clock whatever the checks cost. */
 static double gr_per_rep_ms(gr_perf_side *s, const gr_perf_plan *plan, int wall)
 {
     double sum = 0;
@@ -196,10 +194,9 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
     return rub->reps_lo + fit;
 }
 
-/* The alternating runs of one pass: reference, student, reference, student … for the rubric's rounds, at
- * the low and the high repetition counts. The high count is chosen from the reference's own times (never
- * the student's) so that the extra repetitions take about cross_check_s: long enough for the wall clock to
- * tell; *hi is the reference's, *hi_s the student's (fewer where the student's repetitions are slow). */
+/* The alternating runs of one pass (reference, student, … for the rubric's rounds) at the low and the high
+ * repetition counts. The high count comes from the reference's times (never the student's): its extra
+ * repetitions take about cross_check_s; *hi_s is the student's (fewer where its repetitions are slow). */
 static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int *hi_out,
                            int *hi_s_out)
 {
@@ -236,10 +233,9 @@ static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_
     *hi_s_out = hi_s;
 }
 
-/* The pass's outcome: the chapter's performance note, and each variant's times and points. The reference
- * calibrates the wall-clock check: how much wall clock its extra repetitions took per reported millisecond
- * (launch and timing overhead, a busy machine). The student may take wall_factor times that, plus
- * wall_slack_s; a forged time beyond about that factor cannot. Returns 1 when the times were forged. */
+/* The pass's outcome: the chapter's note, each variant's times and points. The reference calibrates the
+ * wall-clock check (its wall clock per reported millisecond: launch overhead, a busy machine); the student
+ * may take wall_factor times that plus wall_slack_s, a forged time cannot. Returns 1 when forged. */
 static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int hi, int hi_s)
 {
     const gr_config *x = j->x;
@@ -292,8 +288,7 @@ void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const
              r->stu_ms, ref_what, r->ref_ms, r->ratio, 100 * frac);
 }
 
-/* Which variants a failed student run timed (into timed), for one more pass without the others; those it
- * did not time are told so. Returns 1 when some were not timed. */
+/* The variants a failed student run timed, into timed; the others are told so. Returns 1 when some were not. */
 static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_perf_side *ss, gr_perf_plan *timed)
 {
     int retry = 0;
@@ -310,9 +305,8 @@ static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_pe
     return retry;
 }
 
-/* One pass of the alternating benchmark over the plan's variants. Returns 1 when the student's side failed
- * as a run (a time limit, a crash) with some variants timed and others not: the caller may try once more
- * without the ones that got no time (their own failure must not cost the others their points). */
+/* One pass over the plan's variants. Returns 1 when the student's run failed (a time limit, a crash) with
+ * some variants timed: once more without the others (their failure must not cost these their points). */
 static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_plan *timed)
 {
     const gr_perf_plan copy = *plan_in, *plan = &copy; /* timed may be where the caller keeps plan_in */
@@ -328,8 +322,7 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
     int retry = 0;
     memset(timed, 0, sizeof *timed);
     if (ss->failed && !rs->failed && !forged) retry = gr_perf_timed(cr, plan, ss, timed);
-    /* Whatever the wall clock said: were the credited times times of real work? (the points it costs
-     * are taken by gr_caught_apply once every step has run) */
+    /* were the credited times real work, whatever the wall clock said? (gr_caught_apply takes the points) */
     for (int i = 0; i < plan->nsel && !rs->failed && !(retry && timed->nsel); i++) { /* judged in the next pass */
         gr_var_result *r = &cr->v[plan->sel[i]];
         char note[600];
