@@ -62,13 +62,6 @@ static void gr_pair_free(gr_pair *p)
     free(p->got);
 }
 
-/* Where a variant's dumps of a run are: its own folder where it was re-run alone (isofmt), else studir. */
-static const char *gr_stu_dir(const char *isofmt, const char *variant, const char *studir, char *buf, size_t len)
-{
-    snprintf(buf, len, isofmt, variant);
-    return gr_is_dir(buf) ? buf : studir;
-}
-
 /* What the raw data of wrong edge size s shows, added to what the earlier seeds showed of it. */
 static void gr_scan_wrong(const gr_chapter_rubric *ch, int s, const gr_pair *p, gr_size_ev *sev)
 {
@@ -144,8 +137,9 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
     const gr_chapter_rubric *ch = j->ch;
     for (int v = 0; v < j->cr->n_v; v++) {
         gr_var_result *r = &j->cr->v[v];
-        char alt[PATH_MAX];
-        const char *dir = gr_stu_dir(isofmt, r->name, studir, alt, sizeof alt);
+        char iso[PATH_MAX];
+        snprintf(iso, sizeof iso, isofmt, r->name);
+        const char *dir = gr_is_dir(iso) ? iso : studir;
         unsigned counted = 0;
         for (int s = k->first; s < k->first + k->count; s++) {
             corr[v].f.runs_total++;
@@ -169,7 +163,7 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
             gr_pair_free(&p);
         }
         gr_note_input_writes(j, k, dir, r->name, counted, &corr[v]);
-        gr_rmtree(alt); /* its run alone's folder, if any: result files can be large */
+        gr_rmtree(iso); /* result files can be large */
     }
 }
 
