@@ -272,22 +272,17 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     if (!(corr->dead & mask)) {
         gr_run_alone(j, k, variant, iso, &c, &r);
         int done = gr_dump_complete(iso, ch, variant, k->first, k->count);
-        if (!done) gr_note_failure(corr, &c, &r);
-        int timed_out = r.timed_out;
+        gr_size_outcome o = done ? GR_SZ_PASS : gr_note_failure(corr, &c, &r);
         gr_run_result_free(&r);
-        if (done) return;
-        if (timed_out) {
-            /* It hit the time limit alone: the sizes run in order, so the first size without its dump is the
-             * one that hung and the later ones never ran. Running each alone would cost the limit again per
-             * size (and, with the GPU to itself, stall every other grading on it). */
-            int first = 1;
-            for (int s = k->first; s < k->first + k->count; s++) {
-                if (gr_dump_complete(iso, ch, variant, s, 1)) continue;
-                gr_dead(corr, s, first ? GR_SZ_TIMEOUT : GR_SZ_NOT_RUN);
-                first = 0;
-            }
-            return;
+        /* It hit the time limit alone: the sizes run in order, so the first size without its dump is the one
+         * that hung and the later ones never ran. Running each alone would cost the limit again per size (and,
+         * with the GPU to itself, stall every other grading on it). */
+        for (int s = k->first, first = 1; o == GR_SZ_TIMEOUT && s < k->first + k->count; s++) {
+            if (gr_dump_complete(iso, ch, variant, s, 1)) continue;
+            gr_dead(corr, s, first ? GR_SZ_TIMEOUT : GR_SZ_NOT_RUN);
+            first = 0;
         }
+        if (done || o == GR_SZ_TIMEOUT) return;
     } else {
         gr_rmtree(iso);
         gr_mkdirs(iso, 0755);
@@ -332,8 +327,7 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     unsigned long long seed = x->seeds[si];
-    int count = gr_chunk_count(ch, first);
-    gr_dump_chunk chunk = {seed, first, count, 0};
+    gr_dump_chunk chunk = {seed, first, gr_chunk_count(ch, first), 0};
     char refdir[PATH_MAX], studir[PATH_MAX], what[80];
     snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
     snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);

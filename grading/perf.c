@@ -25,6 +25,7 @@ typedef struct {
     gr_honesty *hon;               /* graded runs: --grading, every line to honesty.h; else NULL */
     double limit;                  /* the next run's time limit; 0: timeouts_s.perf */
     double last_wall;              /* the last run's wall time */
+    int hi;                        /* the high repetition count */
     int trusted;                   /* the reference's side: its CEILING and work per run are believed */
 } gr_perf_side;
 
@@ -146,12 +147,12 @@ static double gr_per_rep_ms(gr_perf_side *s, const gr_perf_plan *plan, int wall)
 
 /* Seconds the high run's extra repetitions must have taken by the reported medians: the wall clock that
  * the cross-check holds the reported kernel times to. */
-static double gr_wall_predicted(const gr_config *x, gr_perf_side *s, const gr_perf_plan *plan, int reps_hi)
+static double gr_wall_predicted(const gr_config *x, gr_perf_side *s, const gr_perf_plan *plan)
 {
     int lo = x->rub.reps_lo;
-    int sol_extra = (reps_hi < WB_SOL_REPS ? reps_hi : WB_SOL_REPS) - (lo < WB_SOL_REPS ? lo : WB_SOL_REPS);
+    int sol_extra = (s->hi < WB_SOL_REPS ? s->hi : WB_SOL_REPS) - (lo < WB_SOL_REPS ? lo : WB_SOL_REPS);
     double sol = gr_med(&s->sol);
-    return ((reps_hi - lo) * gr_per_rep_ms(s, plan, 0) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
+    return ((s->hi - lo) * gr_per_rep_ms(s, plan, 0) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
 }
 
 double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms)
@@ -196,15 +197,14 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
 
 /* The alternating runs of one pass (reference, student, … for the rubric's rounds) at the low and the high
  * repetition counts. The high count comes from the reference's times (never the student's): its extra
- * repetitions take about cross_check_s; *hi_s is the student's (fewer where its repetitions are slow). */
-static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int *hi_out,
-                           int *hi_s_out)
+ * repetitions take about cross_check_s; the student's is fewer where its repetitions are slow. */
+static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss)
 {
     const gr_config *x = j->x;
-    int hi = x->rub.reps_hi, hi_s = hi;
+    rs->hi = ss->hi = x->rub.reps_hi;
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = round < x->rub.low_rounds ? 0 : 1; k < 2; k++) { /* alternate: reference, student … */
-            int reps = k == 0 ? x->rub.reps_lo : hi;
+            int reps = k == 0 ? x->rub.reps_lo : rs->hi;
             /* without its own wall clock per repetition the reference's high run is what calibrates */
             if (k == 0 || x->rub.reference_high || gr_per_rep_ms(rs, plan, 1) == gr_per_rep_ms(rs, plan, 0))
                 gr_perf_run(j, j->ref, "ref", reps, plan, rs);
@@ -212,37 +212,37 @@ static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_
                 double per = gr_per_rep_ms(rs, plan, 1);
                 if (per > 0) {
                     double want = x->rub.reps_lo + ceil(x->rub.cross_check_s * 1e3 / per);
-                    hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
+                    rs->hi = want > x->rub.reps_hi       ? x->rub.reps_hi
+                             : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1
+                                                         : (int)want;
                 }
-                hi_s = hi;
+                ss->hi = rs->hi;
             }
             if (ss->failed) continue; /* a failed run is not repeated at full limits */
             /* A hang shows in the low run: within what a variant slower than the last band would take. */
             ss->limit = k == 0 ? gr_perf_limit(&x->rub, rs->last_wall) : 0;
-            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, plan, ss);
+            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : ss->hi, plan, ss);
             if (round == 0 && k == 0 && !ss->failed && !rs->failed) {
                 double ref_per = gr_per_rep_ms(rs, plan, 1);
-                hi_s = gr_perf_student_hi(&x->rub, ref_per, rs->wall_lo, ss->wall_lo, hi);
-                if (hi_s != hi)
+                ss->hi = gr_perf_student_hi(&x->rub, ref_per, rs->wall_lo, ss->wall_lo, rs->hi);
+                if (ss->hi != rs->hi)
                     LOG(x, "student's repetitions take about %.1f ms each: %d high repetitions instead of %d",
-                        gr_perf_student_per_ms(&x->rub, ref_per, rs->wall_lo, ss->wall_lo), hi_s, hi);
+                        gr_perf_student_per_ms(&x->rub, ref_per, rs->wall_lo, ss->wall_lo), ss->hi, rs->hi);
             }
         }
     }
-    *hi_out = hi;
-    *hi_s_out = hi_s;
 }
 
 /* The pass's outcome: the chapter's note, each variant's times and points. The reference calibrates the
  * wall-clock check (its wall clock per reported millisecond: launch overhead, a busy machine); the student
  * may take wall_factor times that plus wall_slack_s, a forged time cannot. Returns 1 when forged. */
-static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int hi, int hi_s)
+static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss)
 {
     const gr_config *x = j->x;
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
-    double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan, hi_s);
-    double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan, hi);
+    double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan);
+    double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan);
     double calib =
         gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;
@@ -253,14 +253,14 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "the reported kernel times do not account for the process's wall clock (%d more repetitions took "
                  "%.2f s more; the reported times predict %.3f s, x%.2f as measured on the reference): times not "
                  "credible, no performance points",
-                 hi_s - x->rub.reps_lo, d_s, p_s, calib);
+                 ss->hi - x->rub.reps_lo, d_s, p_s, calib);
     else
         snprintf(cr->perf_note, sizeof cr->perf_note,
                  "size %s, median of %d runs (the reference's of %d; reps %d and %d, alternating with the reference); "
                  "wall-clock cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as "
                  "measured on the reference)",
-                 j->ch->perf_size.text, ss->ms[sel[0]].n, rs->ms[sel[0]].n, x->rub.reps_lo, hi_s,
-                 hi_s - x->rub.reps_lo, d_s, p_s, calib);
+                 j->ch->perf_size.text, ss->ms[sel[0]].n, rs->ms[sel[0]].n, x->rub.reps_lo, ss->hi,
+                 ss->hi - x->rub.reps_lo, d_s, p_s, calib);
     for (int i = 0; i < plan->nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
@@ -316,9 +316,8 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
     gr_honesty_init(hon, j->ch->perf_size.canon);
     rs->hon = ss->hon = hon;
     rs->trusted = 1;
-    int hi, hi_s;
-    gr_perf_rounds(j, plan, rs, ss, &hi, &hi_s);
-    int forged = gr_perf_score(j, plan, rs, ss, hi, hi_s);
+    gr_perf_rounds(j, plan, rs, ss);
+    int forged = gr_perf_score(j, plan, rs, ss);
     int retry = 0;
     memset(timed, 0, sizeof *timed);
     if (ss->failed && !rs->failed && !forged) retry = gr_perf_timed(cr, plan, ss, timed);
@@ -349,21 +348,19 @@ void gr_perf(const gr_chjob *j)
 
 void gr_perf_self(const gr_chjob *j)
 {
-    const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     gr_perf_plan plan;
     gr_perf_select(cr, GR_V_SELF_PASS, &plan);
     if (!plan.nsel) return;
     gr_perf_side *ss = calloc(1, sizeof *ss);
-    gr_perf_run(j, j->stu, "self", x->rub.reps_hi, &plan, ss);
+    gr_perf_run(j, j->stu, "self", j->x->rub.reps_hi, &plan, ss);
     for (int i = 0; i < plan.nsel; i++) {
         gr_var_result *r = &cr->v[plan.sel[i]];
         r->perf_ran = 1;
         r->stu_ms = gr_med(&ss->ms[plan.sel[i]]);
         snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
                                                     "points are given when graded).",
-                 ch->perf_size.text, r->stu_ms);
+                 j->ch->perf_size.text, r->stu_ms);
     }
     snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: times only; the grader compares them with the reference "
                                                   "on the same GPU");
