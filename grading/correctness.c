@@ -394,8 +394,7 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    gr_corr corr[GR_MAX_VAR];
-    memset(corr, 0, sizeof corr);
+    gr_corr corr[GR_MAX_VAR] = {0};
     for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch, v);
     for (int si = 0; si < j->x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
@@ -440,8 +439,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    gr_corr corr[GR_MAX_VAR];
-    memset(corr, 0, sizeof corr);
+    gr_corr corr[GR_MAX_VAR] = {0};
     for (int si = 0; si < x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             char dir[PATH_MAX];
