@@ -1,12 +1,9 @@
-/*
- * caught.h — what the grader caught a variant at (honesty.h decides it; the reports list it): the names
- * and what a finding costs. Header only, below both, so that the reports need not include honesty.h.
- */
+/* caught.h — what the grader caught a variant at (honesty.h decides, the reports list): header only, below
+ * both, so that the reports need not include honesty.h. */
 #ifndef GR_CAUGHT_H
 #define GR_CAUGHT_H
 
-/* A variant's findings are a bitmask of 1u << gr_caught. The names (gr_caught_name) are what grading.json
- * lists and tests read: never rename them. */
+/* A bitmask of 1u << gr_caught. The names are what grading.json lists and tests read: never rename them. */
 typedef enum {
     GR_CAUGHT_ABOVE_CEILING,
     GR_CAUGHT_TIMED_CHECK,
@@ -24,8 +21,8 @@ static inline const char *gr_caught_name(gr_caught c)
     return c >= 0 && c < GR_CAUGHT_N ? names[c] : "?";
 }
 
-/* Does a finding in `mask` cost the correctness points? (Every finding costs the performance points.)
- * A wrong or stale result is a wrong result; being too fast or computing on the host is not. */
+/* Does a finding cost the correctness points (every one costs the performance points)? A wrong or stale
+ * result is a wrong result; being too fast or computing on the host is not. */
 static inline int gr_caught_costs_correct(unsigned mask)
 {
     return (mask & (1u << GR_CAUGHT_TIMED_CHECK | 1u << GR_CAUGHT_ROTATED_CHECK | 1u << GR_CAUGHT_SCREEN_CORRECT)) != 0;

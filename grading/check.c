@@ -15,8 +15,7 @@ static int gr_check_add(gr_check_finding *out, int max, int n, int ch, const cha
     return n + 1;
 }
 
-/* The next screen sentence of a variant's caught note (gr_screen_hit_str's "region `…`" sentences, joined by
- * a space): its length from s, up to the next sentence or the end. */
+/* The length of the screen sentence at s in a caught note (gr_screen_hit_str's, joined by a space). */
 static size_t gr_check_sentence(const char *s)
 {
     const char *next = strstr(s + 1, ". region `");
@@ -85,7 +84,7 @@ gr_exit gr_check_exit(gr_check_outcome o, gr_sub_status st)
 
 void gr_check_not_checked(const char *why, char *out, size_t len)
 {
-    /* The cause, not the path of the program that met it: "no CUDA device found: …" up to its first period. */
+    /* the cause, not the path of the program that met it: "no CUDA device found: …" up to its first period */
     const char *cause = strstr(why, "no CUDA device found");
     cause = cause ? cause : why;
     size_t l = strcspn(cause, ".");
@@ -146,7 +145,6 @@ static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_che
     json_decref(lines);
 }
 
-/* Recorded: each timed variant's points by the rubric's bands against the reference's recorded time. */
 static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const gr_check_perf_in *in, const double *ms)
 {
     for (int k = 0; k < cr->n_v; k++) {
@@ -158,7 +156,6 @@ static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const 
              "model (%s, handouts/results/ch%d.json); the grader times the reference beside yours", in->gpu_here, cr->number);
 }
 
-/* Not scored: the performance points leave the total (its maximum too), and the chapter says so. */
 static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
 {
     double pts = 0;

@@ -18,12 +18,6 @@ static void gr_fmt(gr_elem e, const void *a, size_t i, char *buf, size_t len)
     else snprintf(buf, len, "%.9g", ((const float *)a)[i]);
 }
 
-static int gr_is_poison_at(gr_elem e, const void *a, size_t i)
-{
-    size_t size = gr_elem_size(e);
-    return wb_is_poison((const char *)a + size * i, size);
-}
-
 static int gr_equal(const gr_chapter_rubric *ch, double kscale, const void *ref, const void *got, size_t i,
                            size_t j, double *rel)
 {
@@ -71,7 +65,7 @@ void gr_compare(const gr_chapter_rubric *ch, const long long *dims, int ndims, c
             gr_fmt(ch->elem, ref, i, c->expected, sizeof c->expected);
             gr_fmt(ch->elem, got, i, c->got, sizeof c->got);
         }
-        int poison = gr_is_poison_at(ch->elem, got, i);
+        int poison = wb_is_poison((const char *)got + es * i, es);
         c->poison += poison;
         if (ch->elem == GR_F32 && isnan(((const float *)got)[i]) && !poison) c->nan++;
         size_t r = i / cols, q = i % cols;
@@ -104,12 +98,9 @@ void gr_compare(const gr_chapter_rubric *ch, const long long *dims, int ndims, c
     else if (c->poison == c->wrong && c->wrong < n) c->pattern = GR_PAT_POISON;
     else if (tiled && all_boundary && c->wrong < n / 2) c->pattern = GR_PAT_BOUNDARY;
     else if (shift_ok && c->wrong - c->poison > 1) {
+        int k = __builtin_ctz(shift_ok); /* the first candidate left */
         c->pattern = GR_PAT_SHIFT;
-        for (int k = 0; k < 2 * GR_SHIFTS; k++)
-            if (shift_ok & (1u << k)) {
-                c->shift = k < GR_SHIFTS ? k + 1 : -(k - GR_SHIFTS + 1);
-                break;
-            }
+        c->shift = k < GR_SHIFTS ? k + 1 : -(k - GR_SHIFTS + 1);
     } else if (have_const && c->constant != 0) c->pattern = GR_PAT_CONSTANT;
     else if (c->poison) c->pattern = GR_PAT_POISON;
     else c->pattern = GR_PAT_SCATTERED;

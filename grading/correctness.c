@@ -4,7 +4,7 @@
 #include "gpu.h"
 
 typedef struct {
-    gr_var_facts f;                /* what the feedback is made of (prose.h) */
+    gr_var_facts f;
     int runs_todo;
     unsigned long long first_n;    /* the elements of the most telling wrong run (f.cmp) */
     int first_len;                 /* it was a comparison (not a missing file) */
@@ -12,6 +12,12 @@ typedef struct {
     unsigned dead;                 /* bit s: edge size s failed when run alone; not run again */
     gr_size_outcome end[GR_MAX_EDGE]; /* how such a size's run ended */
 } gr_corr;
+
+static void gr_dead(gr_corr *c, int s, gr_size_outcome o)
+{
+    c->end[s] = o;
+    c->dead |= 1u << s;
+}
 
 /* Adds an edge size to the wrong ones, once. */
 static void gr_size_bad(gr_var_facts *f, const char *size)
@@ -56,13 +62,6 @@ static void gr_pair_free(gr_pair *p)
     free(p->got);
 }
 
-/* Where a variant's dumps of a run are: its own folder where it was re-run alone (isofmt), else studir. */
-static const char *gr_stu_dir(const char *isofmt, const char *variant, const char *studir, char *buf, size_t len)
-{
-    snprintf(buf, len, isofmt, variant);
-    return gr_is_dir(buf) ? buf : studir;
-}
-
 /* What the raw data of wrong edge size s shows, added to what the earlier seeds showed of it. */
 static void gr_scan_wrong(const gr_chapter_rubric *ch, int s, const gr_pair *p, gr_size_ev *sev)
 {
@@ -101,15 +100,47 @@ static void gr_note_wrong(gr_corr *w, const gr_cmp *cmp, unsigned long long seed
     w->f.cmp = *cmp;
 }
 
-/* Compares every variant's dumps of one (seed, chunk of sizes) run. */
+/* Issue 27, "no collateral between variants": the harness puts an input a variant changed back for the
+ * next one (common/wb_inputs.h), so only the variant that wrote it is told, in its JSON line. It is wrong
+ * at that (seed, size) whatever its dump says; `counted` (bit s): the sizes its dumps already made wrong. */
+static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, const char *dir, const char *name,
+                                 unsigned counted, gr_corr *c)
+{
+    char path[PATH_MAX + 32], err[200];
+    snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
+    json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
+    for (int s = k->first; lines && s < k->first + k->count; s++) {
+        wb_row row;
+        const char *size = j->ch->edge[s].text;
+        if (!gr_rows_input_written(lines, name, j->ch->edge[s].canon, &row)) continue;
+        if (!(counted >> s & 1)) {
+            c->f.runs_bad++;
+            gr_size_bad(&c->f, size);
+        }
+        if (c->f.wrote_input) continue; /* the first is told first, and kept there */
+        c->f.wrote_input = 1;
+        snprintf(c->f.input_name, sizeof c->f.input_name, "%s", row.input_written_name);
+        c->f.input_at = row.input_written;
+        c->f.input_seed = k->seed;
+        snprintf(c->f.input_size, sizeof c->f.input_size, "%s", size);
+        c->first_len = 1;
+        c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_note_wrong) */
+    }
+    json_decref(lines);
+}
+
+/* Compares every variant's dumps and written inputs of one (seed, chunk) run: those of its run alone where
+ * it had one (judged by what it does alone), else the batch's. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                            gr_corr *corr, const char *isofmt)
 {
     const gr_chapter_rubric *ch = j->ch;
     for (int v = 0; v < j->cr->n_v; v++) {
         gr_var_result *r = &j->cr->v[v];
-        char alt[PATH_MAX];
-        const char *dir = gr_stu_dir(isofmt, r->name, studir, alt, sizeof alt);
+        char iso[PATH_MAX];
+        snprintf(iso, sizeof iso, isofmt, r->name);
+        const char *dir = gr_is_dir(iso) ? iso : studir;
+        unsigned counted = 0;
         for (int s = k->first; s < k->first + k->count; s++) {
             corr[v].f.runs_total++;
             gr_pair p;
@@ -125,25 +156,15 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                                 : corr[v].dead & (1u << s) ? corr[v].end[s] : GR_SZ_WRONG;
             if (o > sev->out) sev->out = o; /* the worst over the seeds */
             if (o == GR_SZ_WRONG) gr_scan_wrong(ch, s, &p, sev);
-            if (p.cmp.pattern != GR_PAT_NONE) gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s].text);
+            if (p.cmp.pattern != GR_PAT_NONE) {
+                gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s].text);
+                counted |= 1u << s;
+            }
             gr_pair_free(&p);
         }
+        gr_note_input_writes(j, k, dir, r->name, counted, &corr[v]);
+        gr_rmtree(iso); /* result files can be large */
     }
-}
-
-/* 1 if a variant's dumps of one run are wrong somewhere (missing, or a mismatch other than the untouched
- * poison of a TODO), 0 if they match the reference or were never written at all. */
-static int gr_batch_wrong(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
-                          const char *variant)
-{
-    int wrong = 0;
-    for (int s = k->first; s < k->first + k->count && !wrong; s++) {
-        gr_pair p;
-        gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
-        wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
-        gr_pair_free(&p);
-    }
-    return wrong;
 }
 
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
@@ -160,7 +181,7 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     }
     char seed[24];
     snprintf(seed, sizeof seed, "%llu", k->seed);
-    /* untimed; the result lines into the run's folder (gr_note_input_writes, gr_self_rows read them) */
+    /* untimed; the JSON lines into the run's folder */
     const char *const argv[] = {"--seed", seed, "--reps", "1", "--warmup", "0", "--json",
                                 variants ? GR_DUMP_ROWS : "self.json", "--variant", variants, "--dump", dir};
     for (size_t a = 0; a < sizeof argv / sizeof argv[0] - (variants ? 0 : 4); a++) gr_arg(c, "%s", argv[a]);
@@ -179,10 +200,26 @@ static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const 
     return 1;
 }
 
-/* Runs a variant alone over a chunk of sizes into dir: the confirmation of a failure seen next to the
- * other variants. One try, within the chunk's short limit (gr_confirm_limit), with the GPU to itself:
- * a kernel spinning in another grading's run must not make an honest variant time out here (seen on
- * the H100: a class with hanging entries beside it), and the short limit bounds what the others wait. */
+/* Is a variant's batch run to be redone alone? Its dumps are missing (the run died partway: one crashing
+ * variant must not take the others down, and its own failure is named), or, beside others, wrong other
+ * than by a TODO's untouched poison: the variants share the process, the GPU memory and the inputs, and
+ * one that writes out of bounds (or into its input) can spoil the next one's result. */
+static int gr_needs_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
+                          const char *variant, int others)
+{
+    int wrong = !gr_dump_complete(studir, j->ch, variant, k->first, k->count);
+    for (int s = k->first; s < k->first + k->count && others && !wrong; s++) {
+        gr_pair p;
+        gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
+        wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
+        gr_pair_free(&p);
+    }
+    return wrong;
+}
+
+/* A variant alone over a chunk of sizes into dir: one try, within the chunk's short limit, with the GPU to
+ * itself: a kernel spinning in another grading's run must not make an honest variant time out here (seen on
+ * the H100: a class with hanging entries beside it); the short limit bounds what the others wait. */
 static void gr_run_alone(const gr_chjob *j, const gr_dump_chunk *k, const char *variant, const char *dir, gr_cmd *c,
                          gr_run_result *r)
 {
@@ -225,7 +262,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     if (gr_budget_spent(j->s->budget, spent, sizeof spent)) {
         /* no time left to confirm: the sizes without a result are not judged (never a guessed verdict) */
         for (int s = k->first; s < k->first + k->count; s++)
-            if (!(corr->dead & (1u << s))) corr->end[s] = GR_SZ_NOT_RUN, corr->dead |= 1u << s;
+            if (!(corr->dead & (1u << s))) gr_dead(corr, s, GR_SZ_NOT_RUN);
         if (corr->f.lost == GR_LOST_NONE) {
             corr->f.lost = GR_LOST_NO_BUDGET;
             snprintf(corr->f.lost_how, sizeof corr->f.lost_how, "%s", spent);
@@ -235,23 +272,17 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     if (!(corr->dead & mask)) {
         gr_run_alone(j, k, variant, iso, &c, &r);
         int done = gr_dump_complete(iso, ch, variant, k->first, k->count);
-        if (!done) gr_note_failure(corr, &c, &r);
-        int timed_out = r.timed_out;
+        gr_size_outcome o = done ? GR_SZ_PASS : gr_note_failure(corr, &c, &r);
         gr_run_result_free(&r);
-        if (done) return;
-        if (timed_out) {
-            /* It hit the time limit alone: the sizes run in order, so the first size without its dump is the
-             * one that hung and the later ones never ran. Running each alone would cost the limit again per
-             * size (and, with the GPU to itself, stall every other grading on it). */
-            int first = 1;
-            for (int s = k->first; s < k->first + k->count; s++) {
-                if (gr_dump_complete(iso, ch, variant, s, 1)) continue;
-                corr->end[s] = first ? GR_SZ_TIMEOUT : GR_SZ_NOT_RUN;
-                corr->dead |= 1u << s;
-                first = 0;
-            }
-            return;
+        /* It hit the time limit alone: the sizes run in order, so the first size without its dump is the one
+         * that hung and the later ones never ran. Running each alone would cost the limit again per size (and,
+         * with the GPU to itself, stall every other grading on it). */
+        for (int s = k->first, first = 1; o == GR_SZ_TIMEOUT && s < k->first + k->count; s++) {
+            if (gr_dump_complete(iso, ch, variant, s, 1)) continue;
+            gr_dead(corr, s, first ? GR_SZ_TIMEOUT : GR_SZ_NOT_RUN);
+            first = 0;
         }
+        if (done || o == GR_SZ_TIMEOUT) return;
     } else {
         gr_rmtree(iso);
         gr_mkdirs(iso, 0755);
@@ -260,8 +291,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
     for (int s = k->first; s < k->first + k->count; s++) {
         if ((corr->dead & (1u << s)) || gr_dump_complete(iso, ch, variant, s, 1)) continue;
         if (hung >= 2) { /* two sizes hit the time limit alone: the rest are not run (each would cost it) */
-            corr->end[s] = GR_SZ_NOT_RUN;
-            corr->dead |= 1u << s;
+            gr_dead(corr, s, GR_SZ_NOT_RUN);
             continue;
         }
         char one[PATH_MAX + 16];
@@ -274,8 +304,7 @@ static void gr_isolate(const gr_chjob *j, const gr_dump_chunk *k, const char *is
             wb_dump_path(to, sizeof to, iso, variant, ch->edge[s].canon);
             if (rename(from, to) != 0) LOG(j->x, "cannot move %s to %s", from, to);
         } else {
-            corr->end[s] = gr_note_failure(corr, &c, &r);
-            corr->dead |= 1u << s;
+            gr_dead(corr, s, gr_note_failure(corr, &c, &r));
             hung += corr->end[s] == GR_SZ_TIMEOUT;
         }
         gr_run_result_free(&r);
@@ -290,58 +319,15 @@ int gr_rows_input_written(const json_t *lines, const char *variant, const char *
     return line && !wb_row_get(line, row, err, sizeof err) && row->input_written >= 0;
 }
 
-/* Issue 27, "no collateral between variants": the harness checks a variant's inputs after each of its runs
- * and puts a changed one back for the next variant (common/wb_inputs.h), so only the variant that wrote
- * its input is told, in its JSON line. Such a variant is wrong at that (seed, size) whatever its dump says:
- * a run it is charged for here that its dump comparison (gr_compare_run) did not already count as wrong.
- * Its lines are those of its run alone when it had one (judged by what it does alone), else the batch's. */
-static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
-                                 const char *isofmt, gr_corr *corr)
-{
-    const gr_chapter_rubric *ch = j->ch;
-    for (int v = 0; v < j->cr->n_v; v++) {
-        const char *name = j->cr->v[v].name;
-        char alt[PATH_MAX], path[PATH_MAX + 32], err[200];
-        const char *dir = gr_stu_dir(isofmt, name, studir, alt, sizeof alt);
-        snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
-        json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
-        for (int s = k->first; lines && s < k->first + k->count; s++) {
-            wb_row row;
-            if (!gr_rows_input_written(lines, name, ch->edge[s].canon, &row)) continue;
-            gr_pair p;
-            gr_pair_compare(ch, s, refdir, dir, name, &p);
-            int counted = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE;
-            gr_pair_free(&p);
-            gr_corr *c = &corr[v];
-            if (!counted) {
-                c->f.runs_bad++;
-                gr_size_bad(&c->f, ch->edge[s].text);
-            }
-            if (!c->f.wrote_input) { /* first in the feedback, and kept there */
-                c->f.wrote_input = 1;
-                snprintf(c->f.input_name, sizeof c->f.input_name, "%s", row.input_written_name);
-                c->f.input_at = row.input_written;
-                c->f.input_seed = k->seed;
-                snprintf(c->f.input_size, sizeof c->f.input_size, "%s", ch->edge[s].text);
-                c->first_len = 1;
-                c->first_n = ULLONG_MAX; /* a larger failing size does not replace it (gr_compare_run) */
-            }
-        }
-        json_decref(lines);
-    }
-}
-
-/* One (seed, chunk of sizes): the reference's run, the student's run of the variants still alive, a
- * variant whose dumps are missing or wrong next to others re-run alone, then the comparison. Returns 0, or
- * -1 (-3: no GPU) with why when the reference itself could not run. */
+/* One (seed, chunk of sizes): the reference's run, the student's of the variants still alive, some re-run
+ * alone, the comparison. Returns 0, or -1 (-3: no GPU) with why when the reference could not run. */
 static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     unsigned long long seed = x->seeds[si];
-    int count = gr_chunk_count(ch, first);
-    gr_dump_chunk chunk = {seed, first, count, 0};
+    gr_dump_chunk chunk = {seed, first, gr_chunk_count(ch, first), 0};
     char refdir[PATH_MAX], studir[PATH_MAX], what[80];
     snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
     snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);
@@ -360,75 +346,68 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
         gr_run_result_free(&r);
         return no_gpu ? -3 : -1;
     }
-    chunk.limit = gr_confirm_limit(&x->rub, r.wall_s); /* for the confirmations below; not the batch's */
+    double confirm = gr_confirm_limit(&x->rub, r.wall_s); /* for the runs alone below; not the batch's */
     gr_run_result_free(&r);
     char live[1024] = "";
+    int n_live = 0;
     for (int v = 0; v < cr->n_v; v++)
         if (!corr[v].dead) {
             size_t l = strlen(live);
             snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
+            n_live++;
         }
     snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
     if (live[0]) {
-        const gr_dump_chunk batch = {seed, first, count, 0};
-        gr_dump_run(j, &batch, j->stu, live, studir, what, &c, &r);
+        gr_dump_run(j, &chunk, j->stu, live, studir, what, &c, &r);
         gr_run_result_free(&r);
     } else gr_mkdirs(studir, 0755);
-    /* A variant whose dumps are missing (the run died partway) is re-run alone, so one crashing variant
-     * does not take the others down with it and its own failure is named. So is a variant that came out
-     * wrong next to others: the variants share the process, the GPU memory and the inputs, and one that
-     * writes out of bounds (or into its input) can spoil the next one's result. Each is judged by what it
-     * does alone; a TODO's untouched poison is not re-run. */
+    chunk.limit = confirm;
     char isofmt[PATH_MAX];
     snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", j->work, si, first);
-    int n_live = 0;
-    for (int v = 0; v < cr->n_v; v++) n_live += !corr[v].dead;
-    for (int v = 0; v < cr->n_v; v++) {
-        if (!corr[v].dead && gr_dump_complete(studir, ch, cr->v[v].name, first, count) &&
-            !(n_live > 1 && gr_batch_wrong(j, &chunk, refdir, studir, cr->v[v].name)))
-            continue;
-        gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
-    }
+    for (int v = 0; v < cr->n_v; v++)
+        if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1))
+            gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
-    gr_note_input_writes(j, &chunk, refdir, studir, isofmt, corr);
     gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
     gr_rmtree(studir);
-    for (int v = 0; v < cr->n_v; v++) {
-        char iso[PATH_MAX];
-        snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
-        gr_rmtree(iso);
-    }
     return 0;
+}
+
+/* Each variant's verdict from what its runs showed; self: the practice run's (expect: the rows it needs). */
+static void gr_corr_verdicts(gr_ch_result *cr, gr_corr *corr, int self, int expect)
+{
+    for (int v = 0; v < cr->n_v; v++) {
+        gr_var_result *r = &cr->v[v];
+        gr_corr *k = &corr[v];
+        const gr_verdict_facts f = {.self = self, .runs_expected = expect, .runs_total = k->f.runs_total,
+                                    .runs_bad = k->f.runs_bad, .runs_todo = k->runs_todo,
+                                    .failed = k->f.lost != GR_LOST_NONE, .timed_out = k->timed_out,
+                                    .crashed = k->crashed};
+        r->verdict = gr_verdict_decide(&f);
+        r->correct_pts = r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS ? r->rub.correct : 0;
+        k->f.self = self;
+        r->seen = k->f;
+    }
 }
 
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    gr_corr corr[GR_MAX_VAR];
-    memset(corr, 0, sizeof corr);
+    gr_corr corr[GR_MAX_VAR] = {0};
     for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch, v);
     for (int si = 0; si < j->x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             int rc = gr_correct_chunk(j, si, first, corr, why, wlen);
             if (rc) return rc;
         }
-    for (int v = 0; v < cr->n_v; v++) {
-        gr_var_result *r = &cr->v[v];
-        gr_corr *k = &corr[v];
-        const gr_verdict_facts f = {.runs_total = k->f.runs_total, .runs_bad = k->f.runs_bad,
-                                    .runs_todo = k->runs_todo, .failed = k->f.lost != GR_LOST_NONE,
-                                    .timed_out = k->timed_out, .crashed = k->crashed};
-        r->verdict = gr_verdict_decide(&f);
-        if (r->verdict == GR_V_PASS) r->correct_pts = r->rub.correct;
-        r->seen = k->f;
-    }
+    gr_corr_verdicts(cr, corr, 0, 0);
     return 0;
 }
 
 /* The practice run's own verdicts in dir/self.json: per variant, rows seen, not passing, saying TODO, and
  * the first failing row (where nothing was noted before it). */
-static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, gr_var_facts *f, int *todo)
+static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, gr_corr *corr)
 {
     char jp[PATH_MAX + 16];
     snprintf(jp, sizeof jp, "%s/self.json", dir);
@@ -439,17 +418,18 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
     {
         wb_row row;
         if (wb_row_get(o, &row, jerr, sizeof jerr) || row.verdict == WB_CEILING) continue; /* a mix, not a variant */
-        for (int k = 0; k < cr->n_v; k++)
-            if (!strcmp(cr->v[k].name, row.variant)) {
-                f[k].runs_total++;
-                f[k].runs_bad += row.verdict != WB_PASS;
-                todo[k] += row.verdict == WB_TODO;
-                if (row.verdict != WB_PASS && !f[k].self_row[0] && f[k].lost == GR_LOST_NONE) {
-                    snprintf(f[k].self_row, sizeof f[k].self_row, "%s", wb_verdict_name(row.verdict));
-                    snprintf(f[k].size, sizeof f[k].size, "%s", row.size);
-                    f[k].seed = seed;
-                }
+        for (int k = 0; k < cr->n_v; k++) {
+            gr_var_facts *f = &corr[k].f;
+            if (strcmp(cr->v[k].name, row.variant)) continue;
+            f->runs_total++;
+            f->runs_bad += row.verdict != WB_PASS;
+            corr[k].runs_todo += row.verdict == WB_TODO;
+            if (row.verdict != WB_PASS && !f->self_row[0] && f->lost == GR_LOST_NONE) {
+                snprintf(f->self_row, sizeof f->self_row, "%s", wb_verdict_name(row.verdict));
+                snprintf(f->size, sizeof f->size, "%s", row.size);
+                f->seed = seed;
             }
+        }
     }
     json_decref(lines);
 }
@@ -459,9 +439,7 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    int todo[GR_MAX_VAR] = {0};
-    gr_var_facts f[GR_MAX_VAR];
-    memset(f, 0, sizeof f);
+    gr_corr corr[GR_MAX_VAR] = {0};
     for (int si = 0; si < x->n_seeds; si++)
         for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
             char dir[PATH_MAX];
@@ -470,33 +448,19 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_cmd c;
             gr_run_result r;
             gr_dump_run(j, &run, j->stu, NULL, dir, "self-check", &c, &r);
-            if (r.exited && r.code == WB_EXIT_NO_DEVICE) {
-                char t[400];
-                gr_tail_lines(r.err, 1, t, sizeof t);
-                snprintf(why, wlen, "%s", t);
-                gr_run_result_free(&r);
-                gr_rmtree(dir);
-                return -3;
+            int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE, ran = r.exited && (r.code == 0 || r.code == 1);
+            if (no_gpu) gr_tail_lines(r.err, 1, why, wlen < 400 ? wlen : 400);
+            else gr_self_rows(cr, dir, x->seeds[si], corr);
+            for (int k = 0; k < cr->n_v && !no_gpu && !ran; k++) {
+                gr_var_facts *f = &corr[k].f;
+                if (f->self_row[0] || f->lost != GR_LOST_NONE) continue;
+                f->lost = GR_LOST_RAN;
+                gr_run_describe(&r, &c.o, f->lost_how, sizeof f->lost_how);
             }
-            gr_self_rows(cr, dir, x->seeds[si], f, todo);
-            if (!(r.exited && (r.code == 0 || r.code == 1)))
-                for (int k = 0; k < cr->n_v; k++)
-                    if (!f[k].self_row[0] && f[k].lost == GR_LOST_NONE) {
-                        f[k].lost = GR_LOST_RAN;
-                        gr_run_describe(&r, &c.o, f[k].lost_how, sizeof f[k].lost_how);
-                    }
             gr_run_result_free(&r);
             gr_rmtree(dir);
+            if (no_gpu) return -3;
         }
-    int expect = x->n_seeds * ch->n_edge;
-    for (int k = 0; k < cr->n_v; k++) {
-        gr_var_result *r = &cr->v[k];
-        const gr_verdict_facts vf = {.self = 1, .runs_expected = expect, .runs_total = f[k].runs_total,
-                                     .runs_bad = f[k].runs_bad, .runs_todo = todo[k]};
-        r->verdict = gr_verdict_decide(&vf);
-        r->correct_pts = r->verdict == GR_V_SELF_PASS ? r->rub.correct : 0;
-        f[k].self = 1;
-        r->seen = f[k];
-    }
+    gr_corr_verdicts(cr, corr, 1, x->n_seeds * ch->n_edge);
     return 0;
 }

@@ -7,11 +7,10 @@
 /* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen);
 
-/* check mode without a reference: the program's own verdicts (clearly labelled). */
+/* The practice run without a reference: the program's own verdicts (clearly labelled). */
 int gr_self_check(const gr_chjob *j, char *why, size_t wlen);
 
-/* One run of a program for its --dump files: which seed, which of the chapter's edge sizes. */
-typedef struct {
+typedef struct { /* one run of a program for its --dump files */
     unsigned long long seed;
     int first, count;           /* edge sizes first .. first + count - 1 */
     double limit;               /* the run's time limit; 0: the rubric's timeouts_s.run */
@@ -22,13 +21,11 @@ typedef struct {
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
                  const char *what, gr_cmd *c, gr_run_result *r);
 
-/* The --json lines of every dump run (in its directory): each variant's line says whether a run of it
- * changed one of its inputs (contract.h's WB_JSON_INPUT_WRITTEN). */
+/* A dump run's --json lines, in its directory: each says whether the variant changed one of its inputs. */
 #define GR_DUMP_ROWS "rows.jsonl"
 
-/* 1 when the line of (variant, size) in a dump run's JSON lines says that the variant wrote its input
- * (which one and where: row's input_written_name, input_written); 0 when it does not, or there is no such
- * line. */
+/* 1 when the line of (variant, size) says that the variant wrote its input (which and where: row's
+ * input_written_name, input_written); 0 when it does not, or there is no such line. */
 int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, wb_row *row);
 
 #endif /* GR_CORRECTNESS_H */

@@ -10,8 +10,6 @@ void gr_honesty_init(gr_honesty *h, const char *size)
     h->ceiling = NAN;
 }
 
-/* The entry of a variant; `create`: a new one if there is none (only the reference's lines create: a
- * student's process printing made-up names must not crowd out the real ones). */
 static const gr_honesty_var *gr_honesty_find(const gr_honesty *h, const char *name)
 {
     for (int i = 0; i < h->n_v; i++)
@@ -19,41 +17,36 @@ static const gr_honesty_var *gr_honesty_find(const gr_honesty *h, const char *na
     return NULL;
 }
 
+/* `create`: a new entry where there is none; only the reference's lines create (a student's process
+ * printing made-up names must not crowd out the real ones). */
 static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
 {
-    const gr_honesty_var *found = gr_honesty_find(h, name);
-    if (found) return (gr_honesty_var *)found;
-    if (!create || h->n_v == GR_MAX_VAR) return NULL;
-    gr_honesty_var *v = &h->v[h->n_v++];
+    gr_honesty_var *v = (gr_honesty_var *)gr_honesty_find(h, name);
+    if (v || !create || h->n_v == GR_MAX_VAR) return v;
+    v = &h->v[h->n_v++];
     memset(v, 0, sizeof *v);
     snprintf(v->name, sizeof v->name, "%s", name);
     v->work = NAN;
     return v;
 }
 
-static void gr_honesty_ref_line(gr_honesty *h, const wb_row *row)
+/* One line of a run; a CEILING line counts only from the reference (a student's process could print any). */
+static void gr_honesty_line(gr_honesty *h, const wb_row *row, int ref)
 {
-    if (row->verdict == WB_CEILING) {
-        if (row->throughput > 0 && !(h->ceiling >= row->throughput)) {
-            h->ceiling = row->throughput;
-            snprintf(h->ceiling_name, sizeof h->ceiling_name, "%s", row->variant);
-            snprintf(h->unit, sizeof h->unit, "%s", row->unit);
-        }
+    if (row->verdict == WB_CEILING && ref && row->throughput > 0 && !(h->ceiling >= row->throughput)) {
+        h->ceiling = row->throughput;
+        snprintf(h->ceiling_name, sizeof h->ceiling_name, "%s", row->variant);
+        snprintf(h->unit, sizeof h->unit, "%s", row->unit);
+    }
+    gr_honesty_var *v = row->verdict == WB_CEILING ? NULL : gr_honesty_var_of(h, row->variant, ref);
+    if (!v) return;
+    if (ref) {
+        /* throughput × time is the work of one run, the same in every run of this size */
+        if (row->throughput > 0 && row->median_ms > 0) v->work = row->throughput * row->median_ms;
+        if (row->throughput > v->ref_rate) v->ref_rate = row->throughput;
+        if (row->timed_check != WB_NOT_CHECKED || row->rotated_check != WB_NOT_CHECKED) v->ref_checked = 1;
         return;
     }
-    gr_honesty_var *v = gr_honesty_var_of(h, row->variant, 1);
-    if (!v) return;
-    /* throughput × time is the work of one run, the same in every run of this size */
-    if (row->throughput > 0 && row->median_ms > 0) v->work = row->throughput * row->median_ms;
-    if (row->throughput > v->ref_rate) v->ref_rate = row->throughput;
-    if (row->timed_check != WB_NOT_CHECKED || row->rotated_check != WB_NOT_CHECKED) v->ref_checked = 1;
-}
-
-static void gr_honesty_stu_line(gr_honesty *h, const wb_row *row)
-{
-    if (row->verdict == WB_CEILING) return; /* the student's process could print any ceiling */
-    gr_honesty_var *v = gr_honesty_var_of(h, row->variant, 0);
-    if (!v) return;
     v->stu_lines++;
     /* A missing field where the reference writes one is a line the student's process made up. Whether
      * the reference writes it is known only after its first run; the reference always runs first. */
@@ -74,8 +67,7 @@ void gr_honesty_add(gr_honesty *h, const json_t *lines, int from_reference)
         wb_row row;
         char err[200];
         if (wb_row_get(o, &row, err, sizeof err) || strcmp(row.size, h->size) || row.verdict == WB_REFERENCE) continue;
-        if (from_reference) gr_honesty_ref_line(h, &row);
-        else gr_honesty_stu_line(h, &row);
+        gr_honesty_line(h, &row, from_reference);
     }
 }
 
@@ -102,6 +94,19 @@ static void gr_note_add(char *note, size_t len, const char *sentence)
     snprintf(note + at, len - at, "%s%s", at ? " " : "", sentence);
 }
 
+/* A finding c: its bit into *mask, its sentence into note. */
+__attribute__((format(printf, 5, 6))) static void gr_found(unsigned *mask, gr_caught c, char *note, size_t len,
+                                                           const char *fmt, ...)
+{
+    char s[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s, sizeof s, fmt, ap);
+    va_end(ap);
+    *mask |= 1u << c;
+    gr_note_add(note, len, s);
+}
+
 unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char *variant, double stu_ms, char *note,
                           size_t len)
 {
@@ -109,51 +114,35 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
     const gr_honesty_var *v = gr_honesty_find(h, variant);
     if (!v || !v->stu_lines) return 0;
     unsigned mask = 0;
-    char s[400];
-    if (v->timed_fail) {
-        mask |= 1u << GR_CAUGHT_TIMED_CHECK;
-        gr_note_add(note, len, "The output of the timed runs was wrong although the first run was right: every timed "
-                               "launch must compute the result.");
-        if (v->timed_fault[0]) {
-            snprintf(s, sizeof s, "Each timed repetition runs on inputs of its own and its output is checked: %s.",
-                     v->timed_fault);
-            gr_note_add(note, len, s);
-        }
-    }
-    if (v->rotated_fail) {
-        mask |= 1u << GR_CAUGHT_ROTATED_CHECK;
-        gr_note_add(note, len, "On a second set of inputs the variant returned a stale result: it must compute from "
-                               "its inputs every time.");
-    }
+    if (v->timed_fail)
+        gr_found(&mask, GR_CAUGHT_TIMED_CHECK, note, len, "The output of the timed runs was wrong although the first "
+                 "run was right: every timed launch must compute the result.");
+    if (v->timed_fail && v->timed_fault[0])
+        gr_found(&mask, GR_CAUGHT_TIMED_CHECK, note, len, "Each timed repetition runs on inputs of its own and its "
+                 "output is checked: %s.", v->timed_fault);
+    if (v->rotated_fail)
+        gr_found(&mask, GR_CAUGHT_ROTATED_CHECK, note, len, "On a second set of inputs the variant returned a stale "
+                 "result: it must compute from its inputs every time.");
     double rate = v->work / stu_ms, top = h->ceiling > v->ref_rate ? h->ceiling : v->ref_rate;
-    if (stu_ms > 0 && rate > 0 && h->ceiling > 0 && rate > top * (1 + rub->floor_margin)) {
-        char got[40], lim[40];
-        gr_rate_str(rate, got, sizeof got);
-        gr_rate_str(top, lim, sizeof lim);
-        mask |= 1u << GR_CAUGHT_ABOVE_CEILING;
-        if (top > h->ceiling)
-            snprintf(s, sizeof s, "Reported %s %s; the reference solution reaches %s %s on this GPU, above its own "
-                                  "rate for this work (%s): the timed runs cannot have done the work.",
-                     got, h->unit, lim, h->unit, h->ceiling_name);
-        else
-            snprintf(s, sizeof s, "Reported %s %s; this GPU's own rate for this work (%s), measured in the same run, "
-                                  "is %s %s: the timed runs cannot have done the work.",
-                     got, h->unit, h->ceiling_name, lim, h->unit);
-        gr_note_add(note, len, s);
-    }
-    if (v->n_cpu && stu_ms > 0) {
-        double cpu[GR_HONESTY_MAX_RUNS];
-        memcpy(cpu, v->cpu_ms, sizeof cpu[0] * (size_t)v->n_cpu);
-        double c = gr_median(cpu, v->n_cpu);
-        /* 1 ms: below it a launcher's own overhead (a first-call allocation, a busy machine) is noise */
-        if (c > rub->cpu_factor * stu_ms && c > 1.0) {
-            mask |= 1u << GR_CAUGHT_HOST_COMPUTE;
-            snprintf(s, sizeof s, "The process spent %.3g ms of CPU per run against %.3g ms on the GPU: the work is "
-                                  "done on the host.",
-                     c, stu_ms);
-            gr_note_add(note, len, s);
-        }
-    }
+    char got[40], lim[40];
+    gr_rate_str(rate, got, sizeof got);
+    gr_rate_str(top, lim, sizeof lim);
+    int above = stu_ms > 0 && rate > 0 && h->ceiling > 0 && rate > top * (1 + rub->floor_margin);
+    if (above && top > h->ceiling)
+        gr_found(&mask, GR_CAUGHT_ABOVE_CEILING, note, len, "Reported %s %s; the reference solution reaches %s %s on "
+                 "this GPU, above its own rate for this work (%s): the timed runs cannot have done the work.",
+                 got, h->unit, lim, h->unit, h->ceiling_name);
+    else if (above)
+        gr_found(&mask, GR_CAUGHT_ABOVE_CEILING, note, len, "Reported %s %s; this GPU's own rate for this work (%s), "
+                 "measured in the same run, is %s %s: the timed runs cannot have done the work.",
+                 got, h->unit, h->ceiling_name, lim, h->unit);
+    double cpu[GR_HONESTY_MAX_RUNS];
+    memcpy(cpu, v->cpu_ms, sizeof cpu[0] * (size_t)v->n_cpu);
+    double c = gr_median(cpu, v->n_cpu); /* -1: none */
+    /* 1 ms: below it a launcher's own overhead (a first-call allocation, a busy machine) is noise */
+    if (stu_ms > 0 && c > rub->cpu_factor * stu_ms && c > 1.0)
+        gr_found(&mask, GR_CAUGHT_HOST_COMPUTE, note, len, "The process spent %.3g ms of CPU per run against %.3g ms "
+                 "on the GPU: the work is done on the host.", c, stu_ms);
     return mask;
 }
 
@@ -234,9 +223,7 @@ int gr_honesty_screen(const gr_chapter_rubric *ch, const char *text, size_t len,
     int nr = wb_regions_parse(text, len, reg, 64, err, sizeof err), total = 0;
     if (nr < 0) return -1;
     if (nr > 64) nr = 64;
-    /* Where each region sits: the brace depth of the file's own text before it. A file whose text outside
-     * the regions is not the starter's (cr->outside) cannot be trusted for that: every region is taken to
-     * be at file level, where what it declares is followed to whoever uses it. */
+    /* where each region sits: the brace depth of the file's own text before it (see honesty.h) */
     int scope[64];
     unsigned users[64];
     size_t at = 0;

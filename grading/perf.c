@@ -3,21 +3,29 @@
 #include "perf.h"
 #include "honesty.h"
 
+typedef struct { /* one quantity over the runs: its positive values */
+    double x[64];
+    int n;
+} gr_samples;
+
+static void gr_push(gr_samples *s, double v)
+{
+    if (v > 0 && s->n < 64) s->x[s->n++] = v;
+}
+
+static double gr_med(gr_samples *s) { return gr_median(s->x, s->n); }
+
 typedef struct {
-    double ms[GR_MAX_VAR][64], prep[GR_MAX_VAR][64];
-    int n[GR_MAX_VAR], n_prep[GR_MAX_VAR];
-    double sol_ms[64];
-    int n_sol;
-    double pct[GR_MAX_VAR][64];    /* the run's own % of the speed of light per variant (the reference's is trusted) */
-    int n_pct[GR_MAX_VAR];
-    double rep_wall[GR_MAX_VAR][64]; /* the run's wall clock per repetition (rep_wall_ms: fresh inputs) */
-    int n_rep_wall[GR_MAX_VAR];
+    gr_samples ms[GR_MAX_VAR], prep[GR_MAX_VAR], sol;
+    gr_samples pct[GR_MAX_VAR];      /* the run's own % of the speed of light (the reference's is trusted) */
+    gr_samples rep_wall[GR_MAX_VAR]; /* the run's wall clock per repetition (rep_wall_ms: fresh inputs) */
     double wall_lo, wall_hi;       /* the smallest wall time seen at each repetition count */
     int failed;
     char why[300];
-    gr_honesty *hon;               /* graded runs: --grading, and every line goes to honesty.h; else NULL */
+    gr_honesty *hon;               /* graded runs: --grading, every line to honesty.h; else NULL */
     double limit;                  /* the next run's time limit; 0: timeouts_s.perf */
     double last_wall;              /* the last run's wall time */
+    int hi;                        /* the high repetition count */
     int trusted;                   /* the reference's side: its CEILING and work per run are believed */
 } gr_perf_side;
 
@@ -27,15 +35,11 @@ typedef struct {
     int sel[GR_MAX_VAR], nsel;
 } gr_perf_plan;
 
-/* A benchmark run's JSON lines (dir/t.json): every line to honesty (graded runs), each selected variant's
- * median (and % of the speed of light, preprocessing), the reference's speed-of-light rows; a variant that
- * reported no PASS, or no time at all, fails the side. */
+/* A benchmark run's JSON lines (dir/t.json): all to honesty (graded runs), each selected variant's times,
+ * the speed-of-light rows; a variant that reported no PASS, or no time at all, fails the side. */
 static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char *dir, gr_perf_side *side)
 {
-    const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
-    const int *sel = plan->sel;
-    int nsel = plan->nsel;
     char jp[PATH_MAX];
     snprintf(jp, sizeof jp, "%s/t.json", dir);
     int got[GR_MAX_VAR] = {0};
@@ -46,9 +50,9 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
     json_array_foreach(lines, li, o)
     {
         wb_row row;
-        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, ch->perf_size.canon) || !(row.median_ms > 0))
+        if (wb_row_get(o, &row, jerr, sizeof jerr) || strcmp(row.size, j->ch->perf_size.canon) || !(row.median_ms > 0))
             continue;
-        if (row.verdict == WB_REFERENCE && side->n_sol < 64) side->sol_ms[side->n_sol++] = row.median_ms;
+        if (row.verdict == WB_REFERENCE) gr_push(&side->sol, row.median_ms);
         /* Not a variant. Its measurement (chapters 3 and 4; the others restate the speed of light) is
          * not predicted: the reference pays it too, and the cross-check's calibration absorbs it. */
         if (row.verdict == WB_CEILING) continue;
@@ -56,8 +60,8 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
          * variant's points), not counted as a failed run that would cost every variant's. */
         int caught = !side->trusted && row.verdict == WB_FAIL &&
                      (row.timed_check == WB_CHECKED_FAIL || row.rotated_check == WB_CHECKED_FAIL);
-        for (int i = 0; i < nsel; i++) {
-            int k = sel[i];
+        for (int i = 0; i < plan->nsel; i++) {
+            int k = plan->sel[i];
             if (strcmp(cr->v[k].name, row.variant) || got[k]) continue;
             got[k] = 1;
             if (row.verdict != WB_PASS && !caught) {
@@ -65,19 +69,19 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
                     snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", row.variant,
                              wb_verdict_name(row.verdict));
                 side->failed = 1;
-            } else if (side->n[k] < 64) {
-                side->ms[k][side->n[k]++] = row.median_ms;
-                if (row.sol_pct > 0 && side->n_pct[k] < 64) side->pct[k][side->n_pct[k]++] = row.sol_pct;
-                if (row.prep_ms > 0 && side->n_prep[k] < 64) side->prep[k][side->n_prep[k]++] = row.prep_ms;
-                if (row.rep_wall_ms > 0 && side->n_rep_wall[k] < 64) side->rep_wall[k][side->n_rep_wall[k]++] = row.rep_wall_ms;
+            } else {
+                gr_push(&side->ms[k], row.median_ms);
+                gr_push(&side->pct[k], row.sol_pct);
+                gr_push(&side->prep[k], row.prep_ms);
+                gr_push(&side->rep_wall[k], row.rep_wall_ms);
             }
         }
     }
     json_decref(lines);
-    for (int i = 0; i < nsel; i++)
-        if (!got[sel[i]] && !side->failed) {
+    for (int i = 0; i < plan->nsel; i++)
+        if (!got[plan->sel[i]] && !side->failed) {
             side->failed = 1;
-            snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[sel[i]].name);
+            snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[plan->sel[i]].name);
         }
 }
 
@@ -116,54 +120,39 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
         side->failed = 1;
         snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
     }
-    double wall = r.wall_s;
     side->last_wall = r.wall_s;
     double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
-    if (side->failed) wall = -1;
-    if (wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
+    if (!side->failed && r.wall_s > 0 && (*slot <= 0 || r.wall_s < *slot)) *slot = r.wall_s;
     gr_run_result_free(&r);
     gr_perf_read(j, plan, dir, side);
     gr_rmtree(dir);
 }
 
-/* Milliseconds one more repetition adds to the run by the reported times: every selected variant (and
- * its preprocessing) is timed `reps` times. The speed of light only min(reps, WB_SOL_REPS) times (see
- * gr_wall_delta). */
-static double gr_per_rep_ms(gr_perf_side *s, const int *sel, int nsel)
+/* Milliseconds one more repetition adds to the run (every selected variant): by the reported times (wall
+ * 0: each variant and its preprocessing; the speed of light apart, gr_wall_predicted), or by the wall
+ * clock the harness reports per repetition (wall 1, rep_wall_ms: fresh inputs are made and checked between
+ * the timed intervals). The latter sizes the cross-check on the reference's runs, so that the high count's
+ * extra repetitions take about cross_check_s of wall clock whatever the checks cost. */
+static double gr_per_rep_ms(gr_perf_side *s, const gr_perf_plan *plan, int wall)
 {
     double sum = 0;
-    for (int i = 0; i < nsel; i++) {
-        sum += gr_median(s->ms[sel[i]], s->n[sel[i]]);
-        if (s->n_prep[sel[i]]) sum += gr_median(s->prep[sel[i]], s->n_prep[sel[i]]);
+    for (int i = 0; i < plan->nsel; i++) {
+        int k = plan->sel[i];
+        if (wall && !s->rep_wall[k].n) return gr_per_rep_ms(s, plan, 0);
+        if (wall) sum += gr_med(&s->rep_wall[k]);
+        else sum += gr_med(&s->ms[k]) + (s->prep[k].n ? gr_med(&s->prep[k]) : 0);
     }
     return sum;
 }
 
-/* Milliseconds of wall clock one more repetition adds to the run (every selected variant): where each
- * repetition has inputs of its own, their generation and check run between the timed intervals, and the
- * harness reports the whole (rep_wall_ms); elsewhere the reported times (gr_per_rep_ms). Used on the
- * reference's runs only, to size the cross-check: the high count's extra repetitions then take about
- * cross_check_s of wall clock, whatever the checks cost, and grading takes no longer for them. */
-static double gr_per_rep_wall_ms(gr_perf_side *s, const int *sel, int nsel)
-{
-    double sum = 0;
-    for (int i = 0; i < nsel; i++) {
-        if (!s->n_rep_wall[sel[i]]) return gr_per_rep_ms(s, sel, nsel);
-        sum += gr_median(s->rep_wall[sel[i]], s->n_rep_wall[sel[i]]);
-    }
-    return sum;
-}
-
-/* Was the process wall clock consistent with the kernel times it reported? The extra repetitions of
- * the high run must have taken at least about what the reported medians say. */
-static void gr_wall_delta(const gr_config *x, gr_perf_side *s, const int *sel, int nsel, int reps_hi, double *delta,
-                          double *predicted)
+/* Seconds the high run's extra repetitions must have taken by the reported medians: the wall clock that
+ * the cross-check holds the reported kernel times to. */
+static double gr_wall_predicted(const gr_config *x, gr_perf_side *s, const gr_perf_plan *plan)
 {
     int lo = x->rub.reps_lo;
-    int sol_extra = (reps_hi < WB_SOL_REPS ? reps_hi : WB_SOL_REPS) - (lo < WB_SOL_REPS ? lo : WB_SOL_REPS);
-    double sol = gr_median(s->sol_ms, s->n_sol);
-    *predicted = ((reps_hi - lo) * gr_per_rep_ms(s, sel, nsel) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
-    *delta = s->wall_hi - s->wall_lo;
+    int sol_extra = (s->hi < WB_SOL_REPS ? s->hi : WB_SOL_REPS) - (lo < WB_SOL_REPS ? lo : WB_SOL_REPS);
+    double sol = gr_med(&s->sol);
+    return ((s->hi - lo) * gr_per_rep_ms(s, plan, 0) + (sol > 0 ? sol_extra * sol : 0)) * 1e-3;
 }
 
 double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms)
@@ -206,63 +195,56 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
     return rub->reps_lo + fit;
 }
 
-/* The alternating runs of one pass: reference, student, reference, student … for the rubric's rounds, at
- * the low and the high repetition counts. The high count is chosen from the reference's own times (never
- * the student's) so that the extra repetitions take about cross_check_s: long enough for the wall clock to
- * tell; *hi is the reference's, *hi_s the student's (fewer where the student's repetitions are slow). */
-static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int *hi_out,
-                           int *hi_s_out)
+/* The alternating runs of one pass (reference, student, … for the rubric's rounds) at the low and the high
+ * repetition counts. The high count comes from the reference's times (never the student's): its extra
+ * repetitions take about cross_check_s; the student's is fewer where its repetitions are slow. */
+static void gr_perf_rounds(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss)
 {
     const gr_config *x = j->x;
-    const int *sel = plan->sel;
-    int nsel = plan->nsel;
-    int hi = x->rub.reps_hi, hi_s = hi;
+    rs->hi = ss->hi = x->rub.reps_hi;
     for (int round = 0; round < x->rub.rounds; round++) {
         for (int k = round < x->rub.low_rounds ? 0 : 1; k < 2; k++) { /* alternate: reference, student … */
-            int reps = k == 0 ? x->rub.reps_lo : hi;
+            int reps = k == 0 ? x->rub.reps_lo : rs->hi;
             /* without its own wall clock per repetition the reference's high run is what calibrates */
-            if (k == 0 || x->rub.reference_high || gr_per_rep_wall_ms(rs, sel, nsel) == gr_per_rep_ms(rs, sel, nsel))
+            if (k == 0 || x->rub.reference_high || gr_per_rep_ms(rs, plan, 1) == gr_per_rep_ms(rs, plan, 0))
                 gr_perf_run(j, j->ref, "ref", reps, plan, rs);
             if (round == 0 && k == 0) {
-                double per = gr_per_rep_wall_ms(rs, sel, nsel);
+                double per = gr_per_rep_ms(rs, plan, 1);
                 if (per > 0) {
                     double want = x->rub.reps_lo + ceil(x->rub.cross_check_s * 1e3 / per);
-                    hi = want > x->rub.reps_hi ? x->rub.reps_hi : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1 : (int)want;
+                    rs->hi = want > x->rub.reps_hi       ? x->rub.reps_hi
+                             : want < x->rub.reps_lo + 1 ? x->rub.reps_lo + 1
+                                                         : (int)want;
                 }
-                hi_s = hi;
+                ss->hi = rs->hi;
             }
             if (ss->failed) continue; /* a failed run is not repeated at full limits */
             /* A hang shows in the low run: within what a variant slower than the last band would take. */
             ss->limit = k == 0 ? gr_perf_limit(&x->rub, rs->last_wall) : 0;
-            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : hi_s, plan, ss);
+            gr_perf_run(j, j->stu, "stu", k == 0 ? reps : ss->hi, plan, ss);
             if (round == 0 && k == 0 && !ss->failed && !rs->failed) {
-                double ref_per = gr_per_rep_wall_ms(rs, sel, nsel);
-                hi_s = gr_perf_student_hi(&x->rub, ref_per, rs->wall_lo, ss->wall_lo, hi);
-                if (hi_s != hi)
+                double ref_per = gr_per_rep_ms(rs, plan, 1);
+                ss->hi = gr_perf_student_hi(&x->rub, ref_per, rs->wall_lo, ss->wall_lo, rs->hi);
+                if (ss->hi != rs->hi)
                     LOG(x, "student's repetitions take about %.1f ms each: %d high repetitions instead of %d",
-                        gr_perf_student_per_ms(&x->rub, ref_per, rs->wall_lo, ss->wall_lo), hi_s, hi);
+                        gr_perf_student_per_ms(&x->rub, ref_per, rs->wall_lo, ss->wall_lo), ss->hi, rs->hi);
             }
         }
     }
-    *hi_out = hi;
-    *hi_s_out = hi_s;
 }
 
-/* The pass's outcome: the chapter's performance note, and each variant's times and points. The reference
- * calibrates the wall-clock check: how much wall clock its extra repetitions took per reported millisecond
- * (launch and timing overhead, a busy machine). The student may take wall_factor times that, plus
- * wall_slack_s; a forged time beyond about that factor cannot. Returns 1 when the times were forged. */
-static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss, int hi, int hi_s)
+/* The pass's outcome: the chapter's note, each variant's times and points. The reference calibrates the
+ * wall-clock check (its wall clock per reported millisecond: launch overhead, a busy machine); the student
+ * may take wall_factor times that plus wall_slack_s, a forged time cannot. Returns 1 when forged. */
+static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_side *rs, gr_perf_side *ss)
 {
     const gr_config *x = j->x;
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
-    int nsel = plan->nsel;
-    double d_s, p_s, d_r, p_r;
-    gr_wall_delta(x, ss, sel, nsel, hi_s, &d_s, &p_s);
-    gr_wall_delta(x, rs, sel, nsel, hi, &d_r, &p_r);
-    double calib = gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, sel, nsel),
-                                       gr_per_rep_wall_ms(rs, sel, nsel));
+    double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan);
+    double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan);
+    double calib =
+        gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;
     if (rs->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "reference benchmark failed (%s): no performance points", rs->why);
     else if (ss->failed) snprintf(cr->perf_note, sizeof cr->perf_note, "%s: no performance points", ss->why);
@@ -271,24 +253,25 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
                  "the reported kernel times do not account for the process's wall clock (%d more repetitions took "
                  "%.2f s more; the reported times predict %.3f s, x%.2f as measured on the reference): times not "
                  "credible, no performance points",
-                 hi_s - x->rub.reps_lo, d_s, p_s, calib);
+                 ss->hi - x->rub.reps_lo, d_s, p_s, calib);
     else
         snprintf(cr->perf_note, sizeof cr->perf_note,
                  "size %s, median of %d runs (the reference's of %d; reps %d and %d, alternating with the reference); "
                  "wall-clock cross-check: %d extra repetitions took %.3f s, reported times predict %.3f s (x%.2f as "
                  "measured on the reference)",
-                 j->ch->perf_size.text, ss->n[sel[0]], rs->n[sel[0]], x->rub.reps_lo, hi_s, hi_s - x->rub.reps_lo, d_s, p_s,
-                 calib);
-    for (int i = 0; i < nsel; i++) {
+                 j->ch->perf_size.text, ss->ms[sel[0]].n, rs->ms[sel[0]].n, x->rub.reps_lo, ss->hi,
+                 ss->hi - x->rub.reps_lo, d_s, p_s, calib);
+    for (int i = 0; i < plan->nsel; i++) {
         gr_var_result *r = &cr->v[sel[i]];
         r->perf_ran = 1;
-        r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
-        r->ref_ms = gr_median(rs->ms[sel[i]], rs->n[sel[i]]);
+        r->stu_ms = gr_med(&ss->ms[sel[i]]);
+        r->ref_ms = gr_med(&rs->ms[sel[i]]);
         /* the reference's % of the speed of light (its own report, else its speed-of-light row's time over
          * its variant's: the same work); the student's follows from the times (report.h, class pages) */
-        double sol = gr_median(rs->sol_ms, rs->n_sol);
-        r->ref_sol_pct = rs->n_pct[sel[i]] ? gr_median(rs->pct[sel[i]], rs->n_pct[sel[i]])
-                         : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms : 0;
+        double sol = gr_med(&rs->sol);
+        r->ref_sol_pct = rs->pct[sel[i]].n                ? gr_med(&rs->pct[sel[i]])
+                         : sol > 0 && r->ref_ms > 0 ? 100 * sol / r->ref_ms
+                                                    : 0;
         if (rs->failed || ss->failed || forged || r->stu_ms <= 0 || r->ref_ms <= 0) continue;
         gr_perf_points(&x->rub, r, r->ref_ms, "the reference's");
     }
@@ -305,15 +288,14 @@ void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const
              r->stu_ms, ref_what, r->ref_ms, r->ratio, 100 * frac);
 }
 
-/* Which variants a failed student run timed (into timed), for one more pass without the others; those it
- * did not time are told so. Returns 1 when some were not timed. */
+/* The variants a failed student run timed, into timed; the others are told so. Returns 1 when some were not. */
 static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_perf_side *ss, gr_perf_plan *timed)
 {
     int retry = 0;
     for (int i = 0; i < plan->nsel; i++) {
         int k = plan->sel[i];
         gr_var_result *r = &cr->v[k];
-        if (ss->n[k] > 0) gr_plan_add(timed, k, r->name);
+        if (ss->ms[k].n > 0) gr_plan_add(timed, k, r->name);
         else {
             snprintf(r->perf_note, sizeof r->perf_note, "the benchmark run stopped at this variant (%s): no "
                      "performance points", ss->why);
@@ -323,9 +305,8 @@ static int gr_perf_timed(gr_ch_result *cr, const gr_perf_plan *plan, const gr_pe
     return retry;
 }
 
-/* One pass of the alternating benchmark over the plan's variants. Returns 1 when the student's side failed
- * as a run (a time limit, a crash) with some variants timed and others not: the caller may try once more
- * without the ones that got no time (their own failure must not cost the others their points). */
+/* One pass over the plan's variants. Returns 1 when the student's run failed (a time limit, a crash) with
+ * some variants timed: once more without the others (their failure must not cost these their points). */
 static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_plan *timed)
 {
     const gr_perf_plan copy = *plan_in, *plan = &copy; /* timed may be where the caller keeps plan_in */
@@ -335,14 +316,12 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
     gr_honesty_init(hon, j->ch->perf_size.canon);
     rs->hon = ss->hon = hon;
     rs->trusted = 1;
-    int hi, hi_s;
-    gr_perf_rounds(j, plan, rs, ss, &hi, &hi_s);
-    int forged = gr_perf_score(j, plan, rs, ss, hi, hi_s);
+    gr_perf_rounds(j, plan, rs, ss);
+    int forged = gr_perf_score(j, plan, rs, ss);
     int retry = 0;
     memset(timed, 0, sizeof *timed);
     if (ss->failed && !rs->failed && !forged) retry = gr_perf_timed(cr, plan, ss, timed);
-    /* Whatever the wall clock said: were the credited times times of real work? (the points it costs
-     * are taken by gr_caught_apply once every step has run) */
+    /* were the credited times real work, whatever the wall clock said? (gr_caught_apply takes the points) */
     for (int i = 0; i < plan->nsel && !rs->failed && !(retry && timed->nsel); i++) { /* judged in the next pass */
         gr_var_result *r = &cr->v[plan->sel[i]];
         char note[600];
@@ -369,23 +348,19 @@ void gr_perf(const gr_chjob *j)
 
 void gr_perf_self(const gr_chjob *j)
 {
-    const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
     gr_ch_result *cr = j->cr;
     gr_perf_plan plan;
     gr_perf_select(cr, GR_V_SELF_PASS, &plan);
-    const int *sel = plan.sel;
-    int nsel = plan.nsel;
-    if (!nsel) return;
+    if (!plan.nsel) return;
     gr_perf_side *ss = calloc(1, sizeof *ss);
-    gr_perf_run(j, j->stu, "self", x->rub.reps_hi, &plan, ss);
-    for (int i = 0; i < nsel; i++) {
-        gr_var_result *r = &cr->v[sel[i]];
+    gr_perf_run(j, j->stu, "self", j->x->rub.reps_hi, &plan, ss);
+    for (int i = 0; i < plan.nsel; i++) {
+        gr_var_result *r = &cr->v[plan.sel[i]];
         r->perf_ran = 1;
-        r->stu_ms = gr_median(ss->ms[sel[i]], ss->n[sel[i]]);
+        r->stu_ms = gr_med(&ss->ms[plan.sel[i]]);
         snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
                                                     "points are given when graded).",
-                 ch->perf_size.text, r->stu_ms);
+                 j->ch->perf_size.text, r->stu_ms);
     }
     snprintf(cr->perf_note, sizeof cr->perf_note, "check mode: times only; the grader compares them with the reference "
                                                   "on the same GPU");

@@ -6,11 +6,10 @@
 
 void gr_perf(const gr_chjob *j);
 
-/* The student's high repetition count: the reference's (hi), unless the student's own low run shows by
- * the wall clock, which it cannot forge, that so many would not end within half the benchmark's time
- * limit (a variant computing on the host takes 100 ms a repetition where the reference takes 0.1): then
- * as many as fit, at least one more than the low count, so the cross-check still has extra repetitions
- * to compare with the reported times. ref_per_ms: the reference's reported milliseconds per repetition. */
+/* The student's high repetition count: the reference's (hi), unless the student's low run shows by the
+ * wall clock, which it cannot forge, that so many would not end within half the benchmark's limit (a
+ * variant computing on the host): then as many as fit, at least one more than the low count, so the
+ * cross-check still has extra repetitions. ref_per_ms: the reference's milliseconds per repetition. */
 int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi);
 
 /* The reference's wall clock per reported millisecond, which the student's cross-check allows (1 to 5): the
@@ -19,8 +18,8 @@ int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_
  * kernel times (per_wall_ms, per_ms: every variant's sum). Pure. */
 double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms);
 
-/* A timed variant's performance points: its time (r->stu_ms) over the reference's (ref_ms) by the rubric's
- * bands, and the sentence that says it (ref_what: "the reference's", or where its time comes from). */
+/* A timed variant's points: r->stu_ms over ref_ms by the rubric's bands, and the sentence (ref_what: whose
+ * time, e.g. "the reference's"). */
 void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const char *ref_what);
 
 /* Check mode: the student's own table (throughput, % of the speed of light), no reference. */

@@ -6,38 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The index of s in the NULL-terminated names (in the order of their enum), or -1. */
-static int index_of(const char *s, const char *const *names)
-{
-    for (int k = 0; names[k]; k++)
-        if (!strcmp(s, names[k])) return k;
-    return -1;
-}
-
-/* match, cost and reach of one rule (absent: exact, perf, region); -1 with the reason in err */
+/* match, cost and reach of one rule, by name (absent: the first); -1 with the reason in err */
 static int rule_kinds(gr_screen_rule *out, const json_t *r, char *err, size_t errlen)
 {
-    static const char *const matches[] = {"exact", "prefix", "directive", "number", "header", NULL};
-    static const char *const costs[] = {"perf", "correct", "allow", NULL};
-    static const char *const reaches[] = {"region", "file", NULL};
-    const char *match = json_string_value(json_object_get(r, "match"));
-    const char *cost = json_string_value(json_object_get(r, "cost"));
-    const char *reach = json_string_value(json_object_get(r, "reach"));
-    int m = index_of(match ? match : "exact", matches), c = index_of(cost ? cost : "perf", costs);
-    int h = index_of(reach ? reach : "region", reaches);
-    if (m < 0)
-        snprintf(err, errlen, "screen rule '%s': match must be exact, prefix, directive, number or header", out->pattern);
-    else if (c < 0) snprintf(err, errlen, "screen rule '%s': cost must be perf, correct or allow", out->pattern);
-    else if (c == GR_COST_ALLOW && m != GR_MATCH_HEADER)
-        snprintf(err, errlen, "screen rule '%s': only a header rule can allow", out->pattern);
-    else if (h < 0) snprintf(err, errlen, "screen rule '%s': reach must be region or file", out->pattern);
-    else {
-        out->match = (gr_screen_match)m;
-        out->cost = (gr_screen_cost)c;
-        out->reach = (gr_screen_reach)h;
-        return 0;
+    static const struct {
+        const char *key, *names[6], *say;
+    } kinds[3] = {
+        {"match", {"exact", "prefix", "directive", "number", "header"}, "exact, prefix, directive, number or header"},
+        {"cost", {"perf", "correct", "allow"}, "perf, correct or allow"},
+        {"reach", {"region", "file"}, "region or file"}};
+    int k[3];
+    for (int i = 0; i < 3; i++) {
+        const char *v = json_string_value(json_object_get(r, kinds[i].key));
+        for (k[i] = 0; v && kinds[i].names[k[i]] && strcmp(v, kinds[i].names[k[i]]); k[i]++) {}
+        if (!kinds[i].names[k[i]])
+            snprintf(err, errlen, "screen rule '%s': %s must be %s", out->pattern, kinds[i].key, kinds[i].say);
+        else if (i == 1 && k[1] == GR_COST_ALLOW && k[0] != GR_MATCH_HEADER)
+            snprintf(err, errlen, "screen rule '%s': only a header rule can allow", out->pattern);
+        else continue;
+        return -1;
     }
-    return -1;
+    out->match = (gr_screen_match)k[0];
+    out->cost = (gr_screen_cost)k[1];
+    out->reach = (gr_screen_reach)k[2];
+    return 0;
 }
 
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen)
@@ -238,21 +230,40 @@ static void hit(scan *s, int line, const char *token, size_t tlen, const gr_scre
     h->rule = rule;
 }
 
-static const gr_screen_rule *rule_for_word(const gr_screen_rules *rules, const char *w, size_t len, gr_screen_match kind)
+/* How much of token w rule r matches, or -1. An identifier (kind exact): exact and prefix rules; a
+ * directive's name; an integer literal by its value (num); a header name: exactly, or its start where
+ * the pattern ends in '/' or '*'. */
+static long rule_match(const gr_screen_rule *r, gr_screen_match kind, const char *w, size_t len,
+                       unsigned long long num)
 {
-    for (int k = 0; k < rules->n; k++) {
-        const gr_screen_rule *r = &rules->rule[k];
-        size_t pl = strlen(r->pattern);
-        int ok = r->match == kind && (kind == GR_MATCH_PREFIX ? len >= pl : len == pl) && !memcmp(w, r->pattern, pl);
-        if (kind == GR_MATCH_EXACT && r->match == GR_MATCH_PREFIX && len >= pl && !memcmp(w, r->pattern, pl)) ok = 1;
-        if (ok) return r;
-    }
-    return NULL;
+    size_t pl = strlen(r->pattern);
+    int prefix = r->match == GR_MATCH_PREFIX || (kind == GR_MATCH_HEADER && strchr("/*", r->pattern[pl - 1]));
+    if (r->match != kind && !(kind == GR_MATCH_EXACT && r->match == GR_MATCH_PREFIX)) return -1;
+    if (kind == GR_MATCH_NUMBER) return strtoull(r->pattern, NULL, 0) == num ? 0 : -1;
+    if (kind == GR_MATCH_HEADER && r->pattern[pl - 1] == '*') pl--;
+    return (prefix ? len >= pl : len == pl) && !memcmp(w, r->pattern, pl) ? (long)pl : -1;
 }
 
-static void check_word(scan *s, int line, const char *w, size_t len, gr_screen_match kind)
+/* The first rule that matches; for a header the longest (a later one wins a tie). NULL: none. */
+static const gr_screen_rule *rule_for(const gr_screen_rules *rules, gr_screen_match kind, const char *w, size_t len,
+                                      unsigned long long num)
 {
-    const gr_screen_rule *r = rule_for_word(s->rules, w, len, kind);
+    const gr_screen_rule *best = NULL;
+    long best_len = 0;
+    for (int k = 0; k < rules->n; k++) {
+        long m = rule_match(&rules->rule[k], kind, w, len, num);
+        if (m >= 0 && kind != GR_MATCH_HEADER) return &rules->rule[k];
+        if (m >= best_len) {
+            best = &rules->rule[k];
+            best_len = m;
+        }
+    }
+    return best;
+}
+
+static void check_word(scan *s, int line, const char *w, size_t len, gr_screen_match kind, unsigned long long num)
+{
+    const gr_screen_rule *r = rule_for(s->rules, kind, w, len, num);
     if (r) hit(s, line, w, len, r);
 }
 
@@ -266,14 +277,7 @@ static void check_number(scan *s, int line, const char *w, size_t len)
     char *end;
     unsigned long long v = strtoull(buf, &end, 0);
     while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') end++;
-    if (*end) return; /* a float or something odd: not an integer literal */
-    for (int r = 0; r < s->rules->n; r++) {
-        const gr_screen_rule *rule = &s->rules->rule[r];
-        if (rule->match == GR_MATCH_NUMBER && strtoull(rule->pattern, NULL, 0) == v) {
-            hit(s, line, w, len, rule);
-            return;
-        }
-    }
+    if (!*end) check_word(s, line, w, len, GR_MATCH_NUMBER, v); /* else a float or something odd */
 }
 
 /* A header name that names a file inside the include path and nothing else. */
@@ -287,23 +291,6 @@ static int plain_header_name(const char *h, size_t len)
     return 1;
 }
 
-/* The header rule with the longest pattern matching `h` (a later rule wins a tie); NULL: none. */
-static const gr_screen_rule *rule_for_header(const gr_screen_rules *rules, const char *h, size_t len)
-{
-    const gr_screen_rule *best = NULL;
-    size_t best_len = 0;
-    for (int k = 0; k < rules->n; k++) {
-        const gr_screen_rule *r = &rules->rule[k];
-        size_t pl = strlen(r->pattern);
-        if (r->match != GR_MATCH_HEADER) continue;
-        int prefix = r->pattern[pl - 1] == '/' || r->pattern[pl - 1] == '*';
-        if (r->pattern[pl - 1] == '*') pl--;
-        int ok = (prefix ? len >= pl : len == pl) && !memcmp(h, r->pattern, pl);
-        if (ok && pl >= best_len) best = r, best_len = pl;
-    }
-    return best;
-}
-
 /* `#include ...` (rest: what follows the word): an allowed header is no hit; a header rule that refuses
  * it names it; anything else is the "include" directive rule's. The token is the directive as written. */
 static void check_include(scan *s, int line, const char *rest, size_t len)
@@ -315,11 +302,11 @@ static void check_include(scan *s, int line, const char *rest, size_t len)
     const gr_screen_rule *r = NULL;
     char tok[64];
     if (e && plain_header_name(h, (size_t)(e - h))) {
-        r = rule_for_header(s->rules, h, (size_t)(e - h));
+        r = rule_for(s->rules, GR_MATCH_HEADER, h, (size_t)(e - h), 0);
         if (r && r->cost == GR_COST_ALLOW) return;
         snprintf(tok, sizeof tok, "#include <%.*s>", (int)(e - h), h);
     } else snprintf(tok, sizeof tok, "#include %.*s", (int)(end - q), q);
-    if (!r) r = rule_for_word(s->rules, "include", 7, GR_MATCH_DIRECTIVE);
+    if (!r) r = rule_for(s->rules, GR_MATCH_DIRECTIVE, "include", 7, 0);
     if (r) hit(s, line, tok, strlen(tok), r);
 }
 
@@ -336,7 +323,7 @@ static void directive(scan *s, const token *t)
     int unroll = len == 6 && !memcmp(w, "pragma", 6) && end - q >= 6 && !memcmp(q, "unroll", 6) &&
                  (end - q == 6 || !is_word(q[6]));
     if (len == 7 && !memcmp(w, "include", 7)) check_include(s, t->line, p, (size_t)(end - p));
-    else if (!unroll && len) check_word(s, t->line, w, len, GR_MATCH_DIRECTIVE);
+    else if (!unroll && len) check_word(s, t->line, w, len, GR_MATCH_DIRECTIVE, 0);
 }
 
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
@@ -352,7 +339,7 @@ int gr_screen_region(const gr_screen_rules *rules, const char *region, const cha
     token t;
     while (lex_next(&lx, &t)) {
         if (t.kind == TK_DIRECTIVE) directive(&s, &t);
-        else if (t.kind == TK_IDENT) check_word(&s, t.line, t.s, t.len, GR_MATCH_EXACT);
+        else if (t.kind == TK_IDENT) check_word(&s, t.line, t.s, t.len, GR_MATCH_EXACT, 0);
         else if (t.kind == TK_NUMBER) check_number(&s, t.line, t.s, t.len);
         else if (*t.s == '{') depth++;
         else if (*t.s == '}' && --depth < 0) dipped = 1;

@@ -1,13 +1,10 @@
 /*
- * screen.h — reading a student's TODO regions for code that does the work for them or games the
- * timing: a library call (cuBLAS, CUB, Thrust), a stream or graph of its own, host threads, files,
- * the environment, sleeps, timers, the poison pattern, preprocessor tricks, or a region that leaves
- * its function (its braces do not balance, so it could define functions the harness calls).
- *
- * The rules are data: grading/rubric.json lists them ("screen") and each chapter may add or allow
- * some ("screen_extra", "screen_allow"), so an instructor can forbid inline PTX in one chapter and
- * allow it in another. The text is read as the compiler reads it (line splices joined, `%:` for `#`);
- * comments, string and character literals are not read. Which variants a hit costs is honesty.h's.
+ * screen.h — a student's TODO regions read for code that does the work for them or games the timing (a
+ * library call, a stream of its own, host threads, files, sleeps, timers, the poison pattern, preprocessor
+ * tricks), or a region that leaves its function (unbalanced braces: it could define what the harness calls).
+ * The rules are data: rubric.json's "screen", a chapter's "screen_extra" and "screen_allow". The text is
+ * read as the compiler reads it (line splices joined, `%:` for `#`; comments and literals not read).
+ * Which variants a hit costs is honesty.h's.
  */
 #ifndef GR_SCREEN_H
 #define GR_SCREEN_H
@@ -15,8 +12,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* What a hit costs the variants its region belongs to (grading/honesty.h says which those are).
- * GR_COST_ALLOW is for header rules only: an `#include <name>` that matches it is no hit at all. */
+/* What a hit costs. GR_COST_ALLOW: header rules only, an `#include <name>` it matches is no hit. */
 typedef enum { GR_COST_PERF, GR_COST_CORRECT, GR_COST_ALLOW } gr_screen_cost;
 
 /* How a rule's pattern matches an identifier (qualified names such as cub::DeviceReduce count as one). */
@@ -29,8 +25,7 @@ typedef enum {
                          * or '*' ("cuda/std/", "cublas*"); the longest matching pattern decides */
 } gr_screen_match;
 
-/* How far a hit reaches. A macro (`#define`) changes every later line of the file, the harness's own
- * among them, so it costs every variant; anything else costs the variants that use its region. */
+/* How far a hit reaches: a macro (`#define`) changes every later line, the harness's too (every variant). */
 typedef enum { GR_REACH_REGION, GR_REACH_FILE } gr_screen_reach;
 
 typedef struct {
@@ -55,16 +50,12 @@ typedef struct {
     const gr_screen_rule *rule; /* NULL: the region's braces do not balance */
 } gr_screen_hit;
 
-/* Reads a JSON array of {"pattern", "match": "exact"|"prefix"|"directive"|"number"|"header", "cost":
- * "perf"|"correct"|"allow" (allow: header rules only), "reach": "region"|"file" (default region), "why"}
- * into *rules (appending). Returns 0, or -1 with the reason in err.
- *
- * Includes: `#include <name>` is judged by the header rule with the longest matching pattern (a later
- * rule wins a tie, so a chapter's screen_extra can override); a name with "..", a leading '/', a
- * backslash or a character outside [A-Za-z0-9_./+-] matches no header rule. An include that no header
- * rule decides — a quoted or computed include (`#include "x.h"`, `#include MACRO`), a path, or a header
- * on no list — is judged by the directive rule "include"; `#include_next`, `#import` and `#embed` by
- * their own directive rules. */
+/* Appends a JSON array of {"pattern", "match" (default exact), "cost" (default perf), "reach" (default
+ * region), "why"} to *rules. Returns 0, or -1 with the reason in err.
+ * `#include <name>` is judged by the header rule with the longest matching pattern (a later rule wins a
+ * tie: a chapter's screen_extra overrides); a name with "..", a leading '/' or a character outside
+ * [A-Za-z0-9_./+-] matches none. An include no header rule decides (`#include "x.h"`, `#include MACRO`, a
+ * header on no list) is the directive rule "include"'s; `#include_next`, `#import`, `#embed` their own. */
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen);
 
 /* Removes the rules whose pattern is listed in the JSON array of strings `allow` (may be NULL). */
@@ -75,11 +66,10 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow);
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
                      gr_screen_hit *hits, int max, int *n);
 
-/* The names a region declares at file level (where its brace depth, counted from its start, is `level`:
- * 0 for a region at file level, minus the depth of its function for one that leaves it; outside any
- * parenthesis): the functions, globals, types, namespaces and using-declarations it adds to the file,
- * each part of a qualified name, as NUL-terminated strings, for telling which other regions use it.
- * Stores up to max, returns how many it found (also those not stored). */
+/* The names a region declares at file level (brace depth `level` from its start: 0 for a region at file
+ * level, minus its function's depth for one that leaves it; outside parentheses): functions, globals,
+ * types, namespaces, using-declarations, each part of a qualified name. Stores up to max, returns how
+ * many it found. */
 int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max);
 
 /* Does text use any of the n names (as an identifier or one part of a qualified name)? */
