@@ -7,23 +7,17 @@
 int gr_report_dir_ready(const char *dir, char *why, size_t len)
 {
     char probe[PATH_MAX];
-    if (gr_mkdirs(dir, 0755)) {
-        snprintf(why, len, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
     /* a name no report uses, unique to this process: two graders probing one folder do not collide */
     snprintf(probe, sizeof probe, "%s/.grade-probe-%ld", dir, (long)getpid());
-    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = gr_mkdirs(dir, 0755) ? -1 : open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(why, len, "%s: %s", dir, strerror(errno));
         return -1;
     }
     close(fd);
-    if (unlink(probe)) {
-        snprintf(why, len, "%s: cannot remove %s: %s", dir, probe, strerror(errno));
-        return -1;
-    }
-    return 0;
+    if (!unlink(probe)) return 0;
+    snprintf(why, len, "%s: cannot remove %s: %s", dir, probe, strerror(errno));
+    return -1;
 }
 
 static void gr_seeds_str(const gr_sub_result *s, char *buf, size_t len)
@@ -181,31 +175,26 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 }
 
 /* ---------------------------------------------------------------- results.json (Gradescope) */
-static json_t *gr_gs_test(const char *name, double score, double max, const char *output)
-{
-    return json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
-                     score >= max ? "passed" : "failed", "output", gr_jstr(output), "visibility", "visible");
-}
-
-/* A submission that was not graded must not give the LMS a score. Gradescope's autograder
+/* One Gradescope test. A submission that was not graded must not give the LMS a score. Gradescope's autograder
  * specification (gradescope-autograders.readthedocs.io/en/latest/specs/, "Output format"): the top-level
  * "score" is "optional, but required if not on each test case", a test's "score" "optional, but required
  * if not on top level submission"; and ("Test case status") "You can omit score information to add test
  * cases that serve as informational checks with a passing or failing status". So such a results.json
- * has no score anywhere: the top-level "output" and a first informational test say why (what was
- * measured stays in each test's output and its "extra_data"), and "extra_data" carries the status. */
+ * has no score anywhere: what was measured stays in each test's output and its "extra_data". */
+static json_t *gr_gs_test(const char *name, double score, double max, const char *output, int scored)
+{
+    json_t *t = json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
+                          score >= max ? "passed" : "failed", "output", gr_jstr(output), "visibility", "visible");
+    if (scored) return t;
+    json_object_del(t, "score");
+    json_object_del(t, "max_score");
+    json_object_set_new(t, "extra_data", json_pack("{s:f, s:f}", "points", score, "max_points", max));
+    return t;
+}
+
+/* Not graded: the top-level "output" and a first informational test say why, "extra_data" the status. */
 static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const char *why)
 {
-    size_t i;
-    json_t *t;
-    json_array_foreach(tests, i, t)
-    {
-        json_t *points = json_pack("{s:O, s:O}", "points", json_object_get(t, "score"), "max_points",
-                                   json_object_get(t, "max_score"));
-        json_object_set_new(t, "extra_data", points);
-        json_object_del(t, "score");
-        json_object_del(t, "max_score");
-    }
     char text[700];
     snprintf(text, sizeof text, "Not graded (%s): %s. No score is recorded for this run; it is graded again.",
              gr_sub_status_name(st), why);
@@ -220,12 +209,13 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
     json_t *root = json_object(), *tests = json_array();
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
-    if (st == GR_SUB_GRADED) json_object_set_new(root, "score", json_real(s->score));
+    int scored = st == GR_SUB_GRADED;
+    if (scored) json_object_set_new(root, "score", json_real(s->score));
     json_object_set_new(root, "execution_time", json_real(s->wall_s));
     char seeds[200], out[sizeof why + 400];
     gr_seeds_str(s, seeds, sizeof seeds);
-    snprintf(out, sizeof out, "%s%s%sSeeds: %s. Isolation: %s.", st != GR_SUB_GRADED ? "Not graded: " : "", st != GR_SUB_GRADED ? why : "",
-             st != GR_SUB_GRADED ? " " : "", seeds, s->isolation);
+    snprintf(out, sizeof out, "%s%s%sSeeds: %s. Isolation: %s.", scored ? "" : "Not graded: ", scored ? "" : why,
+             scored ? "" : " ", seeds, s->isolation);
     json_object_set_new(root, "output", gr_jstr(out));
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
@@ -236,7 +226,7 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
             for (int v = 0; v < ch->n_v; v++) {
                 snprintf(name, sizeof name, "Chapter %d / %s", ch->number, ch->v[v].name);
-                json_array_append_new(tests, gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o)));
+                json_array_append_new(tests, gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o), scored));
             }
             gr_str_free(&o);
             continue;
@@ -254,12 +244,12 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
                 gr_str o = {0};
                 if (k == GR_PART_CORRECT && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
                 gr_str_add(&o, gr_var_part_why(r, (gr_part)k, detail));
-                json_array_append_new(tests, gr_gs_test(name, got[k], max[k], gr_str_c(&o)));
+                json_array_append_new(tests, gr_gs_test(name, got[k], max[k], gr_str_c(&o), scored));
                 gr_str_free(&o);
             }
         }
     }
-    if (st != GR_SUB_GRADED) gr_gs_unscored(root, tests, st, why);
+    if (!scored) gr_gs_unscored(root, tests, st, why);
     json_object_set_new(root, "tests", tests);
     int rc = json_dump_file(root, path, JSON_INDENT(2));
     json_decref(root);
