@@ -1,6 +1,6 @@
 /*
  * compare.h — the grader's own comparison of a student's raw result file with the reference's: facts only
- * (the first mismatch, counts, the pattern of the errors); prose.h puts them in words.
+ * (the first mismatch, counts, the pattern of the errors); report.h puts them in words.
  *
  * Integers and min-plus floats are compared exactly (floats bit for bit; a NaN never matches); float
  * matmul within the rubric's tolerance. Never-written elements still hold the poison 0xA5A5A5A5 that

@@ -4,7 +4,7 @@
 #include "gpu.h"
 
 typedef struct {
-    gr_var_facts f;                /* what the feedback is made of (prose.h) */
+    gr_var_facts f;                /* what the feedback is made of (report.h) */
     int runs_todo;
     unsigned long long first_n;    /* the elements of the most telling wrong run (f.cmp) */
     int first_len;                 /* it was a comparison (not a missing file) */

@@ -1,8 +1,9 @@
 /*
  * report.h — the writers: each renders a gr_sub_result (results.h) and decides nothing. The terminal table,
- * feedback.md (what the student reads; its sentences of correctness from prose.h), results.json in the
- * Gradescope autograder schema, grading.json (the details: seeds to replay, per-chapter scores; course/ reads
- * it for the class's grades.csv and pages). JSON is written with jansson.
+ * feedback.md (what the student reads), results.json in the Gradescope autograder schema, grading.json (the
+ * details: seeds to replay, per-chapter scores; course/ reads it for the class's grades.csv and pages). The
+ * sentences a student reads of what correctness saw are composed here, from a variant's facts; the steps
+ * that run programs write facts only.
  */
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
@@ -12,7 +13,15 @@
 #include "jsonfield.h"
 #include "results.h"
 
-/* ---------------------------------------------------------------- terminal table */
+/* One line naming the pattern of the errors, and one line of hint (tile: the chapter's block/tile width). */
+void gr_pattern_text(int tile, const gr_cmp *c, char *pat, size_t plen, char *hint, size_t hlen);
+
+/* What a variant is told of its correctness runs: the most telling mismatch with its pattern and hint, how a
+ * run ended, a written input, each size's outcome, the practice run's own row (at most GR_DETAIL_MAX - 1
+ * bytes); "" for one that passed or was not run. Pure; tests/test_judge.c. */
+#define GR_DETAIL_MAX 1400
+void gr_var_detail(const gr_var_result *r, char *out, size_t len);
+
 void gr_print_table(FILE *f, const gr_sub_result *s);
 
 void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay);

@@ -52,7 +52,7 @@ int gr_ch_not_graded(gr_ch_status s);
 /* How the first of a variant's runs that left results missing ended. */
 typedef enum { GR_LOST_NONE, GR_LOST_RAN, GR_LOST_NO_BUDGET } gr_lost_kind;
 
-/* What correctness saw of a variant: the facts its feedback is made of (prose.h composes the sentences). */
+/* What correctness saw of a variant: the facts its feedback is made of (report.h composes the sentences). */
 typedef struct {
     int self;                       /* the program's own verdicts (the practice run without a reference) */
     int runs_bad, runs_total;
@@ -105,7 +105,7 @@ gr_diag_claim gr_diag_claim_of(gr_bug b);
 /* A variant's points come in parts, each scored apart (results.json has a test per part). */
 typedef enum { GR_PART_CORRECT, GR_PART_SANITIZER, GR_PART_PERF } gr_part;
 /* The fact that explains a part's points. Correctness: a finding that costs them, else what correctness saw
- * (detail: prose.h's, "" none), else the verdict's word; performance: any finding, else the benchmark's
+ * (detail: gr_var_detail's, "" none), else the verdict's word; performance: any finding, else the benchmark's
  * note; the sanitizer: its line. */
 const char *gr_var_part_why(const gr_var_result *r, gr_part p, const char *detail);
 /* Whether there is more to tell of a variant than its row (detail as above). */
