@@ -2,8 +2,6 @@
 #define _GNU_SOURCE 1
 #include "gr_util.h"
 
-#include <sys/wait.h>
-
 void gr_str_addn(gr_str *b, const char *p, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
@@ -58,8 +56,7 @@ int gr_mkdirs(const char *path, mode_t mode)
             if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
             *p = '/';
         }
-    if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
-    return 0;
+    return mkdir(buf, mode) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -108,11 +105,10 @@ unsigned long long gr_du(const char *path)
 int gr_dir_empty(const char *p)
 {
     DIR *d = opendir(p);
-    if (!d) return 1;
     struct dirent *e;
     int empty = 1;
-    while (empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(d);
+    while (d && empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    if (d) closedir(d);
     return empty;
 }
 
@@ -122,17 +118,13 @@ int gr_is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int gr_is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 long long gr_file_size(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
+
+int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
 
 char *gr_read_capped(const char *path, size_t max, size_t *len)
 {
@@ -183,11 +175,8 @@ int gr_which(const char *name, char *out, size_t len)
         snprintf(out, len, "%s", name);
         return 1;
     }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/bin:/bin";
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *save = NULL;
+    char buf[4096], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", getenv("PATH") ?: "/usr/bin:/bin");
     for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         char cand[PATH_MAX];
         snprintf(cand, sizeof cand, "%s/%s", d, name);

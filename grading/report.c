@@ -297,12 +297,10 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 }
 
 /* ---------------------------------------------------------------- results.json (Gradescope) */
-/* One Gradescope test. A submission that was not graded must not give the LMS a score. Gradescope's autograder
- * specification (gradescope-autograders.readthedocs.io/en/latest/specs/, "Output format"): the top-level
- * "score" is "optional, but required if not on each test case", a test's "score" "optional, but required
- * if not on top level submission"; and ("Test case status") "You can omit score information to add test
- * cases that serve as informational checks with a passing or failing status". So such a results.json
- * has no score anywhere: what was measured stays in each test's output and its "extra_data". */
+/* One Gradescope test. A submission not graded gives the LMS no score anywhere: Gradescope's autograder spec
+ * (gradescope-autograders.readthedocs.io/en/latest/specs/) makes the top-level "score" optional where each test
+ * has one and a test's optional where the top level has one, and a test without one is an informational check.
+ * What was measured then stays in each test's output and its "extra_data". */
 static json_t *gr_gs_test(const char *name, double score, double max, const char *output, int scored)
 {
     json_t *t = json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
@@ -397,8 +395,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
         json_t *o = json_pack("{s:i, s:s, s:f, s:f, s:f}", "number", ch->number, "status",
                               gr_ch_status_name(ch->status), "score", ch->score, "max_score", ch->max, "seconds",
                               ch->wall_s);
-        json_t *vs = json_array();
-        json_t *steps = json_object();
+        json_t *vs = json_array(), *steps = json_object();
         for (int k = 0; k < ch->n_step; k++) json_object_set_new(steps, ch->step[k].name, json_real(ch->step[k].s));
         json_object_set_new(o, "steps", steps);
         for (int v = 0; v < ch->n_v; v++) {
@@ -439,20 +436,16 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
 
 int gr_grading_not_run(const json_t *g)
 {
-    /* the grader's own word (grading.json "status", report.h gr_sub_status); the rules below for files
-     * written before it had one */
-    const char *status = json_string_value(json_object_get(g, "status"));
-    if (status && gr_sub_status_parse(status) >= 0) return gr_sub_status_parse(status) != GR_SUB_GRADED;
+    /* the grader's own word (grading.json "status"); the rules below for files written before it had one */
+    int st = gr_sub_status_parse(json_string_value(json_object_get(g, "status")));
+    if (st >= 0) return st != GR_SUB_GRADED;
     const char *err = json_string_value(json_object_get(g, "error"));
     json_t *chs = json_object_get(g, "chapters");
     int not_run = err && *err && json_array_size(chs) == 0;
     size_t i;
     json_t *c;
     json_array_foreach(chs, i, c)
-    {
-        const char *st = json_string_value(json_object_get(c, "status"));
-        if (st && (!strcmp(st, "grader error") || !strcmp(st, "no GPU"))) not_run = 1;
-    }
+        not_run |= gr_ch_not_graded(gr_ch_status_parse(json_string_value(json_object_get(c, "status"))));
     return not_run;
 }
 

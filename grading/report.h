@@ -30,16 +30,15 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay);
  * and removes a probe file there. 0, or -1 with "DIR: the error" in why. */
 int gr_report_dir_ready(const char *dir, char *why, size_t len);
 
-/* results.json for Gradescope. A submission not graded gets no score at all (see report.c). */
+/* results.json for Gradescope; a submission not graded gets no score at all. */
 int gr_write_results_json(const char *path, const gr_sub_result *s);
 
 /* grading.json: what a class report and a replay need. */
 int gr_write_grading_json(const char *path, const gr_sub_result *s);
 
-/* A grading.json (jansson object) whose grading could not run or was refused: its "status" is not
- * "graded" (gr_sub_status); in a file without one, an error and no chapter graded, or a chapter that is
- * "grader error" or "no GPU". Such a student gets an empty grade with the reason in grades.csv (never
- * 0.00) and is graded again on the next run, without --force (course/roster.h gr_roster_pending). */
+/* A grading.json whose grading could not run or was refused: its "status" is not "graded"; in a file without
+ * one, an error and no chapter, or a chapter "grader error" or "no GPU". Such a student gets an empty grade
+ * with the reason (never 0.00) and is graded again on the next run (course/roster.h gr_roster_pending). */
 int gr_grading_not_run(const json_t *g);
 
 #endif /* GR_REPORT_H */
