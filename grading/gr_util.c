@@ -69,7 +69,7 @@ static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW 
 
 void gr_rmtree(const char *path)
 {
-    if (!path || !*path || strcmp(path, "/") == 0 || strlen(path) < 2) return;
+    if (!path || strlen(path) < 2) return; /* "" and "/" among them */
     nftw(path, gr_rm_one, 32, FTW_DEPTH | FTW_PHYS);
 }
 
