@@ -1,7 +1,6 @@
 /* report.c — see report.h. */
 #define _GNU_SOURCE 1
 #include "report.h"
-#include "caught.h"
 
 int gr_report_dir_ready(const char *dir, char *why, size_t len)
 {
@@ -225,12 +224,10 @@ static void gr_md_table(FILE *f, const gr_ch_result *ch)
         char perf[64] = "-";
         if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
         else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
-        const char *san = !gr_sanv_ran(r->san_state)           ? "-"
-                          : gr_sanv_found(r->san_state)          ? "finding"
-                          : r->san_state == GR_SANV_UNFINISHED ? "not checked"
-                                                                 : "clean";
+        static const char *const san[] = {"-", "clean", "not checked", "finding", "-"}; /* by gr_san_verdict */
         fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
-                r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
+                r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san[r->san_state], perf, gr_var_score(r),
+                gr_var_max(r));
     }
     fputc('\n', f);
 }

@@ -8,8 +8,6 @@
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
-#include <jansson.h>
-
 #include "jsonfield.h"
 #include "results.h"
 

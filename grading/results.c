@@ -2,9 +2,6 @@
 #define _GNU_SOURCE 1
 #include "results.h"
 
-#include <stdio.h>
-#include <string.h>
-
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
 static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
 static const char *const gr_sub_status_names[GR_SUB_STATUS_N] = {"graded", "not graded", "no GPU", "grader crashed"};
