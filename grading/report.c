@@ -109,14 +109,11 @@ static void gr_first_text(const gr_var_facts *f, int tile, char *out, size_t len
                      "wrong\nPattern: %s\nHint: %s",
                      f->seed, f->size, f->cmp.where, f->cmp.expected, f->cmp.got, f->cmp.wrong, f->cmp.n, pat, hint);
     }
-    if (!f->wrote_input) {
-        snprintf(out, len, "%s", was);
-        return;
-    }
-    char input[300];
-    snprintf(input, sizeof input, "writes its input: %s changed at element %lld (inputs are read-only)",
-             f->input_name[0] ? f->input_name : "an input", f->input_at);
-    snprintf(out, len, "%s, seed %llu, size %s%s%s", input, f->input_seed, f->input_size, was[0] ? "\n" : "", was);
+    if (!f->wrote_input) snprintf(out, len, "%s", was);
+    else
+        snprintf(out, len, "writes its input: %s changed at element %lld (inputs are read-only), seed %llu, size %s%s%s",
+                 f->input_name[0] ? f->input_name : "an input", f->input_at, f->input_seed, f->input_size,
+                 was[0] ? "\n" : "", was);
 }
 
 void gr_var_detail(const gr_var_result *r, char *out, size_t len)
@@ -187,21 +184,24 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
 }
 
 /* ---------------------------------------------------------------- feedback.md */
-static void gr_md_block(FILE *f, const char *text)
+/* text fenced, after head and before tail: a fence longer than any run of backticks inside, so student text
+ * cannot end the block */
+static void gr_md_block(FILE *f, const char *head, const char *text, const char *tail)
 {
-    /* a fence longer than any run of backticks inside, so student text cannot end the block */
     int longest = 0, run = 0;
     for (const char *p = text; *p; p++) {
         run = *p == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
     int fence = longest < 3 ? 3 : longest + 1;
+    fputs(head, f);
     for (int i = 0; i < fence; i++) fputc('`', f);
     fputs("text\n", f);
     fputs(text, f);
     if (*text && text[strlen(text) - 1] != '\n') fputc('\n', f);
     for (int i = 0; i < fence; i++) fputc('`', f);
     fputc('\n', f);
+    fputs(tail, f);
 }
 
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
@@ -239,12 +239,9 @@ static void gr_md_variant(FILE *f, const gr_var_result *r)
     gr_var_detail(r, detail, sizeof detail);
     if (!gr_var_has_notes(r, detail)) return;
     fprintf(f, "### %s\n\n", r->name);
-    if (detail[0]) gr_md_block(f, detail);
+    if (detail[0]) gr_md_block(f, "", detail, "");
     gr_write_diagnosis(f, &r->diag);
-    if (gr_sanv_found(r->san_state)) {
-        fprintf(f, "compute-sanitizer:\n\n");
-        gr_md_block(f, r->san);
-    }
+    if (gr_sanv_found(r->san_state)) gr_md_block(f, "compute-sanitizer:\n\n", r->san, "");
     if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
     if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
     fputc('\n', f);
@@ -273,22 +270,17 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
             for (int v = 0; v < ch->n_v; v++)
                 if (ch->v[v].caught) fprintf(f, "Caught (%s): %s\n\n", ch->v[v].name, ch->v[v].caught_note);
-            if (ch->compile_log && *ch->compile_log) {
-                fprintf(f, "Compiler output (start and end):\n\n");
-                gr_md_block(f, ch->compile_log);
-                fputc('\n', f);
-            }
+            if (ch->compile_log && *ch->compile_log)
+                gr_md_block(f, "Compiler output (start and end):\n\n", ch->compile_log, "\n");
             continue;
         }
         if (ch->self_check) fprintf(f, "> Correctness here is your program's own check (no reference available).\n\n");
         gr_md_table(f, ch);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
         int unfinished = gr_ch_san_unfinished(ch); /* costs its points: say why, once */
-        if (unfinished >= 0) {
-            fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
-            gr_md_block(f, ch->v[unfinished].san);
-            fputc('\n', f);
-        }
+        if (unfinished >= 0)
+            gr_md_block(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n",
+                        ch->v[unfinished].san, "\n");
         for (int v = 0; v < ch->n_v; v++) gr_md_variant(f, &ch->v[v]);
     }
 }
