@@ -128,22 +128,18 @@ int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
 
 char *gr_read_capped(const char *path, size_t max, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return NULL;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return NULL;
-    }
-    size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
-    char *buf = (char *)malloc(want + 1);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    size_t want = regular && (size_t)st.st_size < max ? (size_t)st.st_size : max;
+    char *buf = regular ? (char *)malloc(want + 1) : NULL;
     size_t n = 0;
     while (buf && n < want) {
         ssize_t got = read(fd, buf + n, want - n);
         if (got <= 0) break;
         n += (size_t)got;
     }
-    close(fd);
+    if (fd >= 0) close(fd);
     if (!buf) return NULL;
     buf[n] = 0;
     if (len) *len = n;
