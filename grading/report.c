@@ -292,13 +292,10 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
  * What was measured then stays in each test's output and its "extra_data". */
 static json_t *gr_gs_test(const char *name, double score, double max, const char *output, int scored)
 {
-    json_t *t = json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
-                          score >= max ? "passed" : "failed", "output", gr_jstr(output), "visibility", "visible");
-    if (scored) return t;
-    json_object_del(t, "score");
-    json_object_del(t, "max_score");
-    json_object_set_new(t, "extra_data", json_pack("{s:f, s:f}", "points", score, "max_points", max));
-    return t;
+    json_t *unscored = scored ? NULL : json_pack("{s:f, s:f}", "points", score, "max_points", max);
+    return json_pack("{s:s, s:o*, s:o*, s:s, s:o, s:s, s:o*}", "name", name, "score", scored ? json_real(score) : NULL,
+                     "max_score", scored ? json_real(max) : NULL, "status", score >= max ? "passed" : "failed", "output",
+                     gr_jstr(output), "visibility", "visible", "extra_data", unscored);
 }
 
 /* Not graded: the top-level "output" and a first informational test say why, "extra_data" the status. */
@@ -315,17 +312,16 @@ static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const 
 
 int gr_write_results_json(const char *path, const gr_sub_result *s)
 {
-    json_t *root = json_object(), *tests = json_array();
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
     int scored = st == GR_SUB_GRADED;
-    if (scored) json_object_set_new(root, "score", json_real(s->score));
-    json_object_set_new(root, "execution_time", json_real(s->wall_s));
     char seeds[200], out[sizeof why + 400];
     gr_seeds_str(s, seeds, sizeof seeds);
     snprintf(out, sizeof out, "%s%s%sSeeds: %s. Isolation: %s.", scored ? "" : "Not graded: ", scored ? "" : why,
              scored ? "" : " ", seeds, s->isolation);
-    json_object_set_new(root, "output", gr_jstr(out));
+    json_t *root = json_pack("{s:o*, s:f, s:o}", "score", scored ? json_real(s->score) : NULL, "execution_time",
+                             s->wall_s, "output", gr_jstr(out));
+    json_t *tests = json_array();
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
         char name[200];
