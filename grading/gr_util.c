@@ -248,15 +248,10 @@ char *gr_utf8_clean(const char *s)
         int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
         int ok = len > 0;
         for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
-        if (ok) {
-            memcpy(q, p, (size_t)len);
-            q += len;
-            p += len;
-        } else {
-            memcpy(q, "\xEF\xBF\xBD", 3); /* U+FFFD */
-            q += 3;
-            p++;
-        }
+        size_t out = ok ? (size_t)len : 3;
+        memcpy(q, ok ? (const char *)p : "\xEF\xBF\xBD", out); /* U+FFFD in place of a byte that is not UTF-8 */
+        q += out;
+        p += ok ? len : 1;
     }
     *q = 0;
     return o;
