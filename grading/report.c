@@ -111,7 +111,8 @@ static void gr_first_text(const gr_var_facts *f, int tile, char *out, size_t len
     }
     if (!f->wrote_input) snprintf(out, len, "%s", was);
     else
-        snprintf(out, len, "writes its input: %s changed at element %lld (inputs are read-only), seed %llu, size %s%s%s",
+        snprintf(out, len, "writes its input: %s changed at element %lld (inputs are read-only), seed %llu, "
+                           "size %s%s%s",
                  f->input_name[0] ? f->input_name : "an input", f->input_at, f->input_seed, f->input_size,
                  was[0] ? "\n" : "", was);
 }
@@ -294,8 +295,8 @@ static json_t *gr_gs_test(const char *name, double score, double max, const char
 {
     json_t *unscored = scored ? NULL : json_pack("{s:f, s:f}", "points", score, "max_points", max);
     return json_pack("{s:s, s:o*, s:o*, s:s, s:o, s:s, s:o*}", "name", name, "score", scored ? json_real(score) : NULL,
-                     "max_score", scored ? json_real(max) : NULL, "status", score >= max ? "passed" : "failed", "output",
-                     gr_jstr(output), "visibility", "visible", "extra_data", unscored);
+                     "max_score", scored ? json_real(max) : NULL, "status", score >= max ? "passed" : "failed",
+                     "output", gr_jstr(output), "visibility", "visible", "extra_data", unscored);
 }
 
 /* Not graded: the top-level "output" and a first informational test say why, "extra_data" the status. */

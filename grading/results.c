@@ -4,7 +4,8 @@
 
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
 /* NULL-terminated for gr_word_index */
-static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU", NULL};
+static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error",
+                                                 "no GPU", NULL};
 static const char *const gr_sub_status_names[] = {"graded", "not graded", "no GPU", "grader crashed", NULL};
 
 const char *gr_verdict_name(gr_verdict v) { return gr_verdict_names[v]; }
