@@ -1,6 +1,6 @@
 /*
  * compare.h — a student's raw result file against the reference's: facts only (the first mismatch, counts,
- * the errors' pattern); prose.h puts them in words. Integers and min-plus floats exactly (bit for bit; a
+ * the errors' pattern); report.h puts them in words. Integers and min-plus floats exactly (bit for bit; a
  * NaN never matches), float matmul within the tolerance. Never-written elements hold the driver's poison.
  */
 #ifndef GR_COMPARE_H

@@ -2,8 +2,6 @@
 #define _GNU_SOURCE 1
 #include "gr_util.h"
 
-#include <sys/wait.h>
-
 void gr_str_addn(gr_str *b, const char *p, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
@@ -58,8 +56,7 @@ int gr_mkdirs(const char *path, mode_t mode)
             if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
             *p = '/';
         }
-    if (mkdir(buf, mode) != 0 && errno != EEXIST) return -1;
-    return 0;
+    return mkdir(buf, mode) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -72,7 +69,7 @@ static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW 
 
 void gr_rmtree(const char *path)
 {
-    if (!path || !*path || strcmp(path, "/") == 0 || strlen(path) < 2) return;
+    if (!path || strlen(path) < 2) return; /* "" and "/" among them */
     nftw(path, gr_rm_one, 32, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -108,11 +105,10 @@ unsigned long long gr_du(const char *path)
 int gr_dir_empty(const char *p)
 {
     DIR *d = opendir(p);
-    if (!d) return 1;
     struct dirent *e;
     int empty = 1;
-    while (empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    closedir(d);
+    while (d && empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    if (d) closedir(d);
     return empty;
 }
 
@@ -122,36 +118,28 @@ int gr_is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int gr_is_file(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 long long gr_file_size(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
 
+int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
+
 char *gr_read_capped(const char *path, size_t max, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return NULL;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return NULL;
-    }
-    size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
-    char *buf = (char *)malloc(want + 1);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int regular = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    size_t want = regular && (size_t)st.st_size < max ? (size_t)st.st_size : max;
+    char *buf = regular ? (char *)malloc(want + 1) : NULL;
     size_t n = 0;
     while (buf && n < want) {
         ssize_t got = read(fd, buf + n, want - n);
         if (got <= 0) break;
         n += (size_t)got;
     }
-    close(fd);
+    if (fd >= 0) close(fd);
     if (!buf) return NULL;
     buf[n] = 0;
     if (len) *len = n;
@@ -183,11 +171,8 @@ int gr_which(const char *name, char *out, size_t len)
         snprintf(out, len, "%s", name);
         return 1;
     }
-    const char *path = getenv("PATH");
-    if (!path) path = "/usr/bin:/bin";
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    char *save = NULL;
+    char buf[4096], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", getenv("PATH") ?: "/usr/bin:/bin");
     for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         char cand[PATH_MAX];
         snprintf(cand, sizeof cand, "%s/%s", d, name);
@@ -263,15 +248,10 @@ char *gr_utf8_clean(const char *s)
         int len = *p < 0x80 ? 1 : (*p >> 5) == 6 ? 2 : (*p >> 4) == 14 ? 3 : (*p >> 3) == 30 ? 4 : 0;
         int ok = len > 0;
         for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xC0) == 0x80;
-        if (ok) {
-            memcpy(q, p, (size_t)len);
-            q += len;
-            p += len;
-        } else {
-            memcpy(q, "\xEF\xBF\xBD", 3); /* U+FFFD */
-            q += 3;
-            p++;
-        }
+        size_t out = ok ? (size_t)len : 3;
+        memcpy(q, ok ? (const char *)p : "\xEF\xBF\xBD", out); /* U+FFFD in place of a byte that is not UTF-8 */
+        q += out;
+        p += ok ? len : 1;
     }
     *q = 0;
     return o;

@@ -17,7 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ---------------------------------------------------------------- a growing string */
 typedef struct {
     char *s;
     size_t len, cap;
@@ -35,10 +34,8 @@ char *gr_utf8_clean(const char *s);
 /* The median of a[0..n) (sorts a); -1 when n is 0. */
 double gr_median(double *a, int n);
 
-/* ---------------------------------------------------------------- time */
 double gr_now(void);
 
-/* ---------------------------------------------------------------- files and directories */
 int gr_mkdirs(const char *path, mode_t mode);
 
 /* rm -rf; refuses "", "/" and relative paths shorter than 2 characters. */
@@ -73,11 +70,10 @@ int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *b
 /* TMPDIR where it is an absolute path, else /tmp: the one reading of TMPDIR for the grader's own folders. */
 const char *gr_tmpdir(void);
 
-/* Where a grading's work tree goes: `tmpdir` when reach(tmpdir) says the runs can pass every folder down
- * to it, else the first of the NULL-terminated `fallbacks` they can pass (a TMPDIR inside a home at 0700,
- * /root/x/build/tmp say, gives way to /tmp: the work tree is the grader's own, 0710, and nothing of the
- * home is opened). NULL when none will do, with the folder that stopped the runs on the way to `tmpdir`
- * in `blocked`. `reach` returns 1 or 0 and names the blocking folder. */
+/* Where a grading's work tree goes: `tmpdir` when reach (1 or 0, naming the blocking folder) says the runs can
+ * pass every folder down to it, else the first of the NULL-terminated `fallbacks` they can (a TMPDIR inside a
+ * home at 0700 gives way to /tmp: the work tree is the grader's own, 0710, and nothing of the home is opened).
+ * NULL when none will do, the folder that stopped them on the way to `tmpdir` in `blocked`. */
 const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,
                          int (*reach)(const char *path, char *blocked, size_t blen), char *blocked, size_t blen);
 

@@ -1,29 +1,142 @@
 /* report.c — see report.h. */
 #define _GNU_SOURCE 1
 #include "report.h"
-#include "caught.h"
-#include "prose.h"
 
 int gr_report_dir_ready(const char *dir, char *why, size_t len)
 {
     char probe[PATH_MAX];
-    if (gr_mkdirs(dir, 0755)) {
-        snprintf(why, len, "%s: %s", dir, strerror(errno));
-        return -1;
-    }
     /* a name no report uses, unique to this process: two graders probing one folder do not collide */
     snprintf(probe, sizeof probe, "%s/.grade-probe-%ld", dir, (long)getpid());
-    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    int fd = gr_mkdirs(dir, 0755) ? -1 : open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(why, len, "%s: %s", dir, strerror(errno));
         return -1;
     }
     close(fd);
-    if (unlink(probe)) {
-        snprintf(why, len, "%s: cannot remove %s: %s", dir, probe, strerror(errno));
-        return -1;
+    if (!unlink(probe)) return 0;
+    snprintf(why, len, "%s: cannot remove %s: %s", dir, probe, strerror(errno));
+    return -1;
+}
+
+/* ---------------------------------------------------------------- the sentences of correctness */
+void gr_pattern_text(int tile, const gr_cmp *c, char *pat, size_t plen, char *hint, size_t hlen)
+{
+    switch (c->pattern) {
+    case GR_PAT_NONE:
+        snprintf(pat, plen, "correct");
+        snprintf(hint, hlen, "-");
+        break;
+    case GR_PAT_LENGTH:
+        if (c->got_bytes < 0) snprintf(pat, plen, "no result file was written");
+        else
+            snprintf(pat, plen, "the result has %lld bytes, the reference %lld", c->got_bytes, c->exp_bytes);
+        snprintf(hint, hlen, "The program did not finish this run: see how it ended (crash, time limit, CUDA error).");
+        break;
+    case GR_PAT_UNWRITTEN:
+        snprintf(pat, plen, "never written: every element still holds the poison 0xA5A5A5A5");
+        snprintf(hint, hlen, "Not implemented yet, or the kernel never stores to the output (is it launched?).");
+        break;
+    case GR_PAT_NAN:
+        snprintf(pat, plen, "%llu NaN values where numbers were expected", c->nan);
+        snprintf(hint, hlen, "NaN comes from reading memory nobody wrote (a shared tile not filled at the edges?) "
+                             "or from inf - inf / 0 * inf.");
+        break;
+    case GR_PAT_POISON:
+        snprintf(pat, plen, "%llu of %llu elements never written (still the poison 0xA5A5A5A5)", c->poison, c->n);
+        snprintf(hint, hlen, "The grid does not cover every element: round the number of blocks up "
+                             "((n + B - 1) / B) and check the bounds test.");
+        break;
+    case GR_PAT_TAIL:
+        snprintf(pat, plen, "wrong only in the last, partial tile of %d", tile);
+        snprintf(hint, hlen, "The last partial block/tile is mishandled: check the bounds test (i < n) and the "
+                             "rounding up of the grid; test a size that is not a multiple of the block.");
+        break;
+    case GR_PAT_BOUNDARY:
+        snprintf(pat, plen, "wrong only at tile boundaries (index %% %d is 0 or %d)", tile, tile - 1);
+        snprintf(hint, hlen, "Elements at tile edges are wrong: the neighbour across a block boundary, the tile "
+                             "index arithmetic, or a missing __syncthreads().");
+        break;
+    case GR_PAT_SHIFT:
+        snprintf(pat, plen, "the result is shifted by %lld place%s (got[i] == expected[i%+lld])%s", c->shift,
+                 llabs(c->shift) == 1 ? "" : "s", c->shift, c->poison ? ", and some elements never written" : "");
+        snprintf(hint, hlen, "An off-by-one in the index arithmetic (e.g. n - i instead of n - 1 - i).");
+        break;
+    case GR_PAT_CONSTANT:
+        snprintf(pat, plen, "every wrong value is off by the same constant (got - expected = %.9g)", c->constant);
+        snprintf(hint, hlen, "A constant error: an extra term, or an accumulator that does not start at the "
+                             "identity (0 for +, +infinity for min).");
+        break;
+    default:
+        snprintf(pat, plen, "%llu of %llu elements wrong, no simple pattern", c->wrong, c->n);
+        snprintf(hint, hlen, "Try a tiny size by hand (--size 5) and run compute-sanitizer --tool racecheck: "
+                             "scattered errors are often a race or a wrong index mapping.");
     }
-    return 0;
+}
+
+/* "1 ok, 257 wrong, 1000003 crash": each size's own verdict. */
+static void gr_by_size(const gr_diag_ev *e, char *out, size_t len)
+{
+    static const char *word[] = {"not run", "ok", "wrong", "crash", "time limit", "error"};
+    out[0] = 0;
+    for (int s = 0; s < e->n_sizes; s++) {
+        size_t l = strlen(out);
+        snprintf(out + l, len - l, "%s%s %s", l ? ", " : "", e->size_name[s], word[e->size[s].out]);
+    }
+}
+
+/* How the first run that left results missing ended ("" none). */
+static void gr_lost_text(const gr_var_facts *f, char *out, size_t len)
+{
+    if (f->lost == GR_LOST_RAN)
+        snprintf(out, len, "the program %s%s%s", f->lost_how, *f->lost_tail ? ":\n" : "", f->lost_tail);
+    else if (f->lost == GR_LOST_NO_BUDGET)
+        snprintf(out, len, "its run next to the other variants left results missing; the run alone was %s",
+                 f->lost_how);
+    else out[0] = 0;
+}
+
+/* The most telling wrong run, a written input first ("" neither). */
+static void gr_first_text(const gr_var_facts *f, int tile, char *out, size_t len)
+{
+    char pat[300], hint[300], was[1200] = "";
+    if (f->mismatch) {
+        gr_pattern_text(tile, &f->cmp, pat, sizeof pat, hint, sizeof hint);
+        if (f->cmp.pattern == GR_PAT_LENGTH)
+            snprintf(was, sizeof was, "seed %llu, size %s: %s\nHint: %s", f->seed, f->size, pat, hint);
+        else
+            snprintf(was, sizeof was,
+                     "seed %llu, size %s: first mismatch at %s: expected %s, got %s; %llu of %llu elements "
+                     "wrong\nPattern: %s\nHint: %s",
+                     f->seed, f->size, f->cmp.where, f->cmp.expected, f->cmp.got, f->cmp.wrong, f->cmp.n, pat, hint);
+    }
+    if (!f->wrote_input) snprintf(out, len, "%s", was);
+    else
+        snprintf(out, len, "writes its input: %s changed at element %lld (inputs are read-only), seed %llu, "
+                           "size %s%s%s",
+                 f->input_name[0] ? f->input_name : "an input", f->input_at, f->input_seed, f->input_size,
+                 was[0] ? "\n" : "", was);
+}
+
+void gr_var_detail(const gr_var_result *r, char *out, size_t len)
+{
+    const gr_var_facts *f = &r->seen;
+    out[0] = 0;
+    if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS) return;
+    if (f->self) {
+        char note[600] = "no verdict reported";
+        if (f->self_row[0]) snprintf(note, sizeof note, "self-check: %s at size %s, seed %llu", f->self_row, f->size, f->seed);
+        else if (f->lost == GR_LOST_RAN) gr_lost_text(f, note, sizeof note);
+        snprintf(out, len, "%s", note);
+    } else if (r->verdict == GR_V_TODO)
+        snprintf(out, len, "not implemented: the output was never written (still the poison 0xA5A5A5A5) at any size.");
+    else {
+        char ended[300], first[1200], by[400];
+        gr_lost_text(f, ended, sizeof ended);
+        gr_first_text(f, r->ev.tile, first, sizeof first);
+        gr_by_size(&r->ev, by, sizeof by);
+        snprintf(out, len, "%s%s%s\nWrong at %d of %d runs (sizes: %s).\nBy size: %s", ended, ended[0] ? "\n" : "",
+                 first, f->runs_bad, f->runs_total, f->sizes_bad, by);
+    }
 }
 
 static void gr_seeds_str(const gr_sub_result *s, char *buf, size_t len)
@@ -72,21 +185,24 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
 }
 
 /* ---------------------------------------------------------------- feedback.md */
-static void gr_md_block(FILE *f, const char *text)
+/* text fenced, after head and before tail: a fence longer than any run of backticks inside, so student text
+ * cannot end the block */
+static void gr_md_block(FILE *f, const char *head, const char *text, const char *tail)
 {
-    /* a fence longer than any run of backticks inside, so student text cannot end the block */
     int longest = 0, run = 0;
     for (const char *p = text; *p; p++) {
         run = *p == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
     int fence = longest < 3 ? 3 : longest + 1;
+    fputs(head, f);
     for (int i = 0; i < fence; i++) fputc('`', f);
     fputs("text\n", f);
     fputs(text, f);
     if (*text && text[strlen(text) - 1] != '\n') fputc('\n', f);
     for (int i = 0; i < fence; i++) fputc('`', f);
     fputc('\n', f);
+    fputs(tail, f);
 }
 
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
@@ -109,12 +225,10 @@ static void gr_md_table(FILE *f, const gr_ch_result *ch)
         char perf[64] = "-";
         if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
         else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
-        const char *san = !gr_sanv_ran(r->san_state)           ? "-"
-                          : gr_sanv_found(r->san_state)          ? "finding"
-                          : r->san_state == GR_SANV_UNFINISHED ? "not checked"
-                                                                 : "clean";
+        static const char *const san[] = {"-", "clean", "not checked", "finding", "-"}; /* by gr_san_verdict */
         fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
-                r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san, perf, gr_var_score(r), gr_var_max(r));
+                r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san[r->san_state], perf, gr_var_score(r),
+                gr_var_max(r));
     }
     fputc('\n', f);
 }
@@ -126,12 +240,9 @@ static void gr_md_variant(FILE *f, const gr_var_result *r)
     gr_var_detail(r, detail, sizeof detail);
     if (!gr_var_has_notes(r, detail)) return;
     fprintf(f, "### %s\n\n", r->name);
-    if (detail[0]) gr_md_block(f, detail);
+    if (detail[0]) gr_md_block(f, "", detail, "");
     gr_write_diagnosis(f, &r->diag);
-    if (gr_sanv_found(r->san_state)) {
-        fprintf(f, "compute-sanitizer:\n\n");
-        gr_md_block(f, r->san);
-    }
+    if (gr_sanv_found(r->san_state)) gr_md_block(f, "compute-sanitizer:\n\n", r->san, "");
     if (r->perf_note[0]) fprintf(f, "\n%s\n", r->perf_note);
     if (r->caught) fprintf(f, "\nCaught: %s\n", r->caught_note);
     fputc('\n', f);
@@ -160,52 +271,37 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
             fprintf(f, "**%s**: %s\n\n", gr_ch_status_name(ch->status), ch->reason);
             for (int v = 0; v < ch->n_v; v++)
                 if (ch->v[v].caught) fprintf(f, "Caught (%s): %s\n\n", ch->v[v].name, ch->v[v].caught_note);
-            if (ch->compile_log && *ch->compile_log) {
-                fprintf(f, "Compiler output (start and end):\n\n");
-                gr_md_block(f, ch->compile_log);
-                fputc('\n', f);
-            }
+            if (ch->compile_log && *ch->compile_log)
+                gr_md_block(f, "Compiler output (start and end):\n\n", ch->compile_log, "\n");
             continue;
         }
         if (ch->self_check) fprintf(f, "> Correctness here is your program's own check (no reference available).\n\n");
         gr_md_table(f, ch);
         if (ch->perf_note[0]) fprintf(f, "Performance: %s\n\n", ch->perf_note);
         int unfinished = gr_ch_san_unfinished(ch); /* costs its points: say why, once */
-        if (unfinished >= 0) {
-            fprintf(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n");
-            gr_md_block(f, ch->v[unfinished].san);
-            fputc('\n', f);
-        }
+        if (unfinished >= 0)
+            gr_md_block(f, "Sanitizer: not checked, so no sanitizer points (what was not checked is not awarded):\n\n",
+                        ch->v[unfinished].san, "\n");
         for (int v = 0; v < ch->n_v; v++) gr_md_variant(f, &ch->v[v]);
     }
 }
 
 /* ---------------------------------------------------------------- results.json (Gradescope) */
-static json_t *gr_gs_test(const char *name, double score, double max, const char *output)
+/* One Gradescope test. A submission not graded gives the LMS no score anywhere: Gradescope's autograder spec
+ * (gradescope-autograders.readthedocs.io/en/latest/specs/) makes the top-level "score" optional where each test
+ * has one and a test's optional where the top level has one, and a test without one is an informational check.
+ * What was measured then stays in each test's output and its "extra_data". */
+static json_t *gr_gs_test(const char *name, double score, double max, const char *output, int scored)
 {
-    return json_pack("{s:s, s:f, s:f, s:s, s:o, s:s}", "name", name, "score", score, "max_score", max, "status",
-                     score >= max ? "passed" : "failed", "output", gr_jstr(output), "visibility", "visible");
+    json_t *unscored = scored ? NULL : json_pack("{s:f, s:f}", "points", score, "max_points", max);
+    return json_pack("{s:s, s:o*, s:o*, s:s, s:o, s:s, s:o*}", "name", name, "score", scored ? json_real(score) : NULL,
+                     "max_score", scored ? json_real(max) : NULL, "status", score >= max ? "passed" : "failed",
+                     "output", gr_jstr(output), "visibility", "visible", "extra_data", unscored);
 }
 
-/* A submission that was not graded must not give the LMS a score. Gradescope's autograder
- * specification (gradescope-autograders.readthedocs.io/en/latest/specs/, "Output format"): the top-level
- * "score" is "optional, but required if not on each test case", a test's "score" "optional, but required
- * if not on top level submission"; and ("Test case status") "You can omit score information to add test
- * cases that serve as informational checks with a passing or failing status". So such a results.json
- * has no score anywhere: the top-level "output" and a first informational test say why (what was
- * measured stays in each test's output and its "extra_data"), and "extra_data" carries the status. */
+/* Not graded: the top-level "output" and a first informational test say why, "extra_data" the status. */
 static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const char *why)
 {
-    size_t i;
-    json_t *t;
-    json_array_foreach(tests, i, t)
-    {
-        json_t *points = json_pack("{s:O, s:O}", "points", json_object_get(t, "score"), "max_points",
-                                   json_object_get(t, "max_score"));
-        json_object_set_new(t, "extra_data", points);
-        json_object_del(t, "score");
-        json_object_del(t, "max_score");
-    }
     char text[700];
     snprintf(text, sizeof text, "Not graded (%s): %s. No score is recorded for this run; it is graded again.",
              gr_sub_status_name(st), why);
@@ -217,16 +313,16 @@ static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const 
 
 int gr_write_results_json(const char *path, const gr_sub_result *s)
 {
-    json_t *root = json_object(), *tests = json_array();
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
-    if (st == GR_SUB_GRADED) json_object_set_new(root, "score", json_real(s->score));
-    json_object_set_new(root, "execution_time", json_real(s->wall_s));
+    int scored = st == GR_SUB_GRADED;
     char seeds[200], out[sizeof why + 400];
     gr_seeds_str(s, seeds, sizeof seeds);
-    snprintf(out, sizeof out, "%s%s%sSeeds: %s. Isolation: %s.", st != GR_SUB_GRADED ? "Not graded: " : "", st != GR_SUB_GRADED ? why : "",
-             st != GR_SUB_GRADED ? " " : "", seeds, s->isolation);
-    json_object_set_new(root, "output", gr_jstr(out));
+    snprintf(out, sizeof out, "%s%s%sSeeds: %s. Isolation: %s.", scored ? "" : "Not graded: ", scored ? "" : why,
+             scored ? "" : " ", seeds, s->isolation);
+    json_t *root = json_pack("{s:o*, s:f, s:o}", "score", scored ? json_real(s->score) : NULL, "execution_time",
+                             s->wall_s, "output", gr_jstr(out));
+    json_t *tests = json_array();
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];
         char name[200];
@@ -236,7 +332,7 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
             if (ch->compile_log && *ch->compile_log) gr_str_addf(&o, "\n\n%s", ch->compile_log);
             for (int v = 0; v < ch->n_v; v++) {
                 snprintf(name, sizeof name, "Chapter %d / %s", ch->number, ch->v[v].name);
-                json_array_append_new(tests, gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o)));
+                json_array_append_new(tests, gr_gs_test(name, 0, gr_var_max(&ch->v[v]), gr_str_c(&o), scored));
             }
             gr_str_free(&o);
             continue;
@@ -254,12 +350,12 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
                 gr_str o = {0};
                 if (k == GR_PART_CORRECT && ch->outside[0]) gr_str_addf(&o, "Note: %s\n", ch->outside);
                 gr_str_add(&o, gr_var_part_why(r, (gr_part)k, detail));
-                json_array_append_new(tests, gr_gs_test(name, got[k], max[k], gr_str_c(&o)));
+                json_array_append_new(tests, gr_gs_test(name, got[k], max[k], gr_str_c(&o), scored));
                 gr_str_free(&o);
             }
         }
     }
-    if (st != GR_SUB_GRADED) gr_gs_unscored(root, tests, st, why);
+    if (!scored) gr_gs_unscored(root, tests, st, why);
     json_object_set_new(root, "tests", tests);
     int rc = json_dump_file(root, path, JSON_INDENT(2));
     json_decref(root);
@@ -285,8 +381,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
         json_t *o = json_pack("{s:i, s:s, s:f, s:f, s:f}", "number", ch->number, "status",
                               gr_ch_status_name(ch->status), "score", ch->score, "max_score", ch->max, "seconds",
                               ch->wall_s);
-        json_t *vs = json_array();
-        json_t *steps = json_object();
+        json_t *vs = json_array(), *steps = json_object();
         for (int k = 0; k < ch->n_step; k++) json_object_set_new(steps, ch->step[k].name, json_real(ch->step[k].s));
         json_object_set_new(o, "steps", steps);
         for (int v = 0; v < ch->n_v; v++) {
@@ -327,20 +422,16 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
 
 int gr_grading_not_run(const json_t *g)
 {
-    /* the grader's own word (grading.json "status", report.h gr_sub_status); the rules below for files
-     * written before it had one */
-    const char *status = json_string_value(json_object_get(g, "status"));
-    if (status && gr_sub_status_parse(status) >= 0) return gr_sub_status_parse(status) != GR_SUB_GRADED;
+    /* the grader's own word (grading.json "status"); the rules below for files written before it had one */
+    int st = gr_sub_status_parse(json_string_value(json_object_get(g, "status")));
+    if (st >= 0) return st != GR_SUB_GRADED;
     const char *err = json_string_value(json_object_get(g, "error"));
     json_t *chs = json_object_get(g, "chapters");
     int not_run = err && *err && json_array_size(chs) == 0;
     size_t i;
     json_t *c;
     json_array_foreach(chs, i, c)
-    {
-        const char *st = json_string_value(json_object_get(c, "status"));
-        if (st && (!strcmp(st, "grader error") || !strcmp(st, "no GPU"))) not_run = 1;
-    }
+        not_run |= gr_ch_not_graded(gr_ch_status_parse(json_string_value(json_object_get(c, "status"))));
     return not_run;
 }
 

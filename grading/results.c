@@ -2,32 +2,25 @@
 #define _GNU_SOURCE 1
 #include "results.h"
 
-#include <stdio.h>
-#include <string.h>
-
 static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
-static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error", "no GPU"};
+/* NULL-terminated for gr_word_index */
+static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error",
+                                                 "no GPU", NULL};
+static const char *const gr_sub_status_names[] = {"graded", "not graded", "no GPU", "grader crashed", NULL};
 
 const char *gr_verdict_name(gr_verdict v) { return gr_verdict_names[v]; }
 const char *gr_ch_status_name(gr_ch_status s) { return gr_ch_status_names[s]; }
-
-int gr_ch_status_parse(const char *s)
-{
-    for (int k = 0; s && k < (int)(sizeof gr_ch_status_names / sizeof gr_ch_status_names[0]); k++)
-        if (!strcmp(s, gr_ch_status_names[k])) return k;
-    return -1;
-}
-
-static const char *const gr_sub_status_names[] = {"graded", "not graded", "no GPU", "grader crashed"};
-
 const char *gr_sub_status_name(gr_sub_status s) { return s >= 0 && s < GR_SUB_STATUS_N ? gr_sub_status_names[s] : "?"; }
 
-int gr_sub_status_parse(const char *s)
+static int gr_word_index(const char *const *words, const char *s)
 {
-    for (int k = 0; s && k < GR_SUB_STATUS_N; k++)
-        if (!strcmp(s, gr_sub_status_names[k])) return k;
+    for (int k = 0; s && words[k]; k++)
+        if (!strcmp(s, words[k])) return k;
     return -1;
 }
+
+int gr_ch_status_parse(const char *s) { return gr_word_index(gr_ch_status_names, s); }
+int gr_sub_status_parse(const char *s) { return gr_word_index(gr_sub_status_names, s); }
 
 static const char *const gr_exit_meanings[GR_EXIT_N] = {
     [GR_EXIT_OK] = "every submission graded (what a student got wrong is part of the grade)",

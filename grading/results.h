@@ -1,9 +1,7 @@
 /*
- * results.h — the results model at the bottom of the grader: what a grading found (a variant's verdict,
- * its points and the facts behind them, a chapter's and a submission's state) and the judgments made on
- * it alone (the verdict, the scores, graded or not, the exit code, the words of each state). Pure: no
- * runs, no files; every report writer (report.h) renders a gr_sub_result and decides nothing.
- * Tested in tests/test_verdict.c and tests/test_judge.c.
+ * results.h — the results model at the bottom of the grader: what a grading found and the judgments made on it
+ * alone (verdict, scores, graded or not, exit code, each state's word). Pure: no runs, no files; the writers
+ * (report.h) render a gr_sub_result and decide nothing. Tests: tests/test_verdict.c, tests/test_judge.c.
  */
 #ifndef GR_RESULTS_H
 #define GR_RESULTS_H
@@ -14,8 +12,7 @@
 #include "diagnose.h"
 #include "rubric.h"
 
-/* What a grading is: the course's, or the student's practice run of their own code (--check);
- * gr_mode_name() gives the word reports and JSON use. */
+/* The course's grading, or the student's practice run of their own code (--check). */
 typedef enum { GR_MODE_GRADE, GR_MODE_CHECK } gr_mode;
 static inline const char *gr_mode_name(gr_mode m) { return m == GR_MODE_CHECK ? "check" : "grade"; }
 
@@ -26,7 +23,6 @@ typedef enum { GR_SANV_NOT_RUN, GR_SANV_CLEAN, GR_SANV_UNFINISHED, GR_SANV_FINDI
 static inline int gr_sanv_ran(gr_san_verdict s) { return s == GR_SANV_CLEAN || s == GR_SANV_UNFINISHED || s == GR_SANV_FINDING; }
 static inline int gr_sanv_found(gr_san_verdict s) { return s == GR_SANV_FINDING || s == GR_SANV_FEEDBACK_FINDING; }
 
-/* A variant's verdict; gr_verdict_name() gives the word reports and JSON use. */
 typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL } gr_verdict;
 const char *gr_verdict_name(gr_verdict v);
 
@@ -46,10 +42,9 @@ typedef struct {
  * row came and passed; TODO when every row seen said so; else SELF_FAIL. */
 gr_verdict gr_verdict_decide(const gr_verdict_facts *f);
 
-/* A chapter's state in a grading; gr_ch_status_name() gives the words reports and JSON use. */
 typedef enum { GR_CH_GRADED, GR_CH_MISSING, GR_CH_NOT_GRADABLE, GR_CH_BUILD_FAILED, GR_CH_GRADER_ERROR, GR_CH_NO_GPU } gr_ch_status;
 const char *gr_ch_status_name(gr_ch_status s);
-/* The state named by its word, or -1. */
+/* The state named by its word, or -1 (also gr_sub_status_parse). */
 int gr_ch_status_parse(const char *s);
 /* A chapter the grader could not grade (one the student failed is graded: 0). */
 int gr_ch_not_graded(gr_ch_status s);
@@ -57,7 +52,7 @@ int gr_ch_not_graded(gr_ch_status s);
 /* How the first of a variant's runs that left results missing ended. */
 typedef enum { GR_LOST_NONE, GR_LOST_RAN, GR_LOST_NO_BUDGET } gr_lost_kind;
 
-/* What correctness saw of a variant: the facts its feedback is made of (prose.h composes the sentences). */
+/* What correctness saw of a variant: the facts its feedback is made of (report.h composes the sentences). */
 typedef struct {
     int self;                       /* the program's own verdicts (the practice run without a reference) */
     int runs_bad, runs_total;
@@ -95,7 +90,6 @@ typedef struct {
     gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
 } gr_var_result;
 
-/* A variant's points: earned, and the most it could earn (its rubric's). */
 double gr_var_score(const gr_var_result *v);
 double gr_var_max(const gr_var_result *v);
 /* The time ratio to the reference where the benchmark measured one, else 0. */
@@ -111,7 +105,7 @@ gr_diag_claim gr_diag_claim_of(gr_bug b);
 /* A variant's points come in parts, each scored apart (results.json has a test per part). */
 typedef enum { GR_PART_CORRECT, GR_PART_SANITIZER, GR_PART_PERF } gr_part;
 /* The fact that explains a part's points. Correctness: a finding that costs them, else what correctness saw
- * (detail: prose.h's, "" none), else the verdict's word; performance: any finding, else the benchmark's
+ * (detail: gr_var_detail's, "" none), else the verdict's word; performance: any finding, else the benchmark's
  * note; the sanitizer: its line. */
 const char *gr_var_part_why(const gr_var_result *r, gr_part p, const char *detail);
 /* Whether there is more to tell of a variant than its row (detail as above). */
@@ -138,8 +132,8 @@ typedef struct {
     char perf_note[400];
     double wall_s;
     struct {
-        const char *name; /* the pipeline's step (pipeline.c), a static string */
-        double s;         /* its wall time: where a chapter's seconds went (grading.json "steps") */
+        const char *name;           /* a pipeline step's (static); s: its wall time (grading.json "steps") */
+        double s;
     } step[12];
     int n_step;
 } gr_ch_result;
@@ -158,7 +152,6 @@ typedef enum {
     GR_SUB_STATUS_N
 } gr_sub_status;
 const char *gr_sub_status_name(gr_sub_status s);
-/* The state named by its word, or -1. */
 int gr_sub_status_parse(const char *s);
 
 /* The grader's exit codes: the one list (grade --help prints it; README.md and handouts/instructor/guide.md

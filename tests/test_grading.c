@@ -7,7 +7,6 @@
 #include "wbrubric.h"
 
 #include "regions.h"
-#include "prose.h"
 #include "report.h"
 #include "grades.h"
 #include "correctness.h"

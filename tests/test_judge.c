@@ -1,10 +1,10 @@
 /* The results model's judgments (grading/results.h: scores, which chapters were not graded, the words of
- * each state) and the feedback's sentences composed from what correctness saw (grading/prose.h): the
+ * each state) and the feedback's sentences composed from what correctness saw (grading/report.h): the
  * texts below are those correctness.c wrote before its facts and its prose were apart, byte for byte.
  * Pure: no program run. */
 #include "wbtest.h"
 
-#include "prose.h"
+#include "report.h"
 
 static gr_var_result wrong_variant(gr_verdict v)
 {
