@@ -22,15 +22,6 @@ static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, siz
     return nvcc[0] ? 0 : -1;
 }
 
-static void gr_build_fail(gr_build_report *r, gr_ch_status status, const char *fmt, ...)
-{
-    r->status = status;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
-    va_end(ap);
-}
-
 /* A link that failed on a missing symbol names it in the reason (e.g. a cuBLAS call: the speed-of-light
  * libraries are not linked to student code), so the student need not dig through the log. */
 static void gr_build_name_symbol(gr_build_report *r, const char *log)
@@ -92,7 +83,7 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
 {
     char path[PATH_MAX], nvcc[4096], libs[1024];
     if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
-        gr_build_fail(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
+        GR_FAIL(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         return;
     }
     gr_cmd c;
@@ -112,7 +103,7 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
     if (!(r.exited && r.code == 0 && gr_is_file(path))) {
         char d[200];
         gr_run_describe(&r, &c.o, d, sizeof d);
-        gr_build_fail(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
+        GR_FAIL(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
         gr_build_name_symbol(rep, r.err);
         gr_build_name_symbol(rep, r.out);
     }
@@ -136,11 +127,11 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
     char err[400];
     char *spliced = NULL;
     /* Messages name the student's own file (as the assignment names it), never a path of this host. */
-    if (!pristine) gr_build_fail(rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
-    else if (!stu) gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
-    else if (memchr(stu, 0, slen)) gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
+    if (!pristine) GR_FAIL(rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
+    else if (!stu) GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
+    else if (memchr(stu, 0, slen)) GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
     else if (!(spliced = wb_regions_splice(pristine, plen, stu, slen, &olen, err, sizeof err)))
-        gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
+        GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
     if (spliced) {
         gr_note_outside(pristine, plen, stu, slen, rep);
         snprintf(path, sizeof path, "%s/%s", bdir, ch->file);

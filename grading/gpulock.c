@@ -47,9 +47,11 @@ int gr_lock_alone(const char *path)
     return fd;
 }
 
-static int gr_gpu_take(gr_gpu_lock *l, int op)
+/* Takes l as `how` (shared or alone). 0, or -1 when the lock files cannot be opened (then the runs go
+ * unlocked, as before any lock existed). */
+static int gr_gpu_take(gr_gpu_lock *l, gr_lock_state how)
 {
-    if (l->held != GR_LOCK_NONE) gr_gpu_release(l);
+    int op = how == GR_LOCK_ALONE ? LOCK_EX : LOCK_SH;
     int t = gr_lock_open(l->turn);
     l->fd = gr_lock_open(l->path);
     if (t < 0 || l->fd < 0) {
@@ -59,16 +61,12 @@ static int gr_gpu_take(gr_gpu_lock *l, int op)
         return -1;
     }
     /* Through the turnstile: a benchmark holds it alone while it waits, so shared runs queue behind it. */
-    gr_flock(t, op == LOCK_EX ? LOCK_EX : LOCK_SH);
+    gr_flock(t, op);
     gr_flock(l->fd, op);
     close(t);
-    l->held = op == LOCK_EX ? GR_LOCK_ALONE : GR_LOCK_SHARED;
+    l->held = how;
     return 0;
 }
-
-int gr_gpu_share(gr_gpu_lock *l) { return gr_gpu_take(l, LOCK_SH); }
-
-int gr_gpu_alone(gr_gpu_lock *l) { return gr_gpu_take(l, LOCK_EX); }
 
 void gr_gpu_release(gr_gpu_lock *l)
 {
@@ -82,8 +80,7 @@ void gr_gpu_release(gr_gpu_lock *l)
 
 int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how)
 {
-    if (!l || l->held != GR_LOCK_NONE) return 0;
-    return (how == GR_LOCK_ALONE ? gr_gpu_alone(l) : gr_gpu_share(l)) == 0;
+    return l && l->held == GR_LOCK_NONE && gr_gpu_take(l, how) == 0;
 }
 
 int gr_gpu_retry_alone(int exited, int code, gr_lock_state held)

@@ -26,11 +26,6 @@ typedef struct {
 /* The lock of the GPU whose id (an index or a UUID) is given; nothing is opened yet. */
 void gr_gpu_lock_init(gr_gpu_lock *l, const char *gpu_id);
 
-/* Take it shared (for one untimed run) or alone (a benchmark step). 0, or -1 when the lock files cannot
- * be opened (then the runs go unlocked, as before any lock existed). */
-int gr_gpu_share(gr_gpu_lock *l);
-int gr_gpu_alone(gr_gpu_lock *l);
-
 void gr_gpu_release(gr_gpu_lock *l);
 
 /* Another lock file held alone (slowprof's counters cache): the fd whose close lets go, or -1. */

@@ -10,7 +10,7 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                         .disk = x->rub.disk_bytes, .nproc = x->rub.nproc, .out_cap = x->rub.out_cap, .gpu = gpu,
                         .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
                         .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
-                  .lock = s->lock, .budget = s->budget, .iso = &x->iso, .quiet = x->quiet,
+                  .x = x, .s = s,
                   .env = {gpu ? c->env_gpu : NULL}, .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
     char id[32];
     gr_gpu_id(x->gpu, id, sizeof id);
@@ -43,24 +43,24 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     double t = gr_now();
     /* The reference must read itself (also when it runs under compute-sanitizer); student code never. */
     c->o.extra_gid = 0;
-    for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(c->iso, c->argv[i]);
+    for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(&c->x->iso, c->argv[i]);
     /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run,
      * not for the rest of this submission's steps. */
-    int locked = c->o.gpu && gr_gpu_take_for_run(c->lock, GR_LOCK_SHARED);
+    int locked = c->o.gpu && gr_gpu_take_for_run(c->s->lock, GR_LOCK_SHARED);
     int rc = gr_run(&c->o, r);
-    if (locked) gr_gpu_release(c->lock);
+    if (locked) gr_gpu_release(c->s->lock);
     if (locked && gr_gpu_retry_alone(r->exited, r->code, GR_LOCK_SHARED)) {
         /* another run's memory is never this one's failure (a reference's above all): only alone counts */
-        LOG(c, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
+        LOG(c->x, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
         gr_run_result_free(r);
-        locked = gr_gpu_take_for_run(c->lock, GR_LOCK_ALONE);
+        locked = gr_gpu_take_for_run(c->s->lock, GR_LOCK_ALONE);
         rc = gr_run(&c->o, r);
-        if (locked) gr_gpu_release(c->lock);
+        if (locked) gr_gpu_release(c->s->lock);
     }
-    if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);
+    if (c->o.gpu) gr_budget_charge(c->s->budget, r->wall_s);
     char d[300];
     gr_run_describe(r, &c->o, d, sizeof d);
-    LOG(c, "%-28s %6.2f s  %s", what, gr_now() - t, d);
+    LOG(c->x, "%-28s %6.2f s  %s", what, gr_now() - t, d);
     return rc;
 }
 
@@ -96,6 +96,15 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
         s->gpu_way = GR_GPU_NO_BWRAP; /* try once more without bubblewrap; kept if it works */
     }
     gr_rmtree(dir);
+}
+
+void gr_fail(gr_ch_status *status, char *reason, size_t len, gr_ch_status st, const char *fmt, ...)
+{
+    va_list ap;
+    *status = st;
+    va_start(ap, fmt);
+    vsnprintf(reason, len, fmt, ap);
+    va_end(ap);
 }
 
 void gr_tail_lines(const char *text, int lines, char *out, size_t len)

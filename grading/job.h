@@ -87,10 +87,8 @@ typedef struct {
 
 typedef struct {
     gr_run_opts o;
-    gr_gpu_lock *lock;        /* the submission's: GPU runs take it shared unless it is held already */
-    gr_budget *budget;        /* the submission's: GPU runs charge their wall time */
-    const gr_iso *iso;        /* the configuration's: which runs get the course group */
-    int quiet;                /* the configuration's log switch */
+    const gr_config *x;       /* its log switch; its isolation: which runs get the course group */
+    const gr_sub_state *s;    /* its lock (GPU runs take it shared unless held already) and budget (charged) */
     const char *argv[96];
     int argc;
     char store[96][160];
@@ -113,6 +111,11 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what);
  * that refuses device nodes in a user namespace, say) but the plain sandbox can, this submission's GPU
  * runs go without bubblewrap (s->gpu_way). Asked once per submission, with a one-element run of prog. */
 void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work);
+
+/* What failed and why: st into o->status and the sentence into o->reason (a chapter's result, a build's). */
+#define GR_FAIL(o, st, ...) gr_fail(&(o)->status, (o)->reason, sizeof(o)->reason, (st), __VA_ARGS__)
+void gr_fail(gr_ch_status *status, char *reason, size_t len, gr_ch_status st, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* The last non-empty lines of a text, for short feedback. */
 void gr_tail_lines(const char *text, int lines, char *out, size_t len);

@@ -13,35 +13,27 @@
 #include "sanitize.h"
 #include "submission.h"
 
+#include <sys/random.h>
+
 /* ---------------------------------------------------------------- one chapter: a table of steps */
-/* What a chapter's steps leave for its later steps, all of it without pointers: handed back whole from the
- * process that ran its first steps (gr_grade_chapters). */
+/* What a chapter's steps leave for its later steps, without pointers: handed back whole from the process
+ * that ran its first steps (gr_grade_chapters). */
 typedef struct {
     char cw[PATH_MAX];              /* the chapter's work tree (its build is in cw/build) */
-    char stu[PATH_MAX], ref[PATH_MAX];
+    char stu[PATH_MAX];             /* the student's file, then (from the reference step on) its build */
+    char ref[PATH_MAX];
     int have_ref;                   /* a reference to hold the student to (else: check mode, own verdicts) */
     gr_prog_variant pv[GR_MAX_VAR]; /* the program's variants and their kernels */
     int npv;
 } gr_chapter_state;
 
-/* One chapter of one submission as its steps go. */
+/* One chapter of one submission as its steps go: the job every step works on (its paths point into k) and
+ * the submission's state, which the GPU probe may change. */
 typedef struct {
-    const gr_config *x;
     gr_sub_state *s;
-    const gr_chapter_rubric *ch;
-    gr_ch_result *cr;
-    const char *sub;                /* the submission's root */
-    const gr_build_report *built;   /* how its build went (gr_prepare) */
     gr_chapter_state k;
     gr_chjob job;
 } gr_chapter_run;
-
-/* The job every step works on, from the run's own fields (again after the run is moved between processes). */
-static void gr_chapter_job(gr_chapter_run *r)
-{
-    r->job = (gr_chjob){.x = r->x, .s = r->s, .ch = r->ch, .ref = r->k.have_ref ? r->k.ref : NULL, .stu = r->k.stu,
-                        .work = r->k.cw, .cr = r->cr};
-}
 
 /* What a step leaves: go on, or the chapter ends here (its status says why). */
 typedef enum { GR_STEP_GO, GR_STEP_STOP } gr_step_end;
@@ -52,41 +44,32 @@ typedef struct {
     gr_step_end (*run)(gr_chapter_run *r);
 } gr_step;
 
-static int gr_when_graded(const gr_chapter_run *r) { return r->cr->status == GR_CH_GRADED; }
+static int gr_when_graded(const gr_chapter_run *r) { return r->job.cr->status == GR_CH_GRADED; }
 static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->k.have_ref; }
 static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->k.have_ref; }
-static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->x->no_san; }
-static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->x->no_perf; }
+static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_san; }
+static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_perf; }
 
-/* How the build went (its log is the chapter's already, gr_prepare), and the region screen on the student's
- * own file (what was spliced), also when the build failed (a library call that did not link is still
- * named): its findings cost points once every step has run (gr_step_caught) and are told whatever the
- * verdicts. */
+/* The region screen on the student's own file (what was spliced), also when the build failed (a library
+ * call that did not link is still named): its findings cost points once every step has run. The build's
+ * outcome is the chapter's already (gr_prepare). */
 static gr_step_end gr_step_build(gr_chapter_run *r)
 {
-    gr_ch_result *cr = r->cr;
-    snprintf(cr->outside, sizeof cr->outside, "%s", r->built->outside);
-    if (gr_find_student_file(r->sub, r->ch, r->k.stu, sizeof r->k.stu, 0)) {
-        size_t sl;
-        char *text = gr_read_capped(r->k.stu, 1 << 22, &sl);
-        if (text) gr_honesty_screen(r->ch, text, sl, cr);
-        free(text);
-    }
-    if (r->built->status == GR_CH_GRADED) return GR_STEP_GO;
-    cr->status = r->built->status;
-    snprintf(cr->reason, sizeof cr->reason, "%s", r->built->reason);
-    return GR_STEP_STOP;
+    size_t sl;
+    char *text = gr_read_capped(r->k.stu, 1 << 22, &sl);
+    if (text) gr_honesty_screen(r->job.ch, text, sl, r->job.cr);
+    free(text);
+    return r->job.cr->status == GR_CH_GRADED ? GR_STEP_GO : GR_STEP_STOP;
 }
 
 /* The reference to hold the student to; without one only the practice run (--check) goes on. */
 static gr_step_end gr_step_reference(gr_chapter_run *r)
 {
     snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->k.cw);
-    r->k.have_ref = gr_have_reference(r->x, r->s->work, r->ch, r->k.ref, sizeof r->k.ref);
-    gr_chapter_job(r);
-    if (r->k.have_ref || r->x->mode == GR_MODE_CHECK) return GR_STEP_GO;
-    r->cr->status = GR_CH_GRADER_ERROR;
-    snprintf(r->cr->reason, sizeof r->cr->reason, "no reference build/solution%d (is solutions/ here?)", r->ch->number);
+    r->k.have_ref = gr_have_reference(r->job.x, r->s->work, r->job.ch, r->k.ref, sizeof r->k.ref);
+    r->job.ref = r->k.have_ref ? r->k.ref : NULL;
+    if (r->k.have_ref || r->job.x->mode == GR_MODE_CHECK) return GR_STEP_GO;
+    GR_FAIL(r->job.cr, GR_CH_GRADER_ERROR, "no reference build/solution%d (is solutions/ here?)", r->job.ch->number);
     return GR_STEP_STOP;
 }
 
@@ -94,12 +77,12 @@ static gr_step_end gr_step_reference(gr_chapter_run *r)
  * information; one the rubric lists that the program lacks is the grader's error. */
 static gr_step_end gr_step_variants(gr_chapter_run *r)
 {
-    const gr_chapter_rubric *ch = r->ch;
-    gr_ch_result *cr = r->cr;
+    const gr_chapter_rubric *ch = r->job.ch;
+    gr_ch_result *cr = r->job.cr;
     const char *prog = r->k.have_ref ? r->k.ref : r->k.stu;
     char why[600];
-    gr_gpu_probe(r->x, r->s, prog, ch, r->k.cw);
-    r->k.npv = gr_list_variants(r->x, r->s, prog, r->k.cw, r->k.pv, GR_MAX_VAR, why, sizeof why);
+    gr_gpu_probe(r->job.x, r->s, prog, ch, r->k.cw);
+    r->k.npv = gr_list_variants(r->job.x, r->s, prog, r->k.cw, r->k.pv, GR_MAX_VAR, why, sizeof why);
     const char *listed[GR_MAX_VAR];
     for (int v = 0; v < r->k.npv; v++) {
         listed[v] = r->k.pv[v].name;
@@ -110,23 +93,17 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
             vr->verdict = GR_V_NOT_RUN;
         }
     }
-    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) {
-        cr->status = GR_CH_GRADER_ERROR;
-        snprintf(cr->reason, sizeof cr->reason, "%s", why);
-    }
+    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) GR_FAIL(cr, GR_CH_GRADER_ERROR, "%s", why);
     return GR_STEP_GO;
 }
 
-/* Every variant's verdict against the reference (correctness.h); a reference that cannot run is the
- * grader's error, or no GPU. */
+/* Every variant's verdict against the reference; a reference that cannot run is the grader's error, or no
+ * GPU. */
 static gr_step_end gr_step_correctness(gr_chapter_run *r)
 {
     char why[600];
     int rc = gr_correctness(&r->job, why, sizeof why);
-    if (rc) {
-        r->cr->status = rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR;
-        snprintf(r->cr->reason, sizeof r->cr->reason, "%s", why);
-    }
+    if (rc) GR_FAIL(r->job.cr, rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR, "%s", why);
     return GR_STEP_GO;
 }
 
@@ -134,15 +111,11 @@ static gr_step_end gr_step_correctness(gr_chapter_run *r)
 static gr_step_end gr_step_self_check(gr_chapter_run *r)
 {
     char why[600];
-    r->cr->self_check = 1;
-    if (gr_self_check(&r->job, why, sizeof why)) {
-        r->cr->status = GR_CH_NO_GPU;
-        snprintf(r->cr->reason, sizeof r->cr->reason, "%s", why);
-    }
+    r->job.cr->self_check = 1;
+    if (gr_self_check(&r->job, why, sizeof why)) GR_FAIL(r->job.cr, GR_CH_NO_GPU, "%s", why);
     return GR_STEP_GO;
 }
 
-/* compute-sanitizer on the variants that came out correct (gr_var_sanitized), while the budget lasts. */
 static gr_step_end gr_step_sanitize(gr_chapter_run *r)
 {
     gr_sanitize(&r->job, r->k.pv, r->k.npv);
@@ -154,10 +127,10 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
 {
     char spent[300];
     if (gr_budget_spent(r->s->budget, spent, sizeof spent)) {
-        snprintf(r->cr->perf_note, sizeof r->cr->perf_note, "performance %s", spent);
+        snprintf(r->job.cr->perf_note, sizeof r->job.cr->perf_note, "performance %s", spent);
         return GR_STEP_GO;
     }
-    gr_gpu_alone(r->s->lock); /* timed: nothing else on this GPU meanwhile */
+    gr_gpu_take_for_run(r->s->lock, GR_LOCK_ALONE); /* timed: nothing else on this GPU meanwhile */
     if (r->k.have_ref) gr_perf(&r->job);
     else gr_perf_self(&r->job);
     gr_gpu_release(r->s->lock);
@@ -174,7 +147,7 @@ static gr_step_end gr_step_evidence(gr_chapter_run *r)
 /* What the region screen and honesty caught costs its points, once every step has run. */
 static gr_step_end gr_step_caught(gr_chapter_run *r)
 {
-    for (int v = 0; v < r->cr->n_v; v++) gr_caught_apply(&r->cr->v[v]);
+    for (int v = 0; v < r->job.cr->n_v; v++) gr_caught_apply(&r->job.cr->v[v]);
     return GR_STEP_GO;
 }
 
@@ -198,18 +171,18 @@ static const gr_step gr_steps[] = {
 enum { GR_N_STEPS = sizeof gr_steps / sizeof gr_steps[0] };
 
 /* The first step that times kernels and takes the GPU alone: the steps before it share the GPU, so the
- * chapters of one submission may run them at once (gr_grade_chapters_at_once). */
+ * chapters of one submission may run them at once (gr_grade_chapters). */
 static size_t gr_first_alone_step(void)
 {
     size_t i = 0;
-    while (i < GR_N_STEPS && strcmp(gr_steps[i].name, "performance")) i++;
+    while (strcmp(gr_steps[i].name, "performance")) i++;
     return i;
 }
 
 /* Steps [from, to) of one chapter, each one's time kept; GR_STEP_STOP when one ended the chapter. */
 static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
 {
-    gr_ch_result *cr = r->cr;
+    gr_ch_result *cr = r->job.cr;
     for (size_t i = from; i < to; i++) {
         if (gr_steps[i].when && !gr_steps[i].when(r)) continue;
         double ts = gr_now();
@@ -224,7 +197,7 @@ static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
 static void gr_chapter_done(gr_chapter_run *r, double seconds)
 {
     char path[PATH_MAX + 8];
-    r->cr->wall_s = seconds;
+    r->job.cr->wall_s = seconds;
     snprintf(path, sizeof path, "%s/build", r->k.cw);
     gr_rmtree(path);
 }
@@ -232,38 +205,41 @@ static void gr_chapter_done(gr_chapter_run *r, double seconds)
 /* A submission's chapters as they are graded: what each chapter's run starts from. */
 typedef struct {
     const gr_config *x;
-    gr_sub_state *st;
-    const char *sub;                  /* the submission's root */
+    gr_sub_state st;
+    gr_gpu_lock lock;                 /* st's: taken per run (sanitize and correctness), alone for perf */
+    gr_budget budget;                 /* st's */
+    gr_san_host san;                  /* this grading's own sanitizer probe, where none was made before it */
+    char sub[PATH_MAX];               /* the submission's root */
     gr_sub_result *res;
     char gpu_id[32];
     int idx[GR_MAX_CH];               /* result c's chapter in the rubric */
     char stu[GR_MAX_CH][PATH_MAX];    /* result c's file in the submission */
-    gr_build_report built[GR_MAX_CH]; /* how result c's build went */
-    int n, c[GR_MAX_CH];              /* the results a batch of children works on */
+    int n, c[GR_MAX_CH];              /* the results being built and graded */
     int probing;                      /* the preparation probes the sanitizer too (gr_prepare) */
 } gr_sub_run;
 
 /* The work tree of result c's chapter (its build goes in cw/build). */
 static void gr_chapter_tree(const gr_sub_run *g, int c, char cw[PATH_MAX])
 {
-    snprintf(cw, PATH_MAX, "%s/ch%d-%08x", g->st->work, g->x->rub.ch[g->idx[c]].number, g->st->salt);
+    snprintf(cw, PATH_MAX, "%s/ch%d-%08x", g->st.work, g->x->rub.ch[g->idx[c]].number, g->st.salt);
 }
 
-static gr_chapter_run gr_chapter_start(const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
+static void gr_chapter_start(gr_chapter_run *r, const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
 {
-    gr_chapter_run r = {.x = g->x, .s = s, .ch = &g->x->rub.ch[g->idx[c]], .cr = cr, .sub = g->sub,
-                        .built = &g->built[c]};
-    gr_chapter_tree(g, c, r.k.cw);
-    return r;
+    *r = (gr_chapter_run){.s = s, .job = {.x = g->x, .s = s, .ch = &g->x->rub.ch[g->idx[c]], .stu = r->k.stu,
+                                          .work = r->k.cw, .cr = cr}};
+    gr_chapter_tree(g, c, r->k.cw);
+    snprintf(r->k.stu, sizeof r->k.stu, "%s", g->stu[c]);
 }
 
 /* One chapter whose build has ended: its steps, then its time, and its build tree removed. A step that
  * stops the chapter (its status says why) ends it there, as it is. */
-static void gr_grade_chapter(const gr_sub_run *g, int c)
+static void gr_grade_chapter(gr_sub_run *g, int c)
 {
     double tc = gr_now();
-    gr_budget_chapter(g->st->budget);
-    gr_chapter_run r = gr_chapter_start(g, g->st, c, &g->res->ch[c]);
+    gr_chapter_run r;
+    gr_budget_chapter(&g->budget);
+    gr_chapter_start(&r, g, &g->st, c, &g->res->ch[c]);
     if (gr_run_steps(&r, 0, GR_N_STEPS) == GR_STEP_STOP) return;
     gr_chapter_done(&r, gr_now() - tc);
 }
@@ -288,14 +264,15 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
     double t = gr_now();
     gr_gpu_lock lock;
     gr_gpu_lock_init(&lock, g->gpu_id);
-    gr_budget budget = *g->st->budget;
+    gr_budget budget = g->budget;
     gr_budget_chapter(&budget);
-    gr_sub_state s = *g->st;
+    gr_sub_state s = g->st;
     s.lock = &lock;
     s.budget = &budget;
     b->cr = g->res->ch[g->c[i]];
     b->cr.compile_log = NULL;
-    gr_chapter_run r = gr_chapter_start(g, &s, g->c[i], &b->cr);
+    gr_chapter_run r;
+    gr_chapter_start(&r, g, &s, g->c[i], &b->cr);
     b->end = gr_run_steps(&r, 0, gr_first_alone_step());
     gr_gpu_release(&lock);
     b->k = r.k;
@@ -305,32 +282,30 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
 }
 
 /* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. */
-static void gr_chapter_alone_steps(const gr_sub_run *g, int c, const gr_ch_back *b)
+static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
 {
     gr_ch_result *cr = &g->res->ch[c];
     char *log = cr->compile_log;
     *cr = b->cr;
     cr->compile_log = log;
-    if (g->st->gpu_way == GR_GPU_UNASKED) g->st->gpu_way = b->gpu_way;
+    if (g->st.gpu_way == GR_GPU_UNASKED) g->st.gpu_way = b->gpu_way;
     if (b->end == GR_STEP_STOP) return;
     double t = gr_now();
-    gr_chapter_run r = gr_chapter_start(g, g->st, c, cr);
+    gr_chapter_run r;
+    gr_chapter_start(&r, g, &g->st, c, cr);
     r.k = b->k;
-    gr_chapter_job(&r);
-    g->st->budget->chapter = b->chapter_s;
+    r.job.ref = r.k.have_ref ? r.k.ref : NULL;
+    g->budget.chapter = b->chapter_s;
     if (gr_run_steps(&r, gr_first_alone_step(), GR_N_STEPS) == GR_STEP_STOP) return;
     gr_chapter_done(&r, b->seconds + gr_now() - t);
 }
 
-/* The graded chapters: their shared-GPU steps (correctness, the sanitizer) at once, each in a process of its
- * own (children.h), then one by one the steps that take the GPU alone (the benchmark, its evidence). One
- * after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Where other
+/* The chapters built (g->c): their shared-GPU steps (correctness, the sanitizer) at once, each in a process
+ * of its own (children.h), then one by one the steps that take the GPU alone (the benchmark, its evidence).
+ * One after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Where other
  * gradings share the GPU (a class of several graders), one by one. */
 static void gr_grade_chapters(gr_sub_run *g)
 {
-    g->n = 0;
-    for (int c = 0; c < g->res->n_ch; c++)
-        if (g->res->ch[c].status == GR_CH_GRADED) g->c[g->n++] = c;
     if (!g->x->chapters_at_once || g->res->n_ch < 2) {
         for (int i = 0; i < g->n; i++) gr_grade_chapter(g, g->c[i]);
         return;
@@ -339,69 +314,62 @@ static void gr_grade_chapters(gr_sub_run *g)
     gr_child_outcome how[GR_MAX_CH];
     double t = gr_now();
     gr_children_run(&(gr_children){.n = g->n, .size = sizeof *back, .fn = gr_chapter_shared_steps, .ctx = g}, back, how);
-    gr_budget_charge_span(g->st->budget, gr_now() - t);
+    gr_budget_charge_span(&g->budget, gr_now() - t);
     for (int i = 0; i < g->n; i++) {
-        gr_ch_result *cr = &g->res->ch[g->c[i]];
-        if (how[i].end != GR_CHILD_DONE) { /* its process died before it handed anything back */
-            char d[100];
-            gr_child_describe(&how[i], d, sizeof d);
-            cr->status = GR_CH_GRADER_ERROR;
-            snprintf(cr->reason, sizeof cr->reason, "the process grading this chapter died (it %s)", d);
-            continue;
-        }
-        gr_chapter_alone_steps(g, g->c[i], &back[i]);
+        char d[100];
+        gr_child_describe(&how[i], d, sizeof d);
+        if (how[i].end == GR_CHILD_DONE) gr_chapter_alone_steps(g, g->c[i], &back[i]);
+        else GR_FAIL(&g->res->ch[g->c[i]], GR_CH_GRADER_ERROR, "the process grading this chapter died (it %s)", d);
     }
     free(back);
 }
 
 /* ---------------------------------------------------------------- one submission */
-/* This grading's state: a random salt, a private work tree (the runs, as other users, must pass every
- * folder down to it), its group, the submission unpacked there (or its folder) and hidden from the runs.
- * 0, or -1 with the reason in res->error (and no work tree left). */
-static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in, char *sub, gr_sub_result *res)
+/* This grading's state: a random salt, a private work tree, its group, the submission unpacked there (or
+ * its folder) and hidden from the runs. 0, or -1 with the reason in res->error (and no work tree left). */
+static int gr_sub_open(gr_sub_run *g, const char *sub_in)
 {
-    int fd = open("/dev/urandom", O_RDONLY);
-    if (fd < 0 || read(fd, &st->salt, sizeof st->salt) != sizeof st->salt)
+    gr_sub_state *st = &g->st;
+    if (getrandom(&st->salt, sizeof st->salt, 0) != (ssize_t)sizeof st->salt)
         st->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
-    if (fd >= 0) close(fd);
     /* Runs happen in a private temporary tree, not in out_dir: as root they go as other users (sandbox.h),
      * who must pass every folder down to it (a private TMPDIR, ~/tmp at 0700, then gives way to /tmp:
      * gr_runs_base), while the random names keep one run from finding another's files where bubblewrap
      * does not hide them. Where no folder will do, say so up front rather than fail every run. */
-    char *work = st->work, closed[PATH_MAX];
+    char closed[PATH_MAX], why[600];
     const char *tmp = gr_tmpdir();
     const char *base = gr_runs_base(tmp, closed, sizeof closed);
     if (!base) {
-        snprintf(res->error, sizeof res->error,
+        snprintf(g->res->error, sizeof g->res->error,
                  "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "
                  "do /tmp and /var/tmp; point TMPDIR at a folder others may pass",
                  tmp, closed);
         return -1;
     }
-    snprintf(work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
-    if (!mkdtemp(work)) {
-        snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
+    snprintf(st->work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
+    if (!mkdtemp(st->work)) {
+        snprintf(g->res->error, sizeof g->res->error, "cannot create a temporary directory: %s", strerror(errno));
         return -1;
     }
     /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
      * and only that group may enter its work tree (isolation.h). */
     st->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     gr_cmd c; /* an isolation probe: what the sandbox will be */
-    gr_cmd_init(&c, x, st, work, 10, 0);
+    gr_cmd_init(&c, g->x, st, st->work, 10, 0);
     gr_arg(&c, "true");
     gr_run_result r;
     gr_run(&c.o, &r);
-    snprintf(res->isolation, sizeof res->isolation, "%s (%s)", x->iso.line, r.how);
+    snprintf(g->res->isolation, sizeof g->res->isolation, "%s (%s)", g->x->iso.line, r.how);
     gr_run_result_free(&r);
-    if (gr_iso_protect_work(work, st->sub_gid)) LOG(x, "cannot protect %s: %s", work, strerror(errno));
-    char into[PATH_MAX + 16], why[600];
-    snprintf(into, sizeof into, "%s/submission", work);
-    if (gr_sub_folder(sub_in, into, sub, why, sizeof why)) {
-        snprintf(res->error, sizeof res->error, "%s", why);
-        gr_rmtree(work);
+    if (gr_iso_protect_work(st->work, st->sub_gid)) LOG(g->x, "cannot protect %s: %s", st->work, strerror(errno));
+    char into[PATH_MAX + 16];
+    snprintf(into, sizeof into, "%s/submission", st->work);
+    if (gr_sub_folder(sub_in, into, g->sub, why, sizeof why)) {
+        snprintf(g->res->error, sizeof g->res->error, "%s", why);
+        gr_rmtree(st->work);
         return -1;
     }
-    snprintf(st->hide_sub, sizeof st->hide_sub, "%s", sub);
+    snprintf(st->hide_sub, sizeof st->hide_sub, "%s", g->sub);
     return 0;
 }
 
@@ -418,13 +386,13 @@ static void gr_prep_child(int i, void *ctx, void *slot)
     const gr_sub_run *g = ctx;
     gr_prep_back *b = slot;
     if (g->probing && i == 0) {
-        gr_san_probe(g->x, g->st, &b->san);
+        gr_san_probe(g->x, &g->st, &b->san);
         return;
     }
     int c = g->c[i - g->probing];
     char cw[PATH_MAX];
     gr_chapter_tree(g, c, cw);
-    gr_build_chapter(g->x, g->st, &g->x->rub.ch[g->idx[c]], g->stu[c], cw, &b->build);
+    gr_build_chapter(g->x, &g->st, &g->x->rub.ch[g->idx[c]], g->stu[c], cw, &b->build);
 }
 
 /* The next result, for chapter i of the rubric: its variants not run yet; missing (and why) where the
@@ -446,23 +414,20 @@ static int gr_chapter_open(gr_sub_run *g, int i)
         cr->v[v].verdict = GR_V_NOT_RUN;
     }
     if (gr_find_student_file(g->sub, ch, stu, PATH_MAX, 0)) return 1;
-    cr->status = GR_CH_MISSING;
     if (gr_student_file_link(g->sub, ch, stu, PATH_MAX)) /* say why it does not count */
-        snprintf(cr->reason, sizeof cr->reason, "%s is a link out of the submission: only files inside it are graded", stu);
+        GR_FAIL(cr, GR_CH_MISSING, "%s is a link out of the submission: only files inside it are graded", stu);
     else
-        snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
-                 ch->dir, ch->file);
+        GR_FAIL(cr, GR_CH_MISSING, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file, ch->dir, ch->file);
     return 0;
 }
 
 /* The chapters of the rubric that this workbook has, each one's build in a process of its own (each its
  * own subreaper), and beside them, where no one decided it before this grading (a class decides it once,
- * before its entries), the sanitizer probe with the references. Returns when all have ended; g->st->san
- * is then this host's decision (the probe's in *san). */
-static void gr_prepare(gr_sub_run *g, gr_san_host *san)
+ * before its entries), the sanitizer probe with the references. Returns when all have ended, each build's
+ * outcome its chapter's, and g->st.san this host's decision. */
+static void gr_prepare(gr_sub_run *g)
 {
     const gr_config *x = g->x;
-    g->n = 0;
     g->probing = !(x->san.line[0] || x->no_san || x->mode == GR_MODE_CHECK);
     for (int i = 0; i < x->rub.n_ch; i++) {
         char pristine[PATH_MAX];
@@ -475,68 +440,58 @@ static void gr_prepare(gr_sub_run *g, gr_san_host *san)
     gr_children_run(&(gr_children){.n = g->n + g->probing, .size = sizeof *back, .fn = gr_prep_child, .ctx = g},
                     back, how);
     for (int i = 0; i < g->n; i++) {
-        int c = g->c[i];
-        g->built[c] = back[g->probing + i].build;
-        if (how[g->probing + i].end != GR_CHILD_DONE) {
-            g->built[c].status = GR_CH_BUILD_FAILED;
-            snprintf(g->built[c].reason, sizeof g->built[c].reason, "the build process died");
-        }
-        if (g->built[c].log[0]) g->res->ch[c].compile_log = strdup(g->built[c].log);
+        gr_build_report *b = &back[g->probing + i].build;
+        gr_ch_result *cr = &g->res->ch[g->c[i]];
+        if (how[g->probing + i].end != GR_CHILD_DONE) GR_FAIL(b, GR_CH_BUILD_FAILED, "the build process died");
+        if (b->status != GR_CH_GRADED) GR_FAIL(cr, b->status, "%s", b->reason);
+        snprintf(cr->outside, sizeof cr->outside, "%s", b->outside);
+        if (b->log[0]) cr->compile_log = strdup(b->log);
     }
     if (g->probing) {
-        *san = back[0].san;
+        g->san = back[0].san;
         if (how[0].end != GR_CHILD_DONE)
-            snprintf(san->line, sizeof san->line, "the sanitizer probe failed: runs as every run, limits not derived");
-        g->st->san = san;
+            snprintf(g->san.line, sizeof g->san.line, "the sanitizer probe failed: runs as every run, limits not derived");
+        g->st.san = &g->san;
     }
     free(back);
+}
+
+/* A note at the end of the isolation line. */
+static void gr_iso_note(gr_sub_result *res, const char *note, const char *what)
+{
+    size_t l = strlen(res->isolation);
+    snprintf(res->isolation + l, sizeof res->isolation - l, "%s%s", note, what);
 }
 
 void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, const char *out_dir, gr_sub_result *res)
 {
     double t0 = gr_now();
     memset(res, 0, sizeof *res);
-    gr_sub_state st = {.san = &x->san};
     snprintf(res->student, sizeof res->student, "%s", student);
     res->mode = x->mode;
     memcpy(res->seeds, x->seeds, sizeof res->seeds);
     res->n_seeds = x->n_seeds;
     gr_mkdirs(out_dir, 0755);
-    char sub[PATH_MAX];
-    if (gr_sub_open(x, &st, sub_in, sub, res)) {
-        res->wall_s = gr_now() - t0;
-        return;
-    }
-    /* This submission's GPU lock (taken per run, sanitize and correctness; alone for perf) and budget. */
-    gr_gpu_lock lock;
-    gr_budget budget;
     gr_sub_run *g = calloc(1, sizeof *g);
     if (!g) abort();
     g->x = x;
-    g->st = &st;
-    g->sub = sub;
     g->res = res;
-    gr_gpu_id(x->gpu, g->gpu_id, sizeof g->gpu_id);
-    gr_gpu_lock_init(&lock, g->gpu_id);
-    gr_budget_init(&budget, &x->rub);
-    st.lock = &lock;
-    st.budget = &budget;
-    gr_san_host san; /* this grading's own decision, where none was made before it */
-    gr_prepare(g, &san);
-    if (st.san->line[0] && !x->no_san) {
-        size_t l = strlen(res->isolation);
-        snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", st.san->line);
+    g->st = (gr_sub_state){.san = &x->san, .lock = &g->lock, .budget = &g->budget};
+    if (gr_sub_open(g, sub_in) == 0) {
+        gr_gpu_id(x->gpu, g->gpu_id, sizeof g->gpu_id);
+        gr_gpu_lock_init(&g->lock, g->gpu_id);
+        gr_budget_init(&g->budget, &x->rub);
+        gr_prepare(g);
+        if (g->st.san->line[0] && !x->no_san) gr_iso_note(res, "; sanitizer: ", g->st.san->line);
+        res->prepare_s = gr_now() - t0;
+        gr_grade_chapters(g);
+        if (g->st.gpu_way == GR_GPU_NO_BWRAP)
+            gr_iso_note(res, "; GPU runs without bubblewrap (it could not reach the GPU here)", "");
+        gr_sub_totals(res);
+        gr_rmtree(g->st.work);
+        res->budget_s = g->budget.submission;
     }
-    res->prepare_s = gr_now() - t0;
-    gr_grade_chapters(g);
     free(g);
-    if (st.gpu_way == GR_GPU_NO_BWRAP) {
-        size_t l = strlen(res->isolation);
-        snprintf(res->isolation + l, sizeof res->isolation - l, "; GPU runs without bubblewrap (it could not reach the GPU here)");
-    }
-    gr_sub_totals(res);
-    gr_rmtree(st.work);
-    res->budget_s = budget.submission;
     res->wall_s = gr_now() - t0;
 }
 
