@@ -36,8 +36,7 @@ static int gr_lock_open(const char *path)
 
 static void gr_flock(int fd, int op)
 {
-    while (flock(fd, op) != 0 && errno == EINTR) {
-    }
+    while (flock(fd, op) != 0 && errno == EINTR) continue;
 }
 
 int gr_lock_alone(const char *path)
@@ -47,8 +46,6 @@ int gr_lock_alone(const char *path)
     return fd;
 }
 
-/* Takes l as `how` (shared or alone). 0, or -1 when the lock files cannot be opened (then the runs go
- * unlocked, as before any lock existed). */
 static int gr_gpu_take(gr_gpu_lock *l, gr_lock_state how)
 {
     int op = how == GR_LOCK_ALONE ? LOCK_EX : LOCK_SH;

@@ -98,20 +98,6 @@ static int gr_doctor(gr_config *x)
     return rc;
 }
 
-/* Before the GPU, any build or any report: the submission exists and holds a chapter's file, else one
- * line naming the path and GR_EXIT_USAGE. A class's entry graded alone (--student: a Slurm task) is
- * graded even when empty, as the local engine grades it (every chapter missing). Returns -1 to go on. */
-static int gr_precheck(const gr_config *x, const gr_cli *cli)
-{
-    char why[PATH_MAX + 700];
-    if (!cli->sub) return -1; /* the practice run */
-    if ((cli->student ? gr_sub_path_check(cli->sub, why, sizeof why)
-                      : gr_sub_precheck(&x->rub, cli->sub, why, sizeof why)) == 0)
-        return -1;
-    fprintf(stderr, "%s\n", why);
-    return GR_EXIT_USAGE;
-}
-
 /* Who the reports are about and where they go: --student (a class's entry) or the submission's name,
  * --out or build/grade-out/<who> (build/check for the practice run). -1 to go on, else the exit code. */
 static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *sub, char *who, char *out_dir)
@@ -176,7 +162,15 @@ int main(int argc, char **argv)
     if (rc >= 0 || (rc = gr_setup_root(x)) >= 0) return rc;
     if (cli.isolation) return gr_doctor(x);
     if ((rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0) return rc;
-    if ((rc = gr_precheck(x, &cli)) >= 0 || cli.s.validate) return rc >= 0 ? rc : GR_EXIT_OK;
+    /* Before the GPU, any build or any report: the submission exists and holds a chapter's file. A class's
+     * entry graded alone (--student: a Slurm task) is graded even when empty, as the local engine grades it. */
+    char why[PATH_MAX + 700];
+    if (cli.sub && (cli.student ? gr_sub_path_check(cli.sub, why, sizeof why)
+                                : gr_sub_precheck(&x->rub, cli.sub, why, sizeof why))) {
+        fprintf(stderr, "%s\n", why);
+        return GR_EXIT_USAGE;
+    }
+    if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     x->gpu = 0; /* one submission: the first usable GPU */
     return gr_grade_single(x, &cli);

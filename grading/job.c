@@ -64,37 +64,39 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     return rc;
 }
 
+/* One run of the probe: 1 when the program found no GPU; *bwrap: whether it ran under bubblewrap. */
+static int gr_gpu_probe_run(const gr_config *x, const gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch,
+                            const char *dir, int no_bwrap, int *bwrap)
+{
+    gr_cmd c;
+    gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
+    c.o.no_bwrap = no_bwrap;
+    const char *const argv[] = {prog, "--variant", ch->var[0].name, "--size", ch->edge[0].text, "--reps", "1",
+                                "--warmup", "0"};
+    for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
+    gr_cmd_ro(&c, prog);
+    *bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
+    gr_run_result r;
+    gr_exec(&c, &r, no_bwrap ? "GPU probe without bubblewrap" : "GPU probe");
+    int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+    gr_run_result_free(&r);
+    return no_gpu;
+}
+
 void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work)
 {
     if (s->gpu_way != GR_GPU_UNASKED) return;
-    s->gpu_way = GR_GPU_BWRAP;
     char dir[PATH_MAX];
+    int bwrap;
     snprintf(dir, sizeof dir, "%s/probe", work);
     gr_mkdirs(dir, 0755);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        gr_cmd c;
-        gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
-        c.o.no_bwrap = attempt == 1;
-        const char *const argv[] = {prog, "--variant", ch->var[0].name, "--size", ch->edge[0].text, "--reps", "1",
-                                    "--warmup", "0"};
-        for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
-        gr_cmd_ro(&c, prog);
-        int used_bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
-        gr_run_result r;
-        gr_exec(&c, &r, attempt ? "GPU probe without bubblewrap" : "GPU probe");
-        int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
-        gr_run_result_free(&r);
-        if (attempt == 1) {
-            if (no_gpu) s->gpu_way = GR_GPU_BWRAP; /* no GPU at all: bubblewrap was not the problem */
-            break;
-        }
-        if (!no_gpu || !used_bwrap) break; /* the GPU works (or bubblewrap was not in use) */
-        /* Not root, bubblewrap is the only thing between student code and the course files: without
-         * it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's practice run
-         * of their own code (--check). */
-        if (geteuid() != 0 && !x->insecure && x->mode != GR_MODE_CHECK) break;
-        s->gpu_way = GR_GPU_NO_BWRAP; /* try once more without bubblewrap; kept if it works */
-    }
+    /* No GPU under bubblewrap: once more without it, kept where the GPU is found then (no GPU at all:
+     * bubblewrap was not the problem). Not root, bubblewrap is the only thing between student code and the
+     * course files: without it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's
+     * practice run of their own code (--check). */
+    int may_unbox = geteuid() == 0 || x->insecure || x->mode == GR_MODE_CHECK;
+    int without = gr_gpu_probe_run(x, s, prog, ch, dir, 0, &bwrap) && bwrap && may_unbox;
+    s->gpu_way = without && !gr_gpu_probe_run(x, s, prog, ch, dir, 1, &bwrap) ? GR_GPU_NO_BWRAP : GR_GPU_BWRAP;
     gr_rmtree(dir);
 }
 

@@ -27,8 +27,7 @@ typedef struct {
     int npv;
 } gr_chapter_state;
 
-/* One chapter of one submission as its steps go: the job every step works on (its paths point into k) and
- * the submission's state, which the GPU probe may change. */
+/* One chapter as its steps go: the job they work on (its paths point into k); s, which the GPU probe sets. */
 typedef struct {
     gr_sub_state *s;
     gr_chapter_state k;
@@ -42,6 +41,7 @@ typedef struct {
     const char *name;
     int (*when)(const gr_chapter_run *r); /* from what the earlier steps left; NULL: always */
     gr_step_end (*run)(gr_chapter_run *r);
+    void (*on_variants)(const gr_chjob *j, const gr_prog_variant *pv, int npv); /* a step that only calls it */
 } gr_step;
 
 static int gr_when_graded(const gr_chapter_run *r) { return r->job.cr->status == GR_CH_GRADED; }
@@ -50,9 +50,8 @@ static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !
 static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_san; }
 static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_perf; }
 
-/* The region screen on the student's own file (what was spliced), also when the build failed (a library
- * call that did not link is still named): its findings cost points once every step has run. The build's
- * outcome is the chapter's already (gr_prepare). */
+/* The build's outcome is the chapter's already (gr_prepare); the region screen on the student's own file, also
+ * when the build failed (a library call that did not link is still named). */
 static gr_step_end gr_step_build(gr_chapter_run *r)
 {
     size_t sl;
@@ -93,12 +92,12 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
             vr->verdict = GR_V_NOT_RUN;
         }
     }
-    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) GR_FAIL(cr, GR_CH_GRADER_ERROR, "%s", why);
+    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why))
+        GR_FAIL(cr, GR_CH_GRADER_ERROR, "%s", why);
     return GR_STEP_GO;
 }
 
-/* Every variant's verdict against the reference; a reference that cannot run is the grader's error, or no
- * GPU. */
+/* Every variant's verdict; a reference that cannot run is the grader's error, or no GPU. */
 static gr_step_end gr_step_correctness(gr_chapter_run *r)
 {
     char why[600];
@@ -113,12 +112,6 @@ static gr_step_end gr_step_self_check(gr_chapter_run *r)
     char why[600];
     r->job.cr->self_check = 1;
     if (gr_self_check(&r->job, why, sizeof why)) GR_FAIL(r->job.cr, GR_CH_NO_GPU, "%s", why);
-    return GR_STEP_GO;
-}
-
-static gr_step_end gr_step_sanitize(gr_chapter_run *r)
-{
-    gr_sanitize(&r->job, r->k.pv, r->k.npv);
     return GR_STEP_GO;
 }
 
@@ -137,13 +130,6 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
     return GR_STEP_GO;
 }
 
-/* The diagnosis of failing variants: after perf, which it reads too. */
-static gr_step_end gr_step_evidence(gr_chapter_run *r)
-{
-    gr_evidence(&r->job, r->k.pv, r->k.npv);
-    return GR_STEP_GO;
-}
-
 /* What the region screen and honesty caught costs its points, once every step has run. */
 static gr_step_end gr_step_caught(gr_chapter_run *r)
 {
@@ -151,27 +137,24 @@ static gr_step_end gr_step_caught(gr_chapter_run *r)
     return GR_STEP_GO;
 }
 
-/* A chapter's steps, in order. The bounded-cost rules live in the steps' own modules, each reading the
- * per-variant state earlier steps left: correctness never re-runs a hung variant at the full limits
- * (gr_isolate, correctness.c); the sanitizer runs on correct variants only (gr_var_sanitized) and the
- * feedback's run skips a variant that timed out (gr_var_feedback_sanitized); once the budget is spent
- * (budget.h) a step is skipped and the feedback says why. */
+/* A chapter's steps, in order. The bounded-cost rules live in the steps' own modules, each reading what the
+ * earlier steps left per variant: a hung variant is never re-run at the full limits (gr_isolate), the sanitizer
+ * runs on correct variants only (gr_var_sanitized), a step is skipped once the budget is spent (budget.h). */
 static const gr_step gr_steps[] = {
-    {"build", NULL, gr_step_build},
-    {"reference", NULL, gr_step_reference},
-    {"variants", NULL, gr_step_variants},
-    {"correctness", gr_when_ref, gr_step_correctness},
-    {"self-check", gr_when_self, gr_step_self_check},
-    {"sanitizer", gr_when_san, gr_step_sanitize},
-    {"performance", gr_when_perf, gr_step_perf},
-    {"evidence", gr_when_ref, gr_step_evidence},
-    {"caught", NULL, gr_step_caught},
+    {"build", NULL, gr_step_build, NULL},
+    {"reference", NULL, gr_step_reference, NULL},
+    {"variants", NULL, gr_step_variants, NULL},
+    {"correctness", gr_when_ref, gr_step_correctness, NULL},
+    {"self-check", gr_when_self, gr_step_self_check, NULL},
+    {"sanitizer", gr_when_san, NULL, gr_sanitize},
+    {"performance", gr_when_perf, gr_step_perf, NULL},
+    {"evidence", gr_when_ref, NULL, gr_evidence}, /* after perf, which it reads too */
+    {"caught", NULL, gr_step_caught, NULL},
 };
 
 enum { GR_N_STEPS = sizeof gr_steps / sizeof gr_steps[0] };
 
-/* The first step that times kernels and takes the GPU alone: the steps before it share the GPU, so the
- * chapters of one submission may run them at once (gr_grade_chapters). */
+/* The first step that takes the GPU alone: the chapters may run the steps before it at once. */
 static size_t gr_first_alone_step(void)
 {
     size_t i = 0;
@@ -186,7 +169,9 @@ static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
     for (size_t i = from; i < to; i++) {
         if (gr_steps[i].when && !gr_steps[i].when(r)) continue;
         double ts = gr_now();
-        gr_step_end end = gr_steps[i].run(r);
+        gr_step_end end = GR_STEP_GO;
+        if (gr_steps[i].run) end = gr_steps[i].run(r);
+        else gr_steps[i].on_variants(&r->job, r->k.pv, r->k.npv);
         if (cr->n_step < (int)(sizeof cr->step / sizeof cr->step[0]))
             cr->step[cr->n_step++] = (typeof(cr->step[0])){gr_steps[i].name, gr_now() - ts};
         if (end == GR_STEP_STOP) return end;
@@ -232,18 +217,6 @@ static void gr_chapter_start(gr_chapter_run *r, const gr_sub_run *g, gr_sub_stat
     snprintf(r->k.stu, sizeof r->k.stu, "%s", g->stu[c]);
 }
 
-/* One chapter whose build has ended: its steps, then its time, and its build tree removed. A step that
- * stops the chapter (its status says why) ends it there, as it is. */
-static void gr_grade_chapter(gr_sub_run *g, int c)
-{
-    double tc = gr_now();
-    gr_chapter_run r;
-    gr_budget_chapter(&g->budget);
-    gr_chapter_start(&r, g, &g->st, c, &g->res->ch[c]);
-    if (gr_run_steps(&r, 0, GR_N_STEPS) == GR_STEP_STOP) return;
-    gr_chapter_done(&r, gr_now() - tc);
-}
-
 /* What a chapter's shared-GPU steps hand back from their process: its result (the compile log, a pointer,
  * is the parent's own) and what its later steps need. */
 typedef struct {
@@ -251,12 +224,12 @@ typedef struct {
     gr_chapter_state k;
     gr_step_end end;
     gr_gpu_way gpu_way;
-    double chapter_s, seconds; /* its GPU-holding seconds so far; its wall time */
+    double chapter_s, submission_s; /* the GPU-holding seconds of its share, of the submission */
+    double seconds;                 /* its wall time */
 } gr_ch_back;
 
-/* In the chapter's process: its own hold on the GPU lock (a lock is per open file, so a copy of the
- * parent's would be the parent's), its own chapter share of the budget, and the submission's as the parent
- * left it plus this chapter's own runs (the parent charges the chapters' span once they are all back). */
+/* In the chapter's process: its own hold on the GPU lock (a lock is per open file: a copy of the parent's would
+ * be the parent's), its own share of the budget, and the submission's as the parent left it plus its runs. */
 static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
 {
     const gr_sub_run *g = ctx;
@@ -278,10 +251,12 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
     b->k = r.k;
     b->gpu_way = s.gpu_way;
     b->chapter_s = budget.chapter;
+    b->submission_s = budget.submission;
     b->seconds = gr_now() - t;
 }
 
-/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. */
+/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. A step that
+ * stops the chapter (its status says why) ends it there, as it is; else its time, and its build tree removed. */
 static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
 {
     gr_ch_result *cr = &g->res->ch[c];
@@ -300,20 +275,26 @@ static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
     gr_chapter_done(&r, b->seconds + gr_now() - t);
 }
 
-/* The chapters built (g->c): their shared-GPU steps (correctness, the sanitizer) at once, each in a process
- * of its own (children.h), then one by one the steps that take the GPU alone (the benchmark, its evidence).
- * One after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Where other
- * gradings share the GPU (a class of several graders), one by one. */
+/* The chapters built (g->c): their shared-GPU steps at once, each in a process of its own (one after the other
+ * they were a fifth of a grading on the H100, 19 of 106 s), then one by one the steps that take the GPU alone.
+ * Where other gradings share the GPU (a class of several graders), one chapter after the other, here. */
 static void gr_grade_chapters(gr_sub_run *g)
 {
+    gr_ch_back *back = calloc((size_t)g->n + 1, sizeof *back);
+    if (!back) abort();
     if (!g->x->chapters_at_once || g->res->n_ch < 2) {
-        for (int i = 0; i < g->n; i++) gr_grade_chapter(g, g->c[i]);
+        for (int i = 0; i < g->n; i++) {
+            gr_chapter_shared_steps(i, g, back);
+            g->budget.submission = back->submission_s;
+            gr_chapter_alone_steps(g, g->c[i], back);
+        }
+        free(back);
         return;
     }
-    gr_ch_back *back = calloc((size_t)g->n + 1, sizeof *back);
     gr_child_outcome how[GR_MAX_CH];
     double t = gr_now();
-    gr_children_run(&(gr_children){.n = g->n, .size = sizeof *back, .fn = gr_chapter_shared_steps, .ctx = g}, back, how);
+    gr_children_run(&(gr_children){.n = g->n, .size = sizeof *back, .fn = gr_chapter_shared_steps, .ctx = g}, back,
+                    how);
     gr_budget_charge_span(&g->budget, gr_now() - t);
     for (int i = 0; i < g->n; i++) {
         char d[100];
@@ -332,10 +313,9 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
     gr_sub_state *st = &g->st;
     if (getrandom(&st->salt, sizeof st->salt, 0) != (ssize_t)sizeof st->salt)
         st->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
-    /* Runs happen in a private temporary tree, not in out_dir: as root they go as other users (sandbox.h),
-     * who must pass every folder down to it (a private TMPDIR, ~/tmp at 0700, then gives way to /tmp:
-     * gr_runs_base), while the random names keep one run from finding another's files where bubblewrap
-     * does not hide them. Where no folder will do, say so up front rather than fail every run. */
+    /* Not in out_dir: as root the runs go as other users, who must pass every folder down to it (a private
+     * TMPDIR gives way to /tmp: gr_runs_base); the random names keep one run from finding another's files
+     * where bubblewrap does not hide them. Where no folder will do, say so rather than fail every run. */
     char closed[PATH_MAX], why[600];
     const char *tmp = gr_tmpdir();
     const char *base = gr_runs_base(tmp, closed, sizeof closed);
@@ -351,8 +331,7 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
         snprintf(g->res->error, sizeof g->res->error, "cannot create a temporary directory: %s", strerror(errno));
         return -1;
     }
-    /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
-     * and only that group may enter its work tree (isolation.h). */
+    /* As root, its runs share a group of their own (the pid: unique among live graders), alone to enter. */
     st->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     gr_cmd c; /* an isolation probe: what the sandbox will be */
     gr_cmd_init(&c, g->x, st, st->work, 10, 0);
@@ -373,8 +352,7 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
     return 0;
 }
 
-/* What the children that prepare a submission hand back: one chapter's build, or how compute-sanitizer runs
- * here (gr_san_probe). */
+/* What a child that prepares the submission hands back: a chapter's build, or the sanitizer probe's decision. */
 typedef union {
     gr_build_report build;
     gr_san_host san;
@@ -417,14 +395,14 @@ static int gr_chapter_open(gr_sub_run *g, int i)
     if (gr_student_file_link(g->sub, ch, stu, PATH_MAX)) /* say why it does not count */
         GR_FAIL(cr, GR_CH_MISSING, "%s is a link out of the submission: only files inside it are graded", stu);
     else
-        GR_FAIL(cr, GR_CH_MISSING, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file, ch->dir, ch->file);
+        GR_FAIL(cr, GR_CH_MISSING, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file, ch->dir,
+                ch->file);
     return 0;
 }
 
-/* The chapters of the rubric that this workbook has, each one's build in a process of its own (each its
- * own subreaper), and beside them, where no one decided it before this grading (a class decides it once,
- * before its entries), the sanitizer probe with the references. Returns when all have ended, each build's
- * outcome its chapter's, and g->st.san this host's decision. */
+/* The rubric's chapters that this workbook has, each one's build in a process of its own, and beside them,
+ * where no one decided it before (a class does once), the sanitizer probe. Returns when all have ended, each
+ * build's outcome its chapter's, and g->st.san this host's decision. */
 static void gr_prepare(gr_sub_run *g)
 {
     const gr_config *x = g->x;
@@ -450,7 +428,8 @@ static void gr_prepare(gr_sub_run *g)
     if (g->probing) {
         g->san = back[0].san;
         if (how[0].end != GR_CHILD_DONE)
-            snprintf(g->san.line, sizeof g->san.line, "the sanitizer probe failed: runs as every run, limits not derived");
+            snprintf(g->san.line, sizeof g->san.line,
+                     "the sanitizer probe failed: runs as every run, limits not derived");
         g->st.san = &g->san;
     }
     free(back);
