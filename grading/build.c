@@ -3,11 +3,9 @@
 #include "build.h"
 #include "submission.h"
 
-/* The Makefile is the one source of the nvcc command: it records the command and the libraries in
- * build/grading-flags.json whenever they change ({"nvcc": "...", "libs": {"default": "..."}, "sol_libs":
- * {"4": "-lcublas"}}), and the grader reads them from there rather than calling back into make. Student
- * code links the default libraries only: a chapter's own ("sol_libs") are its speed-of-light reference's,
- * and no library may do a variant's work (the build also defines WB_NO_SOL_LIBS). */
+/* The Makefile is the one source of the nvcc command: it records it in build/grading-flags.json ({"nvcc": …,
+ * "libs": {"default": …}, "sol_libs": {"4": "-lcublas"}}). Student code links the default libraries only: a
+ * chapter's own are its speed-of-light reference's, and no library may do a variant's work. */
 static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, size_t llen)
 {
     char path[PATH_MAX];
@@ -22,8 +20,7 @@ static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, siz
     return nvcc[0] ? 0 : -1;
 }
 
-/* A link that failed on a missing symbol names it in the reason (e.g. a cuBLAS call: the speed-of-light
- * libraries are not linked to student code), so the student need not dig through the log. */
+/* A link that failed on a missing symbol (a cuBLAS call, say) names it in the reason, not only in the log. */
 static void gr_build_name_symbol(gr_build_report *r, const char *log)
 {
     const char *p = log ? strstr(log, "undefined reference to") : NULL;
@@ -35,9 +32,7 @@ static void gr_build_name_symbol(gr_build_report *r, const char *log)
              (int)(n > 200 ? 200 : n), p);
 }
 
-/* ---------------------------------------------------------------- build (in a forked child per chapter) */
-/* A note for the student when the file differs from the starter outside the regions (those edits are
- * ignored): the files compared with the regions' contents removed. */
+/* A note where the file differs from the starter outside the regions (ignored), their contents removed. */
 static void gr_note_outside(const char *pristine, size_t plen, const char *stu, size_t slen, gr_build_report *rep)
 {
     size_t a_len, b_len;
@@ -76,8 +71,7 @@ static void gr_copy_headers(const gr_config *x, const char *bdir)
     if (cd) closedir(cd);
 }
 
-/* nvcc with the Makefile's own flags in the sandbox, in bdir (the spliced file and the headers are there);
- * the log and a failure into rep. */
+/* nvcc with the Makefile's flags in the sandbox, in bdir (the spliced file and the headers are there). */
 static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
                        gr_build_report *rep)
 {
@@ -115,7 +109,6 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
 {
     char path[PATH_MAX], pristine_path[PATH_MAX];
     *rep = (gr_build_report){.status = GR_CH_GRADED};
-    gr_mkdirs(work, 0755);
     char bdir[PATH_MAX];
     snprintf(bdir, sizeof bdir, "%s/build", work);
     gr_rmtree(bdir);
@@ -144,8 +137,8 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
     free(spliced);
 }
 
-int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,
-                            char *why, size_t wlen)
+int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv,
+                     int max, char *why, size_t wlen)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/list", work);

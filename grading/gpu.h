@@ -4,9 +4,8 @@
 
 #include "gr_util.h"
 
-/* The GPUs this grader may use: those CUDA_VISIBLE_DEVICES names when it is set, else every GPU
- * nvidia-smi lists. gr_gpu_id gives the k-th one's id (an index or a UUID) for the child's
- * CUDA_VISIBLE_DEVICES and the lock's name. */
+/* The GPUs this grader may use: CUDA_VISIBLE_DEVICES's where it is set, else nvidia-smi's. The k-th one's id
+ * (an index or a UUID) for a child's CUDA_VISIBLE_DEVICES and the lock's name. */
 void gr_gpu_id(int k, char *id, size_t len);
 
 int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is missing) */

@@ -121,8 +121,8 @@ static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *su
     return -1;
 }
 
-/* One submission (or the practice run): its name and report folder, the isolation, the grading, the
- * reports; the exit code. */
+/* One submission (or the practice run) on the first usable GPU: its name and report folder, the isolation,
+ * the grading, the reports; the exit code. */
 static int gr_grade_single(gr_config *x, const gr_cli *cli)
 {
     const char *sub = x->mode == GR_MODE_CHECK ? "." : cli->sub;
@@ -172,6 +172,5 @@ int main(int argc, char **argv)
     }
     if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
-    x->gpu = 0; /* one submission: the first usable GPU */
     return gr_grade_single(x, &cli);
 }

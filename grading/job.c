@@ -5,13 +5,13 @@
 
 void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu)
 {
-    /* o.box: bubblewrap as probed once (gr_iso_setup), no run probes it again */
+    /* o.box: bubblewrap as probed once (gr_iso_setup) */
     *c = (gr_cmd){.o = {.workdir = workdir, .timeout_s = timeout, .cpu_s = x->rub.cpu_s, .fsize = x->rub.file_bytes,
                         .disk = x->rub.disk_bytes, .nproc = x->rub.nproc, .out_cap = x->rub.out_cap, .gpu = gpu,
                         .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
                         .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
-                  .x = x, .s = s,
-                  .env = {gpu ? c->env_gpu : NULL}, .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
+                  .x = x, .s = s, .env = {gpu ? c->env_gpu : NULL},
+                  .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
     char id[32];
     gr_gpu_id(x->gpu, id, sizeof id);
     snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);

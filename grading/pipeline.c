@@ -137,54 +137,43 @@ static gr_step_end gr_step_caught(gr_chapter_run *r)
     return GR_STEP_GO;
 }
 
-/* A chapter's steps, in order. The bounded-cost rules live in the steps' own modules, each reading what the
- * earlier steps left per variant: a hung variant is never re-run at the full limits (gr_isolate), the sanitizer
- * runs on correct variants only (gr_var_sanitized), a step is skipped once the budget is spent (budget.h). */
-static const gr_step gr_steps[] = {
+/* A chapter's steps, in order, first those that share the GPU (the chapters may run them at once). Their
+ * bounded-cost rules live in their own modules, each reading what the earlier steps left per variant: a hung
+ * variant is never re-run at the full limits (gr_isolate), the sanitizer runs on correct variants only
+ * (gr_var_sanitized), a step is skipped once the budget is spent (budget.h). */
+static const gr_step gr_shared_steps[] = {
     {"build", NULL, gr_step_build, NULL},
     {"reference", NULL, gr_step_reference, NULL},
     {"variants", NULL, gr_step_variants, NULL},
     {"correctness", gr_when_ref, gr_step_correctness, NULL},
     {"self-check", gr_when_self, gr_step_self_check, NULL},
     {"sanitizer", gr_when_san, NULL, gr_sanitize},
+};
+
+/* Then the steps that take the GPU alone (the benchmark times kernels): one chapter at a time. */
+static const gr_step gr_alone_steps[] = {
     {"performance", gr_when_perf, gr_step_perf, NULL},
     {"evidence", gr_when_ref, NULL, gr_evidence}, /* after perf, which it reads too */
     {"caught", NULL, gr_step_caught, NULL},
 };
 
-enum { GR_N_STEPS = sizeof gr_steps / sizeof gr_steps[0] };
+#define GR_STEPS(table) (table), sizeof(table) / sizeof(table)[0]
 
-/* The first step that takes the GPU alone: the chapters may run the steps before it at once. */
-static size_t gr_first_alone_step(void)
-{
-    size_t i = 0;
-    while (strcmp(gr_steps[i].name, "performance")) i++;
-    return i;
-}
-
-/* Steps [from, to) of one chapter, each one's time kept; GR_STEP_STOP when one ended the chapter. */
-static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
+/* The steps of one table, each one's time kept; GR_STEP_STOP when one ended the chapter. */
+static gr_step_end gr_run_steps(gr_chapter_run *r, const gr_step *steps, size_t n)
 {
     gr_ch_result *cr = r->job.cr;
-    for (size_t i = from; i < to; i++) {
-        if (gr_steps[i].when && !gr_steps[i].when(r)) continue;
+    for (const gr_step *st = steps; st < steps + n; st++) {
+        if (st->when && !st->when(r)) continue;
         double ts = gr_now();
         gr_step_end end = GR_STEP_GO;
-        if (gr_steps[i].run) end = gr_steps[i].run(r);
-        else gr_steps[i].on_variants(&r->job, r->k.pv, r->k.npv);
+        if (st->run) end = st->run(r);
+        else st->on_variants(&r->job, r->k.pv, r->k.npv);
         if (cr->n_step < (int)(sizeof cr->step / sizeof cr->step[0]))
-            cr->step[cr->n_step++] = (typeof(cr->step[0])){gr_steps[i].name, gr_now() - ts};
+            cr->step[cr->n_step++] = (typeof(cr->step[0])){st->name, gr_now() - ts};
         if (end == GR_STEP_STOP) return end;
     }
     return GR_STEP_GO;
-}
-
-static void gr_chapter_done(gr_chapter_run *r, double seconds)
-{
-    char path[PATH_MAX + 8];
-    r->job.cr->wall_s = seconds;
-    snprintf(path, sizeof path, "%s/build", r->k.cw);
-    gr_rmtree(path);
 }
 
 /* A submission's chapters as they are graded: what each chapter's run starts from. */
@@ -246,7 +235,7 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
     b->cr.compile_log = NULL;
     gr_chapter_run r;
     gr_chapter_start(&r, g, &s, g->c[i], &b->cr);
-    b->end = gr_run_steps(&r, 0, gr_first_alone_step());
+    b->end = gr_run_steps(&r, GR_STEPS(gr_shared_steps));
     gr_gpu_release(&lock);
     b->k = r.k;
     b->gpu_way = s.gpu_way;
@@ -271,8 +260,11 @@ static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
     r.k = b->k;
     r.job.ref = r.k.have_ref ? r.k.ref : NULL;
     g->budget.chapter = b->chapter_s;
-    if (gr_run_steps(&r, gr_first_alone_step(), GR_N_STEPS) == GR_STEP_STOP) return;
-    gr_chapter_done(&r, b->seconds + gr_now() - t);
+    if (gr_run_steps(&r, GR_STEPS(gr_alone_steps)) == GR_STEP_STOP) return;
+    char path[PATH_MAX + 8];
+    cr->wall_s = b->seconds + gr_now() - t;
+    snprintf(path, sizeof path, "%s/build", r.k.cw);
+    gr_rmtree(path);
 }
 
 /* The chapters built (g->c): their shared-GPU steps at once, each in a process of its own (one after the other
@@ -435,13 +427,6 @@ static void gr_prepare(gr_sub_run *g)
     free(back);
 }
 
-/* A note at the end of the isolation line. */
-static void gr_iso_note(gr_sub_result *res, const char *note, const char *what)
-{
-    size_t l = strlen(res->isolation);
-    snprintf(res->isolation + l, sizeof res->isolation - l, "%s%s", note, what);
-}
-
 void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, const char *out_dir, gr_sub_result *res)
 {
     double t0 = gr_now();
@@ -461,11 +446,13 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         gr_gpu_lock_init(&g->lock, g->gpu_id);
         gr_budget_init(&g->budget, &x->rub);
         gr_prepare(g);
-        if (g->st.san->line[0] && !x->no_san) gr_iso_note(res, "; sanitizer: ", g->st.san->line);
         res->prepare_s = gr_now() - t0;
         gr_grade_chapters(g);
-        if (g->st.gpu_way == GR_GPU_NO_BWRAP)
-            gr_iso_note(res, "; GPU runs without bubblewrap (it could not reach the GPU here)", "");
+        int san = g->st.san->line[0] && !x->no_san;
+        const char *unboxed = "; GPU runs without bubblewrap (it could not reach the GPU here)";
+        size_t l = strlen(res->isolation);
+        snprintf(res->isolation + l, sizeof res->isolation - l, "%s%s%s", san ? "; sanitizer: " : "",
+                 san ? g->st.san->line : "", g->st.gpu_way == GR_GPU_NO_BWRAP ? unboxed : "");
         gr_sub_totals(res);
         gr_rmtree(g->st.work);
         res->budget_s = g->budget.submission;
@@ -479,7 +466,8 @@ static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t
     char seeds[200];
     int at = 0;
     seeds[0] = 0;
-    for (int i = 0; i < x->n_seeds; i++) at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
+    for (int i = 0; i < x->n_seeds; i++)
+        at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
     if (x->mode == GR_MODE_CHECK) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
     else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
 }
