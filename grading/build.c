@@ -3,23 +3,6 @@
 #include "build.h"
 #include "submission.h"
 
-/* The Makefile is the one source of the nvcc command: it records it in build/grading-flags.json ({"nvcc": …,
- * "libs": {"default": …}, "sol_libs": {"4": "-lcublas"}}). Student code links the default libraries only: a
- * chapter's own are its speed-of-light reference's, and no library may do a variant's work. */
-static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, size_t llen)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
-    json_error_t je;
-    json_t *f = json_load_file(path, 0, &je);
-    const char *cmd = json_string_value(json_object_get(f, "nvcc"));
-    const char *l = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
-    snprintf(nvcc, nlen, "%s", cmd ? cmd : "");
-    snprintf(libs, llen, "%s", l ? l : "");
-    json_decref(f);
-    return nvcc[0] ? 0 : -1;
-}
-
 /* A link that failed on a missing symbol (a cuBLAS call, say) names it in the reason, not only in the log. */
 static void gr_build_name_symbol(gr_build_report *r, const char *log)
 {
@@ -71,12 +54,22 @@ static void gr_copy_headers(const gr_config *x, const char *bdir)
     if (cd) closedir(cd);
 }
 
-/* nvcc with the Makefile's flags in the sandbox, in bdir (the spliced file and the headers are there). */
+/* nvcc in the sandbox, in bdir (the spliced file and the headers are there). The Makefile is the one source of
+ * the command: it records it in build/grading-flags.json ({"nvcc": …, "libs": {"default": …}, "sol_libs":
+ * {"4": "-lcublas"}}). Student code links the default libraries only: a chapter's own are its speed-of-light
+ * reference's, and no library may do a variant's work. */
 static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
                        gr_build_report *rep)
 {
     char path[PATH_MAX], nvcc[4096], libs[1024];
-    if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
+    snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
+    json_t *f = json_load_file(path, 0, NULL);
+    const char *cmd = json_string_value(json_object_get(f, "nvcc"));
+    const char *l = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
+    snprintf(nvcc, sizeof nvcc, "%s", cmd ? cmd : "");
+    snprintf(libs, sizeof libs, "%s", l ? l : "");
+    json_decref(f);
+    if (!nvcc[0]) {
         GR_FAIL(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         return;
     }

@@ -26,41 +26,26 @@ void gr_gpu_lock_init(gr_gpu_lock *l, const char *gpu_id)
     l->held = GR_LOCK_NONE;
 }
 
-/* Opens a lock file that every grader (any uid) may lock. */
-static int gr_lock_open(const char *path)
+/* Opens a lock file that every grader (any uid) may lock and locks it (LOCK_SH or LOCK_EX): its fd, or -1. */
+static int gr_lock_file(const char *path, int op)
 {
     int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
-    if (fd >= 0) (void)fchmod(fd, 0666);
-    return fd;
-}
-
-static void gr_flock(int fd, int op)
-{
+    if (fd < 0) return -1;
+    (void)fchmod(fd, 0666);
     while (flock(fd, op) != 0 && errno == EINTR) continue;
-}
-
-int gr_lock_alone(const char *path)
-{
-    int fd = gr_lock_open(path);
-    if (fd >= 0) gr_flock(fd, LOCK_EX);
     return fd;
 }
+
+int gr_lock_alone(const char *path) { return gr_lock_file(path, LOCK_EX); }
 
 static int gr_gpu_take(gr_gpu_lock *l, gr_lock_state how)
 {
     int op = how == GR_LOCK_ALONE ? LOCK_EX : LOCK_SH;
-    int t = gr_lock_open(l->turn);
-    l->fd = gr_lock_open(l->path);
-    if (t < 0 || l->fd < 0) {
-        if (t >= 0) close(t);
-        if (l->fd >= 0) close(l->fd);
-        l->fd = -1;
-        return -1;
-    }
     /* Through the turnstile: a benchmark holds it alone while it waits, so shared runs queue behind it. */
-    gr_flock(t, op);
-    gr_flock(l->fd, op);
-    close(t);
+    int t = gr_lock_file(l->turn, op);
+    l->fd = t < 0 ? -1 : gr_lock_file(l->path, op);
+    if (t >= 0) close(t);
+    if (l->fd < 0) return -1;
     l->held = how;
     return 0;
 }

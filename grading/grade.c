@@ -22,16 +22,6 @@ static void gr_usage(FILE *f)
     gr_usage_exits(f);
 }
 
-/* The one line that says a grading did not happen: the reason may hold a program's stderr. */
-static void gr_say_not_graded(const char *who, gr_sub_status st, const char *why)
-{
-    char line[600];
-    snprintf(line, sizeof line, "%s", why);
-    for (char *p = line; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
-    fprintf(stderr, "grade: %s not graded (%s, no score written): %s\n", who, gr_sub_status_name(st), line);
-}
-
 /* What the command line asked for. */
 typedef struct {
     gr_shared_cli s;
@@ -149,7 +139,12 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     }
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
     if (gr_check_no_gpu(co)) return gr_check_exit(co, st);
-    if (st != GR_SUB_GRADED) gr_say_not_graded((x->mode == GR_MODE_CHECK) ? "chapters/" : sub, st, why);
+    if (st == GR_SUB_GRADED) return gr_exit_of(st);
+    /* The one line that says a grading did not happen: the reason may hold a program's stderr. */
+    for (char *p = why; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(stderr, "grade: %s not graded (%s, no score written): %.599s\n",
+            x->mode == GR_MODE_CHECK ? "chapters/" : sub, gr_sub_status_name(st), why);
     return gr_exit_of(st);
 }
 

@@ -19,7 +19,6 @@
 /* What a chapter's steps leave for its later steps, without pointers: handed back whole from the process
  * that ran its first steps (gr_grade_chapters). */
 typedef struct {
-    char cw[PATH_MAX];              /* the chapter's work tree (its build is in cw/build) */
     char stu[PATH_MAX];             /* the student's file, then (from the reference step on) its build */
     char ref[PATH_MAX];
     int have_ref;                   /* a reference to hold the student to (else: check mode, own verdicts) */
@@ -27,7 +26,7 @@ typedef struct {
     int npv;
 } gr_chapter_state;
 
-/* One chapter as its steps go: the job they work on (its paths point into k); s, which the GPU probe sets. */
+/* One chapter as its steps go: the job they work on (its stu and ref point into k); s, which the GPU probe sets. */
 typedef struct {
     gr_sub_state *s;
     gr_chapter_state k;
@@ -64,7 +63,7 @@ static gr_step_end gr_step_build(gr_chapter_run *r)
 /* The reference to hold the student to; without one only the practice run (--check) goes on. */
 static gr_step_end gr_step_reference(gr_chapter_run *r)
 {
-    snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->k.cw);
+    snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->job.work);
     r->k.have_ref = gr_have_reference(r->job.x, r->s->work, r->job.ch, r->k.ref, sizeof r->k.ref);
     r->job.ref = r->k.have_ref ? r->k.ref : NULL;
     if (r->k.have_ref || r->job.x->mode == GR_MODE_CHECK) return GR_STEP_GO;
@@ -80,8 +79,8 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
     gr_ch_result *cr = r->job.cr;
     const char *prog = r->k.have_ref ? r->k.ref : r->k.stu;
     char why[600];
-    gr_gpu_probe(r->job.x, r->s, prog, ch, r->k.cw);
-    r->k.npv = gr_list_variants(r->job.x, r->s, prog, r->k.cw, r->k.pv, GR_MAX_VAR, why, sizeof why);
+    gr_gpu_probe(r->job.x, r->s, prog, ch, r->job.work);
+    r->k.npv = gr_list_variants(r->job.x, r->s, prog, r->job.work, r->k.pv, GR_MAX_VAR, why, sizeof why);
     const char *listed[GR_MAX_VAR];
     for (int v = 0; v < r->k.npv; v++) {
         listed[v] = r->k.pv[v].name;
@@ -186,23 +185,17 @@ typedef struct {
     char sub[PATH_MAX];               /* the submission's root */
     gr_sub_result *res;
     char gpu_id[32];
-    int idx[GR_MAX_CH];               /* result c's chapter in the rubric */
+    const gr_chapter_rubric *ch[GR_MAX_CH]; /* result c's chapter */
+    char cw[GR_MAX_CH][PATH_MAX];     /* result c's work tree (its build goes in cw/build) */
     char stu[GR_MAX_CH][PATH_MAX];    /* result c's file in the submission */
     int n, c[GR_MAX_CH];              /* the results being built and graded */
     int probing;                      /* the preparation probes the sanitizer too (gr_prepare) */
 } gr_sub_run;
 
-/* The work tree of result c's chapter (its build goes in cw/build). */
-static void gr_chapter_tree(const gr_sub_run *g, int c, char cw[PATH_MAX])
-{
-    snprintf(cw, PATH_MAX, "%s/ch%d-%08x", g->st.work, g->x->rub.ch[g->idx[c]].number, g->st.salt);
-}
-
 static void gr_chapter_start(gr_chapter_run *r, const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
 {
-    *r = (gr_chapter_run){.s = s, .job = {.x = g->x, .s = s, .ch = &g->x->rub.ch[g->idx[c]], .stu = r->k.stu,
-                                          .work = r->k.cw, .cr = cr}};
-    gr_chapter_tree(g, c, r->k.cw);
+    *r = (gr_chapter_run){.s = s,
+                          .job = {.x = g->x, .s = s, .ch = g->ch[c], .stu = r->k.stu, .work = g->cw[c], .cr = cr}};
     snprintf(r->k.stu, sizeof r->k.stu, "%s", g->stu[c]);
 }
 
@@ -263,7 +256,7 @@ static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
     if (gr_run_steps(&r, GR_STEPS(gr_alone_steps)) == GR_STEP_STOP) return;
     char path[PATH_MAX + 8];
     cr->wall_s = b->seconds + gr_now() - t;
-    snprintf(path, sizeof path, "%s/build", r.k.cw);
+    snprintf(path, sizeof path, "%s/build", r.job.work);
     gr_rmtree(path);
 }
 
@@ -360,9 +353,7 @@ static void gr_prep_child(int i, void *ctx, void *slot)
         return;
     }
     int c = g->c[i - g->probing];
-    char cw[PATH_MAX];
-    gr_chapter_tree(g, c, cw);
-    gr_build_chapter(g->x, &g->st, &g->x->rub.ch[g->idx[c]], g->stu[c], cw, &b->build);
+    gr_build_chapter(g->x, &g->st, g->ch[c], g->stu[c], g->cw[c], &b->build);
 }
 
 /* The next result, for chapter i of the rubric: its variants not run yet; missing (and why) where the
@@ -373,7 +364,8 @@ static int gr_chapter_open(gr_sub_run *g, int i)
     int c = g->res->n_ch++;
     gr_ch_result *cr = &g->res->ch[c];
     char *stu = g->stu[c];
-    g->idx[c] = i;
+    g->ch[c] = ch;
+    snprintf(g->cw[c], PATH_MAX, "%s/ch%d-%08x", g->st.work, ch->number, g->st.salt);
     cr->number = ch->number;
     snprintf(cr->dir, sizeof cr->dir, "%s", ch->dir);
     cr->status = GR_CH_GRADED;
