@@ -1,16 +1,10 @@
 /* children.c — see children.h. */
 #define _GNU_SOURCE 1
 #include "children.h"
+#include "gr_util.h"
 
-#include <errno.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/types.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 /* A slot: the flag, then the result, aligned for any struct. */
 typedef struct {

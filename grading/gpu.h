@@ -1,4 +1,11 @@
-/* gpu.h — which GPUs the grader may use (whether a sandboxed program reaches one: gr_gpu_probe, job.h). */
+/*
+ * gpu.h — which GPUs the grader may use, and a lock per GPU, so that graders sharing a machine never time
+ * kernels while anything else runs there (whether a sandboxed program reaches one: gr_gpu_probe, job.h).
+ * Untimed runs take the lock shared for one run, benchmarks alone for their step. A waiting benchmark goes
+ * first: it holds a turnstile (a second lock file) while it waits, so new shared runs cannot starve it. Two
+ * flock(2)s on files in WB_GRADE_LOCK_DIR (default /tmp), so graders of any user and process agree; each
+ * holder opens its own descriptors (a forked child must not share its parent's lock).
+ */
 #ifndef GR_GPU_H
 #define GR_GPU_H
 
@@ -13,5 +20,31 @@ int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is mi
 /* The k-th GPU's model name as nvidia-smi gives it ("NVIDIA H100 80GB HBM3": the recorded tables' "gpu",
  * the counters cache's key), or "" where it cannot say. */
 void gr_gpu_name(int k, char *out, size_t len);
+
+typedef enum { GR_LOCK_NONE, GR_LOCK_SHARED, GR_LOCK_ALONE } gr_lock_state;
+
+typedef struct {
+    char path[PATH_MAX], turn[PATH_MAX];
+    int fd;
+    gr_lock_state held;
+} gr_gpu_lock;
+
+/* The lock of the GPU whose id (an index or a UUID) is given; nothing is opened yet. */
+void gr_gpu_lock_init(gr_gpu_lock *l, const char *gpu_id);
+
+void gr_gpu_release(gr_gpu_lock *l);
+
+/* Another lock file held alone (slowprof's counters cache): the fd whose close lets go, or -1. */
+int gr_lock_alone(const char *path);
+
+/* For one run or a benchmark step: takes l as `how` (GR_LOCK_SHARED or GR_LOCK_ALONE) unless its holder has
+ * it already or there is none. 1: taken here, release it after; 0: nothing to release (also where the lock
+ * files cannot be opened: the runs go unlocked). */
+int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);
+
+/* Whether a run that ended so goes once more with the GPU alone: it could not allocate GPU memory
+ * (WB_EXIT_NO_MEMORY) while it shared the GPU, and the memory may have been another run's. A failure alone
+ * is the run's own. Pure. */
+int gr_gpu_retry_alone(int exited, int code, gr_lock_state held);
 
 #endif /* GR_GPU_H */

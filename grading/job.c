@@ -1,7 +1,6 @@
 /* job.c — see job.h. */
 #define _GNU_SOURCE 1
 #include "job.h"
-#include "gpu.h"
 
 void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu)
 {

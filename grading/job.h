@@ -4,7 +4,7 @@
 
 #include "budget.h"
 #include "contract.h"
-#include "gpulock.h"
+#include "gpu.h"
 #include "isolation.h"
 #include "jsonl.h"
 #include "regions.h"

@@ -6,7 +6,6 @@
 #include "build.h"
 #include "children.h"
 #include "correctness.h"
-#include "gpu.h"
 #include "honesty.h"
 #include "perf.h"
 #include "report.h"
@@ -206,8 +205,8 @@ typedef struct {
     gr_chapter_state k;
     gr_step_end end;
     gr_gpu_way gpu_way;
-    double chapter_s, submission_s; /* the GPU-holding seconds of its share, of the submission */
-    double seconds;                 /* its wall time */
+    gr_budget budget;  /* its GPU-holding seconds: its chapter's share, the submission's */
+    double seconds;    /* its wall time */
 } gr_ch_back;
 
 /* In the chapter's process: its own hold on the GPU lock (a lock is per open file: a copy of the parent's would
@@ -232,8 +231,7 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
     gr_gpu_release(&lock);
     b->k = r.k;
     b->gpu_way = s.gpu_way;
-    b->chapter_s = budget.chapter;
-    b->submission_s = budget.submission;
+    b->budget = budget;
     b->seconds = gr_now() - t;
 }
 
@@ -252,7 +250,7 @@ static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
     gr_chapter_start(&r, g, &g->st, c, cr);
     r.k = b->k;
     r.job.ref = r.k.have_ref ? r.k.ref : NULL;
-    g->budget.chapter = b->chapter_s;
+    g->budget.chapter = b->budget.chapter;
     if (gr_run_steps(&r, GR_STEPS(gr_alone_steps)) == GR_STEP_STOP) return;
     char path[PATH_MAX + 8];
     cr->wall_s = b->seconds + gr_now() - t;
@@ -270,7 +268,7 @@ static void gr_grade_chapters(gr_sub_run *g)
     if (!g->x->chapters_at_once || g->res->n_ch < 2) {
         for (int i = 0; i < g->n; i++) {
             gr_chapter_shared_steps(i, g, back);
-            g->budget.submission = back->submission_s;
+            g->budget.submission = back->budget.submission;
             gr_chapter_alone_steps(g, g->c[i], back);
         }
         free(back);

@@ -1,11 +1,11 @@
-/* grading/gpulock.h: a run takes the GPU's lock for itself unless its holder has it already (a benchmark
+/* grading/gpu.h: a run takes the GPU's lock for itself unless its holder has it already (a benchmark
  * step's runs), shared or alone as asked, and says whether it must release it. Real flock(2)s on files in
  * a temporary folder; no GPU. */
 #define _GNU_SOURCE 1
 #include "wbtest.h"
 
 #include "contract.h"
-#include "gpulock.h"
+#include "gpu.h"
 
 Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
 {
