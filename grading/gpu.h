@@ -29,8 +29,8 @@ typedef struct {
     gr_lock_state held;
 } gr_gpu_lock;
 
-/* The lock of the GPU whose id (an index or a UUID) is given; nothing is opened yet. */
-void gr_gpu_lock_init(gr_gpu_lock *l, const char *gpu_id);
+/* The lock of the k-th GPU (named by its id); nothing is opened yet. */
+void gr_gpu_lock_init(gr_gpu_lock *l, int k);
 
 void gr_gpu_release(gr_gpu_lock *l);
 

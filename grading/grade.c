@@ -39,7 +39,6 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
                                              {"check", no_argument, 0, O_CHECK},
                                              {"isolation", no_argument, 0, O_ISOLATION},
                                              {0, 0, 0, 0}};
-    memset(cli, 0, sizeof *cli);
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -151,7 +150,7 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
 int main(int argc, char **argv)
 {
     gr_config *x = calloc(1, sizeof *x); /* large (the rubric): not on the stack; freed with the process */
-    gr_cli cli;
+    gr_cli cli = {0};
     snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
     int rc = gr_parse_cli(argc, argv, &cli, x);
     if (rc >= 0 || (rc = gr_setup_root(x)) >= 0) return rc;

@@ -11,9 +11,8 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                         .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
                   .x = x, .s = s, .env = {gpu ? c->env_gpu : NULL},
                   .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
-    char id[32];
-    gr_gpu_id(x->gpu, id, sizeof id);
-    snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
+    int n = snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=");
+    gr_gpu_id(x->gpu, c->env_gpu + n, sizeof c->env_gpu - (size_t)n);
 }
 
 void gr_arg(gr_cmd *c, const char *fmt, ...)
@@ -43,18 +42,16 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     /* The reference must read itself (also when it runs under compute-sanitizer); student code never. */
     c->o.extra_gid = 0;
     for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(&c->x->iso, c->argv[i]);
-    /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run,
-     * not for the rest of this submission's steps. */
-    int locked = c->o.gpu && gr_gpu_take_for_run(c->s->lock, GR_LOCK_SHARED);
-    int rc = gr_run(&c->o, r);
-    if (locked) gr_gpu_release(c->s->lock);
-    if (locked && gr_gpu_retry_alone(r->exited, r->code, GR_LOCK_SHARED)) {
-        /* another run's memory is never this one's failure (a reference's above all): only alone counts */
-        LOG(c->x, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
-        gr_run_result_free(r);
-        locked = gr_gpu_take_for_run(c->s->lock, GR_LOCK_ALONE);
+    /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run, not for
+     * the rest of this submission's steps. Another run's memory is never this one's failure: only alone counts. */
+    int rc;
+    for (gr_lock_state how = GR_LOCK_SHARED;; how = GR_LOCK_ALONE) {
+        int locked = c->o.gpu && gr_gpu_take_for_run(c->s->lock, how);
         rc = gr_run(&c->o, r);
         if (locked) gr_gpu_release(c->s->lock);
+        if (!locked || !gr_gpu_retry_alone(r->exited, r->code, how)) break;
+        LOG(c->x, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
+        gr_run_result_free(r);
     }
     if (c->o.gpu) gr_budget_charge(c->s->budget, r->wall_s);
     char d[300];

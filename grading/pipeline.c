@@ -183,7 +183,6 @@ typedef struct {
     gr_san_host san;                  /* this grading's own sanitizer probe, where none was made before it */
     char sub[PATH_MAX];               /* the submission's root */
     gr_sub_result *res;
-    char gpu_id[32];
     const gr_chapter_rubric *ch[GR_MAX_CH]; /* result c's chapter */
     char cw[GR_MAX_CH][PATH_MAX];     /* result c's work tree (its build goes in cw/build) */
     char stu[GR_MAX_CH][PATH_MAX];    /* result c's file in the submission */
@@ -217,7 +216,7 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
     gr_ch_back *b = slot;
     double t = gr_now();
     gr_gpu_lock lock;
-    gr_gpu_lock_init(&lock, g->gpu_id);
+    gr_gpu_lock_init(&lock, g->x->gpu);
     gr_budget budget = g->budget;
     gr_budget_chapter(&budget);
     gr_sub_state s = g->st;
@@ -432,8 +431,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     g->res = res;
     g->st = (gr_sub_state){.san = &x->san, .lock = &g->lock, .budget = &g->budget};
     if (gr_sub_open(g, sub_in) == 0) {
-        gr_gpu_id(x->gpu, g->gpu_id, sizeof g->gpu_id);
-        gr_gpu_lock_init(&g->lock, g->gpu_id);
+        gr_gpu_lock_init(&g->lock, x->gpu);
         gr_budget_init(&g->budget, &x->rub);
         gr_prepare(g);
         res->prepare_s = gr_now() - t0;

@@ -13,7 +13,7 @@ Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
     wbt_tmpdir(dir, sizeof dir);
     setenv("WB_GRADE_LOCK_DIR", dir, 1);
     gr_gpu_lock l;
-    gr_gpu_lock_init(&l, "0");
+    gr_gpu_lock_init(&l, 0);
     cr_expect_eq(gr_gpu_take_for_run(NULL, GR_LOCK_SHARED), 0, "no lock: nothing to release");
     cr_assert_eq(gr_gpu_take_for_run(&l, GR_LOCK_SHARED), 1);
     cr_expect_eq(l.held, GR_LOCK_SHARED);
