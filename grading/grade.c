@@ -1,6 +1,5 @@
-/* grade.c — the judge's CLI (build/grade; `make grade`, `make check`, and each entry of a class that
- * build/course grades on a cluster): one submission, or the student's practice run. What a grading does,
- * step by step, is pipeline.c's (grading/README.md); a class is course/'s. */
+/* grade.c — the judge's CLI (build/grade; `make grade`, `make check`, each entry of a class build/course grades on
+ * a cluster): one submission, or the student's practice run. A grading's steps are pipeline.c's; a class course/'s. */
 #define _GNU_SOURCE 1
 #include "check.h"
 #include "pipeline.h"
@@ -74,10 +73,9 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
 static int gr_doctor(gr_config *x)
 {
     char err[600];
-    gr_iso iso;
-    int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &iso, err, sizeof err);
-    printf("%s\n", rc ? err : iso.line);
-    x->iso = iso; /* the sanitizer probe's runs: bubblewrap as just probed, the references' course group */
+    /* x->iso: the sanitizer probe's runs get bubblewrap as just probed, the references' course group */
+    int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &x->iso, err, sizeof err);
+    printf("%s\n", rc ? err : x->iso.line);
     if (!rc && !gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err) && x->rub.n_ch) {
         gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
         x->only_ch = x->rub.ch[0].number;
@@ -110,8 +108,7 @@ static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *su
     return -1;
 }
 
-/* One submission (or the practice run) on the first usable GPU: its name and report folder, the isolation,
- * the grading, the reports; the exit code. */
+/* One submission (or the practice run) on the first usable GPU, its reports; the exit code. */
 static int gr_grade_single(gr_config *x, const gr_cli *cli)
 {
     const char *sub = x->mode == GR_MODE_CHECK ? "." : cli->sub;

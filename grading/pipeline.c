@@ -19,8 +19,7 @@
  * that ran its first steps (gr_grade_chapters). */
 typedef struct {
     char stu[PATH_MAX];             /* the student's file, then (from the reference step on) its build */
-    char ref[PATH_MAX];
-    int have_ref;                   /* a reference to hold the student to (else: check mode, own verdicts) */
+    char ref[PATH_MAX];             /* the reference to hold the student to, or "" (check mode: own verdicts) */
     gr_prog_variant pv[GR_MAX_VAR]; /* the program's variants and their kernels */
     int npv;
 } gr_chapter_state;
@@ -43,8 +42,8 @@ typedef struct {
 } gr_step;
 
 static int gr_when_graded(const gr_chapter_run *r) { return r->job.cr->status == GR_CH_GRADED; }
-static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->k.have_ref; }
-static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->k.have_ref; }
+static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->job.ref; }
+static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.ref; }
 static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_san; }
 static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_perf; }
 
@@ -63,9 +62,9 @@ static gr_step_end gr_step_build(gr_chapter_run *r)
 static gr_step_end gr_step_reference(gr_chapter_run *r)
 {
     snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->job.work);
-    r->k.have_ref = gr_have_reference(r->job.x, r->s->work, r->job.ch, r->k.ref, sizeof r->k.ref);
-    r->job.ref = r->k.have_ref ? r->k.ref : NULL;
-    if (r->k.have_ref || r->job.x->mode == GR_MODE_CHECK) return GR_STEP_GO;
+    if (!gr_have_reference(r->job.x, r->s->work, r->job.ch, r->k.ref, sizeof r->k.ref)) r->k.ref[0] = 0;
+    r->job.ref = r->k.ref[0] ? r->k.ref : NULL;
+    if (r->job.ref || r->job.x->mode == GR_MODE_CHECK) return GR_STEP_GO;
     GR_FAIL(r->job.cr, GR_CH_GRADER_ERROR, "no reference build/solution%d (is solutions/ here?)", r->job.ch->number);
     return GR_STEP_STOP;
 }
@@ -76,7 +75,7 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
 {
     const gr_chapter_rubric *ch = r->job.ch;
     gr_ch_result *cr = r->job.cr;
-    const char *prog = r->k.have_ref ? r->k.ref : r->k.stu;
+    const char *prog = r->job.ref ? r->job.ref : r->k.stu;
     char why[600];
     gr_gpu_probe(r->job.x, r->s, prog, ch, r->job.work);
     r->k.npv = gr_list_variants(r->job.x, r->s, prog, r->job.work, r->k.pv, GR_MAX_VAR, why, sizeof why);
@@ -122,7 +121,7 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
         return GR_STEP_GO;
     }
     gr_gpu_take_for_run(r->s->lock, GR_LOCK_ALONE); /* timed: nothing else on this GPU meanwhile */
-    if (r->k.have_ref) gr_perf(&r->job);
+    if (r->job.ref) gr_perf(&r->job);
     else gr_perf_self(&r->job);
     gr_gpu_release(r->s->lock);
     return GR_STEP_GO;
@@ -248,7 +247,7 @@ static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
     gr_chapter_run r;
     gr_chapter_start(&r, g, &g->st, c, cr);
     r.k = b->k;
-    r.job.ref = r.k.have_ref ? r.k.ref : NULL;
+    r.job.ref = r.k.ref[0] ? r.k.ref : NULL;
     g->budget.chapter = b->budget.chapter;
     if (gr_run_steps(&r, GR_STEPS(gr_alone_steps)) == GR_STEP_STOP) return;
     char path[PATH_MAX + 8];
@@ -353,8 +352,8 @@ static void gr_prep_child(int i, void *ctx, void *slot)
     gr_build_chapter(g->x, &g->st, g->ch[c], g->stu[c], g->cw[c], &b->build);
 }
 
-/* The next result, for chapter i of the rubric: its variants not run yet; missing (and why) where the
- * submission has no file for it. 1 when it is to be built. */
+/* The next result, for chapter i of the rubric, its variants not run yet: 1 when it is to be built, else missing
+ * and why. */
 static int gr_chapter_open(gr_sub_run *g, int i)
 {
     const gr_chapter_rubric *ch = &g->x->rub.ch[i];
@@ -381,9 +380,8 @@ static int gr_chapter_open(gr_sub_run *g, int i)
     return 0;
 }
 
-/* The rubric's chapters that this workbook has, each one's build in a process of its own, and beside them,
- * where no one decided it before (a class does once), the sanitizer probe. Returns when all have ended, each
- * build's outcome its chapter's, and g->st.san this host's decision. */
+/* The rubric's chapters that this workbook has, each one's build in a process of its own, and beside them, where
+ * no one decided it before (a class does once), the sanitizer probe; each build's outcome becomes its chapter's. */
 static void gr_prepare(gr_sub_run *g)
 {
     const gr_config *x = g->x;
@@ -451,9 +449,8 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
 
 static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t len)
 {
-    char seeds[200];
+    char seeds[200] = "";
     int at = 0;
-    seeds[0] = 0;
     for (int i = 0; i < x->n_seeds; i++)
         at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
     if (x->mode == GR_MODE_CHECK) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
