@@ -1,11 +1,9 @@
 /*
- * budget.h — what one submission may cost the GPU, whatever its code does.
- *
- * Every run that holds the GPU (correctness, sanitizer, benchmark, evidence) charges its wall time to
- * its chapter's share and to the submission's (rubric "bounds"). A step asks before it starts; once a
- * share is spent, the step is skipped and the feedback says so. The limits of the runs that follow a
- * failure are derived from the reference's own times, never the full limits again: a variant that hung
- * costs one run at the limit and one short confirmation. All pure: the caller measures, this decides.
+ * budget.h — what one submission may cost the GPU, whatever its code does. Every run that holds the GPU
+ * charges its wall time to its chapter's share and to the submission's (rubric "bounds"); once a share is
+ * spent, a step is skipped and the feedback says so. The limits of the runs that follow a failure derive
+ * from the reference's own times: a variant that hung costs one run at the limit and one short confirmation.
+ * All pure: the caller measures, this decides.
  */
 #ifndef GR_BUDGET_H
 #define GR_BUDGET_H
@@ -25,27 +23,24 @@ void gr_budget_chapter(gr_budget *b);
 /* b may be NULL (no submission's budget: the call does nothing, and nothing is spent). */
 void gr_budget_charge(gr_budget *b, double seconds);
 
-/* Runs that overlapped in time (a submission's chapters graded at once, pipeline.c) held the GPU together
- * for their span: the submission is charged the span once, not each chapter's sum (five chapters side by
- * side for 40 s held it 40 s, not 200). The chapters' own shares are charged by their runs as usual. */
+/* Runs that overlapped (a submission's chapters graded at once) charge the submission their span once, not
+ * their sum; the chapters' own shares are charged by their runs as usual. */
 void gr_budget_charge_span(gr_budget *b, double seconds);
 
-/* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why
- * (why may be NULL). */
+/* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why (may be
+ * NULL). */
 int gr_budget_spent(const gr_budget *b, char *why, size_t len);
 
-/* The limit of a run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the
- * reference's run of the same sizes), never above the run limit. */
+/* A run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the reference's run of the
+ * same sizes), never above the run limit. */
 double gr_confirm_limit(const gr_rubric *r, double ref_wall_s);
 
-/* The limit of a student's compute-sanitizer run: sanitizer_factor x the reference's own run of the tool
- * plus sanitizer_slack_s, never above timeouts_s.sanitizer; the full limit when the reference's time is
- * unknown (ref_s <= 0). */
+/* A student's compute-sanitizer run: sanitizer_factor x the reference's run of the tool plus
+ * sanitizer_slack_s, never above timeouts_s.sanitizer; that limit where the reference's time is unknown. */
 double gr_sanitizer_limit(const gr_rubric *r, double ref_s);
 
-/* The limit of a student's low-repetition benchmark run: within what a variant as slow as the last
- * performance band allows (2 x its `within` x the reference's run of the same repetitions), at least
- * confirm_s, never above timeouts_s.perf. A hang at the benchmark size costs this, not the full limit. */
+/* A student's low-repetition benchmark run: 2 x the last performance band's `within` x the reference's run
+ * of the same repetitions, at least confirm_s, never above timeouts_s.perf (a hang costs this, not more). */
 double gr_perf_limit(const gr_rubric *r, double ref_wall_s);
 
 #endif /* GR_BUDGET_H */

@@ -3,36 +3,7 @@
 #include "build.h"
 #include "submission.h"
 
-/* The Makefile is the one source of the nvcc command: it records the command and the libraries in
- * build/grading-flags.json whenever they change ({"nvcc": "...", "libs": {"default": "..."}, "sol_libs":
- * {"4": "-lcublas"}}), and the grader reads them from there rather than calling back into make. Student
- * code links the default libraries only: a chapter's own ("sol_libs") are its speed-of-light reference's,
- * and no library may do a variant's work (the build also defines WB_NO_SOL_LIBS). */
-static int gr_flags(const gr_config *x, char *nvcc, size_t nlen, char *libs, size_t llen)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
-    json_error_t je;
-    json_t *f = json_load_file(path, 0, &je);
-    const char *cmd = json_string_value(json_object_get(f, "nvcc"));
-    const char *l = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
-    snprintf(nvcc, nlen, "%s", cmd ? cmd : "");
-    snprintf(libs, llen, "%s", l ? l : "");
-    json_decref(f);
-    return nvcc[0] ? 0 : -1;
-}
-
-static void gr_build_fail(gr_build_report *r, gr_ch_status status, const char *fmt, ...)
-{
-    r->status = status;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->reason, sizeof r->reason, fmt, ap);
-    va_end(ap);
-}
-
-/* A link that failed on a missing symbol names it in the reason (e.g. a cuBLAS call: the speed-of-light
- * libraries are not linked to student code), so the student need not dig through the log. */
+/* A link that failed on a missing symbol (a cuBLAS call, say) names it in the reason, not only in the log. */
 static void gr_build_name_symbol(gr_build_report *r, const char *log)
 {
     const char *p = log ? strstr(log, "undefined reference to") : NULL;
@@ -44,9 +15,7 @@ static void gr_build_name_symbol(gr_build_report *r, const char *log)
              (int)(n > 200 ? 200 : n), p);
 }
 
-/* ---------------------------------------------------------------- build (in a forked child per chapter) */
-/* A note for the student when the file differs from the starter outside the regions (those edits are
- * ignored): the files compared with the regions' contents removed. */
+/* A note where the file differs from the starter outside the regions (ignored), their contents removed. */
 static void gr_note_outside(const char *pristine, size_t plen, const char *stu, size_t slen, gr_build_report *rep)
 {
     size_t a_len, b_len;
@@ -85,14 +54,23 @@ static void gr_copy_headers(const gr_config *x, const char *bdir)
     if (cd) closedir(cd);
 }
 
-/* nvcc with the Makefile's own flags in the sandbox, in bdir (the spliced file and the headers are there);
- * the log and a failure into rep. */
+/* nvcc in the sandbox, in bdir (the spliced file and the headers are there). The Makefile is the one source of
+ * the command: it records it in build/grading-flags.json ({"nvcc": …, "libs": {"default": …}, "sol_libs":
+ * {"4": "-lcublas"}}). Student code links the default libraries only: a chapter's own are its speed-of-light
+ * reference's, and no library may do a variant's work. */
 static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
                        gr_build_report *rep)
 {
     char path[PATH_MAX], nvcc[4096], libs[1024];
-    if (gr_flags(x, nvcc, sizeof nvcc, libs, sizeof libs)) {
-        gr_build_fail(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
+    snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
+    json_t *f = json_load_file(path, 0, NULL);
+    const char *cmd = json_string_value(json_object_get(f, "nvcc"));
+    const char *l = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
+    snprintf(nvcc, sizeof nvcc, "%s", cmd ? cmd : "");
+    snprintf(libs, sizeof libs, "%s", l ? l : "");
+    json_decref(f);
+    if (!nvcc[0]) {
+        GR_FAIL(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         return;
     }
     gr_cmd c;
@@ -112,7 +90,7 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
     if (!(r.exited && r.code == 0 && gr_is_file(path))) {
         char d[200];
         gr_run_describe(&r, &c.o, d, sizeof d);
-        gr_build_fail(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
+        GR_FAIL(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
         gr_build_name_symbol(rep, r.err);
         gr_build_name_symbol(rep, r.out);
     }
@@ -124,7 +102,6 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
 {
     char path[PATH_MAX], pristine_path[PATH_MAX];
     *rep = (gr_build_report){.status = GR_CH_GRADED};
-    gr_mkdirs(work, 0755);
     char bdir[PATH_MAX];
     snprintf(bdir, sizeof bdir, "%s/build", work);
     gr_rmtree(bdir);
@@ -136,11 +113,11 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
     char err[400];
     char *spliced = NULL;
     /* Messages name the student's own file (as the assignment names it), never a path of this host. */
-    if (!pristine) gr_build_fail(rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
-    else if (!stu) gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
-    else if (memchr(stu, 0, slen)) gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
+    if (!pristine) GR_FAIL(rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);
+    else if (!stu) GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s could not be read (larger than 4 MB, or not a file)", ch->file);
+    else if (memchr(stu, 0, slen)) GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s is not a text file", ch->file);
     else if (!(spliced = wb_regions_splice(pristine, plen, stu, slen, &olen, err, sizeof err)))
-        gr_build_fail(rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
+        GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
     if (spliced) {
         gr_note_outside(pristine, plen, stu, slen, rep);
         snprintf(path, sizeof path, "%s/%s", bdir, ch->file);
@@ -153,8 +130,8 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
     free(spliced);
 }
 
-int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,
-                            char *why, size_t wlen)
+int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv,
+                     int max, char *why, size_t wlen)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/list", work);

@@ -19,7 +19,7 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
                       const char *work, gr_build_report *rep);
 
 /* Runs `prog --list --json -`: its variants and their kernels into pv (at most max); 0 with why if none. */
-int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv, int max,
-                            char *why, size_t wlen);
+int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog, const char *work, gr_prog_variant *pv,
+                     int max, char *why, size_t wlen);
 
 #endif /* GR_BUILD_H */

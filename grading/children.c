@@ -1,16 +1,10 @@
 /* children.c — see children.h. */
 #define _GNU_SOURCE 1
 #include "children.h"
+#include "gr_util.h"
 
-#include <errno.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/mman.h>
-#include <sys/types.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 /* A slot: the flag, then the result, aligned for any struct. */
 typedef struct {
@@ -43,59 +37,49 @@ void gr_child_describe(const gr_child_outcome *o, char *buf, size_t len)
     else snprintf(buf, len, "exited with code %d without a result", o->code);
 }
 
-/* Child i's work in this process: the fallback where no process or no shared memory can be had. */
-static void gr_child_here(const gr_children *c, int i, gr_child_slot *s, gr_child_outcome *o)
-{
-    c->fn(i, c->ctx, s->align);
-    s->done = 1;
-    *o = (gr_child_outcome){.end = GR_CHILD_DONE, .here = 1};
-}
-
-/* Forks every child (each sets its flag after its function returned); 0 in pid[i] for one run here. */
-static void gr_children_start(const gr_children *c, void *slots, pid_t *pid, gr_child_outcome *out)
+/* Forks every child (each sets its flag after its function returned); where no process (or no shared memory:
+ * `shared` 0) can be had, runs it here, in turn. */
+static void gr_children_start(const gr_children *c, void *slots, int shared, pid_t *pid, gr_child_outcome *out)
 {
     for (int i = 0; i < c->n; i++) {
         gr_child_slot *s = gr_slot(slots, c->size, i);
         fflush(NULL); /* no buffered output written twice */
-        pid[i] = fork();
+        pid[i] = shared ? fork() : -1;
         if (pid[i] == 0) {
             c->fn(i, c->ctx, s->align);
             __atomic_store_n(&s->done, 1, __ATOMIC_SEQ_CST);
             fflush(NULL);
             _exit(0);
         }
-        if (pid[i] < 0) gr_child_here(c, i, s, &out[i]);
+        if (pid[i] < 0) {
+            c->fn(i, c->ctx, s->align);
+            out[i] = (gr_child_outcome){.end = GR_CHILD_DONE, .here = 1};
+        }
     }
 }
 
 int gr_children_run(const gr_children *c, void *results, gr_child_outcome *out)
 {
     size_t bytes = (size_t)c->n * gr_slot_bytes(c->size);
-    int shared = 1, back = 0;
+    int back = 0;
     if (c->n <= 0) return 0;
     void *slots = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (slots == MAP_FAILED) {
-        shared = 0;
-        slots = calloc(1, bytes);
-    }
+    int shared = slots != MAP_FAILED;
+    if (!shared) slots = calloc(1, bytes);
     pid_t *pid = calloc((size_t)c->n, sizeof *pid);
     if (!slots || !pid) abort(); /* as gr_util's allocations: out of memory */
-    if (shared) gr_children_start(c, slots, pid, out);
+    memset(results, 0, (size_t)c->n * c->size);
+    gr_children_start(c, slots, shared, pid, out);
     for (int i = 0; i < c->n; i++) {
         gr_child_slot *s = gr_slot(slots, c->size, i);
-        if (!shared) gr_child_here(c, i, s, &out[i]);
         if (pid[i] > 0) {
             int status = 0;
             while (waitpid(pid[i], &status, 0) < 0 && errno == EINTR) continue;
             out[i] = gr_child_decode(s->done, status);
         }
-        char *r = (char *)results + (size_t)i * c->size;
-        if (out[i].end == GR_CHILD_DONE) {
-            memcpy(r, s->align, c->size);
-            back++;
-        } else {
-            memset(r, 0, c->size);
-        }
+        if (out[i].end != GR_CHILD_DONE) continue;
+        memcpy((char *)results + (size_t)i * c->size, s->align, c->size);
+        back++;
     }
     if (shared) munmap(slots, bytes);
     else free(slots);

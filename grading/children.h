@@ -1,10 +1,8 @@
 /*
- * children.h — the judge's one way to do its own work in processes at once and hand the results back.
- *
- * Each child hands back a struct without pointers (its heap dies with it) in a slot of one shared mapping
- * made before the forks; a slot counts once the child's function returned (a flag set last), so a child
- * that crashes or exits early leaves no result and how it ended, never half of one. Untrusted programs run
- * through the sandbox (sandbox.h), which these children call like any code of the grader.
+ * children.h — the judge's one way to do its own work in processes at once and hand the results back. Each
+ * child hands back a struct without pointers (its heap dies with it) in a slot of one shared mapping made
+ * before the forks; a slot counts once the child's function returned (a flag set last), so a child that
+ * crashes or exits early leaves no result and how it ended, never half of one.
  */
 #ifndef GR_CHILDREN_H
 #define GR_CHILDREN_H

@@ -2,6 +2,10 @@
 #define _GNU_SOURCE 1
 #include "gpu.h"
 #include "tool.h"
+#include "contract.h"
+
+#include <ctype.h>
+#include <sys/file.h>
 
 /* The k-th entry of CUDA_VISIBLE_DEVICES into id (when id is not NULL); how many entries it has (0: unset). */
 static int gr_visible(int k, char *id, size_t len)
@@ -44,4 +48,71 @@ int gr_gpu_count(void)
         if (p == out || p[-1] == '\n') n++;
     gr_str_free(&o);
     return n;
+}
+
+void gr_gpu_lock_init(gr_gpu_lock *l, int k)
+{
+    const char *dir = getenv("WB_GRADE_LOCK_DIR");
+    char id[64];
+    gr_gpu_id(k, id, sizeof id);
+    for (char *p = id; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-') *p = '_';
+    dir = dir && *dir ? dir : "/tmp";
+    snprintf(l->path, sizeof l->path, "%s/wb-grade-gpu%s.lock", dir, id);
+    snprintf(l->turn, sizeof l->turn, "%s/wb-grade-gpu%s.turn", dir, id);
+    snprintf(l->queue, sizeof l->queue, "%s/wb-grade-gpu%s.queue", dir, id);
+    l->fd = -1;
+    l->queue_fd = -1;
+    l->held = GR_LOCK_NONE;
+}
+
+/* Opens a lock file that every grader (any uid) may lock and locks it (LOCK_SH or LOCK_EX): its fd, or -1. */
+static int gr_lock_file(const char *path, int op)
+{
+    int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
+    if (fd < 0) return -1;
+    (void)fchmod(fd, 0666);
+    while (flock(fd, op) != 0 && errno == EINTR) continue;
+    return fd;
+}
+
+int gr_lock_alone(const char *path) { return gr_lock_file(path, LOCK_EX); }
+
+static int gr_gpu_take(gr_gpu_lock *l, gr_lock_state how)
+{
+    int op = how == GR_LOCK_ALONE ? LOCK_EX : LOCK_SH;
+    int q = how == GR_LOCK_ALONE ? gr_lock_file(l->queue, LOCK_EX) : -2; /* one benchmark at the turnstile */
+    /* Through the turnstile: a benchmark holds it alone while it waits, so shared runs queue behind it. */
+    int t = q == -1 ? -1 : gr_lock_file(l->turn, op);
+    l->fd = t < 0 ? -1 : gr_lock_file(l->path, op);
+    if (t >= 0) close(t);
+    if (l->fd < 0) {
+        if (q >= 0) close(q);
+        return -1;
+    }
+    l->queue_fd = q;
+    l->held = how;
+    return 0;
+}
+
+void gr_gpu_release(gr_gpu_lock *l)
+{
+    if (l->fd >= 0) {
+        flock(l->fd, LOCK_UN);
+        close(l->fd);
+    }
+    if (l->queue_fd >= 0) close(l->queue_fd); /* after the GPU's lock: the next benchmark finds it free */
+    l->fd = -1;
+    l->queue_fd = -1;
+    l->held = GR_LOCK_NONE;
+}
+
+int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how)
+{
+    return l && l->held == GR_LOCK_NONE && gr_gpu_take(l, how) == 0;
+}
+
+int gr_gpu_retry_alone(int exited, int code, gr_lock_state held)
+{
+    return exited && code == WB_EXIT_NO_MEMORY && held == GR_LOCK_SHARED;
 }

@@ -1,12 +1,21 @@
-/* gpu.h — which GPUs the grader may use (whether a sandboxed program reaches one: gr_gpu_probe, job.h). */
+/*
+ * gpu.h — which GPUs the grader may use, and a lock per GPU, so that graders sharing a machine never time
+ * kernels while anything else runs there (whether a sandboxed program reaches one: gr_gpu_probe, job.h).
+ * Untimed runs take the lock shared for one run, benchmarks alone for their step. Phase-fair: a waiting
+ * benchmark holds a turnstile (a second lock file) so new shared runs cannot starve it, and benchmarks queue
+ * for the turnstile one at a time on a third, so the shared runs that arrived during a benchmark all go
+ * before the next one (racing queued benchmarks for the turnstile, a class's newest entries starved until
+ * the queue drained, and the GPU idled while they caught up). flock(2)s on files in WB_GRADE_LOCK_DIR
+ * (default /tmp), so graders of any user and process agree; each holder opens its own descriptors (a
+ * forked child must not share its parent's lock).
+ */
 #ifndef GR_GPU_H
 #define GR_GPU_H
 
 #include "gr_util.h"
 
-/* The GPUs this grader may use: those CUDA_VISIBLE_DEVICES names when it is set, else every GPU
- * nvidia-smi lists. gr_gpu_id gives the k-th one's id (an index or a UUID) for the child's
- * CUDA_VISIBLE_DEVICES and the lock's name. */
+/* The GPUs this grader may use: CUDA_VISIBLE_DEVICES's where it is set, else nvidia-smi's. The k-th one's id
+ * (an index or a UUID) for a child's CUDA_VISIBLE_DEVICES and the lock's name. */
 void gr_gpu_id(int k, char *id, size_t len);
 
 int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is missing) */
@@ -14,5 +23,31 @@ int gr_gpu_count(void); /* 0 when there is none (nvidia-smi lists none, or is mi
 /* The k-th GPU's model name as nvidia-smi gives it ("NVIDIA H100 80GB HBM3": the recorded tables' "gpu",
  * the counters cache's key), or "" where it cannot say. */
 void gr_gpu_name(int k, char *out, size_t len);
+
+typedef enum { GR_LOCK_NONE, GR_LOCK_SHARED, GR_LOCK_ALONE } gr_lock_state;
+
+typedef struct {
+    char path[PATH_MAX], turn[PATH_MAX], queue[PATH_MAX];
+    int fd, queue_fd; /* queue_fd: held from a benchmark's wait to its release */
+    gr_lock_state held;
+} gr_gpu_lock;
+
+/* The lock of the k-th GPU (named by its id); nothing is opened yet. */
+void gr_gpu_lock_init(gr_gpu_lock *l, int k);
+
+void gr_gpu_release(gr_gpu_lock *l);
+
+/* Another lock file held alone (slowprof's counters cache): the fd whose close lets go, or -1. */
+int gr_lock_alone(const char *path);
+
+/* For one run or a benchmark step: takes l as `how` (GR_LOCK_SHARED or GR_LOCK_ALONE) unless its holder has
+ * it already or there is none. 1: taken here, release it after; 0: nothing to release (also where the lock
+ * files cannot be opened: the runs go unlocked). */
+int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);
+
+/* Whether a run that ended so goes once more with the GPU alone: it could not allocate GPU memory
+ * (WB_EXIT_NO_MEMORY) while it shared the GPU, and the memory may have been another run's. A failure alone
+ * is the run's own. Pure. */
+int gr_gpu_retry_alone(int exited, int code, gr_lock_state held);
 
 #endif /* GR_GPU_H */

@@ -1,6 +1,5 @@
-/* grade.c — the judge's CLI (build/grade; `make grade`, `make check`, and each entry of a class that
- * build/course grades on a cluster): one submission, or the student's practice run. What a grading does,
- * step by step, is pipeline.c's (grading/README.md); a class is course/'s. */
+/* grade.c — the judge's CLI (build/grade; `make grade`, `make check`, each entry of a class build/course grades on
+ * a cluster): one submission, or the student's practice run. A grading's steps are pipeline.c's; a class course/'s. */
 #define _GNU_SOURCE 1
 #include "check.h"
 #include "pipeline.h"
@@ -22,16 +21,6 @@ static void gr_usage(FILE *f)
     gr_usage_exits(f);
 }
 
-/* The one line that says a grading did not happen: the reason may hold a program's stderr. */
-static void gr_say_not_graded(const char *who, gr_sub_status st, const char *why)
-{
-    char line[600];
-    snprintf(line, sizeof line, "%s", why);
-    for (char *p = line; *p; p++)
-        if (*p == '\n' || *p == '\r') *p = ' ';
-    fprintf(stderr, "grade: %s not graded (%s, no score written): %s\n", who, gr_sub_status_name(st), line);
-}
-
 /* What the command line asked for. */
 typedef struct {
     gr_shared_cli s;
@@ -49,7 +38,6 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
                                              {"check", no_argument, 0, O_CHECK},
                                              {"isolation", no_argument, 0, O_ISOLATION},
                                              {0, 0, 0, 0}};
-    memset(cli, 0, sizeof *cli);
     opterr = 0;
     int c, rc;
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -85,10 +73,9 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
 static int gr_doctor(gr_config *x)
 {
     char err[600];
-    gr_iso iso;
-    int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &iso, err, sizeof err);
-    printf("%s\n", rc ? err : iso.line);
-    x->iso = iso; /* the sanitizer probe's runs: bubblewrap as just probed, the references' course group */
+    /* x->iso: the sanitizer probe's runs get bubblewrap as just probed, the references' course group */
+    int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &x->iso, err, sizeof err);
+    printf("%s\n", rc ? err : x->iso.line);
     if (!rc && !gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err) && x->rub.n_ch) {
         gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
         x->only_ch = x->rub.ch[0].number;
@@ -96,20 +83,6 @@ static int gr_doctor(gr_config *x)
         printf("sanitizer: %s\n", x->san.line);
     }
     return rc;
-}
-
-/* Before the GPU, any build or any report: the submission exists and holds a chapter's file, else one
- * line naming the path and GR_EXIT_USAGE. A class's entry graded alone (--student: a Slurm task) is
- * graded even when empty, as the local engine grades it (every chapter missing). Returns -1 to go on. */
-static int gr_precheck(const gr_config *x, const gr_cli *cli)
-{
-    char why[PATH_MAX + 700];
-    if (!cli->sub) return -1; /* the practice run */
-    if ((cli->student ? gr_sub_path_check(cli->sub, why, sizeof why)
-                      : gr_sub_precheck(&x->rub, cli->sub, why, sizeof why)) == 0)
-        return -1;
-    fprintf(stderr, "%s\n", why);
-    return GR_EXIT_USAGE;
 }
 
 /* Who the reports are about and where they go: --student (a class's entry) or the submission's name,
@@ -135,8 +108,7 @@ static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *su
     return -1;
 }
 
-/* One submission (or the practice run): its name and report folder, the isolation, the grading, the
- * reports; the exit code. */
+/* One submission (or the practice run) on the first usable GPU, its reports; the exit code. */
 static int gr_grade_single(gr_config *x, const gr_cli *cli)
 {
     const char *sub = x->mode == GR_MODE_CHECK ? "." : cli->sub;
@@ -163,21 +135,33 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     }
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
     if (gr_check_no_gpu(co)) return gr_check_exit(co, st);
-    if (st != GR_SUB_GRADED) gr_say_not_graded((x->mode == GR_MODE_CHECK) ? "chapters/" : sub, st, why);
+    if (st == GR_SUB_GRADED) return gr_exit_of(st);
+    /* The one line that says a grading did not happen: the reason may hold a program's stderr. */
+    for (char *p = why; *p; p++)
+        if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(stderr, "grade: %s not graded (%s, no score written): %.599s\n",
+            x->mode == GR_MODE_CHECK ? "chapters/" : sub, gr_sub_status_name(st), why);
     return gr_exit_of(st);
 }
 
 int main(int argc, char **argv)
 {
     gr_config *x = calloc(1, sizeof *x); /* large (the rubric): not on the stack; freed with the process */
-    gr_cli cli;
+    gr_cli cli = {0};
     snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
     int rc = gr_parse_cli(argc, argv, &cli, x);
     if (rc >= 0 || (rc = gr_setup_root(x)) >= 0) return rc;
     if (cli.isolation) return gr_doctor(x);
     if ((rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0) return rc;
-    if ((rc = gr_precheck(x, &cli)) >= 0 || cli.s.validate) return rc >= 0 ? rc : GR_EXIT_OK;
+    /* Before the GPU, any build or any report: the submission exists and holds a chapter's file. A class's
+     * entry graded alone (--student: a Slurm task) is graded even when empty, as the local engine grades it. */
+    char why[PATH_MAX + 700];
+    if (cli.sub && (cli.student ? gr_sub_path_check(cli.sub, why, sizeof why)
+                                : gr_sub_precheck(&x->rub, cli.sub, why, sizeof why))) {
+        fprintf(stderr, "%s\n", why);
+        return GR_EXIT_USAGE;
+    }
+    if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
-    x->gpu = 0; /* one submission: the first usable GPU */
     return gr_grade_single(x, &cli);
 }

@@ -1,20 +1,18 @@
 /* job.c — see job.h. */
 #define _GNU_SOURCE 1
 #include "job.h"
-#include "gpu.h"
 
 void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu)
 {
-    /* o.box: bubblewrap as probed once (gr_iso_setup), no run probes it again */
+    /* o.box: bubblewrap as probed once (gr_iso_setup) */
     *c = (gr_cmd){.o = {.workdir = workdir, .timeout_s = timeout, .cpu_s = x->rub.cpu_s, .fsize = x->rub.file_bytes,
                         .disk = x->rub.disk_bytes, .nproc = x->rub.nproc, .out_cap = x->rub.out_cap, .gpu = gpu,
                         .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
                         .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
-                  .lock = s->lock, .budget = s->budget, .iso = &x->iso, .quiet = x->quiet,
-                  .env = {gpu ? c->env_gpu : NULL}, .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
-    char id[32];
-    gr_gpu_id(x->gpu, id, sizeof id);
-    snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=%s", id);
+                  .x = x, .s = s, .env = {gpu ? c->env_gpu : NULL},
+                  .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
+    int n = snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=");
+    gr_gpu_id(x->gpu, c->env_gpu + n, sizeof c->env_gpu - (size_t)n);
 }
 
 void gr_arg(gr_cmd *c, const char *fmt, ...)
@@ -43,59 +41,68 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     double t = gr_now();
     /* The reference must read itself (also when it runs under compute-sanitizer); student code never. */
     c->o.extra_gid = 0;
-    for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(c->iso, c->argv[i]);
-    /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run,
-     * not for the rest of this submission's steps. */
-    int locked = c->o.gpu && gr_gpu_take_for_run(c->lock, GR_LOCK_SHARED);
-    int rc = gr_run(&c->o, r);
-    if (locked) gr_gpu_release(c->lock);
-    if (locked && gr_gpu_retry_alone(r->exited, r->code, GR_LOCK_SHARED)) {
-        /* another run's memory is never this one's failure (a reference's above all): only alone counts */
-        LOG(c, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
-        gr_run_result_free(r);
-        locked = gr_gpu_take_for_run(c->lock, GR_LOCK_ALONE);
+    for (int i = 0; i < c->argc && !c->o.extra_gid; i++) c->o.extra_gid = gr_iso_run_group(&c->x->iso, c->argv[i]);
+    /* An untimed GPU run holds the GPU's lock for itself only: a benchmark elsewhere waits for this run, not for
+     * the rest of this submission's steps. Another run's memory is never this one's failure: only alone counts. */
+    int rc;
+    for (gr_lock_state how = GR_LOCK_SHARED;; how = GR_LOCK_ALONE) {
+        int locked = c->o.gpu && gr_gpu_take_for_run(c->s->lock, how);
         rc = gr_run(&c->o, r);
-        if (locked) gr_gpu_release(c->lock);
+        if (locked) gr_gpu_release(c->s->lock);
+        if (!locked || !gr_gpu_retry_alone(r->exited, r->code, how)) break;
+        LOG(c->x, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);
+        gr_run_result_free(r);
     }
-    if (c->o.gpu) gr_budget_charge(c->budget, r->wall_s);
+    if (c->o.gpu) gr_budget_charge(c->s->budget, r->wall_s);
     char d[300];
     gr_run_describe(r, &c->o, d, sizeof d);
-    LOG(c, "%-28s %6.2f s  %s", what, gr_now() - t, d);
+    LOG(c->x, "%-28s %6.2f s  %s", what, gr_now() - t, d);
     return rc;
+}
+
+/* One run of the probe: 1 when the program found no GPU; *bwrap: whether it ran under bubblewrap. */
+static int gr_gpu_probe_run(const gr_config *x, const gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch,
+                            const char *dir, int no_bwrap, int *bwrap)
+{
+    gr_cmd c;
+    gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
+    c.o.no_bwrap = no_bwrap;
+    const char *const argv[] = {prog, "--variant", ch->var[0].name, "--size", ch->edge[0].text, "--reps", "1",
+                                "--warmup", "0"};
+    for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
+    gr_cmd_ro(&c, prog);
+    *bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
+    gr_run_result r;
+    gr_exec(&c, &r, no_bwrap ? "GPU probe without bubblewrap" : "GPU probe");
+    int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+    gr_run_result_free(&r);
+    return no_gpu;
 }
 
 void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work)
 {
     if (s->gpu_way != GR_GPU_UNASKED) return;
-    s->gpu_way = GR_GPU_BWRAP;
     char dir[PATH_MAX];
+    int bwrap;
     snprintf(dir, sizeof dir, "%s/probe", work);
     gr_mkdirs(dir, 0755);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        gr_cmd c;
-        gr_cmd_init(&c, x, s, dir, x->rub.t_run, 1);
-        c.o.no_bwrap = attempt == 1;
-        const char *const argv[] = {prog, "--variant", ch->var[0].name, "--size", ch->edge[0].text, "--reps", "1",
-                                    "--warmup", "0"};
-        for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
-        gr_cmd_ro(&c, prog);
-        int used_bwrap = gr_run_box_here(&c.o) == GR_BOX_BWRAP;
-        gr_run_result r;
-        gr_exec(&c, &r, attempt ? "GPU probe without bubblewrap" : "GPU probe");
-        int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
-        gr_run_result_free(&r);
-        if (attempt == 1) {
-            if (no_gpu) s->gpu_way = GR_GPU_BWRAP; /* no GPU at all: bubblewrap was not the problem */
-            break;
-        }
-        if (!no_gpu || !used_bwrap) break; /* the GPU works (or bubblewrap was not in use) */
-        /* Not root, bubblewrap is the only thing between student code and the course files: without
-         * it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's practice run
-         * of their own code (--check). */
-        if (geteuid() != 0 && !x->insecure && x->mode != GR_MODE_CHECK) break;
-        s->gpu_way = GR_GPU_NO_BWRAP; /* try once more without bubblewrap; kept if it works */
-    }
+    /* No GPU under bubblewrap: once more without it, kept where the GPU is found then (no GPU at all:
+     * bubblewrap was not the problem). Not root, bubblewrap is the only thing between student code and the
+     * course files: without it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's
+     * practice run of their own code (--check). */
+    int may_unbox = geteuid() == 0 || x->insecure || x->mode == GR_MODE_CHECK;
+    int without = gr_gpu_probe_run(x, s, prog, ch, dir, 0, &bwrap) && bwrap && may_unbox;
+    s->gpu_way = without && !gr_gpu_probe_run(x, s, prog, ch, dir, 1, &bwrap) ? GR_GPU_NO_BWRAP : GR_GPU_BWRAP;
     gr_rmtree(dir);
+}
+
+void gr_fail(gr_ch_status *status, char *reason, size_t len, gr_ch_status st, const char *fmt, ...)
+{
+    va_list ap;
+    *status = st;
+    va_start(ap, fmt);
+    vsnprintf(reason, len, fmt, ap);
+    va_end(ap);
 }
 
 void gr_tail_lines(const char *text, int lines, char *out, size_t len)

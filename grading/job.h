@@ -4,7 +4,7 @@
 
 #include "budget.h"
 #include "contract.h"
-#include "gpulock.h"
+#include "gpu.h"
 #include "isolation.h"
 #include "jsonl.h"
 #include "regions.h"
@@ -15,8 +15,7 @@
 
 #define GR_MAX_SIZES_PER_RUN 8
 
-/* Whether a submission's GPU runs go under bubblewrap: not asked yet, yes, or without it (where bubblewrap
- * cannot pass the GPU through; the report says so). */
+/* Whether a submission's GPU runs go under bubblewrap (without: it cannot pass the GPU through here). */
 typedef enum { GR_GPU_UNASKED, GR_GPU_BWRAP, GR_GPU_NO_BWRAP } gr_gpu_way;
 
 typedef struct {
@@ -27,9 +26,8 @@ typedef struct {
 /* The kernels a program lists for variant (comma-separated), "" when it names none or lacks the variant. */
 const char *gr_prog_kernels(const gr_prog_variant *pv, int npv, const char *variant);
 
-/* What the command line, the rubric and the host fixed before any submission is graded: filled once by
- * grade.c (and, for a class, by course/class.c: the sanitizer's way on this host, each grading child's GPU),
- * then only read, as `const gr_config *`. */
+/* What the command line, the rubric and the host fixed before any submission is graded: filled once (grade.c;
+ * course/'s class.c for a class: the sanitizer's way, each grading child's GPU), then only read. */
 typedef struct {
     char root[PATH_MAX];           /* the workbook (cwd) */
     char rubric_path[PATH_MAX];
@@ -42,27 +40,22 @@ typedef struct {
     int gpu;                       /* index of the GPU this process uses */
     char sanitizer[PATH_MAX];      /* compute-sanitizer, or "" */
     int insecure;                  /* --insecure-sandbox: grade even where the course cannot be isolated */
-    int chapters_at_once;          /* a submission's chapters run their shared-GPU steps at once (pipeline.c):
-                                    * set where its grading is the only one on its GPU */
+    int chapters_at_once;          /* where its grading is the only one on its GPU (pipeline.c) */
     int quiet;                     /* --quiet: no log lines (LOG) */
     gr_iso iso;                    /* how student code is kept from the course files (gr_iso_setup, grade.c) */
-    gr_san_host san;               /* how compute-sanitizer runs on this host, when decided before the grading
-                                    * (a class, make doctor); else each submission probes it (pipeline.c) */
+    gr_san_host san;               /* decided before the grading (a class, make doctor), or "": each probes */
 } gr_config;
 
-/* What one submission's grading changes as it goes (gr_grade_one sets it up; the sanitizer probe makes
- * one for its own runs): passed next to the configuration, never stored in it. */
+/* What one submission's grading changes as it goes (the sanitizer probe makes one for its own runs). */
 typedef struct {
     char hide_sub[PATH_MAX];       /* the submission root, hidden from the programs ("" for none) */
     char work[PATH_MAX];           /* this submission's private temporary tree */
     unsigned salt;                 /* random part of directory names */
     gid_t sub_gid;                 /* as root: the group of this submission's runs (isolation.h); 0: none */
-    /* its GPU's lock, taken for each GPU run that does not already hold it, and the GPU time it may
-     * still spend; every GPU run through gr_exec charges it (NULL: none) */
-    gr_gpu_lock *lock;
-    gr_budget *budget;
-    const gr_san_host *san;        /* how compute-sanitizer runs here: the configuration's, or this grading's probe */
-    gr_gpu_way gpu_way;            /* whether its GPU runs go under bubblewrap (gr_gpu_probe, asked once) */
+    gr_gpu_lock *lock;             /* its GPU's, taken by each GPU run that does not hold it (NULL: none) */
+    gr_budget *budget;             /* charged by every GPU run (NULL: none) */
+    const gr_san_host *san;        /* the configuration's, or this grading's probe */
+    gr_gpu_way gpu_way;            /* gr_gpu_probe, asked once */
 } gr_sub_state;
 
 /* A line of the grader's log on stderr, unless the configuration x says --quiet. */
@@ -74,23 +67,21 @@ typedef struct {
         }                                                                                                               \
     } while (0)
 
-/* One chapter of one submission being graded: what every grading step works on. */
+/* One chapter of one submission: what every grading step works on. */
 typedef struct {
     const gr_config *x;
-    const gr_sub_state *s;    /* the submission's state: its tree, group, lock and budget */
+    const gr_sub_state *s;
     const gr_chapter_rubric *ch;
     const char *ref;          /* the reference program, or NULL (check mode without solutions/) */
     const char *stu;          /* the student's build */
     const char *work;         /* the chapter's private working directory */
-    gr_ch_result *cr;         /* where the results go */
+    gr_ch_result *cr;
 } gr_chjob;
 
 typedef struct {
     gr_run_opts o;
-    gr_gpu_lock *lock;        /* the submission's: GPU runs take it shared unless it is held already */
-    gr_budget *budget;        /* the submission's: GPU runs charge their wall time */
-    const gr_iso *iso;        /* the configuration's: which runs get the course group */
-    int quiet;                /* the configuration's log switch */
+    const gr_config *x;       /* its log switch; its isolation: which runs get the course group */
+    const gr_sub_state *s;    /* its lock (GPU runs take it shared unless held already) and budget (charged) */
     const char *argv[96];
     int argc;
     char store[96][160];
@@ -109,10 +100,14 @@ void gr_cmd_ro(gr_cmd *c, const char *path);
 
 int gr_exec(gr_cmd *c, gr_run_result *r, const char *what);
 
-/* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel
- * that refuses device nodes in a user namespace, say) but the plain sandbox can, this submission's GPU
- * runs go without bubblewrap (s->gpu_way). Asked once per submission, with a one-element run of prog. */
+/* Can a sandboxed program reach the GPU? Where bubblewrap cannot pass the device through (a kernel that refuses
+ * device nodes in a user namespace, say) but the plain sandbox can, this submission's GPU runs go without it. */
 void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const gr_chapter_rubric *ch, const char *work);
+
+/* What failed and why: st into o->status and the sentence into o->reason (a chapter's result, a build's). */
+#define GR_FAIL(o, st, ...) gr_fail(&(o)->status, (o)->reason, sizeof(o)->reason, (st), __VA_ARGS__)
+void gr_fail(gr_ch_status *status, char *reason, size_t len, gr_ch_status st, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* The last non-empty lines of a text, for short feedback. */
 void gr_tail_lines(const char *text, int lines, char *out, size_t len);

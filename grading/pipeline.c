@@ -6,42 +6,30 @@
 #include "build.h"
 #include "children.h"
 #include "correctness.h"
-#include "gpu.h"
 #include "honesty.h"
 #include "perf.h"
 #include "report.h"
 #include "sanitize.h"
 #include "submission.h"
 
+#include <sys/random.h>
+
 /* ---------------------------------------------------------------- one chapter: a table of steps */
-/* What a chapter's steps leave for its later steps, all of it without pointers: handed back whole from the
- * process that ran its first steps (gr_grade_chapters). */
+/* What a chapter's steps leave for its later steps, without pointers: handed back whole from the process
+ * that ran its first steps (gr_grade_chapters). */
 typedef struct {
-    char cw[PATH_MAX];              /* the chapter's work tree (its build is in cw/build) */
-    char stu[PATH_MAX], ref[PATH_MAX];
-    int have_ref;                   /* a reference to hold the student to (else: check mode, own verdicts) */
+    char stu[PATH_MAX];             /* the student's file, then (from the reference step on) its build */
+    char ref[PATH_MAX];             /* the reference to hold the student to, or "" (check mode: own verdicts) */
     gr_prog_variant pv[GR_MAX_VAR]; /* the program's variants and their kernels */
     int npv;
 } gr_chapter_state;
 
-/* One chapter of one submission as its steps go. */
+/* One chapter as its steps go: the job they work on (its stu and ref point into k); s, which the GPU probe sets. */
 typedef struct {
-    const gr_config *x;
     gr_sub_state *s;
-    const gr_chapter_rubric *ch;
-    gr_ch_result *cr;
-    const char *sub;                /* the submission's root */
-    const gr_build_report *built;   /* how its build went (gr_prepare) */
     gr_chapter_state k;
     gr_chjob job;
 } gr_chapter_run;
-
-/* The job every step works on, from the run's own fields (again after the run is moved between processes). */
-static void gr_chapter_job(gr_chapter_run *r)
-{
-    r->job = (gr_chjob){.x = r->x, .s = r->s, .ch = r->ch, .ref = r->k.have_ref ? r->k.ref : NULL, .stu = r->k.stu,
-                        .work = r->k.cw, .cr = r->cr};
-}
 
 /* What a step leaves: go on, or the chapter ends here (its status says why). */
 typedef enum { GR_STEP_GO, GR_STEP_STOP } gr_step_end;
@@ -50,43 +38,34 @@ typedef struct {
     const char *name;
     int (*when)(const gr_chapter_run *r); /* from what the earlier steps left; NULL: always */
     gr_step_end (*run)(gr_chapter_run *r);
+    void (*on_variants)(const gr_chjob *j, const gr_prog_variant *pv, int npv); /* a step that only calls it */
 } gr_step;
 
-static int gr_when_graded(const gr_chapter_run *r) { return r->cr->status == GR_CH_GRADED; }
-static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->k.have_ref; }
-static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->k.have_ref; }
-static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->x->no_san; }
-static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->x->no_perf; }
+static int gr_when_graded(const gr_chapter_run *r) { return r->job.cr->status == GR_CH_GRADED; }
+static int gr_when_ref(const gr_chapter_run *r) { return gr_when_graded(r) && r->job.ref; }
+static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.ref; }
+static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_san; }
+static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_perf; }
 
-/* How the build went (its log is the chapter's already, gr_prepare), and the region screen on the student's
- * own file (what was spliced), also when the build failed (a library call that did not link is still
- * named): its findings cost points once every step has run (gr_step_caught) and are told whatever the
- * verdicts. */
+/* The build's outcome is the chapter's already (gr_prepare); the region screen on the student's own file, also
+ * when the build failed (a library call that did not link is still named). */
 static gr_step_end gr_step_build(gr_chapter_run *r)
 {
-    gr_ch_result *cr = r->cr;
-    snprintf(cr->outside, sizeof cr->outside, "%s", r->built->outside);
-    if (gr_find_student_file(r->sub, r->ch, r->k.stu, sizeof r->k.stu, 0)) {
-        size_t sl;
-        char *text = gr_read_capped(r->k.stu, 1 << 22, &sl);
-        if (text) gr_honesty_screen(r->ch, text, sl, cr);
-        free(text);
-    }
-    if (r->built->status == GR_CH_GRADED) return GR_STEP_GO;
-    cr->status = r->built->status;
-    snprintf(cr->reason, sizeof cr->reason, "%s", r->built->reason);
-    return GR_STEP_STOP;
+    size_t sl;
+    char *text = gr_read_capped(r->k.stu, 1 << 22, &sl);
+    if (text) gr_honesty_screen(r->job.ch, text, sl, r->job.cr);
+    free(text);
+    return r->job.cr->status == GR_CH_GRADED ? GR_STEP_GO : GR_STEP_STOP;
 }
 
 /* The reference to hold the student to; without one only the practice run (--check) goes on. */
 static gr_step_end gr_step_reference(gr_chapter_run *r)
 {
-    snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->k.cw);
-    r->k.have_ref = gr_have_reference(r->x, r->s->work, r->ch, r->k.ref, sizeof r->k.ref);
-    gr_chapter_job(r);
-    if (r->k.have_ref || r->x->mode == GR_MODE_CHECK) return GR_STEP_GO;
-    r->cr->status = GR_CH_GRADER_ERROR;
-    snprintf(r->cr->reason, sizeof r->cr->reason, "no reference build/solution%d (is solutions/ here?)", r->ch->number);
+    snprintf(r->k.stu, sizeof r->k.stu, "%s/build/prog", r->job.work);
+    if (!gr_have_reference(r->job.x, r->s->work, r->job.ch, r->k.ref, sizeof r->k.ref)) r->k.ref[0] = 0;
+    r->job.ref = r->k.ref[0] ? r->k.ref : NULL;
+    if (r->job.ref || r->job.x->mode == GR_MODE_CHECK) return GR_STEP_GO;
+    GR_FAIL(r->job.cr, GR_CH_GRADER_ERROR, "no reference build/solution%d (is solutions/ here?)", r->job.ch->number);
     return GR_STEP_STOP;
 }
 
@@ -94,12 +73,12 @@ static gr_step_end gr_step_reference(gr_chapter_run *r)
  * information; one the rubric lists that the program lacks is the grader's error. */
 static gr_step_end gr_step_variants(gr_chapter_run *r)
 {
-    const gr_chapter_rubric *ch = r->ch;
-    gr_ch_result *cr = r->cr;
-    const char *prog = r->k.have_ref ? r->k.ref : r->k.stu;
+    const gr_chapter_rubric *ch = r->job.ch;
+    gr_ch_result *cr = r->job.cr;
+    const char *prog = r->job.ref ? r->job.ref : r->k.stu;
     char why[600];
-    gr_gpu_probe(r->x, r->s, prog, ch, r->k.cw);
-    r->k.npv = gr_list_variants(r->x, r->s, prog, r->k.cw, r->k.pv, GR_MAX_VAR, why, sizeof why);
+    gr_gpu_probe(r->job.x, r->s, prog, ch, r->job.work);
+    r->k.npv = gr_list_variants(r->job.x, r->s, prog, r->job.work, r->k.pv, GR_MAX_VAR, why, sizeof why);
     const char *listed[GR_MAX_VAR];
     for (int v = 0; v < r->k.npv; v++) {
         listed[v] = r->k.pv[v].name;
@@ -110,23 +89,17 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
             vr->verdict = GR_V_NOT_RUN;
         }
     }
-    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why)) {
-        cr->status = GR_CH_GRADER_ERROR;
-        snprintf(cr->reason, sizeof cr->reason, "%s", why);
-    }
+    if (!r->k.npv || gr_variants_check(ch, listed, r->k.npv, why, sizeof why))
+        GR_FAIL(cr, GR_CH_GRADER_ERROR, "%s", why);
     return GR_STEP_GO;
 }
 
-/* Every variant's verdict against the reference (correctness.h); a reference that cannot run is the
- * grader's error, or no GPU. */
+/* Every variant's verdict; a reference that cannot run is the grader's error, or no GPU. */
 static gr_step_end gr_step_correctness(gr_chapter_run *r)
 {
     char why[600];
     int rc = gr_correctness(&r->job, why, sizeof why);
-    if (rc) {
-        r->cr->status = rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR;
-        snprintf(r->cr->reason, sizeof r->cr->reason, "%s", why);
-    }
+    if (rc) GR_FAIL(r->job.cr, rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR, "%s", why);
     return GR_STEP_GO;
 }
 
@@ -134,18 +107,8 @@ static gr_step_end gr_step_correctness(gr_chapter_run *r)
 static gr_step_end gr_step_self_check(gr_chapter_run *r)
 {
     char why[600];
-    r->cr->self_check = 1;
-    if (gr_self_check(&r->job, why, sizeof why)) {
-        r->cr->status = GR_CH_NO_GPU;
-        snprintf(r->cr->reason, sizeof r->cr->reason, "%s", why);
-    }
-    return GR_STEP_GO;
-}
-
-/* compute-sanitizer on the variants that came out correct (gr_var_sanitized), while the budget lasts. */
-static gr_step_end gr_step_sanitize(gr_chapter_run *r)
-{
-    gr_sanitize(&r->job, r->k.pv, r->k.npv);
+    r->job.cr->self_check = 1;
+    if (gr_self_check(&r->job, why, sizeof why)) GR_FAIL(r->job.cr, GR_CH_NO_GPU, "%s", why);
     return GR_STEP_GO;
 }
 
@@ -154,118 +117,83 @@ static gr_step_end gr_step_perf(gr_chapter_run *r)
 {
     char spent[300];
     if (gr_budget_spent(r->s->budget, spent, sizeof spent)) {
-        snprintf(r->cr->perf_note, sizeof r->cr->perf_note, "performance %s", spent);
+        snprintf(r->job.cr->perf_note, sizeof r->job.cr->perf_note, "performance %s", spent);
         return GR_STEP_GO;
     }
-    gr_gpu_alone(r->s->lock); /* timed: nothing else on this GPU meanwhile */
-    if (r->k.have_ref) gr_perf(&r->job);
+    gr_gpu_take_for_run(r->s->lock, GR_LOCK_ALONE); /* timed: nothing else on this GPU meanwhile */
+    if (r->job.ref) gr_perf(&r->job);
     else gr_perf_self(&r->job);
     gr_gpu_release(r->s->lock);
-    return GR_STEP_GO;
-}
-
-/* The diagnosis of failing variants: after perf, which it reads too. */
-static gr_step_end gr_step_evidence(gr_chapter_run *r)
-{
-    gr_evidence(&r->job, r->k.pv, r->k.npv);
     return GR_STEP_GO;
 }
 
 /* What the region screen and honesty caught costs its points, once every step has run. */
 static gr_step_end gr_step_caught(gr_chapter_run *r)
 {
-    for (int v = 0; v < r->cr->n_v; v++) gr_caught_apply(&r->cr->v[v]);
+    for (int v = 0; v < r->job.cr->n_v; v++) gr_caught_apply(&r->job.cr->v[v]);
     return GR_STEP_GO;
 }
 
-/* A chapter's steps, in order. The bounded-cost rules live in the steps' own modules, each reading the
- * per-variant state earlier steps left: correctness never re-runs a hung variant at the full limits
- * (gr_isolate, correctness.c); the sanitizer runs on correct variants only (gr_var_sanitized) and the
- * feedback's run skips a variant that timed out (gr_var_feedback_sanitized); once the budget is spent
- * (budget.h) a step is skipped and the feedback says why. */
-static const gr_step gr_steps[] = {
-    {"build", NULL, gr_step_build},
-    {"reference", NULL, gr_step_reference},
-    {"variants", NULL, gr_step_variants},
-    {"correctness", gr_when_ref, gr_step_correctness},
-    {"self-check", gr_when_self, gr_step_self_check},
-    {"sanitizer", gr_when_san, gr_step_sanitize},
-    {"performance", gr_when_perf, gr_step_perf},
-    {"evidence", gr_when_ref, gr_step_evidence},
-    {"caught", NULL, gr_step_caught},
+/* A chapter's steps, in order, first those that share the GPU (the chapters may run them at once). Their
+ * bounded-cost rules live in their own modules, each reading what the earlier steps left per variant: a hung
+ * variant is never re-run at the full limits (gr_isolate), the sanitizer runs on correct variants only
+ * (gr_var_sanitized), a step is skipped once the budget is spent (budget.h). */
+static const gr_step gr_shared_steps[] = {
+    {"build", NULL, gr_step_build, NULL},
+    {"reference", NULL, gr_step_reference, NULL},
+    {"variants", NULL, gr_step_variants, NULL},
+    {"correctness", gr_when_ref, gr_step_correctness, NULL},
+    {"self-check", gr_when_self, gr_step_self_check, NULL},
+    {"sanitizer", gr_when_san, NULL, gr_sanitize},
 };
 
-enum { GR_N_STEPS = sizeof gr_steps / sizeof gr_steps[0] };
+/* Then the steps that take the GPU alone (the benchmark times kernels): one chapter at a time. */
+static const gr_step gr_alone_steps[] = {
+    {"performance", gr_when_perf, gr_step_perf, NULL},
+    {"evidence", gr_when_ref, NULL, gr_evidence}, /* after perf, which it reads too */
+    {"caught", NULL, gr_step_caught, NULL},
+};
 
-/* The first step that times kernels and takes the GPU alone: the steps before it share the GPU, so the
- * chapters of one submission may run them at once (gr_grade_chapters_at_once). */
-static size_t gr_first_alone_step(void)
-{
-    size_t i = 0;
-    while (i < GR_N_STEPS && strcmp(gr_steps[i].name, "performance")) i++;
-    return i;
-}
+#define GR_STEPS(table) (table), sizeof(table) / sizeof(table)[0]
 
-/* Steps [from, to) of one chapter, each one's time kept; GR_STEP_STOP when one ended the chapter. */
-static gr_step_end gr_run_steps(gr_chapter_run *r, size_t from, size_t to)
+/* The steps of one table, each one's time kept; GR_STEP_STOP when one ended the chapter. */
+static gr_step_end gr_run_steps(gr_chapter_run *r, const gr_step *steps, size_t n)
 {
-    gr_ch_result *cr = r->cr;
-    for (size_t i = from; i < to; i++) {
-        if (gr_steps[i].when && !gr_steps[i].when(r)) continue;
+    gr_ch_result *cr = r->job.cr;
+    for (const gr_step *st = steps; st < steps + n; st++) {
+        if (st->when && !st->when(r)) continue;
         double ts = gr_now();
-        gr_step_end end = gr_steps[i].run(r);
+        gr_step_end end = GR_STEP_GO;
+        if (st->run) end = st->run(r);
+        else st->on_variants(&r->job, r->k.pv, r->k.npv);
         if (cr->n_step < (int)(sizeof cr->step / sizeof cr->step[0]))
-            cr->step[cr->n_step++] = (typeof(cr->step[0])){gr_steps[i].name, gr_now() - ts};
+            cr->step[cr->n_step++] = (typeof(cr->step[0])){st->name, gr_now() - ts};
         if (end == GR_STEP_STOP) return end;
     }
     return GR_STEP_GO;
 }
 
-static void gr_chapter_done(gr_chapter_run *r, double seconds)
-{
-    char path[PATH_MAX + 8];
-    r->cr->wall_s = seconds;
-    snprintf(path, sizeof path, "%s/build", r->k.cw);
-    gr_rmtree(path);
-}
-
 /* A submission's chapters as they are graded: what each chapter's run starts from. */
 typedef struct {
     const gr_config *x;
-    gr_sub_state *st;
-    const char *sub;                  /* the submission's root */
+    gr_sub_state st;
+    gr_gpu_lock lock;                 /* st's: taken per run (sanitize and correctness), alone for perf */
+    gr_budget budget;                 /* st's */
+    gr_san_host san;                  /* this grading's own sanitizer probe, where none was made before it */
+    char sub[PATH_MAX];               /* the submission's root */
     gr_sub_result *res;
-    char gpu_id[32];
-    int idx[GR_MAX_CH];               /* result c's chapter in the rubric */
+    const gr_chapter_rubric *ch[GR_MAX_CH]; /* result c's chapter */
+    char cw[GR_MAX_CH][PATH_MAX];     /* result c's work tree (its build goes in cw/build) */
     char stu[GR_MAX_CH][PATH_MAX];    /* result c's file in the submission */
-    gr_build_report built[GR_MAX_CH]; /* how result c's build went */
-    int n, c[GR_MAX_CH];              /* the results a batch of children works on */
+    int n, c[GR_MAX_CH];              /* the results being built and graded */
     int probing;                      /* the preparation probes the sanitizer too (gr_prepare) */
 } gr_sub_run;
 
-/* The work tree of result c's chapter (its build goes in cw/build). */
-static void gr_chapter_tree(const gr_sub_run *g, int c, char cw[PATH_MAX])
+static void gr_chapter_start(gr_chapter_run *r, const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
 {
-    snprintf(cw, PATH_MAX, "%s/ch%d-%08x", g->st->work, g->x->rub.ch[g->idx[c]].number, g->st->salt);
-}
-
-static gr_chapter_run gr_chapter_start(const gr_sub_run *g, gr_sub_state *s, int c, gr_ch_result *cr)
-{
-    gr_chapter_run r = {.x = g->x, .s = s, .ch = &g->x->rub.ch[g->idx[c]], .cr = cr, .sub = g->sub,
-                        .built = &g->built[c]};
-    gr_chapter_tree(g, c, r.k.cw);
-    return r;
-}
-
-/* One chapter whose build has ended: its steps, then its time, and its build tree removed. A step that
- * stops the chapter (its status says why) ends it there, as it is. */
-static void gr_grade_chapter(const gr_sub_run *g, int c)
-{
-    double tc = gr_now();
-    gr_budget_chapter(g->st->budget);
-    gr_chapter_run r = gr_chapter_start(g, g->st, c, &g->res->ch[c]);
-    if (gr_run_steps(&r, 0, GR_N_STEPS) == GR_STEP_STOP) return;
-    gr_chapter_done(&r, gr_now() - tc);
+    *r = (gr_chapter_run){.s = s,
+                          .job = {.x = g->x, .s = s, .ch = g->ch[c], .stu = r->k.stu, .work = g->cw[c], .cr = cr}};
+    snprintf(r->k.stu, sizeof r->k.stu, "%s", g->stu[c]);
 }
 
 /* What a chapter's shared-GPU steps hand back from their process: its result (the compile log, a pointer,
@@ -275,138 +203,137 @@ typedef struct {
     gr_chapter_state k;
     gr_step_end end;
     gr_gpu_way gpu_way;
-    double chapter_s, seconds; /* its GPU-holding seconds so far; its wall time */
+    gr_budget budget;  /* its GPU-holding seconds: its chapter's share, the submission's */
+    double seconds;    /* its wall time */
 } gr_ch_back;
 
-/* In the chapter's process: its own hold on the GPU lock (a lock is per open file, so a copy of the
- * parent's would be the parent's), its own chapter share of the budget, and the submission's as the parent
- * left it plus this chapter's own runs (the parent charges the chapters' span once they are all back). */
+/* In the chapter's process: its own hold on the GPU lock (a lock is per open file: a copy of the parent's would
+ * be the parent's), its own share of the budget, and the submission's as the parent left it plus its runs. */
 static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
 {
     const gr_sub_run *g = ctx;
     gr_ch_back *b = slot;
     double t = gr_now();
     gr_gpu_lock lock;
-    gr_gpu_lock_init(&lock, g->gpu_id);
-    gr_budget budget = *g->st->budget;
+    gr_gpu_lock_init(&lock, g->x->gpu);
+    gr_budget budget = g->budget;
     gr_budget_chapter(&budget);
-    gr_sub_state s = *g->st;
+    gr_sub_state s = g->st;
     s.lock = &lock;
     s.budget = &budget;
     b->cr = g->res->ch[g->c[i]];
     b->cr.compile_log = NULL;
-    gr_chapter_run r = gr_chapter_start(g, &s, g->c[i], &b->cr);
-    b->end = gr_run_steps(&r, 0, gr_first_alone_step());
+    gr_chapter_run r;
+    gr_chapter_start(&r, g, &s, g->c[i], &b->cr);
+    b->end = gr_run_steps(&r, GR_STEPS(gr_shared_steps));
     gr_gpu_release(&lock);
     b->k = r.k;
     b->gpu_way = s.gpu_way;
-    b->chapter_s = budget.chapter;
+    b->budget = budget;
     b->seconds = gr_now() - t;
 }
 
-/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. */
-static void gr_chapter_alone_steps(const gr_sub_run *g, int c, const gr_ch_back *b)
+/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. A step that
+ * stops the chapter (its status says why) ends it there, as it is; else its time, and its build tree removed. */
+static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
 {
     gr_ch_result *cr = &g->res->ch[c];
     char *log = cr->compile_log;
     *cr = b->cr;
     cr->compile_log = log;
-    if (g->st->gpu_way == GR_GPU_UNASKED) g->st->gpu_way = b->gpu_way;
+    if (g->st.gpu_way == GR_GPU_UNASKED) g->st.gpu_way = b->gpu_way;
     if (b->end == GR_STEP_STOP) return;
     double t = gr_now();
-    gr_chapter_run r = gr_chapter_start(g, g->st, c, cr);
+    gr_chapter_run r;
+    gr_chapter_start(&r, g, &g->st, c, cr);
     r.k = b->k;
-    gr_chapter_job(&r);
-    g->st->budget->chapter = b->chapter_s;
-    if (gr_run_steps(&r, gr_first_alone_step(), GR_N_STEPS) == GR_STEP_STOP) return;
-    gr_chapter_done(&r, b->seconds + gr_now() - t);
+    r.job.ref = r.k.ref[0] ? r.k.ref : NULL;
+    g->budget.chapter = b->budget.chapter;
+    if (gr_run_steps(&r, GR_STEPS(gr_alone_steps)) == GR_STEP_STOP) return;
+    char path[PATH_MAX + 8];
+    cr->wall_s = b->seconds + gr_now() - t;
+    snprintf(path, sizeof path, "%s/build", r.job.work);
+    gr_rmtree(path);
 }
 
-/* The graded chapters: their shared-GPU steps (correctness, the sanitizer) at once, each in a process of its
- * own (children.h), then one by one the steps that take the GPU alone (the benchmark, its evidence). One
- * after the other the shared steps were a fifth of a grading on the H100 (19 of 106 s). Where other
- * gradings share the GPU (a class of several graders), one by one. */
+/* The chapters built (g->c): their shared-GPU steps at once, each in a process of its own (one after the other
+ * they were a fifth of a grading on the H100, 19 of 106 s), then one by one the steps that take the GPU alone.
+ * Where other gradings share the GPU (a class of several graders), one chapter after the other, here. */
 static void gr_grade_chapters(gr_sub_run *g)
 {
-    g->n = 0;
-    for (int c = 0; c < g->res->n_ch; c++)
-        if (g->res->ch[c].status == GR_CH_GRADED) g->c[g->n++] = c;
+    gr_ch_back *back = calloc((size_t)g->n + 1, sizeof *back);
+    if (!back) abort();
     if (!g->x->chapters_at_once || g->res->n_ch < 2) {
-        for (int i = 0; i < g->n; i++) gr_grade_chapter(g, g->c[i]);
+        for (int i = 0; i < g->n; i++) {
+            gr_chapter_shared_steps(i, g, back);
+            g->budget.submission = back->budget.submission;
+            gr_chapter_alone_steps(g, g->c[i], back);
+        }
+        free(back);
         return;
     }
-    gr_ch_back *back = calloc((size_t)g->n + 1, sizeof *back);
     gr_child_outcome how[GR_MAX_CH];
     double t = gr_now();
-    gr_children_run(&(gr_children){.n = g->n, .size = sizeof *back, .fn = gr_chapter_shared_steps, .ctx = g}, back, how);
-    gr_budget_charge_span(g->st->budget, gr_now() - t);
+    gr_children_run(&(gr_children){.n = g->n, .size = sizeof *back, .fn = gr_chapter_shared_steps, .ctx = g}, back,
+                    how);
+    gr_budget_charge_span(&g->budget, gr_now() - t);
     for (int i = 0; i < g->n; i++) {
-        gr_ch_result *cr = &g->res->ch[g->c[i]];
-        if (how[i].end != GR_CHILD_DONE) { /* its process died before it handed anything back */
-            char d[100];
-            gr_child_describe(&how[i], d, sizeof d);
-            cr->status = GR_CH_GRADER_ERROR;
-            snprintf(cr->reason, sizeof cr->reason, "the process grading this chapter died (it %s)", d);
-            continue;
-        }
-        gr_chapter_alone_steps(g, g->c[i], &back[i]);
+        char d[100];
+        gr_child_describe(&how[i], d, sizeof d);
+        if (how[i].end == GR_CHILD_DONE) gr_chapter_alone_steps(g, g->c[i], &back[i]);
+        else GR_FAIL(&g->res->ch[g->c[i]], GR_CH_GRADER_ERROR, "the process grading this chapter died (it %s)", d);
     }
     free(back);
 }
 
 /* ---------------------------------------------------------------- one submission */
-/* This grading's state: a random salt, a private work tree (the runs, as other users, must pass every
- * folder down to it), its group, the submission unpacked there (or its folder) and hidden from the runs.
- * 0, or -1 with the reason in res->error (and no work tree left). */
-static int gr_sub_open(const gr_config *x, gr_sub_state *st, const char *sub_in, char *sub, gr_sub_result *res)
+/* This grading's state: a random salt, a private work tree, its group, the submission unpacked there (or
+ * its folder) and hidden from the runs. 0, or -1 with the reason in res->error (and no work tree left). */
+static int gr_sub_open(gr_sub_run *g, const char *sub_in)
 {
-    int fd = open("/dev/urandom", O_RDONLY);
-    if (fd < 0 || read(fd, &st->salt, sizeof st->salt) != sizeof st->salt)
+    gr_sub_state *st = &g->st;
+    if (getrandom(&st->salt, sizeof st->salt, 0) != (ssize_t)sizeof st->salt)
         st->salt = (unsigned)(gr_now() * 1e6) ^ (unsigned)getpid();
-    if (fd >= 0) close(fd);
-    /* Runs happen in a private temporary tree, not in out_dir: as root they go as other users (sandbox.h),
-     * who must pass every folder down to it (a private TMPDIR, ~/tmp at 0700, then gives way to /tmp:
-     * gr_runs_base), while the random names keep one run from finding another's files where bubblewrap
-     * does not hide them. Where no folder will do, say so up front rather than fail every run. */
-    char *work = st->work, closed[PATH_MAX];
+    /* Not in out_dir: as root the runs go as other users, who must pass every folder down to it (a private
+     * TMPDIR gives way to /tmp: gr_runs_base); the random names keep one run from finding another's files
+     * where bubblewrap does not hide them. Where no folder will do, say so rather than fail every run. */
+    char closed[PATH_MAX], why[600];
     const char *tmp = gr_tmpdir();
     const char *base = gr_runs_base(tmp, closed, sizeof closed);
     if (!base) {
-        snprintf(res->error, sizeof res->error,
+        snprintf(g->res->error, sizeof g->res->error,
                  "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "
                  "do /tmp and /var/tmp; point TMPDIR at a folder others may pass",
                  tmp, closed);
         return -1;
     }
-    snprintf(work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
-    if (!mkdtemp(work)) {
-        snprintf(res->error, sizeof res->error, "cannot create a temporary directory: %s", strerror(errno));
+    snprintf(st->work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
+    if (!mkdtemp(st->work)) {
+        snprintf(g->res->error, sizeof g->res->error, "cannot create a temporary directory: %s", strerror(errno));
         return -1;
     }
-    /* As root, this submission's runs share a group of their own (unique among live graders: the pid),
-     * and only that group may enter its work tree (isolation.h). */
+    /* As root, its runs share a group of their own (the pid: unique among live graders), alone to enter. */
     st->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     gr_cmd c; /* an isolation probe: what the sandbox will be */
-    gr_cmd_init(&c, x, st, work, 10, 0);
+    gr_cmd_init(&c, g->x, st, st->work, 10, 0);
     gr_arg(&c, "true");
     gr_run_result r;
     gr_run(&c.o, &r);
-    snprintf(res->isolation, sizeof res->isolation, "%s (%s)", x->iso.line, r.how);
+    snprintf(g->res->isolation, sizeof g->res->isolation, "%s (%s)", g->x->iso.line, r.how);
     gr_run_result_free(&r);
-    if (gr_iso_protect_work(work, st->sub_gid)) LOG(x, "cannot protect %s: %s", work, strerror(errno));
-    char into[PATH_MAX + 16], why[600];
-    snprintf(into, sizeof into, "%s/submission", work);
-    if (gr_sub_folder(sub_in, into, sub, why, sizeof why)) {
-        snprintf(res->error, sizeof res->error, "%s", why);
-        gr_rmtree(work);
+    if (gr_iso_protect_work(st->work, st->sub_gid)) LOG(g->x, "cannot protect %s: %s", st->work, strerror(errno));
+    char into[PATH_MAX + 16];
+    snprintf(into, sizeof into, "%s/submission", st->work);
+    if (gr_sub_folder(sub_in, into, g->sub, why, sizeof why)) {
+        snprintf(g->res->error, sizeof g->res->error, "%s", why);
+        gr_rmtree(st->work);
         return -1;
     }
-    snprintf(st->hide_sub, sizeof st->hide_sub, "%s", sub);
+    snprintf(st->hide_sub, sizeof st->hide_sub, "%s", g->sub);
     return 0;
 }
 
-/* What the children that prepare a submission hand back: one chapter's build, or how compute-sanitizer runs
- * here (gr_san_probe). */
+/* What a child that prepares the submission hands back: a chapter's build, or the sanitizer probe's decision. */
 typedef union {
     gr_build_report build;
     gr_san_host san;
@@ -418,24 +345,23 @@ static void gr_prep_child(int i, void *ctx, void *slot)
     const gr_sub_run *g = ctx;
     gr_prep_back *b = slot;
     if (g->probing && i == 0) {
-        gr_san_probe(g->x, g->st, &b->san);
+        gr_san_probe(g->x, &g->st, &b->san);
         return;
     }
     int c = g->c[i - g->probing];
-    char cw[PATH_MAX];
-    gr_chapter_tree(g, c, cw);
-    gr_build_chapter(g->x, g->st, &g->x->rub.ch[g->idx[c]], g->stu[c], cw, &b->build);
+    gr_build_chapter(g->x, &g->st, g->ch[c], g->stu[c], g->cw[c], &b->build);
 }
 
-/* The next result, for chapter i of the rubric: its variants not run yet; missing (and why) where the
- * submission has no file for it. 1 when it is to be built. */
+/* The next result, for chapter i of the rubric, its variants not run yet: 1 when it is to be built, else missing
+ * and why. */
 static int gr_chapter_open(gr_sub_run *g, int i)
 {
     const gr_chapter_rubric *ch = &g->x->rub.ch[i];
     int c = g->res->n_ch++;
     gr_ch_result *cr = &g->res->ch[c];
     char *stu = g->stu[c];
-    g->idx[c] = i;
+    g->ch[c] = ch;
+    snprintf(g->cw[c], PATH_MAX, "%s/ch%d-%08x", g->st.work, ch->number, g->st.salt);
     cr->number = ch->number;
     snprintf(cr->dir, sizeof cr->dir, "%s", ch->dir);
     cr->status = GR_CH_GRADED;
@@ -446,23 +372,19 @@ static int gr_chapter_open(gr_sub_run *g, int i)
         cr->v[v].verdict = GR_V_NOT_RUN;
     }
     if (gr_find_student_file(g->sub, ch, stu, PATH_MAX, 0)) return 1;
-    cr->status = GR_CH_MISSING;
     if (gr_student_file_link(g->sub, ch, stu, PATH_MAX)) /* say why it does not count */
-        snprintf(cr->reason, sizeof cr->reason, "%s is a link out of the submission: only files inside it are graded", stu);
+        GR_FAIL(cr, GR_CH_MISSING, "%s is a link out of the submission: only files inside it are graded", stu);
     else
-        snprintf(cr->reason, sizeof cr->reason, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file,
-                 ch->dir, ch->file);
+        GR_FAIL(cr, GR_CH_MISSING, "no %s/%s (nor chapters/%s/%s) in the submission", ch->dir, ch->file, ch->dir,
+                ch->file);
     return 0;
 }
 
-/* The chapters of the rubric that this workbook has, each one's build in a process of its own (each its
- * own subreaper), and beside them, where no one decided it before this grading (a class decides it once,
- * before its entries), the sanitizer probe with the references. Returns when all have ended; g->st->san
- * is then this host's decision (the probe's in *san). */
-static void gr_prepare(gr_sub_run *g, gr_san_host *san)
+/* The rubric's chapters that this workbook has, each one's build in a process of its own, and beside them, where
+ * no one decided it before (a class does once), the sanitizer probe; each build's outcome becomes its chapter's. */
+static void gr_prepare(gr_sub_run *g)
 {
     const gr_config *x = g->x;
-    g->n = 0;
     g->probing = !(x->san.line[0] || x->no_san || x->mode == GR_MODE_CHECK);
     for (int i = 0; i < x->rub.n_ch; i++) {
         char pristine[PATH_MAX];
@@ -475,19 +397,19 @@ static void gr_prepare(gr_sub_run *g, gr_san_host *san)
     gr_children_run(&(gr_children){.n = g->n + g->probing, .size = sizeof *back, .fn = gr_prep_child, .ctx = g},
                     back, how);
     for (int i = 0; i < g->n; i++) {
-        int c = g->c[i];
-        g->built[c] = back[g->probing + i].build;
-        if (how[g->probing + i].end != GR_CHILD_DONE) {
-            g->built[c].status = GR_CH_BUILD_FAILED;
-            snprintf(g->built[c].reason, sizeof g->built[c].reason, "the build process died");
-        }
-        if (g->built[c].log[0]) g->res->ch[c].compile_log = strdup(g->built[c].log);
+        gr_build_report *b = &back[g->probing + i].build;
+        gr_ch_result *cr = &g->res->ch[g->c[i]];
+        if (how[g->probing + i].end != GR_CHILD_DONE) GR_FAIL(b, GR_CH_BUILD_FAILED, "the build process died");
+        if (b->status != GR_CH_GRADED) GR_FAIL(cr, b->status, "%s", b->reason);
+        snprintf(cr->outside, sizeof cr->outside, "%s", b->outside);
+        if (b->log[0]) cr->compile_log = strdup(b->log);
     }
     if (g->probing) {
-        *san = back[0].san;
+        g->san = back[0].san;
         if (how[0].end != GR_CHILD_DONE)
-            snprintf(san->line, sizeof san->line, "the sanitizer probe failed: runs as every run, limits not derived");
-        g->st->san = san;
+            snprintf(g->san.line, sizeof g->san.line,
+                     "the sanitizer probe failed: runs as every run, limits not derived");
+        g->st.san = &g->san;
     }
     free(back);
 }
@@ -496,56 +418,41 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
 {
     double t0 = gr_now();
     memset(res, 0, sizeof *res);
-    gr_sub_state st = {.san = &x->san};
     snprintf(res->student, sizeof res->student, "%s", student);
     res->mode = x->mode;
     memcpy(res->seeds, x->seeds, sizeof res->seeds);
     res->n_seeds = x->n_seeds;
     gr_mkdirs(out_dir, 0755);
-    char sub[PATH_MAX];
-    if (gr_sub_open(x, &st, sub_in, sub, res)) {
-        res->wall_s = gr_now() - t0;
-        return;
-    }
-    /* This submission's GPU lock (taken per run, sanitize and correctness; alone for perf) and budget. */
-    gr_gpu_lock lock;
-    gr_budget budget;
     gr_sub_run *g = calloc(1, sizeof *g);
     if (!g) abort();
     g->x = x;
-    g->st = &st;
-    g->sub = sub;
     g->res = res;
-    gr_gpu_id(x->gpu, g->gpu_id, sizeof g->gpu_id);
-    gr_gpu_lock_init(&lock, g->gpu_id);
-    gr_budget_init(&budget, &x->rub);
-    st.lock = &lock;
-    st.budget = &budget;
-    gr_san_host san; /* this grading's own decision, where none was made before it */
-    gr_prepare(g, &san);
-    if (st.san->line[0] && !x->no_san) {
+    g->st = (gr_sub_state){.san = &x->san, .lock = &g->lock, .budget = &g->budget};
+    if (gr_sub_open(g, sub_in) == 0) {
+        gr_gpu_lock_init(&g->lock, x->gpu);
+        gr_budget_init(&g->budget, &x->rub);
+        gr_prepare(g);
+        res->prepare_s = gr_now() - t0;
+        gr_grade_chapters(g);
+        int san = g->st.san->line[0] && !x->no_san;
+        const char *unboxed = "; GPU runs without bubblewrap (it could not reach the GPU here)";
         size_t l = strlen(res->isolation);
-        snprintf(res->isolation + l, sizeof res->isolation - l, "; sanitizer: %s", st.san->line);
+        snprintf(res->isolation + l, sizeof res->isolation - l, "%s%s%s", san ? "; sanitizer: " : "",
+                 san ? g->st.san->line : "", g->st.gpu_way == GR_GPU_NO_BWRAP ? unboxed : "");
+        gr_sub_totals(res);
+        gr_rmtree(g->st.work);
+        res->budget_s = g->budget.submission;
     }
-    res->prepare_s = gr_now() - t0;
-    gr_grade_chapters(g);
     free(g);
-    if (st.gpu_way == GR_GPU_NO_BWRAP) {
-        size_t l = strlen(res->isolation);
-        snprintf(res->isolation + l, sizeof res->isolation - l, "; GPU runs without bubblewrap (it could not reach the GPU here)");
-    }
-    gr_sub_totals(res);
-    gr_rmtree(st.work);
-    res->budget_s = budget.submission;
     res->wall_s = gr_now() - t0;
 }
 
 static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t len)
 {
-    char seeds[200];
+    char seeds[200] = "";
     int at = 0;
-    seeds[0] = 0;
-    for (int i = 0; i < x->n_seeds; i++) at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
+    for (int i = 0; i < x->n_seeds; i++)
+        at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
     if (x->mode == GR_MODE_CHECK) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
     else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
 }

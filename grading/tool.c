@@ -10,14 +10,11 @@
 static int drain(int fo, int fe, gr_str *out, gr_str *err, double deadline)
 {
     struct pollfd p[2] = {{fo, POLLIN, 0}, {fe, POLLIN, 0}};
-    int open = 2, late = 0;
+    int open = 2;
     char buf[65536];
-    while (open && !late) {
+    while (open) {
         int ms = (int)((deadline - gr_now()) * 1e3);
-        if (ms <= 0 || (poll(p, 2, ms) < 0 && errno != EINTR)) {
-            late = 1;
-            break;
-        }
+        if (ms <= 0 || (poll(p, 2, ms) < 0 && errno != EINTR)) break; /* late: a pipe is still open */
         for (int k = 0; k < 2; k++) {
             if (p[k].fd < 0 || !(p[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             ssize_t n = read(p[k].fd, buf, sizeof buf);
@@ -31,7 +28,7 @@ static int drain(int fo, int fe, gr_str *out, gr_str *err, double deadline)
     }
     for (int k = 0; k < 2; k++)
         if (p[k].fd >= 0) close(p[k].fd);
-    return late ? -1 : 0;
+    return open ? -1 : 0;
 }
 
 int gr_tool_run(char *const argv[], const char *in_path, gr_str *out, gr_str *err, int timeout_s)

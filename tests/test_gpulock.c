@@ -1,11 +1,11 @@
-/* grading/gpulock.h: a run takes the GPU's lock for itself unless its holder has it already (a benchmark
+/* grading/gpu.h: a run takes the GPU's lock for itself unless its holder has it already (a benchmark
  * step's runs), shared or alone as asked, and says whether it must release it. Real flock(2)s on files in
  * a temporary folder; no GPU. */
 #define _GNU_SOURCE 1
 #include "wbtest.h"
 
 #include "contract.h"
-#include "gpulock.h"
+#include "gpu.h"
 
 Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
 {
@@ -13,7 +13,7 @@ Test(gpulock, a_run_takes_the_lock_unless_its_holder_has_it)
     wbt_tmpdir(dir, sizeof dir);
     setenv("WB_GRADE_LOCK_DIR", dir, 1);
     gr_gpu_lock l;
-    gr_gpu_lock_init(&l, "0");
+    gr_gpu_lock_init(&l, 0);
     cr_expect_eq(gr_gpu_take_for_run(NULL, GR_LOCK_SHARED), 0, "no lock: nothing to release");
     cr_assert_eq(gr_gpu_take_for_run(&l, GR_LOCK_SHARED), 1);
     cr_expect_eq(l.held, GR_LOCK_SHARED);
@@ -32,8 +32,8 @@ static void hold_in_child(const char *name, gr_lock_state how, const char *log, 
 {
     if (fork()) return;
     gr_gpu_lock l;
-    gr_gpu_lock_init(&l, "0");
-    if (how == GR_LOCK_ALONE ? gr_gpu_alone(&l) : gr_gpu_share(&l)) _exit(1);
+    gr_gpu_lock_init(&l, 0);
+    if (!gr_gpu_take_for_run(&l, how)) _exit(1);
     FILE *f = fopen(log, "a");
     fprintf(f, "%s ", name);
     fclose(f);
