@@ -307,7 +307,9 @@ static char *graders_ncu_run(gr_ctr_req q, const char *target, size_t *len, int 
     for (int i = 0; i < n; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), "'%s' ", args[i]);
     wbt_tmpdir(dir, sizeof dir);
     snprintf(csv, sizeof csv, "%s/ncu.csv", dir);
-    *rc = wbt_run(o, "timeout 60 %s > %s 2>&1", cmd, csv);
+    /* 150 s: what is checked is what ncu collects, not how fast; beside part a's other GPU suites (and the
+     * memory hog) chapter 5's two-kernel run went past 60 s twice on the H100 */
+    *rc = wbt_run(o, "timeout 150 %s > %s 2>&1", cmd, csv);
     char *text = gr_read_capped(csv, 1 << 26, len);
     cr_assert_not_null(text);
     if (strstr(text, "ERR_NVGPUCTRPERM")) cr_skip_test("ERR_NVGPUCTRPERM: the driver keeps the counters to admins here");
