@@ -2,12 +2,12 @@
  * gpu.h — which GPUs the grader may use, and a lock per GPU, so that graders sharing a machine never time
  * kernels while anything else runs there (whether a sandboxed program reaches one: gr_gpu_probe, job.h).
  * Untimed runs take the lock shared for one run, benchmarks alone for their step. Phase-fair: a waiting
- * benchmark holds a turnstile (a second lock file) so new shared runs cannot starve it, and benchmarks queue
- * for the turnstile one at a time on a third, so the shared runs that arrived during a benchmark all go
- * before the next one (racing queued benchmarks for the turnstile, a class's newest entries starved until
- * the queue drained, and the GPU idled while they caught up). flock(2)s on files in WB_GRADE_LOCK_DIR
- * (default /tmp), so graders of any user and process agree; each holder opens its own descriptors (a
- * forked child must not share its parent's lock).
+ * benchmark holds a turnstile (a second lock file) so new shared runs cannot starve it (it waits at most for
+ * the shared runs already going, each bounded by its time limit), and benchmarks queue for the turnstile
+ * one at a time on a third, so the shared runs that arrived during a benchmark all go before the next one
+ * (racing queued benchmarks, a class's newest entries starved until the queue drained and the GPU idled
+ * while they caught up). flock(2)s on files in WB_GRADE_LOCK_DIR (default /tmp), so graders of any user
+ * and process agree; each holder opens its own descriptors (a forked child must not share its lock).
  */
 #ifndef GR_GPU_H
 #define GR_GPU_H
