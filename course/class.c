@@ -117,10 +117,11 @@ int gr_class_default_jobs(int ngpu, long ncpu)
 static void gr_class_start(const gr_config *x, gr_slots *sl, int k, const char *entry, const char *who,
                            const char *out_dir)
 {
-    int busy[64] = {0}, ngpu = sl->ngpu < 64 ? sl->ngpu : 64;
+    int ngpu = sl->ngpu > 0 ? sl->ngpu : 1, busy[ngpu]; /* graders running per GPU */
+    memset(busy, 0, sizeof busy);
     for (int s = 0; s < sl->jobs; s++)
-        if (sl->pid[s] && sl->gpu[s] < ngpu) busy[sl->gpu[s]]++;
-    sl->gpu[k] = ngpu ? gr_class_pick_gpu(busy, ngpu) : 0;
+        if (sl->pid[s]) busy[sl->gpu[s]]++;
+    sl->gpu[k] = gr_class_pick_gpu(busy, ngpu);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {

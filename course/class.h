@@ -26,10 +26,9 @@ void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
  * lowest index on a tie, so a class's last entries do not pile onto one GPU while another idles. Pure. */
 int gr_class_pick_gpu(const int *busy, int ngpu);
 
-/* How many entries a class grades at once when --jobs is not given: six graders per GPU (an entry spends
- * about three quarters of its time building, checking and sanitizing, so a GPU needs four or more to keep
- * a benchmark waiting; on two H100s six each left one gap of 14 s in 198 s), at most one per two CPU cores
- * (the builds and compute-sanitizer are CPU work); without a GPU a quarter of the cores. At least 1. Pure. */
+/* Entries a class grades at once without --jobs: six per GPU (an entry spends ~3/4 of its time building,
+ * checking, sanitizing: four or more keep a benchmark waiting; on two H100s six each left one 14 s gap in
+ * 198 s), at most one per two cores (builds, compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
 int gr_class_default_jobs(int ngpu, long ncpu);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,

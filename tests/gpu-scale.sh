@@ -244,6 +244,7 @@ EOF
 
 gpus() {
     local n=${SCALE_N:-32} ch=${SCALE_CH:-1} jobs=${SCALE_JOBS:-12} half=${SCALE_GPUS:-both} c="$out/gpus" all
+    case $half in one | all | both) ;; *) echo "$0: SCALE_GPUS=$half: one, all or both" >&2; return 2 ;; esac
     all=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
     rm -rf "$c" && mkdir -p "$c"
     for i in $(seq "$n"); do cp -r solutions "$c/ref$i"; done
