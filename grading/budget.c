@@ -17,10 +17,7 @@ void gr_budget_charge(gr_budget *b, double seconds)
     b->submission += seconds;
 }
 
-void gr_budget_charge_span(gr_budget *b, double seconds)
-{
-    if (b && seconds > 0) b->submission += seconds;
-}
+void gr_budget_charge_span(gr_budget *b, double seconds) { if (b && seconds > 0) b->submission += seconds; }
 
 int gr_budget_spent(const gr_budget *b, char *why, size_t len)
 {

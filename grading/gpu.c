@@ -20,10 +20,7 @@ static int gr_visible(int k, char *id, size_t len)
     return n;
 }
 
-void gr_gpu_id(int k, char *id, size_t len)
-{
-    if (k >= gr_visible(k, id, len)) snprintf(id, len, "%d", k);
-}
+void gr_gpu_id(int k, char *id, size_t len) { if (k >= gr_visible(k, id, len)) snprintf(id, len, "%d", k); }
 
 void gr_gpu_name(int k, char *out, size_t len)
 {

@@ -8,10 +8,7 @@ typedef struct { /* one quantity over the runs: its positive values */
     int n;
 } gr_samples;
 
-static void gr_push(gr_samples *s, double v)
-{
-    if (v > 0 && s->n < 64) s->x[s->n++] = v;
-}
+static void gr_push(gr_samples *s, double v) { if (v > 0 && s->n < 64) s->x[s->n++] = v; }
 
 static double gr_med(gr_samples *s) { return gr_median(s->x, s->n); }
 

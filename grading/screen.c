@@ -135,10 +135,7 @@ static void lex_close(lexer *lx)
     free(lx->line_of);
 }
 
-static int is_word(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
+static int is_word(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 /* R"delim( ... )delim": p at the opening quote; returns past the closing one (or the end). */
 static const char *skip_raw_string(const char *p, const char *end)
