@@ -47,7 +47,6 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     int rc;
     for (gr_lock_state how = GR_LOCK_SHARED;; how = GR_LOCK_ALONE) {
         int locked = c->o.gpu && gr_gpu_take_for_run(c->s->lock, how);
-        c->o.timed = c->o.gpu && c->s->lock && c->s->lock->held == GR_LOCK_ALONE;
         rc = gr_run(&c->o, r);
         if (locked) gr_gpu_release(c->s->lock);
         if (!locked || !gr_gpu_retry_alone(r->exited, r->code, how)) break;

@@ -284,7 +284,6 @@ static void gr_child(const gr_launch *l)
     gid_t gid = o->gid ? o->gid : (gid_t)uid;
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (!o->timed) (void)nice(GR_UNTIMED_NICE); /* relative: never above what the grader runs at */
     int null = open("/dev/null", O_RDONLY);
     dup2(null, 0);
     dup2(l->pipes[0][1], 1);

@@ -36,7 +36,6 @@ const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen);
 /* Whether a run may use bubblewrap, probed once (gr_sandbox_box) and handed to each run; GR_BOX_PROBE: it probes. */
 typedef enum { GR_BOX_PROBE = 0, GR_BOX_NO_BWRAP, GR_BOX_BWRAP } gr_box;
 
-#define GR_UNTIMED_NICE 10 /* how much lower (nice) an untimed run's CPU priority is than the grader's */
 typedef struct {
     const char *const *argv;      /* argv[0]: an absolute path, or a name looked up on the grader's PATH */
     const char *workdir;          /* cwd of the program; the only writable place under bubblewrap */
@@ -50,7 +49,6 @@ typedef struct {
     const char *const *ro_paths;  /* files/dirs made visible read-only under bubblewrap (after hiding) */
     const char *const *hide;      /* directories hidden (empty tmpfs) under bubblewrap */
     int gpu;                      /* bind the NVIDIA device nodes in */
-    int timed;                    /* keeps the grader's CPU priority: no build or check beside a benchmark slows it */
     int no_bwrap;                 /* do not use bubblewrap even where it works */
     gr_box box;                   /* whether bubblewrap works here, as probed once; GR_BOX_PROBE: probe now */
     gid_t gid;                    /* as root: the run's group (its submission's, isolation.h); 0: its uid */

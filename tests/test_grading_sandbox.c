@@ -271,19 +271,3 @@ Test(grading_sandbox, a_runs_text_fits_its_bound)
         gr_run_result_free(&r);
     }
 }
-
-/* An untimed run yields the CPU (GR_UNTIMED_NICE steps lower than the grader); the benchmark's keeps the grader's. */
-Test(grading_sandbox, only_the_timed_run_keeps_the_graders_cpu_priority)
-{
-    int own = getpriority(PRIO_PROCESS, 0), lowered = own + GR_UNTIMED_NICE > 19 ? 19 : own + GR_UNTIMED_NICE;
-    for (int timed = 0; timed < 2; timed++) {
-        box b;
-        box_init(&b, "nice", 10);
-        b.o.timed = timed;
-        gr_run_result r;
-        cr_assert_eq(gr_run(&b.o, &r), 0);
-        cr_assert(r.exited && r.code == 0, "nice: %s", r.err);
-        cr_assert_eq(atoi(r.out), timed ? own : lowered, "timed %d: the run's niceness is %s", timed, r.out);
-        gr_run_result_free(&r);
-    }
-}
