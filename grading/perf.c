@@ -154,7 +154,8 @@ static double gr_wall_predicted(const gr_config *x, gr_perf_side *s, const gr_pe
 
 double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms)
 {
-    double calib = !high_ran && per_ms > 0 ? per_wall_ms / per_ms : p_r > 0 && d_r > 0 ? d_r / p_r : 1.0;
+    double loop = per_ms > 0 ? per_wall_ms / per_ms : 1.0; /* its repetitions' own wall clock: the floor */
+    double calib = high_ran && p_r > 0 && d_r / p_r > loop ? d_r / p_r : loop;
     return calib < 1 ? 1 : calib > 5 ? 5 : calib;
 }
 

@@ -12,10 +12,9 @@ void gr_perf(const gr_chjob *j);
  * cross-check still has extra repetitions. ref_per_ms: the reference's milliseconds per repetition. */
 int gr_perf_student_hi(const gr_rubric *rub, double ref_per_ms, double ref_wall_lo_s, double stu_wall_lo_s, int hi);
 
-/* The reference's wall clock per reported millisecond, which the student's cross-check allows (1 to 5): the
- * difference of its high and low runs (d_r seconds) over what its reported times predict (p_r), or where it
- * ran the low count alone (high_ran 0: reference_high 0) its lines' wall clock per repetition over their
- * kernel times (per_wall_ms, per_ms: every variant's sum). Pure. */
+/* The reference's wall clock per reported millisecond, allowed to the student's cross-check (1 to 5): its high
+ * run's wall clock less its low one's (d_r s) over what its times predict (p_r), never below its lines' own wall
+ * clock per repetition over their kernel times (per_wall_ms, per_ms: all variants; alone if high_ran 0). Pure. */
 double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, double per_wall_ms);
 
 /* A timed variant's points: r->stu_ms over ref_ms by the rubric's bands, and the sentence (ref_what: whose
