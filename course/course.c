@@ -31,8 +31,8 @@ void gr_course_pages(const gr_course *c, const char *staged)
         snprintf(p, sizeof p, "%s/similarity.json", x->out);
         unlink(p); /* turned off: the page must not show an old run's pairs */
     }
-    int rows = gr_lms_write_canvas(x->out, c->assignment, why, sizeof why);
-    if (rows < 0) fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
+    if (gr_lms_write_canvas(x->out, c->assignment, why, sizeof why) < 0)
+        fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
     int n = gr_class_page(x->out, &x->rub);
     if (n >= 0) LOG(x, "class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);
 }

@@ -43,7 +43,6 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
     memset(out, 0, sizeof *out);
     snprintf(out->entry, sizeof out->entry, "%s", entry);
     snprintf(out->student, sizeof out->student, "%s", entry);
-    out->is_archive = is_archive;
     if (is_archive) out->student[strlen(out->student) - strlen(gr_roster_archive_suffix(out->student))] = 0;
     /* The one place a student id is made: one line, so that the class summary keeps a row per student
      * and grades.csv a line per student (LMS importers want that); the folder still hashes the exact entry. */

@@ -13,7 +13,6 @@ typedef struct {
     char student[256]; /* the LMS name: entry less .zip/.tar.gz/.tgz/.tar, bytes unchanged but for control
                         * characters (a newline, a tab), each one space: one line per student */
     char folder[128];  /* where its reports go, under the output directory */
-    int is_archive;
 } gr_roster_entry;
 
 /* The archive suffix name ends in (".tar.gz", ".tgz", ".zip", ".tar"), or "". */
