@@ -1,15 +1,11 @@
-/*
- * lms.h — what a learning management system hands the grader, and what it takes back.
- *
+/* lms.h — what a learning management system hands the grader, and what it takes back.
  * In: the bulk downloads of Canvas ("Download Submissions": loose files named
  * `lastfirst[_LATE]_<user id>_<attachment id>_<file name>`), Moodle ("Download all submissions":
  * `Full Name_<participant id>_assignsubmission_file_` folders, or the same prefix on loose files) and
  * Gradescope ("Export Submissions": `submission_<id>/` folders and `submission_metadata.yml` naming the
- * submitters), plus an optional roster CSV (student id, name, email, section; Canvas's own gradebook
- * export is one). Each student's files are staged as one entry, `<name>_<LMS id>`, under
- * <out>/.lms-subs/, which the class loop grades; <out>/lms.json records who each entry is.
- * Out: canvas-grades.csv, Canvas's gradebook-import columns, beside grades.csv.
- */
+ * submitters), plus an optional roster CSV (Canvas's own gradebook export is one). Each student's files are
+ * staged as one entry, `<name>_<LMS id>`, under <out>/.lms-subs/, which the class loop grades; <out>/lms.json
+ * records who each entry is. Out: canvas-grades.csv, Canvas's gradebook-import columns, beside grades.csv. */
 #ifndef GR_LMS_H
 #define GR_LMS_H
 #include <stddef.h>

@@ -5,7 +5,6 @@
  * or x.zip and x.tar.gz, never share a folder. The mapping is recorded in <out>/roster.json. */
 #ifndef GR_ROSTER_H
 #define GR_ROSTER_H
-#include <jansson.h>
 #include <stddef.h>
 
 typedef struct {
