@@ -108,8 +108,8 @@ gr_lms_kind gr_lms_detect(const char *subs, char *root, size_t len)
 /* ---------------------------------------------------------------- the roster */
 typedef struct {
     gr_person *rows;
-    int n, cap, col, line, bad;
-    int map[32]; /* column -> fields[] row (-1: ignored) */
+    int n, cap, col, line, bad, named; /* named: the header names a column besides the section */
+    int map[32];                       /* column -> fields[] row (-1: ignored) */
     gr_person cur;
 } roster_state;
 
@@ -145,6 +145,7 @@ static void on_field(void *s, size_t n, void *data)
         for (int f = 0; f < (int)(sizeof fields / sizeof fields[0]); f++)
             for (int k = 0; k < 6 && fields[f].headers[k]; k++)
                 if (!strcasecmp(h, fields[f].headers[k])) st->map[st->col] = f;
+        st->named |= st->map[st->col] >= 0 && fields[st->map[st->col]].off != offsetof(gr_person, section);
     } else if (st->col < 32 && st->map[st->col] >= 0) {
         size_t off = fields[st->map[st->col]].off;
         /* Moodle's worksheet says "Participant 123456" */
@@ -190,9 +191,7 @@ gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
     if (!ok) snprintf(why, len, "the roster %s is not valid CSV: %s", path, csv_strerror(csv_error(&p)));
     csv_free(&p);
     free(text);
-    int named = 0;
-    for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && fields[st.map[c]].off != offsetof(gr_person, section);
-    if (ok && !named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
+    if (ok && !st.named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
     else if (ok && st.bad) snprintf(why, len, "out of memory reading the roster");
     else if (ok) {
         *n = st.n;
