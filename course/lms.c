@@ -462,7 +462,7 @@ static int scan_plain(const char *subs, entry_list *l, char *why, size_t wlen)
     return rc;
 }
 
-/* The roster fills in what the LMS did not say (section, email, SIS ids); its name wins, the LMS's id. */
+/* The roster's cells where it has them (its name wins; section, email, SIS ids fill in), the LMS's id where given. */
 static void merge_person(gr_person *p, const gr_person *r)
 {
     for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
