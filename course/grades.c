@@ -14,13 +14,9 @@ typedef struct {
 
 static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
 {
-    gr_csv_put_text(csv, "student", ",");
-    for (int c = 0; c < rub->n_ch; c++) {
-        char h[32];
-        snprintf(h, sizeof h, "ch%d", rub->ch[c].number);
-        gr_csv_put_text(csv, h, ",");
-    }
-    fputs("total,max,note\r\n", csv);
+    fputs("student", csv); /* the header's cells: words of ours, never a formula nor quoted */
+    for (int c = 0; c < rub->n_ch; c++) fprintf(csv, ",ch%d", rub->ch[c].number);
+    fputs(",total,max,note\r\n", csv);
     if (term) {
         fprintf(term, "%-24s", "student");
         for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);

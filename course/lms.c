@@ -579,8 +579,7 @@ int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, 
         free(scores), json_decref(lms);
         return snprintf(why, wlen, "cannot write %s", p), -1;
     }
-    const char *head[] = {"Student", "ID", "SIS User ID", "SIS Login ID", "Section"};
-    for (int c = 0; c < 5; c++) gr_csv_put_text(f, head[c], ",");
+    fputs("Student,ID,SIS User ID,SIS Login ID,Section,", f);
     gr_csv_put_text(f, assignment && *assignment ? assignment : "CUDA workbook", "\r\n");
     fputs("Points Possible,,,,,", f);
     gr_csv_put_number(f, max, "\r\n");
