@@ -132,8 +132,7 @@ int gr_roster_pending(const char *out_dir, const char *folder)
     char p[4096];
     snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
     json_t *g = json_load_file(p, 0, NULL);
-    if (!g) return 1;
-    int pending = gr_grading_not_run(g);
+    int pending = !g || gr_grading_not_run(g);
     json_decref(g);
     return pending;
 }
