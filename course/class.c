@@ -57,7 +57,7 @@ static int gr_class_count(const char *subs, int loose)
 int gr_class_precheck(const gr_course *c, const char *subs, char *why, size_t len)
 {
     struct stat st;
-    int kind = c->lms == -2 ? (int)gr_lms_detect(subs) : c->lms, n;
+    int kind = c->lms == -2 ? (int)gr_lms_detect(subs, NULL, 0) : c->lms, n;
     if (!subs[0]) snprintf(why, len, "grade: --class '': no folder named (the class is a folder of submissions: SUBS=dir)");
     else if (stat(subs, &st)) snprintf(why, len, "grade: --class %s: %s (the class is a folder of submissions)", subs, strerror(errno));
     else if (!S_ISDIR(st.st_mode)) snprintf(why, len, "grade: --class %s is not a folder (the class is a folder of submissions)", subs);

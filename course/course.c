@@ -10,10 +10,9 @@ int gr_course_stage(const gr_course *c, const char *subs, char *staged, size_t l
 {
     const gr_config *x = &c->judge;
     const char *files[GR_MAX_CH];
-    int n = 0;
-    for (int k = 0; k < x->rub.n_ch; k++) files[n++] = x->rub.ch[k].file;
+    for (int k = 0; k < x->rub.n_ch; k++) files[k] = x->rub.ch[k].file;
     char why[700];
-    if (gr_lms_stage(subs, x->out, c->roster, c->lms, files, n, staged, len, why, sizeof why)) {
+    if (gr_lms_stage(subs, x->out, c->roster, c->lms, files, x->rub.n_ch, staged, len, why, sizeof why)) {
         fprintf(stderr, "grade: %s\n", why);
         return -1;
     }
@@ -31,8 +30,8 @@ void gr_course_pages(const gr_course *c, const char *staged)
         snprintf(p, sizeof p, "%s/similarity.json", x->out);
         unlink(p); /* turned off: the page must not show an old run's pairs */
     }
-    int rows = gr_lms_write_canvas(x->out, c->assignment, why, sizeof why);
-    if (rows < 0) fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
+    if (gr_lms_write_canvas(x->out, c->assignment, why, sizeof why) < 0)
+        fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
     int n = gr_class_page(x->out, &x->rub);
     if (n >= 0) LOG(x, "class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);
 }

@@ -26,18 +26,16 @@ void gr_csv_number(gr_str *b, double x)
     if (isfinite(x)) gr_str_addf(b, "%.2f", x);
 }
 
-void gr_csv_put_text(FILE *f, const char *s, const char *end)
+/* One cell, text s (unless NULL) or number x, written to f before end. */
+static void put(FILE *f, const char *s, double x, const char *end)
 {
     gr_str b = {0};
-    gr_csv_text(&b, s);
+    if (s) gr_csv_text(&b, s);
+    else gr_csv_number(&b, x);
     fprintf(f, "%s%s", gr_str_c(&b), end);
     gr_str_free(&b);
 }
 
-void gr_csv_put_number(FILE *f, double x, const char *end)
-{
-    gr_str b = {0};
-    gr_csv_number(&b, x);
-    fprintf(f, "%s%s", gr_str_c(&b), end);
-    gr_str_free(&b);
-}
+void gr_csv_put_text(FILE *f, const char *s, const char *end) { put(f, s ? s : "", 0, end); }
+
+void gr_csv_put_number(FILE *f, double x, const char *end) { put(f, NULL, x, end); }

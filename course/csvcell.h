@@ -1,12 +1,8 @@
 /* csvcell.h — the one writer of a CSV cell, for every CSV the grader writes (grades.csv, canvas-grades.csv).
- *
- * A cell is text or a number. Text that a spreadsheet would take for a formula (OWASP's CSV injection) gets a
- * leading apostrophe, so that a student's folder named =HYPERLINK(…) is shown as the text it is; then it is
- * quoted as RFC 4180 says where it holds a comma, a quote or a line break. A number (a score) is never
- * neutralised: "-3.00" is the number -3 in every spreadsheet and LMS import, and no formula can be spelled
- * with digits alone. (Named csvcell, not csv: grading/ is on the include path and would hide libcsv's
- * <csv.h>, which the roster's reader uses.)
- */
+ * Text that a spreadsheet would take for a formula (OWASP's CSV injection) gets a leading apostrophe, so that a
+ * folder named =HYPERLINK(…) shows as text; then RFC 4180 quoting. A number (a score) is never neutralised:
+ * "-3.00" is the number -3 in every spreadsheet and LMS import, and no formula is spelled with digits alone.
+ * (Not csv.h: grading/ is on the include path and would hide libcsv's <csv.h>, which the roster's reader uses.) */
 #ifndef GR_CSVCELL_H
 #define GR_CSVCELL_H
 
@@ -14,10 +10,10 @@
 
 #include "gr_util.h"
 
-/* 1 when a spreadsheet would read text s as a formula (its first byte is = + - @ TAB CR), else 0. */
+/* 1 when a spreadsheet would read text s as a formula (its first byte is = + - @ TAB CR). */
 int gr_csv_is_formula(const char *s);
 
-/* Appends text s to b as one cell: neutralised, then quoted where needed. */
+/* Appends text s to b as one cell. */
 void gr_csv_text(gr_str *b, const char *s);
 
 /* Appends x to b as a number cell ("%.2f"); a value that is not finite is an empty cell. */

@@ -14,13 +14,9 @@ typedef struct {
 
 static void gr_class_headers(const gr_rubric *rub, FILE *csv, FILE *term)
 {
-    gr_csv_put_text(csv, "student", ",");
-    for (int c = 0; c < rub->n_ch; c++) {
-        char h[32];
-        snprintf(h, sizeof h, "ch%d", rub->ch[c].number);
-        gr_csv_put_text(csv, h, ",");
-    }
-    fputs("total,max,note\r\n", csv);
+    fputs("student", csv); /* the header's cells: words of ours, never a formula nor quoted */
+    for (int c = 0; c < rub->n_ch; c++) fprintf(csv, ",ch%d", rub->ch[c].number);
+    fputs(",total,max,note\r\n", csv);
     if (term) {
         fprintf(term, "%-24s", "student");
         for (int c = 0; c < rub->n_ch; c++) fprintf(term, " %6s%-2d", "ch", rub->ch[c].number);
@@ -60,6 +56,15 @@ static double gr_class_chapter(const json_t *chs, int number, double *ch_max, in
     return sc;
 }
 
+/* A score's cell of grades.csv and of the terminal's table: empty ("-") unless shown, never 0.00 for a score
+ * that is not one. */
+static void score_cell(FILE *csv, FILE *term, int shown, double x)
+{
+    gr_csv_put_number(csv, shown ? x : NAN, ",");
+    if (term && shown) fprintf(term, " %8.2f", x);
+    else if (term) fprintf(term, " %8s", "-");
+}
+
 /* One student's row of grades.csv and of the terminal's table, added into the stats. */
 static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term, gr_class_stats *s)
 {
@@ -73,25 +78,16 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
     gr_str verdicts = {0};
     for (int c = 0; c < rub->n_ch; c++) {
         int found;
-        double sc = gr_class_chapter(chs, rub->ch[c].number, &s->ch_max[c], &found, &ungraded, &verdicts);
-        if (term) {
-            if (found && !not_run) fprintf(term, " %8.2f", sc);
-            else fprintf(term, " %8s", "-");
-        }
-        row[c] = sc;
-        gr_csv_put_number(csv, found && !not_run ? sc : NAN, ","); /* not graded: an empty cell, never 0.00 */
+        row[c] = gr_class_chapter(chs, rub->ch[c].number, &s->ch_max[c], &found, &ungraded, &verdicts);
+        score_cell(csv, term, found && !not_run, row[c]);
     }
     double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
     const char *err = json_string_value(json_object_get(g, "error"));
-    gr_csv_put_number(csv, not_run ? NAN : total, ",");
+    score_cell(csv, term, !not_run, total);
     gr_csv_put_number(csv, mx, ",");
     /* the reason column: never empty for an entry not graded (an older grading.json may lack it) */
     gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "", "\r\n");
-    if (term) {
-        if (not_run) fprintf(term, " %8s", "-");
-        else fprintf(term, " %8.2f", total);
-        fprintf(term, "  %s%s%s\n", gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
-    }
+    if (term) fprintf(term, "  %s%s%s\n", gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
     gr_str_free(&verdicts);
     s->maxs = mx > s->maxs ? mx : s->maxs;
     if (not_run) { /* not in the mean, best or lowest: it is retried on the next run */

@@ -44,10 +44,7 @@ int gr_lms_parse_kind(const char *s)
 
 static void grab(const char *s, const regmatch_t *m, char *out, size_t len)
 {
-    size_t n = m->rm_so < 0 ? 0 : (size_t)(m->rm_eo - m->rm_so);
-    if (n >= len) n = len - 1;
-    memcpy(out, s + (m->rm_so < 0 ? 0 : m->rm_so), n);
-    out[n] = 0;
+    snprintf(out, len, "%.*s", m->rm_so < 0 ? 0 : (int)(m->rm_eo - m->rm_so), s + (m->rm_so < 0 ? 0 : m->rm_so));
 }
 
 static int match(const char *re, const char *s, regmatch_t *m, size_t nm)
@@ -76,17 +73,13 @@ void gr_lms_canvas_original(const char *file, const char *const *want, int n, ch
     snprintf(out, len, "%s", file);
     regmatch_t m[4];
     if (match("^(.+)-[0-9]+(\\.[^.]+)$", file, m, 4)) return;
-    char base[256], ext[64], cand[320];
-    grab(file, &m[1], base, sizeof base);
-    grab(file, &m[2], ext, sizeof ext);
-    snprintf(cand, sizeof cand, "%s%s", base, ext);
+    char cand[320]; /* the name less Canvas's "-<n>" */
+    snprintf(cand, sizeof cand, "%.*s%s", (int)m[1].rm_eo, file, file + m[2].rm_so);
     for (int i = 0; i < n; i++)
         if (!strcmp(cand, want[i])) snprintf(out, len, "%s", cand);
 }
 
-/* Which layout subs has (lms.h); root gets the folder that holds Gradescope's submission_metadata.yml: subs,
- * or the sub-folder that has one. */
-static gr_lms_kind survey(const char *subs, char *root, size_t len)
+gr_lms_kind gr_lms_detect(const char *subs, char *root, size_t len)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/submission_metadata.yml", subs);
@@ -112,17 +105,11 @@ static gr_lms_kind survey(const char *subs, char *root, size_t len)
     return GR_LMS_PLAIN;
 }
 
-gr_lms_kind gr_lms_detect(const char *subs)
-{
-    char root[PATH_MAX];
-    return survey(subs, root, sizeof root);
-}
-
 /* ---------------------------------------------------------------- the roster */
 typedef struct {
     gr_person *rows;
-    int n, cap, col, line, bad;
-    int map[32]; /* column -> fields[] row (-1: ignored) */
+    int n, cap, col, line, bad, named; /* named: the header names a column besides the section */
+    int map[32];                       /* column -> fields[] row (-1: ignored) */
     gr_person cur;
 } roster_state;
 
@@ -145,9 +132,7 @@ static void trim_copy(char *dst, size_t len, const char *src, size_t n)
 {
     while (n && isspace((unsigned char)*src)) src++, n--;
     while (n && isspace((unsigned char)src[n - 1])) n--;
-    if (n >= len) n = len - 1;
-    memcpy(dst, src, n);
-    dst[n] = 0;
+    snprintf(dst, len, "%.*s", (int)n, src);
 }
 
 static void on_field(void *s, size_t n, void *data)
@@ -160,6 +145,7 @@ static void on_field(void *s, size_t n, void *data)
         for (int f = 0; f < (int)(sizeof fields / sizeof fields[0]); f++)
             for (int k = 0; k < 6 && fields[f].headers[k]; k++)
                 if (!strcasecmp(h, fields[f].headers[k])) st->map[st->col] = f;
+        st->named |= st->map[st->col] >= 0 && fields[st->map[st->col]].off != offsetof(gr_person, section);
     } else if (st->col < 32 && st->map[st->col] >= 0) {
         size_t off = fields[st->map[st->col]].off;
         /* Moodle's worksheet says "Participant 123456" */
@@ -205,9 +191,7 @@ gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
     if (!ok) snprintf(why, len, "the roster %s is not valid CSV: %s", path, csv_strerror(csv_error(&p)));
     csv_free(&p);
     free(text);
-    int named = 0;
-    for (int c = 0; c < 32; c++) named |= st.map[c] >= 0 && fields[st.map[c]].off != offsetof(gr_person, section);
-    if (ok && !named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
+    if (ok && !st.named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
     else if (ok && st.bad) snprintf(why, len, "out of memory reading the roster");
     else if (ok) {
         *n = st.n;
@@ -383,7 +367,7 @@ static yaml_node_t *yget(yaml_document_t *d, yaml_node_t *map, const char *key)
 static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wlen)
 {
     char root[PATH_MAX], meta[PATH_MAX];
-    survey(subs, root, sizeof root);
+    gr_lms_detect(subs, root, sizeof root);
     snprintf(meta, sizeof meta, "%s/submission_metadata.yml", root);
     FILE *f = fopen(meta, "rb");
     yaml_parser_t p;
@@ -478,15 +462,14 @@ static int scan_plain(const char *subs, entry_list *l, char *why, size_t wlen)
     return rc;
 }
 
-/* The roster fills in what the LMS did not say (section, email, SIS ids); its name wins. */
+/* The roster's cells where it has them (its name wins; section, email, SIS ids fill in), the LMS's id where given. */
 static void merge_person(gr_person *p, const gr_person *r)
 {
-    gr_person m = *r;
-    if (p->id[0]) snprintf(m.id, sizeof m.id, "%s", p->id);
-    if (!m.sid[0]) snprintf(m.sid, sizeof m.sid, "%s", p->sid);
-    if (!m.email[0]) snprintf(m.email, sizeof m.email, "%s", p->email);
-    if (!m.name[0]) snprintf(m.name, sizeof m.name, "%s", p->name);
-    *p = m;
+    for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+        char *to = (char *)p + fields[f].off;
+        const char *v = (const char *)r + fields[f].off;
+        if (*v && !(to == p->id && *to)) snprintf(to, fields[f].len, "%s", v);
+    }
 }
 
 static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, int nr, char *used, char *why, size_t wlen)
@@ -520,8 +503,7 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
 int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int kind, const char *const *file_names,
                  int n_files, char *staged, size_t slen, char *why, size_t wlen)
 {
-    if (kind == -2) kind = gr_lms_detect(subs);
-    if (kind < 0 || kind > GR_LMS_GRADESCOPE) return snprintf(why, wlen, "unknown LMS layout"), -1;
+    if (kind == -2) kind = gr_lms_detect(subs, NULL, 0);
     int nr = 0;
     gr_person *rows = roster && *roster ? gr_lms_roster_read(roster, &nr, why, wlen) : NULL;
     if (roster && *roster && !rows) return -1;
@@ -566,7 +548,7 @@ static double entry_score(const char *out_dir, const char *folder, double *max)
     snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
     json_t *g = json_load_file(p, 0, NULL);
     double score = g && !gr_grading_not_run(g) ? json_number_value(json_object_get(g, "score")) : NAN;
-    if (g && json_number_value(json_object_get(g, "max_score")) > *max) *max = json_number_value(json_object_get(g, "max_score"));
+    *max = fmax(*max, json_number_value(json_object_get(g, "max_score")));
     json_decref(g);
     return score;
 }
@@ -597,8 +579,7 @@ int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, 
         free(scores), json_decref(lms);
         return snprintf(why, wlen, "cannot write %s", p), -1;
     }
-    const char *head[] = {"Student", "ID", "SIS User ID", "SIS Login ID", "Section"};
-    for (int c = 0; c < 5; c++) gr_csv_put_text(f, head[c], ",");
+    fputs("Student,ID,SIS User ID,SIS Login ID,Section,", f);
     gr_csv_put_text(f, assignment && *assignment ? assignment : "CUDA workbook", "\r\n");
     fputs("Points Possible,,,,,", f);
     gr_csv_put_number(f, max, "\r\n");

@@ -1,15 +1,11 @@
-/*
- * lms.h — what a learning management system hands the grader, and what it takes back.
- *
+/* lms.h — what a learning management system hands the grader, and what it takes back.
  * In: the bulk downloads of Canvas ("Download Submissions": loose files named
  * `lastfirst[_LATE]_<user id>_<attachment id>_<file name>`), Moodle ("Download all submissions":
  * `Full Name_<participant id>_assignsubmission_file_` folders, or the same prefix on loose files) and
  * Gradescope ("Export Submissions": `submission_<id>/` folders and `submission_metadata.yml` naming the
- * submitters), plus an optional roster CSV (student id, name, email, section; Canvas's own gradebook
- * export is one). Each student's files are staged as one entry, `<name>_<LMS id>`, under
- * <out>/.lms-subs/, which the class loop grades; <out>/lms.json records who each entry is.
- * Out: canvas-grades.csv, Canvas's gradebook-import columns, beside grades.csv.
- */
+ * submitters), plus an optional roster CSV (Canvas's own gradebook export is one). Each student's files are
+ * staged as one entry, `<name>_<LMS id>`, under <out>/.lms-subs/, which the class loop grades; <out>/lms.json
+ * records who each entry is. Out: canvas-grades.csv, Canvas's gradebook-import columns, beside grades.csv. */
 #ifndef GR_LMS_H
 #define GR_LMS_H
 #include <stddef.h>
@@ -31,18 +27,19 @@ int gr_lms_parse_name(gr_lms_kind kind, const char *entry, gr_lms_file *out);
  * when that is one of want[0..n), else the name as it is. */
 void gr_lms_canvas_original(const char *file, const char *const *want, int n, char *out, size_t len);
 
-/* Which layout subs has: Gradescope when submission_metadata.yml is there (or one folder down), else
- * Canvas or Moodle when every non-hidden entry has that LMS's form, else plain (one entry a student). */
-gr_lms_kind gr_lms_detect(const char *subs);
+/* Which layout subs has: Gradescope when submission_metadata.yml is there (or one folder down: root, which may
+ * be NULL, gets the folder that holds it), else Canvas or Moodle when every non-hidden entry has that LMS's
+ * form, else plain (one entry a student). */
+gr_lms_kind gr_lms_detect(const char *subs, char *root, size_t len);
 
 /* A roster row. Any field may be empty. */
 typedef struct {
     char id[64], sid[64], login[128], name[256], email[256], section[128];
 } gr_person;
 
-/* Reads a roster CSV (RFC 4180, UTF-8, a header row naming its columns: "id"/"student id"/"ID",
- * "sis user id"/"sid", "sis login id"/"login", "name"/"student"/"full name", "email", "section"; others are
- * ignored). Returns a malloc'ed array (*n rows), or NULL with a one-line reason. */
+/* Reads a roster CSV (RFC 4180, UTF-8, a header row naming its columns, case-folded: "ID", "SIS User ID",
+ * "SIS Login ID", "Student", "Email", "Section" and their synonyms in lms.c; others are ignored). Returns a
+ * malloc'ed array (*n rows), or NULL with a one-line reason. */
 gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len);
 
 /* The roster row that is this person: same LMS id, SIS id, login or email, else the same name (letters

@@ -29,7 +29,7 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
-static int safe_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'; }
+static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.";
 
 /* A name ending in -XXXXXXXX (8 lowercase hex) could be mistaken for a hashed folder. */
 static int looks_hashed(const char *s)
@@ -43,14 +43,13 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
     memset(out, 0, sizeof *out);
     snprintf(out->entry, sizeof out->entry, "%s", entry);
     snprintf(out->student, sizeof out->student, "%s", entry);
-    out->is_archive = is_archive;
     if (is_archive) out->student[strlen(out->student) - strlen(gr_roster_archive_suffix(out->student))] = 0;
     /* The one place a student id is made: one line, so that the class summary keeps a row per student
      * and grades.csv a line per student (LMS importers want that); the folder still hashes the exact entry. */
     for (unsigned char *c = (unsigned char *)out->student; *c; c++)
         if (*c < 0x20 || *c == 0x7f) *c = ' ';
-    int plain = !is_archive && entry[0] && entry[0] != '.' && strlen(entry) < 64 && !looks_hashed(entry);
-    for (const char *c = entry; plain && *c; c++) plain = safe_char(*c);
+    int plain = !is_archive && entry[0] && entry[0] != '.' && strlen(entry) < 64 && !looks_hashed(entry) &&
+                strspn(entry, safe) == strlen(entry);
     if (plain) {
         snprintf(out->folder, sizeof out->folder, "%s", entry);
         return;
@@ -59,7 +58,7 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
     char slug[64];
     size_t k = 0;
     for (const char *c = out->student; *c && k < 48; c++) {
-        if (safe_char(*c) && !(k == 0 && *c == '.')) slug[k++] = *c;
+        if (strchr(safe, *c) && !(k == 0 && *c == '.')) slug[k++] = *c;
         else if (k && slug[k - 1] != '_') slug[k++] = '_';
     }
     while (k && slug[k - 1] == '_') k--;
@@ -133,8 +132,7 @@ int gr_roster_pending(const char *out_dir, const char *folder)
     char p[4096];
     snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
     json_t *g = json_load_file(p, 0, NULL);
-    if (!g) return 1;
-    int pending = gr_grading_not_run(g);
+    int pending = !g || gr_grading_not_run(g);
     json_decref(g);
     return pending;
 }

@@ -5,7 +5,6 @@
  * or x.zip and x.tar.gz, never share a folder. The mapping is recorded in <out>/roster.json. */
 #ifndef GR_ROSTER_H
 #define GR_ROSTER_H
-#include <jansson.h>
 #include <stddef.h>
 
 typedef struct {
@@ -13,7 +12,6 @@ typedef struct {
     char student[256]; /* the LMS name: entry less .zip/.tar.gz/.tgz/.tar, bytes unchanged but for control
                         * characters (a newline, a tab), each one space: one line per student */
     char folder[128];  /* where its reports go, under the output directory */
-    int is_archive;
 } gr_roster_entry;
 
 /* The archive suffix name ends in (".tar.gz", ".tgz", ".zip", ".tar"), or "". */
