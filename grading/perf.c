@@ -316,6 +316,10 @@ static int gr_perf_pass(const gr_chjob *j, const gr_perf_plan *plan_in, gr_perf_
     rs->trusted = 1;
     gr_perf_rounds(j, plan, rs, ss);
     int forged = gr_perf_score(j, plan, rs, ss);
+    if (forged) { /* one slow start must not accuse: the high count once more, the quicker of the two counts */
+        gr_perf_run(j, j->stu, "stu", ss->hi, plan, ss);
+        forged = gr_perf_score(j, plan, rs, ss);
+    }
     int retry = 0;
     memset(timed, 0, sizeof *timed);
     if (ss->failed && !rs->failed && !forged) retry = gr_perf_timed(cr, plan, ss, timed);
