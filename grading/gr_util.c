@@ -102,16 +102,6 @@ unsigned long long gr_du(const char *path)
     return total;
 }
 
-int gr_dir_empty(const char *p)
-{
-    DIR *d = opendir(p);
-    struct dirent *e;
-    int empty = 1;
-    while (d && empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    if (d) closedir(d);
-    return empty;
-}
-
 int gr_is_dir(const char *p)
 {
     struct stat st;

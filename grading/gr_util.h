@@ -48,9 +48,6 @@ int gr_is_dir(const char *p);
 int gr_is_file(const char *p);
 long long gr_file_size(const char *p);
 
-/* 1 when the directory has no entry besides . and .. (or cannot be read: nothing to lose), else 0. */
-int gr_dir_empty(const char *p);
-
 /* Reads at most max bytes of a regular file (not following a final symlink); NULL if it cannot. */
 char *gr_read_capped(const char *path, size_t max, size_t *len);
 
