@@ -23,9 +23,9 @@ typedef struct {
 } gr_str;
 
 void gr_str_addn(gr_str *b, const char *p, size_t n);
-void gr_str_add(gr_str *b, const char *p);
+static inline void gr_str_add(gr_str *b, const char *p) { gr_str_addn(b, p, strlen(p)); }
 void gr_str_addf(gr_str *b, const char *fmt, ...);
-const char *gr_str_c(const gr_str *b);
+static inline const char *gr_str_c(const gr_str *b) { return b->s ? b->s : ""; }
 void gr_str_free(gr_str *b);
 
 /* A copy of s (malloc) in which every byte that is not valid UTF-8 is U+FFFD: student output is arbitrary bytes. */
@@ -45,8 +45,8 @@ void gr_rmtree(const char *path);
 unsigned long long gr_du(const char *path);
 
 int gr_is_dir(const char *p);
-int gr_is_file(const char *p);
 long long gr_file_size(const char *p);
+static inline int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
 
 /* Reads at most max bytes of a regular file (not following a final symlink); NULL if it cannot. */
 char *gr_read_capped(const char *path, size_t max, size_t *len);

@@ -194,15 +194,11 @@ static void gr_md_block(FILE *f, const char *head, const char *text, const char 
         run = *p == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
-    int fence = longest < 3 ? 3 : longest + 1;
-    fputs(head, f);
-    for (int i = 0; i < fence; i++) fputc('`', f);
-    fputs("text\n", f);
-    fputs(text, f);
-    if (*text && text[strlen(text) - 1] != '\n') fputc('\n', f);
-    for (int i = 0; i < fence; i++) fputc('`', f);
-    fputc('\n', f);
-    fputs(tail, f);
+    gr_str fence = {0};
+    for (int i = 0; i < (longest < 3 ? 3 : longest + 1); i++) gr_str_add(&fence, "`");
+    const char *nl = *text && text[strlen(text) - 1] != '\n' ? "\n" : "";
+    fprintf(f, "%s%stext\n%s%s%s\n%s", head, fence.s, text, nl, fence.s, tail);
+    gr_str_free(&fence);
 }
 
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
@@ -305,9 +301,8 @@ static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const 
     char text[700];
     snprintf(text, sizeof text, "Not graded (%s): %s. No score is recorded for this run; it is graded again.",
              gr_sub_status_name(st), why);
-    json_t *head = json_pack("{s:s, s:s, s:o, s:s}", "name", "Not graded", "status", "failed", "output", gr_jstr(text),
-                             "visibility", "visible");
-    json_array_insert_new(tests, 0, head);
+    json_array_insert_new(tests, 0, json_pack("{s:s, s:s, s:o, s:s}", "name", "Not graded", "status", "failed",
+                                              "output", gr_jstr(text), "visibility", "visible"));
     json_object_set_new(root, "extra_data", json_pack("{s:s, s:o}", "status", gr_sub_status_name(st), "error", gr_jstr(why)));
 }
 

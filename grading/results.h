@@ -44,7 +44,7 @@ const char *gr_ch_status_name(gr_ch_status s);
 /* The state named by its word, or -1 (also gr_sub_status_parse). */
 int gr_ch_status_parse(const char *s);
 /* A chapter the grader could not grade (one the student failed is graded: 0). */
-int gr_ch_not_graded(gr_ch_status s);
+static inline int gr_ch_not_graded(gr_ch_status s) { return s == GR_CH_GRADER_ERROR || s == GR_CH_NO_GPU; }
 
 /* How the first of a variant's runs that left results missing ended. */
 typedef enum { GR_LOST_NONE, GR_LOST_RAN, GR_LOST_NO_BUDGET } gr_lost_kind;
@@ -87,10 +87,10 @@ typedef struct {
     gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
 } gr_var_result;
 
-double gr_var_score(const gr_var_result *v);
-double gr_var_max(const gr_var_result *v);
+static inline double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
+static inline double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
 /* The time ratio to the reference where the benchmark measured one, else 0. */
-double gr_var_ratio(const gr_var_result *v);
+static inline double gr_var_ratio(const gr_var_result *v) { return v->perf_ran && v->ratio > 0 ? v->ratio : 0; }
 /* The student's % of the speed of light: the reference's over the time ratio (same work), else 0. */
 double gr_var_sol_pct(const gr_var_result *v);
 
