@@ -67,10 +67,9 @@ int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *b
 /* TMPDIR where it is an absolute path, else /tmp: the one reading of TMPDIR for the grader's own folders. */
 const char *gr_tmpdir(void);
 
-/* Where a grading's work tree goes: `tmpdir` when reach (1 or 0, naming the blocking folder) says the runs can
- * pass every folder down to it, else the first of the NULL-terminated `fallbacks` they can (a TMPDIR inside a
- * home at 0700 gives way to /tmp: the work tree is the grader's own, 0710, and nothing of the home is opened).
- * NULL when none will do, the folder that stopped them on the way to `tmpdir` in `blocked`. */
+/* Where a grading's work tree goes: `tmpdir` when the runs can reach it, else the first of the NULL-terminated
+ * `fallbacks` they can (a TMPDIR in a home at 0700 gives way to /tmp: the work tree is the grader's own, 0710,
+ * nothing of the home is opened); NULL when none will do, what stopped them on the way to `tmpdir` in `blocked`. */
 const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,
                          int (*reach)(const char *path, char *blocked, size_t blen), char *blocked, size_t blen);
 

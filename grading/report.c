@@ -283,10 +283,9 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 }
 
 /* ---------------------------------------------------------------- results.json (Gradescope) */
-/* One Gradescope test. A submission not graded gives the LMS no score anywhere: Gradescope's autograder spec
- * (gradescope-autograders.readthedocs.io/en/latest/specs/) makes the top-level "score" optional where each test
- * has one and a test's optional where the top level has one, and a test without one is an informational check.
- * What was measured then stays in each test's output and its "extra_data". */
+/* One Gradescope test. Not graded: no score anywhere, which the autograder spec allows (a top-level "score" is
+ * optional where each test has one, a test's where the top level has one; a test without one is informational:
+ * gradescope-autograders.readthedocs.io/en/latest/specs/). What was measured stays in "output" and "extra_data". */
 static json_t *gr_gs_test(const char *name, double score, double max, const char *output, int scored)
 {
     json_t *unscored = scored ? NULL : json_pack("{s:f, s:f}", "points", score, "max_points", max);
