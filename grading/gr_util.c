@@ -17,8 +17,6 @@ void gr_str_addn(gr_str *b, const char *p, size_t n)
     b->s[b->len] = 0;
 }
 
-void gr_str_add(gr_str *b, const char *p) { gr_str_addn(b, p, strlen(p)); }
-
 void gr_str_addf(gr_str *b, const char *fmt, ...)
 {
     char *s;
@@ -30,8 +28,6 @@ void gr_str_addf(gr_str *b, const char *fmt, ...)
     gr_str_addn(b, s, (size_t)n);
     free(s);
 }
-
-const char *gr_str_c(const gr_str *b) { return b->s ? b->s : ""; }
 
 void gr_str_free(gr_str *b)
 {
@@ -102,16 +98,6 @@ unsigned long long gr_du(const char *path)
     return total;
 }
 
-int gr_dir_empty(const char *p)
-{
-    DIR *d = opendir(p);
-    struct dirent *e;
-    int empty = 1;
-    while (d && empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-    if (d) closedir(d);
-    return empty;
-}
-
 int gr_is_dir(const char *p)
 {
     struct stat st;
@@ -123,8 +109,6 @@ long long gr_file_size(const char *p)
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
 }
-
-int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
 
 char *gr_read_capped(const char *path, size_t max, size_t *len)
 {

@@ -23,9 +23,9 @@ typedef struct {
 } gr_str;
 
 void gr_str_addn(gr_str *b, const char *p, size_t n);
-void gr_str_add(gr_str *b, const char *p);
+static inline void gr_str_add(gr_str *b, const char *p) { gr_str_addn(b, p, strlen(p)); }
 void gr_str_addf(gr_str *b, const char *fmt, ...);
-const char *gr_str_c(const gr_str *b);
+static inline const char *gr_str_c(const gr_str *b) { return b->s ? b->s : ""; }
 void gr_str_free(gr_str *b);
 
 /* A copy of s (malloc) in which every byte that is not valid UTF-8 is U+FFFD: student output is arbitrary bytes. */
@@ -45,11 +45,8 @@ void gr_rmtree(const char *path);
 unsigned long long gr_du(const char *path);
 
 int gr_is_dir(const char *p);
-int gr_is_file(const char *p);
 long long gr_file_size(const char *p);
-
-/* 1 when the directory has no entry besides . and .. (or cannot be read: nothing to lose), else 0. */
-int gr_dir_empty(const char *p);
+static inline int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
 
 /* Reads at most max bytes of a regular file (not following a final symlink); NULL if it cannot. */
 char *gr_read_capped(const char *path, size_t max, size_t *len);
@@ -70,10 +67,9 @@ int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *b
 /* TMPDIR where it is an absolute path, else /tmp: the one reading of TMPDIR for the grader's own folders. */
 const char *gr_tmpdir(void);
 
-/* Where a grading's work tree goes: `tmpdir` when reach (1 or 0, naming the blocking folder) says the runs can
- * pass every folder down to it, else the first of the NULL-terminated `fallbacks` they can (a TMPDIR inside a
- * home at 0700 gives way to /tmp: the work tree is the grader's own, 0710, and nothing of the home is opened).
- * NULL when none will do, the folder that stopped them on the way to `tmpdir` in `blocked`. */
+/* Where a grading's work tree goes: `tmpdir` when the runs can reach it, else the first of the NULL-terminated
+ * `fallbacks` they can (a TMPDIR in a home at 0700 gives way to /tmp: the work tree is the grader's own, 0710,
+ * nothing of the home is opened); NULL when none will do, what stopped them on the way to `tmpdir` in `blocked`. */
 const char *gr_work_base(const char *tmpdir, const char *const *fallbacks,
                          int (*reach)(const char *path, char *blocked, size_t blen), char *blocked, size_t blen);
 

@@ -194,15 +194,11 @@ static void gr_md_block(FILE *f, const char *head, const char *text, const char 
         run = *p == '`' ? run + 1 : 0;
         if (run > longest) longest = run;
     }
-    int fence = longest < 3 ? 3 : longest + 1;
-    fputs(head, f);
-    for (int i = 0; i < fence; i++) fputc('`', f);
-    fputs("text\n", f);
-    fputs(text, f);
-    if (*text && text[strlen(text) - 1] != '\n') fputc('\n', f);
-    for (int i = 0; i < fence; i++) fputc('`', f);
-    fputc('\n', f);
-    fputs(tail, f);
+    gr_str fence = {0};
+    for (int i = 0; i < (longest < 3 ? 3 : longest + 1); i++) gr_str_add(&fence, "`");
+    const char *nl = *text && text[strlen(text) - 1] != '\n' ? "\n" : "";
+    fprintf(f, "%s%stext\n%s%s%s\n%s", head, fence.s, text, nl, fence.s, tail);
+    gr_str_free(&fence);
 }
 
 /* "Likely bug" only where a rule named one; where the evidence was weak, what was seen. */
@@ -287,10 +283,9 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
 }
 
 /* ---------------------------------------------------------------- results.json (Gradescope) */
-/* One Gradescope test. A submission not graded gives the LMS no score anywhere: Gradescope's autograder spec
- * (gradescope-autograders.readthedocs.io/en/latest/specs/) makes the top-level "score" optional where each test
- * has one and a test's optional where the top level has one, and a test without one is an informational check.
- * What was measured then stays in each test's output and its "extra_data". */
+/* One Gradescope test. Not graded: no score anywhere, which the autograder spec allows (a top-level "score" is
+ * optional where each test has one, a test's where the top level has one; a test without one is informational:
+ * gradescope-autograders.readthedocs.io/en/latest/specs/). What was measured stays in "output" and "extra_data". */
 static json_t *gr_gs_test(const char *name, double score, double max, const char *output, int scored)
 {
     json_t *unscored = scored ? NULL : json_pack("{s:f, s:f}", "points", score, "max_points", max);
@@ -305,9 +300,8 @@ static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const 
     char text[700];
     snprintf(text, sizeof text, "Not graded (%s): %s. No score is recorded for this run; it is graded again.",
              gr_sub_status_name(st), why);
-    json_t *head = json_pack("{s:s, s:s, s:o, s:s}", "name", "Not graded", "status", "failed", "output", gr_jstr(text),
-                             "visibility", "visible");
-    json_array_insert_new(tests, 0, head);
+    json_array_insert_new(tests, 0, json_pack("{s:s, s:s, s:o, s:s}", "name", "Not graded", "status", "failed",
+                                              "output", gr_jstr(text), "visibility", "visible"));
     json_object_set_new(root, "extra_data", json_pack("{s:s, s:o}", "status", gr_sub_status_name(st), "error", gr_jstr(why)));
 }
 

@@ -1,10 +1,5 @@
-/*
- * report.h — the writers: each renders a gr_sub_result (results.h) and decides nothing. The terminal table,
- * feedback.md (what the student reads), results.json in the Gradescope autograder schema, grading.json (the
- * details: seeds to replay, per-chapter scores; course/ reads it for the class's grades.csv and pages). The
- * sentences a student reads of what correctness saw are composed here, from a variant's facts; the steps
- * that run programs write facts only.
- */
+/* report.h — the writers: each renders a gr_sub_result (results.h) and decides nothing. The sentences a student
+ * reads of what correctness saw are composed here from a variant's facts: the steps that run programs write facts. */
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
@@ -31,7 +26,7 @@ int gr_report_dir_ready(const char *dir, char *why, size_t len);
 /* results.json for Gradescope; a submission not graded gets no score at all. */
 int gr_write_results_json(const char *path, const gr_sub_result *s);
 
-/* grading.json: what a class report and a replay need. */
+/* grading.json: what a class report (course/: grades.csv, pages) and a replay (the seeds) need. */
 int gr_write_grading_json(const char *path, const gr_sub_result *s);
 
 /* A grading.json whose grading could not run or was refused: its "status" is not "graded"; in a file without

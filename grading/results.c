@@ -57,8 +57,6 @@ gr_exit gr_exit_class(int not_graded, int no_gpu, int io_failed)
     return no_gpu == not_graded ? GR_EXIT_NO_GPU : GR_EXIT_NOT_GRADED;
 }
 
-int gr_ch_not_graded(gr_ch_status st) { return st == GR_CH_GRADER_ERROR || st == GR_CH_NO_GPU; }
-
 gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len)
 {
     const gr_ch_result *first = NULL;
@@ -106,10 +104,6 @@ int gr_var_feedback_sanitized(const gr_var_result *r)
     return gr_var_failed(r) && r->verdict != GR_V_TIMEOUT && !gr_sanv_found(r->san_state);
 }
 
-double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
-
-double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
-
 void gr_sub_totals(gr_sub_result *s)
 {
     s->score = s->max = 0;
@@ -124,8 +118,6 @@ void gr_sub_totals(gr_sub_result *s)
         s->max += ch->max;
     }
 }
-
-double gr_var_ratio(const gr_var_result *v) { return v->perf_ran && v->ratio > 0 ? v->ratio : 0; }
 
 double gr_var_sol_pct(const gr_var_result *v) { return v->ref_sol_pct > 0 && v->ratio > 0 ? v->ref_sol_pct / v->ratio : 0; }
 

@@ -1,8 +1,5 @@
-/*
- * results.h — the results model at the bottom of the grader: what a grading found and the judgments made on it
- * alone (verdict, scores, graded or not, exit code, each state's word). Pure: no runs, no files; the writers
- * (report.h) render a gr_sub_result and decide nothing. Tests: tests/test_verdict.c, tests/test_judge.c.
- */
+/* results.h — what a grading found and the judgments made on it alone. Pure: no runs, no files; the writers
+ * (report.h) decide nothing. Tests: tests/test_verdict.c, tests/test_judge.c. */
 #ifndef GR_RESULTS_H
 #define GR_RESULTS_H
 
@@ -16,9 +13,9 @@
 typedef enum { GR_MODE_GRADE, GR_MODE_CHECK } gr_mode;
 static inline const char *gr_mode_name(gr_mode m) { return m == GR_MODE_CHECK ? "check" : "grade"; }
 
-/* What compute-sanitizer said of a variant. Scored runs (the correct variants): clean, a finding, or no
- * verdict (the tool did not finish: no points, never shown as clean); a finding outranks no verdict.
- * A failing variant is run once more for feedback only (evidence.c): a finding there scores nothing. */
+/* What compute-sanitizer said of a variant. Scored runs (the correct variants): clean, a finding, or unfinished
+ * (no points, never shown as clean; a finding outranks it). A failing variant's run for feedback only
+ * (evidence.c): a finding there scores nothing. */
 typedef enum { GR_SANV_NOT_RUN, GR_SANV_CLEAN, GR_SANV_UNFINISHED, GR_SANV_FINDING, GR_SANV_FEEDBACK_FINDING } gr_san_verdict;
 static inline int gr_sanv_ran(gr_san_verdict s) { return s == GR_SANV_CLEAN || s == GR_SANV_UNFINISHED || s == GR_SANV_FINDING; }
 static inline int gr_sanv_found(gr_san_verdict s) { return s == GR_SANV_FINDING || s == GR_SANV_FEEDBACK_FINDING; }
@@ -47,7 +44,7 @@ const char *gr_ch_status_name(gr_ch_status s);
 /* The state named by its word, or -1 (also gr_sub_status_parse). */
 int gr_ch_status_parse(const char *s);
 /* A chapter the grader could not grade (one the student failed is graded: 0). */
-int gr_ch_not_graded(gr_ch_status s);
+static inline int gr_ch_not_graded(gr_ch_status s) { return s == GR_CH_GRADER_ERROR || s == GR_CH_NO_GPU; }
 
 /* How the first of a variant's runs that left results missing ended. */
 typedef enum { GR_LOST_NONE, GR_LOST_RAN, GR_LOST_NO_BUDGET } gr_lost_kind;
@@ -90,10 +87,10 @@ typedef struct {
     gr_diag diag;                   /* the named bug, or GR_BUG_NONE */
 } gr_var_result;
 
-double gr_var_score(const gr_var_result *v);
-double gr_var_max(const gr_var_result *v);
+static inline double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
+static inline double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
 /* The time ratio to the reference where the benchmark measured one, else 0. */
-double gr_var_ratio(const gr_var_result *v);
+static inline double gr_var_ratio(const gr_var_result *v) { return v->perf_ran && v->ratio > 0 ? v->ratio : 0; }
 /* The student's % of the speed of light: the reference's over the time ratio (same work), else 0. */
 double gr_var_sol_pct(const gr_var_result *v);
 
@@ -143,33 +140,20 @@ int gr_ch_san_unfinished(const gr_ch_result *ch);
 
 /* A submission's state (grading.json "status"). One that is not GR_SUB_GRADED was not graded: no score
  * for it anywhere (results.json, grades.csv), the reason in its `error`, and the next class run grades
- * it again (roster.c). A chapter the student failed (missing, not gradable, build failed) is graded: 0. */
-typedef enum {
-    GR_SUB_GRADED,
-    GR_SUB_NOT_GRADED,              /* the reference failed, the grader broke, the submission could not be read */
-    GR_SUB_NO_GPU,                  /* no usable GPU for what needs one */
-    GR_SUB_GRADER_CRASHED,          /* the grader's process for it died (grade --class records it) */
-    GR_SUB_STATUS_N
-} gr_sub_status;
+ * it again (roster.c). A chapter the student failed (missing, not gradable, build failed) is graded: 0.
+ * Not graded: the reference failed, the grader broke, the submission could not be read; no GPU: none usable
+ * for what needs one; grader crashed: the grader's process for it died (grade --class records it). */
+typedef enum { GR_SUB_GRADED, GR_SUB_NOT_GRADED, GR_SUB_NO_GPU, GR_SUB_GRADER_CRASHED, GR_SUB_STATUS_N } gr_sub_status;
 const char *gr_sub_status_name(gr_sub_status s);
 int gr_sub_status_parse(const char *s);
 
 /* The grader's exit codes: the one list (grade --help prints it; README.md and handouts/instructor/guide.md
  * show it row for row, tests/test_not_graded.c checks that they say the same). make's grading targets end
- * with "Error N", N this code (make itself then exits 2; mk/grader.mk). */
-typedef enum {
-    GR_EXIT_OK = 0,                 /* every submission graded (what a student got wrong is a grade) */
-    GR_EXIT_NOT_GRADED = 1,         /* a submission or class entry not graded: no score written for it */
-    GR_EXIT_USAGE = 2,              /* bad command line or rubric, not the workbook's root: nothing graded */
-    GR_EXIT_REFUSED = 3,            /* refused before any student code ran (isolation, random seeds) */
-    GR_EXIT_CLUSTER = 4,            /* ENGINE=slurm: sbatch failed, or the merge job wrote no grades.csv */
-    GR_EXIT_IO = 5,                 /* the output folder or a report could not be written */
-    GR_EXIT_NO_GPU = 6,             /* no usable GPU: what needs one was not graded, no score written */
-    GR_EXIT_CHECK_FINDINGS = 7,     /* make check without a GPU: what needs none found something (check.h) */
-    GR_EXIT_CHECK_CLEAN = 8,        /* make check without a GPU: what needs none found nothing; the GPU part not run */
-    GR_EXIT_N
-} gr_exit;
-/* One line: what the code means (grade --help). */
+ * with "Error N", N this code (make itself then exits 2; mk/grader.mk). What each means: gr_exit_meaning. */
+typedef enum { GR_EXIT_OK = 0, GR_EXIT_NOT_GRADED = 1, GR_EXIT_USAGE = 2, GR_EXIT_REFUSED = 3, GR_EXIT_CLUSTER = 4,
+               GR_EXIT_IO = 5, GR_EXIT_NO_GPU = 6, GR_EXIT_CHECK_FINDINGS = 7, GR_EXIT_CHECK_CLEAN = 8,
+               GR_EXIT_N } gr_exit;
+/* One line: what the code means (grade --help); "?" for none. */
 const char *gr_exit_meaning(gr_exit e);
 /* The code of one submission's state. */
 gr_exit gr_exit_of(gr_sub_status s);

@@ -112,6 +112,17 @@ static int mu_write_chapter(const char *root, const char *dir, int only_ch, cons
     return n;
 }
 
+/* 1 when the directory has no entry besides . and .. (or cannot be read: nothing to lose), else 0. */
+static int mu_dir_empty(const char *p)
+{
+    DIR *d = opendir(p);
+    struct dirent *e;
+    int empty = 1;
+    while (d && empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    if (d) closedir(d);
+    return empty;
+}
+
 int mu_write_all(const char *root, const char *out, int only_ch, FILE *log)
 {
     char p[4096], dirs[GR_MAX_CH][128];
@@ -128,7 +139,7 @@ int mu_write_all(const char *root, const char *out, int only_ch, FILE *log)
     }
     /* out is replaced whole: only an earlier output of this tool (its mutants.json) or an empty folder */
     snprintf(p, sizeof p, "%s/mutants.json", out);
-    if (gr_is_dir(out) && !gr_is_file(p) && !gr_dir_empty(out)) {
+    if (gr_is_dir(out) && !gr_is_file(p) && !mu_dir_empty(out)) {
         fprintf(stderr, "mutate: %s is not empty and not an earlier mutate output: not replacing it\n", out);
         return 2;
     }
