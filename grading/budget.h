@@ -27,8 +27,7 @@ void gr_budget_charge(gr_budget *b, double seconds);
  * their sum; the chapters' own shares are charged by their runs as usual. */
 void gr_budget_charge_span(gr_budget *b, double seconds);
 
-/* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why (may be
- * NULL). */
+/* 0 while both shares have time left (or b is NULL); else 1 with a sentence for the feedback in why (or NULL). */
 int gr_budget_spent(const gr_budget *b, char *why, size_t len);
 
 /* A run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the reference's run of the
