@@ -1,9 +1,8 @@
 /*
- * budget.h — what one submission may cost the GPU, whatever its code does. Every run that holds the GPU
- * charges its wall time to its chapter's share and to the submission's (rubric "bounds"); once a share is
- * spent, a step is skipped and the feedback says so. The limits of the runs that follow a failure derive
- * from the reference's own times: a variant that hung costs one run at the limit and one short confirmation.
- * All pure: the caller measures, this decides.
+ * budget.h — what one submission may cost the GPU, whatever its code does. Every run that holds the GPU charges
+ * its wall time to its chapter's share and the submission's (rubric "bounds"); once a share is spent, a step is
+ * skipped and the feedback says so. The limits of runs after a failure derive from the reference's own times: a
+ * variant that hung costs one run at the limit and one short confirmation. Pure: the caller measures.
  */
 #ifndef GR_BUDGET_H
 #define GR_BUDGET_H
