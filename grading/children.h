@@ -18,13 +18,11 @@ typedef struct {
     int here;           /* no process could be made: it ran in the caller's process, in turn */
 } gr_child_outcome;
 
-/* Child i's work: fills `slot` (size bytes, zeroed) from ctx; what else it changes stays in its process. */
-typedef void (*gr_child_fn)(int i, void *ctx, void *slot);
-
 typedef struct {
     int n;              /* children, at once */
     size_t size;        /* bytes of one result, a struct without pointers */
-    gr_child_fn fn;
+    /* Child i's work: fills `slot` (size bytes, zeroed) from ctx; what else it changes stays in its process. */
+    void (*fn)(int i, void *ctx, void *slot);
     void *ctx;
 } gr_children;
 

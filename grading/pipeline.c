@@ -441,20 +441,16 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     res->wall_s = gr_now() - t0;
 }
 
-static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t len)
+int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
 {
-    char seeds[200] = "";
+    char path[PATH_MAX], replay[PATH_MAX + 300], seeds[200] = "";
     int at = 0;
     for (int i = 0; i < x->n_seeds; i++)
         at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
-    if (x->mode == GR_MODE_CHECK) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
-    else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
-}
-
-int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
-{
-    char path[PATH_MAX], replay[PATH_MAX + 300];
-    gr_replay_cmd(x, sub, replay, sizeof replay);
+    if (x->mode == GR_MODE_CHECK)
+        snprintf(replay, sizeof replay, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
+    else
+        snprintf(replay, sizeof replay, "make grade SUB=%s SEEDS=%s", sub, seeds);
     snprintf(path, sizeof path, "%s/feedback.md", out_dir);
     FILE *f = fopen(path, "w");
     int rc = f ? 0 : -1; /* a report not written is an I/O failure (grade.c: exit GR_EXIT_IO) */
