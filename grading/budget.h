@@ -1,9 +1,8 @@
 /*
- * budget.h — what one submission may cost the GPU, whatever its code does. Every run that holds the GPU
- * charges its wall time to its chapter's share and to the submission's (rubric "bounds"); once a share is
- * spent, a step is skipped and the feedback says so. The limits of the runs that follow a failure derive
- * from the reference's own times: a variant that hung costs one run at the limit and one short confirmation.
- * All pure: the caller measures, this decides.
+ * budget.h — what one submission may cost the GPU, whatever its code does. Every run that holds the GPU charges
+ * its wall time to its chapter's share and the submission's (rubric "bounds"); once a share is spent, a step is
+ * skipped and the feedback says so. The limits of runs after a failure derive from the reference's own times: a
+ * variant that hung costs one run at the limit and one short confirmation. Pure: the caller measures.
  */
 #ifndef GR_BUDGET_H
 #define GR_BUDGET_H
@@ -27,8 +26,7 @@ void gr_budget_charge(gr_budget *b, double seconds);
  * their sum; the chapters' own shares are charged by their runs as usual. */
 void gr_budget_charge_span(gr_budget *b, double seconds);
 
-/* 0 while both shares have time left (or b is NULL); else 1 with one sentence for the feedback in why (may be
- * NULL). */
+/* 0 while both shares have time left (or b is NULL); else 1 with a sentence for the feedback in why (or NULL). */
 int gr_budget_spent(const gr_budget *b, char *why, size_t len);
 
 /* A run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the reference's run of the

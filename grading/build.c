@@ -100,17 +100,15 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
 void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *student,
                       const char *work, gr_build_report *rep)
 {
-    char path[PATH_MAX], pristine_path[PATH_MAX];
+    char path[PATH_MAX], pristine_path[PATH_MAX], bdir[PATH_MAX], err[400];
+    size_t plen, slen, olen;
     *rep = (gr_build_report){.status = GR_CH_GRADED};
-    char bdir[PATH_MAX];
     snprintf(bdir, sizeof bdir, "%s/build", work);
     gr_rmtree(bdir);
     gr_mkdirs(bdir, 0755);
-    size_t plen, slen, olen;
     gr_pristine_path(x, ch, pristine_path, sizeof pristine_path);
     char *pristine = gr_read_capped(pristine_path, 4 << 20, &plen);
     char *stu = gr_read_capped(student, 4 << 20, &slen);
-    char err[400];
     char *spliced = NULL;
     /* Messages name the student's own file (as the assignment names it), never a path of this host. */
     if (!pristine) GR_FAIL(rep, GR_CH_GRADER_ERROR, "the starter of %s/%s is missing from the course", ch->dir, ch->file);

@@ -37,8 +37,7 @@ void gr_child_describe(const gr_child_outcome *o, char *buf, size_t len)
     else snprintf(buf, len, "exited with code %d without a result", o->code);
 }
 
-/* Forks every child (each sets its flag after its function returned); where no process (or no shared memory:
- * `shared` 0) can be had, runs it here, in turn. */
+/* Forks every child; where no process (or no shared mapping: `shared` 0) can be had, runs it here, in turn. */
 static void gr_children_start(const gr_children *c, void *slots, int shared, pid_t *pid, gr_child_outcome *out)
 {
     for (int i = 0; i < c->n; i++) {

@@ -9,26 +9,20 @@
 
 #include <stddef.h>
 
-/* How a child ended, as its parent saw it. */
-typedef enum {
-    GR_CHILD_DONE,      /* its function returned: the result is in its slot */
-    GR_CHILD_EXITED,    /* it exited (code) before its function returned: no result */
-    GR_CHILD_KILLED     /* a signal (sig) ended it before its function returned: no result */
-} gr_child_end;
+/* How a child ended, as its parent saw it: only a child whose function returned (DONE) has a result. */
+typedef enum { GR_CHILD_DONE, GR_CHILD_EXITED, GR_CHILD_KILLED } gr_child_end;
 
 typedef struct {
     gr_child_end end;
-    int code, sig;      /* the exit code or the signal, where no result came back */
+    int code, sig;      /* EXITED's exit code, KILLED's signal */
     int here;           /* no process could be made: it ran in the caller's process, in turn */
 } gr_child_outcome;
-
-/* The work of child i: fills `slot` (size bytes, zeroed) from ctx. What else it changes stays in its process. */
-typedef void (*gr_child_fn)(int i, void *ctx, void *slot);
 
 typedef struct {
     int n;              /* children, at once */
     size_t size;        /* bytes of one result, a struct without pointers */
-    gr_child_fn fn;
+    /* Child i's work: fills `slot` (size bytes, zeroed) from ctx; what else it changes stays in its process. */
+    void (*fn)(int i, void *ctx, void *slot);
     void *ctx;
 } gr_children;
 

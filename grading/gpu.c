@@ -51,6 +51,7 @@ void gr_gpu_lock_init(gr_gpu_lock *l, int k)
 {
     const char *dir = getenv("WB_GRADE_LOCK_DIR");
     char id[64];
+    *l = (gr_gpu_lock){.fd = -1, .queue_fd = -1, .held = GR_LOCK_NONE};
     gr_gpu_id(k, id, sizeof id);
     for (char *p = id; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '-') *p = '_';
@@ -58,9 +59,6 @@ void gr_gpu_lock_init(gr_gpu_lock *l, int k)
     snprintf(l->path, sizeof l->path, "%s/wb-grade-gpu%s.lock", dir, id);
     snprintf(l->turn, sizeof l->turn, "%s/wb-grade-gpu%s.turn", dir, id);
     snprintf(l->queue, sizeof l->queue, "%s/wb-grade-gpu%s.queue", dir, id);
-    l->fd = -1;
-    l->queue_fd = -1;
-    l->held = GR_LOCK_NONE;
 }
 
 /* Opens a lock file that every grader (any uid) may lock and locks it (LOCK_SH or LOCK_EX): its fd, or -1. */
@@ -75,8 +73,9 @@ static int gr_lock_file(const char *path, int op)
 
 int gr_lock_alone(const char *path) { return gr_lock_file(path, LOCK_EX); }
 
-static int gr_gpu_take(gr_gpu_lock *l, gr_lock_state how)
+int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how)
 {
+    if (!l || l->held != GR_LOCK_NONE) return 0;
     int op = how == GR_LOCK_ALONE ? LOCK_EX : LOCK_SH;
     int q = how == GR_LOCK_ALONE ? gr_lock_file(l->queue, LOCK_EX) : -2; /* one benchmark at the turnstile */
     /* Through the turnstile: a benchmark holds it alone while it waits, so shared runs queue behind it. */
@@ -85,11 +84,11 @@ static int gr_gpu_take(gr_gpu_lock *l, gr_lock_state how)
     if (t >= 0) close(t);
     if (l->fd < 0) {
         if (q >= 0) close(q);
-        return -1;
+        return 0;
     }
     l->queue_fd = q;
     l->held = how;
-    return 0;
+    return 1;
 }
 
 void gr_gpu_release(gr_gpu_lock *l)
@@ -102,11 +101,6 @@ void gr_gpu_release(gr_gpu_lock *l)
     l->fd = -1;
     l->queue_fd = -1;
     l->held = GR_LOCK_NONE;
-}
-
-int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how)
-{
-    return l && l->held == GR_LOCK_NONE && gr_gpu_take(l, how) == 0;
 }
 
 int gr_gpu_retry_alone(int exited, int code, gr_lock_state held)

@@ -1,13 +1,11 @@
 /*
- * gpu.h — which GPUs the grader may use, and a lock per GPU, so that graders sharing a machine never time
- * kernels while anything else runs there (whether a sandboxed program reaches one: gr_gpu_probe, job.h).
- * Untimed runs take the lock shared for one run, benchmarks alone for their step. Phase-fair: a waiting
- * benchmark holds a turnstile (a second lock file) so new shared runs cannot starve it (it waits at most for
- * the shared runs already going, each bounded by its time limit), and benchmarks queue for the turnstile
- * one at a time on a third, so the shared runs that arrived during a benchmark all go before the next one
- * (racing queued benchmarks, a class's newest entries starved until the queue drained and the GPU idled
- * while they caught up). flock(2)s on files in WB_GRADE_LOCK_DIR (default /tmp), so graders of any user
- * and process agree; each holder opens its own descriptors (a forked child must not share its lock).
+ * gpu.h — which GPUs the grader may use, and a lock per GPU so that graders sharing a machine never time kernels
+ * while anything else runs there. Untimed runs take it shared for one run, benchmarks alone for their step.
+ * Phase-fair: a waiting benchmark holds a turnstile (a second lock file) so new shared runs cannot starve it (it
+ * waits at most for the shared runs already going, each bounded by its time limit), and benchmarks queue for the
+ * turnstile one at a time on a third, so shared runs that arrived during a benchmark go before the next one
+ * (racing benchmarks starved a class's newest entries while the GPU idled). flock(2)s in WB_GRADE_LOCK_DIR
+ * (default /tmp), shared by graders of any user; each holder opens its own (a forked child must not share it).
  */
 #ifndef GR_GPU_H
 #define GR_GPU_H
@@ -40,14 +38,12 @@ void gr_gpu_release(gr_gpu_lock *l);
 /* Another lock file held alone (slowprof's counters cache): the fd whose close lets go, or -1. */
 int gr_lock_alone(const char *path);
 
-/* For one run or a benchmark step: takes l as `how` (GR_LOCK_SHARED or GR_LOCK_ALONE) unless its holder has
- * it already or there is none. 1: taken here, release it after; 0: nothing to release (also where the lock
- * files cannot be opened: the runs go unlocked). */
+/* For one run or a benchmark step: takes l as `how` unless it is held already or NULL. 1: release it after; 0:
+ * nothing to release (also where the lock files cannot be opened: the runs go unlocked). */
 int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);
 
-/* Whether a run that ended so goes once more with the GPU alone: it could not allocate GPU memory
- * (WB_EXIT_NO_MEMORY) while it shared the GPU, and the memory may have been another run's. A failure alone
- * is the run's own. Pure. */
+/* Whether a run goes once more alone: it ran out of GPU memory (WB_EXIT_NO_MEMORY) while sharing the GPU, where
+ * the memory may have been another run's; a failure alone is its own. Pure. */
 int gr_gpu_retry_alone(int exited, int code, gr_lock_state held);
 
 #endif /* GR_GPU_H */

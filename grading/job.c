@@ -86,10 +86,9 @@ void gr_gpu_probe(const gr_config *x, gr_sub_state *s, const char *prog, const g
     int bwrap;
     snprintf(dir, sizeof dir, "%s/probe", work);
     gr_mkdirs(dir, 0755);
-    /* No GPU under bubblewrap: once more without it, kept where the GPU is found then (no GPU at all:
-     * bubblewrap was not the problem). Not root, bubblewrap is the only thing between student code and the
-     * course files: without it GPU runs do not go (isolation.h), unless --insecure-sandbox or the student's
-     * practice run of their own code (--check). */
+    /* No GPU under bubblewrap: once more without it, kept where the GPU is found then. Not root, bubblewrap is all
+     * that keeps student code from the course files: GPU runs go without it only with --insecure-sandbox or in the
+     * student's practice run (--check). */
     int may_unbox = geteuid() == 0 || x->insecure || x->mode == GR_MODE_CHECK;
     int without = gr_gpu_probe_run(x, s, prog, ch, dir, 0, &bwrap) && bwrap && may_unbox;
     s->gpu_way = without && !gr_gpu_probe_run(x, s, prog, ch, dir, 1, &bwrap) ? GR_GPU_NO_BWRAP : GR_GPU_BWRAP;

@@ -15,8 +15,7 @@
 #include <sys/random.h>
 
 /* ---------------------------------------------------------------- one chapter: a table of steps */
-/* What a chapter's steps leave for its later steps, without pointers: handed back whole from the process
- * that ran its first steps (gr_grade_chapters). */
+/* What a chapter's steps leave its later steps; no pointers: handed back from the process of its first steps. */
 typedef struct {
     char stu[PATH_MAX];             /* the student's file, then (from the reference step on) its build */
     char ref[PATH_MAX];             /* the reference to hold the student to, or "" (check mode: own verdicts) */
@@ -47,8 +46,7 @@ static int gr_when_self(const gr_chapter_run *r) { return gr_when_graded(r) && !
 static int gr_when_san(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_san; }
 static int gr_when_perf(const gr_chapter_run *r) { return gr_when_graded(r) && !r->job.x->no_perf; }
 
-/* The build's outcome is the chapter's already (gr_prepare); the region screen on the student's own file, also
- * when the build failed (a library call that did not link is still named). */
+/* The region screen on the student's file, also after a failed build (a library call that did not link is named). */
 static gr_step_end gr_step_build(gr_chapter_run *r)
 {
     size_t sl;
@@ -134,10 +132,8 @@ static gr_step_end gr_step_caught(gr_chapter_run *r)
     return GR_STEP_GO;
 }
 
-/* A chapter's steps, in order, first those that share the GPU (the chapters may run them at once). Their
- * bounded-cost rules live in their own modules, each reading what the earlier steps left per variant: a hung
- * variant is never re-run at the full limits (gr_isolate), the sanitizer runs on correct variants only
- * (gr_var_sanitized), a step is skipped once the budget is spent (budget.h). */
+/* A chapter's steps, first those that share the GPU (chapters may run them at once). Each bounds its cost in its
+ * own module from what earlier steps left per variant (gr_isolate, gr_var_sanitized, budget.h). */
 static const gr_step gr_shared_steps[] = {
     {"build", NULL, gr_step_build, NULL},
     {"reference", NULL, gr_step_reference, NULL},
@@ -196,8 +192,7 @@ static void gr_chapter_start(gr_chapter_run *r, const gr_sub_run *g, gr_sub_stat
     snprintf(r->k.stu, sizeof r->k.stu, "%s", g->stu[c]);
 }
 
-/* What a chapter's shared-GPU steps hand back from their process: its result (the compile log, a pointer,
- * is the parent's own) and what its later steps need. */
+/* What a chapter's shared-GPU steps hand back from their process (the compile log, a pointer, stays the parent's). */
 typedef struct {
     gr_ch_result cr;
     gr_chapter_state k;
@@ -233,8 +228,8 @@ static void gr_chapter_shared_steps(int i, void *ctx, void *slot)
     b->seconds = gr_now() - t;
 }
 
-/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone. A step that
- * stops the chapter (its status says why) ends it there, as it is; else its time, and its build tree removed. */
+/* Back in the grading's process: the chapter's result, then its steps that take the GPU alone; a chapter that
+ * ran to the end gets its time and loses its build tree. */
 static void gr_chapter_alone_steps(gr_sub_run *g, int c, const gr_ch_back *b)
 {
     gr_ch_result *cr = &g->res->ch[c];
@@ -352,8 +347,7 @@ static void gr_prep_child(int i, void *ctx, void *slot)
     gr_build_chapter(g->x, &g->st, g->ch[c], g->stu[c], g->cw[c], &b->build);
 }
 
-/* The next result, for chapter i of the rubric, its variants not run yet: 1 when it is to be built, else missing
- * and why. */
+/* The next result, for the rubric's chapter i: 1 when it is to be built, else missing and why. */
 static int gr_chapter_open(gr_sub_run *g, int i)
 {
     const gr_chapter_rubric *ch = &g->x->rub.ch[i];
@@ -447,20 +441,16 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     res->wall_s = gr_now() - t0;
 }
 
-static void gr_replay_cmd(const gr_config *x, const char *sub, char *buf, size_t len)
+int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
 {
-    char seeds[200] = "";
+    char path[PATH_MAX], replay[PATH_MAX + 300], seeds[200] = "";
     int at = 0;
     for (int i = 0; i < x->n_seeds; i++)
         at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
-    if (x->mode == GR_MODE_CHECK) snprintf(buf, len, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
-    else snprintf(buf, len, "make grade SUB=%s SEEDS=%s", sub, seeds);
-}
-
-int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
-{
-    char path[PATH_MAX], replay[PATH_MAX + 300];
-    gr_replay_cmd(x, sub, replay, sizeof replay);
+    if (x->mode == GR_MODE_CHECK)
+        snprintf(replay, sizeof replay, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
+    else
+        snprintf(replay, sizeof replay, "make grade SUB=%s SEEDS=%s", sub, seeds);
     snprintf(path, sizeof path, "%s/feedback.md", out_dir);
     FILE *f = fopen(path, "w");
     int rc = f ? 0 : -1; /* a report not written is an I/O failure (grade.c: exit GR_EXIT_IO) */

@@ -5,7 +5,7 @@
 #define GR_TOOL_H
 #include "gr_util.h"
 
-/* Runs argv[0] (looked up on PATH) with stdin from in_path (NULL: /dev/null); stdout goes to out (may be
- * NULL), stderr to err (may be NULL). Returns the exit code, 124 on timeout, 127 when it could not start. */
+/* argv[0] on PATH, stdin from in_path (NULL: /dev/null), stdout to out, stderr to err (each may be NULL). Returns
+ * the exit code, 124 on timeout, 127 when it could not start. */
 int gr_tool_run(char *const argv[], const char *in_path, gr_str *out, gr_str *err, int timeout_s);
 #endif
