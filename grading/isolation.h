@@ -34,7 +34,6 @@ typedef struct {
 typedef struct {
     gr_iso_kind kind;
     int closed;        /* the course files were closed and the probe got EACCES */
-    unsigned probe_uid;
     char line[300];    /* for the terminal, make doctor and the reports' "isolation" field */
     char root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
     gr_box box;        /* probed once here, every run's gr_run_opts.box (gr_cmd_init); GR_BOX_PROBE: not set up */
@@ -43,12 +42,8 @@ typedef struct {
 /* Why bubblewrap does not work for this (non-root) user, from what the host says (sysctls, PATH,
  * WB_GRADE_NO_BWRAP): each cause and its fix are gr_iso_refusal's. */
 typedef enum {
-    GR_BWRAP_SWITCHED_OFF,
-    GR_BWRAP_MISSING,
-    GR_BWRAP_APPARMOR,
-    GR_BWRAP_USERNS_CLONE_OFF,
-    GR_BWRAP_NO_USERNS,
-    GR_BWRAP_FAILS
+    GR_BWRAP_SWITCHED_OFF, GR_BWRAP_MISSING, GR_BWRAP_APPARMOR,
+    GR_BWRAP_USERNS_CLONE_OFF, GR_BWRAP_NO_USERNS, GR_BWRAP_FAILS
 } gr_bwrap_why;
 
 typedef struct {
