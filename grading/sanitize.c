@@ -46,7 +46,7 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     return finding;
 }
 
-/* One sanitizer run of a batch (gr_san_batch): a tool of j's chapter on prog; limit 0: the student's. */
+/* One run of a batch: a tool of j's chapter on prog; limit 0: the student's. */
 typedef struct {
     gr_chjob j;
     const char *prog, *variants;
@@ -54,11 +54,11 @@ typedef struct {
     double limit;
 } gr_san_task;
 
-/* What a run of a batch hands back from its process: the verdict, the run, then out and err, GR_RUN_TEXT_MAX each. */
+/* What a run of a batch hands back from its process: the verdict, the run (out and err NULL), their text. */
 typedef struct {
     int rc;
-    gr_run_result r; /* out and err NULL: their text is in text */
-    char text[];
+    gr_run_result r;
+    char text[]; /* out, then err, GR_RUN_TEXT_MAX each */
 } gr_san_back;
 
 static void gr_san_task_child(int i, void *ctx, void *slot)
@@ -194,10 +194,6 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     }
     h->mode = gr_san_decide(&f);
     const char *same = "compute-sanitizer runs in the same sandbox as every run";
-    const char *note = !f.bwrap          ? ""
-                       : f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)"
-                       : !f.root         ? " (outside bubblewrap only root can keep the course files closed)"
-                                         : "";
     if (h->mode == GR_SAN_ABSENT)
         snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run");
     else if (h->mode == GR_SAN_UNPROBED)
@@ -213,7 +209,10 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                  why);
     else
         snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
-                 note);
+                 !f.bwrap          ? ""
+                 : f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)"
+                 : !f.root         ? " (outside bubblewrap only root can keep the course files closed)"
+                                   : "");
 }
 
 /* Why no variant of this chapter is sanitized here, or NULL when they are. */
