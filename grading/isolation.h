@@ -25,8 +25,7 @@ typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_k
  * cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
 #define GR_SUB_GID_BASE 0x20000000u
 
-/* What the decision depends on, so that a test can pose any case: the grader's euid is 0, bubblewrap ran a
- * trivial sandbox the way gr_run would use it, --insecure-sandbox. */
+/* What the decision depends on (bwrap_works: gr_sandbox_box; insecure: --insecure-sandbox), for tests to pose. */
 typedef struct {
     int root, bwrap_works, insecure;
 } gr_iso_facts;
@@ -59,8 +58,7 @@ void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len);
 
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f);
 
-/* Closes the course files under the workbook `root` (solutions/, build/solution*, tests/grading/, handouts/
- * instructor/, grading/secret/, build/grades/, build/grade-out/) and the `extra` folders themselves (the
+/* Closes the course files under the workbook `root` (isolation.c lists them) and the `extra` folders themselves (the
  * class, the output): group GR_COURSE_GID, nothing for others. Returns how many paths failed (why: the first). */
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen);
 

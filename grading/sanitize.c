@@ -215,27 +215,25 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                                    : "");
 }
 
-/* Why no variant of this chapter is sanitized here, or NULL when they are. */
-static const char *gr_san_not_here(const gr_chjob *j)
+/* Why no variant of this chapter is sanitized here (the sanitizer, or the budget spent: in `spent`), or NULL. */
+static const char *gr_san_not_here(const gr_chjob *j, char *spent, size_t len)
 {
     if (!j->x->sanitizer[0]) return "compute-sanitizer not found: not checked, no points";
     if (j->s->san->mode == GR_SAN_SKIP || j->s->san->mode == GR_SAN_ABSENT) return j->s->san->line;
-    return NULL;
+    return gr_budget_spent(j->s->budget, spent, len) ? spent : NULL;
 }
 
 /* The variants a scored run takes (gr_var_sanitized): names in list, indices in idx, how many returned; where the
  * sanitizer does not run here or the budget is spent, they say why not. */
 static int gr_san_select(const gr_chjob *j, char *list, size_t len, int *idx)
 {
-    gr_ch_result *cr = j->cr;
+    char spent[300];
+    const char *not_here = gr_san_not_here(j, spent, sizeof spent);
     int n = 0;
     list[0] = 0;
-    for (int v = 0; v < cr->n_v; v++) {
-        gr_var_result *r = &cr->v[v];
+    for (int v = 0; v < j->cr->n_v; v++) {
+        gr_var_result *r = &j->cr->v[v];
         if (!gr_var_sanitized(r)) continue;
-        const char *not_here = gr_san_not_here(j);
-        char spent[300];
-        if (!not_here && gr_budget_spent(j->s->budget, spent, sizeof spent)) not_here = spent;
         if (not_here) {
             snprintf(r->san, sizeof r->san, "%s", not_here);
             continue;
@@ -323,8 +321,9 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
 {
+    char spent[300];
     first[0] = 0;
-    if (gr_san_not_here(j) || gr_budget_spent(j->s->budget, NULL, 0)) return -1;
+    if (gr_san_not_here(j, spent, sizeof spent)) return -1;
     gr_run_result r;
     int f = gr_san_run(j, j->stu, tool, variant, 0, &r);
     if (f == 1) gr_san_first_excerpt(r.out, first, len);
