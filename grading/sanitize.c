@@ -282,9 +282,9 @@ static void gr_san_settle(const gr_chjob *j, const char *tool, const gr_prog_var
         gr_run_result one = {0};
         if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, j->stu, tool, vr->name, 0, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
-        if (alone != 0 && rc < 0) vr->san_pts = 0;
-        if (alone < 0 && rc < 0 && vr->san_state != GR_SANV_FINDING) {
+        if (alone < 0 && rc < 0 && vr->san_state != GR_SANV_FINDING) { /* a finding has taken the points already */
             vr->san_state = GR_SANV_UNFINISHED;
+            vr->san_pts = 0;
             const gr_run_result *own = one.how[0] ? &one : r; /* its own run alone: its own words */
             char d1[200], t1[400];
             gr_run_describe(own, &limit, d1, sizeof d1);
