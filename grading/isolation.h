@@ -46,8 +46,7 @@ typedef enum {
 } gr_bwrap_why;
 
 typedef struct {
-    int switched_off;      /* WB_GRADE_NO_BWRAP */
-    int installed;         /* bwrap on PATH */
+    int switched_off, installed; /* WB_GRADE_NO_BWRAP; bwrap on PATH */
     int apparmor_restrict, userns_clone, max_userns; /* their sysctls (/proc/sys), -1 where absent */
 } gr_bwrap_host;
 
