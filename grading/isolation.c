@@ -133,6 +133,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     gr_box box = gr_sandbox_box(); /* the one probe of bubblewrap: every run reads the answer (out->box) */
     gr_iso_facts f = {.root = geteuid() == 0, .bwrap_works = box == GR_BOX_BWRAP, .insecure = insecure};
     *out = (gr_iso){.box = box, .kind = gr_iso_decide(&f)};
+    uid_t probe = gr_run_uid(getpid()) + 63u; /* of the block this process's runs get (sandbox.h), never theirs */
     snprintf(out->root, sizeof out->root, "%s", root);
     why[0] = 0;
     if (out->kind == GR_ISO_NONE) {
@@ -148,10 +149,8 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     }
     if (f.root) {
         char e[400];
-        /* a uid from the block the sandbox gives this process's runs (sandbox.h), never one of them */
-        out->probe_uid = gr_run_uid(getpid()) + 63u;
         if (dry) { /* make doctor: say what is, change nothing */
-            int open_now = gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e);
+            int open_now = gr_iso_verify(root, probe, e, sizeof e);
             /* closed as verified: the doctor's sanitizer probe gives the references' runs the course group */
             out->closed = !open_now;
             snprintf(out->line, sizeof out->line, "%s%s%s", out->kind == GR_ISO_BWRAP ? "bubblewrap, " : "",
@@ -164,7 +163,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
             snprintf(why, wlen, "grade: cannot close the course files to student runs: %s", e);
             return 3;
         }
-        if (gr_iso_verify(root, (uid_t)out->probe_uid, e, sizeof e)) {
+        if (gr_iso_verify(root, probe, e, sizeof e)) {
             snprintf(why, wlen, "grade: the course files are still readable by a run uid: %s", e);
             return 3;
         }
@@ -173,7 +172,7 @@ int gr_iso_setup(const char *root, int insecure, int dry, const char *const *ext
     if (out->kind == GR_ISO_BWRAP)
         snprintf(out->line, sizeof out->line, "bubblewrap%s", out->closed ? ", course files closed to the run uids" : "");
     else if (out->kind == GR_ISO_UID)
-        snprintf(out->line, sizeof out->line, "uid %u, course files closed", out->probe_uid);
+        snprintf(out->line, sizeof out->line, "uid %u, course files closed", (unsigned)probe);
     else
         snprintf(out->line, sizeof out->line, "insecure: --insecure-sandbox, student code can read the course files");
     return 0;

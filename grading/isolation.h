@@ -25,8 +25,7 @@ typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_k
  * cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
 #define GR_SUB_GID_BASE 0x20000000u
 
-/* What the decision depends on, so that a test can pose any case: the grader's euid is 0, bubblewrap ran a
- * trivial sandbox the way gr_run would use it, --insecure-sandbox. */
+/* What the decision depends on (bwrap_works: gr_sandbox_box; insecure: --insecure-sandbox), for tests to pose. */
 typedef struct {
     int root, bwrap_works, insecure;
 } gr_iso_facts;
@@ -34,7 +33,6 @@ typedef struct {
 typedef struct {
     gr_iso_kind kind;
     int closed;        /* the course files were closed and the probe got EACCES */
-    unsigned probe_uid;
     char line[300];    /* for the terminal, make doctor and the reports' "isolation" field */
     char root[PATH_MAX]; /* the workbook whose build/solution* runs get the course group */
     gr_box box;        /* probed once here, every run's gr_run_opts.box (gr_cmd_init); GR_BOX_PROBE: not set up */
@@ -43,17 +41,12 @@ typedef struct {
 /* Why bubblewrap does not work for this (non-root) user, from what the host says (sysctls, PATH,
  * WB_GRADE_NO_BWRAP): each cause and its fix are gr_iso_refusal's. */
 typedef enum {
-    GR_BWRAP_SWITCHED_OFF,
-    GR_BWRAP_MISSING,
-    GR_BWRAP_APPARMOR,
-    GR_BWRAP_USERNS_CLONE_OFF,
-    GR_BWRAP_NO_USERNS,
-    GR_BWRAP_FAILS
+    GR_BWRAP_SWITCHED_OFF, GR_BWRAP_MISSING, GR_BWRAP_APPARMOR,
+    GR_BWRAP_USERNS_CLONE_OFF, GR_BWRAP_NO_USERNS, GR_BWRAP_FAILS
 } gr_bwrap_why;
 
 typedef struct {
-    int switched_off;      /* WB_GRADE_NO_BWRAP */
-    int installed;         /* bwrap on PATH */
+    int switched_off, installed; /* WB_GRADE_NO_BWRAP; bwrap on PATH */
     int apparmor_restrict, userns_clone, max_userns; /* their sysctls (/proc/sys), -1 where absent */
 } gr_bwrap_host;
 
@@ -64,8 +57,7 @@ void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len);
 
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f);
 
-/* Closes the course files under the workbook `root` (solutions/, build/solution*, tests/grading/, handouts/
- * instructor/, grading/secret/, build/grades/, build/grade-out/) and the `extra` folders themselves (the
+/* Closes the course files under the workbook `root` (isolation.c lists them) and the `extra` folders themselves (the
  * class, the output): group GR_COURSE_GID, nothing for others. Returns how many paths failed (why: the first). */
 int gr_iso_close(const char *root, const char *const *extra, char *why, size_t wlen);
 

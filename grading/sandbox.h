@@ -74,29 +74,28 @@ int gr_run(const gr_run_opts *o, gr_run_result *res);
 
 void gr_run_result_free(gr_run_result *r);
 
-/* GR_BOX_BWRAP if bubblewrap is present, not switched off by WB_GRADE_NO_BWRAP, and runs a trivial sandbox the
- * way gr_run starts it (as nobody when root). A fork each call: keep the answer. */
+/* GR_BOX_BWRAP if bubblewrap, not switched off, runs a trivial sandbox as gr_run would. A fork each call: keep it. */
 gr_box gr_sandbox_box(void);
 /* gr_run_box with WB_GRADE_NO_BWRAP, probing only where o->box kept no answer. Never GR_BOX_PROBE. */
 gr_box gr_run_box_here(const gr_run_opts *o);
 
 /* ---------------------------------------------------------------- the pure parts of a run */
-/* As root: the uid of the run whose first process is `pid`, unique among the runs alive (a multiple of 64
- * above GR_RUN_UID_BASE: never the probe uid isolation.c takes from the grader's own block). */
+/* As root: the uid of the run whose first process is `pid`, unique among the runs alive (a multiple of 64 above
+ * GR_RUN_UID_BASE). */
 uid_t gr_run_uid(pid_t pid);
 
 /* Never bubblewrap with o->no_bwrap or `switched_off` (WB_GRADE_NO_BWRAP), else o->box (GR_BOX_PROBE: probe). */
 gr_box gr_run_box(const gr_run_opts *o, int switched_off);
 
-/* What bubblewrap's command line is made of, every path already checked on this machine. */
+/* What bubblewrap's command line is made of, every path already checked; the lists NULL-terminated, or NULL. */
 typedef struct {
     const char *bwrap;            /* bubblewrap's path; NULL: no bubblewrap, the program runs as it is */
-    const char *prog;             /* the program, an absolute path */
-    const char *const *args;      /* its arguments after argv[0], NULL-terminated, or NULL */
+    const char *prog;             /* an absolute path */
+    const char *const *args;      /* after argv[0] */
     const char *workdir;          /* bound writable; the program starts there */
-    const char *const *devices;   /* GPU device nodes bound in, or NULL */
-    const char *const *tmpfs;     /* folders hidden under an empty tmpfs (homes, hidden paths), or NULL */
-    const char *const *ro_paths;  /* bound read-only after the hiding, or NULL */
+    const char *const *devices;   /* GPU device nodes bound in */
+    const char *const *tmpfs;     /* folders hidden under an empty tmpfs (homes, hidden paths) */
+    const char *const *ro_paths;  /* bound read-only after the hiding */
 } gr_argv_spec;
 
 /* The argv gr_run executes: bubblewrap's (no network, private /tmp, read-only root, the spec's paths) ending
@@ -126,8 +125,7 @@ typedef enum {
 typedef struct {
     int status;                   /* from waitpid */
     int timed_out, disk_exceeded; /* the runner killed it for that */
-    double wall_s;
-    double cpu_s;                 /* its RLIMIT_CPU in seconds (0: none) */
+    double wall_s, cpu_s;         /* cpu_s: its RLIMIT_CPU (0: none) */
     int bwrap;                    /* it ran under bubblewrap, which reports a death by signal as exit 128+sig */
     const char *err;              /* its captured stderr ("bwrap: ..." when bubblewrap could not start it) */
 } gr_run_facts;
@@ -136,7 +134,6 @@ typedef struct {
 void gr_run_decode(const gr_run_facts *f, gr_run_result *r);
 gr_run_end gr_run_end_of(const gr_run_result *r);
 
-/* One line saying how the run ended, for reports. */
 void gr_run_describe(const gr_run_result *r, const gr_run_opts *o, char *buf, size_t len);
 
 #endif /* GR_SANDBOX_H */

@@ -46,7 +46,7 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     return finding;
 }
 
-/* One sanitizer run of a batch (gr_san_batch): a tool of j's chapter on prog; limit 0: the student's. */
+/* One run of a batch: a tool of j's chapter on prog; limit 0: the student's. */
 typedef struct {
     gr_chjob j;
     const char *prog, *variants;
@@ -54,11 +54,11 @@ typedef struct {
     double limit;
 } gr_san_task;
 
-/* What a run of a batch hands back from its process: the verdict, the run, then out and err, GR_RUN_TEXT_MAX each. */
+/* What a run of a batch hands back from its process: the verdict, the run (out and err NULL), their text. */
 typedef struct {
     int rc;
-    gr_run_result r; /* out and err NULL: their text is in text */
-    char text[];
+    gr_run_result r;
+    char text[]; /* out, then err, GR_RUN_TEXT_MAX each */
 } gr_san_back;
 
 static void gr_san_task_child(int i, void *ctx, void *slot)
@@ -194,10 +194,6 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     }
     h->mode = gr_san_decide(&f);
     const char *same = "compute-sanitizer runs in the same sandbox as every run";
-    const char *note = !f.bwrap          ? ""
-                       : f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)"
-                       : !f.root         ? " (outside bubblewrap only root can keep the course files closed)"
-                                         : "";
     if (h->mode == GR_SAN_ABSENT)
         snprintf(h->line, sizeof h->line, "compute-sanitizer not found: the sanitizer step is not run");
     else if (h->mode == GR_SAN_UNPROBED)
@@ -213,30 +209,31 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
                  why);
     else
         snprintf(h->line, sizeof h->line, "the sanitizer step is skipped on this host: %s%s", *why_uid ? why_uid : why,
-                 note);
+                 !f.bwrap          ? ""
+                 : f.fallback_skip ? " (sanitizer_without_bubblewrap: skip)"
+                 : !f.root         ? " (outside bubblewrap only root can keep the course files closed)"
+                                   : "");
 }
 
-/* Why no variant of this chapter is sanitized here, or NULL when they are. */
-static const char *gr_san_not_here(const gr_chjob *j)
+/* Why no variant of this chapter is sanitized here (the sanitizer, or the budget spent: in `spent`), or NULL. */
+static const char *gr_san_not_here(const gr_chjob *j, char *spent, size_t len)
 {
     if (!j->x->sanitizer[0]) return "compute-sanitizer not found: not checked, no points";
     if (j->s->san->mode == GR_SAN_SKIP || j->s->san->mode == GR_SAN_ABSENT) return j->s->san->line;
-    return NULL;
+    return gr_budget_spent(j->s->budget, spent, len) ? spent : NULL;
 }
 
 /* The variants a scored run takes (gr_var_sanitized): names in list, indices in idx, how many returned; where the
  * sanitizer does not run here or the budget is spent, they say why not. */
 static int gr_san_select(const gr_chjob *j, char *list, size_t len, int *idx)
 {
-    gr_ch_result *cr = j->cr;
+    char spent[300];
+    const char *not_here = gr_san_not_here(j, spent, sizeof spent);
     int n = 0;
     list[0] = 0;
-    for (int v = 0; v < cr->n_v; v++) {
-        gr_var_result *r = &cr->v[v];
+    for (int v = 0; v < j->cr->n_v; v++) {
+        gr_var_result *r = &j->cr->v[v];
         if (!gr_var_sanitized(r)) continue;
-        const char *not_here = gr_san_not_here(j);
-        char spent[300];
-        if (!not_here && gr_budget_spent(j->s->budget, spent, sizeof spent)) not_here = spent;
         if (not_here) {
             snprintf(r->san, sizeof r->san, "%s", not_here);
             continue;
@@ -285,9 +282,9 @@ static void gr_san_settle(const gr_chjob *j, const char *tool, const gr_prog_var
         gr_run_result one = {0};
         if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, j->stu, tool, vr->name, 0, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
-        if (alone != 0 && rc < 0) vr->san_pts = 0;
-        if (alone < 0 && rc < 0 && vr->san_state != GR_SANV_FINDING) {
+        if (alone < 0 && rc < 0 && vr->san_state != GR_SANV_FINDING) { /* a finding has taken the points already */
             vr->san_state = GR_SANV_UNFINISHED;
+            vr->san_pts = 0;
             const gr_run_result *own = one.how[0] ? &one : r; /* its own run alone: its own words */
             char d1[200], t1[400];
             gr_run_describe(own, &limit, d1, sizeof d1);
@@ -324,8 +321,9 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv)
 
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len)
 {
+    char spent[300];
     first[0] = 0;
-    if (gr_san_not_here(j) || gr_budget_spent(j->s->budget, NULL, 0)) return -1;
+    if (gr_san_not_here(j, spent, sizeof spent)) return -1;
     gr_run_result r;
     int f = gr_san_run(j, j->stu, tool, variant, 0, &r);
     if (f == 1) gr_san_first_excerpt(r.out, first, len);

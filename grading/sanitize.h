@@ -10,10 +10,8 @@ void gr_sanitize(const gr_chjob *j, const gr_prog_variant *pv, int npv);
  * the lines after it) in first, 0 clean, -1 no verdict. Awards and takes away nothing. */
 int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, char *first, size_t len);
 
-/* Decides how compute-sanitizer runs on this host (sanhost.h), before any student code runs under it: each tool
- * on each graded chapter's reference at its sanitizer size, in the sandbox a student's run gets; where that does
- * not finish under bubblewrap, the rubric's rule. Its runs go as runs of `within` (the submission whose grading
- * asked; NULL: none, as for a class before its entries or make doctor). */
+/* Decides how compute-sanitizer runs on this host (sanhost.h): each tool on each graded chapter's reference, in the
+ * sandbox a student's run gets. Its runs go as runs of `within` (NULL: none, as for a class or make doctor). */
 void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *out);
 
 #endif /* GR_SANITIZE_H */

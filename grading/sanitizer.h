@@ -1,11 +1,5 @@
-/*
- * sanitizer.h — the one reader of compute-sanitizer's output, for the grader (`make check`, `make
- * grade`) and the look-inside tool (`make sanitize`), so both judge the same text the same way.
- * Formats as captured on the H100 in tests/captured/sanitizer_*.txt.
- *
- * The one rule: a run is clean when the tool printed its summary and the summary counts no finding
- * (errors + warnings); no summary means the tool did not finish, which is not "clean".
- */
+/* sanitizer.h — the one reader of compute-sanitizer's output, for the grader and `make sanitize`, so both judge the
+ * same text the same way (formats as captured on the H100: tests/captured/sanitizer_*.txt). */
 #ifndef GR_SANITIZER_H
 #define GR_SANITIZER_H
 
@@ -20,10 +14,10 @@ typedef struct {
     char tool_error[256];    /* a line the sanitizer printed about itself failing */
 } gr_san_report;
 
-/* Parses compute-sanitizer's output (lines prefixed "========= "). */
 void gr_san_parse(const char *text, gr_san_report *r);
 
-/* The one rule: findings = errors + warnings of the summary. */
+/* The one rule: findings = errors + warnings of the summary; a run is clean only with a summary that counts none
+ * (no summary: the tool did not finish, which is not "clean"). */
 long gr_san_findings(const gr_san_report *r);
 
 /* Is one of the comma-separated kernel names called in the text ("name(")? */
