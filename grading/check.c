@@ -159,7 +159,11 @@ static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const 
 static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
 {
     double pts = 0;
-    for (int k = 0; k < cr->n_v; k++) pts += cr->v[k].rub.perf, cr->v[k].rub.perf = 0, cr->v[k].perf_pts = 0;
+    for (int k = 0; k < cr->n_v; k++) {
+        pts += cr->v[k].rub.perf;
+        cr->v[k].rub.perf = 0;
+        cr->v[k].perf_pts = 0;
+    }
     snprintf(cr->perf_note, sizeof cr->perf_note, "performance: not scored here (%.1f points, not in the total): no "
              "reference to time yours beside%s%s%s; the grader times it beside yours", pts,
              in->gpu_recorded[0] ? ", and its recorded times are for " : "", in->gpu_recorded,

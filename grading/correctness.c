@@ -3,6 +3,8 @@
 #include "correctness.h"
 #include "gpu.h"
 
+#define GR_DUMP_ROWS "rows.jsonl" /* a dump run's --json lines: whether each variant changed an input */
+
 typedef struct {
     gr_var_facts f;
     int runs_todo;
@@ -448,7 +450,8 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_cmd c;
             gr_run_result r;
             gr_dump_run(j, &run, j->stu, NULL, dir, "self-check", &c, &r);
-            int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE, ran = r.exited && (r.code == 0 || r.code == 1);
+            int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+            int ran = r.exited && (r.code == 0 || r.code == 1);
             if (no_gpu) gr_tail_lines(r.err, 1, why, wlen < 400 ? wlen : 400);
             else gr_self_rows(cr, dir, x->seeds[si], corr);
             for (int k = 0; k < cr->n_v && !no_gpu && !ran; k++) {

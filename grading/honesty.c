@@ -163,11 +163,11 @@ void gr_caught_apply(gr_var_result *r)
 static int gr_region_owner(const gr_ch_result *cr, const char *region)
 {
     int best = -1;
-    size_t best_len = 0;
     for (int v = 0; v < cr->n_v; v++) {
         size_t n = strlen(cr->v[v].name);
         if (!strcmp(cr->v[v].name, region)) return v;
-        if (n > best_len && !strncmp(cr->v[v].name, region, n) && region[n] == '-') best = v, best_len = n;
+        if (!strncmp(cr->v[v].name, region, n) && region[n] == '-' && (best < 0 || n > strlen(cr->v[best].name)))
+            best = v;
     }
     return best;
 }

@@ -238,8 +238,10 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
     const gr_config *x = j->x;
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
-    double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan);
-    double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan);
+    double d_s = ss->wall_hi - ss->wall_lo;
+    double p_s = gr_wall_predicted(x, ss, plan);
+    double d_r = rs->wall_hi - rs->wall_lo;
+    double p_r = gr_wall_predicted(x, rs, plan);
     double calib =
         gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;

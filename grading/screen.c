@@ -98,13 +98,19 @@ typedef struct {
     int at_line_start;
 } lexer;
 
+static void lex_close(lexer *lx)
+{
+    free(lx->buf);
+    free(lx->line_of);
+}
+
 static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
 {
     memset(lx, 0, sizeof *lx);
     lx->buf = malloc(len + 1);
     lx->line_of = malloc((len + 1) * sizeof *lx->line_of);
     if (!lx->buf || !lx->line_of) {
-        free(lx->buf), free(lx->line_of);
+        lex_close(lx);
         return -1;
     }
     size_t k = 0;
@@ -114,7 +120,8 @@ static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
                     : text[i] == '\\' && i + 2 < len && text[i + 1] == '\r' && text[i + 2] == '\n' ? 2
                                                                                                    : 0;
         if (nl) {
-            i += nl, line++;
+            i += nl;
+            line++;
             continue;
         }
         lx->line_of[k] = line;
@@ -127,12 +134,6 @@ static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
     lx->end = lx->buf + k;
     lx->at_line_start = 1;
     return 0;
-}
-
-static void lex_close(lexer *lx)
-{
-    free(lx->buf);
-    free(lx->line_of);
 }
 
 static int is_word(char c) { return isalnum((unsigned char)c) || c == '_'; }
