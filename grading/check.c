@@ -15,13 +15,6 @@ static int gr_check_add(gr_check_finding *out, int max, int n, int ch, const cha
     return n + 1;
 }
 
-/* The length of the screen sentence at s in a caught note (gr_screen_hit_str's, joined by a space). */
-static size_t gr_check_sentence(const char *s)
-{
-    const char *next = strstr(s + 1, ". region `");
-    return next ? (size_t)(next - s) + 1 : strlen(s);
-}
-
 /* The region screen's sentences of chapter cr, each once with the variants it costs. */
 static int gr_check_screen(const gr_ch_result *cr, gr_check_finding *out, int max, int n)
 {
@@ -29,7 +22,8 @@ static int gr_check_screen(const gr_ch_result *cr, gr_check_finding *out, int ma
     for (int v = 0; v < cr->n_v; v++) {
         if (!(cr->v[v].caught & screen)) continue;
         for (const char *s = cr->v[v].caught_note; *s;) {
-            size_t l = gr_check_sentence(s);
+            const char *next = strstr(s + 1, ". region `"); /* gr_screen_hit_str's sentences, joined by a space */
+            size_t l = next ? (size_t)(next - s) + 1 : strlen(s);
             char text[700];
             snprintf(text, sizeof text, "%.*s", (int)l, s);
             s += l + (s[l] == ' ');

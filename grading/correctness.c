@@ -37,7 +37,7 @@ static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 
 /* A variant's dumps of one edge size, the reference's and the student's, and their comparison. */
 typedef struct {
-    char *ref, *got;           /* to free (gr_pair_free); got NULL when missing or of another length */
+    char *ref, *got;           /* to free; got NULL when missing or of another length */
     long long ref_bytes;       /* -1: the reference has none, nothing to hold the student to */
     gr_cmp cmp;
 } gr_pair;
@@ -56,12 +56,6 @@ static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refd
     if (!p->ref) return;
     p->got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
     gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, p->ref, rb, p->got, sb, &p->cmp); /* sb -1: missing */
-}
-
-static void gr_pair_free(gr_pair *p)
-{
-    free(p->ref);
-    free(p->got);
 }
 
 /* What the raw data of wrong edge size s shows, added to what the earlier seeds showed of it. */
@@ -162,7 +156,8 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s].text);
                 counted |= 1u << s;
             }
-            gr_pair_free(&p);
+            free(p.ref);
+            free(p.got);
         }
         gr_note_input_writes(j, k, dir, r->name, counted, &corr[v]);
         gr_rmtree(iso); /* result files can be large */
@@ -214,7 +209,8 @@ static int gr_needs_alone(const gr_chjob *j, const gr_dump_chunk *k, const char 
         gr_pair p;
         gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
         wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
-        gr_pair_free(&p);
+        free(p.ref);
+        free(p.got);
     }
     return wrong;
 }

@@ -30,7 +30,6 @@ static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int cr
     return v;
 }
 
-/* One line of a run; a CEILING line counts only from the reference (a student's process could print any). */
 static void gr_honesty_line(gr_honesty *h, const wb_row *row, int ref)
 {
     if (row->verdict == WB_CEILING && ref && row->throughput > 0 && !(h->ceiling >= row->throughput)) {

@@ -228,9 +228,8 @@ static void hit(scan *s, int line, const char *token, size_t tlen, const gr_scre
     h->rule = rule;
 }
 
-/* How much of token w rule r matches, or -1. An identifier (kind exact): exact and prefix rules; a
- * directive's name; an integer literal by its value (num); a header name: exactly, or its start where
- * the pattern ends in '/' or '*'. */
+/* How much of token w (num: an integer literal's value) rule r matches, or -1; kind: as screen.h's
+ * gr_screen_match, an identifier (exact) matching exact and prefix rules. */
 static long rule_match(const gr_screen_rule *r, gr_screen_match kind, const char *w, size_t len,
                        unsigned long long num)
 {
@@ -289,8 +288,7 @@ static int plain_header_name(const char *h, size_t len)
     return 1;
 }
 
-/* `#include ...` (rest: what follows the word): an allowed header is no hit; a header rule that refuses
- * it names it; anything else is the "include" directive rule's. The token is the directive as written. */
+/* `#include ...` (rest: what follows the word), judged as screen.h says; the token is the directive as written. */
 static void check_include(scan *s, int line, const char *rest, size_t len)
 {
     const char *q = rest, *end = rest + len;

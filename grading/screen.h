@@ -51,11 +51,10 @@ typedef struct {
 } gr_screen_hit;
 
 /* Appends a JSON array of {"pattern", "match" (default exact), "cost" (default perf), "reach" (default
- * region), "why"} to *rules. Returns 0, or -1 with the reason in err.
- * `#include <name>` is judged by the header rule with the longest matching pattern (a later rule wins a
- * tie: a chapter's screen_extra overrides); a name with "..", a leading '/' or a character outside
- * [A-Za-z0-9_./+-] matches none. An include no header rule decides (`#include "x.h"`, `#include MACRO`, a
- * header on no list) is the directive rule "include"'s; `#include_next`, `#import`, `#embed` their own. */
+ * region), "why"} to *rules. Returns 0, or -1 with the reason in err. `#include <name>` goes by the header
+ * rule with the longest matching pattern (a later one wins a tie: screen_extra overrides); a name with "..",
+ * a leading '/' or a character outside [A-Za-z0-9_./+-] matches none. Any other include is the directive
+ * rule "include"'s (`#include_next`, `#import`, `#embed` have their own). */
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen);
 
 /* Removes the rules whose pattern is listed in the JSON array of strings `allow` (may be NULL). */
