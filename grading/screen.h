@@ -65,10 +65,9 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow);
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
                      gr_screen_hit *hits, int max, int *n);
 
-/* The names a region declares at file level (brace depth `level` from its start: 0 for a region at file
- * level, minus its function's depth for one that leaves it; outside parentheses): functions, globals,
- * types, namespaces, using-declarations, each part of a qualified name. Stores up to max, returns how
- * many it found. */
+/* The names a region declares at file level (outside parentheses, at brace depth `level` from its start: 0
+ * for a region at file level, minus its function's depth for one that leaves it): functions, globals, types,
+ * namespaces, using-declarations, each part of a qualified name. Stores up to max, returns how many found. */
 int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max);
 
 /* Does text use any of the n names (as an identifier or one part of a qualified name)? */
