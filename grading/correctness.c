@@ -29,7 +29,6 @@ static void gr_size_bad(gr_var_facts *f, const char *size)
         snprintf(f->sizes_bad + bl, sizeof f->sizes_bad - bl, "%s%s", bl ? ", " : "", size);
 }
 
-/* How many of the chapter's edge sizes from first on go into one run. */
 static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 {
     return ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
@@ -186,7 +185,6 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     gr_exec(c, r, what);
 }
 
-/* Are the dumps of variant at edge sizes first .. first + count - 1 all in dir? */
 static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
 {
     for (int s = first; s < first + count; s++) {
