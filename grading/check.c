@@ -15,13 +15,6 @@ static int gr_check_add(gr_check_finding *out, int max, int n, int ch, const cha
     return n + 1;
 }
 
-/* The length of the screen sentence at s in a caught note (gr_screen_hit_str's, joined by a space). */
-static size_t gr_check_sentence(const char *s)
-{
-    const char *next = strstr(s + 1, ". region `");
-    return next ? (size_t)(next - s) + 1 : strlen(s);
-}
-
 /* The region screen's sentences of chapter cr, each once with the variants it costs. */
 static int gr_check_screen(const gr_ch_result *cr, gr_check_finding *out, int max, int n)
 {
@@ -29,7 +22,8 @@ static int gr_check_screen(const gr_ch_result *cr, gr_check_finding *out, int ma
     for (int v = 0; v < cr->n_v; v++) {
         if (!(cr->v[v].caught & screen)) continue;
         for (const char *s = cr->v[v].caught_note; *s;) {
-            size_t l = gr_check_sentence(s);
+            const char *next = strstr(s + 1, ". region `"); /* gr_screen_hit_str's sentences, joined by a space */
+            size_t l = next ? (size_t)(next - s) + 1 : strlen(s);
             char text[700];
             snprintf(text, sizeof text, "%.*s", (int)l, s);
             s += l + (s[l] == ' ');
@@ -159,7 +153,11 @@ static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const 
 static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
 {
     double pts = 0;
-    for (int k = 0; k < cr->n_v; k++) pts += cr->v[k].rub.perf, cr->v[k].rub.perf = 0, cr->v[k].perf_pts = 0;
+    for (int k = 0; k < cr->n_v; k++) {
+        pts += cr->v[k].rub.perf;
+        cr->v[k].rub.perf = 0;
+        cr->v[k].perf_pts = 0;
+    }
     snprintf(cr->perf_note, sizeof cr->perf_note, "performance: not scored here (%.1f points, not in the total): no "
              "reference to time yours beside%s%s%s; the grader times it beside yours", pts,
              in->gpu_recorded[0] ? ", and its recorded times are for " : "", in->gpu_recorded,

@@ -1,9 +1,6 @@
-/*
- * check.h — `make check` (build/grade --check, the student's practice run): what it concludes and prints.
- * Without a GPU every step that needs none still runs (the build, the markers, edits outside the regions,
- * the region screen), up to the first run of a program: their sentences one line each, then one line on
- * what was not checked and how to get it. The decisions are pure (tests/test_check.c).
- */
+/* check.h — `make check` (build/grade --check, the practice run): what it concludes and prints. Without a GPU
+ * the steps that need none still run (build, markers, edits outside the regions, region screen): their
+ * sentences one line each, then one line on what was not checked and how to get it. The decisions are pure. */
 #ifndef GR_CHECK_H
 #define GR_CHECK_H
 
@@ -26,7 +23,6 @@ typedef struct {
  * outside the regions, each region-screen sentence once. Returns how many (at most max stored). */
 int gr_check_findings(const gr_sub_result *s, gr_check_finding *out, int max);
 
-/* The outcome from the submission's state and the number of findings. */
 gr_check_outcome gr_check_decide(gr_sub_status st, int n_findings);
 
 /* The exit code of an outcome (st: for GR_CHECK_RAN and GR_CHECK_NOT_RUN). */
@@ -56,7 +52,7 @@ typedef struct {
 } gr_check_perf_in;
 gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in);
 
-/* The practice run's self-checked chapters: their performance points as decided above, the totals again. */
+/* The practice run's self-checked chapters: their performance points as decided above, then the totals. */
 void gr_check_score_perf(const gr_config *x, gr_sub_result *res);
 
 #endif /* GR_CHECK_H */

@@ -31,7 +31,6 @@ typedef struct {
     long long shift;
     double constant;
     long long exp_bytes, got_bytes;
-    double worst;                   /* tolerance: largest |err| / bound */
 } gr_cmp;
 
 /* Bytes per element of e. */

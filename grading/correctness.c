@@ -3,6 +3,8 @@
 #include "correctness.h"
 #include "gpu.h"
 
+#define GR_DUMP_ROWS "rows.jsonl" /* a dump run's --json lines: whether each variant changed an input */
+
 typedef struct {
     gr_var_facts f;
     int runs_todo;
@@ -27,7 +29,6 @@ static void gr_size_bad(gr_var_facts *f, const char *size)
         snprintf(f->sizes_bad + bl, sizeof f->sizes_bad - bl, "%s%s", bl ? ", " : "", size);
 }
 
-/* How many of the chapter's edge sizes from first on go into one run. */
 static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 {
     return ch->n_edge - first < GR_MAX_SIZES_PER_RUN ? ch->n_edge - first : GR_MAX_SIZES_PER_RUN;
@@ -35,7 +36,7 @@ static int gr_chunk_count(const gr_chapter_rubric *ch, int first)
 
 /* A variant's dumps of one edge size, the reference's and the student's, and their comparison. */
 typedef struct {
-    char *ref, *got;           /* to free (gr_pair_free); got NULL when missing or of another length */
+    char *ref, *got;           /* to free; got NULL when missing or of another length */
     long long ref_bytes;       /* -1: the reference has none, nothing to hold the student to */
     gr_cmp cmp;
 } gr_pair;
@@ -54,12 +55,6 @@ static void gr_pair_compare(const gr_chapter_rubric *ch, int s, const char *refd
     if (!p->ref) return;
     p->got = sb >= 0 && sb == rb ? gr_read_capped(sp, (size_t)sb + 1, &len) : NULL;
     gr_compare(ch, ch->edge[s].d, ch->edge[s].n_dims, p->ref, rb, p->got, sb, &p->cmp); /* sb -1: missing */
-}
-
-static void gr_pair_free(gr_pair *p)
-{
-    free(p->ref);
-    free(p->got);
 }
 
 /* What the raw data of wrong edge size s shows, added to what the earlier seeds showed of it. */
@@ -160,7 +155,8 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
                 gr_note_wrong(&corr[v], &p.cmp, k->seed, ch->edge[s].text);
                 counted |= 1u << s;
             }
-            gr_pair_free(&p);
+            free(p.ref);
+            free(p.got);
         }
         gr_note_input_writes(j, k, dir, r->name, counted, &corr[v]);
         gr_rmtree(iso); /* result files can be large */
@@ -189,7 +185,6 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     gr_exec(c, r, what);
 }
 
-/* Are the dumps of variant at edge sizes first .. first + count - 1 all in dir? */
 static int gr_dump_complete(const char *dir, const gr_chapter_rubric *ch, const char *variant, int first, int count)
 {
     for (int s = first; s < first + count; s++) {
@@ -212,7 +207,8 @@ static int gr_needs_alone(const gr_chjob *j, const gr_dump_chunk *k, const char 
         gr_pair p;
         gr_pair_compare(j->ch, s, refdir, studir, variant, &p);
         wrong = p.ref_bytes >= 0 && p.cmp.pattern != GR_PAT_NONE && p.cmp.pattern != GR_PAT_UNWRITTEN;
-        gr_pair_free(&p);
+        free(p.ref);
+        free(p.got);
     }
     return wrong;
 }
@@ -448,7 +444,8 @@ int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
             gr_cmd c;
             gr_run_result r;
             gr_dump_run(j, &run, j->stu, NULL, dir, "self-check", &c, &r);
-            int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE, ran = r.exited && (r.code == 0 || r.code == 1);
+            int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+            int ran = r.exited && (r.code == 0 || r.code == 1);
             if (no_gpu) gr_tail_lines(r.err, 1, why, wlen < 400 ? wlen : 400);
             else gr_self_rows(cr, dir, x->seeds[si], corr);
             for (int k = 0; k < cr->n_v && !no_gpu && !ran; k++) {

@@ -10,9 +10,9 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen);
 /* The practice run without a reference: the program's own verdicts (clearly labelled). */
 int gr_self_check(const gr_chjob *j, char *why, size_t wlen);
 
-typedef struct { /* one run of a program for its --dump files */
+typedef struct { /* one run of a program for its --dump files: edge sizes first .. first + count - 1 */
     unsigned long long seed;
-    int first, count;           /* edge sizes first .. first + count - 1 */
+    int first, count;
     double limit;               /* the run's time limit; 0: the rubric's timeouts_s.run */
 } gr_dump_chunk;
 
@@ -21,11 +21,7 @@ typedef struct { /* one run of a program for its --dump files */
 void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, const char *variants, const char *dir,
                  const char *what, gr_cmd *c, gr_run_result *r);
 
-/* A dump run's --json lines, in its directory: each says whether the variant changed one of its inputs. */
-#define GR_DUMP_ROWS "rows.jsonl"
-
-/* 1 when the line of (variant, size) says that the variant wrote its input (which and where: row's
- * input_written_name, input_written); 0 when it does not, or there is no such line. */
+/* 1 when the line of (variant, size) says the variant wrote its input (row: which and where), else 0. */
 int gr_rows_input_written(const json_t *lines, const char *variant, const char *size, wb_row *row);
 
 #endif /* GR_CORRECTNESS_H */

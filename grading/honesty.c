@@ -30,7 +30,6 @@ static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int cr
     return v;
 }
 
-/* One line of a run; a CEILING line counts only from the reference (a student's process could print any). */
 static void gr_honesty_line(gr_honesty *h, const wb_row *row, int ref)
 {
     if (row->verdict == WB_CEILING && ref && row->throughput > 0 && !(h->ceiling >= row->throughput)) {
@@ -163,11 +162,11 @@ void gr_caught_apply(gr_var_result *r)
 static int gr_region_owner(const gr_ch_result *cr, const char *region)
 {
     int best = -1;
-    size_t best_len = 0;
     for (int v = 0; v < cr->n_v; v++) {
         size_t n = strlen(cr->v[v].name);
         if (!strcmp(cr->v[v].name, region)) return v;
-        if (n > best_len && !strncmp(cr->v[v].name, region, n) && region[n] == '-') best = v, best_len = n;
+        if (!strncmp(cr->v[v].name, region, n) && region[n] == '-' && (best < 0 || n > strlen(cr->v[best].name)))
+            best = v;
     }
     return best;
 }

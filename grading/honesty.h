@@ -1,17 +1,15 @@
 /*
- * honesty.h — is a time the grader would credit a time the student's code really took?
- *
- * The benchmark runs pass --grading (CONTRACT.md "Grading runs"): each variant's line says whether the
- * timed repetitions' output was right (timed_check), whether a run on other inputs was (rotated_check) and
- * the launcher's CPU time (cpu_ms); one CEILING line gives the hardware's rate for the chapter's work.
- * Collected over all runs of one size, per variant (caught.h's names):
+ * honesty.h — is a time the grader would credit a time the student's code really took? The benchmark runs
+ * pass --grading (CONTRACT.md "Grading runs"): each variant's line says whether the timed repetitions' output
+ * was right (timed_check), whether a run on other inputs was (rotated_check) and the launcher's CPU time
+ * (cpu_ms); one CEILING line gives the hardware's rate for the chapter's work. Over all runs of one size, per
+ * variant (caught.h's names):
  *   above-ceiling   faster than the reference run's CEILING × (1 + perf.floor_margin), or than the
  *                   reference's own rate for the variant where that is higher (a ceiling it beats is not one)
  *   timed-check, rotated-check   a wrong or stale result (or the field missing where the reference has it)
  *   host-compute    cpu_ms > perf.cpu_factor × the time and > 1 ms: the work is done on the host
  *   screen-perf, screen-correct   the region screen (gr_honesty_screen)
- * The ceiling and the work per run are read from the reference's runs only: a student's process can print
- * any CEILING line.
+ * The ceiling and the work per run come from the reference's runs only: a student's process can print any.
  */
 #ifndef GR_HONESTY_H
 #define GR_HONESTY_H
@@ -46,8 +44,7 @@ typedef struct {
 /* Starts collecting the lines of `size` (canonical, e.g. "1048576"). */
 void gr_honesty_init(gr_honesty *h, const char *size);
 
-/* Adds the JSON lines of one benchmark run. Lines of other sizes, the speed-of-light row and lines that do
- * not parse are skipped; a CEILING line counts only from the reference. */
+/* Adds one benchmark run's JSON lines (not those of other sizes, the speed-of-light row, nor unparsable ones). */
 void gr_honesty_add(gr_honesty *h, const json_t *lines, int from_reference);
 
 /* The findings for one variant whose credited (median) time is stu_ms: the bitmask, and one sentence per

@@ -32,6 +32,16 @@ typedef struct {
     int sel[GR_MAX_VAR], nsel;
 } gr_perf_plan;
 
+/* The side failed; its first reason is the one told. */
+__attribute__((format(printf, 2, 3))) static void gr_side_fail(gr_perf_side *side, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!side->failed) vsnprintf(side->why, sizeof side->why, fmt, ap);
+    va_end(ap);
+    side->failed = 1;
+}
+
 /* A benchmark run's JSON lines (dir/t.json): all to honesty (graded runs), each selected variant's times,
  * the speed-of-light rows; a variant that reported no PASS, or no time at all, fails the side. */
 static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char *dir, gr_perf_side *side)
@@ -62,24 +72,18 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
             if (strcmp(cr->v[k].name, row.variant) || got[k]) continue;
             got[k] = 1;
             if (row.verdict != WB_PASS && !caught) {
-                if (!side->failed)
-                    snprintf(side->why, sizeof side->why, "%s reported %s at the benchmark size", row.variant,
-                             wb_verdict_name(row.verdict));
-                side->failed = 1;
-            } else {
-                gr_push(&side->ms[k], row.median_ms);
-                gr_push(&side->pct[k], row.sol_pct);
-                gr_push(&side->prep[k], row.prep_ms);
-                gr_push(&side->rep_wall[k], row.rep_wall_ms);
+                gr_side_fail(side, "%s reported %s at the benchmark size", row.variant, wb_verdict_name(row.verdict));
+                continue;
             }
+            gr_push(&side->ms[k], row.median_ms);
+            gr_push(&side->pct[k], row.sol_pct);
+            gr_push(&side->prep[k], row.prep_ms);
+            gr_push(&side->rep_wall[k], row.rep_wall_ms);
         }
     }
     json_decref(lines);
     for (int i = 0; i < plan->nsel; i++)
-        if (!got[plan->sel[i]] && !side->failed) {
-            side->failed = 1;
-            snprintf(side->why, sizeof side->why, "no time reported for %s", cr->v[plan->sel[i]].name);
-        }
+        if (!got[plan->sel[i]]) gr_side_fail(side, "no time reported for %s", cr->v[plan->sel[i]].name);
 }
 
 static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
@@ -125,11 +129,11 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
     gr_rmtree(dir);
 }
 
-/* Milliseconds one more repetition adds to the run (every selected variant): by the reported times (wall
- * 0: each variant and its preprocessing; the speed of light apart, gr_wall_predicted), or by the wall
- * clock the harness reports per repetition (wall 1, rep_wall_ms: fresh inputs are made and checked between
- * the timed intervals). The latter sizes the cross-check on the reference's runs, so that the high count's
- * extra repetitions take about cross_check_s of wall clock whatever the checks cost. */
+/* Milliseconds one more repetition adds to the run (every selected variant): by the reported times (wall 0:
+ * each variant and its preprocessing; gr_wall_predicted adds the speed of light), or by the harness's wall
+ * clock per repetition (wall 1, rep_wall_ms: fresh inputs are made and checked between the timed intervals),
+ * which sizes the cross-check on the reference's runs: the high count's extra repetitions take about
+ * cross_check_s. */
 static double gr_per_rep_ms(gr_perf_side *s, const gr_perf_plan *plan, int wall)
 {
     double sum = 0;
@@ -239,8 +243,10 @@ static int gr_perf_score(const gr_chjob *j, const gr_perf_plan *plan, gr_perf_si
     const gr_config *x = j->x;
     gr_ch_result *cr = j->cr;
     const int *sel = plan->sel;
-    double d_s = ss->wall_hi - ss->wall_lo, p_s = gr_wall_predicted(x, ss, plan);
-    double d_r = rs->wall_hi - rs->wall_lo, p_r = gr_wall_predicted(x, rs, plan);
+    double d_s = ss->wall_hi - ss->wall_lo;
+    double p_s = gr_wall_predicted(x, ss, plan);
+    double d_r = rs->wall_hi - rs->wall_lo;
+    double p_r = gr_wall_predicted(x, rs, plan);
     double calib =
         gr_perf_calibration(rs->wall_hi > 0, d_r, p_r, gr_per_rep_ms(rs, plan, 0), gr_per_rep_ms(rs, plan, 1));
     int forged = !ss->failed && !rs->failed && d_s > x->rub.wall_factor * calib * p_s + x->rub.wall_slack_s;

@@ -21,7 +21,7 @@ double gr_perf_calibration(int high_ran, double d_r, double p_r, double per_ms, 
  * time, e.g. "the reference's"). */
 void gr_perf_points(const gr_rubric *rub, gr_var_result *r, double ref_ms, const char *ref_what);
 
-/* Check mode: the student's own table (throughput, % of the speed of light), no reference. */
+/* Check mode: the student's own times, no reference. */
 void gr_perf_self(const gr_chjob *j);
 
 #endif /* GR_PERF_H */

@@ -98,13 +98,19 @@ typedef struct {
     int at_line_start;
 } lexer;
 
+static void lex_close(lexer *lx)
+{
+    free(lx->buf);
+    free(lx->line_of);
+}
+
 static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
 {
     memset(lx, 0, sizeof *lx);
     lx->buf = malloc(len + 1);
     lx->line_of = malloc((len + 1) * sizeof *lx->line_of);
     if (!lx->buf || !lx->line_of) {
-        free(lx->buf), free(lx->line_of);
+        lex_close(lx);
         return -1;
     }
     size_t k = 0;
@@ -114,7 +120,8 @@ static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
                     : text[i] == '\\' && i + 2 < len && text[i + 1] == '\r' && text[i + 2] == '\n' ? 2
                                                                                                    : 0;
         if (nl) {
-            i += nl, line++;
+            i += nl;
+            line++;
             continue;
         }
         lx->line_of[k] = line;
@@ -127,12 +134,6 @@ static int lex_open(lexer *lx, const char *text, size_t len, int first_line)
     lx->end = lx->buf + k;
     lx->at_line_start = 1;
     return 0;
-}
-
-static void lex_close(lexer *lx)
-{
-    free(lx->buf);
-    free(lx->line_of);
 }
 
 static int is_word(char c) { return isalnum((unsigned char)c) || c == '_'; }
@@ -227,9 +228,8 @@ static void hit(scan *s, int line, const char *token, size_t tlen, const gr_scre
     h->rule = rule;
 }
 
-/* How much of token w rule r matches, or -1. An identifier (kind exact): exact and prefix rules; a
- * directive's name; an integer literal by its value (num); a header name: exactly, or its start where
- * the pattern ends in '/' or '*'. */
+/* How much of token w (num: an integer literal's value) rule r matches, or -1; kind: as screen.h's
+ * gr_screen_match, an identifier (exact) matching exact and prefix rules. */
 static long rule_match(const gr_screen_rule *r, gr_screen_match kind, const char *w, size_t len,
                        unsigned long long num)
 {
@@ -288,8 +288,7 @@ static int plain_header_name(const char *h, size_t len)
     return 1;
 }
 
-/* `#include ...` (rest: what follows the word): an allowed header is no hit; a header rule that refuses
- * it names it; anything else is the "include" directive rule's. The token is the directive as written. */
+/* `#include ...` (rest: what follows the word), judged as screen.h says; the token is the directive as written. */
 static void check_include(scan *s, int line, const char *rest, size_t len)
 {
     const char *q = rest, *end = rest + len;

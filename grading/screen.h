@@ -51,11 +51,10 @@ typedef struct {
 } gr_screen_hit;
 
 /* Appends a JSON array of {"pattern", "match" (default exact), "cost" (default perf), "reach" (default
- * region), "why"} to *rules. Returns 0, or -1 with the reason in err.
- * `#include <name>` is judged by the header rule with the longest matching pattern (a later rule wins a
- * tie: a chapter's screen_extra overrides); a name with "..", a leading '/' or a character outside
- * [A-Za-z0-9_./+-] matches none. An include no header rule decides (`#include "x.h"`, `#include MACRO`, a
- * header on no list) is the directive rule "include"'s; `#include_next`, `#import`, `#embed` their own. */
+ * region), "why"} to *rules. Returns 0, or -1 with the reason in err. `#include <name>` goes by the header
+ * rule with the longest matching pattern (a later one wins a tie: screen_extra overrides); a name with "..",
+ * a leading '/' or a character outside [A-Za-z0-9_./+-] matches none. Any other include is the directive
+ * rule "include"'s (`#include_next`, `#import`, `#embed` have their own). */
 int gr_screen_rules_add(gr_screen_rules *rules, const json_t *array, char *err, size_t errlen);
 
 /* Removes the rules whose pattern is listed in the JSON array of strings `allow` (may be NULL). */
@@ -66,10 +65,9 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow);
 int gr_screen_region(const gr_screen_rules *rules, const char *region, const char *text, size_t len, int first_line,
                      gr_screen_hit *hits, int max, int *n);
 
-/* The names a region declares at file level (brace depth `level` from its start: 0 for a region at file
- * level, minus its function's depth for one that leaves it; outside parentheses): functions, globals,
- * types, namespaces, using-declarations, each part of a qualified name. Stores up to max, returns how
- * many it found. */
+/* The names a region declares at file level (outside parentheses, at brace depth `level` from its start: 0
+ * for a region at file level, minus its function's depth for one that leaves it): functions, globals, types,
+ * namespaces, using-declarations, each part of a qualified name. Stores up to max, returns how many found. */
 int gr_screen_names(const char *text, size_t len, int level, char (*names)[64], int max);
 
 /* Does text use any of the n names (as an identifier or one part of a qualified name)? */
