@@ -5,8 +5,7 @@
 
 #include <sys/random.h>
 
-/* The line that stops the program, on stderr; its exit code. */
-__attribute__((format(printf, 2, 3))) static int gr_stop(int code, const char *fmt, ...)
+int gr_stop(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -21,7 +20,8 @@ int gr_strict_int(const char *s, long long lo, long long hi, long long *out)
     return wb_parse_count(s, hi, out) == 0 && *out >= lo ? 0 : -1;
 }
 
-int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
+/* One of the shared options into *cli and *x. -1: taken; -2: not a shared option; else the exit code. */
+static int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
 {
     long long v;
     switch (c) {
@@ -44,6 +44,27 @@ int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
     case GR_O_VALIDATE: cli->validate = 1; return -1;
     default: return -2;
     }
+}
+
+int gr_parse_opts(int argc, char **argv, const struct option *longopts, void (*usage)(FILE *), gr_own_opt *own_opt,
+                  void *own, gr_shared_cli *cli, gr_config *x)
+{
+    snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') return usage(stdout), GR_EXIT_OK;
+        if (c == ':') return gr_stop(GR_EXIT_USAGE, "grade: %s needs a value", argv[optind - 1]);
+        if (c == '?') {
+            fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
+            usage(stderr);
+            return GR_EXIT_USAGE;
+        }
+        int rc = gr_shared_opt(c, optarg, cli, x);
+        if (rc < 0) rc = own_opt(c, optarg, argv, own, x);
+        if (rc >= 0) return rc;
+    }
+    return -1;
 }
 
 void gr_usage_exits(FILE *f)
