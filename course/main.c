@@ -125,8 +125,7 @@ int main(int argc, char **argv)
     if (rc >= 0) return rc;
     if (cli.slurm && !cli.merge && !cli.s.validate) /* the cluster grades: each task as the judge would */
         return gr_slurm_class(&cli.so, cli.klass, cli.s.out, x->force);
-    if ((rc = gr_setup_root(x)) >= 0 || (rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0)
-        return rc;
+    if ((rc = gr_setup_root(x)) >= 0 || (rc = gr_setup_rubric(x, cli.s.seeds)) >= 0) return rc;
     char why[PATH_MAX + 700]; /* before the GPU, a build or a file written; the merge reads the tasks' reports */
     if (!cli.merge && gr_class_precheck(co, cli.klass, why, sizeof why)) return gr_stop(GR_EXIT_USAGE, "%s", why);
     if (cli.s.validate) return GR_EXIT_OK;

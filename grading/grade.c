@@ -144,7 +144,7 @@ int main(int argc, char **argv)
     int rc = gr_parse_cli(argc, argv, &cli, x);
     if (rc >= 0 || (rc = gr_setup_root(x)) >= 0) return rc;
     if (cli.isolation) return gr_doctor(x);
-    if ((rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0) return rc;
+    if ((rc = gr_setup_rubric(x, cli.s.seeds)) >= 0) return rc;
     /* Before the GPU, any build or any report: the submission exists and holds a chapter's file. A class's
      * entry graded alone (--student: a Slurm task) is graded even when empty, as the local engine grades it. */
     char why[PATH_MAX + 700];

@@ -79,18 +79,7 @@ int gr_setup_root(gr_config *x)
     return gr_stop(GR_EXIT_USAGE, "grade: run me from the workbook's root (common/wb.h not found)");
 }
 
-int gr_setup_rubric(gr_config *x)
-{
-    char err[600];
-    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err))
-        return gr_stop(GR_EXIT_USAGE, "grade: bad rubric: %s", err);
-    int has = !x->only_ch;
-    for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;
-    if (!has) return gr_stop(GR_EXIT_USAGE, "grade: --ch %d: the rubric has no chapter %d", x->only_ch, x->only_ch);
-    return -1;
-}
-
-int gr_setup_seeds(gr_config *x, const char *seeds)
+static int gr_setup_seeds(gr_config *x, const char *seeds)
 {
     if (seeds && *seeds) {
         char buf[256];
@@ -111,6 +100,17 @@ int gr_setup_seeds(gr_config *x, const char *seeds)
         x->seeds[x->n_seeds++] = v & 0x7fffffff;
     }
     return -1;
+}
+
+int gr_setup_rubric(gr_config *x, const char *seeds)
+{
+    char err[600];
+    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err))
+        return gr_stop(GR_EXIT_USAGE, "grade: bad rubric: %s", err);
+    int has = !x->only_ch;
+    for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;
+    if (!has) return gr_stop(GR_EXIT_USAGE, "grade: --ch %d: the rubric has no chapter %d", x->only_ch, x->only_ch);
+    return gr_setup_seeds(x, seeds);
 }
 
 void gr_find_sanitizer(char *out, size_t len)
