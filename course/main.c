@@ -20,7 +20,6 @@ static void co_usage(FILE *f)
     gr_usage_exits(f);
 }
 
-/* What the command line asked for beyond the configuration. */
 typedef struct {
     gr_shared_cli s;
     const char *klass;
@@ -108,12 +107,10 @@ static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
     co->lms = -2, co->sim_threshold = 50; /* detect the LMS layout; pairs sharing half their code */
     int rc = gr_parse_opts(argc, argv, longopts, co_usage, co_opt, cli, &cli->s, &co->judge);
     if (rc >= 0) return rc;
-    if (optind < argc || !cli->klass) {
-        if (optind < argc) fprintf(stderr, "grade: one class at a time (--class DIR), not %s\n", argv[optind]);
-        else co_usage(stderr);
-        return GR_EXIT_USAGE;
-    }
-    return -1;
+    if (optind < argc) return gr_stop(GR_EXIT_USAGE, "grade: one class at a time (--class DIR), not %s", argv[optind]);
+    if (cli->klass) return -1;
+    co_usage(stderr);
+    return GR_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)

@@ -21,7 +21,6 @@ static void gr_usage(FILE *f)
     gr_usage_exits(f);
 }
 
-/* What the command line asked for. */
 typedef struct {
     gr_shared_cli s;
     const char *sub, *student;
@@ -55,12 +54,10 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
     if (optind < argc)
         return gr_stop(GR_EXIT_USAGE, "grade: one submission at a time (got %s and %s); use build/course --class DIR",
                        cli->sub, argv[optind]);
-    if (cli->isolation && !cli->sub && x->mode != GR_MODE_CHECK) return -1;
-    if (!!cli->sub + (x->mode == GR_MODE_CHECK) != 1) {
-        gr_usage(stderr);
-        return GR_EXIT_USAGE;
-    }
-    return -1;
+    int given = !!cli->sub + (x->mode == GR_MODE_CHECK); /* exactly one of SUB and --check (--isolation: or none) */
+    if (given == 1 || (cli->isolation && !given)) return -1;
+    gr_usage(stderr);
+    return GR_EXIT_USAGE;
 }
 
 /* make doctor (--isolation): decide the isolation and say it, changing nothing; and how compute-sanitizer
