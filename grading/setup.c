@@ -126,11 +126,10 @@ void gr_find_sanitizer(char *out, size_t len)
 int gr_setup_out(char *dir, size_t len)
 {
     char why[PATH_MAX + 200];
-    if (!gr_report_dir_ready(dir, why, sizeof why)) {
-        if (realpath(dir, why)) snprintf(dir, len, "%s", why);
-        return -1;
-    }
-    return gr_stop(GR_EXIT_IO, "grade: cannot write the reports (--out): %s", why);
+    if (gr_report_dir_ready(dir, why, sizeof why))
+        return gr_stop(GR_EXIT_IO, "grade: cannot write the reports (--out): %s", why);
+    if (realpath(dir, why)) snprintf(dir, len, "%s", why);
+    return -1;
 }
 
 int gr_setup_isolate(gr_config *x, const char *const *extra)

@@ -18,9 +18,8 @@ int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out
  * one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
-/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved), or the archive SUB
- * unpacked into `into` (not existing yet) by gr_archive: the one place a submission is unpacked. 0, or -1
- * with one line in why. */
+/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved), or the archive SUB unpacked
+ * into `into` (not existing yet): the one place a submission is unpacked. 0, or -1 with one line in why. */
 int gr_sub_folder(const char *sub, const char *into, char *dir, char *why, size_t len);
 
 /* How many of the rubric's chapters (whatever --ch selects) have their file in a submission, how many a link. */
