@@ -82,15 +82,12 @@ static int gr_doctor(gr_config *x)
 static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *sub, char *who, char *out_dir)
 {
     const char *student = cli->student, *out = cli->s.out;
-    if (student) gr_sanitize_name(student, who, 128);
-    else {
-        char tmp[PATH_MAX];
-        snprintf(tmp, sizeof tmp, "%s", sub);
-        size_t l = strlen(tmp);
-        while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
-        const char *b = strrchr(tmp, '/');
-        gr_sanitize_name((x->mode == GR_MODE_CHECK) ? "check" : b ? b + 1 : tmp, who, 128);
-    }
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", sub);
+    size_t l = strlen(tmp);
+    while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
+    const char *b = strrchr(tmp, '/');
+    gr_sanitize_name(student ? student : x->mode == GR_MODE_CHECK ? "check" : b ? b + 1 : tmp, who, 128);
     if (out) snprintf(out_dir, PATH_MAX, "%s", out);
     else if (x->mode == GR_MODE_CHECK) snprintf(out_dir, PATH_MAX, "build/check");
     else snprintf(out_dir, PATH_MAX, "build/grade-out/%s", who);
