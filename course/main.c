@@ -20,57 +20,17 @@ static void co_usage(FILE *f)
     gr_usage_exits(f);
 }
 
-/* What the command line asked for beyond the configuration. */
 typedef struct {
     gr_shared_cli s;
     const char *klass;
     int merge; /* the Slurm engine's merge job (slurm.h) */
     int slurm; /* --engine slurm */
     gr_slurm_opts so;
+    gr_course *co;
 } co_cli;
 
 enum { O_CLASS = GR_O_OWN, O_ENGINE, O_MERGE, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT, O_PARTITION, O_GRES,
        O_TIME, O_WAIT, O_NO_WAIT };
-
-/* One of the course's options into *cli and *c; -1 to go on, else the exit code. */
-static int co_opt(int c, const char *arg, co_cli *cli, gr_course *co)
-{
-    long long v;
-    const char *bad = NULL; /* what is wrong with arg */
-    switch (c) {
-    case O_CLASS: cli->klass = arg; break;
-    case O_MERGE: cli->merge = 1; break;
-    case O_ENGINE:
-        if (strcmp(arg, "local") && strcmp(arg, "slurm")) bad = "--engine is local or slurm, not %s";
-        cli->slurm = !strcmp(arg, "slurm");
-        break;
-    case O_ROSTER: snprintf(co->roster, sizeof co->roster, "%s", arg); break;
-    case O_LMS:
-        if ((co->lms = gr_lms_parse_kind(arg)) == -1)
-            bad = "--lms is auto, canvas, moodle, gradescope or plain, not %s";
-        break;
-    case O_SIM:
-        if (gr_strict_int(arg, 1, 100, &v))
-            bad = "--similarity '%s' must be a percentage from 1 to 100 (--no-similarity: off)";
-        else co->sim_threshold = (int)v;
-        break;
-    case O_NO_SIM: co->sim_threshold = 0; break;
-    case O_ASSIGNMENT: snprintf(co->assignment, sizeof co->assignment, "%s", arg); break;
-    case O_PARTITION: cli->so.partition = arg; break;
-    case O_GRES: cli->so.gres = arg; break;
-    case O_TIME:
-        if (gr_strict_int(arg, 1, 525600, &v)) bad = "--time '%s' must be a whole number of minutes (1 or more)";
-        else cli->so.minutes = (int)v;
-        break;
-    case O_WAIT: cli->so.wait = 1; break;
-    case O_NO_WAIT: cli->so.wait = 0; break;
-    }
-    if (!bad) return -1;
-    fprintf(stderr, "grade: ");
-    fprintf(stderr, bad, arg);
-    fputc('\n', stderr);
-    return GR_EXIT_USAGE;
-}
 
 /* Keeps option c as the user gave it (its one or two words of argv, which end at argv[optind - 1]) for
  * the cluster's jobs (slurm.h): the judge's, and the course's. */
@@ -85,7 +45,51 @@ static void co_keep(gr_slurm_opts *so, int c, char **argv, const char *arg)
     list[(*n)++] = argv[optind - 1];
 }
 
-/* Parses argv with getopt_long into *cli and *co; returns -1 to go on, else the exit code. */
+/* One of the course's options into the co_cli own and its course, and each option taken kept for the
+ * cluster's jobs (gr_own_opt); -1 to go on, else the exit code. */
+static int co_opt(int c, const char *arg, char **argv, void *own, gr_config *x)
+{
+    (void)x;
+    co_cli *cli = own;
+    gr_course *co = cli->co;
+    long long v;
+    const char *bad = NULL; /* what is wrong with arg */
+    switch (c) {
+    case O_CLASS: cli->klass = arg; break;
+    case O_MERGE: cli->merge = 1; break;
+    case O_ENGINE:
+        if (strcmp(arg, "local") && strcmp(arg, "slurm")) bad = "grade: --engine is local or slurm, not %s";
+        cli->slurm = !strcmp(arg, "slurm");
+        break;
+    case O_ROSTER: snprintf(co->roster, sizeof co->roster, "%s", arg); break;
+    case O_LMS:
+        if ((co->lms = gr_lms_parse_kind(arg)) == -1)
+            bad = "grade: --lms is auto, canvas, moodle, gradescope or plain, not %s";
+        break;
+    case O_SIM:
+        if (gr_strict_int(arg, 1, 100, &v))
+            bad = "grade: --similarity '%s' must be a percentage from 1 to 100 (--no-similarity: off)";
+        else co->sim_threshold = (int)v;
+        break;
+    case O_NO_SIM: co->sim_threshold = 0; break;
+    case O_ASSIGNMENT: snprintf(co->assignment, sizeof co->assignment, "%s", arg); break;
+    case O_PARTITION: cli->so.partition = arg; break;
+    case O_GRES: cli->so.gres = arg; break;
+    case O_TIME:
+        if (gr_strict_int(arg, 1, 525600, &v)) bad = "grade: --time '%s' must be a whole number of minutes (1 or more)";
+        else cli->so.minutes = (int)v;
+        break;
+    case O_WAIT: cli->so.wait = 1; break;
+    case O_NO_WAIT: cli->so.wait = 0; break;
+    }
+    if (!bad) {
+        co_keep(&cli->so, c, argv, arg);
+        return -1;
+    }
+    return gr_stop(GR_EXIT_USAGE, bad, arg);
+}
+
+/* Parses argv into *cli and *co; returns -1 to go on, else the exit code. */
 static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
 {
     static const struct option longopts[] = {
@@ -98,29 +102,15 @@ static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
         {"time", required_argument, 0, O_TIME},             {"wait", no_argument, 0, O_WAIT},
         {"no-wait", no_argument, 0, O_NO_WAIT},             {0, 0, 0, 0}};
     memset(cli, 0, sizeof *cli);
+    cli->co = co;
     cli->so.minutes = 60, cli->so.wait = 1;
     co->lms = -2, co->sim_threshold = 50; /* detect the LMS layout; pairs sharing half their code */
-    opterr = 0;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if (c == 'h') return co_usage(stdout), GR_EXIT_OK;
-        if (c == ':') return fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]), GR_EXIT_USAGE;
-        if (c == '?') {
-            fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
-            co_usage(stderr);
-            return GR_EXIT_USAGE;
-        }
-        rc = gr_shared_opt(c, optarg, &cli->s, &co->judge);
-        if (rc == -2) rc = co_opt(c, optarg, cli, co);
-        if (rc >= 0) return rc;
-        co_keep(&cli->so, c, argv, optarg);
-    }
-    if (optind < argc || !cli->klass) {
-        if (optind < argc) fprintf(stderr, "grade: one class at a time (--class DIR), not %s\n", argv[optind]);
-        else co_usage(stderr);
-        return GR_EXIT_USAGE;
-    }
-    return -1;
+    int rc = gr_parse_opts(argc, argv, longopts, co_usage, co_opt, cli, &cli->s, &co->judge);
+    if (rc >= 0) return rc;
+    if (optind < argc) return gr_stop(GR_EXIT_USAGE, "grade: one class at a time (--class DIR), not %s", argv[optind]);
+    if (cli->klass) return -1;
+    co_usage(stderr);
+    return GR_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -128,15 +118,13 @@ int main(int argc, char **argv)
     gr_course *co = calloc(1, sizeof *co); /* large (the rubric): not on the stack; freed with the process */
     gr_config *x = &co->judge;
     co_cli cli;
-    snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
     int rc = co_parse_cli(argc, argv, &cli, co);
     if (rc >= 0) return rc;
     if (cli.slurm && !cli.merge && !cli.s.validate) /* the cluster grades: each task as the judge would */
         return gr_slurm_class(&cli.so, cli.klass, cli.s.out, x->force);
-    if ((rc = gr_setup_root(x)) >= 0 || (rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0)
-        return rc;
+    if ((rc = gr_setup_root(x)) >= 0 || (rc = gr_setup_rubric(x, cli.s.seeds)) >= 0) return rc;
     char why[PATH_MAX + 700]; /* before the GPU, a build or a file written; the merge reads the tasks' reports */
-    if (!cli.merge && gr_class_precheck(co, cli.klass, why, sizeof why)) return fprintf(stderr, "%s\n", why), GR_EXIT_USAGE;
+    if (!cli.merge && gr_class_precheck(co, cli.klass, why, sizeof why)) return gr_stop(GR_EXIT_USAGE, "%s", why);
     if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     snprintf(x->out, sizeof x->out, "%s", cli.s.out ? cli.s.out : "build/grades");

@@ -1,5 +1,5 @@
-/* Named gr_archive, not archive: grading/ is on the include path and would hide libarchive's <archive.h>. */
-/* Student archives (.zip, .tar.gz, .tgz, .tar) read with libarchive: every entry is checked before
+/* gr_archive.h (not archive.h: grading/ is on the include path, libarchive's <archive.h> would be hidden) —
+ * student archives (.zip, .tar.gz, .tgz, .tar) read with libarchive: every entry is checked before
  * anything is written (no absolute path, no "..", no link of any kind, no device/fifo, caps on the
  * entry count, each file's size and the total), then the archive is extracted into a fresh directory.
  * Errors are one line a student can act on: their archive's base name and the rule it broke. */

@@ -21,7 +21,6 @@ static void gr_usage(FILE *f)
     gr_usage_exits(f);
 }
 
-/* What the command line asked for. */
 typedef struct {
     gr_shared_cli s;
     const char *sub, *student;
@@ -30,7 +29,18 @@ typedef struct {
 
 enum { O_STUDENT = GR_O_OWN, O_CHECK, O_ISOLATION };
 
-/* Parses argv with getopt_long into *cli and *x; returns -1 to go on, else the exit code. */
+/* grade's own options (gr_own_opt). */
+static int gr_own(int c, const char *arg, char **argv, void *own, gr_config *x)
+{
+    (void)argv;
+    gr_cli *cli = own;
+    if (c == O_STUDENT) cli->student = arg;
+    else if (c == O_CHECK) x->mode = GR_MODE_CHECK;
+    else if (c == O_ISOLATION) cli->isolation = 1;
+    return -1;
+}
+
+/* Parses argv into *cli and *x; returns -1 to go on, else the exit code. */
 static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
 {
     static const struct option longopts[] = {GR_SHARED_OPTS,
@@ -38,34 +48,16 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
                                              {"check", no_argument, 0, O_CHECK},
                                              {"isolation", no_argument, 0, O_ISOLATION},
                                              {0, 0, 0, 0}};
-    opterr = 0;
-    int c, rc;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        if ((rc = gr_shared_opt(c, optarg, &cli->s, x)) >= 0) return rc;
-        if (rc == -1) continue;
-        if (c == O_STUDENT) cli->student = optarg;
-        else if (c == O_CHECK) x->mode = GR_MODE_CHECK;
-        else if (c == O_ISOLATION) cli->isolation = 1;
-        else if (c == 'h') return gr_usage(stdout), GR_EXIT_OK;
-        else if (c == ':') return fprintf(stderr, "grade: %s needs a value\n", argv[optind - 1]), GR_EXIT_USAGE;
-        else {
-            fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
-            gr_usage(stderr);
-            return GR_EXIT_USAGE;
-        }
-    }
+    int rc = gr_parse_opts(argc, argv, longopts, gr_usage, gr_own, cli, &cli->s, x);
+    if (rc >= 0) return rc;
     if (optind < argc) cli->sub = argv[optind++];
-    if (optind < argc) {
-        fprintf(stderr, "grade: one submission at a time (got %s and %s); use build/course --class DIR\n", cli->sub,
-                argv[optind]);
-        return GR_EXIT_USAGE;
-    }
-    if (cli->isolation && !cli->sub && x->mode != GR_MODE_CHECK) return -1;
-    if (!!cli->sub + (x->mode == GR_MODE_CHECK) != 1) {
-        gr_usage(stderr);
-        return GR_EXIT_USAGE;
-    }
-    return -1;
+    if (optind < argc)
+        return gr_stop(GR_EXIT_USAGE, "grade: one submission at a time (got %s and %s); use build/course --class DIR",
+                       cli->sub, argv[optind]);
+    int given = !!cli->sub + (x->mode == GR_MODE_CHECK); /* exactly one of SUB and --check (--isolation: or none) */
+    if (given == 1 || (cli->isolation && !given)) return -1;
+    gr_usage(stderr);
+    return GR_EXIT_USAGE;
 }
 
 /* make doctor (--isolation): decide the isolation and say it, changing nothing; and how compute-sanitizer
@@ -90,15 +82,12 @@ static int gr_doctor(gr_config *x)
 static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *sub, char *who, char *out_dir)
 {
     const char *student = cli->student, *out = cli->s.out;
-    if (student) gr_sanitize_name(student, who, 128);
-    else {
-        char tmp[PATH_MAX];
-        snprintf(tmp, sizeof tmp, "%s", sub);
-        size_t l = strlen(tmp);
-        while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
-        const char *b = strrchr(tmp, '/');
-        gr_sanitize_name((x->mode == GR_MODE_CHECK) ? "check" : b ? b + 1 : tmp, who, 128);
-    }
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", sub);
+    size_t l = strlen(tmp);
+    while (l > 1 && tmp[l - 1] == '/') tmp[--l] = 0;
+    const char *b = strrchr(tmp, '/');
+    gr_sanitize_name(student ? student : x->mode == GR_MODE_CHECK ? "check" : b ? b + 1 : tmp, who, 128);
     if (out) snprintf(out_dir, PATH_MAX, "%s", out);
     else if (x->mode == GR_MODE_CHECK) snprintf(out_dir, PATH_MAX, "build/check");
     else snprintf(out_dir, PATH_MAX, "build/grade-out/%s", who);
@@ -128,11 +117,9 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     errno = 0;
     rc = gr_write_reports(x, sub, out_dir, res, gr_check_no_gpu(co) ? NULL : stdout);
     free(res);
-    if (rc) {
-        fprintf(stderr, "grade: the reports could not all be written in %s: %s\n", out_dir,
-                errno ? strerror(errno) : "write error");
-        return GR_EXIT_IO;
-    }
+    if (rc)
+        return gr_stop(GR_EXIT_IO, "grade: the reports could not all be written in %s: %s", out_dir,
+                       errno ? strerror(errno) : "write error");
     printf("reports: %s/feedback.md, results.json, grading.json\n", out_dir);
     if (gr_check_no_gpu(co)) return gr_check_exit(co, st);
     if (st == GR_SUB_GRADED) return gr_exit_of(st);
@@ -148,19 +135,16 @@ int main(int argc, char **argv)
 {
     gr_config *x = calloc(1, sizeof *x); /* large (the rubric): not on the stack; freed with the process */
     gr_cli cli = {0};
-    snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
     int rc = gr_parse_cli(argc, argv, &cli, x);
     if (rc >= 0 || (rc = gr_setup_root(x)) >= 0) return rc;
     if (cli.isolation) return gr_doctor(x);
-    if ((rc = gr_setup_rubric(x)) >= 0 || (rc = gr_setup_seeds(x, cli.s.seeds)) >= 0) return rc;
+    if ((rc = gr_setup_rubric(x, cli.s.seeds)) >= 0) return rc;
     /* Before the GPU, any build or any report: the submission exists and holds a chapter's file. A class's
      * entry graded alone (--student: a Slurm task) is graded even when empty, as the local engine grades it. */
     char why[PATH_MAX + 700];
     if (cli.sub && (cli.student ? gr_sub_path_check(cli.sub, why, sizeof why)
-                                : gr_sub_precheck(&x->rub, cli.sub, why, sizeof why))) {
-        fprintf(stderr, "%s\n", why);
-        return GR_EXIT_USAGE;
-    }
+                                : gr_sub_precheck(&x->rub, cli.sub, why, sizeof why)))
+        return gr_stop(GR_EXIT_USAGE, "%s", why);
     if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     return gr_grade_single(x, &cli);

@@ -271,7 +271,6 @@ static json_t *gr_rubric_policy(const char *text, gr_rubric *r, gr_pctx *c)
     r->seeds = (int)gr_num(c, root, "seeds", "rubric", 2, 1, 8, 0);
     gr_parse_costs(c, root, r);
     gr_parse_perf(c, root, r);
-    /* the points of each variant of a chapter the rubric does not name, and whether such a chapter is graded */
     static const char *const pk[] = {"correct", "sanitizer", "perf", NULL};
     json_t *p = gr_section(c, root, "points", pk);
     r->points.correct = gr_num(c, p, "correct", "points", 2, 0, 1000, 0);

@@ -20,9 +20,8 @@
 
 typedef enum { GR_I32, GR_I64, GR_F32 } gr_elem;
 
-/* A size as chapter.json writes it, parsed once at load by the programs' own parser (wb_size_parse): its
- * text as written ("2^26": what a command line passes), its extents, and its canonical spelling
- * ("67108864": what the programs write in dump file names and JSON lines). */
+/* A size as chapter.json writes it, parsed once at load (wb_size_parse): its text ("2^26": what a command line
+ * passes), its extents, its canonical spelling ("67108864": what the programs write in dump names and JSON). */
 typedef struct {
     int n_dims;                   /* 1, or 3 for MxNxK */
     long long d[3];

@@ -5,8 +5,7 @@
 
 #include <sys/random.h>
 
-/* The line that stops the program, on stderr; its exit code. */
-__attribute__((format(printf, 2, 3))) static int gr_stop(int code, const char *fmt, ...)
+int gr_stop(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -21,7 +20,8 @@ int gr_strict_int(const char *s, long long lo, long long hi, long long *out)
     return wb_parse_count(s, hi, out) == 0 && *out >= lo ? 0 : -1;
 }
 
-int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
+/* One of the shared options into *cli and *x. -1: taken; -2: not a shared option; else the exit code. */
+static int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
 {
     long long v;
     switch (c) {
@@ -46,6 +46,27 @@ int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x)
     }
 }
 
+int gr_parse_opts(int argc, char **argv, const struct option *longopts, void (*usage)(FILE *), gr_own_opt *own_opt,
+                  void *own, gr_shared_cli *cli, gr_config *x)
+{
+    snprintf(x->rubric_path, sizeof x->rubric_path, "grading/rubric.json");
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        if (c == 'h') return usage(stdout), GR_EXIT_OK;
+        if (c == ':') return gr_stop(GR_EXIT_USAGE, "grade: %s needs a value", argv[optind - 1]);
+        if (c == '?') {
+            fprintf(stderr, "grade: unknown option %s\n", argv[optind - 1]);
+            usage(stderr);
+            return GR_EXIT_USAGE;
+        }
+        int rc = gr_shared_opt(c, optarg, cli, x);
+        if (rc < 0) rc = own_opt(c, optarg, argv, own, x);
+        if (rc >= 0) return rc;
+    }
+    return -1;
+}
+
 void gr_usage_exits(FILE *f)
 {
     fprintf(f, "exit codes (make passes them on as \"Error N\"):\n");
@@ -58,18 +79,7 @@ int gr_setup_root(gr_config *x)
     return gr_stop(GR_EXIT_USAGE, "grade: run me from the workbook's root (common/wb.h not found)");
 }
 
-int gr_setup_rubric(gr_config *x)
-{
-    char err[600];
-    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err))
-        return gr_stop(GR_EXIT_USAGE, "grade: bad rubric: %s", err);
-    int has = !x->only_ch;
-    for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;
-    if (!has) return gr_stop(GR_EXIT_USAGE, "grade: --ch %d: the rubric has no chapter %d", x->only_ch, x->only_ch);
-    return -1;
-}
-
-int gr_setup_seeds(gr_config *x, const char *seeds)
+static int gr_setup_seeds(gr_config *x, const char *seeds)
 {
     if (seeds && *seeds) {
         char buf[256];
@@ -92,6 +102,17 @@ int gr_setup_seeds(gr_config *x, const char *seeds)
     return -1;
 }
 
+int gr_setup_rubric(gr_config *x, const char *seeds)
+{
+    char err[600];
+    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err))
+        return gr_stop(GR_EXIT_USAGE, "grade: bad rubric: %s", err);
+    int has = !x->only_ch;
+    for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;
+    if (!has) return gr_stop(GR_EXIT_USAGE, "grade: --ch %d: the rubric has no chapter %d", x->only_ch, x->only_ch);
+    return gr_setup_seeds(x, seeds);
+}
+
 void gr_find_sanitizer(char *out, size_t len)
 {
     if (!gr_which("compute-sanitizer", out, len)) {
@@ -105,11 +126,10 @@ void gr_find_sanitizer(char *out, size_t len)
 int gr_setup_out(char *dir, size_t len)
 {
     char why[PATH_MAX + 200];
-    if (!gr_report_dir_ready(dir, why, sizeof why)) {
-        if (realpath(dir, why)) snprintf(dir, len, "%s", why);
-        return -1;
-    }
-    return gr_stop(GR_EXIT_IO, "grade: cannot write the reports (--out): %s", why);
+    if (gr_report_dir_ready(dir, why, sizeof why))
+        return gr_stop(GR_EXIT_IO, "grade: cannot write the reports (--out): %s", why);
+    if (realpath(dir, why)) snprintf(dir, len, "%s", why);
+    return -1;
 }
 
 int gr_setup_isolate(gr_config *x, const char *const *extra)

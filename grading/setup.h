@@ -25,12 +25,19 @@ typedef struct {
     int validate; /* --validate: check the command line and its paths, then exit */
 } gr_shared_cli;
 
+/* The line that stops the program, on stderr; code, its exit code. */
+int gr_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A whole number in [lo, hi] and nothing else ("seven", "3x", "" and "-1" are refused). */
 int gr_strict_int(const char *s, long long lo, long long hi, long long *out);
 
-/* One of the shared options (getopt_long's answer c, its optarg) into *cli and *x. -1: taken; -2: not a
- * shared option (':' and unknown ones are each program's, which knows its usage); else the exit code. */
-int gr_shared_opt(int c, const char *arg, gr_shared_cli *cli, gr_config *x);
+/* A program's own options (c >= GR_O_OWN; it sees every option taken): -1 to go on, else the exit code. */
+typedef int gr_own_opt(int c, const char *arg, char **argv, void *own, gr_config *x);
+
+/* argv's options (longopts: GR_SHARED_OPTS and the program's own) with getopt_long, the shared ones into *cli
+ * and *x, the others to own_opt; --help and a wrong option said with usage. -1 to go on, else the exit code. */
+int gr_parse_opts(int argc, char **argv, const struct option *longopts, void (*usage)(FILE *), gr_own_opt *own_opt,
+                  void *own, gr_shared_cli *cli, gr_config *x);
 
 /* The exit codes' table, for a usage text. */
 void gr_usage_exits(FILE *f);
@@ -38,12 +45,10 @@ void gr_usage_exits(FILE *f);
 /* The workbook: the current folder, which holds common/wb.h. */
 int gr_setup_root(gr_config *x);
 
-/* The rubric, and --ch a chapter of it. */
-int gr_setup_rubric(gr_config *x);
-
-/* The seeds of this grading: --seeds replays recorded ones; otherwise fresh ones from the kernel's
- * random source, drawn here and never written where a student's program could read them first. */
-int gr_setup_seeds(gr_config *x, const char *seeds);
+/* The rubric, --ch a chapter of it, and the seeds of this grading: --seeds replays recorded ones; otherwise
+ * fresh ones from the kernel's random source, drawn here and never written where a student's program could read
+ * them first. */
+int gr_setup_rubric(gr_config *x, const char *seeds);
 
 /* compute-sanitizer on PATH or in the toolkit's usual place, without symbolic links (so that a bubblewrap
  * bind of it can succeed); "" when there is none. */

@@ -142,8 +142,6 @@ int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rub
     return gr_stage_reference(x, work, ref, len);
 }
 
-/* Copied rather than opening a folder of the workbook to anyone: only the reference's runs (the course group,
- * isolation.h) may enter the copy's folder. */
 int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len)
 {
     if (geteuid() != 0 || !work || !work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))

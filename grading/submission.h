@@ -18,9 +18,8 @@ int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out
  * one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
-/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved), or the archive SUB
- * unpacked into `into` (not existing yet) by gr_archive: the one place a submission is unpacked. 0, or -1
- * with one line in why. */
+/* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved), or the archive SUB unpacked
+ * into `into` (not existing yet): the one place a submission is unpacked. 0, or -1 with one line in why. */
 int gr_sub_folder(const char *sub, const char *into, char *dir, char *why, size_t len);
 
 /* How many of the rubric's chapters (whatever --ch selects) have their file in a submission, how many a link. */
@@ -45,8 +44,8 @@ int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out,
 int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len);
 
 /* As root, a reference the runs (other uids) cannot reach, e.g. a workbook under a 0700 home, is copied into
- * the work tree's course/ folder (root, the course group, 0710; the binary 0750), ref naming the copy; 1 unless
- * that copy failed. */
+ * the work tree's course/ folder (root, the course group, 0710; the binary 0750: only the reference's runs may
+ * enter it, rather than opening a folder of the workbook to anyone), ref naming the copy; 1 unless that failed. */
 int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len);
 
 void gr_sanitize_name(const char *in, char *out, size_t len);
