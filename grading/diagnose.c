@@ -31,8 +31,7 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
 {
     memset(e, 0, sizeof *e);
     e->repeats = -1;
-    e->cpu_ms = -1;
-    e->ctr = GR_CTR_NOT_TRIED;
+    e->cpu_ms = -1; /* e->ctr: 0 is GR_CTR_NOT_TRIED */
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
     if (!ch) return;
