@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 /* One metric of both runs. */
 typedef struct {
@@ -21,6 +20,7 @@ static double m_st_sectors(const gr_ctr *c) { return gr_div(c->st_sectors, c->st
 static double m_conflicts(const gr_ctr *c) { return gr_div(c->bank_conflicts, c->shared_requests); }
 static double m_atomics(const gr_ctr *c) { return c->atomics; }
 static double m_requests(const gr_ctr *c) { return c->ld_requests + c->st_requests; }
+static double m_per_request(const gr_ctr *c) { return gr_div(c->ld_sectors + c->st_sectors, m_requests(c)); }
 /* warps waiting at a barrier per issued instruction: a share of the time, whatever else adds work */
 static double m_barrier(const gr_ctr *c) { return c->stall_barrier; }
 static double m_inst(const gr_ctr *c) { return c->inst; }
@@ -83,11 +83,7 @@ static double gr_depart(const gr_perf_rule *r, gr_pair p)
 static int gr_fires(const gr_perf_rule *r, const gr_ctr *s, const gr_ctr *ref, gr_pair p)
 {
     if (gr_depart(r, p) < r->factor) return 0;
-    if (r->bug == GR_BUG_SCALAR_LOADS) {
-        double spr = gr_div(s->ld_sectors + s->st_sectors, s->ld_requests + s->st_requests);
-        double rpr = gr_div(ref->ld_sectors + ref->st_sectors, ref->ld_requests + ref->st_requests);
-        return spr > 0 && rpr >= 1.5 * spr;
-    }
+    if (r->bug == GR_BUG_SCALAR_LOADS) return m_per_request(s) > 0 && m_per_request(ref) >= 1.5 * m_per_request(s);
     return 1;
 }
 
