@@ -21,10 +21,9 @@ static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
 const char *gr_ctr_status_name(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_names[s] : "?"; }
 const char *gr_ctr_status_line(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_lines[s] : ""; }
 
-/* The metric plan: a gr_ctr field is the sum of one or two metrics, summed over the variant's kernels, or
- * (longest) the longest launch's, which sets the pace; key: its name in grading.json (NULL: not kept). One
- * small fixed set answers every cause of diagnose_perf.c's rules, so one ncu pass group serves every
- * chapter (the chapter's question decides which rule fires, not which metric is read). */
+/* The metric plan: a gr_ctr field is the sum of one or two metrics (longest: the longest launch's, which sets
+ * the pace); key: its name in grading.json (NULL: not kept). One small fixed set answers every rule of
+ * diagnose_perf.c, so one ncu pass group serves every chapter (the question decides the rule, not the metric). */
 typedef struct {
     const char *key;
     size_t at;
