@@ -26,15 +26,14 @@ static double m_barrier(const gr_ctr *c) { return c->stall_barrier; }
 static double m_inst(const gr_ctr *c) { return c->inst; }
 static double m_dram(const gr_ctr *c) { return c->dram_bytes; }
 
-/* A rule: its cause, its metric, the factor by which the student's must depart (lower_worse: the
- * reference's over the student's), the least value of the student's that counts (a floor, so that 0.001
- * against 0 names nothing), and the other rules' causes that follow from it (a spill adds instructions and
- * DRAM traffic; they are its consequences, not a second cause). The factors and consequences below were set
- * against the slow mutants graded on the H100 (tools/mutate, make diagnose-mutants): a barrier's waits grow
- * with whatever makes some warps slower; a block of fewer threads than a warp's multiple leaves lanes empty,
- * so the same work takes more warp instructions (4 x 4 blocks: 49 % occupancy vs 93 %, 2.0x the
- * instructions); serialized atomics leave SMs idle while they queue (64 % vs 98 %); 16-byte loads make at
- * most 2x their 16 sectors per request when scattered (32 vs 16), so 1.5 names it. */
+/* A rule: its cause, its metric, the factor by which the student's must depart (lower_worse: the reference's over the
+ * student's), the least value of the student's that counts (a floor, so that 0.001 against 0 names nothing), and the
+ * other rules' causes that follow from it (a spill adds instructions and DRAM traffic; they are its consequences, not a
+ * second cause). The factors and consequences below were set against the slow mutants graded on the H100 (tools/mutate,
+ * make diagnose-mutants): a barrier's waits grow with whatever makes some warps slower; a block of fewer threads than a
+ * warp's multiple leaves lanes empty, so the same work takes more warp instructions (4 x 4 blocks: 49 % occupancy
+ * vs 93 %, 2.0x the instructions); serialized atomics leave SMs idle while they queue (64 % vs 98 %); 16-byte loads
+ * make at most 2x their 16 sectors per request when scattered (32 vs 16), so 1.5 names it. */
 typedef struct {
     gr_bug bug;
     double (*metric)(const gr_ctr *);
