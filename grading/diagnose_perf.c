@@ -121,7 +121,6 @@ gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len
     /* what was measured, naming nothing */
     snprintf(why, len, "measured (%.3g instructions vs %.3g, occupancy %.0f %% vs %.0f %%, %.1f vs %.1f sectors per "
                        "request), no single cause",
-             stu->inst, ref->inst, stu->occupancy, ref->occupancy, gr_div(stu->ld_sectors, stu->ld_requests),
-             gr_div(ref->ld_sectors, ref->ld_requests));
+             stu->inst, ref->inst, stu->occupancy, ref->occupancy, m_ld_sectors(stu), m_ld_sectors(ref));
     return GR_BUG_SLOW;
 }
