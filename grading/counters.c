@@ -21,10 +21,9 @@ static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
 const char *gr_ctr_status_name(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_names[s] : "?"; }
 const char *gr_ctr_status_line(gr_ctr_status s) { return s >= 0 && s < GR_CTR_STATUS_COUNT ? gr_ctr_status_lines[s] : ""; }
 
-/* The metric plan: a gr_ctr field is the sum of one or two metrics, summed over the variant's kernels, or
- * (longest) the longest launch's, which sets the pace; key: its name in grading.json (NULL: not kept). One
- * small fixed set answers every cause of diagnose_perf.c's rules, so one ncu pass group serves every
- * chapter (the chapter's question decides which rule fires, not which metric is read). */
+/* The metric plan: a gr_ctr field is the sum of one or two metrics (longest: the longest launch's, which sets
+ * the pace); key: its name in grading.json (NULL: not kept). One small fixed set answers every rule of
+ * diagnose_perf.c, so one ncu pass group serves every chapter (the question decides the rule, not the metric). */
 typedef struct {
     const char *key;
     size_t at;
@@ -64,7 +63,7 @@ static const gr_ctr_field gr_ctr_fields[] = {
 #undef AT
 enum { GR_CTR_FIELDS = sizeof gr_ctr_fields / sizeof gr_ctr_fields[0] };
 
-static double *gr_ctr_at(gr_ctr *c, const gr_ctr_field *f) { return (double *)((char *)c + f->at); }
+static double *gr_ctr_at(const gr_ctr *c, const gr_ctr_field *f) { return (double *)((char *)c + f->at); }
 
 const char *gr_ctr_metric(int i)
 {
@@ -147,11 +146,10 @@ gr_ctr_status gr_ctr_parse(const char *text, gr_ctr *c)
 gr_ctr_limiter gr_ctr_limiter_of(const gr_ctr *c)
 {
     const double lim[] = {c->lim_regs, c->lim_smem, c->lim_warps, c->lim_blocks};
-    const gr_ctr_limiter who[] = {GR_LIM_REGISTERS, GR_LIM_SHARED, GR_LIM_BLOCK_SIZE, GR_LIM_BLOCKS};
     gr_ctr_limiter best = GR_LIM_NONE;
     double bv = INFINITY;
-    for (int i = 0; i < 4; i++)
-        if (lim[i] > 0 && lim[i] < bv) bv = lim[i], best = who[i];
+    for (int i = 0; i < 4; i++) /* in the enum's order, after GR_LIM_NONE */
+        if (lim[i] > 0 && lim[i] < bv) bv = lim[i], best = (gr_ctr_limiter)(GR_LIM_REGISTERS + i);
     return best;
 }
 
@@ -179,10 +177,8 @@ json_t *gr_ctr_json(const gr_ctr *c)
     json_t *o = json_object();
     json_object_set_new(o, "kernels", json_real(c->n_kernels));
     for (int f = 0; f < GR_CTR_FIELDS; f++)
-        if (gr_ctr_fields[f].key) {
-            const double *v = (const double *)((const char *)c + gr_ctr_fields[f].at);
-            json_object_set_new(o, gr_ctr_fields[f].key, json_real(*v));
-        }
+        if (gr_ctr_fields[f].key)
+            json_object_set_new(o, gr_ctr_fields[f].key, json_real(*gr_ctr_at(c, &gr_ctr_fields[f])));
     json_object_set_new(o, "limiter", json_string(gr_ctr_limiter_name(gr_ctr_limiter_of(c))));
     return o;
 }

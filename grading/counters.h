@@ -1,9 +1,7 @@
-/*
- * counters.h — hardware counters of a correct but slow variant: the metric plan (checked against the H100's
- * `ncu --set full` capture in tests/captured/), ncu's argv as data (slowprof.c runs it in the sandbox) and
- * ncu's CSV (read by ncu.c) into one struct per variant. Pure but gr_ctr_find_ncu; the cause drawn from
- * two of these is diagnose.h's gr_perf_cause.
- */
+/* counters.h — hardware counters of a correct but slow variant: the metric plan (checked against the H100's
+ * `ncu --set full` capture in tests/captured/), ncu's argv as data (slowprof.c runs it in the sandbox) and ncu's CSV
+ * (read by ncu.c) into one struct per variant. Pure but gr_ctr_find_ncu; the cause drawn from two of these is
+ * diagnose.h's gr_perf_cause. */
 #ifndef GR_COUNTERS_H
 #define GR_COUNTERS_H
 
@@ -67,9 +65,8 @@ typedef struct {
 
 #define GR_CTR_ARGS 40
 #define GR_CTR_ARG 160 /* gr_cmd's own bound on one argument */
-/* The argv of one profiled run into args (at most GR_CTR_ARGS of GR_CTR_ARG bytes); returns argc, or -1
- * (also when no kernel is named: the harness's own kernels, the speed-of-light sweep that runs first, would
- * be what ncu measured). */
+/* The argv of one profiled run into args (at most GR_CTR_ARGS of GR_CTR_ARG bytes); returns argc, or -1 (also when no
+ * kernel is named: the harness's own kernels, the speed-of-light sweep that runs first, would be what ncu measured). */
 int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max);
 
 /* ncu's --csv --page raw output (the program's own lines around it are skipped) -> c. Returns the status:

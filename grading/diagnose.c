@@ -31,8 +31,7 @@ void gr_diag_ev_init(gr_diag_ev *e, const gr_chapter_rubric *ch, int v)
 {
     memset(e, 0, sizeof *e);
     e->repeats = -1;
-    e->cpu_ms = -1;
-    e->ctr = GR_CTR_NOT_TRIED;
+    e->cpu_ms = -1; /* e->ctr: 0 is GR_CTR_NOT_TRIED */
     e->tile = ch ? ch->tile : 1;
     e->cols_dim = ch ? ch->cols_dim : -1;
     if (!ch) return;
@@ -84,9 +83,8 @@ typedef struct {
     int run, bad, wrong, ended;                   /* sizes run, failed, wrong (not ended early), ended early */
     int pats[GR_PAT_SCATTERED + 1];               /* failing sizes per pattern */
     int transposed, uniform, repeated, offset;
-    int bad_multiple, bad_nonmultiple, ok_nonmultiple_big;
-    int ok_small, bad_small, ok_big;
-    int ok_square_big, bad_square, bad_rect, rect, ok_multiple;
+    int bad_multiple, ok_nonmultiple_big, ok_small, bad_small, ok_big;
+    int ok_square_big, bad_rect, rect, ok_multiple;
     int ok_many;                                  /* right at a size of more than one element */
     int above, below;                             /* wrong sizes with every wrong element above / below */
     int one_spot;                                 /* wrong sizes with a single wrong element ... */
@@ -130,9 +128,7 @@ static void gr_facts_of(const gr_diag_ev *e, gr_facts *f)
                 f->spot = f->spot == -2 || f->spot == s->first_wrong ? s->first_wrong : -1;
             }
             f->bad_multiple += h.multiple;
-            f->bad_nonmultiple += !h.multiple;
             f->bad_small += h.small;
-            f->bad_square += h.square;
             f->bad_rect += !h.square;
             if (f->min_bad < 0 || h.volume < f->min_bad) f->min_bad = h.volume;
             gr_add(f->bad_list, sizeof f->bad_list, e->size_name[i]);
@@ -158,7 +154,7 @@ static int gr_lost(const gr_facts *f)
 /* Wrong only at sizes that are not a multiple of the block/tile, right at one that is. */
 static int gr_only_ragged(const gr_facts *f)
 {
-    return f->bad && !f->bad_multiple && f->bad_nonmultiple && f->ok_multiple;
+    return f->bad && !f->bad_multiple && f->ok_multiple;
 }
 
 /* A reduction over inputs that are the same prefix at every size: a single block's sum is the sum at
@@ -238,7 +234,7 @@ static int r_row_col(const gr_facts *f, gr_diag *d)
     if (f->transposed)
         return gr_say(d, GR_BUG_ROW_COL_SWAP,
                       "at a square size the result is the reference transposed; wrong at sizes %s", f->bad_list);
-    if (!f->bad || f->bad_square || !f->ok_square_big || f->bad_rect < f->rect) return 0;
+    if (!f->bad || f->bad_rect != f->bad || !f->ok_square_big || f->bad_rect < f->rect) return 0;
     return gr_say(d, GR_BUG_ROW_COL_SWAP, "right at every square size (%s), wrong only at rectangular ones (%s)",
                   f->ok_list, f->bad_list);
 }

@@ -1,10 +1,7 @@
-/*
- * diagnose.h — from evidence to a named bug: per-size outcomes against the chapter's block/tile width,
- * compare.c's mismatch patterns, three repeats, the sanitizer's first finding, the timings and counters. A
- * rule table maps it to one bug class with a hint that teaches without giving the code away; where the
- * evidence is weak, GR_BUG_UNCLEAR and what was seen, never a guess. Pure: correctness.c and evidence.c
- * gather the evidence.
- */
+/* diagnose.h — from evidence to a named bug: per-size outcomes against the chapter's block/tile width, compare.c's
+ * mismatch patterns, three repeats, the sanitizer's first finding, the timings and counters. A rule table maps it to
+ * one bug class with a hint that teaches without giving the code away; where the evidence is weak, GR_BUG_UNCLEAR and
+ * what was seen, never a guess. Pure: correctness.c and evidence.c gather the evidence. */
 #ifndef GR_DIAGNOSE_H
 #define GR_DIAGNOSE_H
 
@@ -143,10 +140,9 @@ void gr_diagnose(const gr_diag_ev *e, gr_diag *d);
 void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsigned long long cols, gr_elem elem,
                   int approx, int tile, gr_size_ev *s);
 
-/* Why a correct variant is slow, from its counters beside the reference's (both measured at one size):
- * the one cause whose metric departs from the reference's by its rule's factor while every other
- * departure is one of its known consequences, with its two numbers in why; otherwise GR_BUG_SLOW and
- * why says what was measured. The rules and their factors: diagnose_perf.c. */
+/* Why a correct variant is slow, from its counters beside the reference's (both measured at one size): the one
+ * cause whose metric departs from the reference's by its rule's factor (diagnose_perf.c) while every other
+ * departure is one of its known consequences, with its two numbers in why; else GR_BUG_SLOW, why: what was seen. */
 gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len);
 
 /* The kind of a sanitizer finding from its first line ("Invalid __global__ write", "Race reported", ...). */

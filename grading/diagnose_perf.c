@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 /* One metric of both runs. */
 typedef struct {
@@ -21,20 +20,20 @@ static double m_st_sectors(const gr_ctr *c) { return gr_div(c->st_sectors, c->st
 static double m_conflicts(const gr_ctr *c) { return gr_div(c->bank_conflicts, c->shared_requests); }
 static double m_atomics(const gr_ctr *c) { return c->atomics; }
 static double m_requests(const gr_ctr *c) { return c->ld_requests + c->st_requests; }
+static double m_per_request(const gr_ctr *c) { return gr_div(c->ld_sectors + c->st_sectors, m_requests(c)); }
 /* warps waiting at a barrier per issued instruction: a share of the time, whatever else adds work */
 static double m_barrier(const gr_ctr *c) { return c->stall_barrier; }
 static double m_inst(const gr_ctr *c) { return c->inst; }
 static double m_dram(const gr_ctr *c) { return c->dram_bytes; }
 
-/* A rule: its cause, its metric, the factor by which the student's must depart (lower_worse: the
- * reference's over the student's), the least value of the student's that counts (a floor, so that 0.001
- * against 0 names nothing), and the other rules' causes that follow from it (a spill adds instructions and
- * DRAM traffic; they are its consequences, not a second cause). The factors and consequences below were set
- * against the slow mutants graded on the H100 (tools/mutate, make diagnose-mutants): a barrier's waits grow
- * with whatever makes some warps slower; a block of fewer threads than a warp's multiple leaves lanes empty,
- * so the same work takes more warp instructions (4 x 4 blocks: 49 % occupancy vs 93 %, 2.0x the
- * instructions); serialized atomics leave SMs idle while they queue (64 % vs 98 %); 16-byte loads make at
- * most 2x their 16 sectors per request when scattered (32 vs 16), so 1.5 names it. */
+/* A rule: its cause, its metric, the factor by which the student's must depart (lower_worse: the reference's over the
+ * student's), the least value of the student's that counts (a floor, so that 0.001 against 0 names nothing), and the
+ * other rules' causes that follow from it (a spill adds instructions and DRAM traffic; they are its consequences, not a
+ * second cause). The factors and consequences below were set against the slow mutants graded on the H100 (tools/mutate,
+ * make diagnose-mutants): a barrier's waits grow with whatever makes some warps slower; a block of fewer threads than a
+ * warp's multiple leaves lanes empty, so the same work takes more warp instructions (4 x 4 blocks: 49 % occupancy
+ * vs 93 %, 2.0x the instructions); serialized atomics leave SMs idle while they queue (64 % vs 98 %); 16-byte loads
+ * make at most 2x their 16 sectors per request when scattered (32 vs 16), so 1.5 names it. */
 typedef struct {
     gr_bug bug;
     double (*metric)(const gr_ctr *);
@@ -83,11 +82,7 @@ static double gr_depart(const gr_perf_rule *r, gr_pair p)
 static int gr_fires(const gr_perf_rule *r, const gr_ctr *s, const gr_ctr *ref, gr_pair p)
 {
     if (gr_depart(r, p) < r->factor) return 0;
-    if (r->bug == GR_BUG_SCALAR_LOADS) {
-        double spr = gr_div(s->ld_sectors + s->st_sectors, s->ld_requests + s->st_requests);
-        double rpr = gr_div(ref->ld_sectors + ref->st_sectors, ref->ld_requests + ref->st_requests);
-        return spr > 0 && rpr >= 1.5 * spr;
-    }
+    if (r->bug == GR_BUG_SCALAR_LOADS) return m_per_request(s) > 0 && m_per_request(ref) >= 1.5 * m_per_request(s);
     return 1;
 }
 
@@ -126,7 +121,6 @@ gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len
     /* what was measured, naming nothing */
     snprintf(why, len, "measured (%.3g instructions vs %.3g, occupancy %.0f %% vs %.0f %%, %.1f vs %.1f sectors per "
                        "request), no single cause",
-             stu->inst, ref->inst, stu->occupancy, ref->occupancy, gr_div(stu->ld_sectors, stu->ld_requests),
-             gr_div(ref->ld_sectors, ref->ld_requests));
+             stu->inst, ref->inst, stu->occupancy, ref->occupancy, m_ld_sectors(stu), m_ld_sectors(ref));
     return GR_BUG_SLOW;
 }

@@ -1,9 +1,7 @@
-/*
- * evidence.h — after perf, what a diagnosis needs beyond correctness.c's per-size outcomes, then every
- * variant's diagnosis; awards nothing. A failing variant: three runs of one wrong size (a race or lost
- * updates), memcheck, then racecheck if memcheck is clean. A correct one: the scored sanitizer runs'
- * finding, perf's ratio and counters (slow), honesty.c's host-compute finding.
- */
+/* evidence.h — after perf, what a diagnosis needs beyond correctness.c's per-size outcomes, then every variant's
+ * diagnosis; awards nothing. A failing variant: three runs of one wrong size (a race or lost updates), memcheck, then
+ * racecheck if memcheck is clean. A correct one: the scored sanitizer runs' finding, perf's ratio and counters (slow),
+ * honesty.c's host-compute finding. */
 #ifndef GR_EVIDENCE_H
 #define GR_EVIDENCE_H
 

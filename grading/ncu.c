@@ -66,8 +66,7 @@ int tp_parse_csv(const char *text, tp_csv *c)
     for (const char *p = text; *p;) {
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        char *line = (char *)malloc(len + 1);
-        tp_copy(line, len + 1, p, len);
+        char *line = strndup(p, len);
         if (line[0] == '"') {
             char **f;
             int n = tp_csv_split(line, &f);

@@ -26,9 +26,8 @@ int tp_csv_split(const char *line, char ***fields_out);
 
 void tp_csv_free(tp_csv *c);
 
-/* ncu --csv --page raw: lines before the header ("==PROF==", warnings) are skipped; the header starts
- * with "ID"; the line after it holds the units when its first field is empty. Returns 0, or -1 when
- * there is no header. */
+/* ncu --csv --page raw: lines before the header ("==PROF==", warnings) are skipped; the header starts with "ID"; the
+ * line after it holds the units when its first field is empty. Returns 0, or -1 when there is no header. */
 int tp_parse_csv(const char *text, tp_csv *c);
 
 int tp_csv_col(const tp_csv *c, const char *name);
