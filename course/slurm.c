@@ -1,7 +1,6 @@
-/* The Slurm engine. The cluster does the scheduling; this file only decides what is left to grade,
- * writes the job scripts, and runs sbatch with --parsable (tool.h), checking every exit status. Paths in the
- * scripts are single-quoted; each task's arguments are a NUL-separated file handed to the grader by
- * `xargs -0`, so no student's name ever passes through a shell. */
+/* The cluster schedules; this file decides what is left, writes the scripts and runs sbatch --parsable.
+ * Paths in scripts are single-quoted; a task's arguments are a NUL-separated file for `xargs -0`, so no
+ * student's name ever passes through a shell. */
 #define _GNU_SOURCE 1
 #include "slurm.h"
 
