@@ -43,23 +43,18 @@ static int resolve(job_round *r, const char *subs, const char *out)
     return 0;
 }
 
-/* this round's folder: scripts, task arguments, logs */
-static int make_round_dir(job_round *r)
+/* This round's folder (scripts, task arguments, logs), and in it one NUL-separated argument file per
+ * submission left to grade; returns how many (or -1). */
+static int write_tasks(job_round *r, const gr_roster_entry *e, int n)
 {
+    int m = 0;
     snprintf(r->rd, sizeof r->rd, "%s/slurm", r->out);
     mkdir(r->rd, 0755);
     snprintf(r->rd, sizeof r->rd, "%s/slurm/round-%ld-%d", r->out, (long)time(NULL), (int)getpid());
     if (mkdir(r->rd, 0755)) {
         fprintf(stderr, "grade: cannot create %s: %s\n", r->rd, strerror(errno));
-        return 2;
+        return -1;
     }
-    return 0;
-}
-
-/* One NUL-separated argument file per submission left to grade; returns how many (or -1). */
-static int write_tasks(const job_round *r, const gr_roster_entry *e, int n)
-{
-    int m = 0;
     for (int i = 0; i < n; i++) {
         if (!r->force && !gr_roster_pending(r->out, e[i].folder)) continue;
         char p[PATH_MAX + 128];
@@ -188,7 +183,7 @@ int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, i
     if (rc) return rc;
     gr_roster_entry *e = gr_roster_record(r.subs, r.out, &n);
     if (!e) return 2;
-    int m = make_round_dir(&r) ? -1 : write_tasks(&r, e, n);
+    int m = write_tasks(&r, e, n);
     free(e);
     if (m < 0) return 2;
     if (m > 0 && (rc = submit_array(&r, m, array_id, sizeof array_id))) return rc;
