@@ -1,4 +1,3 @@
-/* class.c — see class.h. */
 #define _GNU_SOURCE 1
 #include "class.h"
 #include "roster.h"

@@ -86,10 +86,9 @@ static void script(gr_str *s, const job_round *r, const char *name, const char *
     gr_str_add(s, " || exit 2\nexec ");
 }
 
-/* Writes script s (freed) to <round>/file and submits it: `sbatch --parsable FLAGS… file` (flags: NULL-
- * terminated), its messages passed on to stderr, the job's id ("id" or "id;cluster") into id. Returns
- * sbatch's exit status, -1 when the script cannot be written. Waited for (flags hold --wait), it runs as
- * long as the class: a week at most. */
+/* Writes script s (freed) to <round>/file and runs `sbatch --parsable FLAGS… file` (flags NULL-terminated;
+ * stderr passed on), the job's id into id. sbatch's exit status, or -1 when the script cannot be written.
+ * Waited for (--wait), it runs as long as the class: a week at most. */
 static int submit(const job_round *r, const char *file, gr_str *s, char *const *flags, int wait, char *id, size_t len)
 {
     char p[PATH_MAX + 64], *av[8] = {"sbatch", "--parsable"};

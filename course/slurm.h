@@ -6,9 +6,8 @@
 #define GR_SLURM_H
 #include "course.h"
 
-/* What main.c's parser gathered for the cluster: the job's limits, and the command line's options as the
- * user gave them, the judge's (every task and the merge get them; not --out, --jobs nor --force) and the
- * course's (the merge's). */
+/* The job's limits, and the command line's options as given: the judge's (every task's and the merge's; not
+ * --out, --jobs nor --force) and the course's (the merge's). */
 typedef struct {
     const char *partition, *gres;
     int minutes, wait;
