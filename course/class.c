@@ -18,8 +18,7 @@ int gr_class_verdict(const char *subs, const char *out, int io_failed)
         if (!gr_roster_pending(out, e[i].folder)) continue;
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s/grading.json", out, e[i].folder);
-        json_error_t je;
-        json_t *g = json_load_file(p, 0, &je);
+        json_t *g = json_load_file(p, 0, NULL);
         const char *st = json_string_value(json_object_get(g, "status"));
         const char *err = json_string_value(json_object_get(g, "error"));
         not_graded++;
