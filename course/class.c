@@ -1,4 +1,3 @@
-/* class.c — see class.h. */
 #define _GNU_SOURCE 1
 #include "class.h"
 #include "roster.h"
@@ -19,8 +18,7 @@ int gr_class_verdict(const char *subs, const char *out, int io_failed)
         if (!gr_roster_pending(out, e[i].folder)) continue;
         char p[PATH_MAX];
         snprintf(p, sizeof p, "%s/%s/grading.json", out, e[i].folder);
-        json_error_t je;
-        json_t *g = json_load_file(p, 0, &je);
+        json_t *g = json_load_file(p, 0, NULL);
         const char *st = json_string_value(json_object_get(g, "status"));
         const char *err = json_string_value(json_object_get(g, "error"));
         not_graded++;
@@ -74,14 +72,13 @@ int gr_class_precheck(const gr_course *c, const char *subs, char *why, size_t le
     return -1;
 }
 
-/* The graders running: one slot each, with where its reports go and whose they are. */
+/* A grader running (pid 0: a free slot): its GPU (index among the visible ones), where its reports go and whose
+ * they are. */
 typedef struct {
-    int jobs, ngpu;
-    pid_t *pid;
-    int *gpu; /* the GPU (index among the visible ones) a running grader uses */
-    char (*out)[PATH_MAX];
-    char (*who)[128];
-} gr_slots;
+    pid_t pid;
+    int gpu;
+    char out[PATH_MAX], who[128];
+} gr_slot;
 
 /* Before any entry (the configuration's last fill): the references built once (the graders would race to
  * build them), and how compute-sanitizer runs on this host, decided once with them. */
@@ -114,29 +111,30 @@ int gr_class_default_jobs(int ngpu, long ncpu)
 }
 
 /* An entry graded in a process of its own, in slot k, on the GPU with the fewest graders running. */
-static void gr_class_start(const gr_config *x, gr_slots *sl, int k, const char *entry, const char *who,
-                           const char *out_dir)
+static void gr_class_start(const gr_config *x, gr_slot *sl, int jobs, int ngpu, int k, const char *entry,
+                           const char *who, const char *out_dir)
 {
-    int ngpu = sl->ngpu > 0 ? sl->ngpu : 1, busy[ngpu]; /* graders running per GPU */
+    ngpu = ngpu > 0 ? ngpu : 1;
+    int busy[ngpu]; /* graders running per GPU */
     memset(busy, 0, sizeof busy);
-    for (int s = 0; s < sl->jobs; s++)
-        if (sl->pid[s]) busy[sl->gpu[s]]++;
-    sl->gpu[k] = gr_class_pick_gpu(busy, ngpu);
+    for (int s = 0; s < jobs; s++)
+        if (sl[s].pid) busy[sl[s].gpu]++;
+    sl[k].gpu = gr_class_pick_gpu(busy, ngpu);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         gr_config mine = *x; /* this grading child's configuration: its GPU */
-        mine.gpu = sl->gpu[k];
-        mine.chapters_at_once = sl->jobs <= (ngpu ? ngpu : 1); /* one grader per GPU: nothing else shares it */
+        mine.gpu = sl[k].gpu;
+        mine.chapters_at_once = jobs <= ngpu; /* one grader per GPU: nothing else shares it */
         gr_sub_result *res = calloc(1, sizeof *res);
         gr_grade_one(&mine, entry, who, out_dir, res);
         int wrc = gr_write_reports(&mine, entry, out_dir, res, stdout);
         fflush(NULL);
         _exit(wrc ? GR_EXIT_IO : GR_EXIT_OK); /* anything else: the grader broke on it */
     }
-    sl->pid[k] = pid;
-    snprintf(sl->out[k], PATH_MAX, "%s", out_dir);
-    snprintf(sl->who[k], 128, "%s", who);
+    sl[k].pid = pid;
+    snprintf(sl[k].out, sizeof sl[k].out, "%s", out_dir);
+    snprintf(sl[k].who, sizeof sl[k].who, "%s", who);
 }
 
 /* Seconds as "42s", "3m05s" or "1h02m". */
@@ -173,22 +171,22 @@ void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len)
 
 /* A grader ended (pid w, status st): its slot is free; if it failed on its entry, that is recorded and
  * the class goes on. Returns the slot, or -1 if w was none of the class's graders. */
-static int gr_class_reap(gr_slots *sl, pid_t w, int st)
+static int gr_class_reap(gr_slot *sl, int jobs, pid_t w, int st)
 {
-    for (int s = 0; s < sl->jobs; s++) {
-        if (sl->pid[s] != w) continue;
-        sl->pid[s] = 0;
+    for (int s = 0; s < jobs; s++) {
+        if (sl[s].pid != w) continue;
+        sl[s].pid = 0;
         char done[PATH_MAX + 16];
-        snprintf(done, sizeof done, "%s/grading.json", sl->out[s]);
+        snprintf(done, sizeof done, "%s/grading.json", sl[s].out);
         if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && gr_is_file(done)) return s;
         gr_sub_result *res = calloc(1, sizeof *res);
-        snprintf(res->student, sizeof res->student, "%s", sl->who[s]);
+        snprintf(res->student, sizeof res->student, "%s", sl[s].who);
         res->mode = GR_MODE_GRADE;
         res->status = GR_SUB_GRADER_CRASHED;
         snprintf(res->error, sizeof res->error, "the grader failed on this submission (%s %d); "
                                                 "the next run grades it again",
                  WIFSIGNALED(st) ? "signal" : "exit", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-        gr_mkdirs(sl->out[s], 0755);
+        gr_mkdirs(sl[s].out, 0755);
         gr_write_grading_json(done, res);
         free(res);
         return s;
@@ -231,8 +229,7 @@ int gr_class(gr_course *c, const char *subs)
     int jobs = x->jobs > 0 ? x->jobs : gr_class_default_jobs(ngpu, sysconf(_SC_NPROCESSORS_ONLN));
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
-    gr_slots sl = {jobs, ngpu, calloc((size_t)jobs, sizeof(pid_t)), calloc((size_t)jobs, sizeof(int)),
-                   calloc((size_t)jobs, PATH_MAX), calloc((size_t)jobs, 128)};
+    gr_slot *sl = calloc((size_t)jobs, sizeof *sl);
     int graded = 0, skipped = 0, finished = 0, todo = 0;
     for (int i = 0; i < n; i++) { /* what this run grades, for the progress line */
         char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
@@ -251,31 +248,28 @@ int gr_class(gr_course *c, const char *subs)
         for (;;) { /* wait for a free slot (or, at the end, for all) */
             int free_slot = -1, busy = 0;
             for (int s = 0; s < jobs; s++) {
-                if (sl.pid[s]) busy++;
+                if (sl[s].pid) busy++;
                 else if (free_slot < 0) free_slot = s;
             }
             if (name && free_slot >= 0) {
-                gr_class_start(x, &sl, free_slot, entry, who, out_dir);
+                gr_class_start(x, sl, jobs, ngpu, free_slot, entry, who, out_dir);
                 graded++;
                 break;
             }
             if (!busy) break;
             int st;
             pid_t w = waitpid(-1, &st, 0);
-            int k = gr_class_reap(&sl, w, st);
+            int k = gr_class_reap(sl, jobs, w, st);
             if (k >= 0 && !x->quiet) {
                 char line[200];
                 gr_class_progress(++finished, todo, gr_now() - t0, line, sizeof line);
-                fprintf(stderr, "grade: %s (%s)\n", line, sl.who[k]);
+                fprintf(stderr, "grade: %s (%s)\n", line, sl[k].who);
             }
         }
         if (name) free(list[i]);
     }
     free(list);
-    free(sl.pid);
-    free(sl.gpu);
-    free(sl.out);
-    free(sl.who);
+    free(sl);
     char rate[160];
     gr_class_rate(graded, gr_now() - t0, ngpu, rate, sizeof rate);
     LOG(x, "%s; skipped %d already graded (use --force to regrade)", rate, skipped);

@@ -11,15 +11,13 @@ int gr_class_precheck(const gr_course *c, const char *subs, char *why, size_t le
 
 int gr_class(gr_course *c, const char *subs);
 
-/* The progress line after an entry of a class (stderr, one line per finished entry, no screen-control
- * codes): "3/20 entries done, 1m20s so far, about 2m40s left" — the time left from the pace so far
- * (elapsed / done per entry left, so parallel graders count), none before the first; "all 20 entries
- * done in 3m12s" at the end. Pure. */
+/* The progress line after an entry (stderr, no screen-control codes): "3/20 entries done, 1m20s so far, about
+ * 2m40s left" (the pace so far, so parallel graders count; none before the first); "all 20 entries done in
+ * 3m12s" at the end. Pure. */
 void gr_class_progress(int done, int total, double elapsed_s, char *out, size_t len);
 
-/* The class's throughput for the cost of grading (issue 43): "20 graded in 7m03s on 1 GPU: 170.2
- * submissions per GPU-hour" — what this run graded over its wall clock and the GPUs it spread over
- * (at least one counted); no rate when nothing was graded. Pure. */
+/* The throughput (issue 43): "20 graded in 7m03s on 1 GPU: 170.2 submissions per GPU-hour" (at least one GPU
+ * counted); no rate when nothing was graded. Pure. */
 void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
 
 /* Where the next entry's grader goes: the GPU with the fewest graders running (busy[g] of ngpu >= 1), the

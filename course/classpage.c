@@ -33,30 +33,22 @@ static json_t *load_json(const char *out, const char *folder, const char *file)
     return json_load_file(p, 0, NULL);
 }
 
-/* The LMS's person of an entry (lms.json), if any. */
-static json_t *lms_person(json_t *lms, const char *folder)
-{
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(lms, "entries"), i, e) if (!strcmp(jstr(e, "folder"), folder))
-        return json_array_get(json_object_get(e, "people"), 0);
-    return NULL;
-}
-
 static int load(const char *out, klass *k)
 {
     if (!(k->roster = load_json(out, "", "roster.json"))) return -1;
     k->lms = load_json(out, "", "lms.json");
     k->sim = load_json(out, "", "similarity.json");
     k->r = calloc(json_array_size(k->roster) + 1, sizeof *k->r);
-    size_t i;
-    json_t *e;
+    size_t i, j;
+    json_t *e, *l, *who;
     json_array_foreach(k->roster, i, e)
     {
         row *r = &k->r[k->n++];
         r->student = json_string_value(json_object_get(e, "student")) ?: "?";
         r->folder = jstr(e, "folder");
-        json_t *who = lms_person(k->lms, r->folder);
+        who = NULL; /* the LMS's person of the entry (lms.json), if any */
+        json_array_foreach(json_object_get(k->lms, "entries"), j, l) if (!who && !strcmp(jstr(l, "folder"), r->folder))
+            who = json_array_get(json_object_get(l, "people"), 0);
         r->name = jstr(who, "name");
         r->section = jstr(who, "section");
         r->g = load_json(out, r->folder, "/grading.json");

@@ -66,17 +66,6 @@ static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *f
     return some;
 }
 
-/* The entry's folder to read (PATH_MAX bytes): itself, or its archive unpacked under tmp. "" when it
- * cannot be read. */
-static void entry_tree(const char *subs, const gr_roster_entry *e, const char *tmp, char *out)
-{
-    char sub[PATH_MAX], dst[PATH_MAX], why[300];
-    snprintf(sub, sizeof sub, "%s/%s", subs, e->entry);
-    snprintf(dst, sizeof dst, "%s/%s", tmp, e->folder);
-    gr_rmtree(dst);
-    if (gr_sub_folder(sub, dst, out, why, sizeof why)) out[0] = 0;
-}
-
 /* The pairs of one `sim_c -p` run at or above threshold, into a JSON array ({a, b, percent}); pairs
  * seen twice (both directions) keep the higher percentage. */
 static json_t *parse_pairs(const char *text, int threshold)
@@ -153,9 +142,11 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     char **argv = calloc((size_t)n + 16, sizeof *argv), **files = argv + 5;
     int k = 0;
     for (int i = 0; i < n; i++) {
-        char tree[PATH_MAX];
-        entry_tree(subs, &e[i], tmp, tree);
-        if (tree[0] && stage_one(ch, tree, e[i].folder, dir, pr, plen) &&
+        char sub[PATH_MAX], dst[PATH_MAX], why[300], tree[PATH_MAX]; /* the entry, or its archive unpacked */
+        snprintf(sub, sizeof sub, "%s/%s", subs, e[i].entry);
+        snprintf(dst, sizeof dst, "%s/%s", tmp, e[i].folder);
+        gr_rmtree(dst);
+        if (!gr_sub_folder(sub, dst, tree, why, sizeof why) && stage_one(ch, tree, e[i].folder, dir, pr, plen) &&
             asprintf(&files[k], "%s/%s.cu", dir, e[i].folder) >= 0)
             k++;
     }

@@ -1,9 +1,7 @@
-/* similarity.h — which students handed in the same code, by Debian's similarity-tester (sim_c). Only what
- * students wrote is compared: the TODO regions of each student's file that differ from the starter's, so
- * the starter's code and an untouched region never count. Per chapter every pair of students (sim_c -p -e)
- * and each student against the reference solution's regions (-S); for each pair at or above the threshold,
- * sim_c's side-by-side listing of the matching passages. The result is <out>/similarity.json, for the class
- * page: it never changes a grade. */
+/* similarity.h — which students handed in the same code, by similarity-tester's sim_c, on what students
+ * wrote only (TODO regions that differ from the starter's): per chapter every pair (sim_c -p -e) and each
+ * student against the reference's regions (-S), with the matching passages of each pair at or above the
+ * threshold. <out>/similarity.json, for the class page: it never changes a grade. */
 #ifndef GR_SIMILARITY_H
 #define GR_SIMILARITY_H
 #include "job.h"

@@ -1,7 +1,6 @@
-/* The Slurm engine. The cluster does the scheduling; this file only decides what is left to grade,
- * writes the job scripts, and runs sbatch with --parsable (tool.h), checking every exit status. Paths in the
- * scripts are single-quoted; each task's arguments are a NUL-separated file handed to the grader by
- * `xargs -0`, so no student's name ever passes through a shell. */
+/* The cluster schedules; this file decides what is left, writes the scripts and runs sbatch --parsable.
+ * Paths in scripts are single-quoted; a task's arguments are a NUL-separated file for `xargs -0`, so no
+ * student's name ever passes through a shell. */
 #define _GNU_SOURCE 1
 #include "slurm.h"
 
@@ -44,23 +43,18 @@ static int resolve(job_round *r, const char *subs, const char *out)
     return 0;
 }
 
-/* this round's folder: scripts, task arguments, logs */
-static int make_round_dir(job_round *r)
+/* This round's folder (scripts, task arguments, logs), and in it one NUL-separated argument file per
+ * submission left to grade; returns how many (or -1). */
+static int write_tasks(job_round *r, const gr_roster_entry *e, int n)
 {
+    int m = 0;
     snprintf(r->rd, sizeof r->rd, "%s/slurm", r->out);
     mkdir(r->rd, 0755);
     snprintf(r->rd, sizeof r->rd, "%s/slurm/round-%ld-%d", r->out, (long)time(NULL), (int)getpid());
     if (mkdir(r->rd, 0755)) {
         fprintf(stderr, "grade: cannot create %s: %s\n", r->rd, strerror(errno));
-        return 2;
+        return -1;
     }
-    return 0;
-}
-
-/* One NUL-separated argument file per submission left to grade; returns how many (or -1). */
-static int write_tasks(const job_round *r, const gr_roster_entry *e, int n)
-{
-    int m = 0;
     for (int i = 0; i < n; i++) {
         if (!r->force && !gr_roster_pending(r->out, e[i].folder)) continue;
         char p[PATH_MAX + 128];
@@ -92,10 +86,9 @@ static void script(gr_str *s, const job_round *r, const char *name, const char *
     gr_str_add(s, " || exit 2\nexec ");
 }
 
-/* Writes script s (freed) to <round>/file and submits it: `sbatch --parsable FLAGS… file` (flags: NULL-
- * terminated), its messages passed on to stderr, the job's id ("id" or "id;cluster") into id. Returns
- * sbatch's exit status, -1 when the script cannot be written. Waited for (flags hold --wait), it runs as
- * long as the class: a week at most. */
+/* Writes script s (freed) to <round>/file and runs `sbatch --parsable FLAGS… file` (flags NULL-terminated;
+ * stderr passed on), the job's id into id. sbatch's exit status, or -1 when the script cannot be written.
+ * Waited for (--wait), it runs as long as the class: a week at most. */
 static int submit(const job_round *r, const char *file, gr_str *s, char *const *flags, int wait, char *id, size_t len)
 {
     char p[PATH_MAX + 64], *av[8] = {"sbatch", "--parsable"};
@@ -189,7 +182,7 @@ int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, i
     if (rc) return rc;
     gr_roster_entry *e = gr_roster_record(r.subs, r.out, &n);
     if (!e) return 2;
-    int m = make_round_dir(&r) ? -1 : write_tasks(&r, e, n);
+    int m = write_tasks(&r, e, n);
     free(e);
     if (m < 0) return 2;
     if (m > 0 && (rc = submit_array(&r, m, array_id, sizeof array_id))) return rc;

@@ -1,17 +1,13 @@
-/* The class on a Slurm cluster: `course --class DIR --engine slurm [--partition P] [--gres gpu:1]
- * [--time MIN] [--no-wait] [grader options…]` submits one job array, one task per submission that is
- * missing or failed (resumable), each task the judge's single-submission mode (build/grade, beside
- * build/course) into the shared output directory, then a dependent job (afterany) that merges the
- * per-task results into grades.csv and the summary (`course --merge`). By default it waits for the merge
- * job, so `make grade-class` ends when the class is graded. The scripts and each task's arguments are
- * kept in <out>/slurm/. */
+/* The class on a Slurm cluster (`course --class DIR --engine slurm …`): one job array, a task per submission
+ * missing or failed (resumable) running the judge's single-submission mode (build/grade), then a dependent
+ * job (afterany, `course --merge`) into grades.csv; waited for unless --no-wait, so `make grade-class` ends
+ * when the class is graded. Scripts and task arguments are kept in <out>/slurm/. */
 #ifndef GR_SLURM_H
 #define GR_SLURM_H
 #include "course.h"
 
-/* What main.c's parser gathered for the cluster: the job's limits, and the command line's options as the
- * user gave them, the judge's (every task and the merge get them; not --out, --jobs nor --force) and the
- * course's (the merge's). */
+/* The job's limits, and the command line's options as given: the judge's (every task's and the merge's; not
+ * --out, --jobs nor --force) and the course's (the merge's). */
 typedef struct {
     const char *partition, *gres;
     int minutes, wait;

@@ -1,8 +1,6 @@
-/* studentpage.h — the student's page, feedback.html beside feedback.md: the same text (feedback.md
- * rendered by cmark-gfm, GitHub's CommonMark with tables) and, per chapter, a plot of each variant's
- * throughput as % of the speed of light beside the reference's. Also puts the same Markdown into
- * Gradescope's results.json ("output" with "output_format": "md", its specification's Markdown format), so
- * the student reads the same feedback there. */
+/* studentpage.h — feedback.html beside feedback.md: the same text (by cmark-gfm, with tables) and per chapter a
+ * plot of each variant's % of the speed of light beside the reference's; the same Markdown also goes into
+ * Gradescope's results.json ("output_format": "md"). */
 #ifndef GR_STUDENTPAGE_H
 #define GR_STUDENTPAGE_H
 #include <jansson.h>
