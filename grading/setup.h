@@ -31,7 +31,7 @@ int gr_stop(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* A whole number in [lo, hi] and nothing else ("seven", "3x", "" and "-1" are refused). */
 int gr_strict_int(const char *s, long long lo, long long hi, long long *out);
 
-/* A program's own options (c >= GR_O_OWN; it sees every option taken): -1 to go on, else the exit code. */
+/* Called with every option taken, shared ones too (course records them for Slurm): -1 to go on, else the exit code. */
 typedef int gr_own_opt(int c, const char *arg, char **argv, void *own, gr_config *x);
 
 /* argv's options (longopts: GR_SHARED_OPTS and the program's own) with getopt_long, the shared ones into *cli
