@@ -23,7 +23,8 @@
 #          GPU and then on every GPU, both with SCALE_JOBS graders (default 12: what a class takes on its own
 #          on two GPUs with 32 cores, so the one-GPU run has at least its own default of 6): submissions per
 #          GPU-hour each, and the ratio (issue 43: >= 1.8 on two). SCALE_GPUS=one or all runs one half (a
-#          half fits one borrowed command; the ratio is then the two walls' over each other)
+#          half fits one borrowed command; the ratio is then the two walls' over each other). Exit 1 when a
+#          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check)
 # Submissions per GPU-hour are computed here from the class's grading.json files and the class's wall
 # clock; the class summary (course/class.c, its last line) is where the grader itself should print it.
 set -euo pipefail
@@ -257,6 +258,11 @@ gpus() {
     [ "$half" = one ] || echo "GPUs $all, $jobs graders: $(per_gpu_hour "$out/gpus-all" "$walln" \
         "$(echo "$all" | tr ',' '\n' | wc -l)")"
     [ "$half" != both ] || echo "submissions per hour, all GPUs over one: $(python3 -c "print('%.2f' % ($wall1 / $walln))")"
+    # every entry is a copy of the references: one short of full marks fails the measurement
+    local short
+    short=$(python3 -c 'import glob, json, sys; print(sum(g.get("score") != g.get("max_score") for g in
+        (json.load(open(p)) for d in sys.argv[1:] for p in glob.glob(d + "/*/grading.json"))))' "$out"/gpus-1 "$out"/gpus-all)
+    [ "$short" = 0 ] || { echo "$0: $short copies of the references without full marks" >&2; return 1; }
 }
 
 # One class on the GPUs named (CUDA_VISIBLE_DEVICES): its wall clock in ms on stdout, its log beside OUT.
