@@ -108,17 +108,18 @@ EOF
 }
 
 # Submissions per GPU-hour of a class graded in WALL_MS on NGPU GPUs, from its grading.json files.
-per_gpu_hour() { # OUT_DIR WALL_MS NGPU
+per_gpu_hour() { # OUT_DIR WALL_MS NGPU [full: exit 1 when an entry got less than full marks]
     python3 - "$@" << 'EOF'
 import glob, json, sys
-d, wall, ngpu = sys.argv[1], int(sys.argv[2]) / 1e3, int(sys.argv[3])
+d, wall, ngpu, need_full = sys.argv[1], int(sys.argv[2]) / 1e3, int(sys.argv[3]), sys.argv[4:] == ["full"]
 gs = [json.load(open(p)) for p in glob.glob(d + "/*/grading.json")]
 n = sum(g.get("status") == "graded" for g in gs)
 held = sum(g.get("gpu_seconds") or 0 for g in gs)
-# every entry is a copy of the references: anything short of full marks is the grader's fault (a busy machine's)
+# with `full` (gpus: every entry a copy of the references) anything short of full marks is the grader's fault
 full = sum(g.get("score") is not None and g.get("score") == g.get("max_score") for g in gs)
 print("%d graded of %d in %.0f s on %d GPU(s): %.1f submissions per GPU-hour (GPU held %.0f s in all); %d with full marks"
       % (n, len(gs), wall, ngpu, n * 3600 / (wall * ngpu) if wall > 0 else 0, held, full))
+sys.exit(1 if need_full and full < len(gs) else 0)
 EOF
 }
 
@@ -254,15 +255,18 @@ gpus() {
     local wall1=0 walln=0
     [ "$half" = all ] || wall1=$(gpus_class 0 "$out/gpus-1" "$c" "$ch" "$jobs")
     [ "$half" = one ] || walln=$(gpus_class "$all" "$out/gpus-all" "$c" "$ch" "$jobs")
-    [ "$half" = all ] || echo "one GPU, $jobs graders:   $(per_gpu_hour "$out/gpus-1" "$wall1" 1)"
-    [ "$half" = one ] || echo "GPUs $all, $jobs graders: $(per_gpu_hour "$out/gpus-all" "$walln" \
-        "$(echo "$all" | tr ',' '\n' | wc -l)")"
-    [ "$half" != both ] || echo "submissions per hour, all GPUs over one: $(python3 -c "print('%.2f' % ($wall1 / $walln))")"
     # every entry is a copy of the references: one short of full marks fails the measurement
-    local short
-    short=$(python3 -c 'import glob, json, sys; print(sum(g.get("score") != g.get("max_score") for g in
-        (json.load(open(p)) for d in sys.argv[1:] for p in glob.glob(d + "/*/grading.json"))))' "$out"/gpus-1 "$out"/gpus-all)
-    [ "$short" = 0 ] || { echo "$0: $short copies of the references without full marks" >&2; return 1; }
+    local short=0
+    if [ "$half" != all ]; then
+        printf 'one GPU, %s graders:   ' "$jobs"
+        per_gpu_hour "$out/gpus-1" "$wall1" 1 full || short=1
+    fi
+    if [ "$half" != one ]; then
+        printf 'GPUs %s, %s graders: ' "$all" "$jobs"
+        per_gpu_hour "$out/gpus-all" "$walln" "$(echo "$all" | tr ',' '\n' | wc -l)" full || short=1
+    fi
+    [ "$half" != both ] || echo "submissions per hour, all GPUs over one: $(python3 -c "print('%.2f' % ($wall1 / $walln))")"
+    [ "$short" = 0 ] || { echo "$0: copies of the references without full marks (above)" >&2; return 1; }
 }
 
 # One class on the GPUs named (CUDA_VISIBLE_DEVICES): its wall clock in ms on stdout, its log beside OUT.
