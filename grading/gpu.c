@@ -59,8 +59,6 @@ void gr_gpu_lock_init(gr_gpu_lock *l, int k)
     snprintf(l->path, sizeof l->path, "%s/wb-grade-gpu%s.lock", dir, id);
     snprintf(l->turn, sizeof l->turn, "%s/wb-grade-gpu%s.turn", dir, id);
     snprintf(l->queue, sizeof l->queue, "%s/wb-grade-gpu%s.queue", dir, id);
-    snprintf(l->gate, sizeof l->gate, "%s/wb-grade-start.lock", dir);
-    snprintf(l->gate_turn, sizeof l->gate_turn, "%s/wb-grade-start.turn", dir);
 }
 
 /* Opens a lock file that every grader (any uid) may lock and locks it (LOCK_SH or LOCK_EX): its fd, or -1. */
@@ -104,30 +102,6 @@ void gr_gpu_release(gr_gpu_lock *l)
     l->queue_fd = -1;
     l->held = GR_LOCK_NONE;
 }
-
-int gr_start_gate(const gr_gpu_lock *l, int first)
-{
-    if (!l) return -1;
-    int t = first ? gr_lock_file(l->gate_turn, LOCK_EX) : -1;
-    for (;;) {
-        int g = gr_lock_file(l->gate, LOCK_EX);
-        if (first || g < 0) {
-            if (t >= 0) close(t);
-            return g;
-        }
-        /* A benchmark waiting at the turnstile goes first: give the gate back and wait for it there. */
-        t = open(l->gate_turn, O_CREAT | O_RDWR | O_CLOEXEC, 0666);
-        if (t < 0 || flock(t, LOCK_SH | LOCK_NB) == 0) {
-            if (t >= 0) close(t);
-            return g;
-        }
-        close(g);
-        while (flock(t, LOCK_SH) != 0 && errno == EINTR) continue;
-        close(t);
-    }
-}
-
-void gr_start_gate_open(void *fd) { flock(*(int *)fd, LOCK_UN); }
 
 int gr_gpu_retry_alone(int exited, int code, gr_lock_state held)
 {

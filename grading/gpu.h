@@ -26,7 +26,6 @@ typedef enum { GR_LOCK_NONE, GR_LOCK_SHARED, GR_LOCK_ALONE } gr_lock_state;
 
 typedef struct {
     char path[PATH_MAX], turn[PATH_MAX], queue[PATH_MAX];
-    char gate[PATH_MAX], gate_turn[PATH_MAX]; /* the host's start gate (gr_start_gate), not this GPU's */
     int fd, queue_fd; /* queue_fd: held from a benchmark's wait to its release */
     gr_lock_state held;
 } gr_gpu_lock;
@@ -42,15 +41,6 @@ int gr_lock_alone(const char *path);
 /* For one run or a benchmark step: takes l as `how` unless it is held already or NULL. 1: release it after; 0:
  * nothing to release (also where the lock files cannot be opened: the runs go unlocked). */
 int gr_gpu_take_for_run(gr_gpu_lock *l, gr_lock_state how);
-
-/* The host's start gate. The driver makes one CUDA context at a time for the whole host (on two H100s, 48 processes
- * took 10.3 s whether they used one GPU or both), so a benchmark's start queued behind every run starting on the
- * other GPU while it held its own alone: two GPUs graded 1.55x one. Through the gate one GPU run starts at a time,
- * a benchmark's first (`first`: a turnstile, as the GPU lock's); the run lets go of it at its first output, its end
- * or after GR_START_S (gr_run_opts.started, gr_start_gate_open). The fd to close after the run, or -1: ungated
- * (no lock, or its files cannot be opened). */
-int gr_start_gate(const gr_gpu_lock *l, int first);
-void gr_start_gate_open(void *fd); /* unlocks *(int *)fd: a gr_run_opts.started */
 
 /* Whether a run goes once more alone: it ran out of GPU memory (WB_EXIT_NO_MEMORY) while sharing the GPU, where
  * the memory may have been another run's; a failure alone is its own. Pure. */

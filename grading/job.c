@@ -47,11 +47,7 @@ int gr_exec(gr_cmd *c, gr_run_result *r, const char *what)
     int rc;
     for (gr_lock_state how = GR_LOCK_SHARED;; how = GR_LOCK_ALONE) {
         int locked = c->o.gpu && gr_gpu_take_for_run(c->s->lock, how);
-        int gate = c->o.gpu ? gr_start_gate(c->s->lock, c->s->lock && c->s->lock->held == GR_LOCK_ALONE) : -1;
-        c->o.started = gate >= 0 ? gr_start_gate_open : NULL;
-        c->o.started_ctx = &gate;
         rc = gr_run(&c->o, r);
-        if (gate >= 0) close(gate);
         if (locked) gr_gpu_release(c->s->lock);
         if (!locked || !gr_gpu_retry_alone(r->exited, r->code, how)) break;
         LOG(c->x, "%-28s out of GPU memory beside other runs: once more alone on the GPU", what);

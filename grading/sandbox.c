@@ -397,14 +397,10 @@ static void gr_pump_run(gr_launch *p)
     }
     p->deadline = p->t0 + (o->timeout_s > 0 ? o->timeout_s : 60);
     p->last_du = p->t0;
-    for (int started = !o->started;;) {
+    for (;;) {
         gr_pump_read(p);
         double now = gr_now();
         if (!p->done) gr_pump_reap(p, now);
-        if (!started && (p->done || p->cs[0].total || p->cs[1].total || now - p->t0 > GR_START_S)) {
-            started = 1;
-            o->started(o->started_ctx);
-        }
         if (p->done && ((p->cs[0].eof && p->cs[1].eof) || now > p->drain_until)) break;
         if (!p->done) gr_pump_police(p, now);
     }

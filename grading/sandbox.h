@@ -28,7 +28,6 @@
 #define GR_RUN_UID_BASE 0x40000000u
 #define GR_TAIL 4096
 #define GR_OUT_CAP (64 * 1024) /* the head kept where opts.out_cap is 0 */
-#define GR_START_S 1.0         /* the latest opts.started is called after the program began */
 
 /* Where a tree of folders for runs goes: tmpdir, or as root /tmp or /var/tmp where the run uids cannot pass
  * tmpdir (a clone under /root at 0700). NULL when none will do, with the folder that stopped them in `closed`. */
@@ -54,8 +53,6 @@ typedef struct {
     gr_box box;                   /* whether bubblewrap works here, as probed once; GR_BOX_PROBE: probe now */
     gid_t gid;                    /* as root: the run's group (its submission's, isolation.h); 0: its uid */
     gid_t extra_gid;              /* as root: one supplementary group (the course's, for the reference); 0: none */
-    void (*started)(void *ctx);   /* once: at the program's first output, its end, or GR_START_S after; NULL: none */
-    void *started_ctx;
 } gr_run_opts;
 
 typedef struct {

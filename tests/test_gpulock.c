@@ -69,49 +69,6 @@ Test(gpulock, the_shared_runs_waiting_go_before_the_next_benchmark, .timeout = 3
               "the benchmark holding it, both shared runs, then the benchmarks one at a time: %s", order);
 }
 
-/* A process at the host's start gate (forked before anyone holds it): takes it (a benchmark's `first`), appends its
- * name to the log, holds it hold_ms. */
-static void start_in_child(const char *name, int first, const char *log, int hold_ms)
-{
-    if (fork()) return;
-    gr_gpu_lock l;
-    gr_gpu_lock_init(&l, 0);
-    int fd = gr_start_gate(&l, first);
-    if (fd < 0) _exit(1);
-    FILE *f = fopen(log, "a");
-    fprintf(f, "%s ", name);
-    fclose(f);
-    usleep((useconds_t)hold_ms * 1000);
-    gr_start_gate_open(&fd);
-    close(fd);
-    _exit(0);
-}
-
-/* One start at a time on the host, a benchmark's before the untimed runs that came to the gate earlier (on two
- * GPUs a benchmark's start queued behind the other GPU's, its own GPU held alone meanwhile). */
-Test(gpulock, a_benchmark_starts_before_the_runs_waiting_at_the_gate, .timeout = 30)
-{
-    char dir[512], log[600];
-    wbt_tmpdir(dir, sizeof dir);
-    setenv("WB_GRADE_LOCK_DIR", dir, 1);
-    snprintf(log, sizeof log, "%s/order", dir);
-    const struct { const char *name; int first, hold_ms; } who[] = {{"S0", 0, 400}, {"S1", 0, 100}, {"S2", 0, 100},
-                                                                    {"B", 1, 100}, {"S3", 0, 100}};
-    for (size_t i = 0; i < sizeof who / sizeof *who; i++) {
-        start_in_child(who[i].name, who[i].first, log, who[i].hold_ms);
-        usleep(50000);
-    }
-    int st, ok = 1;
-    while (wait(&st) > 0) ok &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
-    cr_assert(ok, "every start went through the gate");
-    char order[64] = "";
-    FILE *f = fopen(log, "r");
-    cr_assert(f && fgets(order, sizeof order, f));
-    fclose(f);
-    cr_expect(!strncmp(order, "S0 B ", 5), "the start holding it, then the benchmark's: %s", order);
-    cr_expect_eq(strlen(order), strlen("S0 B S1 S2 S3 "), "every start once: %s", order);
-}
-
 /* A run out of GPU memory while it shared the GPU goes again alone; one that failed alone counts. */
 Test(gpulock, only_a_shared_run_out_of_memory_goes_again_alone)
 {

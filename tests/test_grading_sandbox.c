@@ -271,28 +271,3 @@ Test(grading_sandbox, a_runs_text_fits_its_bound)
         gr_run_result_free(&r);
     }
 }
-
-/* opts.started (the host's start gate, gpu.h) is called once: at the program's first output, else at its end or
- * GR_START_S after it began, whichever comes first; never after the run. */
-static void note_started(void *t) { *(double *)t = gr_now(); }
-
-Test(grading_sandbox, started_is_called_at_the_first_output_or_its_end_or_its_cap, .timeout = 30)
-{
-    const struct { const char *script; double lo, hi; } cases[] = {
-        {"sleep 0.3; echo ready; sleep 2", 0.25, 0.9},  /* its first output */
-        {"sleep 0.3", 0.25, 0.9},                       /* its end, silent */
-        {"sleep 3", GR_START_S - 0.05, GR_START_S + 0.6}, /* the cap */
-    };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        box b;
-        box_init(&b, cases[i].script, 10);
-        double at = 0, t0 = gr_now();
-        b.o.started = note_started;
-        b.o.started_ctx = &at;
-        gr_run_result r;
-        cr_assert_eq(gr_run(&b.o, &r), 0);
-        cr_expect(at - t0 >= cases[i].lo && at - t0 <= cases[i].hi, "%s: started after %.2f s", cases[i].script,
-                  at - t0);
-        gr_run_result_free(&r);
-    }
-}
