@@ -1,8 +1,7 @@
 /* course.h — the course around a class grading: its configuration (the judge's, plus the roster, the LMS
- * layout, the similarity threshold and the assignment), and what class.c calls before and after the
- * entries: the LMS's bulk download and the roster staged as one entry a student (lms.h); the similarity
- * between students (similarity.h), Canvas's gradebook import (lms.h) and class.html (classpage.h), beside
- * grades.csv. */
+ * layout, the similarity threshold and the assignment), which class.c grades with: the LMS's bulk download
+ * and the roster staged first (lms.h); after the entries the similarity (similarity.h), Canvas's gradebook
+ * import (lms.h) and class.html (classpage.h), beside grades.csv. */
 #ifndef GR_COURSE_H
 #define GR_COURSE_H
 #include "job.h"
@@ -16,11 +15,4 @@ typedef struct {
     char assignment[128];   /* the assignment's column in canvas-grades.csv */
 } gr_course;
 
-/* The folder the class loop grades: subs itself, or the staged LMS export. 0, or -1 with the reason on
- * stderr (a bad roster, an export that cannot be read). */
-int gr_course_stage(const gr_course *c, const char *subs, char *staged, size_t len);
-
-/* After grades.csv: similarity.json (unless turned off), canvas-grades.csv, class.html. Never fails the
- * grading: what cannot be made is said on stderr. */
-void gr_course_pages(const gr_course *c, const char *staged);
 #endif
