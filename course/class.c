@@ -257,7 +257,7 @@ int gr_class_close(const gr_course *c, const char *subs)
         snprintf(p, sizeof p, "%s/similarity.json", x->out);
         unlink(p); /* turned off: the page must not show an old run's pairs */
     }
-    if (gr_lms_write_canvas(x->out, c->assignment, why, sizeof why) < 0)
+    if (gr_write_canvas(x->out, c->assignment, why, sizeof why) < 0)
         fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
     int n = gr_class_page(x->out, &x->rub);
     if (n >= 0) LOG(x, "class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "classpage.h"
-#include "csvcell.h"
+#include "grades.h"
 #include "gr_util.h"
 #include "lms.h"
 #include "similarity.h"
@@ -52,7 +52,7 @@ Test(course, canvas_and_moodle_names_are_taken_apart)
     cr_expect_eq(gr_lms_parse_kind("blackboard"), -1);
 }
 
-/* Every CSV cell the grader writes goes through csvcell.h: text that a spreadsheet would run as a formula
+/* Every CSV cell the grader writes goes through grades.h: text that a spreadsheet would run as a formula
  * (OWASP: = + - @ TAB CR first) is behind an apostrophe; a score is a number, "-3.00" included. */
 static char *cell(const char *s)
 {
