@@ -5,13 +5,8 @@
 
 #include <csv.h>
 #include <ctype.h>
-#include <dirent.h>
 #include <jansson.h>
 #include <regex.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <yaml.h>
 
 #include "gr_archive.h"
