@@ -1,4 +1,4 @@
-/* The course around the grader (course/course.h): LMS file names, the roster, the similarity's inputs and
+/* The course around the grader (course/class.h): LMS file names, the roster, the similarity's inputs and
  * parser, Markdown to HTML; then the fake workbook's class (tests/test_grading_e2e.c's, no GPU) graded
  * through Canvas's, Moodle's and Gradescope's bulk downloads with a roster, the CSVs and pages checked, and
  * class.html and a feedback.html rendered in headless Chromium: a screenshot that is not blank, and the
