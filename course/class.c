@@ -1,13 +1,16 @@
 #define _GNU_SOURCE 1
 #include "class.h"
-#include "roster.h"
+#include "classpage.h"
 #include "gpu.h"
-#include "pipeline.h"
-#include "sanitize.h"
-#include "submission.h"
 #include "grades.h"
 #include "lms.h"
+#include "pipeline.h"
 #include "report.h"
+#include "roster.h"
+#include "sanitize.h"
+#include "setup.h"
+#include "similarity.h"
+#include "submission.h"
 
 int gr_class_verdict(const char *subs, const char *out, int io_failed)
 {
@@ -110,9 +113,9 @@ int gr_class_default_jobs(int ngpu, long ncpu)
     return (int)(want < 1 ? 1 : want > cpu_cap ? cpu_cap : want);
 }
 
-/* An entry graded in a process of its own, in slot k, on the GPU with the fewest graders running. */
-static void gr_class_start(const gr_config *x, gr_slot *sl, int jobs, int ngpu, int k, const char *entry,
-                           const char *who, const char *out_dir)
+/* Entry e of the class subs graded in a process of its own, in slot k, on the GPU with the fewest graders running. */
+static void gr_class_start(const gr_config *x, gr_slot *sl, int jobs, int ngpu, int k, const char *subs,
+                           const gr_roster_entry *e)
 {
     ngpu = ngpu > 0 ? ngpu : 1;
     int busy[ngpu]; /* graders running per GPU */
@@ -120,21 +123,23 @@ static void gr_class_start(const gr_config *x, gr_slot *sl, int jobs, int ngpu, 
     for (int s = 0; s < jobs; s++)
         if (sl[s].pid) busy[sl[s].gpu]++;
     sl[k].gpu = gr_class_pick_gpu(busy, ngpu);
+    snprintf(sl[k].out, sizeof sl[k].out, "%s/%s", x->out, e->folder);
+    snprintf(sl[k].who, sizeof sl[k].who, "%s", e->student);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        char entry[PATH_MAX];
         gr_config mine = *x; /* this grading child's configuration: its GPU */
         mine.gpu = sl[k].gpu;
         mine.chapters_at_once = jobs <= ngpu; /* one grader per GPU: nothing else shares it */
+        snprintf(entry, sizeof entry, "%s/%s", subs, e->entry);
         gr_sub_result *res = calloc(1, sizeof *res);
-        gr_grade_one(&mine, entry, who, out_dir, res);
-        int wrc = gr_write_reports(&mine, entry, out_dir, res, stdout);
+        gr_grade_one(&mine, entry, sl[k].who, sl[k].out, res);
+        int wrc = gr_write_reports(&mine, entry, sl[k].out, res, stdout);
         fflush(NULL);
         _exit(wrc ? GR_EXIT_IO : GR_EXIT_OK); /* anything else: the grader broke on it */
     }
     sl[k].pid = pid;
-    snprintf(sl[k].out, sizeof sl[k].out, "%s", out_dir);
-    snprintf(sl[k].who, sizeof sl[k].who, "%s", who);
 }
 
 /* Seconds as "42s", "3m05s" or "1h02m". */
@@ -194,86 +199,50 @@ static int gr_class_reap(gr_slot *sl, int jobs, pid_t w, int st)
     return -1;
 }
 
-/* Entry `name` of the class, if it is one to grade now: its path, its student and its report folder.
- * 0: grade it; 1: not an entry; 2: graded already (what could not run is retried). */
-static int gr_class_entry(const gr_config *x, const char *subs, const char *name, char *entry, char *who, char *out_dir)
-{
-    if (name[0] == '.') return 1;
-    snprintf(entry, PATH_MAX, "%s/%s", subs, name);
-    if (!gr_is_dir(entry) && !gr_archive_is_archive(entry)) return 1;
-    gr_roster_entry re; /* the LMS name as the id, a collision-free folder (roster.c) */
-    gr_roster_name(name, !gr_is_dir(entry), &re);
-    snprintf(who, 128, "%s", re.student);
-    snprintf(out_dir, PATH_MAX, "%s/%s", x->out, re.folder);
-    return !x->force && !gr_roster_pending(x->out, re.folder) ? 2 : 0;
-}
-
 int gr_class(gr_course *c, const char *subs)
 {
     gr_config *x = &c->judge;
-    char staged[PATH_MAX]; /* an LMS's bulk download, one entry a student (course.h) */
-    if (gr_course_stage(c, subs, staged, sizeof staged)) return 2;
-    subs = staged;
-    struct dirent **list = NULL;
-    int n = scandir(subs, &list, NULL, alphasort);
-    if (n < 0) {
-        fprintf(stderr, "grade: cannot read %s: %s\n", subs, strerror(errno));
-        return GR_EXIT_USAGE;
-    }
-    int entries;
-    gr_roster_entry *e = gr_roster_record(subs, x->out, &entries); /* <out>/roster.json: the LMS name of every folder */
+    const char *files[GR_MAX_CH]; /* the chapters' files: a Canvas upload "reversal-1.cu" is graded as reversal.cu */
+    char staged[PATH_MAX], why[700]; /* subs itself, or the LMS's bulk download staged one entry a student (lms.h) */
+    for (int k = 0; k < x->rub.n_ch; k++) files[k] = x->rub.ch[k].file;
+    if (gr_lms_stage(subs, x->out, c->roster, c->lms, files, x->rub.n_ch, staged, sizeof staged, why, sizeof why))
+        return gr_stop(2, "grade: %s", why);
+    if (strcmp(staged, subs)) LOG(x, "LMS export staged one entry a student in %s (who is who: %s/lms.json)", staged, x->out);
+    int n, todo = 0;
+    gr_roster_entry *e = gr_roster_record(staged, x->out, &n); /* <out>/roster.json: the LMS name of every folder */
     if (!e) return GR_EXIT_USAGE; /* entries that collide, or roster.json not written (said on stderr) */
-    free(e);
+    for (int i = 0; i < n; i++) /* what this run grades: what was not graded (all with --force) */
+        if (x->force || gr_roster_pending(x->out, e[i].folder)) e[todo++] = e[i];
     int ngpu = gr_gpu_count();
     gr_class_prepare(x);
     int jobs = x->jobs > 0 ? x->jobs : gr_class_default_jobs(ngpu, sysconf(_SC_NPROCESSORS_ONLN));
-    if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", entries, ngpu, jobs);
-    else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", entries, jobs);
+    if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
+    else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", n, jobs);
     gr_slot *sl = calloc((size_t)jobs, sizeof *sl);
-    int graded = 0, skipped = 0, finished = 0, todo = 0;
-    for (int i = 0; i < n; i++) { /* what this run grades, for the progress line */
-        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
-        todo += gr_class_entry(x, subs, list[i]->d_name, entry, who, out_dir) == 0;
-    }
+    int finished = 0;
     double t0 = gr_now();
-    for (int i = 0; i <= n; i++) {
-        const char *name = i < n ? list[i]->d_name : NULL;
-        char entry[PATH_MAX], who[128], out_dir[PATH_MAX];
-        int e = name ? gr_class_entry(x, subs, name, entry, who, out_dir) : 0;
-        skipped += e == 2;
-        if (e) {
-            free(list[i]);
+    for (int i = 0, running = 0; i < todo || running;) {
+        int k = 0;
+        while (k < jobs && sl[k].pid) k++; /* a free slot, else wait for a grader to end */
+        if (i < todo && k < jobs) {
+            gr_class_start(x, sl, jobs, ngpu, k, staged, &e[i++]);
+            running++;
             continue;
         }
-        for (;;) { /* wait for a free slot (or, at the end, for all) */
-            int free_slot = -1, busy = 0;
-            for (int s = 0; s < jobs; s++) {
-                if (sl[s].pid) busy++;
-                else if (free_slot < 0) free_slot = s;
-            }
-            if (name && free_slot >= 0) {
-                gr_class_start(x, sl, jobs, ngpu, free_slot, entry, who, out_dir);
-                graded++;
-                break;
-            }
-            if (!busy) break;
-            int st;
-            pid_t w = waitpid(-1, &st, 0);
-            int k = gr_class_reap(sl, jobs, w, st);
-            if (k >= 0 && !x->quiet) {
-                char line[200];
-                gr_class_progress(++finished, todo, gr_now() - t0, line, sizeof line);
-                fprintf(stderr, "grade: %s (%s)\n", line, sl[k].who);
-            }
-        }
-        if (name) free(list[i]);
+        int st;
+        pid_t w = waitpid(-1, &st, 0);
+        if ((k = gr_class_reap(sl, jobs, w, st)) < 0) continue;
+        running--;
+        char line[200];
+        gr_class_progress(++finished, todo, gr_now() - t0, line, sizeof line);
+        if (!x->quiet) fprintf(stderr, "grade: %s (%s)\n", line, sl[k].who);
     }
-    free(list);
     free(sl);
+    free(e);
     char rate[160];
-    gr_class_rate(graded, gr_now() - t0, ngpu, rate, sizeof rate);
-    LOG(x, "%s; skipped %d already graded (use --force to regrade)", rate, skipped);
-    return gr_class_close(c, subs);
+    gr_class_rate(todo, gr_now() - t0, ngpu, rate, sizeof rate);
+    LOG(x, "%s; skipped %d already graded (use --force to regrade)", rate, n - todo);
+    return gr_class_close(c, staged);
 }
 
 int gr_class_close(const gr_course *c, const char *subs)
@@ -281,6 +250,16 @@ int gr_class_close(const gr_course *c, const char *subs)
     const gr_config *x = &c->judge;
     int io_failed = gr_write_class(x->out, &x->rub, stdout) < 0;
     if (io_failed) fprintf(stderr, "grade: cannot write %s/grades.csv: %s\n", x->out, strerror(errno));
-    gr_course_pages(c, subs); /* similarity, canvas-grades.csv, class.html */
+    char why[700], p[PATH_MAX]; /* the course's pages: never a failure of the class, what cannot be made is said */
+    if (c->sim_threshold > 0) {
+        if (gr_similarity(x, subs, c->sim_threshold)) fprintf(stderr, "grade: could not write %s/similarity.json\n", x->out);
+    } else {
+        snprintf(p, sizeof p, "%s/similarity.json", x->out);
+        unlink(p); /* turned off: the page must not show an old run's pairs */
+    }
+    if (gr_write_canvas(x->out, c->assignment, why, sizeof why) < 0)
+        fprintf(stderr, "grade: no canvas-grades.csv: %s\n", why);
+    int n = gr_class_page(x->out, &x->rub);
+    if (n >= 0) LOG(x, "class page: %s/class.html (%d entries); Canvas import: %s/canvas-grades.csv", x->out, n, x->out);
     return gr_class_verdict(subs, x->out, io_failed);
 }

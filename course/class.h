@@ -1,8 +1,19 @@
-/* class.h — grading a class: one entry per student, in parallel on the GPUs, resumable. */
+/* class.h — grading a class with the course around it: one entry per student, in parallel on the GPUs,
+ * resumable; before the entries an LMS's bulk download and the roster staged as one entry a student (lms.h);
+ * after them the gradebooks (grades.h), the similarity between students (similarity.h) and class.html
+ * (classpage.h). */
 #ifndef GR_CLASS_H
 #define GR_CLASS_H
+#include "job.h"
 
-#include "course.h"
+/* Filled once by main.c, then only read (class.c fills the judge's part as a grading does). */
+typedef struct {
+    gr_config judge;        /* what one submission's grading is given (the judge's configuration) */
+    char roster[PATH_MAX];  /* the roster CSV, or "" */
+    int lms;                /* the LMS layout (lms.h gr_lms_kind), -2: detect */
+    int sim_threshold;      /* percent of shared code that names a pair; 0: off */
+    char assignment[128];   /* the assignment's column in canvas-grades.csv */
+} gr_course;
 
 /* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
  * one entry (roster.h gr_roster_is_entry; an LMS download's loose files count, --lms or as detected), and

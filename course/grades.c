@@ -1,9 +1,41 @@
 /* grades.c — see grades.h. */
 #define _GNU_SOURCE 1
 #include "grades.h"
-#include "csvcell.h"
 
 #include <math.h>
+
+int gr_csv_is_formula(const char *s) { return s && *s && strchr("=+-@\t\r", *s) != NULL; }
+
+/* Quoted by hand rather than through libcsv's csv_write, which quotes every cell: the files keep the
+ * plain form the LMS imports and the tests read ("Ann Lee,202,,,L2,0.00"). */
+void gr_csv_text(gr_str *b, const char *s)
+{
+    if (!s) s = "";
+    int quote = strpbrk(s, ",\"\r\n") != NULL;
+    if (quote) gr_str_add(b, "\"");
+    if (gr_csv_is_formula(s)) gr_str_add(b, "'");
+    for (const char *q; (q = strchr(s, '"')); s = q + 1) {
+        gr_str_addn(b, s, (size_t)(q - s) + 1);
+        gr_str_add(b, "\""); /* a quote inside a quoted cell is doubled */
+    }
+    gr_str_add(b, s);
+    if (quote) gr_str_add(b, "\"");
+}
+
+void gr_csv_number(gr_str *b, double x)
+{
+    if (isfinite(x)) gr_str_addf(b, "%.2f", x);
+}
+
+/* One cell written to f before `end` ("," or a row's "\r\n"): text s, or where s is NULL the number x. */
+static void cell(FILE *f, const char *s, double x, const char *end)
+{
+    gr_str b = {0};
+    if (s) gr_csv_text(&b, s);
+    else gr_csv_number(&b, x);
+    fprintf(f, "%s%s", gr_str_c(&b), end);
+    gr_str_free(&b);
+}
 
 /* What the class's rows add up to, for the summary. */
 typedef struct {
@@ -60,7 +92,7 @@ static double gr_class_chapter(const json_t *chs, int number, double *ch_max, in
  * that is not one. */
 static void score_cell(FILE *csv, FILE *term, int shown, double x)
 {
-    gr_csv_put_number(csv, shown ? x : NAN, ",");
+    cell(csv, NULL, shown ? x : NAN, ",");
     if (term && shown) fprintf(term, " %8.2f", x);
     else if (term) fprintf(term, " %8s", "-");
 }
@@ -69,7 +101,7 @@ static void score_cell(FILE *csv, FILE *term, int shown, double x)
 static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term, gr_class_stats *s)
 {
     const char *who = json_string_value(json_object_get(g, "student"));
-    gr_csv_put_text(csv, who ? who : "?", ",");
+    cell(csv, who ? who : "?", 0, ",");
     json_t *chs = json_object_get(g, "chapters");
     int not_run = gr_grading_not_run(g); /* no score at all, the reason in the note; never 0.00 */
     int ungraded = 0;
@@ -84,9 +116,9 @@ static void gr_class_row(json_t *g, const gr_rubric *rub, FILE *csv, FILE *term,
     double total = json_number_value(json_object_get(g, "score")), mx = json_number_value(json_object_get(g, "max_score"));
     const char *err = json_string_value(json_object_get(g, "error"));
     score_cell(csv, term, !not_run, total);
-    gr_csv_put_number(csv, mx, ",");
+    cell(csv, NULL, mx, ",");
     /* the reason column: never empty for an entry not graded (an older grading.json may lack it) */
-    gr_csv_put_text(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "", "\r\n");
+    cell(csv, err && *err ? err : not_run ? gr_str_c(&verdicts) : "", 0, "\r\n");
     if (term) fprintf(term, "  %s%s%s\n", gr_str_c(&verdicts), err && *err ? " " : "", err ? err : "");
     gr_str_free(&verdicts);
     s->maxs = mx > s->maxs ? mx : s->maxs;
@@ -149,4 +181,56 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
     fclose(csv);
     gr_class_summary(out_dir, rub, &s, term);
     return s.students;
+}
+
+/* The entry's total as Canvas should get it (NAN, an empty cell, when its grading could not run), and the
+ * maximum. */
+static double entry_score(const char *out_dir, const char *folder, double *max)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
+    json_t *g = json_load_file(p, 0, NULL);
+    double score = g && !gr_grading_not_run(g) ? json_number_value(json_object_get(g, "score")) : NAN;
+    *max = fmax(*max, json_number_value(json_object_get(g, "max_score")));
+    json_decref(g);
+    return score;
+}
+
+/* A person's row: their roster cells as text (a name like =HYPERLINK(…) is no formula there), the
+ * score as a number (never an apostrophe before it). */
+static void canvas_row(FILE *f, json_t *person, double score)
+{
+    const char *keys[] = {"name", "id", "sid", "login", "section"};
+    for (int k = 0; k < 5; k++) cell(f, json_string_value(json_object_get(person, keys[k])) ?: "", 0, ",");
+    cell(f, NULL, score, "\r\n");
+}
+
+int gr_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen)
+{
+    char p[PATH_MAX];
+    snprintf(p, sizeof p, "%s/lms.json", out_dir);
+    json_t *lms = json_load_file(p, 0, NULL);
+    if (!lms) return snprintf(why, wlen, "no %s: the class was not staged", p), -1;
+    json_t *entries = json_object_get(lms, "entries"), *e, *q;
+    size_t i, k;
+    double max = 0;
+    double *scores = calloc(json_array_size(entries) + 1, sizeof *scores);
+    json_array_foreach(entries, i, e) scores[i] = entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", &max);
+    snprintf(p, sizeof p, "%s/canvas-grades.csv", out_dir);
+    FILE *f = fopen(p, "wb");
+    if (!f) {
+        free(scores), json_decref(lms);
+        return snprintf(why, wlen, "cannot write %s", p), -1;
+    }
+    fputs("Student,ID,SIS User ID,SIS Login ID,Section,", f);
+    cell(f, assignment && *assignment ? assignment : "CUDA workbook", 0, "\r\n");
+    fputs("Points Possible,,,,,", f);
+    cell(f, NULL, max, "\r\n");
+    int rows = 0;
+    json_array_foreach(entries, i, e) json_array_foreach(json_object_get(e, "people"), k, q) canvas_row(f, q, scores[i]), rows++;
+    json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, NAN), rows++;
+    int bad = fclose(f);
+    free(scores);
+    json_decref(lms);
+    return bad ? -1 : rows;
 }

@@ -5,18 +5,11 @@
 
 #include <csv.h>
 #include <ctype.h>
-#include <dirent.h>
 #include <jansson.h>
-#include <math.h>
 #include <regex.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <yaml.h>
 
 #include "gr_archive.h"
-#include "csvcell.h"
 #include "gr_util.h"
 #include "report.h"
 #include "roster.h"
@@ -537,57 +530,4 @@ int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int 
     free(rows);
     free(l.e);
     return rc;
-}
-
-/* ---------------------------------------------------------------- Canvas's gradebook import */
-/* The entry's total as Canvas should get it (NAN, an empty cell, when its grading could not run), and the
- * maximum. */
-static double entry_score(const char *out_dir, const char *folder, double *max)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/%s/grading.json", out_dir, folder);
-    json_t *g = json_load_file(p, 0, NULL);
-    double score = g && !gr_grading_not_run(g) ? json_number_value(json_object_get(g, "score")) : NAN;
-    *max = fmax(*max, json_number_value(json_object_get(g, "max_score")));
-    json_decref(g);
-    return score;
-}
-
-/* A person's row: their roster cells as text (csvcell.h: a name like =HYPERLINK(…) is no formula there), the
- * score as a number (never an apostrophe before it). */
-static void canvas_row(FILE *f, json_t *person, double score)
-{
-    const char *keys[] = {"name", "id", "sid", "login", "section"};
-    for (int k = 0; k < 5; k++) gr_csv_put_text(f, json_string_value(json_object_get(person, keys[k])) ?: "", ",");
-    gr_csv_put_number(f, score, "\r\n");
-}
-
-int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/lms.json", out_dir);
-    json_t *lms = json_load_file(p, 0, NULL);
-    if (!lms) return snprintf(why, wlen, "no %s: the class was not staged", p), -1;
-    json_t *entries = json_object_get(lms, "entries"), *e, *q;
-    size_t i, k;
-    double max = 0;
-    double *scores = calloc(json_array_size(entries) + 1, sizeof *scores);
-    json_array_foreach(entries, i, e) scores[i] = entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", &max);
-    snprintf(p, sizeof p, "%s/canvas-grades.csv", out_dir);
-    FILE *f = fopen(p, "wb");
-    if (!f) {
-        free(scores), json_decref(lms);
-        return snprintf(why, wlen, "cannot write %s", p), -1;
-    }
-    fputs("Student,ID,SIS User ID,SIS Login ID,Section,", f);
-    gr_csv_put_text(f, assignment && *assignment ? assignment : "CUDA workbook", "\r\n");
-    fputs("Points Possible,,,,,", f);
-    gr_csv_put_number(f, max, "\r\n");
-    int rows = 0;
-    json_array_foreach(entries, i, e) json_array_foreach(json_object_get(e, "people"), k, q) canvas_row(f, q, scores[i]), rows++;
-    json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, NAN), rows++;
-    int bad = fclose(f);
-    free(scores);
-    json_decref(lms);
-    return bad ? -1 : rows;
 }

@@ -1,11 +1,11 @@
-/* lms.h — what a learning management system hands the grader, and what it takes back.
+/* lms.h — what a learning management system hands the grader.
  * In: the bulk downloads of Canvas ("Download Submissions": loose files named
  * `lastfirst[_LATE]_<user id>_<attachment id>_<file name>`), Moodle ("Download all submissions":
  * `Full Name_<participant id>_assignsubmission_file_` folders, or the same prefix on loose files) and
  * Gradescope ("Export Submissions": `submission_<id>/` folders and `submission_metadata.yml` naming the
  * submitters), plus an optional roster CSV (Canvas's own gradebook export is one). Each student's files are
  * staged as one entry, `<name>_<LMS id>`, under <out>/.lms-subs/, which the class loop grades; <out>/lms.json
- * records who each entry is. Out: canvas-grades.csv, Canvas's gradebook-import columns, beside grades.csv. */
+ * records who each entry is (what canvas-grades.csv, grades.h, is written from). */
 #ifndef GR_LMS_H
 #define GR_LMS_H
 #include <stddef.h>
@@ -53,9 +53,4 @@ int gr_lms_roster_match(const gr_person *roster, int n, const gr_person *who);
 int gr_lms_stage(const char *subs, const char *out_dir, const char *roster, int kind, const char *const *file_names,
                  int n_files, char *staged, size_t slen, char *why, size_t wlen);
 
-/* <out_dir>/canvas-grades.csv from lms.json and each entry's grading.json: Student, ID, SIS User ID, SIS
- * Login ID, Section, then the assignment's column; a "Points Possible" row first. An entry whose grading
- * could not run, and a roster student without a submission, get an empty cell (Canvas keeps what it has).
- * Returns the number of students written, or -1. */
-int gr_lms_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen);
 #endif

@@ -1,16 +1,10 @@
 #define _GNU_SOURCE 1
 #include "roster.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <jansson.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "gr_archive.h"
+#include "gr_util.h"
 #include "report.h"
 
 const char *gr_roster_archive_suffix(const char *name)

@@ -87,16 +87,19 @@ static void script(gr_str *s, const job_round *r, const char *name, const char *
 }
 
 /* Writes script s (freed) to <round>/file and runs `sbatch --parsable FLAGS… file` (flags NULL-terminated;
- * stderr passed on), the job's id into id. sbatch's exit status, or -1 when the script cannot be written.
- * Waited for (--wait), it runs as long as the class: a week at most. */
-static int submit(const job_round *r, const char *file, gr_str *s, char *const *flags, int wait, char *id, size_t len)
+ * stderr passed on), the job's id into id. Returns 0, 2 (cannot write) or 4 (sbatch failed, said as the
+ * job `what`). Waited for (--wait), it runs as long as the class, a week at most, and exits as the job did:
+ * not 0 also when entries were not graded, so only its id counts then (the class's verdict is read from the
+ * output folder). */
+static int submit(const job_round *r, const char *file, const char *what, gr_str *s, char *const *flags, int wait,
+                  char *id, size_t len)
 {
     char p[PATH_MAX + 64], *av[8] = {"sbatch", "--parsable"};
     int n = 2;
     snprintf(p, sizeof p, "%s/%s", r->rd, file);
     int bad = gr_write_file(p, s->s, s->len);
     gr_str_free(s);
-    if (bad) return -1;
+    if (bad) return 2;
     for (; *flags; flags++) av[n++] = *flags;
     av[n] = p;
     gr_str out = {0}, err = {0};
@@ -105,10 +108,12 @@ static int submit(const job_round *r, const char *file, gr_str *s, char *const *
     snprintf(id, len, "%.*s", (int)strcspn(gr_str_c(&out), ";\r\n "), gr_str_c(&out));
     gr_str_free(&out);
     gr_str_free(&err);
-    return rc;
+    if (*id && (!rc || wait)) return 0;
+    fprintf(stderr, "grade: sbatch failed for %s (exit %d)\n", what, rc);
+    return 4;
 }
 
-/* The job array of m tasks; its id into id. Returns 0, 2 (cannot write) or 4 (sbatch failed). */
+/* The job array of m tasks; its id into id. Returns 0, 2 or 4 (submit). */
 static int submit_array(const job_round *r, int m, char *id, size_t len)
 {
     char log[PATH_MAX + 64];
@@ -125,14 +130,9 @@ static int submit_array(const job_round *r, int m, char *id, size_t len)
     sq(&s, r->judge);
     gr_str_add(&s, "\n");
     char *none[] = {NULL};
-    int rc = submit(r, "array.sh", &s, none, 0, id, len);
-    if (rc < 0) return 2;
-    if (rc || !*id) {
-        fprintf(stderr, "grade: sbatch failed for the job array (exit %d)\n", rc);
-        return 4;
-    }
-    printf("slurm: job array %s, %d task(s)\n", id, m);
-    return 0;
+    int rc = submit(r, "array.sh", "the job array", &s, none, 0, id, len);
+    if (!rc) printf("slurm: job array %s, %d task(s)\n", id, m);
+    return rc;
 }
 
 /* The merge: grades.csv and the summary from every folder, afterany the array (array_id "": none) so
@@ -157,14 +157,8 @@ static int submit_merge(const job_round *r, const char *array_id)
     char *flags[3] = {NULL}, **f = flags;
     if (r->so->wait) *f++ = "--wait";
     if (array_id[0]) *f = dep;
-    /* Waited for, sbatch exits as the merge job did: not 0 also when entries were not graded, so the
-     * class's own verdict is read from the output folder rather than taken from sbatch. */
-    int rc = submit(r, "merge.sh", &s, flags, r->so->wait, merge_id, sizeof merge_id);
-    if (rc < 0) return 2;
-    if (!merge_id[0] || (rc && !r->so->wait)) {
-        fprintf(stderr, "grade: sbatch failed for the merge job (exit %d)\n", rc);
-        return 4;
-    }
+    int rc = submit(r, "merge.sh", "the merge job", &s, flags, r->so->wait, merge_id, sizeof merge_id);
+    if (rc) return rc;
     printf("slurm: merge job %s%s\n", merge_id, r->so->wait ? " done" : " submitted (--no-wait)");
     if (!r->so->wait) return 0;
     char g[PATH_MAX + 32];

@@ -4,7 +4,7 @@
  * when the class is graded. Scripts and task arguments are kept in <out>/slurm/. */
 #ifndef GR_SLURM_H
 #define GR_SLURM_H
-#include "course.h"
+#include "class.h"
 
 /* The job's limits, and the command line's options as given: the judge's (every task's and the merge's; not
  * --out, --jobs nor --force) and the course's (the merge's). */

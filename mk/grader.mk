@@ -14,7 +14,7 @@ GRADER_DEPS_PKGS := libjansson-dev libarchive-dev $(COURSE_LIB_PKGS)
 GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
                $(if $(filter command line,$(origin OUT)),--out $(call shq,$(OUT))) \
                $(if $(JOBS),--jobs $(JOBS)) $(if $(FORCE),--force) $(if $(RUBRIC),--rubric $(call shq,$(RUBRIC))) $(GRADE_FLAGS)
-# The class's course options (course/course.h): ROSTER=file.csv LMS=canvas|moodle|gradescope|plain (default: detected)
+# The class's course options (course/class.h): ROSTER=file.csv LMS=canvas|moodle|gradescope|plain (default: detected)
 # SIMILARITY=off|PCT ASSIGNMENT="name of the Canvas column"
 COURSE_ARGS  = $(if $(ROSTER),--roster $(call shq,$(ROSTER))) $(if $(LMS),--lms $(LMS)) \
                $(if $(filter off 0 no,$(SIMILARITY)),--no-similarity,$(if $(SIMILARITY),--similarity $(SIMILARITY))) \

@@ -60,7 +60,7 @@ SLURM_TEST_PKGS := slurm-wlm munge
 slurm-deps:
 	-@$(call ensure_packages,command -v slurmctld && command -v slurmd && command -v sbatch && command -v munged,$(SLURM_TEST_PKGS),the Slurm test)
 
-# The course pages' tools (course/course.h): sim_c (similarity-tester), gnuplot, and headless Chromium for
+# The course pages' tools (course/class.h): sim_c (similarity-tester), gnuplot, and headless Chromium for
 # the pages' rendering test. Optional like Slurm: without them the pages say what is left out, and the
 # Chromium test skips with the reason.
 COURSE_TOOL_PKGS := similarity-tester gnuplot-nox chromium

@@ -1,4 +1,4 @@
-/* The course around the grader (course/course.h): LMS file names, the roster, the similarity's inputs and
+/* The course around the grader (course/class.h): LMS file names, the roster, the similarity's inputs and
  * parser, Markdown to HTML; then the fake workbook's class (tests/test_grading_e2e.c's, no GPU) graded
  * through Canvas's, Moodle's and Gradescope's bulk downloads with a roster, the CSVs and pages checked, and
  * class.html and a feedback.html rendered in headless Chromium: a screenshot that is not blank, and the
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "classpage.h"
-#include "csvcell.h"
+#include "grades.h"
 #include "gr_util.h"
 #include "lms.h"
 #include "similarity.h"
@@ -52,7 +52,7 @@ Test(course, canvas_and_moodle_names_are_taken_apart)
     cr_expect_eq(gr_lms_parse_kind("blackboard"), -1);
 }
 
-/* Every CSV cell the grader writes goes through csvcell.h: text that a spreadsheet would run as a formula
+/* Every CSV cell the grader writes goes through grades.h: text that a spreadsheet would run as a formula
  * (OWASP: = + - @ TAB CR first) is behind an apostrophe; a score is a number, "-3.00" included. */
 static char *cell(const char *s)
 {
