@@ -5,8 +5,9 @@
 
 #include "tool.h"
 
-void gr_html_esc(gr_str *b, const char *s)
+void gr_html_wrap(gr_str *b, const char *pre, const char *s, const char *post)
 {
+    gr_str_add(b, pre);
     char *c = gr_utf8_clean(s ? s : "");
     for (const char *p = c; *p; p++) switch (*p) {
         case '&': gr_str_add(b, "&amp;"); break;
@@ -17,12 +18,6 @@ void gr_html_esc(gr_str *b, const char *s)
         default: gr_str_addn(b, p, 1);
         }
     free(c);
-}
-
-void gr_html_wrap(gr_str *b, const char *pre, const char *s, const char *post)
-{
-    gr_str_add(b, pre);
-    gr_html_esc(b, s);
     gr_str_add(b, post);
 }
 

@@ -2,6 +2,14 @@
 #define _GNU_SOURCE 1
 #include "report.h"
 
+json_t *gr_jstr(const char *s)
+{
+    char *c = gr_utf8_clean(s ? s : "");
+    json_t *j = json_string(c);
+    free(c);
+    return j;
+}
+
 int gr_report_dir_ready(const char *dir, char *why, size_t len)
 {
     char probe[PATH_MAX];

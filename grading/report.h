@@ -3,8 +3,12 @@
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
-#include "jsonfield.h"
+#include <jansson.h>
+
 #include "results.h"
+
+/* A JSON string of arbitrary bytes (invalid UTF-8 replaced): what jansson takes of student text. */
+json_t *gr_jstr(const char *s);
 
 /* One line naming the pattern of the errors, and one line of hint (tile: the chapter's block/tile width). */
 void gr_pattern_text(int tile, const gr_cmp *c, char *pat, size_t plen, char *hint, size_t hlen);
