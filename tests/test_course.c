@@ -17,7 +17,6 @@
 #include "gr_util.h"
 #include "lms.h"
 #include "similarity.h"
-#include "studentpage.h"
 
 /* ---------------------------------------------------------------- pure parts */
 Test(course, canvas_and_moodle_names_are_taken_apart)
