@@ -532,11 +532,6 @@ int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *er
     return c.failed ? -1 : 0;
 }
 
-int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen)
-{
-    return gr_rubric_load_at(".", path, r, err, errlen);
-}
-
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name)
 {
     for (int i = 0; i < ch->n_var; i++)
