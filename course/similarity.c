@@ -1,7 +1,7 @@
 #define _GNU_SOURCE 1
 #include "similarity.h"
 
-#include "jsonfield.h"
+#include "report.h"
 #include "roster.h"
 #include "submission.h"
 #include "tool.h"

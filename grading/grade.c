@@ -68,7 +68,7 @@ static int gr_doctor(gr_config *x)
     /* x->iso: the sanitizer probe's runs get bubblewrap as just probed, the references' course group */
     int rc = gr_iso_setup(x->root, x->insecure, 1, NULL, &x->iso, err, sizeof err);
     printf("%s\n", rc ? err : x->iso.line);
-    if (!rc && !gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err) && x->rub.n_ch) {
+    if (!rc && !gr_rubric_load_at(".", x->rubric_path, &x->rub, err, sizeof err) && x->rub.n_ch) {
         gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
         x->only_ch = x->rub.ch[0].number;
         gr_san_probe(x, NULL, &x->san);

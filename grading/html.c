@@ -5,8 +5,9 @@
 
 #include "tool.h"
 
-void gr_html_esc(gr_str *b, const char *s)
+void gr_html_wrap(gr_str *b, const char *pre, const char *s, const char *post)
 {
+    gr_str_add(b, pre);
     char *c = gr_utf8_clean(s ? s : "");
     for (const char *p = c; *p; p++) switch (*p) {
         case '&': gr_str_add(b, "&amp;"); break;
@@ -17,12 +18,6 @@ void gr_html_esc(gr_str *b, const char *s)
         default: gr_str_addn(b, p, 1);
         }
     free(c);
-}
-
-void gr_html_wrap(gr_str *b, const char *pre, const char *s, const char *post)
-{
-    gr_str_add(b, pre);
-    gr_html_esc(b, s);
     gr_str_add(b, post);
 }
 
@@ -66,21 +61,10 @@ static char *plot_svg(const char *script, const char *data, int w, int h, char *
     gr_str s = {0};
     gr_str_addf(&s, "set terminal svg size %d,%d dynamic enhanced font 'Helvetica,12' background '#ffffff'\n"
                     "set encoding utf8\n$D << EOD\n%sEOD\n%s\n", w, h, data, script);
-    const char *tmp = gr_tmpdir();
-    snprintf(path, sizeof path, "%s/wb-plot-XXXXXX", tmp);
-    int fd = mkstemp(path);
-    if (fd < 0 || write(fd, s.s, s.len) != (ssize_t)s.len) {
-        if (fd >= 0) close(fd), unlink(path);
-        gr_str_free(&s);
-        snprintf(why, wlen, "cannot write a plot script under %s", tmp);
-        return NULL;
-    }
-    close(fd);
-    gr_str_free(&s);
-    char *argv[] = {"gnuplot", path, NULL};
+    char *argv[] = {"gnuplot", "/dev/stdin", NULL}; /* as a file: an error stops it and names its line */
     gr_str out = {0}, err = {0};
-    int rc = gr_tool_run(argv, NULL, &out, &err, 60);
-    unlink(path);
+    int rc = gr_tool_run(argv, s.s, &out, &err, 60);
+    gr_str_free(&s);
     const char *svg = out.s ? strstr(out.s, "<svg") : NULL, *e = gr_str_c(&err);
     char *res = rc || !svg ? NULL : strdup(svg);
     if (!res)

@@ -5,9 +5,7 @@
 #define GR_HTML_H
 #include "gr_util.h"
 
-/* s with & < > " ' escaped (invalid UTF-8 replaced first). */
-void gr_html_esc(gr_str *b, const char *s);
-/* pre, s escaped, post. */
+/* pre, then s with & < > " ' escaped (invalid UTF-8 replaced first), then post. */
 void gr_html_wrap(gr_str *b, const char *pre, const char *s, const char *post);
 /* A percent-encoded relative link target (folder names are ASCII-safe; this keeps it so). */
 void gr_html_href(gr_str *b, const char *folder, const char *file);

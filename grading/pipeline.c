@@ -1,7 +1,6 @@
 /* pipeline.c — see pipeline.h. */
 #define _GNU_SOURCE 1
 #include "pipeline.h"
-#include "studentpage.h"
 #include "evidence.h"
 #include "build.h"
 #include "children.h"
@@ -462,7 +461,7 @@ int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, g
     rc |= gr_write_results_json(path, res);
     snprintf(path, sizeof path, "%s/grading.json", out_dir);
     rc |= gr_write_grading_json(path, res);
-    gr_student_page(out_dir); /* feedback.html; results.json carries feedback.md (studentpage.h) */
+    gr_student_page(out_dir); /* feedback.html; results.json carries feedback.md (report.h) */
     if (term) gr_print_table(term, res);
     for (int c = 0; c < res->n_ch; c++) free(res->ch[c].compile_log);
     return rc;

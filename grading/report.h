@@ -1,10 +1,16 @@
 /* report.h — the writers: each renders a gr_sub_result (results.h) and decides nothing. The sentences a student
- * reads of what correctness saw are composed here from a variant's facts: the steps that run programs write facts. */
+ * reads of what correctness saw are composed here from a variant's facts: the steps that run programs write facts.
+ * feedback.html is feedback.md (by cmark-gfm, with tables) and per chapter a plot of each variant's % of the speed
+ * of light beside the reference's; the same Markdown also goes into results.json ("output_format": "md"). */
 #ifndef GR_REPORT_H
 #define GR_REPORT_H
 
-#include "jsonfield.h"
+#include <jansson.h>
+
 #include "results.h"
+
+/* A JSON string of arbitrary bytes (invalid UTF-8 replaced): what jansson takes of student text. */
+json_t *gr_jstr(const char *s);
 
 /* One line naming the pattern of the errors, and one line of hint (tile: the chapter's block/tile width). */
 void gr_pattern_text(int tile, const gr_cmp *c, char *pat, size_t plen, char *hint, size_t hlen);
@@ -33,5 +39,17 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s);
  * one, an error and no chapter, or a chapter "grader error" or "no GPU". Such a student gets an empty grade
  * with the reason (never 0.00) and is graded again on the next run (course/roster.h gr_roster_pending). */
 int gr_grading_not_run(const json_t *g);
+
+/* Markdown to HTML (tables on; raw HTML in the Markdown left out). malloc'ed, NULL on failure. */
+char *gr_md_to_html(const char *md, size_t len);
+
+/* The gnuplot data of one chapter of a grading.json: "variant" student% reference% per line ("NaN" where
+ * unknown); "" when no variant has a measured % of the speed of light. malloc'ed. Which columns hold a
+ * number into *cols (may be NULL): 1 the student's, 2 the reference's. */
+char *gr_sol_plot_data(const json_t *chapter, int *cols);
+
+/* Writes <dir>/feedback.html from <dir>/feedback.md and <dir>/grading.json, and sets <dir>/results.json's
+ * output to the Markdown. 0 on success, -1 with the reason on stderr. */
+int gr_student_page(const char *dir);
 
 #endif /* GR_REPORT_H */

@@ -1,7 +1,82 @@
 /* rubric.c — see rubric.h. */
 #define _GNU_SOURCE 1
 #include "rubric.h"
-#include "jsonfield.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+
+/* ---------------------------------------------------------------- reading a field, validated */
+/* Where a parse writes its first error, one line naming where it is ("chapters/01-reversal/chapter.json:
+ * variants[2].name: must be a non-empty string"), and whether there was one. */
+typedef struct {
+    char *err;
+    size_t errlen;
+    int failed;
+} gr_pctx;
+
+__attribute__((format(printf, 2, 3))) static void gr_perr(gr_pctx *c, const char *fmt, ...)
+{
+    if (c->failed) return; /* keep the first error: it is the one to fix */
+    c->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* 1 when obj is an object, each of its keys one of keys (NULL-terminated) or "comment"; 0 when not one. */
+static int gr_object(gr_pctx *c, json_t *obj, const char *where, const char *const *keys)
+{
+    if (!json_is_object(obj)) {
+        gr_perr(c, "%s: must be an object", where);
+        return 0;
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v)
+    {
+        (void)v;
+        int ok = strcmp(k, "comment") == 0; /* a comment is welcome anywhere */
+        for (const char *const *q = keys; *q; q++) ok |= strcmp(*q, k) == 0;
+        if (!ok) gr_perr(c, "%s: unknown key '%s'", where, k);
+    }
+    return 1;
+}
+
+/* obj's number key in [lo, hi]; dflt when absent (an error if required) or wrong. */
+static double gr_num(gr_pctx *c, json_t *obj, const char *key, const char *where, double dflt, double lo, double hi,
+                     int required)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!json_is_number(v)) {
+        if (v) gr_perr(c, "%s.%s: must be a number", where, key);
+        else if (required) gr_perr(c, "%s: missing '%s'", where, key);
+        return dflt;
+    }
+    double x = json_number_value(v);
+    if (!(x >= lo && x <= hi)) gr_perr(c, "%s.%s: %g is outside [%g, %g]", where, key, x, lo, hi);
+    return x;
+}
+
+/* obj's non-empty string key into out (shorter than len); dflt when absent, an error when dflt is NULL. */
+static void gr_strfield(gr_pctx *c, json_t *obj, const char *key, const char *where, char *out, size_t len,
+                        const char *dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v && !dflt) gr_perr(c, "%s: missing '%s'", where, key);
+    else if (!v) snprintf(out, len, "%s", dflt);
+    else if (!json_is_string(v) || !json_string_length(v)) gr_perr(c, "%s.%s: must be a non-empty string", where, key);
+    else if (json_string_length(v) >= len) gr_perr(c, "%s.%s: longer than %zu characters", where, key, len - 1);
+    else snprintf(out, len, "%s", json_string_value(v));
+}
+
+/* obj's boolean key; dflt when absent, an error when not true or false. */
+static int gr_bool(gr_pctx *c, json_t *obj, const char *key, const char *where, int dflt)
+{
+    json_t *v = json_object_get(obj, key);
+    if (v && !json_is_boolean(v)) gr_perr(c, "%s.%s: must be true or false", where, key);
+    return v ? json_is_true(v) : dflt;
+}
 
 /* The one size parser is the contract's (wb_size_parse); the rubric's sizes are 1-D or MxNxK. */
 int gr_size_parse(const char *s, gr_size *out)
@@ -304,28 +379,22 @@ int gr_chapter_dir_split(const char *dir, int *number, char *file, size_t len)
     return 0;
 }
 
-static int gr_chapter_cmp(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
 int gr_chapters_scan(const char *root, char dirs[][128], int max)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, "%s/chapters", root);
-    DIR *d = opendir(p);
-    if (!d) return 0;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < max) {
+    struct dirent **e;
+    int n = 0, m = scandir(p, &e, NULL, alphasort); /* NN- prefixes: the chapters in order */
+    for (int i = 0; i < m; i++) {
         int num;
         char file[128];
-        if (strlen(e->d_name) >= 128 || gr_chapter_dir_split(e->d_name, &num, file, sizeof file)) continue;
-        snprintf(p, sizeof p, "%s/chapters/%s/chapter.json", root, e->d_name);
-        if (gr_is_file(p)) snprintf(dirs[n++], 128, "%.127s", e->d_name);
+        const char *d = e[i]->d_name;
+        snprintf(p, sizeof p, "%s/chapters/%s/chapter.json", root, d);
+        if (n < max && strlen(d) < 128 && !gr_chapter_dir_split(d, &num, file, sizeof file) && gr_is_file(p))
+            snprintf(dirs[n++], 128, "%s", d);
+        free(e[i]);
     }
-    closedir(d);
-    qsort(dirs, (size_t)n, 128, gr_chapter_cmp); /* NN- prefixes: the chapters in order */
+    if (m >= 0) free(e);
     return n;
 }
 
@@ -461,11 +530,6 @@ int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *er
     gr_rubric_chapters(&c, root, doc, path, r);
     json_decref(doc);
     return c.failed ? -1 : 0;
-}
-
-int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen)
-{
-    return gr_rubric_load_at(".", path, r, err, errlen);
 }
 
 const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const char *name)

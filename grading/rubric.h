@@ -99,9 +99,6 @@ int gr_size_parse(const char *s, gr_size *out);
  * left out with "unlisted_chapters": "skip"); an entry without a folder is ignored. 0, or -1 with one line. */
 int gr_rubric_load_at(const char *root, const char *path, gr_rubric *r, char *err, size_t errlen);
 
-/* gr_rubric_load_at(".", ...): the grader runs from the workbook's root. */
-int gr_rubric_load(const char *path, gr_rubric *r, char *err, size_t errlen);
-
 /* The chapter folders of root (NN-name with a chapter.json), sorted; how many (at most max). */
 int gr_chapters_scan(const char *root, char dirs[][128], int max);
 

@@ -105,7 +105,7 @@ static int gr_setup_seeds(gr_config *x, const char *seeds)
 int gr_setup_rubric(gr_config *x, const char *seeds)
 {
     char err[600];
-    if (gr_rubric_load(x->rubric_path, &x->rub, err, sizeof err))
+    if (gr_rubric_load_at(".", x->rubric_path, &x->rub, err, sizeof err))
         return gr_stop(GR_EXIT_USAGE, "grade: bad rubric: %s", err);
     int has = !x->only_ch;
     for (int c = 0; c < x->rub.n_ch; c++) has |= x->rub.ch[c].number == x->only_ch;

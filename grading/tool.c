@@ -4,6 +4,7 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 /* Reads both pipes until they close or the time is up (-1); closes them either way. */
@@ -31,22 +32,24 @@ static int drain(int fo, int fe, gr_str *out, gr_str *err, double deadline)
     return open ? -1 : 0;
 }
 
-int gr_tool_run(char *const argv[], const char *in_path, gr_str *out, gr_str *err, int timeout_s)
+int gr_tool_run(char *const argv[], const char *in, gr_str *out, gr_str *err, int timeout_s)
 {
     int po[2], pe[2];
-    if (pipe2(po, O_CLOEXEC) || pipe2(pe, O_CLOEXEC)) return 127;
+    size_t n = in ? strlen(in) : 0;
+    int fi = memfd_create("gr-tool-stdin", MFD_CLOEXEC); /* stdin as a file: no pipe to keep fed */
+    if (fi < 0 || write(fi, in, n) != (ssize_t)n || lseek(fi, 0, SEEK_SET) || pipe2(po, O_CLOEXEC) ||
+        pipe2(pe, O_CLOEXEC))
+        return 127;
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return 127;
     if (pid == 0) {
         setpgid(0, 0);
-        int in = open(in_path ? in_path : "/dev/null", O_RDONLY);
-        if (in < 0) _exit(127);
-        dup2(in, 0), dup2(po[1], 1), dup2(pe[1], 2);
+        dup2(fi, 0), dup2(po[1], 1), dup2(pe[1], 2);
         execvp(argv[0], argv);
         _exit(127);
     }
-    close(po[1]), close(pe[1]);
+    close(fi), close(po[1]), close(pe[1]);
     int late = drain(po[0], pe[0], out, err, gr_now() + timeout_s);
     if (late) kill(-pid, SIGKILL), kill(pid, SIGKILL);
     int st = 0;

@@ -9,7 +9,7 @@ static gr_rubric rubric(void)
 {
     static gr_rubric r;
     char err[300];
-    cr_assert_eq(gr_rubric_load("grading/rubric.json", &r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at(".", "grading/rubric.json", &r, err, sizeof err), 0, "%s", err);
     return r;
 }
 

@@ -17,7 +17,6 @@
 #include "gr_util.h"
 #include "lms.h"
 #include "similarity.h"
-#include "studentpage.h"
 
 /* ---------------------------------------------------------------- pure parts */
 Test(course, canvas_and_moodle_names_are_taken_apart)
@@ -560,7 +559,7 @@ Test(course, a_chapter_no_entry_was_graded_in_is_one_line, .init = setup, .fini 
         "\"sanitizer\":\"clean\",\"time_ratio\":1.0,\"diagnosis\":null,\"caught\":[]}]}]}\n");
     static gr_rubric rub;
     char err[300];
-    cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at(".", "grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
     char out[PATH_MAX];
     snprintf(out, sizeof out, "%s/out", dir);
     cr_assert_geq(gr_class_page(out, &rub), 0);

@@ -16,7 +16,7 @@
 static void load_real(gr_rubric *r)
 {
     char err[600];
-    cr_assert_eq(gr_rubric_load("grading/rubric.json", r, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at(".", "grading/rubric.json", r, err, sizeof err), 0, "%s", err);
 }
 
 Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout = 60)

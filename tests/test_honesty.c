@@ -238,7 +238,7 @@ static gr_ch_result scr;
 static void screen_variants(const char *const *names, int n)
 {
     char err[400];
-    if (!real.n_ch) cr_assert_eq(gr_rubric_load("grading/rubric.json", &real, err, sizeof err), 0, "%s", err);
+    if (!real.n_ch) cr_assert_eq(gr_rubric_load_at(".", "grading/rubric.json", &real, err, sizeof err), 0, "%s", err);
     memset(&scr, 0, sizeof scr);
     for (int v = 0; v < n; v++) snprintf(scr.v[v].name, sizeof scr.v[v].name, "%s", names[v]);
     scr.n_v = n;

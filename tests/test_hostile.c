@@ -27,7 +27,7 @@ Test(hostile, every_entry_is_generated_and_reaches_the_sandbox, .timeout = 60)
     wbt_tmpdir(dir, sizeof dir);
     corpus_generate(SUITE, dir);
     static gr_rubric rub;
-    cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at(".", "grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
     json_t *ex = corpus_entries(SUITE, 9), *e;
     const char *name;
     json_object_foreach(ex, name, e)
@@ -181,7 +181,7 @@ Test(hostile, graded_as_a_class_nothing_escapes_and_no_one_else_pays, .timeout =
     wbt_skip_if_no_isolation();
     char err[600];
     static gr_rubric rub;
-    cr_assert_eq(gr_rubric_load("grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(gr_rubric_load_at(".", "grading/rubric.json", &rub, err, sizeof err), 0, "%s", err);
     corpus_generate(SUITE, TH "/subs");
     json_t *ex = corpus_entries(SUITE, 9), *e;
     const char *name;
