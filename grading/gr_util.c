@@ -168,14 +168,6 @@ int gr_which(const char *name, char *out, size_t len)
     return 0;
 }
 
-int gr_inside(const char *root, const char *path)
-{
-    char r[PATH_MAX], p[PATH_MAX];
-    if (!realpath(root, r) || !realpath(path, p)) return 0;
-    size_t n = strlen(r);
-    return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
-}
-
 int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen)
 {
     char p[PATH_MAX];
