@@ -60,7 +60,8 @@ static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW 
     (void)st;
     (void)flag;
     (void)f;
-    return remove(p) == 0 || errno == ENOENT ? 0 : 0; /* best effort: go on with the rest */
+    remove(p); /* best effort: go on with the rest */
+    return 0;
 }
 
 void gr_rmtree(const char *path)
