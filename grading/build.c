@@ -38,20 +38,17 @@ static void gr_note_outside(const char *pristine, size_t plen, const char *stu, 
 /* The course's headers (every .h in common/), never the student's, into bdir/common. */
 static void gr_copy_headers(const gr_config *x, const char *bdir)
 {
-    char path[PATH_MAX + 300], from[PATH_MAX + 300], cdir[PATH_MAX];
+    char path[PATH_MAX + 300];
     snprintf(path, sizeof path, "%s/common", bdir);
     gr_mkdirs(path, 0755);
-    snprintf(cdir, sizeof cdir, "%s/common", x->root);
-    DIR *cd = opendir(cdir);
-    struct dirent *ce;
-    while (cd && (ce = readdir(cd))) {
-        size_t nl = strlen(ce->d_name);
-        if (nl < 3 || strcmp(ce->d_name + nl - 2, ".h")) continue;
-        snprintf(from, sizeof from, "%s/%s", cdir, ce->d_name);
-        snprintf(path, sizeof path, "%s/common/%s", bdir, ce->d_name);
-        gr_copy_file(from, path);
+    snprintf(path, sizeof path, "%s/common/*.h", x->root);
+    glob_t g;
+    if (glob(path, 0, NULL, &g) != 0) return;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        snprintf(path, sizeof path, "%s/common/%s", bdir, strrchr(g.gl_pathv[i], '/') + 1);
+        gr_copy_file(g.gl_pathv[i], path);
     }
-    if (cd) closedir(cd);
+    globfree(&g);
 }
 
 /* nvcc in the sandbox, in bdir (the spliced file and the headers are there). The Makefile is the one source of
@@ -61,26 +58,23 @@ static void gr_copy_headers(const gr_config *x, const char *bdir)
 static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
                        gr_build_report *rep)
 {
-    char path[PATH_MAX], nvcc[4096], libs[1024];
+    char path[PATH_MAX], cmd[6144];
     snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
     json_t *f = json_load_file(path, 0, NULL);
-    const char *cmd = json_string_value(json_object_get(f, "nvcc"));
-    const char *l = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
-    snprintf(nvcc, sizeof nvcc, "%s", cmd ? cmd : "");
-    snprintf(libs, sizeof libs, "%s", l ? l : "");
+    const char *nvcc = json_string_value(json_object_get(f, "nvcc"));
+    const char *libs = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
+    int none = !nvcc || !*nvcc;
+    snprintf(cmd, sizeof cmd, "%s -DWB_NO_SOL_LIBS -o prog %s %s", nvcc ? nvcc : "", ch->file, libs ? libs : "");
     json_decref(f);
-    if (!nvcc[0]) {
+    if (none) {
         GR_FAIL(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");
         return;
     }
     gr_cmd c;
     gr_cmd_init(&c, x, s, bdir, x->rub.t_build, 0);
     c.o.out_cap = GR_BUILD_OUT_CAP;
-    char *save = NULL;
-    for (char *t = strtok_r(nvcc, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
-    const char *const mid[] = {"-DWB_NO_SOL_LIBS", "-o", "prog", ch->file};
-    for (size_t a = 0; a < sizeof mid / sizeof mid[0]; a++) gr_arg(&c, "%s", mid[a]);
-    for (char *t = strtok_r(libs, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
+    char *save = NULL; /* a chapter's file name has no white space (rubric.c) */
+    for (char *t = strtok_r(cmd, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
     gr_run_result r;
     char what[64];
     snprintf(what, sizeof what, "build chapter %d", ch->number);

@@ -1,8 +1,6 @@
-/* gr_archive.h (not archive.h: grading/ is on the include path, libarchive's <archive.h> would be hidden) —
- * student archives (.zip, .tar.gz, .tgz, .tar) read with libarchive: every entry is checked before
- * anything is written (no absolute path, no "..", no link of any kind, no device/fifo, caps on the
- * entry count, each file's size and the total), then the archive is extracted into a fresh directory.
- * Errors are one line a student can act on: their archive's base name and the rule it broke. */
+/* gr_archive.h (not archive.h: grading/ is on the include path, libarchive's <archive.h> would be hidden) — student
+ * archives read with libarchive: every entry checked (no absolute path, no "..", no link of any kind, no device or
+ * fifo, caps on the entry count, each file's size and the total) before anything is written into a fresh folder. */
 #ifndef GR_ARCHIVE_H
 #define GR_ARCHIVE_H
 #include <stddef.h>
@@ -18,6 +16,7 @@ typedef struct {
 int gr_archive_is_archive(const char *path);
 
 /* Checks then extracts archive into dest_dir, which must not exist yet (created 0755); lim NULL: the defaults
- * (gr_archive.c). 0, or -1 with a one-line reason in why (no host path, no line feed) and nothing at dest_dir. */
+ * (gr_archive.c). 0, or -1 with nothing at dest_dir and one line a student can act on in why: their archive's base
+ * name and the rule it broke (no host path, no line feed). */
 int gr_archive_extract(const char *archive, const char *dest_dir, const gr_archive_limits *lim, char *why, size_t len);
 #endif

@@ -60,7 +60,8 @@ static int gr_rm_one(const char *p, const struct stat *st, int flag, struct FTW 
     (void)st;
     (void)flag;
     (void)f;
-    return remove(p) == 0 || errno == ENOENT ? 0 : 0; /* best effort: go on with the rest */
+    remove(p); /* best effort: go on with the rest */
+    return 0;
 }
 
 void gr_rmtree(const char *path)
@@ -166,14 +167,6 @@ int gr_which(const char *name, char *out, size_t len)
         }
     }
     return 0;
-}
-
-int gr_inside(const char *root, const char *path)
-{
-    char r[PATH_MAX], p[PATH_MAX];
-    if (!realpath(root, r) || !realpath(path, p)) return 0;
-    size_t n = strlen(r);
-    return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
 }
 
 int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen)

@@ -57,9 +57,6 @@ int gr_copy_file(const char *from, const char *to);
 /* The first executable `name` on PATH (or name itself when it has a slash); 0 if none. */
 int gr_which(const char *name, char *out, size_t len);
 
-/* Is `path` (resolved) inside directory `root` (resolved)? Refuses symlinks that lead out. */
-int gr_inside(const char *root, const char *path);
-
 /* Whether uid (with groups gid and extra, 0: none) can walk down to path: every folder on the way,
  * path included, searchable by it. If not, the first folder that stops it goes to blocked (may be NULL). */
 int gr_reachable_by(const char *path, uid_t uid, gid_t gid, gid_t extra, char *blocked, size_t blen);

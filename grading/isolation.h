@@ -1,16 +1,12 @@
-/*
- * isolation.h — before any student code is built or run, decide how it is kept away from the course
- * files (the reference solutions, the reference binaries, the graders' test submissions, other
- * students' reports) and make it so, or refuse.
- *
+/* isolation.h — before any student code is built or run, keep it from the course files (solutions, reference
+ * binaries, test submissions, other students' reports), or refuse:
  *   bubblewrap works → GR_ISO_BWRAP: the course tree is hidden inside the sandbox
  *   else, as root    → GR_ISO_UID: a uid per run (sandbox.c); the course files lose their "other" bits and get
  *                      the course group, which only the reference's runs carry; a probe as a run uid must get
  *                      EACCES on a solution and on a reference binary
  *   else             → GR_ISO_NONE: refused (exit 3), unless --insecure-sandbox (GR_ISO_INSECURE, in every report)
- * As root the course files are closed in the bubblewrap case too: GPU runs may fall back to running
- * without bubblewrap (gpu.c), and then the uid is what keeps the solutions out of reach.
- */
+ * As root the course files are closed under bubblewrap too: a GPU run may go without it (gpu.c), and then the
+ * uid keeps the solutions out of reach. */
 #ifndef GR_ISOLATION_H
 #define GR_ISOLATION_H
 
@@ -25,7 +21,7 @@ typedef enum { GR_ISO_NONE, GR_ISO_BWRAP, GR_ISO_UID, GR_ISO_INSECURE } gr_iso_k
  * cannot reach another's files, even knowing the path (/proc/PID/cmdline). */
 #define GR_SUB_GID_BASE 0x20000000u
 
-/* What the decision depends on (bwrap_works: gr_sandbox_box; insecure: --insecure-sandbox), for tests to pose. */
+/* What the decision depends on (bwrap_works: gr_sandbox_box), for tests to pose. */
 typedef struct {
     int root, bwrap_works, insecure;
 } gr_iso_facts;
@@ -38,8 +34,7 @@ typedef struct {
     gr_box box;        /* probed once here, every run's gr_run_opts.box (gr_cmd_init); GR_BOX_PROBE: not set up */
 } gr_iso;
 
-/* Why bubblewrap does not work for this (non-root) user, from what the host says (sysctls, PATH,
- * WB_GRADE_NO_BWRAP): each cause and its fix are gr_iso_refusal's. */
+/* Why bubblewrap does not work for this (non-root) user, from what the host says; each cause's fix: gr_iso_refusal. */
 typedef enum {
     GR_BWRAP_SWITCHED_OFF, GR_BWRAP_MISSING, GR_BWRAP_APPARMOR,
     GR_BWRAP_USERNS_CLONE_OFF, GR_BWRAP_NO_USERNS, GR_BWRAP_FAILS
@@ -51,8 +46,7 @@ typedef struct {
 } gr_bwrap_host;
 
 gr_bwrap_why gr_bwrap_why_decide(const gr_bwrap_host *h);
-/* The line the grader prints when it refuses: "grade: cannot isolate the course files from student code ("
- * the cause "); fix: " what to do. */
+/* The line the grader prints when it refuses: the cause and what to do. */
 void gr_iso_refusal(gr_bwrap_why w, char *out, size_t len);
 
 gr_iso_kind gr_iso_decide(const gr_iso_facts *f);

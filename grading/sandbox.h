@@ -1,14 +1,10 @@
-/*
- * sandbox.h — run one untrusted program and always come back.
- *
- * Each run: its own process group and working directory, a wall-clock timeout that ends the whole group
- * (SIGTERM, then SIGKILL), output captured head and tail, rlimits (never on address space: CUDA maps ~13 GiB,
- * ~170 GiB under compute-sanitizer), a polled disk cap, a minimal environment. As root: a uid of its own
- * (groups: isolation.h) and, without bubblewrap, /proc with hidepid=2 and no network where the kernel allows.
- * Where bubblewrap works it is an extra layer: read-only root, private /tmp, the given directories hidden,
- * only the working directory writable, GPU nodes bound in. The caller becomes a child subreaper: processes
- * that escape the group (setsid, double fork) come back to it and die with the run. One run at a time.
- */
+/* sandbox.h — run one untrusted program and always come back. Each run: its own process group and working directory, a
+ * wall-clock timeout that ends the whole group (SIGTERM, then SIGKILL), output captured head and tail, rlimits (never
+ * on address space: CUDA maps ~13 GiB, ~170 GiB under compute-sanitizer), a polled disk cap, a minimal environment. As
+ * root: a uid of its own (groups: isolation.h) and, without bubblewrap, /proc with hidepid=2 and no network where the
+ * kernel allows. Where bubblewrap works it is an extra layer: read-only root, private /tmp, the given directories
+ * hidden, only the working directory writable, GPU nodes bound in. The caller becomes a child subreaper: processes that
+ * escape the group (setsid, double fork) come back to it and die with the run. One run at a time. */
 #ifndef GR_SANDBOX_H
 #define GR_SANDBOX_H
 

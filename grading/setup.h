@@ -45,9 +45,8 @@ void gr_usage_exits(FILE *f);
 /* The workbook: the current folder, which holds common/wb.h. */
 int gr_setup_root(gr_config *x);
 
-/* The rubric, --ch a chapter of it, and the seeds of this grading: --seeds replays recorded ones; otherwise
- * fresh ones from the kernel's random source, drawn here and never written where a student's program could read
- * them first. */
+/* The rubric, --ch a chapter of it, and the seeds of this grading: --seeds replays recorded ones; otherwise fresh ones
+ * from the kernel's random source, drawn here and never written where a student's program could read them first. */
 int gr_setup_rubric(gr_config *x, const char *seeds);
 
 /* compute-sanitizer on PATH or in the toolkit's usual place, without symbolic links (so that a bubblewrap

@@ -2,6 +2,15 @@
 #define _GNU_SOURCE 1
 #include "submission.h"
 
+/* Is path (resolved) inside the folder root (resolved)? A symbolic link that leads out is not. */
+static int gr_inside(const char *root, const char *path)
+{
+    char r[PATH_MAX], p[PATH_MAX];
+    if (!realpath(root, r) || !realpath(path, p)) return 0;
+    size_t n = strlen(r);
+    return strncmp(r, p, n) == 0 && (p[n] == '/' || p[n] == 0);
+}
+
 /* The first of a chapter's three places in sub (chapters/DIR/FILE, DIR/FILE, FILE) that holds its file inside
  * sub (into out: the path), or with link set, that holds a link or leads out of sub (into out: the place). */
 static int gr_student_place(const char *sub, const gr_chapter_rubric *ch, int link, char *out, size_t len)
@@ -125,24 +134,10 @@ int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out,
     return gr_is_file(out);
 }
 
-int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len)
-{
-    char sol[PATH_MAX];
-    snprintf(sol, sizeof sol, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
-    snprintf(ref, len, "%s/build/solution%d", x->root, ch->number);
-    if (!gr_is_file(sol)) return 0;
-    /* make builds the references before it starts the grader (`make grade` depends on them); one older
-     * than its source would grade against yesterday's solution. */
-    struct stat s_sol, s_ref;
-    if (stat(ref, &s_ref) || stat(sol, &s_sol) || s_ref.st_mtime < s_sol.st_mtime) {
-        LOG(x, "the reference build/solution%d is missing or older than its source: run `make build/solution%d`",
-            ch->number, ch->number);
-        return 0;
-    }
-    return gr_stage_reference(x, work, ref, len);
-}
-
-int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len)
+/* As root, a reference the runs (other uids) cannot reach, e.g. a workbook under a 0700 home, is copied into
+ * the work tree's course/ folder (root, the course group, 0710; the binary 0750: only the reference's runs may
+ * enter it, rather than opening a folder of the workbook to anyone), ref naming the copy; 1 unless that failed. */
+static int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len)
 {
     if (geteuid() != 0 || !work || !work[0] || gr_reachable_by(ref, GR_RUN_UID_BASE, GR_RUN_UID_BASE, GR_COURSE_GID, NULL, 0))
         return 1;
@@ -161,11 +156,19 @@ int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t l
     return 1;
 }
 
-void gr_sanitize_name(const char *in, char *out, size_t len)
+int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len)
 {
-    size_t k = 0;
-    for (const char *p = in; *p && k + 1 < len; p++)
-        out[k++] = (isalnum((unsigned char)*p) || *p == '-' || *p == '_' || *p == '.') ? *p : '_';
-    out[k] = 0;
-    if (!k || out[0] == '.') snprintf(out, len, "_%s", in[0] ? "x" : "empty");
+    char sol[PATH_MAX];
+    snprintf(sol, sizeof sol, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
+    snprintf(ref, len, "%s/build/solution%d", x->root, ch->number);
+    if (!gr_is_file(sol)) return 0;
+    /* make builds the references before it starts the grader (`make grade` depends on them); one older
+     * than its source would grade against yesterday's solution. */
+    struct stat s_sol, s_ref;
+    if (stat(ref, &s_ref) || stat(sol, &s_sol) || s_ref.st_mtime < s_sol.st_mtime) {
+        LOG(x, "the reference build/solution%d is missing or older than its source: run `make build/solution%d`",
+            ch->number, ch->number);
+        return 0;
+    }
+    return gr_stage_reference(x, work, ref, len);
 }

@@ -43,11 +43,4 @@ int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out,
  * grading's work tree; NULL or "": not staged), 0 if none. */
 int gr_have_reference(const gr_config *x, const char *work, const gr_chapter_rubric *ch, char *ref, size_t len);
 
-/* As root, a reference the runs (other uids) cannot reach, e.g. a workbook under a 0700 home, is copied into
- * the work tree's course/ folder (root, the course group, 0710; the binary 0750: only the reference's runs may
- * enter it, rather than opening a folder of the workbook to anyone), ref naming the copy; 1 unless that failed. */
-int gr_stage_reference(const gr_config *x, const char *work, char *ref, size_t len);
-
-void gr_sanitize_name(const char *in, char *out, size_t len);
-
 #endif /* GR_SUBMISSION_H */
