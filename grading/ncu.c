@@ -6,13 +6,6 @@
 
 #include "ncu.h"
 
-void tp_copy(char *buf, size_t len, const char *s, size_t n)
-{
-    if (n >= len) n = len - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-}
-
 int tp_csv_split(const char *line, char ***fields_out)
 {
     int n = 0, cap = 16;
