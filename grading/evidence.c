@@ -5,8 +5,6 @@
 #include "sanitize.h"
 #include "wb_inputs.h"
 
-#define GR_REPEATS 3
-
 int gr_ctr_room(const gr_budget *b)
 {
     return !b || (b->cap_chapter - b->chapter >= 2 * GR_CTR_RUN_S && b->cap_submission - b->submission >= 2 * GR_CTR_RUN_S);
@@ -110,6 +108,8 @@ static void gr_slow_counters(const gr_chjob *j, const char *variant, const char 
         if (alone) gr_gpu_release(l);
     }
 }
+
+#define GR_REPEATS 3
 
 /* The wrong size to repeat: the largest that came out wrong (a race needs many blocks to show), but
  * at most ~2^22 elements so three runs stay cheap. -1 if none. */
