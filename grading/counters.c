@@ -75,17 +75,13 @@ const char *gr_ctr_metric(int i)
 
 int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
 {
-    /* only the variant's own kernels (make profile's filter): a name, or a name with its template
-     * arguments or parameter list */
+    /* only the variant's own kernels, the list's commas the regex's alternatives (make profile's filter): a
+     * name, or a name with its template arguments or parameter list */
     char filter[GR_CTR_ARG + 1];
-    int at = snprintf(filter, sizeof filter, "regex:^(");
-    for (const char *k = q->kernels ? q->kernels : ""; *k && at < (int)sizeof filter;) {
-        size_t len = strcspn(k, ",");
-        at += snprintf(filter + at, sizeof filter - (size_t)at, "%s%.*s", filter[at - 1] == '(' ? "" : "|", (int)len, k);
-        k += len + (k[len] == ',');
-    }
-    if (at <= 8 || at >= (int)sizeof filter) return -1;
-    at += snprintf(filter + at, sizeof filter - (size_t)at, ")([<(].*)?$");
+    int at = snprintf(filter, sizeof filter, "regex:^(%s)([<(].*)?$", q->kernels ? q->kernels : "");
+    if (!q->kernels || !*q->kernels || at >= (int)sizeof filter) return -1;
+    for (char *c = filter; *c; c++)
+        if (*c == ',') *c = '|';
     /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
      * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time.
      * The count is of launches the filter admits, all kernels together: a variant of two kernels (chapter

@@ -1,5 +1,5 @@
 /* counters.h — hardware counters of a correct but slow variant: the metric plan (checked against the H100's
- * `ncu --set full` capture in tests/captured/), ncu's argv as data (slowprof.c runs it in the sandbox) and ncu's CSV
+ * `ncu --set full` capture in tests/captured/), ncu's argv as data (evidence.c runs it in the sandbox) and ncu's CSV
  * (read by ncu.c) into one struct per variant. Pure but gr_ctr_find_ncu; the cause drawn from two of these is
  * diagnose.h's gr_perf_cause. */
 #ifndef GR_COUNTERS_H

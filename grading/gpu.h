@@ -35,7 +35,7 @@ void gr_gpu_lock_init(gr_gpu_lock *l, int k);
 
 void gr_gpu_release(gr_gpu_lock *l);
 
-/* Another lock file held alone (slowprof's counters cache): the fd whose close lets go, or -1. */
+/* Another lock file held alone (evidence.c's counters cache): the fd whose close lets go, or -1. */
 int gr_lock_alone(const char *path);
 
 /* For one run or a benchmark step: takes l as `how` unless it is held already or NULL. 1: release it after; 0:

@@ -6,20 +6,12 @@
 
 #include "ncu.h"
 
-void tp_copy(char *buf, size_t len, const char *s, size_t n)
-{
-    if (n >= len) n = len - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-}
-
 int tp_csv_split(const char *line, char ***fields_out)
 {
     int n = 0, cap = 16;
     char **fields = (char **)malloc(sizeof(char *) * (size_t)cap);
     const char *p = line;
-    size_t linelen = strlen(line);
-    char *buf = (char *)malloc(linelen + 1);
+    char *buf = (char *)malloc(strlen(line) + 1);
     for (;;) {
         size_t k = 0;
         if (*p == '"') {

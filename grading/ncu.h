@@ -10,9 +10,6 @@
 extern "C" {
 #endif
 
-/* n bytes of s into buf (len > 0), cut to fit and terminated (also tools/inspect's). */
-void tp_copy(char *buf, size_t len, const char *s, size_t n);
-
 /* ================================================================ CSV (ncu --csv) */
 typedef struct {
     int n_cols, n_rows;

@@ -16,7 +16,7 @@ static double gr_san_limit(const gr_chjob *j, const char *tool)
 
 /* One tool on `prog` (its `variants`) within `limit` seconds (0: the student's), in the sandbox the host's decision
  * gives: never a weaker one for a student (whatever the program does under the tool, there is no second try
- * elsewhere). 1: a finding, 0: clean, -1: time limit, -2: the tool did not finish (no summary). */
+ * elsewhere). 1: a finding, 0: clean, -1: no verdict (the time limit, or the tool did not finish: no summary). */
 static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
                       gr_run_result *r)
 {
@@ -41,9 +41,7 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_san_parse(r->out, &rep);
     int finding = (r->exited && r->code == 86) || gr_san_findings(&rep) > 0;
     gr_rmtree(dir);
-    if (r->timed_out) return -1;
-    if (!finding && !(rep.found_summary && r->exited && r->code == 0)) return -2; /* the tool itself did not finish */
-    return finding;
+    return r->timed_out || (!finding && !(rep.found_summary && r->exited && r->code == 0)) ? -1 : finding;
 }
 
 /* One run of a batch: a tool of j's chapter on prog; limit 0: the student's. */
@@ -278,7 +276,7 @@ static void gr_san_settle(const gr_chjob *j, const char *tool, const gr_prog_var
     }
     for (int i = 0; i < n && !attributed; i++) {
         gr_var_result *vr = &j->cr->v[idx[i]];
-        int alone = -2;
+        int alone = -1;
         gr_run_result one = {0};
         if (n > 1 && !gr_budget_spent(j->s->budget, NULL, 0)) alone = gr_san_run(j, j->stu, tool, vr->name, 0, &one);
         if (alone == 1) gr_san_found(vr, tool, one.out, NULL);
@@ -328,5 +326,5 @@ int gr_sanitize_one(const gr_chjob *j, const char *tool, const char *variant, ch
     int f = gr_san_run(j, j->stu, tool, variant, 0, &r);
     if (f == 1) gr_san_first_excerpt(r.out, first, len);
     gr_run_result_free(&r);
-    return f < 0 ? -1 : f;
+    return f;
 }

@@ -77,11 +77,8 @@ void gr_screen_rules_allow(gr_screen_rules *rules, const json_t *allow)
 }
 
 /* ------------------------------------------------------------------ the lexer
- * Walks text the way the compiler's lexer would for what matters here: line splices (a backslash at
- * the end of a line joins it to the next, inside a word too: `cub\<newline>lasSgemm` is cublasSgemm),
- * comments (which leave a line's start a line's start: `/ * x * / #include` is a directive), string,
- * character and raw string literals (not read), directives (`#` or the digraph `%:` first on a line),
- * identifiers with their qualifiers (cub::DeviceReduce::Sum is one), numbers, and punctuation. */
+ * As screen.h says; a splice joins inside a word too (`cub\<newline>lasSgemm` is cublasSgemm), and a comment
+ * leaves a line's start a line's start (`/ * x * / #include` is a directive). */
 typedef enum { TK_END, TK_IDENT, TK_NUMBER, TK_DIRECTIVE, TK_PUNCT } tk_kind;
 
 typedef struct {

@@ -21,8 +21,7 @@ typedef enum {
     GR_MATCH_PREFIX,    /* the identifier starts with it ("cublas" matches cublasSgemm) */
     GR_MATCH_DIRECTIVE, /* a preprocessor directive ("include", "define"); "#pragma unroll" is never a hit */
     GR_MATCH_NUMBER,    /* an integer literal of this value (decimal or hex, any suffix) */
-    GR_MATCH_HEADER     /* the name in `#include <name>`: exactly, or its start where the pattern ends in '/'
-                         * or '*' ("cuda/std/", "cublas*"); the longest matching pattern decides */
+    GR_MATCH_HEADER     /* `#include <name>`: exactly, or its start where it ends in '/' or '*' ("cublas*") */
 } gr_screen_match;
 
 /* How far a hit reaches: a macro (`#define`) changes every later line, the harness's too (every variant). */

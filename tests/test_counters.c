@@ -9,7 +9,7 @@
 
 #include "counters.h"
 #include "diagnose.h"
-#include "slowprof.h"
+#include "evidence.h"
 #include "gr_util.h"
 #include "wbtest.h"
 

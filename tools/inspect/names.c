@@ -12,6 +12,13 @@
 #include "jsonl.h"
 
 /* ================================================================ small helpers */
+void tp_copy(char *buf, size_t len, const char *s, size_t n)
+{
+    if (n >= len) n = len - 1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+}
+
 const char *tp_skip_space(const char *s)
 {
     while (*s == ' ' || *s == '\t') s++;
