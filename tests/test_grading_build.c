@@ -352,9 +352,10 @@ Test(grading_build, chapters_at_once_hand_back_their_results, .timeout = 300)
     chmod(d, 0755);
     cr_assert_not_null(realpath("build/grade", grade));
     cr_assert_not_null(realpath(".", root));
+    /* build/solution8 copied after its source: a reference older than its source is refused (a second's race) */
     int rc = wbt_run(log, "cd %s && cp -r %s/tests/grading/fake/. . && cp %s/common/*.h common/ && make -s build/grading-flags.json "
-                          "build/solution9 && cp build/solution9 build/solution8 && cp -r chapters/09-fake chapters/08-fake && "
-                          "cp -r solutions/09-fake solutions/08-fake && mkdir sub && cp -r solutions sub/chapters && chmod -R a+rX .",
+                          "build/solution9 && cp -r chapters/09-fake chapters/08-fake && cp -r solutions/09-fake solutions/08-fake && "
+                          "cp build/solution9 build/solution8 && mkdir sub && cp -r solutions sub/chapters && chmod -R a+rX .",
                      d, root, root);
     cr_assert_eq(rc, 0, "%s", log);
     rc = wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD PATH=$PWD/bin:$PATH; %s --quiet --no-perf --rubric rubric.json "
