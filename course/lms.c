@@ -429,7 +429,7 @@ static int materialize(const staged_entry *e, const char *dir, char *name, size_
 {
     char p[PATH_MAX], arc[PATH_MAX];
     entry_archive(e, arc, sizeof arc);
-    snprintf(name, len, "%s%s", e->entry, gr_roster_archive_suffix(arc));
+    snprintf(name, len, "%s%s", e->entry, gr_archive_suffix(arc));
     if (!dir) return 0;
     snprintf(p, sizeof p, "%s/%s", dir, name);
     if (arc[0]) return gr_copy_file(arc, p);
@@ -477,7 +477,7 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
             return NULL;
         }
         gr_roster_entry re;
-        gr_roster_name(name, gr_roster_archive_suffix(name)[0] != 0, &re);
+        gr_roster_name(name, gr_archive_suffix(name)[0] != 0, &re);
         json_t *people = json_array();
         int in_roster = 0;
         for (int k = 0; k < e->n_people; k++) {

@@ -7,15 +7,6 @@
 #include "gr_util.h"
 #include "report.h"
 
-const char *gr_roster_archive_suffix(const char *name)
-{
-    static const char *const s[] = {".tar.gz", ".tgz", ".zip", ".tar"};
-    size_t n = strlen(name);
-    for (int i = 0; i < 4; i++)
-        if (n > strlen(s[i]) && !strcmp(name + n - strlen(s[i]), s[i])) return s[i];
-    return "";
-}
-
 static uint32_t fnv1a(const char *s)
 {
     uint32_t h = 2166136261u;
@@ -37,7 +28,7 @@ void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out)
     memset(out, 0, sizeof *out);
     snprintf(out->entry, sizeof out->entry, "%s", entry);
     snprintf(out->student, sizeof out->student, "%s", entry);
-    if (is_archive) out->student[strlen(out->student) - strlen(gr_roster_archive_suffix(out->student))] = 0;
+    if (is_archive) out->student[strlen(out->student) - strlen(gr_archive_suffix(out->student))] = 0;
     /* The one place a student id is made: one line, so that the class summary keeps a row per student
      * and grades.csv a line per student (LMS importers want that); the folder still hashes the exact entry. */
     for (unsigned char *c = (unsigned char *)out->student; *c; c++)
@@ -81,7 +72,10 @@ gr_roster_entry *gr_roster_scan(const char *subs, int *n, char *why, size_t len)
         char p[4096];
         struct stat st;
         snprintf(p, sizeof p, "%s/%s", subs, name);
-        if (e && strlen(name) < sizeof e->entry && !stat(p, &st) &&
+        int seen = !stat(p, &st), err = errno;
+        if (!seen && gr_roster_is_entry(name, 0, 1, 0)) /* named as one, nothing behind it (a dangling link) */
+            fprintf(stderr, "grade: %s is not graded: %s\n", p, strerror(err));
+        if (e && strlen(name) < sizeof e->entry && seen &&
             gr_roster_is_entry(name, S_ISDIR(st.st_mode), S_ISREG(st.st_mode), 0))
             gr_roster_name(name, !S_ISDIR(st.st_mode), &e[(*n)++]); /* not a folder: an archive */
         free(list[i]);

@@ -14,9 +14,6 @@ typedef struct {
     char folder[128];  /* where its reports go, under the output directory */
 } gr_roster_entry;
 
-/* The archive suffix name ends in (".tar.gz", ".tgz", ".zip", ".tar"), or "". */
-const char *gr_roster_archive_suffix(const char *name);
-
 /* The student name and the folder for one entry name (no '/'). */
 void gr_roster_name(const char *entry, int is_archive, gr_roster_entry *out);
 

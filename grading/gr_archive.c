@@ -13,12 +13,13 @@
 /* 2000 entries, 64 MiB a file, 256 MiB in all: a workbook submission is a few hundred KiB. */
 static const gr_archive_limits gr_archive_default_limits = {2000, 64LL << 20, 256LL << 20};
 
-int gr_archive_is_archive(const char *p)
+const char *gr_archive_suffix(const char *name)
 {
-    size_t n = strlen(p);
-#define ENDS(s) (n > strlen(s) && !strcmp(p + n - strlen(s), s))
-    return ENDS(".zip") || ENDS(".tar.gz") || ENDS(".tgz") || ENDS(".tar");
-#undef ENDS
+    static const char *const s[] = {".tar.gz", ".tgz", ".zip", ".tar"};
+    size_t n = strlen(name);
+    for (int i = 0; i < 4; i++)
+        if (n > strlen(s[i]) && !strcmp(name + n - strlen(s[i]), s[i])) return s[i];
+    return "";
 }
 
 static int fail(char *why, size_t len, const char *base, const char *fmt, ...)

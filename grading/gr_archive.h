@@ -12,8 +12,9 @@ typedef struct {
     int64_t max_total;  /* bytes of all files */
 } gr_archive_limits;
 
-/* 1 when the name ends in .zip, .tar.gz, .tgz or .tar. */
-int gr_archive_is_archive(const char *path);
+/* The archive suffix a name ends in (".tar.gz", ".tgz", ".zip", ".tar": what is unpacked), or "". */
+const char *gr_archive_suffix(const char *name);
+static inline int gr_archive_is_archive(const char *path) { return *gr_archive_suffix(path) != 0; }
 
 /* Checks then extracts archive into dest_dir, which must not exist yet (created 0755); lim NULL: the defaults
  * (gr_archive.c). 0, or -1 with nothing at dest_dir and one line a student can act on in why: their archive's base

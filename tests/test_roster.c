@@ -194,6 +194,29 @@ Test(roster, the_scan_lists_every_entry_and_the_map_is_recorded)
     cr_expect_null(strchr(why, '\n'));
 }
 
+/* An entry named as one that cannot be read (a dangling link) is not graded, and says so on stderr. */
+Test(roster, an_entry_that_cannot_be_read_is_said_not_skipped_silently)
+{
+    char out[WBT_OUT_MAX], why[600] = "", p[512], log[512];
+    cr_assert_eq(wbt_run(out, "mkdir -p %s/subs && ln -s nowhere %s/subs/gone.zip", dir, dir), 0, "%s", out);
+    snprintf(p, sizeof p, "%s/subs", dir);
+    snprintf(log, sizeof log, "%s/err", dir);
+    fflush(stderr);
+    int keep = dup(2), fd = open(log, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    dup2(fd, 2);
+    close(fd);
+    int n;
+    gr_roster_entry *e = gr_roster_scan(p, &n, why, sizeof why);
+    fflush(stderr);
+    dup2(keep, 2);
+    close(keep);
+    cr_expect_eq(n, 0);
+    char *text = gr_read_capped(log, 4096, NULL);
+    cr_expect(text && strstr(text, "gone.zip is not graded: No such file"), "stderr: %s", text ? text : "(none)");
+    free(text);
+    free(e);
+}
+
 /* The grader on the fake workbook (as tests/test_grading_e2e.c runs it): colliding names as archives. */
 Test(roster, a_class_of_colliding_names_is_graded_and_listed_in_full, .timeout = 300)
 {
