@@ -63,7 +63,7 @@ NVCCFLAGS = -O3 -std=c++20 -lineinfo $(GENCODE) -Icommon \
 # only the folders they use (mk/libs.mk). Recursive (=), so that a target's `CFLAGS += $(...)` is
 # expanded only when that target is built. -MMD -MP: each object's header dependencies, from the compiler,
 # named after the object and not after the temporary file the object is compiled to (ATMP below).
-CFLAGS     = -O2 -std=gnu11 -Wall -Wextra
+CFLAGS     = -O2 -std=gnu11 -Wall -Wextra -Werror=implicit-function-declaration
 DEPFLAGS   = -MMD -MP -MT $@ -MF $(@:.o=.d)
 # The student release has no solutions/: its tests check the student's own chapters (tests/wbtest.h).
 ifeq ($(wildcard solutions),)

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "names.h"
 #include "stalls.h"
 
 double tp_unit_scale(const char *unit)
