@@ -477,7 +477,7 @@ static json_t *entries_json(entry_list *l, const char *dir, gr_person *roster, i
             return NULL;
         }
         gr_roster_entry re;
-        gr_roster_name(name, gr_archive_suffix(name)[0] != 0, &re);
+        gr_roster_name(name, gr_archive_is_archive(name), &re);
         json_t *people = json_array();
         int in_roster = 0;
         for (int k = 0; k < e->n_people; k++) {

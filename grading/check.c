@@ -1,6 +1,5 @@
 /* check.c — see check.h. */
 #include "check.h"
-#include "caught.h"
 #include "gpu.h"
 #include "perf.h"
 

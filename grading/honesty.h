@@ -3,7 +3,7 @@
  * pass --grading (CONTRACT.md "Grading runs"): each variant's line says whether the timed repetitions' output
  * was right (timed_check), whether a run on other inputs was (rotated_check) and the launcher's CPU time
  * (cpu_ms); one CEILING line gives the hardware's rate for the chapter's work. Over all runs of one size, per
- * variant (caught.h's names):
+ * variant (results.h's gr_caught names):
  *   above-ceiling   faster than the reference run's CEILING × (1 + perf.floor_margin), or than the
  *                   reference's own rate for the variant where that is higher (a ceiling it beats is not one)
  *   timed-check, rotated-check   a wrong or stale result (or the field missing where the reference has it)
@@ -14,7 +14,6 @@
 #ifndef GR_HONESTY_H
 #define GR_HONESTY_H
 
-#include "caught.h"
 #include "jsonl.h"
 #include "results.h"
 #include "rubric.h"

@@ -412,7 +412,7 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
                                                 gr_ctr_json(&r->ev.stu_ctr), "reference", gr_ctr_json(&r->ev.ref_ctr))
                                     : json_pack("{s:s}", "status", gr_ctr_status_name(r->ev.ctr)));
             json_object_set_new(x, "diagnosis", dg ? dg : json_null());
-            json_t *caught = json_array(); /* names of grading/caught.h: tests and tools read them */
+            json_t *caught = json_array(); /* names of results.h's gr_caught: tests and tools read them */
             for (int k = 0; k < GR_CAUGHT_N; k++)
                 if (r->caught & 1u << k) json_array_append_new(caught, json_string(gr_caught_name((gr_caught)k)));
             json_object_set_new(x, "caught", caught);

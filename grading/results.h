@@ -5,9 +5,34 @@
 
 #include <stddef.h>
 
-#include "caught.h"
 #include "diagnose.h"
 #include "rubric.h"
+
+/* What the grader caught a variant at (honesty.h decides, the reports list), a bitmask of 1u << gr_caught. The
+ * names are what grading.json lists and tests read: never rename them. */
+typedef enum {
+    GR_CAUGHT_ABOVE_CEILING,
+    GR_CAUGHT_TIMED_CHECK,
+    GR_CAUGHT_ROTATED_CHECK,
+    GR_CAUGHT_HOST_COMPUTE,
+    GR_CAUGHT_SCREEN_PERF,
+    GR_CAUGHT_SCREEN_CORRECT,
+    GR_CAUGHT_N
+} gr_caught;
+
+static inline const char *gr_caught_name(gr_caught c)
+{
+    static const char *const names[GR_CAUGHT_N] = {"above-ceiling", "timed-check",   "rotated-check",
+                                                   "host-compute",  "screen-perf",   "screen-correct"};
+    return c >= 0 && c < GR_CAUGHT_N ? names[c] : "?";
+}
+
+/* Does a finding cost the correctness points (every one costs the performance points)? A wrong or stale
+ * result is a wrong result; being too fast or computing on the host is not. */
+static inline int gr_caught_costs_correct(unsigned mask)
+{
+    return (mask & (1u << GR_CAUGHT_TIMED_CHECK | 1u << GR_CAUGHT_ROTATED_CHECK | 1u << GR_CAUGHT_SCREEN_CORRECT)) != 0;
+}
 
 /* The course's grading, or the student's practice run of their own code (--check). */
 typedef enum { GR_MODE_GRADE, GR_MODE_CHECK } gr_mode;
@@ -81,7 +106,7 @@ typedef struct {
     double stu_ms, ref_ms, ratio;
     double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
     char perf_note[300];
-    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (grading/caught.h) */
+    unsigned caught;                /* what the grader caught: bits 1u << gr_caught (above) */
     char caught_note[600];          /* one sentence per finding, for the student */
     gr_diag_ev ev;                  /* what correctness, the sanitizer and perf saw (diagnose.h) */
     gr_diag diag;                   /* the named bug, or GR_BUG_NONE */

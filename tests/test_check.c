@@ -8,7 +8,6 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "wbtest.h"
 
-#include "caught.h"
 #include "check.h"
 #include "gr_util.h"
 
