@@ -34,15 +34,19 @@ static int drain(int fo, int fe, gr_str *out, gr_str *err, double deadline)
 
 int gr_tool_run(char *const argv[], const char *in, gr_str *out, gr_str *err, int timeout_s)
 {
-    int po[2], pe[2];
+    int po[2] = {-1, -1}, pe[2] = {-1, -1};
     size_t n = in ? strlen(in) : 0;
     int fi = memfd_create("gr-tool-stdin", MFD_CLOEXEC); /* stdin as a file: no pipe to keep fed */
-    if (fi < 0 || write(fi, in, n) != (ssize_t)n || lseek(fi, 0, SEEK_SET) || pipe2(po, O_CLOEXEC) ||
-        pipe2(pe, O_CLOEXEC))
-        return 127;
+    int ready = fi >= 0 && write(fi, in, n) == (ssize_t)n && !lseek(fi, 0, SEEK_SET) && !pipe2(po, O_CLOEXEC) &&
+                !pipe2(pe, O_CLOEXEC);
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) return 127;
+    pid_t pid = ready ? fork() : -1;
+    if (pid < 0) { /* not started: nothing of it left open */
+        const int fds[] = {fi, po[0], po[1], pe[0], pe[1]};
+        for (size_t i = 0; i < sizeof fds / sizeof *fds; i++)
+            if (fds[i] >= 0) close(fds[i]);
+        return 127;
+    }
     if (pid == 0) {
         setpgid(0, 0);
         dup2(fi, 0), dup2(po[1], 1), dup2(pe[1], 2);
