@@ -57,9 +57,11 @@ private_watch() {
     return 1
 }
 # The entries of $watch that count as the suite's, one a line: under the private rule whatever its upper
-# layer holds, else the entries owned by this uid.
+# layer holds, else the entries owned by this uid (an entry another process removes while find reads it is
+# no error: -ignore_readdir_race).
 suite_entries() {
-    if [ "$rule" = private ]; then ls -A "$upper"; else find "$watch" -mindepth 1 -maxdepth 1 -uid "$uid" -printf '%f\n'; fi |
+    if [ "$rule" = private ]; then ls -A "$upper"
+    else find "$watch" -mindepth 1 -maxdepth 1 -ignore_readdir_race -uid "$uid" -printf '%f\n'; fi |
         LC_ALL=C sort
 }
 
