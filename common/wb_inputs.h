@@ -20,9 +20,16 @@
 
 /* A 64-bit checksum of `bytes` bytes: the sum, mod 2^64, of wb_hash64 of each 8-byte word (the tail
  * zero-padded) mixed with its index, then mixed with the length. A sum of per-word terms parallelises
- * (OpenMP, as the chapters' fills: a check at 2^26 ints reads 256 MiB) and still depends on where each
- * word is (the index is mixed in before the hash). A checksum, not a cryptographic hash: it catches a
- * kernel that writes its input, not one built to collide with this function. */
+ * (OpenMP here, a grid on the GPU: wb_guard.h checks the device copies where they are) and still depends
+ * on where each word is (the index is mixed in before the hash). A checksum, not a cryptographic hash: it
+ * catches a kernel that writes its input, not one built to collide with this function. */
+WB_HD static inline uint64_t wb_checksum_term(uint64_t word, uint64_t i)
+{
+    return wb_hash64(word ^ (0xD1B54A32D192ED03ull * (i + 1)));
+}
+
+WB_HD static inline uint64_t wb_checksum_finish(uint64_t sum, size_t bytes) { return wb_hash64(sum ^ (uint64_t)bytes); }
+
 static inline uint64_t wb_checksum64(const void *p, size_t bytes)
 {
     const unsigned char *b = (const unsigned char *)p;
@@ -34,14 +41,14 @@ static inline uint64_t wb_checksum64(const void *p, size_t bytes)
     for (size_t i = 0; i < words; i++) {
         uint64_t w;
         memcpy(&w, b + 8 * i, 8);
-        sum += wb_hash64(w ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1)));
+        sum += wb_checksum_term(w, i);
     }
     if (bytes % 8) {
         uint64_t w = 0;
         memcpy(&w, b + 8 * words, bytes % 8);
-        sum += wb_hash64(w ^ (0xD1B54A32D192ED03ull * (uint64_t)(words + 1)));
+        sum += wb_checksum_term(w, words);
     }
-    return wb_hash64(sum ^ (uint64_t)bytes);
+    return wb_checksum_finish(sum, bytes);
 }
 
 /* The offset of the first byte where a and b differ, or -1 when their `bytes` bytes are equal. memcmp

@@ -277,8 +277,8 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
             dev.prop.multiProcessorCount, dev.total_bytes / 1e9, (unsigned long long)o.seed, o.reps, o.warmup);
     wb_table_header(out, &ch->table);
     int status = WB_EXIT_PASS;
-    wb_guard guard = {};
-    guard.ch = ch, guard.st = state;
+    wb_guard guard;
+    wb_guard_init(&guard, ch, state);
     for (int s = 0; s < o.n_sizes; s++) {
         wb_size_run z = {};
         z.ch = ch, z.st = state, z.o = &o, z.prog = argv[0], z.guard = &guard;
