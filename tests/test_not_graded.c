@@ -372,14 +372,14 @@ Test(not_graded, results_json_has_no_score_when_not_graded)
     gr_sub_totals(&s);
     char p[128];
     snprintf(p, sizeof p, "%s/results.json", dir);
-    cr_assert_eq(gr_write_results_json(p, &s), 0);
+    cr_assert_eq(gr_write_results_json(p, &s, NULL), 0);
     assert_unscored("results.json", "no GPU");
     json_t *r = json_of("results.json");
     json_t *t = json_array_get(json_object_get(r, "tests"), 1);
     cr_expect_float_eq(json_number_value(json_object_get(json_object_get(t, "extra_data"), "points")), 2.0, 1e-9);
     json_decref(r);
     s.ch[1].status = GR_CH_BUILD_FAILED; /* now graded: the score is there */
-    cr_assert_eq(gr_write_results_json(p, &s), 0);
+    cr_assert_eq(gr_write_results_json(p, &s, NULL), 0);
     r = json_of("results.json");
     cr_expect_float_eq(json_number_value(json_object_get(r, "score")), 2.0, 1e-9);
     json_decref(r);
