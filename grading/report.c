@@ -257,10 +257,13 @@ static void gr_md_variant(FILE *f, const gr_var_result *r)
     fputc('\n', f);
 }
 
-void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
+void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *sub, int only_ch)
 {
-    char seeds[200];
+    char seeds[200], replay[PATH_MAX + 300];
     gr_seeds_str(s, seeds, sizeof seeds);
+    if (s->mode == GR_MODE_CHECK)
+        snprintf(replay, sizeof replay, "make check SEEDS=%s%s", seeds, only_ch ? " CH=…" : "");
+    else snprintf(replay, sizeof replay, "make grade SUB=%s SEEDS=%s", sub, seeds);
     fprintf(f, "# Feedback: %s\n\n", s->student);
     if (s->mode == GR_MODE_CHECK)
         fprintf(f, "_This is `make check`, a practice run. Where no reference solution is available, correctness "
@@ -543,23 +546,22 @@ static void gr_student_page(const char *dir, const char *md, size_t len, const j
     free(body);
 }
 
-int gr_write_report_files(const char *dir, const gr_sub_result *s, const char *replay)
+int gr_write_report_files(const char *dir, const gr_sub_result *s, const char *sub, int only_ch)
 {
     char p[PATH_MAX], *md = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&md, &len);
     if (!f) return -1;
-    gr_write_feedback(f, s, replay);
+    gr_write_feedback(f, s, sub, only_ch);
     int rc = fclose(f);
     snprintf(p, sizeof p, "%s/feedback.md", dir);
     rc |= gr_write_file(p, md, len);
     snprintf(p, sizeof p, "%s/results.json", dir);
     rc |= gr_write_results_json(p, s, md);
     json_t *g = gr_grading_json(s);
-    snprintf(p, sizeof p, "%s/grading.json", dir);
-    rc |= json_dump_file(g, p, JSON_INDENT(2));
     gr_student_page(dir, md, len, g);
-    json_decref(g);
+    snprintf(p, sizeof p, "%s/grading.json", dir); /* last: a grading stopped before it is graded again */
+    rc |= gr_json_save(g, p);
     free(md);
     return rc;
 }

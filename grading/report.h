@@ -23,7 +23,8 @@ void gr_var_detail(const gr_var_result *r, char *out, size_t len);
 
 void gr_print_table(FILE *f, const gr_sub_result *s);
 
-void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay);
+/* feedback.md; its replay line: make grade with sub as SUB, or make check (only_ch: it named a CH), and the seeds. */
+void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *sub, int only_ch);
 
 /* Before anything is built: can reports be written in dir? Creates it (and its parents), then creates
  * and removes a probe file there. 0, or -1 with "DIR: the error" in why. */
@@ -50,7 +51,7 @@ char *gr_md_to_html(const char *md, size_t len);
 char *gr_sol_plot_data(const json_t *chapter, int *cols);
 
 /* A grading's reports in dir, the feedback rendered once: feedback.md, results.json (its output that Markdown),
- * grading.json, feedback.html. 0, or -1 when one of the first three was not written (feedback.html: on stderr). */
-int gr_write_report_files(const char *dir, const gr_sub_result *s, const char *replay);
+ * feedback.html (not written: said on stderr), grading.json last. 0, or -1 when md, results or grading is not. */
+int gr_write_report_files(const char *dir, const gr_sub_result *s, const char *sub, int only_ch);
 
 #endif /* GR_REPORT_H */

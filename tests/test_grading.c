@@ -491,10 +491,11 @@ Test(grading_report, report_files_carry_one_rendering_of_the_feedback)
     for (int graded = 1; graded >= 0; graded--) {
         sample(&s);
         if (!graded) snprintf(s.error, sizeof s.error, "cannot unpack, \"bad\" zip");
-        cr_assert_eq(gr_write_report_files(dir, &s, "make grade SUB=x SEEDS=11,12"), 0);
+        cr_assert_eq(gr_write_report_files(dir, &s, "x", 0), 0);
         snprintf(path, sizeof path, "%s/feedback.md", dir);
         char *md = gr_read_capped(path, 1 << 20, NULL);
         cr_assert(md && strstr(md, "# Feedback: ada"), "%s", md);
+        cr_expect(strstr(md, "Random seeds of this run: `11,12` (replay: `make grade SUB=x SEEDS=11,12`)"), "%s", md);
         snprintf(path, sizeof path, "%s/results.json", dir);
         json_t *r = json_load_file(path, 0, NULL);
         cr_assert_not_null(r);
@@ -522,6 +523,20 @@ Test(grading_report, report_files_carry_one_rendering_of_the_feedback)
         free(g);
         free(alone);
         free(html);
+        free(s.ch[1].compile_log);
+    }
+    /* the practice run's replay: make check, its CH when one was named */
+    for (int only = 0; only < 2; only++) {
+        sample(&s);
+        s.mode = GR_MODE_CHECK;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        gr_write_feedback(f, &s, "ignored", only ? 3 : 0);
+        fclose(f);
+        cr_expect(strstr(text, only ? "(replay: `make check SEEDS=11,12 CH=…`)" : "(replay: `make check SEEDS=11,12`)"),
+                  "%s", text);
+        free(text);
         free(s.ch[1].compile_log);
     }
 }
@@ -613,7 +628,7 @@ Test(grading_report, feedback_md_fences_student_text)
     wbt_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/feedback.md", dir);
     FILE *f = fopen(path, "w");
-    gr_write_feedback(f, &s, "make grade SUB=x SEEDS=11,12");
+    gr_write_feedback(f, &s, "x", 0);
     fclose(f);
     char *md = gr_read_capped(path, 1 << 20, NULL);
     cr_assert(strstr(md, "**Score: 3.6 / 12.0**"), "%s", md);
@@ -629,7 +644,7 @@ Test(grading_report, feedback_md_fences_student_text)
     snprintf(s.ch[0].v[0].san, sizeof s.ch[0].v[0].san,
              "compute-sanitizer --tool racecheck did not finish (killed after 120 s): ========= RACECHECK");
     f = fopen(path, "w");
-    gr_write_feedback(f, &s, "make grade SUB=x SEEDS=11,12");
+    gr_write_feedback(f, &s, "x", 0);
     fclose(f);
     md = gr_read_capped(path, 1 << 20, NULL);
     cr_assert(strstr(md, "| global | PASS | 2.0 / 2.0 | not checked |"), "%s", md);
