@@ -491,12 +491,13 @@ char *gr_sol_plot_data(const json_t *chapter, int *cols)
         gr_str_addf(&d, json_is_number(s) ? "%.3f " : "NaN ", json_number_value(s));
         gr_str_addf(&d, json_is_number(r) ? "%.3f\n" : "NaN\n", json_number_value(r));
     }
-    if (!any) d.s[0] = 0, d.len = 0;
+    if (!any) d.s[0] = 0; /* d goes: its length no longer matters */
     if (cols) *cols = any;
     return d.s;
 }
 
-/* The % of the speed of light plot of every chapter that measured one. */
+/* The % of the speed of light plot of every chapter that measured one; a column with no number at all is left out
+ * (gnuplot refuses an empty histogram column). */
 static void sol_plots(gr_str *b, const json_t *g)
 {
     size_t i;
@@ -506,26 +507,29 @@ static void sol_plots(gr_str *b, const json_t *g)
     {
         int cols;
         char *data = gr_sol_plot_data(c, &cols), cap[200];
-        /* a column with no number at all is left out (gnuplot refuses an empty histogram column) */
         int mine = cols & 1, ref = cols & 2;
         if (data && *data) {
             int n = (int)json_integer_value(json_object_get(c, "number"));
-            snprintf(cap, sizeof cap, "Chapter %d: each variant's throughput as %% of this GPU's speed of light, yours beside the reference's "
-                                      "(same GPU, same run).", n);
+            snprintf(cap, sizeof cap, "Chapter %d: each variant's throughput as %% of this GPU's speed of light, "
+                                      "yours beside the reference's (same GPU, same run).", n);
             gr_str sc = {0};
-            gr_str_add(&sc, "set style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
-                            "set ylabel '% of the speed of light'\nset yrange [0:*]\nset grid ytics\nset key top left\nplot ");
+            gr_str_add(&sc, "set style data histogram\nset style histogram clustered gap 1\n"
+                            "set style fill solid 0.85 border -1\nset ylabel '% of the speed of light'\n"
+                            "set yrange [0:*]\nset grid ytics\nset key top left\nplot ");
             if (mine) gr_str_add(&sc, "$D using 2:xtic(1) title 'yours' lc rgb '#4a7ebb'");
-            if (ref) gr_str_addf(&sc, "%s$D using 3%s title 'reference' lc rgb '#bbbbbb'", mine ? ", " : "", mine ? "" : ":xtic(1)");
-            gr_str_add(&sc, "\n");
-            if (!mine) gr_str_add(&sc, "# none of your variants was timed: the reference's alone\n");
+            if (ref)
+                gr_str_addf(&sc, "%s$D using 3%s title 'reference' lc rgb '#bbbbbb'", mine ? ", " : "",
+                            mine ? "" : ":xtic(1)");
+            gr_str_add(&sc, mine ? "\n" : "\n# none of your variants was timed: the reference's alone\n");
             gr_html_plot(b, sc.s, data, 760, 320, cap);
             gr_str_free(&sc);
             shown++;
         }
         free(data);
     }
-    if (!shown) gr_str_add(b, "<p class=\"note\">No variant's speed was measured (nothing correct to time, or the run did not time it).</p>\n");
+    if (!shown)
+        gr_str_add(b, "<p class=\"note\">No variant's speed was measured (nothing correct to time, or the run did "
+                      "not time it).</p>\n");
 }
 
 /* feedback.html: the feedback's Markdown as HTML, then the speed of light plots of grading.json's data g. */
