@@ -8,7 +8,7 @@
 #include "setup.h"
 #include "submission.h"
 
-#include <libgen.h> /* POSIX basename: a trailing slash does not count */
+#include <libgen.h> /* POSIX basename: a trailing slash does not count; "/" is refused first (gr_sub_path_check) */
 
 static void gr_usage(FILE *f)
 {
