@@ -183,8 +183,7 @@ int gr_write_class(const char *out_dir, const gr_rubric *rub, FILE *term)
     return s.students;
 }
 
-/* The entry's total as Canvas should get it (NAN, an empty cell, when its grading could not run), and the
- * maximum. */
+/* An entry's total for Canvas (NAN, an empty cell, when its grading could not run); *max: the largest maximum. */
 static double entry_score(const char *out_dir, const char *folder, double *max)
 {
     char p[PATH_MAX];
@@ -197,38 +196,40 @@ static double entry_score(const char *out_dir, const char *folder, double *max)
 }
 
 /* A person's row: their roster cells as text (a name like =HYPERLINK(…) is no formula there), the
- * score as a number (never an apostrophe before it). */
-static void canvas_row(FILE *f, json_t *person, double score)
+ * score as a number (never an apostrophe before it); 1, the rows it wrote. */
+static int canvas_row(FILE *f, json_t *person, double score)
 {
     const char *keys[] = {"name", "id", "sid", "login", "section"};
     for (int k = 0; k < 5; k++) cell(f, json_string_value(json_object_get(person, keys[k])) ?: "", 0, ",");
     cell(f, NULL, score, "\r\n");
+    return 1;
 }
 
 int gr_write_canvas(const char *out_dir, const char *assignment, char *why, size_t wlen)
 {
-    char p[PATH_MAX];
+    char p[PATH_MAX], csv[PATH_MAX];
     snprintf(p, sizeof p, "%s/lms.json", out_dir);
+    snprintf(csv, sizeof csv, "%s/canvas-grades.csv", out_dir);
     json_t *lms = json_load_file(p, 0, NULL);
-    if (!lms) return snprintf(why, wlen, "no %s: the class was not staged", p), -1;
+    FILE *f = lms ? fopen(csv, "wb") : NULL;
+    if (!f) {
+        snprintf(why, wlen, lms ? "cannot write %s" : "no %s: the class was not staged", lms ? csv : p);
+        json_decref(lms);
+        return -1;
+    }
     json_t *entries = json_object_get(lms, "entries"), *e, *q;
     size_t i, k;
-    double max = 0;
-    double *scores = calloc(json_array_size(entries) + 1, sizeof *scores);
-    json_array_foreach(entries, i, e) scores[i] = entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", &max);
-    snprintf(p, sizeof p, "%s/canvas-grades.csv", out_dir);
-    FILE *f = fopen(p, "wb");
-    if (!f) {
-        free(scores), json_decref(lms);
-        return snprintf(why, wlen, "cannot write %s", p), -1;
-    }
+    double max = 0, *scores = calloc(json_array_size(entries) + 1, sizeof *scores);
+    json_array_foreach(entries, i, e)
+        scores[i] = entry_score(out_dir, json_string_value(json_object_get(e, "folder")) ?: "", &max);
     fputs("Student,ID,SIS User ID,SIS Login ID,Section,", f);
     cell(f, assignment && *assignment ? assignment : "CUDA workbook", 0, "\r\n");
     fputs("Points Possible,,,,,", f);
     cell(f, NULL, max, "\r\n");
     int rows = 0;
-    json_array_foreach(entries, i, e) json_array_foreach(json_object_get(e, "people"), k, q) canvas_row(f, q, scores[i]), rows++;
-    json_array_foreach(json_object_get(lms, "no_submission"), k, q) canvas_row(f, q, NAN), rows++;
+    json_array_foreach(entries, i, e)
+        json_array_foreach(json_object_get(e, "people"), k, q) rows += canvas_row(f, q, scores[i]);
+    json_array_foreach(json_object_get(lms, "no_submission"), k, q) rows += canvas_row(f, q, NAN);
     int bad = fclose(f);
     free(scores);
     json_decref(lms);

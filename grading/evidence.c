@@ -15,8 +15,7 @@ int gr_ctr_cache_name(const char *gpu, unsigned long long build, int chapter, co
 {
     int n = snprintf(out, len, "%s_%016llx_ch%d_%s_%s.csv", gpu, build, chapter, variant, size);
     if (n < 0 || (size_t)n >= len) return -1;
-    for (char *p = out; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '-') *p = '_';
+    gr_safe_name(out, len, out, ".-");
     return 0;
 }
 

@@ -4,7 +4,6 @@
 #include "tool.h"
 #include "contract.h"
 
-#include <ctype.h>
 #include <sys/file.h>
 
 /* The k-th entry of CUDA_VISIBLE_DEVICES into id (when id is not NULL); how many entries it has (0: unset). */
@@ -53,8 +52,7 @@ void gr_gpu_lock_init(gr_gpu_lock *l, int k)
     char id[64];
     *l = (gr_gpu_lock){.fd = -1, .queue_fd = -1, .held = GR_LOCK_NONE};
     gr_gpu_id(k, id, sizeof id);
-    for (char *p = id; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '-') *p = '_';
+    gr_safe_name(id, sizeof id, id, "-");
     dir = dir && *dir ? dir : "/tmp";
     snprintf(l->path, sizeof l->path, "%s/wb-grade-gpu%s.lock", dir, id);
     snprintf(l->turn, sizeof l->turn, "%s/wb-grade-gpu%s.turn", dir, id);

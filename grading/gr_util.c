@@ -131,6 +131,14 @@ char *gr_read_capped(const char *path, size_t max, size_t *len)
     return buf;
 }
 
+size_t gr_safe_name(char *dst, size_t len, const char *src, const char *keep)
+{
+    size_t k = 0;
+    for (; src[k] && k + 1 < len; k++) dst[k] = isalnum((unsigned char)src[k]) || strchr(keep, src[k]) ? src[k] : '_';
+    dst[k] = 0;
+    return k;
+}
+
 int gr_write_file(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");

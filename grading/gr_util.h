@@ -2,6 +2,7 @@
 #ifndef GR_UTIL_H
 #define GR_UTIL_H
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,9 @@ static inline int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }
 
 /* Reads at most max bytes of a regular file (not following a final symlink); NULL if it cannot. */
 char *gr_read_capped(const char *path, size_t max, size_t *len);
+
+/* src as a name safe for a file: each byte not an ASCII letter, digit or in keep as _ (dst may be src); its length. */
+size_t gr_safe_name(char *dst, size_t len, const char *src, const char *keep);
 
 int gr_write_file(const char *path, const char *data, size_t len);
 int gr_copy_file(const char *from, const char *to);

@@ -8,7 +8,7 @@
 #include "setup.h"
 #include "submission.h"
 
-#include <libgen.h> /* POSIX basename: a trailing slash does not count */
+#include <libgen.h> /* POSIX basename: a trailing slash does not count; "/" is refused first (gr_sub_path_check) */
 
 static void gr_usage(FILE *f)
 {
@@ -62,16 +62,6 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
     return GR_EXIT_USAGE;
 }
 
-/* A name safe as a folder: what is not a letter, a digit, -, _ or . becomes _; never empty nor hidden. */
-static void gr_sanitize_name(const char *in, char *out, size_t len)
-{
-    size_t k = 0;
-    for (const char *p = in; *p && k + 1 < len; p++)
-        out[k++] = (isalnum((unsigned char)*p) || *p == '-' || *p == '_' || *p == '.') ? *p : '_';
-    out[k] = 0;
-    if (!k || out[0] == '.') snprintf(out, len, "_%s", in[0] ? "x" : "empty");
-}
-
 /* make doctor (--isolation): decide the isolation and say it, changing nothing; and how compute-sanitizer
  * runs here, probed on chapter 1's reference as a grading would. */
 static int gr_doctor(gr_config *x)
@@ -96,7 +86,8 @@ static int gr_single_paths(const gr_config *x, const gr_cli *cli, const char *su
     const char *student = cli->student, *out = cli->s.out;
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s", sub);
-    gr_sanitize_name(student ? student : x->mode == GR_MODE_CHECK ? "check" : basename(tmp), who, 128);
+    const char *name = student ? student : x->mode == GR_MODE_CHECK ? "check" : basename(tmp);
+    if (!gr_safe_name(who, 128, name, "-_.") || who[0] == '.') snprintf(who, 128, "_%s", name[0] ? "x" : "empty");
     if (out) snprintf(out_dir, PATH_MAX, "%s", out);
     else if (x->mode == GR_MODE_CHECK) snprintf(out_dir, PATH_MAX, "build/check");
     else snprintf(out_dir, PATH_MAX, "build/grade-out/%s", who);

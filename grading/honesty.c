@@ -10,18 +10,23 @@ void gr_honesty_init(gr_honesty *h, const char *size)
     h->ceiling = NAN;
 }
 
+static const gr_honesty_var *gr_honesty_find(const gr_honesty *h, const char *name)
+{
+    for (int i = 0; i < h->n_v; i++)
+        if (!strcmp(h->v[i].name, name)) return &h->v[i];
+    return NULL;
+}
+
 /* `create`: a new entry where there is none; only the reference's lines create (a student's process
  * printing made-up names must not crowd out the real ones). */
 static gr_honesty_var *gr_honesty_var_of(gr_honesty *h, const char *name, int create)
 {
-    for (int i = 0; i < h->n_v; i++)
-        if (!strcmp(h->v[i].name, name)) return &h->v[i];
+    const gr_honesty_var *found = gr_honesty_find(h, name);
+    if (found) return &h->v[found - h->v]; /* the same entry, writable as h is */
     if (!create || h->n_v == GR_MAX_VAR) return NULL;
-    gr_honesty_var *v = &h->v[h->n_v++];
-    memset(v, 0, sizeof *v);
-    snprintf(v->name, sizeof v->name, "%s", name);
-    v->work = NAN;
-    return v;
+    h->v[h->n_v] = (gr_honesty_var){.work = NAN};
+    snprintf(h->v[h->n_v].name, sizeof h->v[h->n_v].name, "%s", name);
+    return &h->v[h->n_v++];
 }
 
 static void gr_honesty_line(gr_honesty *h, const wb_row *row, int ref)
@@ -104,7 +109,7 @@ unsigned gr_honesty_judge(const gr_honesty *h, const gr_rubric *rub, const char 
                           size_t len)
 {
     note[0] = 0;
-    const gr_honesty_var *v = gr_honesty_var_of((gr_honesty *)h, variant, 0); /* creates nothing */
+    const gr_honesty_var *v = gr_honesty_find(h, variant);
     if (!v || !v->stu_lines) return 0;
     unsigned mask = 0;
     if (v->timed_fail)

@@ -442,26 +442,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
 
 int gr_write_reports(const gr_config *x, const char *sub, const char *out_dir, gr_sub_result *res, FILE *term)
 {
-    char path[PATH_MAX], replay[PATH_MAX + 300], seeds[200] = "";
-    int at = 0;
-    for (int i = 0; i < x->n_seeds; i++)
-        at += snprintf(seeds + at, sizeof seeds - (size_t)at, "%s%llu", i ? "," : "", x->seeds[i]);
-    if (x->mode == GR_MODE_CHECK)
-        snprintf(replay, sizeof replay, "make check SEEDS=%s%s", seeds, x->only_ch ? " CH=…" : "");
-    else
-        snprintf(replay, sizeof replay, "make grade SUB=%s SEEDS=%s", sub, seeds);
-    snprintf(path, sizeof path, "%s/feedback.md", out_dir);
-    FILE *f = fopen(path, "w");
-    int rc = f ? 0 : -1; /* a report not written is an I/O failure (grade.c: exit GR_EXIT_IO) */
-    if (f) {
-        gr_write_feedback(f, res, replay);
-        rc |= fclose(f);
-    }
-    snprintf(path, sizeof path, "%s/results.json", out_dir);
-    rc |= gr_write_results_json(path, res);
-    snprintf(path, sizeof path, "%s/grading.json", out_dir);
-    rc |= gr_write_grading_json(path, res);
-    gr_student_page(out_dir); /* feedback.html; results.json carries feedback.md (report.h) */
+    int rc = gr_write_report_files(out_dir, res, sub, x->only_ch); /* one not written: an I/O failure (GR_EXIT_IO) */
     if (term) gr_print_table(term, res);
     for (int c = 0; c < res->n_ch; c++) free(res->ch[c].compile_log);
     return rc;

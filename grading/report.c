@@ -257,10 +257,13 @@ static void gr_md_variant(FILE *f, const gr_var_result *r)
     fputc('\n', f);
 }
 
-void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay)
+void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *sub, int only_ch)
 {
-    char seeds[200];
+    char seeds[200], replay[PATH_MAX + 300];
     gr_seeds_str(s, seeds, sizeof seeds);
+    if (s->mode == GR_MODE_CHECK)
+        snprintf(replay, sizeof replay, "make check SEEDS=%s%s", seeds, only_ch ? " CH=…" : "");
+    else snprintf(replay, sizeof replay, "make grade SUB=%s SEEDS=%s", sub, seeds);
     fprintf(f, "# Feedback: %s\n\n", s->student);
     if (s->mode == GR_MODE_CHECK)
         fprintf(f, "_This is `make check`, a practice run. Where no reference solution is available, correctness "
@@ -318,7 +321,15 @@ static void gr_gs_unscored(json_t *root, json_t *tests, gr_sub_status st, const 
     json_object_set_new(root, "extra_data", json_pack("{s:s, s:o}", "status", gr_sub_status_name(st), "error", gr_jstr(why)));
 }
 
-int gr_write_results_json(const char *path, const gr_sub_result *s)
+/* j into path, indented as every report, then freed: 0, or -1. */
+static int gr_json_save(json_t *j, const char *path)
+{
+    int rc = json_dump_file(j, path, JSON_INDENT(2));
+    json_decref(j);
+    return rc;
+}
+
+int gr_write_results_json(const char *path, const gr_sub_result *s, const char *md)
 {
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
@@ -364,12 +375,19 @@ int gr_write_results_json(const char *path, const gr_sub_result *s)
     }
     if (!scored) gr_gs_unscored(root, tests, st, why);
     json_object_set_new(root, "tests", tests);
-    int rc = json_dump_file(root, path, JSON_INDENT(2));
-    json_decref(root);
-    return rc;
+    if (md) { /* the whole feedback as Gradescope's output, in its Markdown format; an ungraded run's why first */
+        gr_str o = {0};
+        if (!scored) gr_str_addf(&o, "%s\n\n", json_string_value(json_object_get(root, "output")));
+        gr_str_add(&o, md);
+        json_object_set_new(root, "output", gr_jstr(gr_str_c(&o)));
+        gr_str_free(&o);
+        json_object_set_new(root, "output_format", json_string("md"));
+    }
+    return gr_json_save(root, path);
 }
 
-int gr_write_grading_json(const char *path, const gr_sub_result *s)
+/* grading.json's data. */
+static json_t *gr_grading_json(const gr_sub_result *s)
 {
     char why[sizeof s->error + 700];
     gr_sub_status st = gr_sub_judge(s, why, sizeof why);
@@ -422,10 +440,10 @@ int gr_write_grading_json(const char *path, const gr_sub_result *s)
         json_array_append_new(chs, o);
     }
     json_object_set_new(root, "chapters", chs);
-    int rc = json_dump_file(root, path, JSON_INDENT(2));
-    json_decref(root);
-    return rc;
+    return root;
 }
+
+int gr_write_grading_json(const char *path, const gr_sub_result *s) { return gr_json_save(gr_grading_json(s), path); }
 
 int gr_grading_not_run(const json_t *g)
 {
@@ -473,12 +491,13 @@ char *gr_sol_plot_data(const json_t *chapter, int *cols)
         gr_str_addf(&d, json_is_number(s) ? "%.3f " : "NaN ", json_number_value(s));
         gr_str_addf(&d, json_is_number(r) ? "%.3f\n" : "NaN\n", json_number_value(r));
     }
-    if (!any) d.s[0] = 0, d.len = 0;
+    if (!any) d.s[0] = 0; /* d goes: its length no longer matters */
     if (cols) *cols = any;
     return d.s;
 }
 
-/* The % of the speed of light plot of every chapter that measured one. */
+/* The % of the speed of light plot of every chapter that measured one; a column with no number at all is left out
+ * (gnuplot refuses an empty histogram column). */
 static void sol_plots(gr_str *b, const json_t *g)
 {
     size_t i;
@@ -488,74 +507,65 @@ static void sol_plots(gr_str *b, const json_t *g)
     {
         int cols;
         char *data = gr_sol_plot_data(c, &cols), cap[200];
-        /* a column with no number at all is left out (gnuplot refuses an empty histogram column) */
         int mine = cols & 1, ref = cols & 2;
         if (data && *data) {
             int n = (int)json_integer_value(json_object_get(c, "number"));
-            snprintf(cap, sizeof cap, "Chapter %d: each variant's throughput as %% of this GPU's speed of light, yours beside the reference's "
-                                      "(same GPU, same run).", n);
+            snprintf(cap, sizeof cap, "Chapter %d: each variant's throughput as %% of this GPU's speed of light, "
+                                      "yours beside the reference's (same GPU, same run).", n);
             gr_str sc = {0};
-            gr_str_add(&sc, "set style data histogram\nset style histogram clustered gap 1\nset style fill solid 0.85 border -1\n"
-                            "set ylabel '% of the speed of light'\nset yrange [0:*]\nset grid ytics\nset key top left\nplot ");
+            gr_str_add(&sc, "set style data histogram\nset style histogram clustered gap 1\n"
+                            "set style fill solid 0.85 border -1\nset ylabel '% of the speed of light'\n"
+                            "set yrange [0:*]\nset grid ytics\nset key top left\nplot ");
             if (mine) gr_str_add(&sc, "$D using 2:xtic(1) title 'yours' lc rgb '#4a7ebb'");
-            if (ref) gr_str_addf(&sc, "%s$D using 3%s title 'reference' lc rgb '#bbbbbb'", mine ? ", " : "", mine ? "" : ":xtic(1)");
-            gr_str_add(&sc, "\n");
-            if (!mine) gr_str_add(&sc, "# none of your variants was timed: the reference's alone\n");
+            if (ref)
+                gr_str_addf(&sc, "%s$D using 3%s title 'reference' lc rgb '#bbbbbb'", mine ? ", " : "",
+                            mine ? "" : ":xtic(1)");
+            gr_str_add(&sc, mine ? "\n" : "\n# none of your variants was timed: the reference's alone\n");
             gr_html_plot(b, sc.s, data, 760, 320, cap);
             gr_str_free(&sc);
             shown++;
         }
         free(data);
     }
-    if (!shown) gr_str_add(b, "<p class=\"note\">No variant's speed was measured (nothing correct to time, or the run did not time it).</p>\n");
+    if (!shown)
+        gr_str_add(b, "<p class=\"note\">No variant's speed was measured (nothing correct to time, or the run did "
+                      "not time it).</p>\n");
 }
 
-/* results.json: the whole feedback as Gradescope's top-level output, in its Markdown format. */
-static int results_md(const char *dir, const char *md)
+/* feedback.html: the feedback's Markdown as HTML, then the speed of light plots of grading.json's data g. */
+static void gr_student_page(const char *dir, const char *md, size_t len, const json_t *g)
 {
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/results.json", dir);
-    json_t *r = json_load_file(p, 0, NULL);
-    if (!r) return 0; /* none written (e.g. a grading that never started): nothing to add to */
-    /* An ungraded run's output starts with why (gr_write_results_json): it stays first, the feedback follows. */
-    const char *was = json_string_value(json_object_get(r, "output"));
-    gr_str o = {0};
-    if (was && !strncmp(was, "Not graded: ", 12)) gr_str_addf(&o, "%s\n\n", was);
-    gr_str_add(&o, md);
-    json_object_set_new(r, "output", gr_jstr(gr_str_c(&o)));
-    gr_str_free(&o);
-    json_object_set_new(r, "output_format", json_string("md"));
-    int rc = json_dump_file(r, p, JSON_INDENT(2));
-    json_decref(r);
-    return rc;
+    char *body = gr_md_to_html(md, len), title[300], p[PATH_MAX];
+    const char *who = json_string_value(json_object_get(g, "student"));
+    gr_str b = {0};
+    snprintf(title, sizeof title, "Feedback: %s", who ? who : "student");
+    gr_html_head(&b, title);
+    gr_str_add(&b, body ? body : "");
+    gr_str_add(&b, "<h2>Speed of light</h2>\n");
+    sol_plots(&b, g);
+    gr_html_foot(&b);
+    snprintf(p, sizeof p, "%s/feedback.html", dir);
+    if (!body || gr_write_file(p, b.s, b.len)) fprintf(stderr, "grade: could not write %s\n", p);
+    gr_str_free(&b);
+    free(body);
 }
 
-int gr_student_page(const char *dir)
+int gr_write_report_files(const char *dir, const gr_sub_result *s, const char *sub, int only_ch)
 {
-    char p[PATH_MAX];
-    size_t len;
+    char p[PATH_MAX], *md = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&md, &len);
+    if (!f) return -1;
+    gr_write_feedback(f, s, sub, only_ch);
+    int rc = fclose(f);
     snprintf(p, sizeof p, "%s/feedback.md", dir);
-    char *md = gr_read_capped(p, 16u << 20, &len);
-    snprintf(p, sizeof p, "%s/grading.json", dir);
-    json_t *g = json_load_file(p, 0, NULL);
-    char *body = md ? gr_md_to_html(md, len) : NULL;
-    int rc = -1;
-    if (body) {
-        gr_str b = {0};
-        const char *who = json_string_value(json_object_get(g, "student"));
-        char title[300];
-        snprintf(title, sizeof title, "Feedback: %s", who ? who : "student");
-        gr_html_head(&b, title);
-        gr_str_add(&b, body);
-        gr_str_add(&b, "<h2>Speed of light</h2>\n");
-        sol_plots(&b, g);
-        gr_html_foot(&b);
-        snprintf(p, sizeof p, "%s/feedback.html", dir);
-        rc = gr_write_file(p, b.s, b.len) || results_md(dir, md) ? -1 : 0;
-        gr_str_free(&b);
-    }
-    if (rc) fprintf(stderr, "grade: could not write %s/feedback.html\n", dir);
-    free(body), free(md);
-    json_decref(g);
+    rc |= gr_write_file(p, md, len);
+    snprintf(p, sizeof p, "%s/results.json", dir);
+    rc |= gr_write_results_json(p, s, md);
+    json_t *g = gr_grading_json(s);
+    gr_student_page(dir, md, len, g);
+    snprintf(p, sizeof p, "%s/grading.json", dir); /* last: a grading stopped before it is graded again */
+    rc |= gr_json_save(g, p);
+    free(md);
     return rc;
 }

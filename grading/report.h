@@ -23,14 +23,16 @@ void gr_var_detail(const gr_var_result *r, char *out, size_t len);
 
 void gr_print_table(FILE *f, const gr_sub_result *s);
 
-void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *replay);
+/* feedback.md; its replay line: make grade with sub as SUB, or make check (only_ch: it named a CH), and the seeds. */
+void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *sub, int only_ch);
 
 /* Before anything is built: can reports be written in dir? Creates it (and its parents), then creates
  * and removes a probe file there. 0, or -1 with "DIR: the error" in why. */
 int gr_report_dir_ready(const char *dir, char *why, size_t len);
 
-/* results.json for Gradescope; a submission not graded gets no score at all. */
-int gr_write_results_json(const char *path, const gr_sub_result *s);
+/* results.json for Gradescope; a submission not graded gets no score at all. md (may be NULL): the feedback,
+ * its output in Markdown. */
+int gr_write_results_json(const char *path, const gr_sub_result *s, const char *md);
 
 /* grading.json: what a class report (course/: grades.csv, pages) and a replay (the seeds) need. */
 int gr_write_grading_json(const char *path, const gr_sub_result *s);
@@ -48,8 +50,8 @@ char *gr_md_to_html(const char *md, size_t len);
  * number into *cols (may be NULL): 1 the student's, 2 the reference's. */
 char *gr_sol_plot_data(const json_t *chapter, int *cols);
 
-/* Writes <dir>/feedback.html from <dir>/feedback.md and <dir>/grading.json, and sets <dir>/results.json's
- * output to the Markdown. 0 on success, -1 with the reason on stderr. */
-int gr_student_page(const char *dir);
+/* A grading's reports in dir, the feedback rendered once: feedback.md, results.json (its output that Markdown),
+ * feedback.html (not written: said on stderr), grading.json last. 0, or -1 when md, results or grading is not. */
+int gr_write_report_files(const char *dir, const gr_sub_result *s, const char *sub, int only_ch);
 
 #endif /* GR_REPORT_H */

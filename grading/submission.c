@@ -64,6 +64,7 @@ int gr_sub_path_check(const char *sub, char *why, size_t len)
     struct stat st;
     if (stat(sub, &st) != 0)
         snprintf(why, len, "grade: %s does not exist (a submission is a directory, .zip, .tar, .tar.gz or .tgz)", sub);
+    else if (!sub[strspn(sub, "/")]) snprintf(why, len, "grade: %s is the root folder, not a submission", sub);
     else if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && gr_archive_is_archive(sub)))
         snprintf(why, len, "grade: %s is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)", sub);
     else return 0;

@@ -14,8 +14,8 @@ int gr_find_student_file(const char *sub, const gr_chapter_rubric *ch, char *out
  * gr_find_student_file), its place in SUB in out: "a link out of the submission" rather than "missing". */
 int gr_student_file_link(const char *sub, const gr_chapter_rubric *ch, char *out, size_t len);
 
-/* 0 if SUB can be a submission (a directory or a file named .zip, .tar, .tar.gz or .tgz); else -1 and a
- * one-line reason that says whether it exists and lists every accepted form. */
+/* 0 if SUB can be a submission (a directory but "/", which names no one, or a file named .zip, .tar, .tar.gz or
+ * .tgz); else -1 and a one-line reason that says whether it exists and lists every accepted form. */
 int gr_sub_path_check(const char *sub, char *why, size_t len);
 
 /* The submission as a folder, its path in dir (PATH_MAX bytes): SUB itself (resolved), or the archive SUB unpacked

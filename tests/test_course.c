@@ -198,6 +198,34 @@ Test(course, feedback_markdown_becomes_html_with_its_tables)
 }
 
 /* ---------------------------------------------------------------- the fake class through each LMS */
+/* The Canvas import from lms.json and each entry's grading.json: a row per person (a group's members share its
+ * score, one not graded gets an empty cell), the largest maximum as Points Possible; a class not staged and a file
+ * that cannot be written are one line each. */
+Test(course, canvas_grades_have_a_row_per_person_and_say_why_not, .init = setup, .fini = teardown)
+{
+    char why[600] = "", p[PATH_MAX];
+    cr_expect_eq(gr_write_canvas(dir, "HW 1", why, sizeof why), -1);
+    snprintf(p, sizeof p, "no %s/lms.json: the class was not staged", dir);
+    cr_expect_str_eq(why, p);
+    put("lms.json", "{\"entries\": [{\"folder\": \"g1\", \"people\": [{\"name\": \"Lee, Ann\", \"id\": \"1\"}, "
+                    "{\"name\": \"Bo\", \"id\": \"2\"}]}, {\"folder\": \"g2\", \"people\": [{\"name\": \"Cy\", "
+                    "\"id\": \"3\", \"section\": \"L2\"}]}], \"no_submission\": [{\"name\": \"Di\", \"id\": \"4\"}]}");
+    put("g1/grading.json", "{\"status\": \"graded\", \"score\": 7.5, \"max_score\": 12}");
+    put("g2/grading.json", "{\"status\": \"no GPU\", \"score\": null, \"max_score\": 10}");
+    put("canvas-grades.csv/x", "a folder where the file goes");
+    cr_expect_eq(gr_write_canvas(dir, "HW 1", why, sizeof why), -1);
+    snprintf(p, sizeof p, "cannot write %s/canvas-grades.csv", dir);
+    cr_expect_str_eq(why, p);
+    char out[256];
+    wbt_run(out, "rm -r %s/canvas-grades.csv", dir);
+    cr_assert_eq(gr_write_canvas(dir, "HW 1", why, sizeof why), 4, "%s", why);
+    snprintf(p, sizeof p, "%s/canvas-grades.csv", dir);
+    char *csv = gr_read_capped(p, 1 << 20, NULL);
+    cr_expect_str_eq(csv, "Student,ID,SIS User ID,SIS Login ID,Section,HW 1\r\nPoints Possible,,,,,12.00\r\n"
+                          "\"Lee, Ann\",1,,,,7.50\r\nBo,2,,,,7.50\r\nCy,3,,,L2,\r\nDi,4,,,,\r\n");
+    free(csv);
+}
+
 TestSuite(course_class, .init = setup, .fini = teardown);
 
 /* The fake workbook in dir (as tests/test_grading_e2e.c makes it) and an empty folder dir/export. */

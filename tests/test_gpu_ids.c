@@ -1,8 +1,10 @@
-/* Which GPUs the grader may use (grading/gpu.h) as CUDA_VISIBLE_DEVICES names them, and the one reading of
- * TMPDIR for the grader's own folders (gr_tmpdir, grading/gr_util.h). Each test runs in a process of its
- * own, so its setenv stays there. */
+/* Which GPUs the grader may use (grading/gpu.h) as CUDA_VISIBLE_DEVICES names them, the one reading of
+ * TMPDIR for the grader's own folders (gr_tmpdir, grading/gr_util.h), and names made safe for a file
+ * (gr_safe_name) as each of its callers made them before it. Each test runs in a process of its own, so its
+ * setenv stays there. */
 #include "wbtest.h"
 
+#include "evidence.h"
 #include "gpu.h"
 
 Test(gpu_ids, cuda_visible_devices_names_the_gpus_and_their_ids)
@@ -44,4 +46,54 @@ Test(gpu_ids, tmpdir_is_an_absolute_tmpdir_else_tmp)
     cr_expect_str_eq(gr_tmpdir(), "/tmp");
     unsetenv("TMPDIR");
     cr_expect_str_eq(gr_tmpdir(), "/tmp");
+}
+
+/* The three loops gr_safe_name replaced, as they were: grade.c's report folder (then never empty nor hidden),
+ * evidence.c's counters cache name and gpu.c's lock name, each keeping its own characters. */
+static void old_report_folder(const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const char *p = in; *p && k + 1 < len; p++)
+        out[k++] = (isalnum((unsigned char)*p) || *p == '-' || *p == '_' || *p == '.') ? *p : '_';
+    out[k] = 0;
+    if (!k || out[0] == '.') snprintf(out, len, "_%s", in[0] ? "x" : "empty");
+}
+
+static void old_in_place(char *s, const char *keep)
+{
+    for (char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && !strchr(keep, *p)) *p = '_';
+}
+
+Test(gr_util, safe_name_makes_each_callers_old_name)
+{
+    const char *tricky[] = {"a/b/../c", ".hidden", "..", "/", "", "x y\tz", "caf\xc3\xa9 \xff", "GPU-4f1c.aa_b",
+                            "=1+1;rm -rf *", "-"};
+    char want[64], got[64], id[64], path[256];
+    for (size_t i = 0; i < sizeof tricky / sizeof *tricky; i++) {
+        const char *in = tricky[i];
+        old_report_folder(in, want, sizeof want);
+        if (!gr_safe_name(got, sizeof got, in, "-_.") || got[0] == '.')
+            snprintf(got, sizeof got, "_%s", in[0] ? "x" : "empty"); /* grade.c's rule after it */
+        cr_expect_str_eq(got, want, "report folder of \"%s\"", in);
+        cr_expect_eq(gr_safe_name(got, 4, in, "-_."), strlen(in) < 3 ? strlen(in) : 3, "cut to fit 4 bytes");
+        /* the counters cache: the whole name built, then made safe in place */
+        cr_assert_eq(gr_ctr_cache_name(in, 0xabcull, 4, in, "64x64", got, sizeof got), 0);
+        snprintf(want, sizeof want, "%s_%016llx_ch4_%s_64x64.csv", in, 0xabcull, in);
+        old_in_place(want, ".-");
+        cr_expect_str_eq(got, want, "counters cache name of \"%s\"", in);
+        /* the GPU's lock: its CUDA_VISIBLE_DEVICES entry made safe in place (a comma would split the entry) */
+        if (!in[0] || strchr(in, ',')) continue;
+        setenv("CUDA_VISIBLE_DEVICES", in, 1);
+        setenv("WB_GRADE_LOCK_DIR", "/locks", 1);
+        gr_gpu_lock l;
+        gr_gpu_lock_init(&l, 0);
+        snprintf(id, sizeof id, "%s", in);
+        old_in_place(id, "-");
+        snprintf(path, sizeof path, "/locks/wb-grade-gpu%s.lock", id);
+        cr_expect_str_eq(l.path, path, "lock of GPU \"%s\"", in);
+    }
+    snprintf(got, sizeof got, "a.b/c");
+    cr_expect_eq(gr_safe_name(got, sizeof got, got, ""), 5);
+    cr_expect_str_eq(got, "a_b_c", "in place, nothing kept but letters and digits");
 }

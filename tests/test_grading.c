@@ -443,7 +443,7 @@ Test(grading_report, results_json_follows_the_gradescope_schema)
     char dir[64], path[128];
     wbt_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/results.json", dir);
-    cr_assert_eq(gr_write_results_json(path, &s), 0);
+    cr_assert_eq(gr_write_results_json(path, &s, NULL), 0);
     json_error_t e;
     json_t *root = json_load_file(path, 0, &e);
     cr_assert_not_null(root, "invalid JSON: %s", e.text);
@@ -479,6 +479,66 @@ Test(grading_report, results_json_follows_the_gradescope_schema)
     free(text);
     json_decref(root);
     free(s.ch[1].compile_log);
+}
+
+/* The four reports of one grading, the feedback rendered once: results.json's output is feedback.md byte for
+ * byte (after why, when not graded), feedback.html shows it, grading.json is the one gr_write_grading_json writes. */
+Test(grading_report, report_files_carry_one_rendering_of_the_feedback)
+{
+    static gr_sub_result s;
+    char dir[64], path[128];
+    wbt_tmpdir(dir, sizeof dir);
+    for (int graded = 1; graded >= 0; graded--) {
+        sample(&s);
+        if (!graded) snprintf(s.error, sizeof s.error, "cannot unpack, \"bad\" zip");
+        cr_assert_eq(gr_write_report_files(dir, &s, "x", 0), 0);
+        snprintf(path, sizeof path, "%s/feedback.md", dir);
+        char *md = gr_read_capped(path, 1 << 20, NULL);
+        cr_assert(md && strstr(md, "# Feedback: ada"), "%s", md);
+        cr_expect(strstr(md, "Random seeds of this run: `11,12` (replay: `make grade SUB=x SEEDS=11,12`)"), "%s", md);
+        snprintf(path, sizeof path, "%s/results.json", dir);
+        json_t *r = json_load_file(path, 0, NULL);
+        cr_assert_not_null(r);
+        cr_expect_str_eq(json_string_value(json_object_get(r, "output_format")), "md");
+        char want[1 << 14];
+        snprintf(want, sizeof want, "%s%s", graded ? "" : "Not graded: cannot unpack, \"bad\" zip Seeds: 11,12. "
+                                                          "Isolation: bubblewrap, uid 65534.\n\n", md);
+        /* feedback.md's invalid UTF-8 is U+FFFD in JSON */
+        json_t *clean = gr_jstr(want);
+        cr_expect_str_eq(json_string_value(json_object_get(r, "output")), json_string_value(clean));
+        cr_expect_eq(json_is_number(json_object_get(r, "score")), graded, "a score only where graded");
+        json_decref(clean);
+        json_decref(r);
+        snprintf(path, sizeof path, "%s/grading.json", dir);
+        char *g = gr_read_capped(path, 1 << 20, NULL);
+        snprintf(path, sizeof path, "%s/alone.json", dir);
+        cr_assert_eq(gr_write_grading_json(path, &s), 0);
+        char *alone = gr_read_capped(path, 1 << 20, NULL);
+        cr_expect_str_eq(g, alone, "grading.json as its own writer writes it");
+        snprintf(path, sizeof path, "%s/feedback.html", dir);
+        char *html = gr_read_capped(path, 1 << 20, NULL);
+        cr_expect(html && strstr(html, "<title>Feedback: ada") && strstr(html, "<table>") &&
+                      strstr(html, "Speed of light"), "%s", html);
+        free(md);
+        free(g);
+        free(alone);
+        free(html);
+        free(s.ch[1].compile_log);
+    }
+    /* the practice run's replay: make check, its CH when one was named */
+    for (int only = 0; only < 2; only++) {
+        sample(&s);
+        s.mode = GR_MODE_CHECK;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        gr_write_feedback(f, &s, "ignored", only ? 3 : 0);
+        fclose(f);
+        cr_expect(strstr(text, only ? "(replay: `make check SEEDS=11,12 CH=…`)" : "(replay: `make check SEEDS=11,12`)"),
+                  "%s", text);
+        free(text);
+        free(s.ch[1].compile_log);
+    }
 }
 
 /* A small RFC 4180 reader: fields, quotes doubled inside quoted fields, CRLF records. */
@@ -568,7 +628,7 @@ Test(grading_report, feedback_md_fences_student_text)
     wbt_tmpdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/feedback.md", dir);
     FILE *f = fopen(path, "w");
-    gr_write_feedback(f, &s, "make grade SUB=x SEEDS=11,12");
+    gr_write_feedback(f, &s, "x", 0);
     fclose(f);
     char *md = gr_read_capped(path, 1 << 20, NULL);
     cr_assert(strstr(md, "**Score: 3.6 / 12.0**"), "%s", md);
@@ -584,7 +644,7 @@ Test(grading_report, feedback_md_fences_student_text)
     snprintf(s.ch[0].v[0].san, sizeof s.ch[0].v[0].san,
              "compute-sanitizer --tool racecheck did not finish (killed after 120 s): ========= RACECHECK");
     f = fopen(path, "w");
-    gr_write_feedback(f, &s, "make grade SUB=x SEEDS=11,12");
+    gr_write_feedback(f, &s, "x", 0);
     fclose(f);
     md = gr_read_capped(path, 1 << 20, NULL);
     cr_assert(strstr(md, "| global | PASS | 2.0 / 2.0 | not checked |"), "%s", md);

@@ -168,6 +168,9 @@ Test(grading_cli, bad_options_are_usage_errors, .timeout = 30)
         /* issue 28: a missing path says so and lists every accepted form (it was exit 3, "no GPU") */
         {"/nonexistent/sub", "/nonexistent/sub does not exist (a submission is a directory, .zip, .tar, .tar.gz or .tgz)"},
         {"Makefile", "Makefile is neither a directory nor an archive (.zip, .tar, .tar.gz or .tgz)"},
+        /* the root names no one: its reports would have no name of their own ("_") */
+        {"/", "grade: / is the root folder, not a submission"},
+        {"--student ann --validate //", "grade: // is the root folder, not a submission"},
         {"", "usage: grade"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -164,6 +164,28 @@ Test(honesty, a_students_own_ceiling_is_never_believed)
                        0.01, note, sizeof note), 0u);
 }
 
+/* Two variants: each student line counts for its own variant's entry, found again by name (the writer's and
+ * the judge's finder are one). */
+Test(honesty, each_variant_is_judged_by_its_own_lines)
+{
+    load_rubric(NULL);
+    char note[600];
+    const char *ref_a = "{\"variant\":\"a\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"unit\":\"GB/s\","
+                        "\"verdict\":\"PASS\",\"timed_check\":\"PASS\",\"rotated_check\":\"PASS\"}\n";
+    char ref[1200], stu[1200];
+    snprintf(ref, sizeof ref, "%s%s%s%s", REF_SOL, REF_CEIL, ref_a, REF_V);
+    snprintf(stu, sizeof stu, "%s%s", ref_a, stu_line("FAIL", "PASS", ""));
+    gr_honesty h;
+    gr_honesty_init(&h, "1000");
+    json_t *r = lines(ref), *s = lines(stu);
+    gr_honesty_add(&h, r, 1);
+    gr_honesty_add(&h, s, 0);
+    json_decref(r);
+    json_decref(s);
+    cr_expect_eq(gr_honesty_judge(&h, &rub, "a", 0.01, note, sizeof note), 0u, "a: %s", note);
+    cr_expect_eq(gr_honesty_judge(&h, &rub, "v", 0.01, note, sizeof note), 1u << GR_CAUGHT_TIMED_CHECK, "v: %s", note);
+}
+
 Test(honesty, a_wrong_timed_output_or_a_stale_rotated_one_is_caught)
 {
     load_rubric(NULL);

@@ -135,7 +135,7 @@ Test(not_graded, grade_and_check_without_a_gpu_write_no_score, .timeout = 300)
     fake_workbook(1);
     /* one submission: the reference finds no GPU */
     cr_assert_eq(wbt_run(out, "cp -r build/cases/bugs/ch9/good %s/class/good && chmod -R a+rX %s/class", dir, dir), 0, "%s", out);
-    int rc = run_grade("one", "--quiet --out out/one class/good");
+    int rc = run_grade("one", "--quiet --out out/one class/good/"); /* its name "good": POSIX basename */
     char *log = file_of("one.log");
     cr_assert_eq(rc, GR_EXIT_NO_GPU, "exit %d\n%s", rc, log ? log : "");
     free(log);
@@ -147,6 +147,7 @@ Test(not_graded, grade_and_check_without_a_gpu_write_no_score, .timeout = 300)
     const char *err = json_string_value(json_object_get(g, "error"));
     cr_expect(err && strstr(err, "no GPU"), "grading.json error: %s", err);
     cr_expect(json_is_null(json_object_get(g, "score")), "grading.json: a score that was not earned");
+    cr_expect_str_eq(json_string_value(json_object_get(g, "student")), "good", "named by the path's last folder");
     json_decref(g);
     char *md = file_of("out/one/feedback.md");
     cr_expect(md && strstr(md, "**Not graded:**") && !strstr(md, "Score: 0"), "%s", md);
@@ -372,14 +373,14 @@ Test(not_graded, results_json_has_no_score_when_not_graded)
     gr_sub_totals(&s);
     char p[128];
     snprintf(p, sizeof p, "%s/results.json", dir);
-    cr_assert_eq(gr_write_results_json(p, &s), 0);
+    cr_assert_eq(gr_write_results_json(p, &s, NULL), 0);
     assert_unscored("results.json", "no GPU");
     json_t *r = json_of("results.json");
     json_t *t = json_array_get(json_object_get(r, "tests"), 1);
     cr_expect_float_eq(json_number_value(json_object_get(json_object_get(t, "extra_data"), "points")), 2.0, 1e-9);
     json_decref(r);
     s.ch[1].status = GR_CH_BUILD_FAILED; /* now graded: the score is there */
-    cr_assert_eq(gr_write_results_json(p, &s), 0);
+    cr_assert_eq(gr_write_results_json(p, &s, NULL), 0);
     r = json_of("results.json");
     cr_expect_float_eq(json_number_value(json_object_get(r, "score")), 2.0, 1e-9);
     json_decref(r);
