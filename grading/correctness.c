@@ -439,9 +439,9 @@ static int gr_self_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, ch
     return no_gpu ? -3 : 0;
 }
 
-/* Every (seed, chunk of sizes), the first error ending it, then each variant's verdict; self: the practice run. */
-static int gr_chunks(const gr_chjob *j, int self, char *why, size_t wlen)
+int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
 {
+    int self = !j->ref; /* the practice run */
     gr_corr corr[GR_MAX_VAR] = {0};
     for (int v = 0; !self && v < j->cr->n_v; v++) gr_diag_ev_init(&j->cr->v[v].ev, j->ch, v);
     for (int si = 0; si < j->x->n_seeds; si++)
@@ -452,7 +452,3 @@ static int gr_chunks(const gr_chjob *j, int self, char *why, size_t wlen)
     gr_corr_verdicts(j->cr, corr, self, self ? j->x->n_seeds * j->ch->n_edge : 0);
     return 0;
 }
-
-int gr_correctness(const gr_chjob *j, char *why, size_t wlen) { return gr_chunks(j, 0, why, wlen); }
-
-int gr_self_check(const gr_chjob *j, char *why, size_t wlen) { return gr_chunks(j, 1, why, wlen); }
