@@ -101,8 +101,8 @@ gr_lms_kind gr_lms_detect(const char *subs, char *root, size_t len)
 /* ---------------------------------------------------------------- the roster */
 typedef struct {
     gr_person *rows;
-    int n, cap, col, line, bad, named; /* named: the header names a column besides the section */
-    int map[32];                       /* column -> fields[] row (-1: ignored) */
+    int n, cap, col, line, named; /* named: the header names a column besides the section */
+    int map[32];                  /* column -> fields[] row (-1: ignored) */
     gr_person cur;
 } roster_state;
 
@@ -157,9 +157,8 @@ static void on_row(int c, void *data)
     if (st->line++ > 0 && (p->id[0] || p->sid[0] || p->login[0] || p->name[0] || p->email[0]) &&
         strcmp(p->name, "Points Possible") && strcmp(p->name, "Student, Test")) {
         if (st->n == st->cap) {
-            gr_person *m = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *m);
-            if (!m) { st->bad = 1; return; }
-            st->rows = m;
+            st->rows = realloc(st->rows, (size_t)(st->cap = st->cap ? 2 * st->cap : 64) * sizeof *st->rows);
+            if (!st->rows) abort(); /* out of memory: as gr_util's allocations */
         }
         st->rows[st->n++] = *p;
     }
@@ -185,7 +184,6 @@ gr_person *gr_lms_roster_read(const char *path, int *n, char *why, size_t len)
     csv_free(&p);
     free(text);
     if (ok && !st.named) snprintf(why, len, "the roster %s names no id, name or email column in its first row", path);
-    else if (ok && st.bad) snprintf(why, len, "out of memory reading the roster");
     else if (ok) {
         *n = st.n;
         return st.rows ? st.rows : calloc(1, sizeof(gr_person));
@@ -250,13 +248,12 @@ typedef struct {
     int n, cap;
 } entry_list;
 
-/* A new entry named entry, holding one person (id, name) unless both are NULL; NULL when out of memory. */
+/* A new entry named entry, holding one person (id, name) unless both are NULL. */
 static staged_entry *entry_add(entry_list *l, const char *entry, const char *id, const char *name)
 {
     if (l->n == l->cap) {
-        staged_entry *m = realloc(l->e, (size_t)(l->cap = l->cap ? 2 * l->cap : 32) * sizeof *m);
-        if (!m) return NULL;
-        l->e = m;
+        l->e = realloc(l->e, (size_t)(l->cap = l->cap ? 2 * l->cap : 32) * sizeof *l->e);
+        if (!l->e) abort(); /* out of memory: as gr_util's allocations */
     }
     staged_entry *e = &l->e[l->n++];
     memset(e, 0, sizeof *e);
@@ -326,13 +323,10 @@ static int scan_named(const char *subs, gr_lms_kind kind, const char *const *wan
             staged_entry *e = entry_for(l, f.name, f.id, 1);
             char p[PATH_MAX], as[256];
             snprintf(p, sizeof p, "%s/%s", subs, nm);
-            if (!e) rc = -1, snprintf(why, wlen, "out of memory");
-            else {
-                e->late |= f.late;
-                if (kind == GR_LMS_CANVAS) gr_lms_canvas_original(f.file, want, nw, as, sizeof as);
-                else snprintf(as, sizeof as, "%s", f.file);
-                if (add_src(e, p, as)) rc = -1, snprintf(why, wlen, "%s handed in more than 8 files", f.name);
-            }
+            e->late |= f.late;
+            if (kind == GR_LMS_CANVAS) gr_lms_canvas_original(f.file, want, nw, as, sizeof as);
+            else snprintf(as, sizeof as, "%s", f.file);
+            if (add_src(e, p, as)) rc = -1, snprintf(why, wlen, "%s handed in more than 8 files", f.name);
         }
         free(list[i]);
     }
@@ -388,7 +382,6 @@ static int scan_gradescope(const char *subs, entry_list *l, char *why, size_t wl
         yaml_node_item_t *end = seq ? who->data.sequence.items.top : NULL;
         const char *first = it != end ? yscalar(yget(&d, yaml_document_get_node(&d, *it), "name")) : "submission";
         staged_entry *e = entry_for(l, first, id, 0);
-        if (!e) { rc = -1, snprintf(why, wlen, "out of memory"); break; }
         for (; it != end && e->n_people < 8; it++) {
             yaml_node_t *s = yaml_document_get_node(&d, *it);
             gr_person *q = &e->people[e->n_people++];
@@ -448,11 +441,9 @@ static int scan_plain(const char *subs, entry_list *l, char *why, size_t wlen)
     int n;
     gr_roster_entry *r = gr_roster_scan(subs, &n, why, wlen);
     if (!r) return -1;
-    int rc = 0;
-    for (int i = 0; i < n && !rc; i++)
-        if (!entry_add(l, r[i].entry, r[i].student, r[i].student)) rc = -1, snprintf(why, wlen, "out of memory");
+    for (int i = 0; i < n; i++) entry_add(l, r[i].entry, r[i].student, r[i].student);
     free(r);
-    return rc;
+    return 0;
 }
 
 /* The roster's cells where it has them (its name wins; section, email, SIS ids fill in), the LMS's id where given. */

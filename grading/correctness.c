@@ -386,21 +386,6 @@ static void gr_corr_verdicts(gr_ch_result *cr, gr_corr *corr, int self, int expe
     }
 }
 
-int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
-{
-    const gr_chapter_rubric *ch = j->ch;
-    gr_ch_result *cr = j->cr;
-    gr_corr corr[GR_MAX_VAR] = {0};
-    for (int v = 0; v < cr->n_v; v++) gr_diag_ev_init(&cr->v[v].ev, ch, v);
-    for (int si = 0; si < j->x->n_seeds; si++)
-        for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            int rc = gr_correct_chunk(j, si, first, corr, why, wlen);
-            if (rc) return rc;
-        }
-    gr_corr_verdicts(cr, corr, 0, 0);
-    return 0;
-}
-
 /* The practice run's own verdicts in dir/self.json: per variant, rows seen, not passing, saying TODO, and
  * the first failing row (where nothing was noted before it). */
 static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long long seed, gr_corr *corr)
@@ -430,34 +415,40 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
     json_decref(lines);
 }
 
-int gr_self_check(const gr_chjob *j, char *why, size_t wlen)
+/* The practice run of one (seed, chunk of sizes): the program's own verdicts. Returns 0, or -3 (no GPU) with why. */
+static int gr_self_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
 {
-    const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
-    gr_ch_result *cr = j->cr;
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/self-%d-%d", j->work, si, first);
+    const gr_dump_chunk run = {j->x->seeds[si], first, gr_chunk_count(j->ch, first), 0};
+    gr_cmd c;
+    gr_run_result r;
+    gr_dump_run(j, &run, j->stu, NULL, dir, "self-check", &c, &r);
+    int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
+    int ran = r.exited && (r.code == 0 || r.code == 1);
+    if (no_gpu) gr_tail_lines(r.err, 1, why, wlen < 400 ? wlen : 400);
+    else gr_self_rows(j->cr, dir, run.seed, corr);
+    for (int k = 0; k < j->cr->n_v && !no_gpu && !ran; k++) {
+        gr_var_facts *f = &corr[k].f;
+        if (f->self_row[0] || f->lost != GR_LOST_NONE) continue;
+        f->lost = GR_LOST_RAN;
+        gr_run_describe(&r, &c.o, f->lost_how, sizeof f->lost_how);
+    }
+    gr_run_result_free(&r);
+    gr_rmtree(dir);
+    return no_gpu ? -3 : 0;
+}
+
+int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
+{
+    int self = !j->ref; /* the practice run */
     gr_corr corr[GR_MAX_VAR] = {0};
-    for (int si = 0; si < x->n_seeds; si++)
-        for (int first = 0; first < ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            char dir[PATH_MAX];
-            snprintf(dir, sizeof dir, "%s/self-%d-%d", j->work, si, first);
-            const gr_dump_chunk run = {x->seeds[si], first, gr_chunk_count(ch, first), 0};
-            gr_cmd c;
-            gr_run_result r;
-            gr_dump_run(j, &run, j->stu, NULL, dir, "self-check", &c, &r);
-            int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
-            int ran = r.exited && (r.code == 0 || r.code == 1);
-            if (no_gpu) gr_tail_lines(r.err, 1, why, wlen < 400 ? wlen : 400);
-            else gr_self_rows(cr, dir, x->seeds[si], corr);
-            for (int k = 0; k < cr->n_v && !no_gpu && !ran; k++) {
-                gr_var_facts *f = &corr[k].f;
-                if (f->self_row[0] || f->lost != GR_LOST_NONE) continue;
-                f->lost = GR_LOST_RAN;
-                gr_run_describe(&r, &c.o, f->lost_how, sizeof f->lost_how);
-            }
-            gr_run_result_free(&r);
-            gr_rmtree(dir);
-            if (no_gpu) return -3;
+    for (int v = 0; !self && v < j->cr->n_v; v++) gr_diag_ev_init(&j->cr->v[v].ev, j->ch, v);
+    for (int si = 0; si < j->x->n_seeds; si++)
+        for (int first = 0; first < j->ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
+            int rc = (self ? gr_self_chunk : gr_correct_chunk)(j, si, first, corr, why, wlen);
+            if (rc) return rc;
         }
-    gr_corr_verdicts(cr, corr, 1, x->n_seeds * ch->n_edge);
+    gr_corr_verdicts(j->cr, corr, self, self ? j->x->n_seeds * j->ch->n_edge : 0);
     return 0;
 }

@@ -4,11 +4,9 @@
 
 #include "job.h"
 
-/* Returns 0, or -1 when the reference itself could not run (then the chapter is not graded). */
+/* Every variant's verdict; without a reference (j->ref NULL) the practice run's: the program's own (clearly
+ * labelled). Returns 0, or -1 (-3: no GPU) with why when the reference or the program could not run. */
 int gr_correctness(const gr_chjob *j, char *why, size_t wlen);
-
-/* The practice run without a reference: the program's own verdicts (clearly labelled). */
-int gr_self_check(const gr_chjob *j, char *why, size_t wlen);
 
 typedef struct { /* one run of a program for its --dump files: edge sizes first .. first + count - 1 */
     unsigned long long seed;

@@ -5,15 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GR_BUG_NAME(id, name, hint) name,
-#define GR_BUG_HINT(id, name, hint) hint,
-static const char *const gr_bug_names[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_NAME)};
-static const char *const gr_bug_hints[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_HINT)};
-#undef GR_BUG_NAME
-#undef GR_BUG_HINT
+#define GR_BUG_ROW(id, name, hint) {name, hint},
+static const struct {
+    const char *name, *hint;
+} gr_bugs[GR_BUG_COUNT] = {GR_BUGS(GR_BUG_ROW)};
+#undef GR_BUG_ROW
 
-const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bug_names[b] : "?"; }
-const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bug_hints[b] : ""; }
+const char *gr_bug_name(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].name : "?"; }
+const char *gr_bug_hint(gr_bug b) { return b >= 0 && b < GR_BUG_COUNT ? gr_bugs[b].hint : ""; }
 
 int gr_bug_is_perf(gr_bug b)
 {
@@ -23,7 +22,7 @@ int gr_bug_is_perf(gr_bug b)
 int gr_bug_parse(const char *name)
 {
     for (int b = 0; b < GR_BUG_COUNT; b++)
-        if (name && !strcmp(name, gr_bug_names[b])) return b;
+        if (name && !strcmp(name, gr_bugs[b].name)) return b;
     return -1;
 }
 

@@ -91,21 +91,14 @@ static gr_step_end gr_step_variants(gr_chapter_run *r)
     return GR_STEP_GO;
 }
 
-/* Every variant's verdict; a reference that cannot run is the grader's error, or no GPU. */
+/* Every variant's verdict (without a reference, the practice run's own); a reference that cannot run is the
+ * grader's error, or no GPU. */
 static gr_step_end gr_step_correctness(gr_chapter_run *r)
 {
     char why[600];
+    r->job.cr->self_check = !r->job.ref;
     int rc = gr_correctness(&r->job, why, sizeof why);
     if (rc) GR_FAIL(r->job.cr, rc == -3 ? GR_CH_NO_GPU : GR_CH_GRADER_ERROR, "%s", why);
-    return GR_STEP_GO;
-}
-
-/* The practice run without a reference: the program's own verdicts. */
-static gr_step_end gr_step_self_check(gr_chapter_run *r)
-{
-    char why[600];
-    r->job.cr->self_check = 1;
-    if (gr_self_check(&r->job, why, sizeof why)) GR_FAIL(r->job.cr, GR_CH_NO_GPU, "%s", why);
     return GR_STEP_GO;
 }
 
@@ -138,7 +131,7 @@ static const gr_step gr_shared_steps[] = {
     {"reference", NULL, gr_step_reference, NULL},
     {"variants", NULL, gr_step_variants, NULL},
     {"correctness", gr_when_ref, gr_step_correctness, NULL},
-    {"self-check", gr_when_self, gr_step_self_check, NULL},
+    {"self-check", gr_when_self, gr_step_correctness, NULL},
     {"sanitizer", gr_when_san, NULL, gr_sanitize},
 };
 

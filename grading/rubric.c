@@ -205,8 +205,7 @@ static void gr_chapter_variants(gr_pctx *c, json_t *o, const char *where, gr_cha
         gr_strfield(c, v, "name", vw, vr->name, sizeof vr->name, NULL);
         vr->tiles = gr_bool(c, v, "tiles", vw, ch->tile > 1);
         vr->given = gr_bool(c, v, "given", vw, 0);
-        for (int k = 0; k + 1 < ch->n_var; k++)
-            if (!strcmp(ch->var[k].name, vr->name)) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
+        if (gr_rubric_variant(ch, vr->name) != vr) gr_perr(c, "%s: variant '%s' appears twice", vw, vr->name);
     }
 }
 
