@@ -219,7 +219,7 @@ int gr_class(gr_course *c, const char *subs)
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", n, jobs);
     gr_slot *sl = calloc((size_t)jobs, sizeof *sl);
-    int finished = 0;
+    int finished = 0, keep = gr_gpu_keep(x->root);
     double t0 = gr_now();
     for (int i = 0, running = 0; i < todo || running;) {
         int k = 0;
@@ -237,6 +237,7 @@ int gr_class(gr_course *c, const char *subs)
         gr_class_progress(++finished, todo, gr_now() - t0, line, sizeof line);
         if (!x->quiet) fprintf(stderr, "grade: %s (%s)\n", line, sl[k].who);
     }
+    if (keep >= 0) close(keep);
     free(sl);
     free(e);
     char rate[160];

@@ -35,6 +35,10 @@ void gr_gpu_lock_init(gr_gpu_lock *l, int k);
 
 void gr_gpu_release(gr_gpu_lock *l);
 
+/* Starts build/gpu-keeper (tools/gpu-keeper.cu: an idle context on each GPU, which makes every run's start and
+ * end cheaper) and returns the pipe whose close lets it go; -1 where it cannot start (the runs go as before). */
+int gr_gpu_keep(const char *root);
+
 /* Another lock file held alone (evidence.c's counters cache): the fd whose close lets go, or -1. */
 int gr_lock_alone(const char *path);
 

@@ -108,7 +108,9 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     if ((rc = gr_setup_isolate(x, extra)) >= 0) return rc;
     gr_sub_result *res = calloc(1, sizeof *res);
     x->chapters_at_once = 1; /* the only grading here */
+    int keep = gr_gpu_keep(x->root);
     gr_grade_one(x, sub, who, out_dir, res);
+    if (keep >= 0) close(keep);
     gr_check_score_perf(x, res); /* make check without a reference: its performance points, or none */
     char why[sizeof res->error + 700];
     gr_sub_status st = gr_sub_judge(res, why, sizeof why);

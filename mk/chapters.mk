@@ -14,7 +14,7 @@ SOLUTIONS    := $(addprefix $(BUILD)/solution,$(SOLUTIONS_PRESENT))
 
 .PHONY: all $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 
-all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor
+all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor $(if $(wildcard tools/gpu-keeper.cu),$(BUILD)/gpu-keeper)
 
 $(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
 	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
@@ -37,7 +37,7 @@ $(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 
 # Every reference, built and not run: what the grader times students beside.
 .PHONY: references
-references: $(SOLUTIONS)
+references: $(SOLUTIONS) $(if $(SOLUTIONS),$(BUILD)/gpu-keeper)
 	$(if $(SOLUTIONS),@:,$(error references: this copy has no reference solutions (solutions/ is not part of the student release)))
 
 # The student release (and any copy without solutions/) has no references: say so (also under make -n).

@@ -30,6 +30,11 @@ $(BUILD)/grading/.deps-ok: $(SCRIPTS)/probe/grader.c
 
 grader-deps: $(BUILD)/grading/.deps-ok
 
+# An idle context on each GPU while the grader runs (tools/gpu-keeper.cu says why; grading/gpu.h starts it).
+GPU_KEEPER := $(BUILD)/gpu-keeper
+$(GPU_KEEPER): tools/gpu-keeper.cu $(FLAGS_STAMP)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(PUBLISH)
+
 $(GRADER): $(OBJ)/grading/grade.o $(LINK_GRADING) $(GRADING_FLAGS)
 	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_GRADING) $(SYSLIBS_GRADING) $(PUBLISH)
 
@@ -79,7 +84,7 @@ grade:
 	@$(call build_quietly,$(GRADER) $(BUILD)/doctor)
 	@./$(GRADER) --validate $(GRADE_ARGS) $(call shq,$(SUB))
 	@$(GPU_REQUIRED)
-	@$(MAKE) --no-print-directory $(SOLUTIONS)
+	@$(MAKE) --no-print-directory $(SOLUTIONS) $(GPU_KEEPER)
 	./$(GRADER) $(GRADE_ARGS) $(call shq,$(SUB))
 
 # ENGINE=slurm [PARTITION=p] [GRES=gpu:1] [TIME=minutes]: one job array on the cluster (course/slurm.h);
@@ -99,7 +104,7 @@ grade-class:
 	@$(call build_quietly,$(GRADER) $(COURSE_BIN) $(BUILD)/doctor)
 	@./$(COURSE_BIN) --validate $(GRADE_ARGS) $(COURSE_ARGS) --class $(call shq,$(SUBS))
 	@$(if $(filter slurm,$(ENGINE)),true,$(GPU_REQUIRED))
-	@$(MAKE) --no-print-directory $(SOLUTIONS)
+	@$(MAKE) --no-print-directory $(SOLUTIONS) $(GPU_KEEPER)
 	./$(COURSE_BIN) $(GRADE_ARGS) $(COURSE_ARGS) $(SLURM_ARGS) --class $(call shq,$(SUBS))
 
 # make check needs no GPU: without one the grader runs what needs none and says what it did not check

@@ -4,6 +4,8 @@
  * setenv stays there. */
 #include "wbtest.h"
 
+#include <fcntl.h>
+
 #include "evidence.h"
 #include "gpu.h"
 
@@ -96,4 +98,55 @@ Test(gr_util, safe_name_makes_each_callers_old_name)
     snprintf(got, sizeof got, "a.b/c");
     cr_expect_eq(gr_safe_name(got, sizeof got, got, ""), 5);
     cr_expect_str_eq(got, "a_b_c", "in place, nothing kept but letters and digits");
+}
+
+/* The log's text, "" where there is none yet. */
+static void keeper_log(const char *root, char *buf, size_t len)
+{
+    char p[PATH_MAX + 16];
+    snprintf(p, sizeof p, "%s/build/log", root);
+    FILE *f = fopen(p, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = 0;
+    if (f) fclose(f);
+}
+
+/* Waits up to 5 s for the log to read `want`. */
+static int keeper_log_reads(const char *root, const char *want)
+{
+    char buf[64];
+    for (int i = 0; i < 500; i++, usleep(10000)) {
+        keeper_log(root, buf, sizeof buf);
+        if (!strcmp(buf, want)) return 1;
+    }
+    return 0;
+}
+
+/* gr_gpu_keep starts ROOT/build/gpu-keeper with the pipe as its stdin and lets it go by closing it; none where it
+ * is not built. A stand-in script records its start and its stdin's end. */
+Test(gpu_ids, the_keeper_runs_until_its_pipe_closes)
+{
+    char root[PATH_MAX], p[PATH_MAX + 32];
+    wbt_tmpdir(root, sizeof root);
+    cr_expect_eq(gr_gpu_keep(root), -1, "nothing built: nothing started");
+    snprintf(p, sizeof p, "%s/build", root);
+    cr_assert_eq(mkdir(p, 0755), 0);
+    snprintf(p, sizeof p, "%s/build/gpu-keeper", root);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    /* its own outputs closed and its wait bounded: a fault (a pipe it holds itself) fails the test, never hangs it */
+    fputs("#!/bin/sh\nlog=\"$(dirname \"$0\")/log\"\nexec > /dev/null 2>&1\necho started > \"$log\"\n"
+          "timeout 10 cat > /dev/null\necho ended >> \"$log\"\n", f);
+    fclose(f);
+    cr_assert_eq(chmod(p, 0755), 0);
+    int fd = gr_gpu_keep(root);
+    cr_assert_geq(fd, 0, "a keeper built: its pipe");
+    cr_expect(fcntl(fd, F_GETFD) & FD_CLOEXEC, "a grader's runs must not inherit the pipe (it would outlive the grader)");
+    cr_expect(keeper_log_reads(root, "started\n"), "the keeper started");
+    usleep(200000);
+    char buf[64];
+    keeper_log(root, buf, sizeof buf);
+    cr_expect_str_eq(buf, "started\n", "held while the pipe is open");
+    close(fd);
+    cr_expect(keeper_log_reads(root, "started\nended\n"), "let go when the pipe closes");
 }
