@@ -31,8 +31,9 @@ static json_t *lines(const char *text)
 #define REF_V "{\"variant\":\"v\",\"size\":\"1000\",\"median_ms\":0.01,\"throughput\":100,\"unit\":\"GB/s\",\"verdict\":\"PASS\"," \
               "\"timed_check\":\"PASS\",\"rotated_check\":\"PASS\",\"cpu_ms\":0.004}\n"
 
-/* Judges variant "v" of a student whose run printed `stu` (the reference's run first, as perf.c does). */
-static unsigned judge(const char *ref, const char *stu, double stu_ms, char *note, size_t len)
+/* Judges `variant` of a student whose run printed `stu` (the reference's run first, as perf.c does). */
+static unsigned judge_variant(const char *ref, const char *stu, const char *variant, double stu_ms, char *note,
+                              size_t len)
 {
     gr_honesty h;
     gr_honesty_init(&h, "1000");
@@ -41,7 +42,12 @@ static unsigned judge(const char *ref, const char *stu, double stu_ms, char *not
     gr_honesty_add(&h, s, 0);
     json_decref(r);
     json_decref(s);
-    return gr_honesty_judge(&h, &rub, "v", stu_ms, note, len);
+    return gr_honesty_judge(&h, &rub, variant, stu_ms, note, len);
+}
+
+static unsigned judge(const char *ref, const char *stu, double stu_ms, char *note, size_t len)
+{
+    return judge_variant(ref, stu, "v", stu_ms, note, len);
 }
 
 static char *stu_line(const char *timed, const char *rotated, const char *cpu)
@@ -175,15 +181,8 @@ Test(honesty, each_variant_is_judged_by_its_own_lines)
     char ref[1200], stu[1200];
     snprintf(ref, sizeof ref, "%s%s%s%s", REF_SOL, REF_CEIL, ref_a, REF_V);
     snprintf(stu, sizeof stu, "%s%s", ref_a, stu_line("FAIL", "PASS", ""));
-    gr_honesty h;
-    gr_honesty_init(&h, "1000");
-    json_t *r = lines(ref), *s = lines(stu);
-    gr_honesty_add(&h, r, 1);
-    gr_honesty_add(&h, s, 0);
-    json_decref(r);
-    json_decref(s);
-    cr_expect_eq(gr_honesty_judge(&h, &rub, "a", 0.01, note, sizeof note), 0u, "a: %s", note);
-    cr_expect_eq(gr_honesty_judge(&h, &rub, "v", 0.01, note, sizeof note), 1u << GR_CAUGHT_TIMED_CHECK, "v: %s", note);
+    cr_expect_eq(judge_variant(ref, stu, "a", 0.01, note, sizeof note), 0u, "a: %s", note);
+    cr_expect_eq(judge_variant(ref, stu, "v", 0.01, note, sizeof note), 1u << GR_CAUGHT_TIMED_CHECK, "v: %s", note);
 }
 
 Test(honesty, a_wrong_timed_output_or_a_stale_rotated_one_is_caught)
