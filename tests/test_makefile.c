@@ -520,6 +520,16 @@ Test(makefile, the_readme_names_every_package_the_makefile_installs, .timeout = 
     free(readme);
 }
 
+/* The folder of a run beside another process's writes (its fake runner, a watch/ for /tmp) and the workbook's
+ * root; skipped unless root, which alone can start a writer of another uid. */
+static void watched_tmp(char dir[512], char root[512])
+{
+    if (geteuid() != 0) cr_skip_test("needs root: a writer of another uid (the non-root case runs in CI as a user of its own)");
+    wbt_tmpdir_open(dir, 512);
+    fake_runner(dir);
+    cr_assert_not_null(getcwd(root, 512));
+}
+
 /* Nobody else's files fail a run (issue 39): while another process writes into the watched /tmp, a clean
  * run passes and a run that leaves an entry still fails. As root, both rules: the private /tmp (any writer
  * outside it) and the shared one (a writer of another uid). Not as root, only the shared rule exists and a
@@ -527,11 +537,8 @@ Test(makefile, the_readme_names_every_package_the_makefile_installs, .timeout = 
  * writes into /tmp) and tests/release-e2e.sh show it there. */
 Test(makefile, test_run_passes_while_another_process_writes_into_tmp, .timeout = 120)
 {
-    if (geteuid() != 0) cr_skip_test("needs root: a writer of another uid (the non-root case runs in CI as a user of its own)");
     char dir[512], root[512];
-    wbt_tmpdir_open(dir, sizeof dir);
-    fake_runner(dir);
-    cr_assert_not_null(getcwd(root, sizeof root));
+    watched_tmp(dir, root);
     cr_assert_eq(wbt_run(out, "chmod 755 '%1$s' && chmod 1777 '%1$s/watch'", dir), 0, "%s", out);
     static const struct {
         const char *env, *writer;
@@ -564,11 +571,8 @@ Test(makefile, test_run_passes_while_another_process_writes_into_tmp, .timeout =
  * -ignore_readdir_race about one in three listings failed here. */
 Test(makefile, test_run_passes_while_another_process_removes_files_in_tmp, .timeout = 120)
 {
-    if (geteuid() != 0) cr_skip_test("needs root: a writer of another uid (the non-root case runs in CI as a user of its own)");
     char dir[512], root[512];
-    wbt_tmpdir_open(dir, sizeof dir);
-    fake_runner(dir);
-    cr_assert_not_null(getcwd(root, sizeof root));
+    watched_tmp(dir, root);
     int rc = wbt_run(out,
                      "cd '%1$s' && chmod 755 . && chmod 1777 watch && "
                      "{ setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'cd watch && touch $(seq 2000) && "
