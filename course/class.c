@@ -5,8 +5,10 @@
 #include "grades.h"
 #include "lms.h"
 #include "pipeline.h"
+#include "refkeep.h"
 #include "report.h"
 #include "roster.h"
+#include "sandbox.h"
 #include "sanitize.h"
 #include "setup.h"
 #include "similarity.h"
@@ -83,15 +85,34 @@ typedef struct {
     char out[PATH_MAX], who[128];
 } gr_slot;
 
+/* Whether the runs reach the GPU under bubblewrap (gr_gpu_probe), asked once on chapter ch's reference for every
+ * entry: the host's answer, not a submission's. Left to each grading where no scratch folder can be made. */
+static void gr_class_gpu_probe(gr_config *x, const gr_chapter_rubric *ch)
+{
+    char closed[PATH_MAX], ref[PATH_MAX];
+    const char *base = gr_runs_base(gr_tmpdir(), closed, sizeof closed);
+    gr_sub_state s = {.san = &x->san};
+    if (!base || snprintf(s.work, sizeof s.work, "%s/wb-gpu-probe.XXXXXX", base) >= (int)sizeof s.work || !mkdtemp(s.work))
+        return;
+    if (!chmod(s.work, 0711) && gr_have_reference(x, s.work, ch, ref, sizeof ref)) {
+        gr_gpu_probe(x, &s, ref, ch, s.work);
+        x->gpu_way = s.gpu_way;
+    }
+    gr_rmtree(s.work);
+}
+
 /* Before any entry (the configuration's last fill): the references built once (the graders would race to
  * build them), and how compute-sanitizer runs on this host, decided once with them. */
 static void gr_class_prepare(gr_config *x)
 {
+    const gr_chapter_rubric *first = NULL;
     for (int i = 0; i < x->rub.n_ch; i++) {
         char ref[PATH_MAX], pristine[PATH_MAX];
-        if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine))
-            gr_have_reference(x, NULL, &x->rub.ch[i], ref, sizeof ref);
+        if ((!x->only_ch || x->rub.ch[i].number == x->only_ch) && gr_pristine_path(x, &x->rub.ch[i], pristine, sizeof pristine) &&
+            gr_have_reference(x, NULL, &x->rub.ch[i], ref, sizeof ref) && !first)
+            first = &x->rub.ch[i];
     }
+    if (first) gr_class_gpu_probe(x, first); /* whether the runs reach the GPU under bubblewrap: the host's answer */
     if (!x->no_san && x->mode != GR_MODE_CHECK) {
         gr_san_probe(x, NULL, &x->san);
         LOG(x, "sanitizer: %s", x->san.line);
@@ -220,6 +241,7 @@ int gr_class(gr_course *c, const char *subs)
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", n, jobs);
     gr_slot *sl = calloc((size_t)jobs, sizeof *sl);
     int finished = 0, keep = gr_gpu_keep(x->root);
+    gr_keep_open(x); /* the reference's runs, shared by the entries */
     double t0 = gr_now();
     for (int i = 0, running = 0; i < todo || running;) {
         int k = 0;
@@ -238,6 +260,7 @@ int gr_class(gr_course *c, const char *subs)
         if (!x->quiet) fprintf(stderr, "grade: %s (%s)\n", line, sl[k].who);
     }
     if (keep >= 0) close(keep);
+    gr_keep_close(x);
     free(sl);
     free(e);
     char rate[160];

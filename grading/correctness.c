@@ -2,6 +2,7 @@
 #define _GNU_SOURCE 1
 #include "correctness.h"
 #include "gpu.h"
+#include "refkeep.h"
 
 #define GR_DUMP_ROWS "rows.jsonl" /* a dump run's --json lines: whether each variant changed an input */
 
@@ -315,8 +316,43 @@ int gr_rows_input_written(const json_t *lines, const char *variant, const char *
     return line && !wb_row_get(line, row, err, sizeof err) && row->input_written >= 0;
 }
 
-/* One (seed, chunk of sizes): the reference's run, the student's of the variants still alive, some re-run
- * alone, the comparison. Returns 0, or -1 (-3: no GPU) with why when the reference could not run. */
+/* The reference's results for one (seed, chunk of sizes) in refdir: kept by an earlier entry of the class
+ * (refkeep.h: then refdir is the kept folder), else run now and kept for the next. Returns 0 with the run's
+ * wall time, or -1 (-3: no GPU) with why. */
+static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, char *refdir, size_t rlen, double *wall,
+                              char *why, size_t wlen)
+{
+    const gr_config *x = j->x;
+    char name[96], what[80];
+    snprintf(name, sizeof name, "ch%d-seed%llu-%d", j->ch->number, chunk->seed, chunk->first);
+    if (!gr_keep_find(x, name, 0, refdir, rlen, NULL, wall)) return 0;
+    int lock = gr_keep_lock(x, name);
+    if (lock >= 0 && !gr_keep_find(x, name, 0, refdir, rlen, NULL, wall)) return close(lock), 0;
+    snprintf(what, sizeof what, "ch%d reference seed %llu", j->ch->number, chunk->seed);
+    gr_run_result r;
+    gr_cmd c;
+    gr_dump_run(j, chunk, j->ref, "all", refdir, what, &c, &r);
+    /* The reference's results must stay out of the student program's reach. */
+    if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG(x, "cannot protect %s", refdir);
+    *wall = r.wall_s;
+    int rc = 0;
+    if (!(r.exited && r.code == 0)) {
+        char d[200], t[400];
+        gr_run_describe(&r, &c.o, d, sizeof d);
+        gr_tail_lines(r.err, 2, t, sizeof t);
+        snprintf(why, wlen, "the reference %s %s: %s", j->ref, d, t);
+        rc = r.exited && r.code == WB_EXIT_NO_DEVICE ? -3 : -1;
+    } else {
+        char kept[PATH_MAX];
+        if (!gr_keep_put(x, refdir, name, r.wall_s, kept, sizeof kept)) snprintf(refdir, rlen, "%s", kept);
+    }
+    gr_run_result_free(&r);
+    if (lock >= 0) close(lock);
+    return rc;
+}
+
+/* One (seed, chunk of sizes): the reference's results, the student's run of the variants still alive, some
+ * re-run alone, the comparison. Returns 0, or -1 (-3: no GPU) with why when the reference could not run. */
 static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
@@ -327,23 +363,10 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     char refdir[PATH_MAX], studir[PATH_MAX], what[80];
     snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
     snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);
-    gr_run_result r;
-    gr_cmd c;
-    snprintf(what, sizeof what, "ch%d reference seed %llu", ch->number, seed);
-    gr_dump_run(j, &chunk, j->ref, "all", refdir, what, &c, &r);
-    /* The reference's results must stay out of the student program's reach. */
-    if (lchown(refdir, getuid(), getgid()) != 0 || chmod(refdir, 0700) != 0) LOG(x, "cannot protect %s", refdir);
-    if (!(r.exited && r.code == 0)) {
-        char d[200], t[400];
-        gr_run_describe(&r, &c.o, d, sizeof d);
-        gr_tail_lines(r.err, 2, t, sizeof t);
-        snprintf(why, wlen, "the reference %s %s: %s", j->ref, d, t);
-        int no_gpu = r.exited && r.code == WB_EXIT_NO_DEVICE;
-        gr_run_result_free(&r);
-        return no_gpu ? -3 : -1;
-    }
-    double confirm = gr_confirm_limit(&x->rub, r.wall_s); /* for the runs alone below; not the batch's */
-    gr_run_result_free(&r);
+    double ref_wall;
+    int rc = gr_reference_chunk(j, &chunk, refdir, sizeof refdir, &ref_wall, why, wlen);
+    if (rc) return rc;
+    double confirm = gr_confirm_limit(&x->rub, ref_wall); /* for the runs alone below; not the batch's */
     char live[1024] = "";
     int n_live = 0;
     for (int v = 0; v < cr->n_v; v++)
@@ -353,6 +376,8 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
             n_live++;
         }
     snprintf(what, sizeof what, "ch%d student seed %llu", ch->number, seed);
+    gr_run_result r;
+    gr_cmd c;
     if (live[0]) {
         gr_dump_run(j, &chunk, j->stu, live, studir, what, &c, &r);
         gr_run_result_free(&r);
@@ -364,7 +389,7 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
         if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1))
             gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
-    gr_rmtree(refdir); /* result files can be large; the feedback keeps what matters */
+    if (!strncmp(refdir, j->work, strlen(j->work))) gr_rmtree(refdir); /* large files; not the kept ones */
     gr_rmtree(studir);
     return 0;
 }

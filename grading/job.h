@@ -44,6 +44,8 @@ typedef struct {
     int quiet;                     /* --quiet: no log lines (LOG) */
     gr_iso iso;                    /* how student code is kept from the course files (gr_iso_setup, grade.c) */
     gr_san_host san;               /* decided before the grading (a class, make doctor), or "": each probes */
+    gr_gpu_way gpu_way;            /* decided before the grading (a class, once), or UNASKED: each probes */
+    char keep[PATH_MAX];           /* a class's folder of the reference's kept runs (refkeep.h), "" outside one */
 } gr_config;
 
 /* What one submission's grading changes as it goes (the sanitizer probe makes one for its own runs). */

@@ -413,7 +413,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
     if (!g) abort();
     g->x = x;
     g->res = res;
-    g->st = (gr_sub_state){.san = &x->san, .lock = &g->lock, .budget = &g->budget};
+    g->st = (gr_sub_state){.san = &x->san, .lock = &g->lock, .budget = &g->budget, .gpu_way = x->gpu_way};
     if (gr_sub_open(g, sub_in) == 0) {
         gr_gpu_lock_init(&g->lock, x->gpu);
         gr_budget_init(&g->budget, &x->rub);

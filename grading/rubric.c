@@ -297,7 +297,8 @@ static void gr_parse_bands(gr_pctx *c, json_t *p, gr_rubric *r)
 static void gr_parse_perf(gr_pctx *c, json_t *root, gr_rubric *r)
 {
     static const char *const pk[] = {"rounds", "low_rounds", "reps", "warmup", "wall_slack_s", "wall_factor",
-                                     "cross_check_s", "bands", "floor_margin", "cpu_factor", "reference_high", NULL};
+                                     "cross_check_s", "bands", "floor_margin", "cpu_factor", "reference_high",
+                                     "reference_reuse_s", NULL};
     json_t *p = gr_section(c, root, "perf", pk);
     r->rounds = (int)gr_num(c, p, "rounds", "perf", 2, 1, 20, 0);
     /* the low count calibrates the high one and catches a hang early (round 0 needs it); a later low run
@@ -308,6 +309,7 @@ static void gr_parse_perf(gr_pctx *c, json_t *root, gr_rubric *r)
     r->wall_factor = gr_num(c, p, "wall_factor", "perf", 1.5, 1, 100, 0);
     r->cross_check_s = gr_num(c, p, "cross_check_s", "perf", 1.0, 0.01, 60, 0);
     r->reference_high = gr_num(c, p, "reference_high", "perf", 1, 0, 1, 0) >= 1;
+    r->reference_reuse_s = gr_num(c, p, "reference_reuse_s", "perf", 0, 0, 3600, 0);
     /* A margin below 0 would flag honest runs at the ceiling; above 10 would let 11x the hardware pass. */
     r->floor_margin = gr_num(c, p, "floor_margin", "perf", 0.10, 0, 10, 0);
     /* An honest launcher only enqueues (microseconds): below 1 the check would flag honest waiting. */

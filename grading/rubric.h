@@ -71,6 +71,7 @@ typedef struct {
     int low_rounds;               /* the first rounds that also run the low count; the rest run the high alone */
     double wall_slack_s, wall_factor, cross_check_s;
     int reference_high;           /* 0: the reference's rep_wall_ms calibrates the cross-check, one process less */
+    double reference_reuse_s;     /* a class's graders on one GPU share the reference's benchmark runs this long */
     double floor_margin, cpu_factor; /* grading/honesty.h's */
     /* "bounds": what one submission may cost (grading/budget.h) */
     double gpu_chapter_s, gpu_submission_s, confirm_s, confirm_factor, sanitizer_factor, sanitizer_slack_s;

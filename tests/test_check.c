@@ -138,20 +138,13 @@ static int run_check(char *out)
                    dir, dir, grade);
 }
 
-static int count(const char *s, const char *what)
-{
-    int n = 0;
-    for (const char *p = s; (p = strstr(p, what)); p++) n++;
-    return n;
-}
-
 Test(check, without_a_gpu_findings_one_line_each_then_what_was_not_checked, .init = setup, .fini = teardown, .timeout = 300)
 {
     static char out[WBT_OUT_MAX];
     fake_check(out);
     int rc = run_check(out);
     cr_assert_eq(rc, GR_EXIT_CHECK_CLEAN, "solved regions, no GPU: exit %d, want %d\n%s", rc, GR_EXIT_CHECK_CLEAN, out);
-    cr_assert(strstr(out, "0 findings") && count(out, "not checked here: correctness, compute-sanitizer and speed") == 1, "%s", out);
+    cr_assert(strstr(out, "0 findings") && wbt_count(out, "not checked here: correctness, compute-sanitizer and speed") == 1, "%s", out);
     cr_assert_null(strstr(out, "total"), "a total of what was not graded:\n%s", out);
     /* an edit outside the regions (line 2) and an include in region `plus` */
     rc = wbt_run(out, "cd %s && sed -i '2a int student_edit;' chapters/09-fake/fake.cu && "
@@ -161,11 +154,11 @@ Test(check, without_a_gpu_findings_one_line_each_then_what_was_not_checked, .ini
     rc = run_check(out);
     cr_assert_eq(rc, GR_EXIT_CHECK_FINDINGS, "planted findings, no GPU: exit %d, want %d\n%s", rc, GR_EXIT_CHECK_FINDINGS, out);
     cr_assert(strstr(out, "2 findings"), "%s", out);
-    cr_assert_eq(count(out, "\n  ch9: your file differs from the starter outside the TODO regions"), 1, "%s", out);
+    cr_assert_eq(wbt_count(out, "\n  ch9: your file differs from the starter outside the TODO regions"), 1, "%s", out);
     /* the file's outside is not the starter's, so the include costs every variant (honesty.c) */
-    cr_assert_eq(count(out, "\n  ch9 plus, reverse: region `plus`, line "), 1, "%s", out);
+    cr_assert_eq(wbt_count(out, "\n  ch9 plus, reverse: region `plus`, line "), 1, "%s", out);
     cr_assert(strstr(out, "#include \"wb.h\"` — a region must not include files"), "%s", out);
-    cr_assert_eq(count(out, "not checked here:"), 1, "%s", out);
+    cr_assert_eq(wbt_count(out, "not checked here:"), 1, "%s", out);
     /* the reports say it was not graded, and hold no score */
     char p[128];
     snprintf(p, sizeof p, "%s/out/grading.json", dir);

@@ -34,6 +34,15 @@ Test(grading_e2e, a_fake_chapter_graded_as_a_class, .timeout = 600)
     snprintf(log, sizeof log, "%s/class.log", root);
     char *text = gr_read_capped(log, 1 << 20, NULL);
     cr_assert_eq(rc, 0, "build/course --class exit %d\n%s", rc, text ? text : "");
+    /* A class draws its seeds once: one entry runs the reference on each seed, the others read what it kept
+     * (refkeep.h); its benchmark runs are shared too (the rubric's reference_reuse_s), fewer than the students'. */
+    cr_expect_eq(wbt_count(text, "] ch9 reference seed 5 "), 1, "the reference ran more than once on seed 5:\n%s", text);
+    cr_expect_eq(wbt_count(text, "] ch9 reference seed 6 "), 1, "the reference ran more than once on seed 6:\n%s", text);
+    int ref_perf = wbt_count(text, "] ch9 perf ref "), stu_perf = wbt_count(text, "] ch9 perf stu ");
+    cr_expect(ref_perf > 0 && 2 * ref_perf < stu_perf, "reference benchmark runs %d, students' %d:\n%s", ref_perf,
+              stu_perf, text);
+    /* whether the runs reach the GPU is the host's answer: asked once for the class, not per entry */
+    cr_expect_leq(wbt_count(text, "] GPU probe "), 2, "the GPU probe ran per entry:\n%s", text);
     free(text);
     json_t *doc = load("%s", expect), *want = json_object_get(doc, "cases");
     const char *name;

@@ -129,13 +129,6 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
     json_decref(list);
 }
 
-static int count_of(const char *text, const char *word)
-{
-    int n = 0;
-    for (const char *p = text; (p = strstr(p, word)); p += strlen(word)) n++;
-    return n;
-}
-
 /* The slow mutants (issue 30): at least 25 with a cause, every chapter with some, and correct
  * alternatives graded with perf; each one's edit is what its label says (counted in the whole file: the
  * rest is the solution's). That they compile for sm_90 was checked by hand (tools/mutate/README.md); the
@@ -161,14 +154,14 @@ Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
         char *mt = wb_read_file(p, &ml), *st = wb_read_file(sp, &sl);
         cr_assert(mt && st);
         int ok = 1;
-#define MORE(w) (count_of(mt, w) > count_of(st, w))
+#define MORE(w) (wbt_count(mt, w) > wbt_count(st, w))
         switch (b) {
         case GR_BUG_BARRIER: ok = MORE("__syncthreads()"); break;
         case GR_BUG_ATOMICS: ok = MORE("atomicAdd(result"); break;
-        case GR_BUG_SCALAR_LOADS: ok = count_of(mt, "__ldcs") + count_of(mt, "__stcs") < count_of(st, "__ldcs") + count_of(st, "__stcs"); break;
+        case GR_BUG_SCALAR_LOADS: ok = wbt_count(mt, "__ldcs") + wbt_count(mt, "__stcs") < wbt_count(st, "__ldcs") + wbt_count(st, "__stcs"); break;
         case GR_BUG_SPILLS: ok = MORE("#pragma unroll 1") || MORE("volatile float"); break;
         case GR_BUG_OCCUPANCY: ok = strstr(id, "-launch-") != NULL; break;
-        case GR_BUG_PADDING: ok = MORE("* 32]") || MORE("* 8]") || MORE("% 32 *") || MORE("Bs[tx]") || count_of(mt, "A_PAD") < count_of(st, "A_PAD"); break;
+        case GR_BUG_PADDING: ok = MORE("* 32]") || MORE("* 8]") || MORE("% 32 *") || MORE("Bs[tx]") || wbt_count(mt, "A_PAD") < wbt_count(st, "A_PAD"); break;
         case GR_BUG_EXTRA_INSTR: ok = MORE("__shfl_sync"); break;
         case GR_BUG_UNCOALESCED: ok = MORE("threadIdx.x * gridDim.x") || MORE("threadIdx.x + blockIdx.x") || MORE("+ threadIdx.x;\n    int col") || MORE("d[nn * i + k]") || MORE("int i = threadIdx.x"); break;
         default: break;

@@ -71,6 +71,14 @@ static inline int wbt_run(char *out, const char *fmt, ...)
     return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+/* How many times what occurs in s (not overlapping). */
+static inline int wbt_count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; p && (p = strstr(p, what)); p += strlen(what)) n++;
+    return n;
+}
+
 /* The first line of s, for messages. */
 static inline const char *wbt_first_line(const char *s, char *buf, size_t len)
 {
