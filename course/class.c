@@ -129,8 +129,8 @@ int gr_class_pick_gpu(const int *busy, int ngpu)
 
 int gr_class_default_jobs(int ngpu, long ncpu)
 {
-    long cpu_cap = ncpu / 2 > 0 ? ncpu / 2 : 1;
-    long want = ngpu > 0 ? 6L * ngpu : ncpu / 4;
+    long cpu_cap = ncpu * 3 / 4 > 0 ? ncpu * 3 / 4 : 1;
+    long want = ngpu > 0 ? 12L * ngpu : ncpu / 4;
     return (int)(want < 1 ? 1 : want > cpu_cap ? cpu_cap : want);
 }
 

@@ -35,9 +35,9 @@ void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
  * lowest index on a tie, so a class's last entries do not pile onto one GPU while another idles. Pure. */
 int gr_class_pick_gpu(const int *busy, int ngpu);
 
-/* Entries a class grades at once without --jobs: six per GPU (an entry spends ~3/4 of its time building,
- * checking, sanitizing: four or more keep a benchmark waiting; on two H100s six each left one 14 s gap in
- * 198 s), at most one per two cores (builds, compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
+/* Entries a class grades at once without --jobs: twelve per GPU (an entry spends most of its time off the lock:
+ * 24 chapter-1 entries on two H100s came one every 2.27 s with 6 graders a GPU, 1.91 s with 8, 1.50 s with 12),
+ * at most three per four cores (builds, compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
 int gr_class_default_jobs(int ngpu, long ncpu);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,

