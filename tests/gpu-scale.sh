@@ -20,9 +20,9 @@
 #   mps    does CUDA MPS start here, and does set_default_device_pinned_mem_limit make cudaMalloc fail
 #          cleanly (exit 6 from a chapter program)? Can a client's environment lift the limit?
 #   gpus   the same class of references (SCALE_N entries, default 32, chapter SCALE_CH, default 1) on one
-#          GPU and then on every GPU, both with SCALE_JOBS graders (default 12: what a class takes on its own
-#          on two GPUs with 32 cores, so the one-GPU run has at least its own default of 6): submissions per
-#          GPU-hour each, and the ratio (issue 43: >= 1.8 on two). SCALE_GPUS=one or all runs one half (a
+#          GPU and then on every GPU, with SCALE_JOBS graders (default: the class's own, twelve a GPU): submissions
+#          per GPU-hour each, and the ratio (issue 43: >= 1.8 on two); each half's first entry and pace after it
+#          (grading.json's mtimes), a class of 100 and 500 at that pace, and the time ratios' spread. SCALE_GPUS=one or all runs one half (a
 #          half fits one borrowed command; the ratio is then the two walls' over each other). Exit 1 when a
 #          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check)
 # Submissions per GPU-hour are computed here from the class's grading.json files and the class's wall
@@ -110,7 +110,7 @@ EOF
 # Submissions per GPU-hour of a class graded in WALL_MS on NGPU GPUs, from its grading.json files.
 per_gpu_hour() { # OUT_DIR WALL_MS NGPU [full: exit 1 when an entry got less than full marks]
     python3 - "$@" << 'EOF'
-import glob, json, sys
+import glob, json, os, statistics, sys
 d, wall, ngpu, need_full = sys.argv[1], int(sys.argv[2]) / 1e3, int(sys.argv[3]), sys.argv[4:] == ["full"]
 gs = [json.load(open(p)) for p in glob.glob(d + "/*/grading.json")]
 n = sum(g.get("status") == "graded" for g in gs)
@@ -119,6 +119,24 @@ held = sum(g.get("gpu_seconds") or 0 for g in gs)
 full = sum(g.get("score") is not None and g.get("score") == g.get("max_score") for g in gs)
 print("%d graded of %d in %.0f s on %d GPU(s): %.1f submissions per GPU-hour (GPU held %.0f s in all); %d with full marks"
       % (n, len(gs), wall, ngpu, n * 3600 / (wall * ngpu) if wall > 0 else 0, held, full))
+# Steady state: grading.json is written last, so its mtimes are the entries' ends; a class's first entry
+# comes out after the pipeline fills (builds, checks, sanitizer), the rest at the GPUs' pace. A class of N
+# takes about first + (N - 1) x pace.
+t = sorted(os.path.getmtime(p) for p in glob.glob(d + "/*/grading.json"))
+if len(t) > 2 and wall > 0:
+    pace, first = (t[-1] - t[0]) / (len(t) - 1), wall - (t[-1] - t[0])
+    print("  first entry after %.0f s, then one every %.2f s (%.0f per GPU-hour); a class of 100: %.0f s, of 500: %.0f s"
+          % (first, pace, 3600 / (pace * ngpu), first + 99 * pace, first + 499 * pace))
+# Every entry a copy of the references: each variant's time ratio is the grader's noise (and, where the
+# reference's benchmark runs are kept for reference_reuse_s, the GPU's drift over that time).
+r = {}
+for g in gs:
+    for c in g.get("chapters") or []:
+        for v in c.get("variants") or []:
+            if v.get("time_ratio"): r.setdefault("ch%d %s" % (c["number"], v["variant"]), []).append(v["time_ratio"])
+if need_full and r:
+    print("  time ratios (1 ideally): " + "; ".join("%s %.3f..%.3f sd %.3f" % (k, min(x), max(x), statistics.pstdev(x))
+                                                    for k, x in sorted(r.items())))
 sys.exit(1 if need_full and full < len(gs) else 0)
 EOF
 }
@@ -247,7 +265,7 @@ EOF
 }
 
 gpus() {
-    local n=${SCALE_N:-32} ch=${SCALE_CH:-1} jobs=${SCALE_JOBS:-12} half=${SCALE_GPUS:-both} c="$out/gpus" all
+    local n=${SCALE_N:-32} ch=${SCALE_CH:-1} jobs=${SCALE_JOBS:-} half=${SCALE_GPUS:-both} c="$out/gpus" all
     case $half in one | all | both) ;; *) echo "$0: SCALE_GPUS=$half: one, all or both" >&2; return 2 ;; esac
     all=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
     rm -rf "$c" && mkdir -p "$c"
@@ -258,11 +276,11 @@ gpus() {
     # every entry is a copy of the references: one short of full marks fails the measurement
     local short=0
     if [ "$half" != all ]; then
-        printf 'one GPU, %s graders:   ' "$jobs"
+        printf 'one GPU, %s graders:   ' "${jobs:-default}"
         per_gpu_hour "$out/gpus-1" "$wall1" 1 full || short=1
     fi
     if [ "$half" != one ]; then
-        printf 'GPUs %s, %s graders: ' "$all" "$jobs"
+        printf 'GPUs %s, %s graders: ' "$all" "${jobs:-default}"
         per_gpu_hour "$out/gpus-all" "$walln" "$(echo "$all" | tr ',' '\n' | wc -l)" full || short=1
     fi
     [ "$half" != both ] || echo "submissions per hour, all GPUs over one: $(python3 -c "print('%.2f' % ($wall1 / $walln))")"
@@ -273,7 +291,7 @@ gpus() {
 gpus_class() { # GPUS OUT CLASS CHAPTER JOBS
     local start
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" --ch "$4" --jobs "$5" > "$2.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" --ch "$4" ${5:+--jobs "$5"} > "$2.log" 2>&1 || true
     echo $(($(now_ms) - start))
 }
 
