@@ -360,8 +360,9 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     gr_ch_result *cr = j->cr;
     unsigned long long seed = x->seeds[si];
     gr_dump_chunk chunk = {seed, first, gr_chunk_count(ch, first), 0};
-    char refdir[PATH_MAX], studir[PATH_MAX], what[80];
-    snprintf(refdir, sizeof refdir, "%s/ref-%d-%d", j->work, si, first);
+    char own[PATH_MAX], refdir[PATH_MAX], studir[PATH_MAX], what[80];
+    snprintf(own, sizeof own, "%s/ref-%d-%d", j->work, si, first); /* where its run goes, unless one is kept */
+    snprintf(refdir, sizeof refdir, "%s", own);
     snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);
     double ref_wall;
     int rc = gr_reference_chunk(j, &chunk, refdir, sizeof refdir, &ref_wall, why, wlen);
@@ -389,7 +390,7 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
         if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1))
             gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
-    if (!strncmp(refdir, j->work, strlen(j->work))) gr_rmtree(refdir); /* large files; not the kept ones */
+    gr_rmtree(own); /* result files can be large; a kept run is elsewhere, for the entries after this one */
     gr_rmtree(studir);
     return 0;
 }

@@ -14,8 +14,7 @@ void gr_keep_open(gr_config *x)
     if (!base) return;
     snprintf(x->keep, sizeof x->keep, "%s/wb-kept.XXXXXX", base);
     if (!mkdtemp(x->keep)) { /* mode 0700: no run reaches what is kept */
-        LOG(x, "cannot make a folder for the reference's kept runs in %s: %s; every entry runs the reference", base,
-            strerror(errno));
+        LOG(x, "no folder for the reference's kept runs in %s (%s): each entry runs it", base, strerror(errno));
         x->keep[0] = 0;
     }
 }
