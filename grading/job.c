@@ -11,6 +11,7 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                         .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
                   .x = x, .s = s, .env = {gpu ? c->env_gpu : NULL},
                   .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
+    if (x->keep[0]) c->hide[s->hide_sub[0] ? 2 : 1] = x->keep; /* the class's kept reference runs (refkeep.h) */
     int n = snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=");
     gr_gpu_id(x->gpu, c->env_gpu + n, sizeof c->env_gpu - (size_t)n);
 }

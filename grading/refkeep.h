@@ -1,11 +1,10 @@
 /*
  * refkeep.h — the reference's runs that a class's graders share. A class draws its seeds once, so the reference's
- * results for one seed and chunk of sizes are the same for every entry: the first grader to need them runs the
- * reference and keeps the run's folder, the others read it (correctness.c). The reference's benchmark runs on one
- * GPU are kept for perf.reference_reuse_s, then measured afresh (perf.c). A kept folder is moved in whole by
- * rename(2), so a reader sees all of it or none; its name carries when it was kept, and the newest one is read.
- * The folder of kept runs (gr_config.keep) lies beside the graders' work trees, closed to every run (mode 0700),
- * and goes when the class ends; outside a class (keep "") nothing is kept and every grading runs the reference.
+ * results for a seed and chunk of sizes are the same for every entry: the first grader to need them runs the
+ * reference and keeps the run's folder, the others read it (correctness.c). Its benchmark runs on one GPU are kept
+ * for perf.reference_reuse_s (perf.c). A kept folder is moved in whole by rename(2), named with when it was kept;
+ * the newest is read. They lie in gr_config.keep, beside the work trees, closed to every run (mode 0700, hidden
+ * under bubblewrap: gr_cmd_init), removed when the class ends; outside a class (keep "") nothing is kept.
  */
 #ifndef GR_REFKEEP_H
 #define GR_REFKEEP_H

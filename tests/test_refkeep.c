@@ -69,3 +69,27 @@ Test(refkeep, no_keep_folder_keeps_nothing_and_leaves_the_run)
     static char out[WBT_OUT_MAX];
     wbt_run(out, "rm -rf %s", dir);
 }
+
+/* Every run of a class hides the kept folder under bubblewrap, as it hides the course and the submission: not
+ * as root, the run is the grader's own user, and bubblewrap binds / read-only. */
+Test(refkeep, every_run_hides_the_kept_folder)
+{
+    static gr_config x;
+    snprintf(x.root, sizeof x.root, "/course");
+    for (int with_sub = 0; with_sub < 2; with_sub++) {
+        static gr_sub_state s;
+        snprintf(s.hide_sub, sizeof s.hide_sub, "%s", with_sub ? "/subs/alice" : "");
+        gr_cmd c;
+        x.keep[0] = 0;
+        gr_cmd_init(&c, &x, &s, "/work/run", 10, 1);
+        cr_expect_str_eq(c.hide[0], "/course");
+        cr_expect(with_sub ? c.hide[1] && !strcmp(c.hide[1], "/subs/alice") && !c.hide[2] : !c.hide[1]);
+        snprintf(x.keep, sizeof x.keep, "/tmp/wb-kept.abc");
+        gr_cmd_init(&c, &x, &s, "/work/run", 10, 1);
+        cr_expect_str_eq(c.hide[0], "/course");
+        if (with_sub) cr_expect_str_eq(c.hide[1], "/subs/alice");
+        cr_expect(c.hide[1 + with_sub] && !strcmp(c.hide[1 + with_sub], "/tmp/wb-kept.abc"), "the kept folder is not hidden");
+        cr_expect_null(c.hide[2 + with_sub], "the list must end");
+        cr_expect(c.o.hide == c.hide);
+    }
+}
