@@ -10,8 +10,11 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                         .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
                         .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
                   .x = x, .s = s, .env = {gpu ? c->env_gpu : NULL},
-                  .hide = {x->root, s->hide_sub[0] ? s->hide_sub : NULL}};
-    if (x->keep[0]) c->hide[s->hide_sub[0] ? 2 : 1] = x->keep; /* the class's kept reference runs (refkeep.h) */
+                  .hide = {x->root}};
+    /* Hidden under bubblewrap (/ bound read-only): the submission, the grading's other folders, the kept runs. */
+    const char *hidden[] = {s->hide_sub, s->work, x->keep};
+    for (size_t i = 0, n = 1; i < sizeof hidden / sizeof hidden[0]; i++)
+        if (hidden[i][0]) c->hide[n++] = hidden[i];
     int n = snprintf(c->env_gpu, sizeof c->env_gpu, "CUDA_VISIBLE_DEVICES=");
     gr_gpu_id(x->gpu, c->env_gpu + n, sizeof c->env_gpu - (size_t)n);
 }

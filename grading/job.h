@@ -89,7 +89,7 @@ typedef struct {
     char store[96][160];
     char env_gpu[64];
     const char *env[4];
-    const char *hide[4];
+    const char *hide[5];
     const char *ro[4];
 } gr_cmd;
 

@@ -254,6 +254,50 @@ Test(grading_sandbox, bubblewrap_hides_the_solutions, .timeout = 30)
     gr_run_result_free(&r);
 }
 
+/* A grading's work tree hidden (gr_cmd_init hides it from every run), the run's own folder and its program
+ * inside it bound again: a result beside the run's folder (the reference's, for the same seed) is not readable. */
+Test(grading_sandbox, bubblewrap_hides_the_work_tree_but_the_runs_own_folder, .timeout = 30)
+{
+    char bw[PATH_MAX];
+    if (!gr_which("bwrap", bw, sizeof bw)) cr_skip_test("bubblewrap is not installed here");
+    box b;
+    box_init(&b, "", 10);
+    /* outside /tmp, which bubblewrap replaces anyway: a TMPDIR elsewhere (a cluster's scratch) is the case */
+    rmdir(b.dir);
+    snprintf(b.dir, sizeof b.dir, "/var/tmp/wbtest.XXXXXX");
+    if (!mkdtemp(b.dir)) cr_skip_test("no folder in /var/tmp: %s", strerror(errno));
+    chmod(b.dir, 0711); /* as root the run is another uid: it passes through, as through a work tree */
+    char ref[PATH_MAX + 16], run[PATH_MAX + 16], prog[PATH_MAX + 32], p[PATH_MAX + 32];
+    snprintf(ref, sizeof ref, "%s/ref-0-0", b.dir);
+    snprintf(run, sizeof run, "%s/stu-0-0", b.dir);
+    snprintf(prog, sizeof prog, "%s/build/prog", b.dir);
+    cr_assert_eq(gr_mkdirs(ref, 0755) | gr_mkdirs(run, 0777), 0);
+    snprintf(p, sizeof p, "%s/expected.bin", ref);
+    cr_assert_eq(gr_write_file(p, "SECRET", 6), 0);
+    snprintf(p, sizeof p, "%s/build", b.dir);
+    gr_mkdirs(p, 0755);
+    char script[3 * PATH_MAX];
+    snprintf(script, sizeof script, "#!/bin/sh\ncat %s/expected.bin 2>/dev/null && echo READ; ls %s 2>/dev/null | grep -q ref && echo LISTED; echo ok > mine && echo MINE\n", ref, b.dir);
+    cr_assert_eq(gr_write_file(prog, script, strlen(script)), 0);
+    chmod(prog, 0755);
+    b.argv[0] = prog;
+    b.argv[1] = NULL;
+    b.o.workdir = run;
+    const char *hide[] = {b.dir, NULL}, *ro[] = {prog, NULL};
+    b.o.hide = hide;
+    b.o.ro_paths = ro;
+    gr_run_result r;
+    gr_run(&b.o, &r);
+    if (!strstr(r.how, "bubblewrap")) cr_skip_test("bubblewrap does not work here (%s)", r.how);
+    cr_expect_null(strstr(r.out, "SECRET"), "the reference's result beside the run was readable: %s", r.out);
+    cr_expect_null(strstr(r.out, "LISTED"), "the work tree was listed: %s", r.out);
+    cr_expect(strstr(r.out, "MINE"), "the run's own folder must stay writable, its program runnable: %s %s (%s)", r.out,
+              r.err, r.how);
+    gr_run_result_free(&r);
+    static char out[WBT_OUT_MAX];
+    wbt_run(out, "rm -rf %s", b.dir);
+}
+
 /* A run's text fits the room GR_RUN_TEXT_MAX gives it (a child hands it back in a slot of that size,
  * children.h): head, the marker of what was cut, tail, and the NUL, with the default head too. */
 Test(grading_sandbox, a_runs_text_fits_its_bound)

@@ -70,26 +70,29 @@ Test(refkeep, no_keep_folder_keeps_nothing_and_leaves_the_run)
     wbt_run(out, "rm -rf %s", dir);
 }
 
-/* Every run of a class hides the kept folder under bubblewrap, as it hides the course and the submission: not
- * as root, the run is the grader's own user, and bubblewrap binds / read-only. */
-Test(refkeep, every_run_hides_the_kept_folder)
+/* Every run hides, under bubblewrap, the course, the submission, its grading's work tree (its own folder and
+ * programs are bound again: tests/test_grading_sandbox.c) and a class's kept runs: not as root, the run is the
+ * grader's own user, and bubblewrap binds / read-only. */
+Test(refkeep, every_run_hides_the_kept_folder_and_the_work_tree)
 {
     static gr_config x;
     snprintf(x.root, sizeof x.root, "/course");
-    for (int with_sub = 0; with_sub < 2; with_sub++) {
-        static gr_sub_state s;
-        snprintf(s.hide_sub, sizeof s.hide_sub, "%s", with_sub ? "/subs/alice" : "");
-        gr_cmd c;
-        x.keep[0] = 0;
-        gr_cmd_init(&c, &x, &s, "/work/run", 10, 1);
-        cr_expect_str_eq(c.hide[0], "/course");
-        cr_expect(with_sub ? c.hide[1] && !strcmp(c.hide[1], "/subs/alice") && !c.hide[2] : !c.hide[1]);
-        snprintf(x.keep, sizeof x.keep, "/tmp/wb-kept.abc");
-        gr_cmd_init(&c, &x, &s, "/work/run", 10, 1);
-        cr_expect_str_eq(c.hide[0], "/course");
-        if (with_sub) cr_expect_str_eq(c.hide[1], "/subs/alice");
-        cr_expect(c.hide[1 + with_sub] && !strcmp(c.hide[1 + with_sub], "/tmp/wb-kept.abc"), "the kept folder is not hidden");
-        cr_expect_null(c.hide[2 + with_sub], "the list must end");
-        cr_expect(c.o.hide == c.hide);
-    }
+    for (int with_sub = 0; with_sub < 2; with_sub++)
+        for (int with_keep = 0; with_keep < 2; with_keep++) {
+            static gr_sub_state s;
+            snprintf(s.hide_sub, sizeof s.hide_sub, "%s", with_sub ? "/subs/alice" : "");
+            snprintf(s.work, sizeof s.work, "/tmp/wb-grade.xyz");
+            snprintf(x.keep, sizeof x.keep, "%s", with_keep ? "/tmp/wb-kept.abc" : "");
+            gr_cmd c;
+            gr_cmd_init(&c, &x, &s, "/tmp/wb-grade.xyz/ch1/run", 10, 1);
+            const char *want[5] = {"/course"};
+            int n = 1;
+            if (with_sub) want[n++] = "/subs/alice";
+            want[n++] = "/tmp/wb-grade.xyz";
+            if (with_keep) want[n++] = "/tmp/wb-kept.abc";
+            for (int i = 0; i < n; i++)
+                cr_expect(c.hide[i] && !strcmp(c.hide[i], want[i]), "hide[%d] is %s, not %s", i, c.hide[i], want[i]);
+            cr_expect_null(c.hide[n], "the list must end after %d", n);
+            cr_expect(c.o.hide == c.hide);
+        }
 }
