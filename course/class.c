@@ -90,10 +90,8 @@ typedef struct {
 static void gr_class_gpu_probe(gr_config *x, const gr_chapter_rubric *ch)
 {
     char closed[PATH_MAX], ref[PATH_MAX];
-    const char *base = gr_runs_base(gr_tmpdir(), closed, sizeof closed);
     gr_sub_state s = {.san = &x->san};
-    if (!base || snprintf(s.work, sizeof s.work, "%s/wb-gpu-probe.XXXXXX", base) >= (int)sizeof s.work || !mkdtemp(s.work))
-        return;
+    if (gr_runs_mkdtemp("wb-gpu-probe", s.work, sizeof s.work, closed, sizeof closed)) return;
     if (!chmod(s.work, 0711) && gr_have_reference(x, s.work, ch, ref, sizeof ref)) {
         gr_gpu_probe(x, &s, ref, ch, s.work);
         x->gpu_way = s.gpu_way;

@@ -285,20 +285,14 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
      * TMPDIR gives way to /tmp: gr_runs_base); the random names keep one run from finding another's files
      * where bubblewrap does not hide them. Where no folder will do, say so rather than fail every run. */
     char closed[PATH_MAX], why[600];
-    const char *tmp = gr_tmpdir();
-    const char *base = gr_runs_base(tmp, closed, sizeof closed);
-    if (!base) {
+    int rc = gr_runs_mkdtemp("wb-grade", st->work, sizeof st->work, closed, sizeof closed);
+    if (rc == -1)
         snprintf(g->res->error, sizeof g->res->error,
                  "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "
                  "do /tmp and /var/tmp; point TMPDIR at a folder others may pass",
-                 tmp, closed);
-        return -1;
-    }
-    snprintf(st->work, sizeof st->work, "%s/wb-grade.XXXXXX", base);
-    if (!mkdtemp(st->work)) {
-        snprintf(g->res->error, sizeof g->res->error, "cannot create a temporary directory: %s", strerror(errno));
-        return -1;
-    }
+                 gr_tmpdir(), closed);
+    else if (rc) snprintf(g->res->error, sizeof g->res->error, "cannot create a temporary directory: %s", strerror(errno));
+    if (rc) return -1;
     /* As root, its runs share a group of their own (the pid: unique among live graders), alone to enter. */
     st->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     gr_cmd c; /* an isolation probe: what the sandbox will be */

@@ -9,12 +9,9 @@
 void gr_keep_open(gr_config *x)
 {
     char closed[PATH_MAX];
-    const char *base = gr_runs_base(gr_tmpdir(), closed, sizeof closed);
-    x->keep[0] = 0;
-    if (!base) return;
-    snprintf(x->keep, sizeof x->keep, "%s/wb-kept.XXXXXX", base);
-    if (!mkdtemp(x->keep)) { /* mode 0700: no run reaches what is kept */
-        LOG(x, "no folder for the reference's kept runs in %s (%s): each entry runs it", base, strerror(errno));
+    int rc = gr_runs_mkdtemp("wb-kept", x->keep, sizeof x->keep, closed, sizeof closed); /* 0700: no run reaches it */
+    if (rc) {
+        LOG(x, "no folder for the reference's kept runs (%s): each entry runs it", rc == -1 ? closed : strerror(errno));
         x->keep[0] = 0;
     }
 }
