@@ -97,6 +97,8 @@ ParameterizedTestParameters(grading_rubric, bad_inputs_are_refused_with_the_plac
         {"{\"perf\": {\"reps\": [50, 5]}}", NULL, "perf.reps"},
         {"{\"perf\": {\"rounds\": 2, \"low_rounds\": 3}}", NULL, "low_rounds"},
         {"{\"perf\": {\"low_rounds\": 0}}", NULL, "low_rounds"},
+        {"{\"perf\": {\"reference_reuse_s\": -1}}", NULL, "reference_reuse_s"},
+        {"{\"perf\": {\"reference_reuse_s\": \"60\"}}", NULL, "reference_reuse_s"},
         {"{\"limits\": {\"nproc\": 8}}", NULL, "limits.nproc"},
         {"{\"sanitizer_tools\": [\"leakcheck\"]}", NULL, "sanitizer_tools[0]"},
         {"{\"seeds\": 1, \"seeds\": 2}", NULL, "duplicate"},
