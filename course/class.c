@@ -99,8 +99,8 @@ static void gr_class_gpu_probe(gr_config *x, const gr_chapter_rubric *ch)
     gr_rmtree(s.work);
 }
 
-/* Before any entry (the configuration's last fill): the references built once (the graders would race to
- * build them), and how compute-sanitizer runs on this host, decided once with them. */
+/* Before any entry (the configuration's last fill): the references built once (graders would race to build
+ * them), then with them whether runs reach the GPU under bubblewrap and how compute-sanitizer runs here. */
 static void gr_class_prepare(gr_config *x)
 {
     const gr_chapter_rubric *first = NULL;
