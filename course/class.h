@@ -13,6 +13,7 @@ typedef struct {
     int lms;                /* the LMS layout (lms.h gr_lms_kind), -2: detect */
     int sim_threshold;      /* percent of shared code that names a pair; 0: off */
     char assignment[128];   /* the assignment's column in canvas-grades.csv */
+    int stagger_s;          /* --stagger: seconds between the first graders' starts on a GPU; 0: all at once */
 } gr_course;
 
 /* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
@@ -35,10 +36,14 @@ void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
  * lowest index on a tie, so a class's last entries do not pile onto one GPU while another idles. Pure. */
 int gr_class_pick_gpu(const int *busy, int ngpu);
 
-/* Entries a class grades at once without --jobs: twelve per GPU (an entry spends most of its time off the lock:
- * 24 chapter-1 entries on two H100s came one every 2.27 s with 6 graders a GPU, 1.91 s with 8, 1.50 s with 12),
- * at most three per four cores (builds, compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
+/* Entries a class grades at once without --jobs: twelve per GPU (64 chapter-1 entries came one every 4.08 s on one
+ * H100, 2.00 s on two: the benchmark's turn on the GPU sets the pace), at most three per four cores (builds,
+ * compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
 int gr_class_default_jobs(int ngpu, long ncpu);
+
+/* When grader i (0-based) of a class starts, in seconds (the first jobs S apart on each GPU with --stagger S, the
+ * rest when a slot frees): fewer graders' builds and sanitizer runs contend before the first benchmark. Pure. */
+int gr_class_start_at(int i, int jobs, int ngpu, int stagger_s);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
  * then the class's exit code (gr_class_verdict). */

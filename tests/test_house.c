@@ -10,10 +10,10 @@
 
 /* Issue 42 asks for 11,000 lines of grading/ and course/ together; its restructuring left them at 13,312,
  * the line-budget round at 12,175, then 11,648, where it ended blocked on which feature leaves. The test holds
- * that as a ratchet: lower it with every cut. Raised once, by 193 lines, for issue 43's shared reference runs
- * (refkeep.c, the class's one GPU probe) and for hiding a grading's work tree from its runs: features, not a
- * restructuring's growth. */
-#define HOUSE_MAX_LINES 11841
+ * that as a ratchet: lower it with every cut. Raised for issue 43's features, not a restructuring's growth: by
+ * 193 lines for the shared reference runs (refkeep.c, the class's one GPU probe) and for hiding a grading's work
+ * tree from its runs, by 19 for a class's staggered start (--stagger). */
+#define HOUSE_MAX_LINES 11860
 #define HOUSE_MAX_FUNCTION 80
 #define HOUSE_MAX_TESTS_CU 30
 #define HOUSE_MAX_FILES 1024
