@@ -46,6 +46,7 @@ typedef struct {
     gr_san_host san;               /* decided before the grading (a class, make doctor), or "": each probes */
     gr_gpu_way gpu_way;            /* decided before the grading (a class, once), or UNASKED: each probes */
     char keep[PATH_MAX];           /* a class's folder of the reference's kept runs (refkeep.h), "" outside one */
+    int janitor;                   /* removes the scratch folders of a grading stopped midway (janitor.h), or 0 */
 } gr_config;
 
 /* What one submission's grading changes as it goes (the sanitizer probe makes one for its own runs). */

@@ -285,7 +285,7 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
      * TMPDIR gives way to /tmp: gr_runs_base); the random names keep one run from finding another's files
      * where bubblewrap does not hide them. Where no folder will do, say so rather than fail every run. */
     char closed[PATH_MAX], why[600];
-    int rc = gr_runs_mkdtemp("wb-grade", st->work, sizeof st->work, closed, sizeof closed);
+    int rc = gr_runs_mkdtemp(g->x->janitor, "wb-grade", st->work, sizeof st->work, closed, sizeof closed);
     if (rc == -1)
         snprintf(g->res->error, sizeof g->res->error,
                  "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "
@@ -307,7 +307,7 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
     snprintf(into, sizeof into, "%s/submission", st->work);
     if (gr_sub_folder(sub_in, into, g->sub, why, sizeof why)) {
         snprintf(g->res->error, sizeof g->res->error, "%s", why);
-        gr_rmtree(st->work);
+        gr_janitor_rm(g->x->janitor, st->work);
         return -1;
     }
     snprintf(st->hide_sub, sizeof st->hide_sub, "%s", g->sub);
@@ -420,7 +420,7 @@ void gr_grade_one(const gr_config *x, const char *sub_in, const char *student, c
         snprintf(res->isolation + l, sizeof res->isolation - l, "%s%s%s", san ? "; sanitizer: " : "",
                  san ? g->st.san->line : "", g->st.gpu_way == GR_GPU_NO_BWRAP ? unboxed : "");
         gr_sub_totals(res);
-        gr_rmtree(g->st.work);
+        gr_janitor_rm(x->janitor, g->st.work);
         res->budget_s = g->budget.submission;
     }
     free(g);

@@ -471,10 +471,12 @@ const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen)
     return geteuid() == 0 ? gr_work_base(tmpdir, fallbacks, gr_runs_reach, closed, clen) : tmpdir;
 }
 
-int gr_runs_mkdtemp(const char *prefix, char *out, size_t len, char *closed, size_t clen)
+int gr_runs_mkdtemp(int janitor, const char *prefix, char *out, size_t len, char *closed, size_t clen)
 {
     const char *base = gr_runs_base(gr_tmpdir(), closed, clen);
     if (!base) return -1;
     snprintf(out, len, "%s/%s.XXXXXX", base, prefix);
-    return mkdtemp(out) ? 0 : -2;
+    if (!mkdtemp(out)) return -2;
+    gr_janitor_add(janitor, out);
+    return 0;
 }

@@ -168,7 +168,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     f.probed = f.installed && x->mode != GR_MODE_CHECK && gr_gpu_count() > 0;
     /* a scratch folder the run uids can pass; none: GR_SAN_UNPROBED, saying why (the full limits) */
     char closed[PATH_MAX];
-    int rc = f.probed ? gr_runs_mkdtemp("wb-san-probe", work, sizeof work, closed, sizeof closed) : 0;
+    int rc = f.probed ? gr_runs_mkdtemp(x->janitor, "wb-san-probe", work, sizeof work, closed, sizeof closed) : 0;
     if (f.probed && (rc || chmod(work, 0711) != 0)) {
         snprintf(why, sizeof why, "the sanitizer probe has no folder its runs can reach (%s)",
                  rc == -1 ? closed : strerror(errno));
@@ -187,7 +187,7 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
             h->mode = GR_SAN_UID; /* gr_san_run reads it: the second pass goes without bubblewrap */
             f.finished_uid = gr_san_probe_pass(x, &probe, work, h->ref_s, why_uid, sizeof why_uid);
         }
-        gr_rmtree(work);
+        gr_janitor_rm(x->janitor, work);
     }
     h->mode = gr_san_decide(&f);
     const char *same = "compute-sanitizer runs in the same sandbox as every run";

@@ -580,6 +580,59 @@ Test(course_class, graders_start_stagger_seconds_apart, .timeout = 300)
     cr_expect_geq(b.st_mtime - (time_t)t0, 4, "bob's grader started before its time");
 }
 
+/* The scratch folders (wb-*) in dir/tmp, their names in names. */
+static int scratch_left(const char *tmp, char *names, size_t len)
+{
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    int n = 0;
+    names[0] = 0;
+    while (d && (e = readdir(d)))
+        if (!strncmp(e->d_name, "wb-", 3) && ++n) snprintf(names + strlen(names), len - strlen(names), " %s", e->d_name);
+    if (d) closedir(d);
+    return n;
+}
+
+/* Ctrl-C midway through a class (its process group interrupted, as a terminal does): its graders' work trees and
+ * its kept runs go with it (grading/janitor.h) rather than stay in TMPDIR on a shared server. */
+Test(course_class, a_class_stopped_midway_leaves_no_scratch_folder, .timeout = 180)
+{
+    wbt_skip_if_no_isolation();
+    fake_workbook();
+    copy_sub("hang", "export/ann/fake.cu"); /* its time limit keeps the class going */
+    copy_sub("good", "export/bob/fake.cu");
+    copy_sub("hang", "export/cy/fake.cu");
+    char tmp[PATH_MAX + 8], grade[PATH_MAX], path[PATH_MAX * 2], names[1024], out[256];
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
+    snprintf(tmp, sizeof tmp, "%s/tmp", dir);
+    mkdir(tmp, 0755);
+    wbt_run(out, "chmod -R a+rX %s", dir);
+    snprintf(path, sizeof path, "%s/bin:%s", dir, getenv("PATH"));
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGINT, SIG_DFL); /* a test runner started in the background ignores it, and so would its children */
+        int log = chdir(dir) ? -1 : open("class.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (log < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0) _exit(126);
+        setenv("TMPDIR", tmp, 1), setenv("WB_GRADE_LOCK_DIR", dir, 1), setenv("PATH", path, 1);
+        execl(grade, grade, "--class", "export", "--out", "out", "--seeds", "5", "--jobs", "2", "--rubric", "rubric.json",
+              "--no-similarity", "--lms", "plain", (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    int seen = 0;
+    for (int i = 0; i < 600 && !(seen = scratch_left(tmp, names, sizeof names) >= 2); i++) usleep(100 * 1000);
+    cr_assert(seen, "no grader's work tree appeared in %s within a minute:%s", tmp, names);
+    usleep(500 * 1000);
+    kill(-pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    cr_expect(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT, "the class was not stopped by Ctrl-C (status %d)", st);
+    int left = 1;
+    for (int i = 0; i < 100 && (left = scratch_left(tmp, names, sizeof names)); i++) usleep(100 * 1000);
+    cr_expect_eq(left, 0, "left in TMPDIR 10 s after the class was stopped:%s", names);
+}
+
 /* Bad input: one line and exit 2, before anything is graded. */
 Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120)
 {

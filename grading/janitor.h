@@ -1,0 +1,20 @@
+/* janitor.h — the grading's scratch folders removed when it is stopped (Ctrl-C, SIGTERM, a Slurm scancel, a
+ * crash): a process of its own, in a session of its own so that a terminal's signals pass it by, holds the list
+ * of the folders still in use (a grading's work tree, a class's kept runs, the probes' folders) and removes
+ * them once every process that could add to the list is gone (its socket's last writer closed). A folder
+ * removed by its owner is taken off the list first. Without it a stopped class left its graders' work trees
+ * and its kept runs in TMPDIR: on a shared server, another user's disk. */
+#ifndef GR_JANITOR_H
+#define GR_JANITOR_H
+
+/* Starts the janitor: the handle (a socket, > 2, close-on-exec, inherited by the grading's own forks) to keep
+ * in gr_config.janitor, or 0 where none could start (the folders are then left behind on a stop, as before). */
+int gr_janitor_start(void);
+
+/* The folder path (made by the caller) onto the janitor's list (handle 0: nothing). */
+void gr_janitor_add(int janitor, const char *path);
+
+/* The folder path removed now, then taken off the janitor's list. */
+void gr_janitor_rm(int janitor, const char *path);
+
+#endif /* GR_JANITOR_H */

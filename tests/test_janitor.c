@@ -1,0 +1,81 @@
+/* The janitor (grading/janitor.h): a grading stopped midway leaves none of its scratch folders behind. */
+#define _GNU_SOURCE 1
+#include "wbtest.h"
+
+#include "gr_util.h"
+#include "janitor.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st);
+}
+
+/* Waits up to 5 s for path to go; whether it went. */
+static int gone_within_5s(const char *path)
+{
+    for (int i = 0; i < 100 && exists(path); i++) usleep(50 * 1000);
+    return !exists(path);
+}
+
+/* The owner killed (SIGKILL: no handler of its own runs) with a folder listed, one it removed itself, and one it
+ * never listed; a fork of the owner (a class's grader) holds the list open until it ends too. */
+Test(janitor, a_killed_owner_s_listed_folders_go_and_nothing_else)
+{
+    char root[64], listed[PATH_MAX], own[PATH_MAX], other[PATH_MAX], flag[PATH_MAX];
+    wbt_tmpdir_open(root, sizeof root);
+    snprintf(listed, sizeof listed, "%s/listed", root);
+    snprintf(own, sizeof own, "%s/own", root);
+    snprintf(other, sizeof other, "%s/other", root);
+    snprintf(flag, sizeof flag, "%s/fork-ended", root);
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t owner = fork();
+    if (owner == 0) {
+        int j = gr_janitor_start();
+        if (j <= 2) _exit(3);
+        mkdir(listed, 0700), mkdir(own, 0700), mkdir(other, 0700);
+        char f[PATH_MAX + 8]; /* a file inside: removed as a tree */
+        snprintf(f, sizeof f, "%s/result", listed);
+        gr_write_file(f, "x", 1);
+        gr_janitor_add(j, listed);
+        gr_janitor_add(j, own);
+        gr_janitor_rm(j, own);
+        if (fork() == 0) { /* a grader: it still uses the listed folder after the owner is gone */
+            sleep(1);
+            gr_write_file(flag, "1", 1);
+            _exit(0);
+        }
+        if (write(ready[1], "r", 1) != 1) _exit(4);
+        pause();
+    }
+    char c;
+    close(ready[1]);
+    cr_assert_eq(read(ready[0], &c, 1), 1, "the owner did not start a janitor");
+    cr_expect(exists(listed), "removed while its owner runs");
+    cr_expect(!exists(own), "gr_janitor_rm removes the folder");
+    kill(owner, SIGKILL);
+    waitpid(owner, NULL, 0);
+    usleep(300 * 1000);
+    cr_expect(exists(listed) || exists(flag), "removed while a fork of its owner still ran");
+    cr_expect(gone_within_5s(listed), "%s is still there after its owner and the owner's fork ended", listed);
+    cr_expect(exists(other), "a folder never listed was removed");
+    wbt_run((char[256]){0}, "rm -rf %s", root);
+}
+
+/* No janitor (0: a test's configuration, or one that could not start): the calls do only the removal. */
+Test(janitor, without_one_a_folder_is_only_removed)
+{
+    char root[64], p[PATH_MAX];
+    wbt_tmpdir_open(root, sizeof root);
+    snprintf(p, sizeof p, "%s/w", root);
+    mkdir(p, 0700);
+    gr_janitor_add(0, p);
+    cr_expect(exists(p));
+    gr_janitor_rm(0, p);
+    cr_expect(!exists(p));
+    wbt_run((char[256]){0}, "rm -rf %s", root);
+}
