@@ -16,8 +16,8 @@ static void gr_janitor_serve(int fd)
     char m[PATH_MAX + 2], **list = NULL;
     size_t n = 0;
     for (ssize_t got; (got = recv(fd, m, sizeof m - 1, 0)) != 0;) {
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 1) break;
+        if (got < 0 && errno != EINTR) return; /* the list is lost: nothing removed, rather than a live grading's */
+        if (got < 2) continue;
         m[got] = 0;
         size_t k = 0;
         while (k < n && strcmp(list[k], m + 1)) k++;
@@ -36,7 +36,8 @@ int gr_janitor_start(void)
     prctl(PR_GET_CHILD_SUBREAPER, &sub);
     prctl(PR_SET_CHILD_SUBREAPER, 0);
     pid_t pid = sv[0] > 2 && sv[1] > 2 ? fork() : -1;
-    if (pid == 0 && fork() == 0) {
+    pid_t janitor = pid == 0 ? fork() : -1;
+    if (pid == 0 && janitor == 0) {
         setsid(); /* a terminal's Ctrl-C and hangup are for the grading; Slurm's SIGTERM too: its SIGKILL comes later */
         signal(SIGINT, SIG_IGN), signal(SIGHUP, SIG_IGN), signal(SIGTERM, SIG_IGN);
         int null = open("/dev/null", O_RDWR); /* no pipe of the caller's (a `| tee`) held open */
@@ -44,14 +45,13 @@ int gr_janitor_start(void)
         close_range(3, (unsigned)sv[0] - 1, 0);
         close_range((unsigned)sv[0] + 1, ~0U, 0);
         gr_janitor_serve(sv[0]);
+        _exit(0);
     }
-    if (pid == 0) _exit(0);
-    int st = 0, ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st);
+    if (pid == 0) _exit(janitor < 0);
+    int st = 0, ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
     prctl(PR_SET_CHILD_SUBREAPER, sub);
     close(sv[0]);
-    if (ok) return sv[1];
-    close(sv[1]);
-    return 0;
+    return ok ? sv[1] : (close(sv[1]), 0);
 }
 
 static void gr_janitor_say(int janitor, char op, const char *path)
