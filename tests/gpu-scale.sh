@@ -19,7 +19,7 @@
 #          graded, full marks, nothing caught; the grader's retries alone are counted
 #   mps    does CUDA MPS start here, and does set_default_device_pinned_mem_limit make cudaMalloc fail
 #          cleanly (exit 6 from a chapter program)? Can a client's environment lift the limit?
-#   gpus   the same class of references (SCALE_N entries, default 32, chapter SCALE_CH, default 1) on one
+#   gpus   the same class of references (SCALE_N entries, default 32, chapter SCALE_CH, default 1; all: every one) on one
 #          GPU and then on every GPU, with SCALE_JOBS graders (default: the class's own, twelve a GPU): submissions
 #          per GPU-hour each, and the ratio (issue 43: >= 1.8 on two); each half's first entry and pace after it
 #          (grading.json's mtimes), a class of 100 and 500 at that pace, and the time ratios' spread. SCALE_GPUS=one or all runs one half (a
@@ -292,7 +292,9 @@ gpus() {
 gpus_class() { # GPUS OUT CLASS CHAPTER JOBS
     local start
     start=$(now_ms)
-    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" --ch "$4" ${5:+--jobs "$5"} \
+    local ch=$4
+    [ "$ch" != all ] || ch=
+    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" ${ch:+--ch "$ch"} ${5:+--jobs "$5"} \
         ${SCALE_STAGGER:+--stagger "$SCALE_STAGGER"} > "$2.log" 2>&1 || true
     echo $(($(now_ms) - start))
 }
