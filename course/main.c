@@ -113,6 +113,7 @@ static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
     int rc = gr_parse_opts(argc, argv, longopts, co_usage, co_opt, cli, &cli->s, &co->judge);
     if (rc >= 0) return rc;
     if (optind < argc) return gr_stop(GR_EXIT_USAGE, "grade: one class at a time (--class DIR), not %s", argv[optind]);
+    if (cli->slurm && co->stagger_s) return gr_stop(GR_EXIT_USAGE, "grade: --stagger is for a class graded here, not on Slurm");
     if (cli->klass) return -1;
     co_usage(stderr);
     return GR_EXIT_USAGE;

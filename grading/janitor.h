@@ -1,9 +1,8 @@
 /* janitor.h — the grading's scratch folders removed when it is stopped (Ctrl-C, SIGTERM, a Slurm scancel, a
- * crash): a process of its own, in a session of its own so that a terminal's signals pass it by, holds the list
- * of the folders still in use (a grading's work tree, a class's kept runs, the probes' folders) and removes
- * them once every process that could add to the list is gone (its socket's last writer closed). A folder
- * removed by its owner is taken off the list first. Without it a stopped class left its graders' work trees
- * and its kept runs in TMPDIR: on a shared server, another user's disk. */
+ * crash): a process in a session of its own (a terminal's signals pass it by) holds the list of the folders in
+ * use (a grading's work tree, a class's kept runs, the probes' folders) and removes them once every process that
+ * could add to the list is gone (its socket's last writer closed); a folder its owner removed is off the list.
+ * Without it a stopped class left its graders' work trees and kept runs in TMPDIR, on a shared server's disk. */
 #ifndef GR_JANITOR_H
 #define GR_JANITOR_H
 

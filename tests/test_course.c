@@ -653,6 +653,10 @@ Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120
     rc = grade_class("--similarity 0", &log);
     cr_expect_eq(rc, 2, "%s", log);
     free(log);
+    rc = grade_class("--stagger 2 --engine slurm", &log);
+    cr_expect_eq(rc, 2, "%s", log);
+    cr_expect(log && strstr(log, "--stagger is for a class graded here"), "%s", log);
+    free(log);
     const char *staggers[] = {"-1", "61", "2s"};
     for (int i = 0; i < 3; i++) {
         snprintf(extra, sizeof extra, "--stagger %s", staggers[i]);
