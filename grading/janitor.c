@@ -13,7 +13,7 @@
  * is gone, then every folder still listed removed. */
 static void gr_janitor_serve(int fd)
 {
-    char m[PATH_MAX + 2], **list = NULL;
+    char m[PATH_MAX + 2], **list = NULL, **more;
     size_t n = 0;
     for (ssize_t got; (got = recv(fd, m, sizeof m - 1, 0)) != 0;) {
         if (got < 0 && errno != EINTR) return; /* the list is lost: nothing removed, rather than a live grading's */
@@ -22,7 +22,7 @@ static void gr_janitor_serve(int fd)
         size_t k = 0;
         while (k < n && strcmp(list[k], m + 1)) k++;
         if (m[0] == '-' && k < n) free(list[k]), list[k] = list[--n];
-        else if (m[0] == '+' && k == n && (list = realloc(list, (n + 1) * sizeof *list))) list[n++] = strdup(m + 1);
+        else if (m[0] == '+' && k == n && (more = realloc(list, (n + 1) * sizeof *list))) list = more, list[n++] = strdup(m + 1);
     }
     for (size_t k = 0; k < n; k++) gr_rmtree(list[k]);
 }
