@@ -5,20 +5,13 @@
 #include "gr_util.h"
 #include "janitor.h"
 
-#include <sys/stat.h>
 #include <sys/wait.h>
-
-static int exists(const char *p)
-{
-    struct stat st;
-    return !stat(p, &st);
-}
 
 /* Waits up to 5 s for path to go; whether it went. */
 static int gone_within_5s(const char *path)
 {
-    for (int i = 0; i < 100 && exists(path); i++) usleep(50 * 1000);
-    return !exists(path);
+    for (int i = 0; i < 100 && gr_is_dir(path); i++) usleep(50 * 1000);
+    return !gr_is_dir(path);
 }
 
 /* The owner killed (SIGKILL: no handler of its own runs) with a folder listed, one it removed itself, and one it
@@ -55,14 +48,14 @@ Test(janitor, a_killed_owner_s_listed_folders_go_and_nothing_else)
     char c;
     close(ready[1]);
     cr_assert_eq(read(ready[0], &c, 1), 1, "the owner did not start a janitor");
-    cr_expect(exists(listed), "removed while its owner runs");
-    cr_expect(!exists(own), "gr_janitor_rm removes the folder");
+    cr_expect(gr_is_dir(listed), "removed while its owner runs");
+    cr_expect(!gr_is_dir(own), "gr_janitor_rm removes the folder");
     kill(owner, SIGKILL);
     waitpid(owner, NULL, 0);
     usleep(300 * 1000);
-    cr_expect(exists(listed) || exists(flag), "removed while a fork of its owner still ran");
+    cr_expect(gr_is_dir(listed) || gr_is_file(flag), "removed while a fork of its owner still ran");
     cr_expect(gone_within_5s(listed), "%s is still there after its owner and the owner's fork ended", listed);
-    cr_expect(exists(other), "a folder never listed was removed");
+    cr_expect(gr_is_dir(other), "a folder never listed was removed");
     wbt_run((char[256]){0}, "rm -rf %s", root);
 }
 
@@ -74,8 +67,8 @@ Test(janitor, without_one_a_folder_is_only_removed)
     snprintf(p, sizeof p, "%s/w", root);
     mkdir(p, 0700);
     gr_janitor_add(0, p);
-    cr_expect(exists(p));
+    cr_expect(gr_is_dir(p));
     gr_janitor_rm(0, p);
-    cr_expect(!exists(p));
+    cr_expect(!gr_is_dir(p));
     wbt_run((char[256]){0}, "rm -rf %s", root);
 }
