@@ -91,47 +91,25 @@ static void gr_perf_read(const gr_chjob *j, const gr_perf_plan *plan, const char
         if (!got[plan->sel[i]]) gr_side_fail(side, "no time reported for %s", cr->v[plan->sel[i]].name);
 }
 
-/* The run's wall time at its repetition count: the smallest seen (a slow start must not count). */
-static void gr_perf_wall(const gr_config *x, int reps, gr_perf_side *side, double wall_s)
-{
-    side->last_wall = wall_s;
-    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
-    if (!side->failed && wall_s > 0 && (*slot <= 0 || wall_s < *slot)) *slot = wall_s;
-}
-
-static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
-                        gr_perf_side *side)
+/* One benchmark run of prog in dir (made afresh); a failed run is the side's failure. Returns its wall time. */
+static double gr_perf_exec(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
+                           gr_perf_side *side, const char *dir)
 {
     const gr_config *x = j->x;
-    const gr_chapter_rubric *ch = j->ch;
-    char dir[PATH_MAX], name[96];
-    /* the reference's run on this GPU, kept by another entry of the class a short while ago: read, not run */
-    int share = side->trusted && x->rub.reference_reuse_s > 0;
-    double kept_wall;
-    snprintf(name, sizeof name, "perf-gpu%d-ch%d-round%d-reps%d-%016llx", x->gpu, ch->number, side->round, reps,
-             (unsigned long long)wb_checksum64(plan->list, strlen(plan->list)));
-    if (share && !gr_keep_find(x, name, x->rub.reference_reuse_s, dir, sizeof dir, &side->kept_s, &kept_wall)) {
-        side->kept = 1;
-        gr_perf_wall(x, reps, side, kept_wall);
-        gr_perf_read(j, plan, dir, side);
-        return;
-    }
-    snprintf(dir, sizeof dir, "%s/perf-%s", j->work, who);
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
     gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
-    char nreps[16], nwarm[16];
+    char nreps[16], nwarm[16], what[96];
     snprintf(nreps, sizeof nreps, "%d", reps);
     snprintf(nwarm, sizeof nwarm, "%d", x->rub.warmup);
-    const char *const argv[] = {prog, "--variant", plan->list, "--size", ch->perf_size.text, "--reps", nreps,
+    const char *const argv[] = {prog, "--variant", plan->list, "--size", j->ch->perf_size.text, "--reps", nreps,
                                 "--warmup", nwarm, "--json", "t.json"};
     for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     if (side->hon) gr_arg(&c, "--grading");
     gr_cmd_ro(&c, prog);
     gr_run_result r;
-    char what[96];
-    snprintf(what, sizeof what, "ch%d perf %s reps %d", ch->number, who, reps);
+    snprintf(what, sizeof what, "ch%d perf %s reps %d", j->ch->number, who, reps);
     gr_exec(&c, &r, what);
     if (side->trusted && r.exited && r.code == WB_EXIT_NO_MEMORY) {
         /* alone on the GPU, yet its memory is held (by a process outside the grader's lock, or one still
@@ -145,11 +123,32 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
         side->failed = 1;
         snprintf(side->why, sizeof side->why, "the benchmark run %s", d);
     }
-    gr_perf_wall(x, reps, side, r.wall_s);
+    double wall = r.wall_s;
     gr_run_result_free(&r);
+    return wall;
+}
+
+/* One run's times into side; the reference's, kept on this GPU by another entry a short while ago, is read (refkeep.h). */
+static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
+                        gr_perf_side *side)
+{
+    const gr_config *x = j->x;
+    char dir[PATH_MAX], name[96], kept[PATH_MAX];
+    int share = side->trusted && x->rub.reference_reuse_s > 0;
+    double wall;
+    snprintf(name, sizeof name, "perf-gpu%d-ch%d-round%d-reps%d-%016llx", x->gpu, j->ch->number, side->round, reps,
+             (unsigned long long)wb_checksum64(plan->list, strlen(plan->list)));
+    int found = share && !gr_keep_find(x, name, x->rub.reference_reuse_s, dir, sizeof dir, &side->kept_s, &wall);
+    if (found) side->kept = 1;
+    else {
+        snprintf(dir, sizeof dir, "%s/perf-%s", j->work, who);
+        wall = gr_perf_exec(j, prog, who, reps, plan, side, dir);
+    }
+    side->last_wall = wall;
+    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi; /* the smallest: a slow start must not count */
+    if (!side->failed && wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
     gr_perf_read(j, plan, dir, side);
-    char kept[PATH_MAX];
-    if (!(share && !side->failed && !gr_keep_put(x, dir, name, side->last_wall, kept, sizeof kept))) gr_rmtree(dir);
+    if (!found && !(share && !side->failed && !gr_keep_put(x, dir, name, side->last_wall, kept, sizeof kept))) gr_rmtree(dir);
 }
 
 /* Milliseconds one more repetition adds to the run (every selected variant): by the reported times (wall 0:
