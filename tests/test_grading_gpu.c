@@ -21,8 +21,8 @@ Test(grading_gpu, hostile_and_buggy_submissions_as_a_class, .timeout = 900)
     wbt_require_gpu();
     int rc = wbt_run(out, "rm -rf " TG "/class && mkdir -p " TG " && ./build/course --class " SUBS " --out " TG
                           "/class --rubric tests/grading/rubric-ch1.json --no-perf --no-sanitizer --seeds 7 --jobs 8 "
-                          "> " TG "/class.log 2>&1");
-    cr_assert_eq(rc, 0, "see " TG "/class.log");
+                          "> " TG "/class.log 2>&1; rc=$?; [ $rc = 0 ] || tail -n 12 " TG "/class.log; exit $rc");
+    cr_assert_eq(rc, 0, "exit %d; the end of " TG "/class.log:\n%s", rc, out);
     json_t *doc = load("%s", EXPECTED), *want = json_object_get(doc, "cases");
     const char *name;
     json_t *w;
@@ -60,9 +60,9 @@ ParameterizedTest(const char **name, grading_gpu, with_sanitizer_and_benchmark, 
     int perf = !strcmp(*name, "forged-time") || !strcmp(*name, "ok-solution");
     int rc = wbt_run(out, "rm -rf " TG "/single/%s && mkdir -p " TG "/single && ./build/grade --rubric "
                           "tests/grading/rubric-ch1.json %s --seeds 9 --out " TG "/single/%s " SUBS "/%s > " TG
-                          "/single/%s.log 2>&1",
-                     *name, perf ? "" : "--no-perf", *name, *name, *name);
-    cr_assert_eq(rc, 0, "%s", out);
+                          "/single/%s.log 2>&1; rc=$?; [ $rc = 0 ] || tail -n 12 " TG "/single/%s.log; exit $rc",
+                     *name, perf ? "" : "--no-perf", *name, *name, *name, *name);
+    cr_assert_eq(rc, 0, "%s: exit %d; the end of its log:\n%s", *name, rc, out);
     json_t *doc = load("%s", EXPECTED), *want = json_object_get(doc, "cases");
     char dir[512];
     snprintf(dir, sizeof dir, TG "/single/%s", *name);

@@ -69,7 +69,7 @@ Test(slurm, a_class_on_a_real_single_node_cluster_grades_as_the_local_engine, .t
     cr_assert_eq(rc, 0, "slurm engine: exit %d\n%s", rc, out);
     cr_expect_not_null(strstr(out, "3 task(s)"), "%s", out);
     char *want = slurp("%s/local/grades.csv", dir), *got = slurp("%s/slurm-out/grades.csv", dir);
-    cr_expect_str_eq(got, want, "grades.csv of ENGINE=slurm differs from ENGINE=local");
+    cr_expect_str_eq(got, want, "grades.csv of ENGINE=slurm:\n%s\ndiffers from ENGINE=local's:\n%s", got, want);
     cr_expect_not_null(strstr(got, "\"lee, ann\","), "%s", got);
     free(want);
     free(got);
@@ -155,7 +155,7 @@ Test(slurm, a_class_on_the_gpu_grades_the_same_through_slurm, .timeout = 1200)
     int rows = 0;
     for (char *c = want; *c; c++) rows += *c == '\n';
     cr_expect_eq(rows, 13, "a header and twelve students:\n%s", want);
-    cr_expect_str_eq(got, want, "grades.csv of ENGINE=slurm differs from ENGINE=local");
+    cr_expect_str_eq(got, want, "grades.csv of ENGINE=slurm:\n%s\ndiffers from ENGINE=local's:\n%s", got, want);
     for (const char *who = "lee, ann\0lee  ann\0Zoë Ångström\0plain\0ok-solution\0"; *who; who += strlen(who) + 1)
         cr_expect_not_null(strstr(want, who), "%s is not in grades.csv:\n%s", who, want);
     printf("grades.csv of the GPU class (local = slurm):\n%s", want);
