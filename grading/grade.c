@@ -144,8 +144,9 @@ int main(int argc, char **argv)
     /* Before the GPU, any build or any report: the submission exists and holds a chapter's file. A class's
      * entry graded alone (--student: a Slurm task) is graded even when empty, as the local engine grades it. */
     char why[PATH_MAX + 700];
+    x->janitor = gr_janitor_start(); /* before the precheck's folder */
     if (cli.sub && (cli.student ? gr_sub_path_check(cli.sub, why, sizeof why)
-                                : gr_sub_precheck(&x->rub, cli.sub, why, sizeof why)))
+                                : gr_sub_precheck(&x->rub, cli.sub, x->janitor, why, sizeof why)))
         return gr_stop(GR_EXIT_USAGE, "%s", why);
     if (cli.s.validate) return GR_EXIT_OK;
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);

@@ -61,10 +61,7 @@ static void gr_janitor_say(int janitor, char op, const char *path)
     if (janitor > 2 && n > 1 && n < (int)sizeof m) send(janitor, m, (size_t)n, MSG_NOSIGNAL);
 }
 
-void gr_janitor_add(int janitor, const char *path)
-{
-    gr_janitor_say(janitor, '+', path);
-}
+void gr_janitor_add(int janitor, const char *path) { gr_janitor_say(janitor, '+', path); }
 
 void gr_janitor_rm(int janitor, const char *path)
 {

@@ -138,6 +138,6 @@ int gr_setup_isolate(gr_config *x, const char *const *extra)
     if (gr_iso_setup(x->root, x->insecure || x->mode == GR_MODE_CHECK, 0, extra, &x->iso, why, sizeof why))
         return gr_stop(GR_EXIT_REFUSED, "%s", why);
     LOG(x, "isolation: %s", x->iso.line);
-    x->janitor = gr_janitor_start(); /* before any scratch folder is made */
+    if (!x->janitor) x->janitor = gr_janitor_start(); /* before any scratch folder (grade starts it earlier) */
     return -1;
 }

@@ -99,7 +99,7 @@ static gr_sub_content gr_sub_scan(const gr_rubric *rub, const char *dir, char *n
     return c;
 }
 
-int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len)
+int gr_sub_precheck(const gr_rubric *rub, const char *sub, int janitor, char *why, size_t len)
 {
     if (gr_sub_path_check(sub, why, len)) return -1;
     char tmp[PATH_MAX] = "", into[PATH_MAX + 16] = "", dir[PATH_MAX], names[600], err[600];
@@ -109,12 +109,13 @@ int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len
             snprintf(why, len, "grade: cannot make a temporary folder to read %s in (%s): %s", sub, tmp, strerror(errno));
             return -1;
         }
+        gr_janitor_add(janitor, tmp);
         snprintf(into, sizeof into, "%s/sub", tmp);
     }
     int bad = gr_sub_folder(sub, into, dir, err, sizeof err);
     gr_sub_content c = {0, 0};
     if (!bad) c = gr_sub_scan(rub, dir, names, sizeof names);
-    if (tmp[0]) gr_rmtree(tmp);
+    if (tmp[0]) gr_janitor_rm(janitor, tmp);
     if (bad) snprintf(why, len, "grade: %s cannot be graded: %s", sub, err);
     else if (gr_sub_is_empty(&c))
         snprintf(why, len, "grade: %s holds no chapter file (looked for %s in it, in chapters/NN-name/ or NN-name/, "

@@ -32,8 +32,8 @@ typedef struct {
 int gr_sub_is_empty(const gr_sub_content *c);
 
 /* Before the GPU, any build or any report: SUB (gr_sub_path_check first) read as the grading would (an archive
- * unpacked into a temporary folder under TMPDIR, then removed) and refused when empty. 0, or -1 with one line. */
-int gr_sub_precheck(const gr_rubric *rub, const char *sub, char *why, size_t len);
+ * unpacked into a folder under TMPDIR, on the janitor's list while there) and refused when empty. 0, or -1, a line. */
+int gr_sub_precheck(const gr_rubric *rub, const char *sub, int janitor, char *why, size_t len);
 
 /* The pristine starter: grading/pristine/ in the student release, else chapters/ (make check: solutions/,
  * the same outside the regions, since there chapters/ is the student's own file). */

@@ -72,3 +72,23 @@ Test(janitor, without_one_a_folder_is_only_removed)
     cr_expect(!gr_is_dir(p));
     wbt_run((char[256]){0}, "rm -rf %s", root);
 }
+
+/* `grade` on an archive unpacks it to look inside before anything else (gr_sub_precheck): killed while it
+ * unpacks (180 MiB of zeros, a few tenths of a second), its folder goes too. */
+Test(janitor, a_grade_killed_while_it_unpacks_the_submission_leaves_no_folder, .timeout = 60)
+{
+    static char out[WBT_OUT_MAX];
+    char root[64], seen[PATH_MAX];
+    wbt_tmpdir_open(root, sizeof root);
+    int rc = wbt_run(out, "cd %s && mkdir -p t s/chapters/01-reverse && for i in 1 2 3; do head -c 60M /dev/zero > "
+                          "s/chapters/01-reverse/z$i; done && tar -czf sub.tar.gz -C s . && rm -rf s", root);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "TMPDIR=%s/t ./build/grade --validate %s/sub.tar.gz > /dev/null 2>&1 & g=$!; "
+                      "for i in $(seq 2000); do ls -d %s/t/grade-precheck-* 2> /dev/null && break; sleep 0.005; done; "
+                      "kill -9 $g; wait $g",
+                 root, root, root);
+    cr_assert(sscanf(out, "%4095s", seen) == 1 && strstr(seen, "grade-precheck-"),
+              "the precheck's folder was never seen (the unpack ended first?): %s", out);
+    cr_expect(gone_within_5s(seen), "%s is still there after grade was killed", seen);
+    wbt_run(out, "rm -rf %s", root);
+}
