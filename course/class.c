@@ -132,15 +132,9 @@ int gr_class_default_jobs(int ngpu, long ncpu)
     return (int)(want < 1 ? 1 : want > cpu_cap ? cpu_cap : want);
 }
 
-int gr_class_start_at(int i, int jobs, int ngpu, int stagger_s)
-{
-    return i < jobs && stagger_s > 0 ? i / (ngpu > 0 ? ngpu : 1) * stagger_s : 0;
-}
-
-/* Entry e of the class subs graded in a process of its own, in slot k, on the GPU with the fewest graders running,
- * wait_s seconds from now (the graders' stagger). */
+/* Entry e of the class subs graded in a process of its own, in slot k, on the GPU with the fewest graders running. */
 static void gr_class_start(const gr_config *x, gr_slot *sl, int jobs, int ngpu, int k, const char *subs,
-                           const gr_roster_entry *e, int wait_s)
+                           const gr_roster_entry *e)
 {
     ngpu = ngpu > 0 ? ngpu : 1;
     int busy[ngpu]; /* graders running per GPU */
@@ -154,7 +148,6 @@ static void gr_class_start(const gr_config *x, gr_slot *sl, int jobs, int ngpu, 
     pid_t pid = fork();
     if (pid == 0) {
         char entry[PATH_MAX];
-        if (wait_s > 0) nanosleep(&(struct timespec){wait_s, 0}, NULL);
         gr_config mine = *x; /* this grading child's configuration: its GPU */
         mine.gpu = sl[k].gpu;
         mine.chapters_at_once = jobs <= ngpu; /* one grader per GPU: nothing else shares it */
@@ -244,7 +237,6 @@ int gr_class(gr_course *c, const char *subs)
     int jobs = x->jobs > 0 ? x->jobs : gr_class_default_jobs(ngpu, sysconf(_SC_NPROCESSORS_ONLN));
     if (ngpu) LOG(x, "%d entries, %d GPU(s), %d parallel graders", n, ngpu, jobs);
     else LOG(x, "%d entries, no GPU listed by nvidia-smi, %d parallel graders", n, jobs);
-    if (c->stagger_s > 0) LOG(x, "graders start %d s apart on each GPU (--stagger)", c->stagger_s);
     gr_slot *sl = calloc((size_t)jobs, sizeof *sl);
     int finished = 0, keep = gr_gpu_keep(x->root);
     gr_keep_open(x); /* the reference's runs, shared by the entries */
@@ -253,8 +245,7 @@ int gr_class(gr_course *c, const char *subs)
         int k = 0;
         while (k < jobs && sl[k].pid) k++; /* a free slot, else wait for a grader to end */
         if (i < todo && k < jobs) {
-            gr_class_start(x, sl, jobs, ngpu, k, staged, &e[i], gr_class_start_at(i, jobs, ngpu, c->stagger_s));
-            i++;
+            gr_class_start(x, sl, jobs, ngpu, k, staged, &e[i++]);
             running++;
             continue;
         }

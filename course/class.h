@@ -13,7 +13,6 @@ typedef struct {
     int lms;                /* the LMS layout (lms.h gr_lms_kind), -2: detect */
     int sim_threshold;      /* percent of shared code that names a pair; 0: off */
     char assignment[128];   /* the assignment's column in canvas-grades.csv */
-    int stagger_s;          /* --stagger: seconds between the first graders' starts on a GPU; 0: all at once */
 } gr_course;
 
 /* Before the GPU, any build or any file written: subs names a folder that can be read and holds at least
@@ -40,10 +39,6 @@ int gr_class_pick_gpu(const int *busy, int ngpu);
  * H100, 2.00 s on two: the benchmark's turn on the GPU sets the pace), at most three per four cores (builds,
  * compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
 int gr_class_default_jobs(int ngpu, long ncpu);
-
-/* When grader i (0-based) of a class starts, in seconds (the first jobs S apart on each GPU with --stagger S, the
- * rest when a slot frees): fewer graders' builds and sanitizer runs contend before the first benchmark. Pure. */
-int gr_class_start_at(int i, int jobs, int ngpu, int stagger_s);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,
  * then the class's exit code (gr_class_verdict). */

@@ -14,7 +14,7 @@ static void co_usage(FILE *f)
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --jobs J  --force  --no-perf\n"
                "         --no-sanitizer  --quiet  --insecure-sandbox  --validate\n"
                "course:  --roster CSV  --lms auto|canvas|moodle|gradescope|plain  --similarity PCT  --no-similarity\n"
-               "         --assignment NAME (its column in canvas-grades.csv)  --stagger SECONDS (between graders' starts)\n"
+               "         --assignment NAME (its column in canvas-grades.csv)\n"
                "cluster: --engine local|slurm  --partition P  --gres G  --time MINUTES  --no-wait\n"
                "one submission: build/grade SUB (make grade)\n");
     gr_usage_exits(f);
@@ -30,7 +30,7 @@ typedef struct {
 } co_cli;
 
 enum { O_CLASS = GR_O_OWN, O_ENGINE, O_MERGE, O_ROSTER, O_LMS, O_SIM, O_NO_SIM, O_ASSIGNMENT, O_PARTITION, O_GRES,
-       O_TIME, O_WAIT, O_NO_WAIT, O_STAGGER };
+       O_TIME, O_WAIT, O_NO_WAIT };
 
 /* Keeps option c as the user gave it (its one or two words of argv, which end at argv[optind - 1]) for
  * the cluster's jobs (slurm.h): the judge's, and the course's. */
@@ -81,10 +81,6 @@ static int co_opt(int c, const char *arg, char **argv, void *own, gr_config *x)
         break;
     case O_WAIT: cli->so.wait = 1; break;
     case O_NO_WAIT: cli->so.wait = 0; break;
-    case O_STAGGER:
-        if (gr_strict_int(arg, 0, 60, &v)) bad = "grade: --stagger '%s' must be whole seconds from 0 to 60 (0: every grader at once)";
-        else co->stagger_s = (int)v;
-        break;
     }
     if (!bad) {
         co_keep(&cli->so, c, argv, arg);
@@ -104,8 +100,7 @@ static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
         {"no-similarity", no_argument, 0, O_NO_SIM},        {"assignment", required_argument, 0, O_ASSIGNMENT},
         {"partition", required_argument, 0, O_PARTITION},   {"gres", required_argument, 0, O_GRES},
         {"time", required_argument, 0, O_TIME},             {"wait", no_argument, 0, O_WAIT},
-        {"no-wait", no_argument, 0, O_NO_WAIT},             {"stagger", required_argument, 0, O_STAGGER},
-        {0, 0, 0, 0}};
+        {"no-wait", no_argument, 0, O_NO_WAIT},             {0, 0, 0, 0}};
     memset(cli, 0, sizeof *cli);
     cli->co = co;
     cli->so.minutes = 60, cli->so.wait = 1;
@@ -113,7 +108,6 @@ static int co_parse_cli(int argc, char **argv, co_cli *cli, gr_course *co)
     int rc = gr_parse_opts(argc, argv, longopts, co_usage, co_opt, cli, &cli->s, &co->judge);
     if (rc >= 0) return rc;
     if (optind < argc) return gr_stop(GR_EXIT_USAGE, "grade: one class at a time (--class DIR), not %s", argv[optind]);
-    if (cli->slurm && co->stagger_s) return gr_stop(GR_EXIT_USAGE, "grade: --stagger is for a class graded here, not on Slurm");
     if (cli->klass) return -1;
     co_usage(stderr);
     return GR_EXIT_USAGE;

@@ -18,7 +18,7 @@ GRADE_ARGS   = $(if $(CH),--ch $(CH)) $(if $(SEEDS),--seeds $(SEEDS)) \
 # SIMILARITY=off|PCT ASSIGNMENT="name of the Canvas column"
 COURSE_ARGS  = $(if $(ROSTER),--roster $(call shq,$(ROSTER))) $(if $(LMS),--lms $(LMS)) \
                $(if $(filter off 0 no,$(SIMILARITY)),--no-similarity,$(if $(SIMILARITY),--similarity $(SIMILARITY))) \
-               $(if $(ASSIGNMENT),--assignment $(call shq,$(ASSIGNMENT))) $(if $(STAGGER),--stagger $(call shq,$(STAGGER)))
+               $(if $(ASSIGNMENT),--assignment $(call shq,$(ASSIGNMENT)))
 
 .PHONY: grade grade-class check grading-flags grader-deps gpu-required
 
@@ -100,7 +100,7 @@ engine_run = $(if $(filter slurm,$(ENGINE)),$(if $(shell command -v srun),,$(err
                $(filter-out local,$(ENGINE)),$(error ENGINE is local or slurm, not $(ENGINE))))
 grade-class:
 	$(course_only)
-	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [STAGGER=s] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
+	@if [ -z $(call shq,$(SUBS)) ]; then echo "usage: make grade-class SUBS=dir [OUT=dir] [JOBS=n] [FORCE=1] [ROSTER=csv] [LMS=canvas|moodle|gradescope|plain] [SIMILARITY=off|PCT] [ASSIGNMENT=name] [ENGINE=local|slurm PARTITION=p GRES=gpu:1]" >&2; exit 2; fi
 	@$(call build_quietly,$(GRADER) $(COURSE_BIN) $(BUILD)/doctor)
 	@./$(COURSE_BIN) --validate $(GRADE_ARGS) $(COURSE_ARGS) --class $(call shq,$(SUBS))
 	@$(if $(filter slurm,$(ENGINE)),true,$(GPU_REQUIRED))

@@ -25,7 +25,6 @@
 #          (grading.json's mtimes), a class of 100 and 500 at that pace, and the time ratios' spread. SCALE_GPUS=one or all runs one half (a
 #          half fits one borrowed command; the ratio is then the two walls' over each other). Exit 1 when a
 #          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check)
-#          SCALE_STAGGER=S starts the first graders S seconds apart on each GPU (course --stagger).
 # Submissions per GPU-hour are computed here from the class's grading.json files and the class's wall
 # clock; the class summary (course/class.c, its last line) is where the grader itself should print it.
 set -euo pipefail
@@ -294,8 +293,7 @@ gpus_class() { # GPUS OUT CLASS CHAPTER JOBS
     start=$(now_ms)
     local ch=$4
     [ "$ch" != all ] || ch=
-    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" ${ch:+--ch "$ch"} ${5:+--jobs "$5"} \
-        ${SCALE_STAGGER:+--stagger "$SCALE_STAGGER"} > "$2.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" ${ch:+--ch "$ch"} ${5:+--jobs "$5"} > "$2.log" 2>&1 || true
     echo $(($(now_ms) - start))
 }
 

@@ -552,34 +552,6 @@ Test(course_class, entries_named_as_formulas_are_text_in_every_csv, .timeout = 3
     }
 }
 
-/* --stagger S: a class's first graders start S seconds apart on a GPU (the first benchmark takes the GPU's lock
- * sooner when fewer contend before it). One GPU named, whatever this machine has: the second of two entries
- * starts S seconds after the first, and both are graded. */
-Test(course_class, graders_start_stagger_seconds_apart, .timeout = 300)
-{
-    wbt_skip_if_no_isolation();
-    fake_workbook();
-    copy_sub("good", "export/ann/fake.cu");
-    copy_sub("good", "export/bob/fake.cu");
-    setenv("CUDA_VISIBLE_DEVICES", "0", 1);
-    char *log;
-    double t0 = gr_now();
-    int rc = grade_class("--stagger 4 --no-perf --no-sanitizer --no-similarity --lms plain", &log);
-    double wall = gr_now() - t0;
-    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log ? log : "");
-    EXPECT_HAS(log, "graders start 4 s apart on each GPU");
-    EXPECT_HAS(log, "grade: all 2 entries done in ");
-    free(log);
-    cr_expect_geq(wall, 4.0, "two entries, one GPU, --stagger 4: the class took %.1f s", wall);
-    struct stat a, b;
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s/out/ann/grading.json", dir);
-    cr_assert_eq(stat(p, &a), 0, "%s was not written", p);
-    snprintf(p, sizeof p, "%s/out/bob/grading.json", dir);
-    cr_assert_eq(stat(p, &b), 0, "%s was not written", p);
-    cr_expect_geq(b.st_mtime - (time_t)t0, 4, "bob's grader started before its time");
-}
-
 /* The scratch folders (wb-*) in dir/tmp, their names in names. */
 static int scratch_left(const char *tmp, char *names, size_t len)
 {
@@ -653,18 +625,6 @@ Test(course_class, a_bad_roster_or_layout_is_one_line_and_exit_2, .timeout = 120
     rc = grade_class("--similarity 0", &log);
     cr_expect_eq(rc, 2, "%s", log);
     free(log);
-    rc = grade_class("--stagger 2 --engine slurm", &log);
-    cr_expect_eq(rc, 2, "%s", log);
-    cr_expect(log && strstr(log, "--stagger is for a class graded here"), "%s", log);
-    free(log);
-    const char *staggers[] = {"-1", "61", "2s"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(extra, sizeof extra, "--stagger %s", staggers[i]);
-        rc = grade_class(extra, &log);
-        cr_expect_eq(rc, 2, "%s: %s", extra, log);
-        cr_expect(log && strstr(log, "--stagger") && strstr(log, "must be whole seconds from 0 to 60"), "%s: %s", extra, log);
-        free(log);
-    }
 }
 
 /* A class graded in one chapter (make grade-class CH=1): the page says so for the others in one line,

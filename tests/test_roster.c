@@ -81,19 +81,6 @@ Test(roster, a_class_grades_six_entries_per_gpu_at_once_within_half_the_cores)
     cr_expect_eq(gr_class_default_jobs(0, 2), 1, "at least one");
 }
 
-/* --stagger: the first graders of a class start that many seconds apart on each GPU; later ones when a slot frees. */
-Test(roster, a_class_s_first_graders_start_stagger_seconds_apart_on_each_gpu)
-{
-    cr_expect_eq(gr_class_start_at(0, 12, 1, 2), 0);
-    cr_expect_eq(gr_class_start_at(1, 12, 1, 2), 2);
-    cr_expect_eq(gr_class_start_at(11, 12, 1, 2), 22, "the last of twelve on one GPU");
-    cr_expect_eq(gr_class_start_at(12, 12, 1, 2), 0, "after the first twelve: when a slot frees");
-    cr_expect_eq(gr_class_start_at(1, 24, 2, 2), 0, "two GPUs: one grader each at once");
-    cr_expect_eq(gr_class_start_at(5, 24, 2, 2), 4);
-    cr_expect_eq(gr_class_start_at(3, 8, 0, 3), 9, "no GPU counts as one");
-    cr_expect_eq(gr_class_start_at(7, 12, 1, 0), 0, "0: every grader at once");
-}
-
 /* What counts as a student's entry in a class folder: a class with none is refused before any work. */
 Test(roster, an_entry_is_a_folder_or_an_archive_and_never_a_dot_file)
 {
