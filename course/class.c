@@ -91,8 +91,8 @@ static void gr_class_gpu_probe(gr_config *x, const gr_chapter_rubric *ch)
 {
     char closed[PATH_MAX], ref[PATH_MAX];
     gr_sub_state s = {.san = &x->san};
-    if (gr_runs_mkdtemp(x->janitor, "wb-gpu-probe", s.work, sizeof s.work, closed, sizeof closed)) return;
-    if (!chmod(s.work, 0711) && gr_have_reference(x, s.work, ch, ref, sizeof ref)) {
+    if (gr_runs_mkdtemp(x->janitor, "wb-gpu-probe", 0711, s.work, sizeof s.work, closed, sizeof closed)) return;
+    if (gr_have_reference(x, s.work, ch, ref, sizeof ref)) {
         gr_gpu_probe(x, &s, ref, ch, s.work);
         x->gpu_way = s.gpu_way;
     }

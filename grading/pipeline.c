@@ -285,7 +285,7 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
      * TMPDIR gives way to /tmp: gr_runs_base); the random names keep one run from finding another's files
      * where bubblewrap does not hide them. Where no folder will do, say so rather than fail every run. */
     char closed[PATH_MAX], why[600];
-    int rc = gr_runs_mkdtemp(g->x->janitor, "wb-grade", st->work, sizeof st->work, closed, sizeof closed);
+    int rc = gr_runs_mkdtemp(g->x->janitor, "wb-grade", 0700, st->work, sizeof st->work, closed, sizeof closed);
     if (rc == -1)
         snprintf(g->res->error, sizeof g->res->error,
                  "the runs cannot reach the work folder in %s: %s lets no other user through (mode o-x), nor "

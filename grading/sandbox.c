@@ -471,12 +471,14 @@ const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen)
     return geteuid() == 0 ? gr_work_base(tmpdir, fallbacks, gr_runs_reach, closed, clen) : tmpdir;
 }
 
-int gr_runs_mkdtemp(int janitor, const char *prefix, char *out, size_t len, char *closed, size_t clen)
+int gr_runs_mkdtemp(int janitor, const char *prefix, mode_t mode, char *out, size_t len, char *closed, size_t clen)
 {
     const char *base = gr_runs_base(gr_tmpdir(), closed, clen);
     if (!base) return -1;
     snprintf(out, len, "%s/%s.XXXXXX", base, prefix);
     if (!mkdtemp(out)) return -2;
     gr_janitor_add(janitor, out);
-    return 0;
+    if (mode == 0700 || !chmod(out, mode)) return 0;
+    int e = errno; /* the folder goes: nothing is left half made */
+    return gr_janitor_rm(janitor, out), errno = e, -2;
 }

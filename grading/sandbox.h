@@ -30,10 +30,10 @@
  * tmpdir (a clone under /root at 0700). NULL when none will do, with the folder that stopped them in `closed`. */
 const char *gr_runs_base(const char *tmpdir, char *closed, size_t clen);
 
-/* A fresh folder <the runs' base of TMPDIR>/<prefix>.XXXXXX (mkdtemp: mode 0700) into out (len >= PATH_MAX), on
- * the janitor's list (janitor.h; remove it with gr_janitor_rm): 0; -1 where no base will do (the folder that
- * stopped the runs in closed); -2 where mkdtemp failed (errno). */
-int gr_runs_mkdtemp(int janitor, const char *prefix, char *out, size_t len, char *closed, size_t clen);
+/* A fresh folder <the runs' base of TMPDIR>/<prefix>.XXXXXX of that mode into out (len >= PATH_MAX), on the
+ * janitor's list (janitor.h; remove it with gr_janitor_rm): 0; -1 where no base will do (the folder that stopped
+ * the runs in closed); -2 where mkdtemp or chmod failed (errno; nothing left). */
+int gr_runs_mkdtemp(int janitor, const char *prefix, mode_t mode, char *out, size_t len, char *closed, size_t clen);
 
 /* Whether a run may use bubblewrap, probed once (gr_sandbox_box) and handed to each run; GR_BOX_PROBE: it probes. */
 typedef enum { GR_BOX_PROBE = 0, GR_BOX_NO_BWRAP, GR_BOX_BWRAP } gr_box;

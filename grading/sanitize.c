@@ -168,12 +168,10 @@ void gr_san_probe(const gr_config *x, const gr_sub_state *within, gr_san_host *h
     f.probed = f.installed && x->mode != GR_MODE_CHECK && gr_gpu_count() > 0;
     /* a scratch folder the run uids can pass; none: GR_SAN_UNPROBED, saying why (the full limits) */
     char closed[PATH_MAX];
-    int rc = f.probed ? gr_runs_mkdtemp(x->janitor, "wb-san-probe", work, sizeof work, closed, sizeof closed) : 0;
-    if (f.probed && (rc || chmod(work, 0711) != 0)) {
-        snprintf(why, sizeof why, "the sanitizer probe has no folder its runs can reach (%s)",
-                 rc == -1 ? closed : strerror(errno));
-        f.probed = 0;
-    }
+    int rc = f.probed ? gr_runs_mkdtemp(x->janitor, "wb-san-probe", 0711, work, sizeof work, closed, sizeof closed) : 0;
+    if (rc) snprintf(why, sizeof why, "the sanitizer probe has no folder its runs can reach (%s)",
+                     rc == -1 ? closed : strerror(errno));
+    f.probed = f.probed && !rc;
     /* As runs of the submission whose grading asked (its hidden tree, group and lock) or of their own; a
      * reference the runs cannot reach (under /root at 0700) is staged into that work tree, else the scratch. */
     gr_sub_state probe = within ? *within : (gr_sub_state){0};

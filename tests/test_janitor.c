@@ -4,6 +4,7 @@
 
 #include "gr_util.h"
 #include "janitor.h"
+#include "sandbox.h"
 
 #include <sys/wait.h>
 
@@ -91,4 +92,27 @@ Test(janitor, a_grade_killed_while_it_unpacks_the_submission_leaves_no_folder, .
               "the precheck's folder was never seen (the unpack ended first?): %s", out);
     cr_expect(gone_within_5s(seen), "%s is still there after grade was killed", seen);
     wbt_run(out, "rm -rf %s", root);
+}
+
+/* gr_runs_mkdtemp (sandbox.h): a folder of the mode asked for (the probes' 0711: their runs pass through it),
+ * on the list; gr_janitor_rm removes it. */
+Test(janitor, a_runs_folder_has_the_mode_asked_for)
+{
+    char root[64], p[PATH_MAX], closed[PATH_MAX];
+    wbt_tmpdir_open(root, sizeof root);
+    chmod(root, 0755); /* as root, the runs' base must let other users through */
+    char *old = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+    setenv("TMPDIR", root, 1);
+    const mode_t modes[] = {0700, 0711};
+    for (int i = 0; i < 2; i++) {
+        cr_assert_eq(gr_runs_mkdtemp(0, "wb-test", modes[i], p, sizeof p, closed, sizeof closed), 0, "%s", closed);
+        struct stat st = {0};
+        cr_expect(!strncmp(p, root, strlen(root)) && !stat(p, &st) && (st.st_mode & 07777) == modes[i],
+                  "%s: mode %o, not %o", p, st.st_mode & 07777, modes[i]);
+        gr_janitor_rm(0, p);
+        cr_expect(!gr_is_dir(p));
+    }
+    if (old) setenv("TMPDIR", old, 1), free(old);
+    else unsetenv("TMPDIR");
+    wbt_run((char[256]){0}, "rm -rf %s", root);
 }
