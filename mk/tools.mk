@@ -110,7 +110,7 @@ profile:
 	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \
 	  --ptxas $(LI_OUT)-$(LI_ARCH).ptxas $(LI_SIZEARG)
 
-# The occupancy cross-check of tests/test_inspect.c: ptxas -v of the planted program, for its own arch.
+# The occupancy cross-check of tests/test_inspect_run.c: ptxas -v of the planted program, for its own arch.
 $(BUILD)/planted/inspect_occupancy.ptxas: tests/planted/inspect_occupancy.cu $(wildcard common/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(call say,PTXAS,$@)$(NVCC) -cubin $(LI_DEVFLAGS) -arch=sm_$(ARCH_NUM) -Xptxas -v -o $(@:.ptxas=.cubin) $< 2> $@ || { cat $@ >&2; exit 1; }
