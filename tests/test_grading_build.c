@@ -1,5 +1,5 @@
 /* build/grade as a program, without a GPU: what it says about a submission it cannot build or grade,
- * and its command line. (The grader's library modules are tested in test_grading.c.) */
+ * and its command line. (The grader's library modules are tested in test_grading.c and test_grading_report.c.) */
 #include "wbtest.h"
 
 #include "gr_util.h"
