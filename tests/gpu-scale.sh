@@ -24,7 +24,8 @@
 #          per GPU-hour each, and the ratio (issue 43: >= 1.8 on two); each half's first entry and pace after it
 #          (grading.json's mtimes), a class of 100 and 500 at that pace, and the time ratios' spread. SCALE_GPUS=one or all runs one half (a
 #          half fits one borrowed command; the ratio is then the two walls' over each other). Exit 1 when a
-#          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check)
+#          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check).
+#          SCALE_RUBRIC=FILE grades under that rubric (fewer seeds or sanitizer tools: fewer CUDA processes an entry)
 # Submissions per GPU-hour are computed here from the class's grading.json files and the class's wall
 # clock; the class summary (course/class.c, its last line) is where the grader itself should print it.
 set -euo pipefail
@@ -293,7 +294,8 @@ gpus_class() { # GPUS OUT CLASS CHAPTER JOBS
     start=$(now_ms)
     local ch=$4
     [ "$ch" != all ] || ch=
-    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" ${ch:+--ch "$ch"} ${5:+--jobs "$5"} > "$2.log" 2>&1 || true
+    CUDA_VISIBLE_DEVICES=$1 ./build/course --class "$3" --out "$2" ${ch:+--ch "$ch"} ${5:+--jobs "$5"} \
+        ${SCALE_RUBRIC:+--rubric "$SCALE_RUBRIC"} > "$2.log" 2>&1 || true
     echo $(($(now_ms) - start))
 }
 
