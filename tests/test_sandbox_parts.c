@@ -4,6 +4,7 @@
 #define _GNU_SOURCE 1
 #include "wbtest.h"
 
+#include "job.h"
 #include "sandbox.h"
 
 /* The index of the first `a` in v followed by `b` (NULL: any), or -1. */
@@ -137,6 +138,21 @@ Test(sandbox_parts, the_environment_holds_what_a_run_needs_and_nothing_of_the_gr
     gr_run_env_make(&e, "/w/run/sub/prog", "/w/run", "/usr/local/cuda/lib64", NULL);
     cr_assert(has(e.v, "LD_LIBRARY_PATH=/usr/local/cuda/lib64"), "the library path is not passed on");
     cr_assert_null(e.v[7]);
+}
+
+/* A GPU run asks for one hardware work queue (job.c says why: its start and end cost every GPU of the machine
+ * less); a build reaches no GPU and gets neither that nor a GPU to see. */
+Test(sandbox_parts, a_gpu_run_asks_for_one_work_queue_and_a_build_for_no_gpu)
+{
+    setenv("CUDA_VISIBLE_DEVICES", "1", 1);
+    static gr_config x;
+    gr_sub_state s = {0};
+    gr_cmd c;
+    gr_cmd_init(&c, &x, &s, "/w/run", 10, 1);
+    cr_assert(has(c.env, "CUDA_DEVICE_MAX_CONNECTIONS=1"), "a GPU run gets CUDA's eight work queues");
+    cr_assert(has(c.env, "CUDA_VISIBLE_DEVICES=1"), "a GPU run is not told its GPU");
+    gr_cmd_init(&c, &x, &s, "/w/run", 10, 0);
+    cr_assert_null(c.env[0], "a build is given %s", c.env[0]);
 }
 
 Test(sandbox_parts, the_environment_keeps_room_for_its_own_entries)
