@@ -71,7 +71,7 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
         return;
     }
     gr_cmd c;
-    gr_cmd_init(&c, x, s, bdir, x->rub.t_build, 0);
+    gr_cmd_init(&c, x, s, bdir, x->rub.t_build, GR_RUN_HOST);
     c.o.out_cap = GR_BUILD_OUT_CAP;
     char *save = NULL; /* a chapter's file name has no white space (rubric.c) */
     for (char *t = strtok_r(cmd, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) gr_arg(&c, "%s", t);
@@ -129,7 +129,7 @@ int gr_list_variants(const gr_config *x, const gr_sub_state *s, const char *prog
     snprintf(dir, sizeof dir, "%s/list", work);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, s, dir, x->rub.t_run, 0);
+    gr_cmd_init(&c, x, s, dir, x->rub.t_run, GR_RUN_HOST);
     const char *const argv[] = {prog, "--list", "--json", "-"};
     for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     gr_cmd_ro(&c, prog);

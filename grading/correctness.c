@@ -170,7 +170,7 @@ void gr_dump_run(const gr_chjob *j, const gr_dump_chunk *k, const char *prog, co
     const gr_config *x = j->x;
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
-    gr_cmd_init(c, x, j->s, dir, k->limit > 0 ? k->limit : x->rub.t_run, 1);
+    gr_cmd_init(c, x, j->s, dir, k->limit > 0 ? k->limit : x->rub.t_run, GR_RUN_GPU);
     gr_arg(c, "%s", prog);
     for (int i = k->first; i < k->first + k->count; i++) {
         gr_arg(c, "--size");

@@ -53,7 +53,7 @@ static gr_ctr_status gr_ctr_run(const gr_chjob *j, const gr_ctr_req *q, const ch
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd cmd;
-    gr_cmd_init(&cmd, x, j->s, dir, limit, 1);
+    gr_cmd_init(&cmd, x, j->s, dir, limit, GR_RUN_MEASURED);
     cmd.o.out_cap = GR_CTR_OUT_CAP;
     cmd.o.no_bwrap |= j->s->san->mode == GR_SAN_UID; /* ncu needs what compute-sanitizer needs of the host */
     for (int i = 0; i < n; i++) gr_arg(&cmd, "%s", args[i]);

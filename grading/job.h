@@ -94,7 +94,12 @@ typedef struct {
     const char *ro[4];
 } gr_cmd;
 
-void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout, int gpu);
+/* What a run does with the GPU: none (a build), untimed (correctness, the sanitizer: one hardware work queue, job.c
+ * says why), or measured (a benchmark, the profiler: CUDA's defaults, as the student's own runs have them). */
+typedef enum { GR_RUN_HOST, GR_RUN_GPU, GR_RUN_MEASURED } gr_run_kind;
+
+void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const char *workdir, double timeout,
+                 gr_run_kind kind);
 
 void gr_arg(gr_cmd *c, const char *fmt, ...);
 

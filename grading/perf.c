@@ -99,7 +99,7 @@ static double gr_perf_exec(const gr_chjob *j, const char *prog, const char *who,
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, 1);
+    gr_cmd_init(&c, x, j->s, dir, side->limit > 0 ? side->limit : x->rub.t_perf, GR_RUN_MEASURED);
     char nreps[16], nwarm[16], what[96];
     snprintf(nreps, sizeof nreps, "%d", reps);
     snprintf(nwarm, sizeof nwarm, "%d", x->rub.warmup);

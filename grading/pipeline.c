@@ -296,7 +296,7 @@ static int gr_sub_open(gr_sub_run *g, const char *sub_in)
     /* As root, its runs share a group of their own (the pid: unique among live graders), alone to enter. */
     st->sub_gid = geteuid() == 0 ? (gid_t)(GR_SUB_GID_BASE + ((unsigned)getpid() & 0x0fffffffu)) : 0;
     gr_cmd c; /* an isolation probe: what the sandbox will be */
-    gr_cmd_init(&c, g->x, st, st->work, 10, 0);
+    gr_cmd_init(&c, g->x, st, st->work, 10, GR_RUN_HOST);
     gr_arg(&c, "true");
     gr_run_result r;
     gr_run(&c.o, &r);

@@ -27,7 +27,7 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_rmtree(dir);
     gr_mkdirs(dir, 0755);
     gr_cmd c;
-    gr_cmd_init(&c, x, j->s, dir, limit > 0 ? limit : gr_san_limit(j, tool), 1);
+    gr_cmd_init(&c, x, j->s, dir, limit > 0 ? limit : gr_san_limit(j, tool), GR_RUN_GPU);
     c.o.no_bwrap |= j->s->san->mode == GR_SAN_UID;
     const char *const argv[] = {x->sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "10", prog,
                                 "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0"};

@@ -12,9 +12,10 @@
  * the line-budget round at 12,175, then 11,648, where it ended blocked on which feature leaves. The test holds
  * that as a ratchet: lower it with every cut. Raised for issue 43's features, not a restructuring's growth: by
  * 193 lines for the shared reference runs (refkeep.c, the class's one GPU probe) and for hiding a grading's work
- * tree from its runs, by 99 for the janitor (a stopped grading's scratch folders removed); a class's staggered start
- * (--stagger, 19 lines) measured no faster and was removed; by 6 for a GPU run's one work queue (job.c). */
-#define HOUSE_MAX_LINES 11943
+ * tree from its runs, by 99 for the janitor (a stopped grading's scratch folders removed), by 12 for a run's kind
+ * (job.h: untimed GPU runs on one work queue); a class's staggered start (--stagger, 19 lines) measured no faster
+ * and was removed. */
+#define HOUSE_MAX_LINES 11949
 #define HOUSE_MAX_FUNCTION 80
 #define HOUSE_MAX_TESTS_CU 30
 #define HOUSE_MAX_FILES 1024

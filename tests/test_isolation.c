@@ -70,15 +70,15 @@ Test(isolation, bubblewrap_is_probed_once_and_every_run_reads_the_answer)
     gr_cmd c;
     for (gr_box b = GR_BOX_NO_BWRAP; b <= GR_BOX_BWRAP; b++) {
         x->iso.box = b;
-        gr_cmd_init(&c, x, &s, rel, 1, 1);
+        gr_cmd_init(&c, x, &s, rel, 1, GR_RUN_GPU);
         cr_expect_eq(c.o.box, b, "gr_cmd_init hands the configuration's box to the run");
         gr_box want = b == GR_BOX_BWRAP && !off ? GR_BOX_BWRAP : GR_BOX_NO_BWRAP;
         cr_expect_eq(gr_run_box_here(&c.o), want, "box %d: the run's isolation is the kept answer", (int)b);
     }
     s.gpu_way = GR_GPU_NO_BWRAP; /* a submission whose GPU runs go without bubblewrap */
-    gr_cmd_init(&c, x, &s, rel, 1, 1);
+    gr_cmd_init(&c, x, &s, rel, 1, GR_RUN_GPU);
     cr_expect_eq(gr_run_box_here(&c.o), GR_BOX_NO_BWRAP, "a GPU run of a submission without bubblewrap");
-    gr_cmd_init(&c, x, &s, rel, 1, 0);
+    gr_cmd_init(&c, x, &s, rel, 1, GR_RUN_HOST);
     cr_expect_eq(gr_run_box_here(&c.o), off ? GR_BOX_NO_BWRAP : GR_BOX_BWRAP, "its build still goes under the kept box");
     free(x);
     rmdir(rel);

@@ -84,7 +84,7 @@ Test(refkeep, every_run_hides_the_kept_folder_and_the_work_tree)
             snprintf(s.work, sizeof s.work, "/tmp/wb-grade.xyz");
             snprintf(x.keep, sizeof x.keep, "%s", with_keep ? "/tmp/wb-kept.abc" : "");
             gr_cmd c;
-            gr_cmd_init(&c, &x, &s, "/tmp/wb-grade.xyz/ch1/run", 10, 1);
+            gr_cmd_init(&c, &x, &s, "/tmp/wb-grade.xyz/ch1/run", 10, GR_RUN_GPU);
             const char *want[5] = {"/course"};
             int n = 1;
             if (with_sub) want[n++] = "/subs/alice";

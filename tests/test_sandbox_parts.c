@@ -140,18 +140,21 @@ Test(sandbox_parts, the_environment_holds_what_a_run_needs_and_nothing_of_the_gr
     cr_assert_null(e.v[7]);
 }
 
-/* A GPU run asks for one hardware work queue (job.c says why: its start and end cost every GPU of the machine
- * less); a build reaches no GPU and gets neither that nor a GPU to see. */
-Test(sandbox_parts, a_gpu_run_asks_for_one_work_queue_and_a_build_for_no_gpu)
+/* An untimed GPU run asks for one hardware work queue (job.c says why: its start and end cost every GPU of the
+ * machine less); a measured one keeps CUDA's defaults, as the student's own runs; a build sees no GPU. */
+Test(sandbox_parts, an_untimed_gpu_run_asks_for_one_work_queue_a_measured_one_for_none)
 {
     setenv("CUDA_VISIBLE_DEVICES", "1", 1);
     static gr_config x;
     gr_sub_state s = {0};
     gr_cmd c;
-    gr_cmd_init(&c, &x, &s, "/w/run", 10, 1);
-    cr_assert(has(c.env, "CUDA_DEVICE_MAX_CONNECTIONS=1"), "a GPU run gets CUDA's eight work queues");
-    cr_assert(has(c.env, "CUDA_VISIBLE_DEVICES=1"), "a GPU run is not told its GPU");
-    gr_cmd_init(&c, &x, &s, "/w/run", 10, 0);
+    gr_cmd_init(&c, &x, &s, "/w/run", 10, GR_RUN_GPU);
+    cr_assert(has(c.env, "CUDA_DEVICE_MAX_CONNECTIONS=1"), "an untimed run gets CUDA's eight work queues");
+    cr_assert(has(c.env, "CUDA_VISIBLE_DEVICES=1"), "an untimed run is not told its GPU");
+    gr_cmd_init(&c, &x, &s, "/w/run", 10, GR_RUN_MEASURED);
+    cr_assert(has(c.env, "CUDA_VISIBLE_DEVICES=1"), "a measured run is not told its GPU");
+    cr_assert_null(c.env[1], "a measured run is timed under %s, which the student's own runs are not", c.env[1]);
+    gr_cmd_init(&c, &x, &s, "/w/run", 10, GR_RUN_HOST);
     cr_assert_null(c.env[0], "a build is given %s", c.env[0]);
 }
 
