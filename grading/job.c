@@ -15,7 +15,7 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
     /* One hardware work queue, not eight: a CUDA process's start and end hold a driver lock that all the machine's
      * GPUs share, and the queues are most of that time (two H100s, issue 43: a context in 64 ms instead of 130, 48
      * short runs in 4.1 s instead of 9.9). Measured runs keep eight: on one queue chapter 3's block-atomic and
-     * warp-shuffle took 7.5 % longer (1.34 ms, not 1.25), and a grade must time what the student's tables time. */
+     * warp-shuffle took 7.6 % longer (1.34 ms, not 1.25), and a grade must time what the student's tables time. */
     if (gpu) c->env[0] = c->env_gpu;
     if (kind == GR_RUN_GPU) c->env[1] = "CUDA_DEVICE_MAX_CONNECTIONS=1";
     /* Hidden under bubblewrap (/ bound read-only): the submission, the grading's other folders, the kept runs. */
