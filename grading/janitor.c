@@ -21,8 +21,13 @@ static void gr_janitor_serve(int fd)
         m[got] = 0;
         size_t k = 0;
         while (k < n && strcmp(list[k], m + 1)) k++;
-        if (m[0] == '-' && k < n) free(list[k]), list[k] = list[--n];
-        else if (m[0] == '+' && k == n && (more = realloc(list, (n + 1) * sizeof *list))) list = more, list[n++] = strdup(m + 1);
+        if (m[0] == '-' && k < n) {
+            free(list[k]);
+            list[k] = list[--n];
+        } else if (m[0] == '+' && k == n && (more = realloc(list, (n + 1) * sizeof *list))) {
+            list = more;
+            list[n++] = strdup(m + 1);
+        }
     }
     for (size_t k = 0; k < n; k++) gr_rmtree(list[k]);
 }
@@ -51,7 +56,9 @@ int gr_janitor_start(void)
     int st = 0, ok = pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
     prctl(PR_SET_CHILD_SUBREAPER, sub);
     close(sv[0]);
-    return ok ? sv[1] : (close(sv[1]), 0);
+    if (ok) return sv[1];
+    close(sv[1]);
+    return 0;
 }
 
 static void gr_janitor_say(int janitor, char op, const char *path)

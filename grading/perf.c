@@ -128,7 +128,8 @@ static double gr_perf_exec(const gr_chjob *j, const char *prog, const char *who,
     return wall;
 }
 
-/* One run's times into side; the reference's, kept on this GPU by another entry a short while ago, is read (refkeep.h). */
+/* One run's times into side; the reference's, kept on this GPU by another entry a short while ago, is read
+ * (refkeep.h). */
 static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, int reps, const gr_perf_plan *plan,
                         gr_perf_side *side)
 {
@@ -145,10 +146,12 @@ static void gr_perf_run(const gr_chjob *j, const char *prog, const char *who, in
         wall = gr_perf_exec(j, prog, who, reps, plan, side, dir);
     }
     side->last_wall = wall;
-    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi; /* the smallest: a slow start must not count */
+    /* the smallest wall time at each count: a slow start must not count */
+    double *slot = reps == x->rub.reps_lo ? &side->wall_lo : &side->wall_hi;
     if (!side->failed && wall > 0 && (*slot <= 0 || wall < *slot)) *slot = wall;
     gr_perf_read(j, plan, dir, side);
-    if (!found && !(share && !side->failed && !gr_keep_put(x, dir, name, side->last_wall, kept, sizeof kept))) gr_rmtree(dir);
+    int kept_now = !found && share && !side->failed && !gr_keep_put(x, dir, name, side->last_wall, kept, sizeof kept);
+    if (!found && !kept_now) gr_rmtree(dir);
 }
 
 /* Milliseconds one more repetition adds to the run (every selected variant): by the reported times (wall 0:

@@ -9,7 +9,8 @@
 void gr_keep_open(gr_config *x)
 {
     char closed[PATH_MAX];
-    int rc = gr_runs_mkdtemp(x->janitor, "wb-kept", 0700, x->keep, sizeof x->keep, closed, sizeof closed); /* no run reaches it */
+    /* 0700: no run reaches it */
+    int rc = gr_runs_mkdtemp(x->janitor, "wb-kept", 0700, x->keep, sizeof x->keep, closed, sizeof closed);
     if (rc) {
         LOG(x, "no folder for the reference's kept runs (%s): each entry runs it", rc == -1 ? closed : strerror(errno));
         x->keep[0] = 0;

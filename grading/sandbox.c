@@ -480,5 +480,7 @@ int gr_runs_mkdtemp(int janitor, const char *prefix, mode_t mode, char *out, siz
     gr_janitor_add(janitor, out);
     if (mode == 0700 || !chmod(out, mode)) return 0;
     int e = errno; /* the folder goes: nothing is left half made */
-    return gr_janitor_rm(janitor, out), errno = e, -2;
+    gr_janitor_rm(janitor, out);
+    errno = e;
+    return -2;
 }

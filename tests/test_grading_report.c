@@ -55,13 +55,20 @@ static void sample(gr_sub_result *s)
     gr_sub_totals(s);
 }
 
+/* The sample result, and the path of a file `name` in a fresh folder for a writer's output. */
+static void sample_and_path(gr_sub_result *s, char *path, size_t len, const char *name)
+{
+    sample(s);
+    char dir[64];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(path, len, "%s/%s", dir, name);
+}
+
 Test(grading_report, results_json_follows_the_gradescope_schema)
 {
     static gr_sub_result s;
-    sample(&s);
-    char dir[64], path[128];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/results.json", dir);
+    char path[128];
+    sample_and_path(&s, path, sizeof path, "results.json");
     cr_assert_eq(gr_write_results_json(path, &s, NULL), 0);
     json_error_t e;
     json_t *root = json_load_file(path, 0, &e);
@@ -242,10 +249,8 @@ Test(grading_report, grades_csv_is_rfc4180_and_the_summary_adds_up)
 Test(grading_report, feedback_md_fences_student_text)
 {
     static gr_sub_result s;
-    sample(&s);
-    char dir[64], path[128];
-    wbt_tmpdir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/feedback.md", dir);
+    char path[128];
+    sample_and_path(&s, path, sizeof path, "feedback.md");
     FILE *f = fopen(path, "w");
     gr_write_feedback(f, &s, "x", 0);
     fclose(f);

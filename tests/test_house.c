@@ -14,8 +14,9 @@
  * 193 lines for the shared reference runs (refkeep.c, the class's one GPU probe) and for hiding a grading's work
  * tree from its runs, by 99 for the janitor (a stopped grading's scratch folders removed), by 12 for a run's kind
  * (job.h: untimed GPU runs on one work queue); a class's staggered start (--stagger, 19 lines) measured no faster
- * and was removed. */
-#define HOUSE_MAX_LINES 11949
+ * and was removed. Raised by 13 where lines had been packed past 120 columns and into comma expressions to stay
+ * under it (janitor.c, perf.c, refkeep.c, sandbox.c): a line saved that way is no cut. */
+#define HOUSE_MAX_LINES 11962
 #define HOUSE_MAX_FUNCTION 80
 #define HOUSE_MAX_TESTS_CU 30
 #define HOUSE_MAX_FILES 1024
