@@ -268,6 +268,9 @@ EOF
 gpus() {
     local n=${SCALE_N:-32} ch=${SCALE_CH:-1} jobs=${SCALE_JOBS:-} half=${SCALE_GPUS:-both} c="$out/gpus" all
     case $half in one | all | both) ;; *) echo "$0: SCALE_GPUS=$half: one, all or both" >&2; return 2 ;; esac
+    if [ -n "${SCALE_RUBRIC:-}" ]; then # refused here in one line, not as a class of entries not graded
+        ./build/grade --validate --rubric "$SCALE_RUBRIC" solutions > /dev/null || return 2
+    fi
     all=$(nvidia-smi --query-gpu=index --format=csv,noheader | paste -sd, -)
     rm -rf "$c" && mkdir -p "$c"
     for i in $(seq "$n"); do cp -r solutions "$c/ref$i"; done
