@@ -246,6 +246,34 @@ static const row *row_of(const klass *k, const char *folder)
     return NULL;
 }
 
+/* One chapter's students alike, a group each (course/similarity.c): who, how many pairs, and the passages of
+ * the pairs that link them (n - 1 for n students: every pair is in similarity.json). */
+static void sim_groups(gr_str *b, const klass *k, int num, const json_t *ch)
+{
+    size_t g, i, s;
+    json_t *grp, *p, *who;
+    json_array_foreach(json_object_get(ch, "groups"), g, grp)
+    {
+        json_t *st = json_object_get(grp, "students");
+        long long n = jint(grp, "pairs");
+        gr_str_addf(b, "<h3 class=\"pair\">Chapter %d: %zu students alike, %lld pair%s at or above the threshold",
+                    num, json_array_size(st), n, n == 1 ? "" : "s");
+        gr_str_add(b, "</h3>\n");
+        gr_str_add(b, "<p>");
+        json_array_foreach(st, s, who) student_link(b, s ? ", " : "", row_of(k, json_string_value(who)));
+        gr_str_add(b, "</p>\n");
+        json_array_foreach(json_object_get(ch, "pairs"), i, p)
+        {
+            if (jint(p, "group") != (long long)g || !json_is_true(json_object_get(p, "shown"))) continue;
+            gr_str_add(b, "<h4 class=\"pair\">");
+            student_link(b, "", row_of(k, jstr(p, "a")));
+            student_link(b, " and ", row_of(k, jstr(p, "b")));
+            gr_str_addf(b, ": <span class=\"bad\">%lld %%</span></h4>\n", jint(p, "percent"));
+            gr_html_wrap(b, "<pre>", jstr(p, "passages"), "</pre>\n");
+        }
+    }
+}
+
 static void sec_similarity(gr_str *b, const klass *k)
 {
     gr_str_add(b, "<h2 id=\"similarity\">Similarity between students</h2>\n");
@@ -264,19 +292,12 @@ static void sec_similarity(gr_str *b, const klass *k)
     }
     size_t c, i;
     json_t *ch, *p;
-    int pairs = 0;
+    int groups = 0;
     json_array_foreach(json_object_get(k->sim, "chapters"), c, ch)
     {
         int num = (int)jint(ch, "number");
-        json_array_foreach(json_object_get(ch, "pairs"), i, p)
-        {
-            gr_str_addf(b, "<h3 class=\"pair\">Chapter %d: ", num);
-            student_link(b, "", row_of(k, jstr(p, "a")));
-            student_link(b, " and ", row_of(k, jstr(p, "b")));
-            gr_str_addf(b, ": <span class=\"bad\">%lld %%</span></h3>\n", jint(p, "percent"));
-            gr_html_wrap(b, "<pre>", jstr(p, "passages"), "</pre>\n");
-            pairs++;
-        }
+        sim_groups(b, k, num, ch);
+        groups += (int)json_array_size(json_object_get(ch, "groups"));
         json_t *ref = json_object_get(ch, "reference");
         if (json_array_size(ref)) {
             gr_str_addf(b, "<p>Chapter %d, regions like the reference solution's: ", num);
@@ -288,7 +309,7 @@ static void sec_similarity(gr_str *b, const klass *k)
             gr_str_add(b, "</p>\n");
         }
     }
-    if (!pairs) gr_str_add(b, "<p class=\"ok\">No pair of students above the threshold.</p>\n");
+    if (!groups) gr_str_add(b, "<p class=\"ok\">No pair of students above the threshold.</p>\n");
 }
 
 static void sec_not_graded(gr_str *b, const klass *k)

@@ -67,28 +67,113 @@ static int stage_one(const gr_chapter_rubric *ch, const char *sub, const char *f
 }
 
 /* The pairs of one `sim_c -p` run at or above threshold, into a JSON array ({a, b, percent}); pairs
- * seen twice (both directions) keep the higher percentage. */
+ * seen twice (both directions) keep the higher percentage. An index by "a\nb" finds a pair seen before: a
+ * class of 500 alike has 124,750 pairs. */
 static json_t *parse_pairs(const char *text, int threshold)
 {
-    json_t *pairs = json_array();
+    json_t *pairs = json_array(), *index = json_object();
     char *copy = strdup(text), *save = NULL;
     for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        char a[PATH_MAX], b[PATH_MAX], fa[256], fb[256];
+        char a[PATH_MAX], b[PATH_MAX], fa[256], fb[256], key[520];
         int pct;
         if (gr_sim_parse_line(l, a, sizeof a, b, sizeof b, &pct) || pct < threshold) continue;
         folder_of(a, fa, sizeof fa);
         folder_of(b, fb, sizeof fb);
         const char *lo = strcmp(fa, fb) > 0 ? fb : fa, *hi = lo == fa ? fb : fa;
-        size_t i;
-        json_t *q, *seen = NULL;
-        json_array_foreach(pairs, i, q) if (!strcmp(json_string_value(json_object_get(q, "a")), lo) &&
-                                            !strcmp(json_string_value(json_object_get(q, "b")), hi)) seen = q;
-        if (!seen) json_array_append_new(pairs, json_pack("{s:s, s:s, s:i}", "a", lo, "b", hi, "percent", pct));
-        else if (pct > json_integer_value(json_object_get(seen, "percent")))
+        snprintf(key, sizeof key, "%s\n%s", lo, hi);
+        json_t *seen = json_object_get(index, key);
+        if (!seen) {
+            seen = json_pack("{s:s, s:s, s:i}", "a", lo, "b", hi, "percent", pct);
+            json_array_append_new(pairs, seen);
+            json_object_set(index, key, seen);
+        } else if (pct > json_integer_value(json_object_get(seen, "percent"))) {
             json_object_set_new(seen, "percent", json_integer(pct));
+        }
     }
+    json_decref(index);
     free(copy);
     return pairs;
+}
+
+/* A pair by its percent, for the order in which pairs join groups. */
+typedef struct {
+    int pct;
+    size_t pair;
+} gr_sim_edge;
+
+static int edge_by_percent(const void *x, const void *y)
+{
+    const gr_sim_edge *a = x, *b = y;
+    if (a->pct != b->pct) return b->pct - a->pct;
+    return a->pair < b->pair ? -1 : a->pair > b->pair;
+}
+
+/* The group of i: where parent[] leads (halving the path as it goes). */
+static int uf_root(int *parent, int i)
+{
+    while (parent[i] != i) {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
+/* The index of folder in names (added where new); names holds 2 x pairs at most. */
+static int student_index(json_t *names, const char *folder)
+{
+    json_t *at = json_object_get(names, folder);
+    if (at) return (int)json_integer_value(at);
+    int k = (int)json_object_size(names);
+    json_object_set_new(names, folder, json_integer(k));
+    return k;
+}
+
+json_t *gr_sim_groups(json_t *pairs)
+{
+    size_t n = json_array_size(pairs), i;
+    gr_sim_edge *e = calloc(n + 1, sizeof *e);
+    int *parent = calloc(2 * n + 1, sizeof *parent), *end = calloc(2 * n + 1, sizeof *end);
+    int *group = calloc(2 * n + 1, sizeof *group); /* a root's group: its index + 1 */
+    json_t *names = json_object(), *q;
+    json_array_foreach(pairs, i, q)
+    {
+        e[i] = (gr_sim_edge){(int)json_integer_value(json_object_get(q, "percent")), i};
+        end[2 * i] = student_index(names, json_string_value(json_object_get(q, "a")));
+        end[2 * i + 1] = student_index(names, json_string_value(json_object_get(q, "b")));
+    }
+    for (size_t k = 0; k < 2 * n; k++) parent[k] = (int)k;
+    qsort(e, n, sizeof *e, edge_by_percent);
+    for (size_t k = 0; k < n; k++) {
+        int ra = uf_root(parent, end[2 * e[k].pair]), rb = uf_root(parent, end[2 * e[k].pair + 1]);
+        json_object_set_new(json_array_get(pairs, e[k].pair), "shown", json_boolean(ra != rb));
+        parent[ra] = rb;
+    }
+    json_t *groups = json_array();
+    json_array_foreach(pairs, i, q)
+    {
+        int r = uf_root(parent, end[2 * i]);
+        if (!group[r]) {
+            json_array_append_new(groups, json_pack("{s:[], s:i}", "students", "pairs", 0));
+            group[r] = (int)json_array_size(groups);
+        }
+        json_t *g = json_array_get(groups, (size_t)group[r] - 1);
+        json_object_set_new(q, "group", json_integer(group[r] - 1));
+        json_object_set_new(g, "pairs", json_integer(json_integer_value(json_object_get(g, "pairs")) + 1));
+    }
+    const char *folder;
+    json_t *at;
+    json_object_foreach(names, folder, at)
+    {
+        int r = uf_root(parent, (int)json_integer_value(at));
+        json_t *g = json_array_get(groups, (size_t)group[r] - 1);
+        json_array_append_new(json_object_get(g, "students"), json_string(folder));
+    }
+    json_decref(names);
+    free(e);
+    free(parent);
+    free(end);
+    free(group);
+    return groups;
 }
 
 /* sim_c's side-by-side listing of what pair q's a and b share (run length at least sim_c's default). */
@@ -133,10 +218,12 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     snprintf(dir, sizeof dir, "%s/.similarity/ch%d", x->out, ch->number);
     snprintf(tmp, sizeof tmp, "%s/.similarity/unpacked", x->out);
     gr_rmtree(dir);
-    gr_mkdirs(dir, 0755), gr_mkdirs(tmp, 0755);
+    gr_mkdirs(dir, 0755);
+    gr_mkdirs(tmp, 0755);
     size_t plen, rlen;
     char *pr = gr_pristine_path(x, ch, pristine, sizeof pristine) ? gr_read_capped(pristine, 4u << 20, &plen) : NULL;
-    json_t *o = json_pack("{s:i, s:[], s:[], s:i}", "number", ch->number, "pairs", "reference", "compared", 0);
+    json_t *o = json_pack("{s:i, s:[], s:[], s:[], s:i}", "number", ch->number, "pairs", "groups", "reference",
+                          "compared", 0);
     if (!pr) return o;
     /* the students' files after sim_c's options (5 words here, 4 against the reference) */
     char **argv = calloc((size_t)n + 16, sizeof *argv), **files = argv + 5;
@@ -156,7 +243,9 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
     memcpy(argv, among, sizeof among);
     json_t *pairs = k >= 2 ? sim_pairs(argv, threshold) : NULL, *q;
     size_t i;
-    json_array_foreach(pairs, i, q) json_object_set_new(q, "passages", passages(dir, q));
+    if (pairs) json_object_set_new(o, "groups", gr_sim_groups(pairs));
+    json_array_foreach(pairs, i, q) if (json_is_true(json_object_get(q, "shown")))
+        json_object_set_new(q, "passages", passages(dir, q));
     if (pairs) json_object_set_new(o, "pairs", pairs);
     /* against the reference solution's regions: old files after "/" (sim_c -p -S -tN students… / reference) */
     snprintf(sol, sizeof sol, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
@@ -181,7 +270,10 @@ static json_t *chapter(const gr_config *x, const gr_chapter_rubric *ch, const ch
         json_decref(pairs);
     }
     for (int f = 0; f < k; f++) free(files[f]);
-    free(argv), free(rt), free(mine), free(pr);
+    free(argv);
+    free(rt);
+    free(mine);
+    free(pr);
     return o;
 }
 

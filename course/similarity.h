@@ -14,6 +14,12 @@ char *gr_sim_regions(const char *student, size_t slen, const char *pristine, siz
 /* One line of `sim_c -p`: "A consists for N % of B material". 0 and the parts, else -1. */
 int gr_sim_parse_line(const char *line, char *a, size_t alen, char *b, size_t blen, int *pct);
 
+/* The students that pairs ([{a, b, percent}], at or above the threshold) link, a group each: pairs by percent,
+ * highest first, and each that joins two groups is "shown" (the class page shows its passages: n - 1 for a group
+ * of n, where all its pairs are n (n - 1) / 2, 4,950 for 100 copies). Each pair gets its group's index ("group");
+ * returns the groups ([{students, pairs}]) in the order of their first pair. Pure: changes only pairs. */
+json_t *gr_sim_groups(json_t *pairs);
+
 /* Compares the class in subs (entries as roster.h lists them) chapter by chapter and writes
  * <out>/similarity.json; threshold in percent (1-100). Without sim_c the file says so and why. 0 on
  * success (a missing tool included), -1 when the file could not be written. */

@@ -181,6 +181,37 @@ Test(course, similarity_sees_only_changed_regions_and_reads_sim_lines)
     cr_expect_neq(gr_sim_parse_line("File a.cu: 74 tokens, 6 lines", a, sizeof a, b, sizeof b, &pct), 0);
 }
 
+/* A class's pairs become groups: each student once, the pairs that first join two groups shown (the strongest),
+ * the rest only listed: 100 copies show 99 passages, not 4,950. */
+Test(course, similar_pairs_form_groups_and_show_one_pair_a_student)
+{
+    json_t *pairs = json_pack("[{s:s, s:s, s:i}, {s:s, s:s, s:i}, {s:s, s:s, s:i}, {s:s, s:s, s:i}]", "a", "ann", "b",
+                              "bo", "percent", 90, "a", "dee", "b", "eve", "percent", 80, "a", "ann", "b", "cy",
+                              "percent", 100, "a", "bo", "b", "cy", "percent", 95);
+    json_t *groups = gr_sim_groups(pairs);
+    cr_assert_eq(json_array_size(groups), 2, "%s", json_dumps(groups, 0));
+    json_t *g0 = json_array_get(groups, 0), *g1 = json_array_get(groups, 1);
+    cr_expect_eq(json_array_size(json_object_get(g0, "students")), 3);
+    cr_expect_eq(json_integer_value(json_object_get(g0, "pairs")), 3);
+    cr_expect_eq(json_array_size(json_object_get(g1, "students")), 2);
+    cr_expect_str_eq(json_string_value(json_array_get(json_object_get(g1, "students"), 1)), "eve");
+    int shown[4], group[4];
+    for (size_t i = 0; i < 4; i++) {
+        json_t *q = json_array_get(pairs, i);
+        shown[i] = json_is_true(json_object_get(q, "shown"));
+        group[i] = (int)json_integer_value(json_object_get(q, "group"));
+    }
+    cr_expect(!shown[0] && shown[1] && shown[2] && shown[3], "ann-cy (100) and bo-cy (95) join ann, bo, cy; ann-bo "
+              "(90) is only listed; dee-eve is shown: %d %d %d %d", shown[0], shown[1], shown[2], shown[3]);
+    cr_expect(group[0] == 0 && group[1] == 1 && group[2] == 0 && group[3] == 0);
+    json_decref(groups);
+    json_decref(pairs);
+    json_t *none = json_array(), *no_groups = gr_sim_groups(none);
+    cr_expect_eq(json_array_size(no_groups), 0);
+    json_decref(none);
+    json_decref(no_groups);
+}
+
 Test(course, feedback_markdown_becomes_html_with_its_tables)
 {
     const char *md = "# Feedback: ann\n\n| variant | result |\n|---|---|\n| plus | PASS |\n\n<script>alert(1)</script>\n";
@@ -373,6 +404,12 @@ Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported,
         cr_expect(strcmp(a, "doejane_103") && strcmp(b, "doejane_103"));
     }
     cr_expect(near, "the near-copy pair kimbo_105 / smithjohn_101 at 100 %% is missing:\n%s", json_dumps(ch, JSON_INDENT(1)));
+    json_t *g = json_array_get(json_object_get(ch, "groups"), 0); /* with leeann_102 (85 %), one group of three */
+    cr_expect_eq(json_array_size(json_object_get(ch, "groups")), 1, "%s", json_dumps(ch, JSON_INDENT(1)));
+    cr_expect_eq(json_array_size(json_object_get(g, "students")), 3, "%s", json_dumps(ch, JSON_INDENT(1)));
+    q = json_array_get(json_object_get(ch, "pairs"), 0);
+    const char *shown = json_string_value(json_object_get(q, "passages"));
+    cr_expect(json_is_true(json_object_get(q, "shown")) && shown && strstr(shown, "|"), "%s", json_dumps(q, 0));
     json_decref(sim);
     /* the class page as written, then as Chromium renders it */
     char *html = out_file("class.html");
@@ -383,6 +420,7 @@ Test(course_class, a_canvas_download_with_a_roster_is_graded_paged_and_exported,
     EXPECT_HAS(html, "href=\"smithjohn_101/feedback.html\"");
     EXPECT_HAS(html, "Roe, Rich</td><td>roster</td><td>no submission");
     EXPECT_HAS(html, "off-by-one");
+    EXPECT_HAS(html, "Chapter 9: 3 students alike, 3 pairs at or above the threshold");
     free(html);
     char *dom = render("class.html", "class.png");
     EXPECT_HAS(dom, "Score distribution of the graded entries");
