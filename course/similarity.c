@@ -108,6 +108,12 @@ static int edge_by_percent(const void *x, const void *y)
     return a->pair < b->pair ? -1 : a->pair > b->pair;
 }
 
+/* Names as people sort them: ref2 before ref10 (strverscmp). */
+static int by_name(const void *x, const void *y)
+{
+    return strverscmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 /* The group of i: where parent[] leads (halving the path as it goes). */
 static int uf_root(int *parent, int i)
 {
@@ -160,14 +166,17 @@ json_t *gr_sim_groups(json_t *pairs)
         json_object_set_new(q, "group", json_integer(group[r] - 1));
         json_object_set_new(g, "pairs", json_integer(json_integer_value(json_object_get(g, "pairs")) + 1));
     }
-    const char *folder;
+    const char *folder, **sorted = calloc(json_object_size(names) + 1, sizeof *sorted);
     json_t *at;
-    json_object_foreach(names, folder, at)
-    {
-        int r = uf_root(parent, (int)json_integer_value(at));
+    size_t m = 0;
+    json_object_foreach(names, folder, at) sorted[m++] = folder;
+    qsort(sorted, m, sizeof *sorted, by_name); /* each group's students by name */
+    for (size_t k = 0; k < m; k++) {
+        int r = uf_root(parent, (int)json_integer_value(json_object_get(names, sorted[k])));
         json_t *g = json_array_get(groups, (size_t)group[r] - 1);
-        json_array_append_new(json_object_get(g, "students"), json_string(folder));
+        json_array_append_new(json_object_get(g, "students"), json_string(sorted[k]));
     }
+    free(sorted);
     json_decref(names);
     free(e);
     free(parent);

@@ -206,6 +206,13 @@ Test(course, similar_pairs_form_groups_and_show_one_pair_a_student)
     cr_expect(group[0] == 0 && group[1] == 1 && group[2] == 0 && group[3] == 0);
     json_decref(groups);
     json_decref(pairs);
+    pairs = json_pack("[{s:s, s:s, s:i}]", "a", "ref10", "b", "ref2", "percent", 70);
+    groups = gr_sim_groups(pairs); /* its students as people sort them */
+    json_t *st = json_object_get(json_array_get(groups, 0), "students");
+    cr_expect_str_eq(json_string_value(json_array_get(st, 0)), "ref2");
+    cr_expect_str_eq(json_string_value(json_array_get(st, 1)), "ref10");
+    json_decref(groups);
+    json_decref(pairs);
     json_t *none = json_array(), *no_groups = gr_sim_groups(none);
     cr_expect_eq(json_array_size(no_groups), 0);
     json_decref(none);
