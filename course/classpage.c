@@ -292,12 +292,12 @@ static void sec_similarity(gr_str *b, const klass *k)
     }
     size_t c, i;
     json_t *ch, *p;
-    int groups = 0;
+    int pairs = 0;
     json_array_foreach(json_object_get(k->sim, "chapters"), c, ch)
     {
         int num = (int)jint(ch, "number");
         sim_groups(b, k, num, ch);
-        groups += (int)json_array_size(json_object_get(ch, "groups"));
+        pairs += (int)json_array_size(json_object_get(ch, "pairs"));
         json_t *ref = json_object_get(ch, "reference");
         if (json_array_size(ref)) {
             gr_str_addf(b, "<p>Chapter %d, regions like the reference solution's: ", num);
@@ -309,7 +309,7 @@ static void sec_similarity(gr_str *b, const klass *k)
             gr_str_add(b, "</p>\n");
         }
     }
-    if (!groups) gr_str_add(b, "<p class=\"ok\">No pair of students above the threshold.</p>\n");
+    if (!pairs) gr_str_add(b, "<p class=\"ok\">No pair of students above the threshold.</p>\n");
 }
 
 static void sec_not_graded(gr_str *b, const klass *k)
