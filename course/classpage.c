@@ -251,7 +251,9 @@ static const row *row_of(const klass *k, const char *folder)
 static void sim_groups(gr_str *b, const klass *k, int num, const json_t *ch)
 {
     size_t g, i, s;
-    json_t *grp, *p, *who;
+    json_t *grp, *p, *who, *shown = json_array(); /* n - 1 of the pairs: each group's are found among these */
+    json_array_foreach(json_object_get(ch, "pairs"), i, p) if (json_is_true(json_object_get(p, "shown")))
+        json_array_append(shown, p);
     json_array_foreach(json_object_get(ch, "groups"), g, grp)
     {
         json_t *st = json_object_get(grp, "students");
@@ -262,9 +264,9 @@ static void sim_groups(gr_str *b, const klass *k, int num, const json_t *ch)
         gr_str_add(b, "<p>");
         json_array_foreach(st, s, who) student_link(b, s ? ", " : "", row_of(k, json_string_value(who)));
         gr_str_add(b, "</p>\n");
-        json_array_foreach(json_object_get(ch, "pairs"), i, p)
+        json_array_foreach(shown, i, p)
         {
-            if (jint(p, "group") != (long long)g || !json_is_true(json_object_get(p, "shown"))) continue;
+            if (jint(p, "group") != (long long)g) continue;
             gr_str_add(b, "<h4 class=\"pair\">");
             student_link(b, "", row_of(k, jstr(p, "a")));
             student_link(b, " and ", row_of(k, jstr(p, "b")));
@@ -272,6 +274,7 @@ static void sim_groups(gr_str *b, const klass *k, int num, const json_t *ch)
             gr_html_wrap(b, "<pre>", jstr(p, "passages"), "</pre>\n");
         }
     }
+    json_decref(shown);
 }
 
 static void sec_similarity(gr_str *b, const klass *k)

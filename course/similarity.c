@@ -140,6 +140,7 @@ json_t *gr_sim_groups(json_t *pairs)
     gr_sim_edge *e = calloc(n + 1, sizeof *e);
     int *parent = calloc(2 * n + 1, sizeof *parent), *end = calloc(2 * n + 1, sizeof *end);
     int *group = calloc(2 * n + 1, sizeof *group); /* a root's group: its index + 1 */
+    int *count = calloc(n + 1, sizeof *count);     /* a group's pairs */
     json_t *names = json_object(), *q;
     json_array_foreach(pairs, i, q)
     {
@@ -159,12 +160,11 @@ json_t *gr_sim_groups(json_t *pairs)
     {
         int r = uf_root(parent, end[2 * i]);
         if (!group[r]) {
-            json_array_append_new(groups, json_pack("{s:[], s:i}", "students", "pairs", 0));
+            json_array_append_new(groups, json_pack("{s:[]}", "students"));
             group[r] = (int)json_array_size(groups);
         }
-        json_t *g = json_array_get(groups, (size_t)group[r] - 1);
         json_object_set_new(q, "group", json_integer(group[r] - 1));
-        json_object_set_new(g, "pairs", json_integer(json_integer_value(json_object_get(g, "pairs")) + 1));
+        count[group[r] - 1]++;
     }
     const char *folder, **sorted = calloc(json_object_size(names) + 1, sizeof *sorted);
     json_t *at;
@@ -177,11 +177,13 @@ json_t *gr_sim_groups(json_t *pairs)
         json_array_append_new(json_object_get(g, "students"), json_string(sorted[k]));
     }
     free(sorted);
+    json_array_foreach(groups, i, q) json_object_set_new(q, "pairs", json_integer(count[i]));
     json_decref(names);
     free(e);
     free(parent);
     free(end);
     free(group);
+    free(count);
     return groups;
 }
 
