@@ -128,7 +128,7 @@ int gr_class_pick_gpu(const int *busy, int ngpu)
 int gr_class_default_jobs(int ngpu, long ncpu)
 {
     long cpu_cap = ncpu * 3 / 4 > 0 ? ncpu * 3 / 4 : 1;
-    long want = ngpu > 0 ? 12L * ngpu : ncpu / 4;
+    long want = ngpu == 1 ? 12 : ngpu > 1 ? 8L * ngpu : ncpu / 4;
     return (int)(want < 1 ? 1 : want > cpu_cap ? cpu_cap : want);
 }
 

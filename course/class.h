@@ -35,9 +35,9 @@ void gr_class_rate(int graded, double wall_s, int ngpu, char *out, size_t len);
  * lowest index on a tie, so a class's last entries do not pile onto one GPU while another idles. Pure. */
 int gr_class_pick_gpu(const int *busy, int ngpu);
 
-/* Entries a class grades at once without --jobs: twelve per GPU (64 chapter-1 entries came one every 4.08 s on one
- * H100, 2.00 s on two: the benchmark's turn on the GPU sets the pace), at most three per four cores (builds,
- * compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
+/* Entries a class grades at once without --jobs: twelve on one GPU, eight per GPU on several (CUDA process starts are
+ * serialized machine-wide: 100 entries on two H200s took 219 s with 16 graders, 228 s with 24), at most three per
+ * four cores (builds, compute-sanitizer); no GPU: a quarter of the cores. >= 1. Pure. */
 int gr_class_default_jobs(int ngpu, long ncpu);
 
 /* After a class's entries, here or in the Slurm merge job: grades.csv and the summary, the course pages,

@@ -20,8 +20,8 @@
 #   mps    does CUDA MPS start here, and does set_default_device_pinned_mem_limit make cudaMalloc fail
 #          cleanly (exit 6 from a chapter program)? Can a client's environment lift the limit?
 #   gpus   the same class of references (SCALE_N entries, default 32, chapter SCALE_CH, default 1; all: every one) on one
-#          GPU and then on every GPU, with SCALE_JOBS graders (default: the class's own, twelve a GPU): submissions
-#          per GPU-hour each, and the ratio (issue 43: >= 1.8 on two); each half's first entry and pace after it
+#          GPU and then on every GPU, with SCALE_JOBS graders (default: the class's own, twelve on one GPU, eight a
+#          GPU on several): submissions per GPU-hour each, and the ratio (issue 43: >= 1.8 on two); each half's first entry and pace after it
 #          (grading.json's mtimes), a class of 100 and 500 at that pace, and the time ratios' spread. SCALE_GPUS=one or all runs one half (a
 #          half fits one borrowed command; the ratio is then the two walls' over each other). Exit 1 when a
 #          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check).

@@ -70,11 +70,13 @@ Test(roster, a_grader_goes_to_the_gpu_with_the_fewest_running)
     cr_expect_eq(gr_class_pick_gpu(last, 3), 2);
 }
 
-/* Without --jobs: six graders per GPU within half the cores; without a GPU a quarter of the cores. */
-Test(roster, a_class_grades_six_entries_per_gpu_at_once_within_half_the_cores)
+/* Without --jobs: twelve graders on one GPU, eight per GPU on several, within three quarters of the cores; without
+ * a GPU a quarter of the cores. */
+Test(roster, a_class_grades_twelve_entries_on_one_gpu_eight_per_gpu_on_several)
 {
     cr_expect_eq(gr_class_default_jobs(1, 16), 12, "one H100 with 16 cores");
-    cr_expect_eq(gr_class_default_jobs(2, 32), 24, "two GPUs, 32 cores");
+    cr_expect_eq(gr_class_default_jobs(2, 32), 16, "two GPUs, 32 cores");
+    cr_expect_eq(gr_class_default_jobs(8, 128), 64, "eight GPUs, 128 cores");
     cr_expect_eq(gr_class_default_jobs(2, 8), 6, "few cores: the builds are CPU work");
     cr_expect_eq(gr_class_default_jobs(0, 16), 4, "no GPU: a quarter of the cores");
     cr_expect_eq(gr_class_default_jobs(1, 1), 1);
