@@ -92,6 +92,21 @@ static void gr_du_one(const char *p, const struct stat *st, void *total)
     *(unsigned long long *)total += (unsigned long long)st->st_blocks * 512ull;
 }
 
+const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len)
+{
+    for (struct dirent *e; (e = readdir(d));) {
+        char path[300];
+        snprintf(path, sizeof path, "/proc/%s/%s", e->d_name, file);
+        FILE *f = e->d_name[0] >= '0' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+        if (!f) continue;
+        size_t n = fread(buf, 1, len - 1, f);
+        fclose(f);
+        buf[n] = 0;
+        return e->d_name;
+    }
+    return NULL;
+}
+
 unsigned long long gr_du(const char *path)
 {
     unsigned long long total = 0;

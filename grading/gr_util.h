@@ -45,6 +45,9 @@ void gr_rmtree(const char *path);
 /* Bytes of disk used under path (st_blocks, so sparse files count what they really take). */
 unsigned long long gr_du(const char *path);
 
+/* The next process of the /proc listing d (its pid's name) with the text of its FILE in buf; NULL after the last. */
+const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len);
+
 int gr_is_dir(const char *p);
 long long gr_file_size(const char *p);
 static inline int gr_is_file(const char *p) { return gr_file_size(p) >= 0; }

@@ -9,8 +9,26 @@
 #include <sys/wait.h>
 #include <sys/socket.h>
 
-/* The janitor's life: "+path" and "-path" messages (a seqpacket socket keeps each whole) until the last writer
- * is gone, then every folder still listed removed. */
+/* What is left of a run ("#pgid:uid"): its group's processes of its uid, killed until none is found. */
+static void gr_janitor_kill(const char *run)
+{
+    long group, uid;
+    char st[4096];
+    if (sscanf(run, "#%ld:%ld", &group, &uid) != 2 || group < 2) return;
+    for (int round = 0, found = 1; found && round < 50; round++) {
+        DIR *d = opendir("/proc");
+        found = 0;
+        for (const char *pid; d && (pid = gr_proc_next(d, "status", st, sizeof st));) {
+            const char *u = strstr(st, "\nUid:"), *g = strstr(st, "\nNSpgid:");
+            if (!u || !g || strtol(u + 5, NULL, 10) != uid || strtol(g + 8, NULL, 10) != group) continue;
+            found |= kill((pid_t)atol(pid), SIGKILL) == 0;
+        }
+        if (d) closedir(d);
+    }
+}
+
+/* The janitor's life: "+path" and "-path" messages (a seqpacket socket keeps each whole; a run is "#pgid:uid")
+ * until the last writer is gone, then what is left of every run still listed killed and every folder removed. */
 static void gr_janitor_serve(int fd)
 {
     char m[PATH_MAX + 2], **list = NULL, **more;
@@ -29,7 +47,10 @@ static void gr_janitor_serve(int fd)
             list[n++] = strdup(m + 1);
         }
     }
-    for (size_t k = 0; k < n; k++) gr_rmtree(list[k]);
+    for (size_t k = 0; k < n; k++)
+        if (list[k][0] == '#') gr_janitor_kill(list[k]);
+    for (size_t k = 0; k < n; k++)
+        if (list[k][0] != '#') gr_rmtree(list[k]);
 }
 
 int gr_janitor_start(void)
@@ -69,6 +90,13 @@ static void gr_janitor_say(int janitor, char op, const char *path)
 }
 
 void gr_janitor_add(int janitor, const char *path) { gr_janitor_say(janitor, '+', path); }
+
+void gr_janitor_group(int janitor, pid_t group, uid_t uid, int live)
+{
+    char name[48];
+    snprintf(name, sizeof name, "#%ld:%lu", (long)group, (unsigned long)uid);
+    gr_janitor_say(janitor, live ? '+' : '-', name);
+}
 
 void gr_janitor_rm(int janitor, const char *path)
 {

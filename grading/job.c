@@ -10,7 +10,7 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
     *c = (gr_cmd){.o = {.workdir = workdir, .timeout_s = timeout, .cpu_s = x->rub.cpu_s, .fsize = x->rub.file_bytes,
                         .disk = x->rub.disk_bytes, .nproc = x->rub.nproc, .out_cap = x->rub.out_cap, .gpu = gpu,
                         .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
-                        .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
+                        .janitor = x->janitor, .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
                   .x = x, .s = s, .hide = {x->root}};
     /* One hardware work queue, not eight: a CUDA process's start and end hold a driver lock that all the machine's
      * GPUs share, and the queues are most of that time (two H100s, issue 43: a context in 64 ms instead of 130, 48

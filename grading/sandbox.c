@@ -45,22 +45,6 @@ static char *gr_capture_text(gr_capture *c)
     return s.s;
 }
 
-/* The next process of the /proc listing d (its pid's name) with the text of its FILE in buf; NULL after the last. */
-static const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len)
-{
-    for (struct dirent *e; (e = readdir(d));) {
-        char path[300];
-        snprintf(path, sizeof path, "/proc/%s/%s", e->d_name, file);
-        FILE *f = e->d_name[0] >= '0' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
-        if (!f) continue;
-        size_t n = fread(buf, 1, len - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        return e->d_name;
-    }
-    return NULL;
-}
-
 /* Tasks (threads) that real uid `uid` owns now. */
 static long gr_tasks_of_uid(uid_t uid)
 {
@@ -440,9 +424,12 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
         if (p.pid < 0) close(p.pipes[i][0]);
     }
     if (p.pid < 0) return gr_not_started(res, strdup("fork failed"));
+    uid_t uid = p.drop ? gr_run_uid(p.pid) : getuid();
+    gr_janitor_group(o->janitor, p.pid, uid, 1);
     int hl = snprintf(res->how, sizeof res->how, "%s", p.bwrap ? "bubblewrap" : "process group + rlimits");
     if (p.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
     gr_pump_run(&p);
+    gr_janitor_group(o->janitor, p.pid, uid, 0);
     res->out = gr_capture_text(&p.cs[0]);
     res->err = gr_capture_text(&p.cs[1]);
     res->out_total = p.cs[0].total;

@@ -55,6 +55,7 @@ typedef struct {
     gr_box box;                   /* whether bubblewrap works here, as probed once; GR_BOX_PROBE: probe now */
     gid_t gid;                    /* as root: the run's group (its submission's, isolation.h); 0: its uid */
     gid_t extra_gid;              /* as root: one supplementary group (the course's, for the reference); 0: none */
+    int janitor;                  /* the grading's janitor (janitor.h), told of the run's process group; 0: none */
 } gr_run_opts;
 
 typedef struct {

@@ -90,6 +90,53 @@ Test(grading_sandbox, an_escape_to_a_new_session_is_still_ended, .timeout = 30)
     gr_run_result_free(&r);
 }
 
+/* Running, not a zombie that its new parent has yet to reap. */
+static int running(pid_t pid)
+{
+    char p[64], st[512];
+    snprintf(p, sizeof p, "/proc/%ld/stat", (long)pid);
+    FILE *f = fopen(p, "r");
+    size_t n = f ? fread(st, 1, sizeof st - 1, f) : 0;
+    if (f) fclose(f);
+    st[n] = 0;
+    const char *rp = strrchr(st, ')');
+    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+/* The grader killed midway (SIGKILL, as the OOM killer would): its run ends with it, and what the run started in
+ * the background is ended by the janitor (janitor.h), not left on the machine for good. Without bubblewrap: its
+ * own pid namespace ends every process in it, but its setup child can be left behind the same way. */
+Test(grading_sandbox, a_killed_grader_s_run_leaves_no_process, .timeout = 30)
+{
+    box b;
+    box_init(&b, "sleep 300 & echo $! > bg.pid; exec sleep 300", 60);
+    b.o.no_bwrap = 1;
+    char p[128];
+    snprintf(p, sizeof p, "%s/bg.pid", b.dir);
+    pid_t grader = fork();
+    if (grader == 0) {
+        b.o.janitor = gr_janitor_start();
+        gr_run_result r;
+        _exit(b.o.janitor > 2 ? gr_run(&b.o, &r) : 3);
+    }
+    char *pid = NULL;
+    for (int i = 0; i < 100 && !(pid && atoi(pid) > 0); i++) {
+        free(pid);
+        usleep(50 * 1000);
+        pid = gr_read_capped(p, 64, NULL);
+    }
+    cr_assert(pid && atoi(pid) > 0, "the run did not start its background sleep");
+    kill(grader, SIGKILL);
+    int st;
+    waitpid(grader, &st, 0);
+    cr_assert(WIFSIGNALED(st), "the grader ended before it was killed (status %d)", st);
+    int left = 1;
+    for (int i = 0; i < 100 && (left = running(atoi(pid))); i++) usleep(50 * 1000);
+    cr_expect(!left, "the run's background sleep %d outlived its grader by 5 s", atoi(pid));
+    if (left) kill(atoi(pid), SIGKILL);
+    free(pid);
+}
+
 Test(grading_sandbox, a_crash_is_a_signal)
 {
     box b;

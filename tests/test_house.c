@@ -16,8 +16,10 @@
  * (job.h: untimed GPU runs on one work queue); a class's staggered start (--stagger, 19 lines) measured no faster
  * and was removed. Raised by 13 where lines had been packed past 120 columns and into comma expressions to stay
  * under it (janitor.c, perf.c, refkeep.c, sandbox.c): a line saved that way is no cut. Raised by 133 for the class
- * page's similarity groups (course/similarity.c, classpage.c: a class of 100 alike showed 4,950 passages). */
-#define HOUSE_MAX_LINES 12095
+ * page's similarity groups (course/similarity.c, classpage.c: a class of 100 alike showed 4,950 passages). Raised
+ * by 43 for the janitor's runs (a killed grading's runs leave no process: CI saw bubblewrap's setup child outlive a
+ * class stopped by Ctrl-C; gr_proc_next moved to gr_util for it). */
+#define HOUSE_MAX_LINES 12138
 #define HOUSE_MAX_FUNCTION 80
 #define HOUSE_MAX_TESTS_CU 30
 #define HOUSE_MAX_FILES 1024

@@ -60,6 +60,45 @@ Test(janitor, a_killed_owner_s_listed_folders_go_and_nothing_else)
     wbt_run((char[256]){0}, "rm -rf %s", root);
 }
 
+/* What is left of a listed run is killed: its group's processes of its uid. A group taken off the list (its run
+ * ended; the number may be another's by the time the grading is gone) is left alone, and so is a process of the
+ * group that another uid owns (tests/test_grading_sandbox.c: a killed grader's run). */
+Test(janitor, a_listed_run_s_processes_of_its_uid_are_killed_and_nothing_else, .timeout = 30)
+{
+    pid_t g[3]; /* killed, taken off the list, listed under another uid */
+    for (int i = 0; i < 3; i++) {
+        g[i] = fork();
+        if (g[i] == 0) {
+            setpgid(0, 0);
+            pause();
+            _exit(0);
+        }
+        cr_assert(g[i] > 0);
+        setpgid(g[i], g[i]);
+    }
+    pid_t owner = fork();
+    if (owner == 0) {
+        int j = gr_janitor_start();
+        gr_janitor_group(j, g[0], getuid(), 1);
+        gr_janitor_group(j, g[1], getuid(), 1);
+        gr_janitor_group(j, g[1], getuid(), 0);
+        gr_janitor_group(j, g[2], getuid() + 1, 1);
+        _exit(j > 2 ? 0 : 3);
+    }
+    int st, how = 0;
+    waitpid(owner, &st, 0);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the owner did not start a janitor");
+    for (int i = 0; i < 100 && !(how = waitpid(g[0], &st, WNOHANG)); i++) usleep(50 * 1000);
+    cr_expect(how == g[0] && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the listed run was not killed");
+    usleep(300 * 1000); /* the janitor's scan of /proc may reach the others after that one */
+    cr_expect_eq(waitpid(g[1], &st, WNOHANG), 0, "a group taken off the list was killed");
+    cr_expect_eq(waitpid(g[2], &st, WNOHANG), 0, "a process of another uid than the run's was killed");
+    for (int i = 0; i < 3; i++) {
+        kill(g[i], SIGKILL);
+        waitpid(g[i], NULL, 0);
+    }
+}
+
 /* No janitor (0: a test's configuration, or one that could not start): the calls do only the removal. */
 Test(janitor, without_one_a_folder_is_only_removed)
 {
