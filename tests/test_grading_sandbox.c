@@ -137,6 +137,52 @@ Test(grading_sandbox, a_killed_grader_s_run_leaves_no_process, .timeout = 30)
     free(pid);
 }
 
+/* Processes running (not zombies) whose command line holds text: a run's folder is in bubblewrap's. */
+static int running_with(const char *text)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char p[300], buf[8192];
+        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+        FILE *f = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? fopen(p, "r") : NULL;
+        size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+        if (f) fclose(f);
+        n += memmem(buf, len, text, strlen(text)) && running((pid_t)atol(e->d_name));
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+/* bubblewrap's setup child, cloned just before its parent was killed, waits for that parent for good (bubblewrap
+ * 0.8; CI: a class stopped by Ctrl-C left one). Graders killed 0-20 ms into a run, 100 times: none of it is left
+ * running. Without the janitor 15 and 24 of 300 were, here, for a grader that is not root (CI's second run; as root
+ * 0 of 600 were, with delays up to 100 ms: then this checks only that nothing else goes wrong). */
+Test(grading_sandbox, graders_killed_as_bubblewrap_starts_leave_none_of_it, .timeout = 60)
+{
+    if (gr_sandbox_box() != GR_BOX_BWRAP) cr_skip_test("bubblewrap does not work here");
+    box b;
+    box_init(&b, "exit 0", 10);
+    b.o.box = GR_BOX_BWRAP;
+    for (int i = 0; i < 100; i++) {
+        pid_t grader = fork();
+        if (grader == 0) {
+            b.o.janitor = gr_janitor_start();
+            gr_run_result r;
+            _exit(gr_run(&b.o, &r) ? 3 : 0);
+        }
+        usleep((useconds_t)(i * 211 % 20000));
+        kill(grader, SIGKILL);
+        waitpid(grader, NULL, 0);
+    }
+    int left = running_with(b.dir);
+    for (int i = 0; i < 20 && left; i++) {
+        usleep(100 * 1000);
+        left = running_with(b.dir);
+    }
+    cr_expect_eq(left, 0, "%d of bubblewrap's processes outlived their graders by 2 s", left);
+}
+
 Test(grading_sandbox, a_crash_is_a_signal)
 {
     box b;
