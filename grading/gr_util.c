@@ -107,6 +107,14 @@ const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len)
     return NULL;
 }
 
+long gr_proc_field(const char *status, const char *name)
+{
+    char key[32];
+    int n = snprintf(key, sizeof key, "\n%s:", name);
+    const char *at = strstr(status, key);
+    return at ? strtol(at + n, NULL, 10) : -1;
+}
+
 unsigned long long gr_du(const char *path)
 {
     unsigned long long total = 0;

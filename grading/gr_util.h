@@ -47,6 +47,8 @@ unsigned long long gr_du(const char *path);
 
 /* The next process of the /proc listing d (its pid's name) with the text of its FILE in buf; NULL after the last. */
 const char *gr_proc_next(DIR *d, const char *file, char *buf, size_t len);
+/* The first number of field name ("Uid": the real uid, "NSpgid", "Threads") in a /proc status text; -1: none. */
+long gr_proc_field(const char *status, const char *name);
 
 int gr_is_dir(const char *p);
 long long gr_file_size(const char *p);

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <sys/socket.h>
 
-/* What is left of a run ("#pgid:uid"): its group's processes of its uid, killed until none is found. */
+/* What is left of a run ("#pgid:uid"): its group's processes of its uid, killed until none but zombies is found. */
 static void gr_janitor_kill(const char *run)
 {
     long group, uid;
@@ -19,8 +19,8 @@ static void gr_janitor_kill(const char *run)
         DIR *d = opendir("/proc");
         found = 0;
         for (const char *pid; d && (pid = gr_proc_next(d, "status", st, sizeof st));) {
-            const char *u = strstr(st, "\nUid:"), *g = strstr(st, "\nNSpgid:");
-            if (!u || !g || strtol(u + 5, NULL, 10) != uid || strtol(g + 8, NULL, 10) != group) continue;
+            if (gr_proc_field(st, "Uid") != uid || gr_proc_field(st, "NSpgid") != group || strstr(st, "\nState:\tZ"))
+                continue;
             found |= kill((pid_t)atol(pid), SIGKILL) == 0;
         }
         if (d) closedir(d);

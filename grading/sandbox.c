@@ -53,8 +53,8 @@ static long gr_tasks_of_uid(uid_t uid)
     long total = 0;
     char st[4096];
     while (gr_proc_next(d, "status", st, sizeof st)) {
-        const char *real = strstr(st, "\nUid:"), *threads = strstr(st, "\nThreads:");
-        if (real && threads && strtol(real + 5, NULL, 10) == (long)uid) total += strtol(threads + 9, NULL, 10);
+        long threads = gr_proc_field(st, "Threads");
+        if (threads > 0 && gr_proc_field(st, "Uid") == (long)uid) total += threads;
     }
     closedir(d);
     return total;
