@@ -12,12 +12,12 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                         .no_bwrap = gpu && s->gpu_way == GR_GPU_NO_BWRAP, .box = x->iso.box, .gid = s->sub_gid,
                         .janitor = x->janitor, .argv = c->argv, .env = c->env, .hide = c->hide, .ro_paths = c->ro},
                   .x = x, .s = s, .hide = {x->root}};
-    /* One hardware work queue, not eight: a CUDA process's start and end hold a driver lock that all the machine's
-     * GPUs share, and the queues are most of that time (two H100s, issue 43: a context in 64 ms instead of 130, 48
-     * short runs in 4.1 s instead of 9.9). Measured runs keep eight: on one queue chapter 3's block-atomic and
-     * warp-shuffle took 7.6 % longer (1.34 ms, not 1.25), and a grade must time what the student's tables time. */
+    /* Fewer hardware work queues than CUDA's eight: a CUDA process's start and end hold a driver lock that all the
+     * machine's GPUs share, and the queues are most of that time (two H100s, issue 43: a context in 64 ms, not 130).
+     * Untimed runs get one. Measured runs two: chapters 1 and 3 timed as on eight (within 0.4 %; on one, ch1's vector
+     * 2.4 % slower), a class's benchmark runs on two GPUs in 0.84 s and 1.82 s, not 0.89 and 1.90 (one: 0.81, 1.79). */
     if (gpu) c->env[0] = c->env_gpu;
-    if (kind == GR_RUN_GPU) c->env[1] = "CUDA_DEVICE_MAX_CONNECTIONS=1";
+    if (gpu) c->env[1] = kind == GR_RUN_GPU ? "CUDA_DEVICE_MAX_CONNECTIONS=1" : "CUDA_DEVICE_MAX_CONNECTIONS=2";
     /* Hidden under bubblewrap (/ bound read-only): the submission, the grading's other folders, the kept runs. */
     const char *hidden[] = {s->hide_sub, s->work, x->keep};
     for (size_t i = 0, n = 1; i < sizeof hidden / sizeof hidden[0]; i++)
