@@ -17,7 +17,7 @@
 #            with SLOW_SCREEN=FILE (tools/mutate/times.sh's times.csv of this GPU) it grades only the
 #            alternatives and the mutants screened slower than 1.10x there: within the first band (1.2x)
 #            the grader measures no counters and names nothing, so grading the others tells nothing new
-#   scale-WHAT  issue 43's measurements, tests/gpu-scale.sh WHAT OUT (five, noise, class, hog, mps, gpus)
+#   scale-WHAT  issue 43's measurements, tests/gpu-scale.sh WHAT OUT (five, noise, class, hog, mps, gpus, queues)
 # Together they are `make test REQUIRE_GPU=1` plus the grader's acceptance. Run them one after another, not
 # at once: class gradings side by side slow each other's runs past their limits. In a clone that other
 # users cannot pass through (under root's home), `make test` keeps its files in /tmp (scripts/test.sh).

@@ -26,13 +26,17 @@
 #          half fits one borrowed command; the ratio is then the two walls' over each other). Exit 1 when a
 #          copy of the references got less than full marks (on two GPUs 8 of 48 once did: the cross-check).
 #          SCALE_RUBRIC=FILE grades under that rubric (fewer seeds or sanitizer tools: fewer CUDA processes an entry)
+#   queues every chapter's reference at its perf_size under --grading with CUDA_DEVICE_MAX_CONNECTIONS 8, 2 and 1
+#          (QUEUES_K rounds, default 3, the counts alternating): each row's median of the rounds' medians and its
+#          ratio to eight's. Exit 1 when a row on two queues, which the grader's measured runs get (grading/job.c),
+#          is off eight's by more than QUEUES_TOL percent (default 1): the grade would time what the tables do not
 # Submissions per GPU-hour are computed here from the class's grading.json files and the class's wall
 # clock; the class summary (course/class.c, its last line) is where the grader itself should print it.
 set -euo pipefail
-usage="usage: $0 five|noise|class|hog|mps|gpus OUT"
+usage="usage: $0 five|noise|class|hog|mps|gpus|queues OUT"
 if [ $# -ne 2 ]; then echo "$usage" >&2; exit 2; fi
 what=$1 out=$2
-case $what in five | noise | class | hog | mps | gpus) mkdir -p "$out" ;; *) echo "$usage" >&2; exit 2 ;; esac
+case $what in five | noise | class | hog | mps | gpus | queues) mkdir -p "$out" ;; *) echo "$usage" >&2; exit 2 ;; esac
 command -v python3 > /dev/null || { echo "$0: python3 is needed to read grading.json" >&2; exit 2; }
 build() { make -s -j"$(nproc)" build/grade build/course build/mutate references > "$out/$what-build.log" 2>&1; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -292,6 +296,47 @@ gpus() {
 }
 
 # One class on the GPUs named (CUDA_VISIBLE_DEVICES): its wall clock in ms on stdout, its log beside OUT.
+queues() {
+    local k=${QUEUES_K:-3} r d ch q size
+    echo "round,chapter,queues,variant,median_ms" > "$out/queues.csv"
+    for r in $(seq "$k"); do
+        for d in chapters/[0-9][0-9]-*/; do
+            ch=$((10#$(basename "$d" | cut -c1-2)))
+            size=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["perf_size"])' "$d/chapter.json")
+            for q in 8 2 1; do
+                CUDA_DEVICE_MAX_CONNECTIONS=$q "./build/solution$ch" --grading --size "$size" --reps 20 --warmup 2 \
+                    --json "$out/q.json" > "$out/queues-run.log" 2>&1 ||
+                    { echo "solution$ch on $q queue(s) failed: $(tail -1 "$out/queues-run.log")"; return 1; }
+                python3 - "$out/q.json" "$r,$ch,$q" >> "$out/queues.csv" << 'EOF'
+import json, sys
+seen = set()
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if "median_ms" in o and o.get("variant") not in seen:
+        seen.add(o["variant"])
+        print("%s,%s,%.5f" % (sys.argv[2], o["variant"], o["median_ms"]))
+EOF
+            done
+        done
+    done
+    python3 - "$out/queues.csv" "${QUEUES_TOL:-1}" << 'EOF'
+import csv, statistics as st, sys
+tol, rows = float(sys.argv[2]), {}
+for r in csv.DictReader(open(sys.argv[1])):
+    rows.setdefault((int(r["chapter"]), r["variant"]), {}).setdefault(int(r["queues"]), []).append(float(r["median_ms"]))
+bad = 0
+print("%-4s %-18s %10s %10s %10s %8s %8s" % ("ch", "variant", "8 ms", "2 ms", "1 ms", "2/8", "1/8"))
+for (ch, v), by in sorted(rows.items()):
+    m = {q: st.median(xs) for q, xs in by.items()}
+    off = abs(m[2] / m[8] - 1) * 100 > tol
+    bad += off
+    print("%-4d %-18s %10.4f %10.4f %10.4f %8.4f %8.4f%s" % (ch, v, m[8], m[2], m[1], m[2] / m[8], m[1] / m[8],
+          "  off by more than %g %%" % tol if off else ""))
+print("rows on two queues off eight's by more than %g %%: %d of %d" % (tol, bad, len(rows)))
+sys.exit(1 if bad else 0)
+EOF
+}
+
 gpus_class() { # GPUS OUT CLASS CHAPTER JOBS
     local start
     start=$(now_ms)
@@ -310,4 +355,5 @@ class) class20 ;;
 hog) hog ;;
 mps) mps ;;
 gpus) gpus ;;
+queues) queues ;;
 esac
