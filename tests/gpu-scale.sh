@@ -37,6 +37,15 @@ usage="usage: $0 five|noise|class|hog|mps|gpus|queues OUT"
 if [ $# -ne 2 ]; then echo "$usage" >&2; exit 2; fi
 what=$1 out=$2
 case $what in five | noise | class | hog | mps | gpus | queues) mkdir -p "$out" ;; *) echo "$usage" >&2; exit 2 ;; esac
+# The knobs, checked before anything is built: a bad value is one line and exit 2, not a traceback minutes later.
+knob() { # NAME REGEX WHAT
+    local v=${!1-}
+    [ -z "$v" ] || [[ $v =~ $2 ]] || { echo "$0: $1='$v' must be $3" >&2; exit 2; }
+}
+for k in NOISE_K CLASS_REFS SCALE_N SCALE_JOBS QUEUES_K; do knob "$k" '^[1-9][0-9]{0,3}$' 'a whole number from 1 to 9999'; done
+knob SCALE_CH '^([1-9][0-9]?|all)$' 'a chapter number or all'
+knob SCALE_GPUS '^(one|all|both)$' 'one, all or both'
+knob QUEUES_TOL '^[0-9]{1,3}(\.[0-9]+)?$' 'a percentage such as 1 or 0.5'
 command -v python3 > /dev/null || { echo "$0: python3 is needed to read grading.json" >&2; exit 2; }
 build() { make -s -j"$(nproc)" build/grade build/course build/mutate references > "$out/$what-build.log" 2>&1; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
@@ -271,7 +280,6 @@ EOF
 
 gpus() {
     local n=${SCALE_N:-32} ch=${SCALE_CH:-1} jobs=${SCALE_JOBS:-} half=${SCALE_GPUS:-both} c="$out/gpus" all
-    case $half in one | all | both) ;; *) echo "$0: SCALE_GPUS=$half: one, all or both" >&2; return 2 ;; esac
     if [ -n "${SCALE_RUBRIC:-}" ]; then # refused here in one line, not as a class of entries not graded
         ./build/grade --validate --rubric "$SCALE_RUBRIC" solutions > /dev/null || return 2
     fi
@@ -295,7 +303,6 @@ gpus() {
     [ "$short" = 0 ] || { echo "$0: copies of the references without full marks (above)" >&2; return 1; }
 }
 
-# One class on the GPUs named (CUDA_VISIBLE_DEVICES): its wall clock in ms on stdout, its log beside OUT.
 queues() {
     local k=${QUEUES_K:-3} r d ch q size
     echo "round,chapter,queues,variant,median_ms" > "$out/queues.csv"
@@ -337,6 +344,7 @@ sys.exit(1 if bad else 0)
 EOF
 }
 
+# One class on the GPUs named (CUDA_VISIBLE_DEVICES): its wall clock in ms on stdout, its log beside OUT.
 gpus_class() { # GPUS OUT CLASS CHAPTER JOBS
     local start
     start=$(now_ms)
