@@ -19,10 +19,10 @@ void gr_janitor_add(int janitor, const char *path);
 void gr_janitor_rm(int janitor, const char *path);
 
 /* A run's process group on the list while it runs (live 1), off it once the run has ended (0): what is left of a
- * listed group when the grading is gone is killed, its processes that uid owns (as root a run has a uid of its
- * own: a group number taken again since, after a grader crashed before it took its run off, is nobody else's). Its runs end with the grading, but not what they started (a
- * background process), nor bubblewrap's setup child when its parent was killed before it let it go on (that
- * child waits for it forever: a class stopped by Ctrl-C in CI left one). */
+ * listed group when the grading is gone is killed, its processes that uid owns (as root a run has a uid of its own: a
+ * group number taken again after a grader crashed before it took its run off is nobody else's). Its runs end with the
+ * grading, but not what they started (a background process), nor bubblewrap's setup child when its parent was killed
+ * before it let it go on (that child waits for it forever: a class stopped by Ctrl-C in CI left one). */
 void gr_janitor_group(int janitor, pid_t group, uid_t uid, int live);
 
 #endif /* GR_JANITOR_H */

@@ -427,7 +427,7 @@ int gr_run(const gr_run_opts *o, gr_run_result *res)
     uid_t uid = p.drop ? gr_run_uid(p.pid) : getuid();
     gr_janitor_group(o->janitor, p.pid, uid, 1);
     int hl = snprintf(res->how, sizeof res->how, "%s", p.bwrap ? "bubblewrap" : "process group + rlimits");
-    if (p.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)gr_run_uid(p.pid));
+    if (p.drop) snprintf(res->how + hl, sizeof res->how - hl, ", uid %u of its own", (unsigned)uid);
     gr_pump_run(&p);
     gr_janitor_group(o->janitor, p.pid, uid, 0);
     res->out = gr_capture_text(&p.cs[0]);

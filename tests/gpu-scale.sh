@@ -42,7 +42,9 @@ knob() { # NAME REGEX WHAT
     local v=${!1-}
     [ -z "$v" ] || [[ $v =~ $2 ]] || { echo "$0: $1='$v' must be $3" >&2; exit 2; }
 }
-for k in NOISE_K CLASS_REFS SCALE_N SCALE_JOBS QUEUES_K; do knob "$k" '^[1-9][0-9]{0,3}$' 'a whole number from 1 to 9999'; done
+for k in NOISE_K CLASS_REFS SCALE_N SCALE_JOBS QUEUES_K; do
+    knob "$k" '^[1-9][0-9]{0,3}$' 'a whole number from 1 to 9999'
+done
 knob SCALE_CH '^([1-9][0-9]?|all)$' 'a chapter number or all'
 knob SCALE_GPUS '^(one|all|both)$' 'one, all or both'
 knob QUEUES_TOL '^[0-9]{1,3}(\.[0-9]+)?$' 'a percentage such as 1 or 0.5'
@@ -330,7 +332,8 @@ EOF
 import csv, statistics as st, sys
 tol, rows = float(sys.argv[2]), {}
 for r in csv.DictReader(open(sys.argv[1])):
-    rows.setdefault((int(r["chapter"]), r["variant"]), {}).setdefault(int(r["queues"]), []).append(float(r["median_ms"]))
+    by_queues = rows.setdefault((int(r["chapter"]), r["variant"]), {})
+    by_queues.setdefault(int(r["queues"]), []).append(float(r["median_ms"]))
 bad = 0
 print("%-4s %-18s %10s %10s %10s %8s %8s" % ("ch", "variant", "8 ms", "2 ms", "1 ms", "2/8", "1/8"))
 for (ch, v), by in sorted(rows.items()):
