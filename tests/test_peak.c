@@ -5,7 +5,12 @@
  * sum, a launch shape that leaves issue slots idle — fails here before a student's kernel passes it. */
 #include "wbtest.h"
 
-#define PEAK_SLACK 0.02 /* run-to-run noise of a median of 20 on an idle GPU is well under 1 % */
+/* One run's ceiling is a sample: on an H100 (2026-11-27) chapter 3's read ceiling came out 3083.6 to
+ * 3144.6 GB/s and chapter 5's min-plus 19659.7 to 20059.5 G steps/s in four runs each, against sweeps of
+ * 3157.8 to 3160.4 and 20064.8 to 20071.7: once each 2.4 and 2.0 % below. So the test takes the best of up
+ * to PEAK_RUNS runs; a ceiling that became slow (9 % for chains that wait on each other) fails them all. */
+#define PEAK_SLACK 0.02
+#define PEAK_RUNS 3
 
 struct peak_case {
     const char *sweep;   /* peak_sweep's arguments */
@@ -24,6 +29,20 @@ static double number_in(json_t *lines, const char *key, const char *verdict)
         if (json_is_number(json_object_get(o, key))) return json_number_value(json_object_get(o, key));
     }
     return 0;
+}
+
+/* The CEILING line's rate of one `program --grading` run; out keeps its output. */
+static double chapter_ceiling(const char *program, char *out)
+{
+    char cmd[512];
+    int rc;
+    snprintf(cmd, sizeof cmd, "%s --grading", program);
+    json_t *lines = wbt_run_json(out, &rc, cmd);
+    cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
+    double ceiling = number_in(lines, "throughput", "CEILING");
+    cr_assert_gt(ceiling, 0, "%s printed no CEILING line\n%s", cmd, out);
+    json_decref(lines);
+    return ceiling;
 }
 
 ParameterizedTestParameters(peak, ceiling_is_at_least_the_wider_sweep)
@@ -60,19 +79,18 @@ ParameterizedTest(struct peak_case *c, peak, ceiling_is_at_least_the_wider_sweep
         config = json_string_value(json_object_get(o, "config"));
     cr_assert_gt(best, 0, "peak_sweep %s found no rate", c->sweep);
 
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "%s --grading", c->program);
-    json_t *lines = wbt_run_json(out, &rc, cmd);
-    cr_assert_eq(rc, 0, "%s: exit %d\n%s", cmd, rc, out);
-    double ceiling = number_in(lines, "throughput", "CEILING");
-    cr_assert_gt(ceiling, 0, "%s printed no CEILING line\n%s", cmd, out);
-    /* Both numbers, for the record (make test's log keeps a test's stderr). */
-    fprintf(stderr, "peak %s: the chapter's ceiling %.1f, the sweep's best %.1f (%s): %.1f %%\n", c->sweep, ceiling,
-            best, config, 100.0 * ceiling / best);
+    double ceiling = 0;
+    int run;
+    for (run = 1; run <= PEAK_RUNS && ceiling < (1 - PEAK_SLACK) * best; run++) {
+        double one = chapter_ceiling(c->program, out);
+        /* Every run's numbers, for the record (make test's log keeps a test's stderr). */
+        fprintf(stderr, "peak %s: the chapter's ceiling %.1f (run %d), the sweep's best %.1f (%s): %.1f %%\n", c->sweep,
+                one, run, best, config, 100.0 * one / best);
+        if (one > ceiling) ceiling = one;
+    }
     cr_assert_geq(ceiling, (1 - PEAK_SLACK) * best,
-                  "%s: its ceiling %.1f is %.1f %% below what peak_sweep %s reached (%.1f, %s): a ceiling must be "
-                  "the GPU's best (common/wb_peak.h)",
-                  c->program, ceiling, 100.0 * (1 - ceiling / best), c->sweep, best, config);
-    json_decref(lines);
+                  "%s: its best ceiling of %d runs, %.1f, is %.1f %% below what peak_sweep %s reached (%.1f, %s): a "
+                  "ceiling must be the GPU's best (common/wb_peak.h)",
+                  c->program, run - 1, ceiling, 100.0 * (1 - ceiling / best), c->sweep, best, config);
     json_decref(sweep);
 }
