@@ -14,8 +14,8 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                   .x = x, .s = s, .hide = {x->root}};
     /* Fewer hardware work queues than CUDA's eight: a CUDA process's start and end hold a driver lock that all the
      * machine's GPUs share, and the queues are most of that time (two H100s, issue 43: a context in 64 ms, not 130).
-     * Untimed runs get one. Measured runs two: chapters 1 and 3 timed as on eight (within 0.3 %; on one, ch1's vector
-     * 2.4 % slower), a class's benchmark runs on two GPUs in 0.84 s and 1.82 s, not 0.89 and 1.90 (one: 0.81, 1.79). */
+     * Untimed runs get one. Measured runs two: every chapter's reference timed as on eight (32 rows within 0.8 %; on
+     * one, ch1's vector up to 2.4 % slower), a class's benchmark runs on 2 GPUs in 0.84 and 1.82 s (were 0.89, 1.90) */
     if (gpu) c->env[0] = c->env_gpu;
     if (gpu) c->env[1] = kind == GR_RUN_GPU ? "CUDA_DEVICE_MAX_CONNECTIONS=1" : "CUDA_DEVICE_MAX_CONNECTIONS=2";
     /* Hidden under bubblewrap (/ bound read-only): the submission, the grading's other folders, the kept runs. */
