@@ -306,15 +306,18 @@ gpus() {
 }
 
 queues() {
-    local k=${QUEUES_K:-3} r d ch q size
+    local k=${QUEUES_K:-3} r d ch q
+    local -A size # each chapter's perf_size, read once
+    for d in chapters/[0-9][0-9]-*/; do
+        ch=$((10#$(basename "$d" | cut -c1-2)))
+        size[$ch]=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["perf_size"])' "$d/chapter.json")
+    done
     echo "round,chapter,queues,variant,median_ms" > "$out/queues.csv"
     for r in $(seq "$k"); do
-        for d in chapters/[0-9][0-9]-*/; do
-            ch=$((10#$(basename "$d" | cut -c1-2)))
-            size=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["perf_size"])' "$d/chapter.json")
+        for ch in $(printf '%s\n' "${!size[@]}" | sort -n); do
             for q in 8 2 1; do
-                CUDA_DEVICE_MAX_CONNECTIONS=$q "./build/solution$ch" --grading --size "$size" --reps 20 --warmup 2 \
-                    --json "$out/q.json" > "$out/queues-run.log" 2>&1 ||
+                CUDA_DEVICE_MAX_CONNECTIONS=$q "./build/solution$ch" --grading --size "${size[$ch]}" --reps 20 \
+                    --warmup 2 --json "$out/q.json" > "$out/queues-run.log" 2>&1 ||
                     { echo "solution$ch on $q queue(s) failed: $(tail -1 "$out/queues-run.log")"; return 1; }
                 python3 - "$out/q.json" "$r,$ch,$q" >> "$out/queues.csv" << 'EOF'
 import json, sys
