@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "regions.h"
+#include "starter.h"
 
 #include "wbtest.h"
 
@@ -113,7 +114,7 @@ static void add_norm(const char *line, size_t len, void *arg)
     char norm[1024], entry[1400];
     c->lineno++;
     /* a hint line (`//| `) is the starter's text: shipped by design, in the starter */
-    if (c->path && wb_hint_line(line, len) >= 0) return;
+    if (c->path && st_hint_line(line, len) >= 0) return;
     if (wb_norm_line(line, len, norm, sizeof norm) >= (c->unless ? WBT_LEAK_TOKENS : 1) && !(c->unless && lines_has(c->unless, norm))) {
         if (c->path) snprintf(entry, sizeof entry, "%s%c%s:%d", norm, WBT_WHERE, c->path, c->lineno);
         lines_add(c->into, c->path ? entry : norm);
@@ -305,9 +306,9 @@ Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
     char hint[1024] = "";
     FILE *r1 = fopen("solutions/01-reversal/reversal.cu", "r");
     cr_assert_not_null(r1);
-    while (fgets(hint, sizeof hint, r1) && (wb_hint_line(hint, strlen(hint)) < 0 || strlen(hint) < 40)) continue;
+    while (fgets(hint, sizeof hint, r1) && (st_hint_line(hint, strlen(hint)) < 0 || strlen(hint) < 40)) continue;
     fclose(r1);
-    cr_assert_geq(wb_hint_line(hint, strlen(hint)), 0, "chapter 1's reference has no hint line of 40 characters");
+    cr_assert_geq(st_hint_line(hint, strlen(hint)), 0, "chapter 1's reference has no hint line of 40 characters");
     snprintf(f, sizeof f, "%s/CONTRACT.md", rel);
     o = fopen(f, "a");
     cr_assert_not_null(o);
