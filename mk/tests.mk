@@ -13,7 +13,7 @@ PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/p
 .PHONY: test deps slurm-deps course-deps isolation-deps packages
 
 # The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
-$(BUILD)/tests/%.o: INCLUDES = $(INC_COURSE) -Itools/inspect -Itools/results -Itools/mutate
+$(BUILD)/tests/%.o: INCLUDES = $(INC_COURSE) -Itools/inspect -Itools/results -Itools/mutate -Itools/starter
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
 	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
