@@ -44,6 +44,13 @@ $(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
 $(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 	$(engine_run) ./$< $(ARGS)
 
+# make new-chapter N=6 NAME=scan [WITH_MK=1]: a new chapter's scaffold and the checklist of what is left
+# (scripts/new-chapter.sh; WITH_MK=1 writes its chapter.mk too).
+.PHONY: new-chapter
+new-chapter:
+	$(course_only)
+	@$(SCRIPTS)/new-chapter.sh $(call shq,$(N)) $(call shq,$(NAME)) $(if $(filter 1 yes true,$(WITH_MK)),1,0)
+
 # Every reference, built and not run: what the grader times students beside.
 .PHONY: references
 references: $(SOLUTIONS) $(if $(SOLUTIONS),$(BUILD)/gpu-keeper)
