@@ -86,7 +86,7 @@ packages:
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) $(COURSE_BIN) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
                $(if $(wildcard tests/cases/case-gen.c),$(CASE_GEN) $(CASES_BUGS)) \
-               $(if $(wildcard tests/test_mutate.c),$(MUTATE))
+               $(if $(wildcard tests/test_mutate.c),$(MUTATE)) $(if $(wildcard tests/test_starters.c),$(STARTER_GEN))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
 # set), which is removed after the run whatever the tests did. Then the suite fails if it left an entry

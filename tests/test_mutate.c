@@ -63,6 +63,30 @@ Test(mutate, operators_rewrite_one_occurrence)
     cr_assert_null(mu_apply(ceil, "wb_ceil_div(n", 13, 0), "an unbalanced call is not mutated");
 }
 
+/* A reference's hint lines (`//| `, the starter's text) are comments: no operator lands on one, so that
+ * each mutant changes the reference's code (the occurrence in the code is found after the one in the hint). */
+Test(mutate, operators_skip_hint_lines)
+{
+    const char *t = "    //| where i < n, write in[i]; if (i < n) too; __syncthreads(); blockIdx.y\n"
+                    "    if (i < n) out[i] = in[i];\n    __syncthreads();\n    r = blockIdx.y; c = blockIdx.x;\n";
+    size_t at[2];
+    const mu_op *bounds = &mu_ops[3];
+    cr_assert_eq(mu_find(bounds, t, strlen(t), at, 2), 1, "only the code's (i < n), not the hint's two");
+    cr_assert_gt(at[0], (size_t)(strchr(t, '\n') - t));
+    const mu_op *drop = op_of(MU_DELETE_LINE, 0);
+    cr_assert_eq(mu_find(drop, t, strlen(t), at, 2), 1, "only the code's __syncthreads()");
+    char *m = mu_apply(drop, t, strlen(t), at[0]);
+    cr_assert(m && strstr(m, "//| where") && strstr(m, "too; __syncthreads();") && wbt_count(m, "__syncthreads") == 1, "%s", m);
+    free(m);
+    const mu_op *swap = op_of(MU_SWAP, 4);
+    cr_assert_eq(mu_find(swap, t, strlen(t), at, 2), 1);
+    m = mu_apply(swap, t, strlen(t), at[0]);
+    cr_assert(m && strstr(m, "__syncthreads(); blockIdx.y\n") && strstr(m, "r = blockIdx.x; c = blockIdx.y;"), "%s", m);
+    free(m);
+    const char *only_hint = "    //| r = blockIdx.y; c = blockIdx.x;\n    r = 0;\n";
+    cr_assert_eq(mu_find(swap, only_hint, strlen(only_hint), at, 2), 0, "a swap found only in a hint line");
+}
+
 static json_t *all_mutants(const char *out)
 {
     cr_assert_eq(mu_write_all(".", out, 0, NULL), 0, "mutate failed (run from the repository root)");
@@ -94,6 +118,36 @@ static char *mutant_path_in(const char *root, const char *out, json_t *m, char *
 static char *mutant_path(const char *out, json_t *m, char *p, size_t len)
 {
     return mutant_path_in(".", out, m, p, len);
+}
+
+/* Every mutant of the references keeps each hint line of its reference as it is. */
+Test(mutate, no_mutant_edits_a_hint_line, .timeout = 120)
+{
+    char out[256];
+    wbt_tmpdir(out, sizeof out);
+    json_t *list = all_mutants(out), *m;
+    size_t i, hints = 0;
+    json_array_foreach(list, i, m)
+    {
+        char p[1024], sp[512];
+        mutant_path(out, m, p, sizeof p);
+        snprintf(sp, sizeof sp, "solutions/%s", strstr(p, "/chapters/") + strlen("/chapters/"));
+        char *mt = wb_read_file(p, NULL), *st = wb_read_file(sp, NULL), *a = mt, *b = st;
+        cr_assert(mt && st, "%s or %s", p, sp);
+        for (;;) { /* the hint lines of both, in order */
+            while (*a && wb_hint_line(a, strcspn(a, "\n")) < 0) a += strcspn(a, "\n") + (a[strcspn(a, "\n")] != 0);
+            while (*b && wb_hint_line(b, strcspn(b, "\n")) < 0) b += strcspn(b, "\n") + (b[strcspn(b, "\n")] != 0);
+            size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+            cr_assert(la == lb && !memcmp(a, b, la), "mutant %s edits a hint line of %s: '%.*s' for '%.*s'",
+                      json_string_value(json_object_get(m, "id")), sp, (int)la, a, (int)lb, b);
+            if (!*a) break;
+            hints += !i;
+            a += la + (a[la] != 0), b += lb + (b[lb] != 0);
+        }
+        free(mt), free(st);
+    }
+    cr_assert_gt(hints, 0, "the first mutant's reference has no hint line");
+    json_decref(list);
 }
 
 Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)

@@ -41,12 +41,18 @@ static int st_region(const char *ref, const wb_region *r, char *out, size_t *o, 
         if (ll && line[ll - 1] == '\\')
             return st_fail(err, errlen, "line %d: a hint line must not end in a backslash (in the reference it "
                            "would continue the comment onto the next line)", lineno), -1;
+        size_t from = *o;
         if (rl) { /* the white space before `//|`, then the text after `//| ` */
             memcpy(out + *o, line, (size_t)w);
             memcpy(out + *o + (size_t)w, rest + 1, rl - 1);
             *o += (size_t)w + rl - 1;
         }
         out[(*o)++] = '\n';
+        wb_region none[1];
+        char why[200];
+        if (wb_regions_parse(out + from, *o - from, none, 1, why, sizeof why) != 0) /* alone, a marker is unbalanced */
+            return st_fail(err, errlen, "line %d: a hint line must not be a TODO marker (the starter's regions would "
+                           "not parse)", lineno), -1;
         hints++;
     }
     if (!hints)
