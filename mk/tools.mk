@@ -25,6 +25,9 @@ LI_KIND     := $(if $(LI_SOL),solution,chapter)
 LI_DIR      := $(if $(LI_SOL),solutions,chapters)
 LI_VALID    := $(strip $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS)))
 LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
+# The program to build first, only for a valid CH: without one LI_CHECK_CH stops the target with the valid
+# ones, and `make -n` (which runs the $(MAKE) line but not the check) asks for no build/chapter of no chapter.
+LI_BUILD     = $(if $(filter $(CH),$(LI_VALID)),$(LI_PROG))
 LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
 LI_ARCH      = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
@@ -71,7 +74,7 @@ $(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspec
 sass:
 	@$(LI_CHECK_CH)
 	@$(LI_CHECK_V)
-	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_BUILD)
 	@mkdir -p $(BUILD)/look
 	@if [ -n "$(CUOBJDUMP)" ]; then \
 	  $(LI_PTXAS); \
@@ -85,7 +88,7 @@ sass:
 resources:
 	@$(LI_CHECK_CH)
 	@$(LI_CHECK_V)
-	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_BUILD)
 	@mkdir -p $(BUILD)/look
 	@$(LI_PTXAS)
 	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_ARCH).ptxas --arch $(LI_ARCH) \
@@ -105,7 +108,7 @@ sanitize:
 profile:
 	@$(LI_CHECK_CH)
 	@$(LI_CHECK_V)
-	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_BUILD)
 	@mkdir -p $(BUILD)/look $(BUILD)/profile
 	@$(LI_PTXAS)
 	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \

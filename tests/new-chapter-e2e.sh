@@ -93,7 +93,7 @@ else
   [ -n "$plant" ] || failed+=("with chapter 9")
 fi
 if [ -z "$plant" ]; then
-  (cd "$wb" && git rm -rq chapters/09-e2e solutions/09-e2e handouts/ch9.md)
+  (cd "$wb" && git rm -rqf chapters/09-e2e solutions/09-e2e handouts/ch9.md)
   run without-chapter-9 || failed+=("without chapter 9")
 fi
 echo "new-chapter-e2e: $((SECONDS - start)) s${plant:+ (PLANT=$plant: the run with the chapter had to fail)}"
