@@ -4,8 +4,8 @@
  *
  *   wb_fill_i32_gpu, wb_fill_f32_gpu ... the ranges of wb_fill_i32 / wb_fill_f32 (contract.h), on the GPU
  *   wb_fault, wb_fault_warp ............ record a wrong place's key (wb_check.h: wb_fault_key, wb_fault_str)
- *   wb_fresh_check_i32, _i64, _f32, _f64 an output checked element by element against expect(j): exact
- *                                        for integers, within a bound for floats (wb_near)
+ *   wb_fresh_check ..................... an output checked element by element against expect(j): exact
+ *                                        for integers (int32, int64), within a bound for floats (wb_near)
  *   wb_sum_i32_kernel .................. the harness's own reduction (chapter 3's check)
  *
  * Why: a variant that keeps results keyed by its inputs' content (or pointers), skips repetitions or
@@ -89,11 +89,11 @@ __device__ __forceinline__ void wb_fault_warp(unsigned long long *fault, unsigne
 /* ---------------------------------------------------------------- checks */
 /* A repetition's output checked element by element against expect(j), a functor computing from the
  * recipe what element j must be (`__device__ T operator()(size_t j) const`; for floats it returns a
- * wb_near, the value and its bound); the first wrong j goes to *fault. Integers compare exactly, floats
- * within their bound (wb_check.h's wb_f32_within: never NaN, never the poison), so a chapter's verify is
- * its expect functor and one call, whatever its output's type:
- *   wb_fresh_check_i32 / _i64 ... int32_t / int64_t outputs, exact
- *   wb_fresh_check_f32 / _f64 ... float / double outputs, within expect(j).bound of expect(j).ref
+ * wb_near, the value and its bound); the first wrong j goes to *fault. The output's type picks the
+ * comparison (wb_fresh_eq): integers of any width (int32_t, int64_t, uint64_t) exactly, float and double
+ * within expect(j).bound of expect(j).ref (wb_check.h's wb_f32_within, wb_f64_within: never NaN, never
+ * the poison); a functor of the other kind does not compile. So a chapter's verify is its expect functor
+ * and one call of wb_fresh_check, whatever its output's type.
  * Where an element's value is not a closed form of the recipe (a prefix sum), the chapter computes the
  * expected output on the GPU with a kernel of its own and passes wb_fresh_from<T>{that buffer}. */
 typedef struct {
@@ -130,25 +130,9 @@ static inline void wb_fresh_check(const T *out, size_t n, E expect, unsigned rep
     LAUNCH_CHECK();
 }
 
-/* The typed names: the output's type is said where the check is called, and a functor of the wrong kind
- * (a float's wb_near for an int output) does not compile. */
+/* Chapters 1 and 2's name for it (an int32 output). */
 template <class E>
 static inline void wb_fresh_check_i32(const int32_t *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
-{
-    wb_fresh_check(out, n, expect, rep, fault);
-}
-template <class E>
-static inline void wb_fresh_check_i64(const int64_t *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
-{
-    wb_fresh_check(out, n, expect, rep, fault);
-}
-template <class E>
-static inline void wb_fresh_check_f32(const float *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
-{
-    wb_fresh_check(out, n, expect, rep, fault);
-}
-template <class E>
-static inline void wb_fresh_check_f64(const double *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
 {
     wb_fresh_check(out, n, expect, rep, fault);
 }
