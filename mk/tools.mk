@@ -30,7 +30,11 @@ LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
 LI_BUILD     = $(if $(filter $(CH),$(LI_VALID)),$(LI_PROG))
 LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
-LI_ARCH      = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_GPU_ARCH  = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+# A chapter's arch-specific feature of that architecture (ARCH_FEATURES_N, its chapter.mk: sm_90a on an
+# H100) is what is looked at there, as its build runs it.
+LI_ARCH      = $(or $(firstword $(foreach f,$(ARCH_FEATURES_$(CH)),$(if $(filter $(call arch_family,$(patsubst \
+                 sm_%,%,$(LI_GPU_ARCH))),$(call arch_family,$(patsubst sm_%,%,$(f)))),$(f)))),$(LI_GPU_ARCH))
 LI_ARCH_NUM  = $(patsubst sm_%,%,$(patsubst compute_%,%,$(LI_ARCH)))
 LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
 CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
