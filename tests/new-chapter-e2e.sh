@@ -46,9 +46,10 @@ git clone -q . "$wb"
 # The clone's files older than the build outputs copied beside them: only what the runs change is rebuilt.
 (cd "$wb" && git ls-files -z | xargs -0 touch -h -d '2000-01-01 00:00')
 mkdir -p "$wb/build"
-if [ -d build ]; then
-  tar -C build --exclude=./tmp --exclude='./new-chapter-e2e*' --exclude=./release-e2e --exclude=./test-exploits -cf - . |
-    tar -C "$wb/build" -xf -
+if [ -d build ]; then # without WORK itself (under build/ by default) and the other runs' trees
+  inside=${work#"$(realpath build)"/}
+  tar -C build --exclude="./${inside%%/*}" --exclude='./new-chapter-e2e*' --exclude=./release-e2e --exclude=./tmp \
+    --exclude=./test-exploits -cf - . | tar -C "$wb/build" -xf -
 fi
 
 # run NAME: the suites in the clone (make test, CPU side) and the starters' check; its log in $work/NAME.log.
