@@ -4,7 +4,8 @@
  *
  *   wb_fill_i32_gpu, wb_fill_f32_gpu ... the ranges of wb_fill_i32 / wb_fill_f32 (contract.h), on the GPU
  *   wb_fault, wb_fault_warp ............ record a wrong place's key (wb_check.h: wb_fault_key, wb_fault_str)
- *   wb_fresh_check_i32 ................. an int output checked element by element against expect(j)
+ *   wb_fresh_check ..................... an output checked element by element against expect(j): exact
+ *                                        for integers (int32, int64), within a bound for floats (wb_near)
  *   wb_sum_i32_kernel .................. the harness's own reduction (chapter 3's check)
  *
  * Why: a variant that keeps results keyed by its inputs' content (or pointers), skips repetitions or
@@ -17,6 +18,7 @@
 #define WB_FRESH_H
 #ifdef __CUDACC__
 
+#include "wb_check.h"
 #include "wb_cuda.h"
 
 #define WB_FRESH_BLOCK 256
@@ -85,23 +87,62 @@ __device__ __forceinline__ void wb_fault_warp(unsigned long long *fault, unsigne
 }
 
 /* ---------------------------------------------------------------- checks */
-/* out[j] == expect(j) for every j < n (expect: a functor with `__device__ int operator()(size_t j) const`,
- * computing from the recipe); the first wrong j of the repetition goes to *fault. */
-template <class E>
-__global__ void wb_fresh_check_i32_kernel(const int *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
+/* A repetition's output checked element by element against expect(j), a functor computing from the
+ * recipe what element j must be (`__device__ T operator()(size_t j) const`; for floats it returns a
+ * wb_near, the value and its bound); the first wrong j goes to *fault. The output's type picks the
+ * comparison (wb_fresh_eq): integers of any width (int32_t, int64_t, uint64_t) exactly, float and double
+ * within expect(j).bound of expect(j).ref (wb_check.h's wb_f32_within, wb_f64_within: never NaN, never
+ * the poison); a functor of the other kind does not compile. So a chapter's verify is its expect functor
+ * and one call of wb_fresh_check, whatever its output's type.
+ * Where an element's value is not a closed form of the recipe (a prefix sum), the chapter computes the
+ * expected output on the GPU with a kernel of its own and passes wb_fresh_from<T>{that buffer}. */
+typedef struct {
+    double ref, bound;
+} wb_near;
+
+/* Is an element of type T what it must be? Integers (any width): equal. Floats: within the bound. */
+template <class T>
+struct wb_fresh_eq {
+    __device__ static bool ok(T got, T want) { return got == want; }
+};
+template <>
+struct wb_fresh_eq<float> {
+    __device__ static bool ok(float got, wb_near want) { return wb_f32_within(got, want.ref, want.bound); }
+};
+template <>
+struct wb_fresh_eq<double> {
+    __device__ static bool ok(double got, wb_near want) { return wb_f64_within(got, want.ref, want.bound); }
+};
+
+template <class T, class E>
+__global__ void wb_fresh_check_kernel(const T *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
 {
     unsigned long long first = WB_FAULT_NONE;
     for (size_t j = blockIdx.x * (size_t)blockDim.x + threadIdx.x; j < n; j += (size_t)gridDim.x * blockDim.x)
-        if (first == WB_FAULT_NONE && out[j] != expect(j)) first = wb_fault_key(rep, WB_FAULT_AT, j);
+        if (first == WB_FAULT_NONE && !wb_fresh_eq<T>::ok(out[j], expect(j))) first = wb_fault_key(rep, WB_FAULT_AT, j);
     wb_fault_warp(fault, first);
 }
 
-template <class E>
-static inline void wb_fresh_check_i32(const int *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
+template <class T, class E>
+static inline void wb_fresh_check(const T *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
 {
-    wb_fresh_check_i32_kernel<<<wb_fresh_grid(n), WB_FRESH_BLOCK>>>(out, n, expect, rep, fault);
+    wb_fresh_check_kernel<<<wb_fresh_grid(n), WB_FRESH_BLOCK>>>(out, n, expect, rep, fault);
     LAUNCH_CHECK();
 }
+
+/* Chapters 1 and 2's name for it (an int32 output). */
+template <class E>
+static inline void wb_fresh_check_i32(const int32_t *out, size_t n, E expect, unsigned rep, unsigned long long *fault)
+{
+    wb_fresh_check(out, n, expect, rep, fault);
+}
+
+/* expect(j) read from a device array the chapter computed from the recipe (integers). */
+template <class T>
+struct wb_fresh_from {
+    const T *want;
+    __device__ T operator()(size_t j) const { return want[j]; }
+};
 
 /* ---------------------------------------------------------------- the harness's own reduction */
 /* Σ of the generator's ints, into *sum (zeroed by the caller): chapter 3's expected result for a

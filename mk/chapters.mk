@@ -10,20 +10,29 @@ chapter_src   = $(firstword $(wildcard $(1)/$(if $(filter 1 2 3 4 5 6 7 8 9,$(2)
 STARTERS     := $(addprefix $(BUILD)/chapter,$(CHAPTERS))
 SOLUTIONS_PRESENT := $(foreach n,$(CHAPTERS),$(if $(call chapter_src,solutions,$(n)),$(n)))
 SOLUTIONS    := $(addprefix $(BUILD)/solution,$(SOLUTIONS_PRESENT))
+# Each chapter's own build facts, in its folder: LDLIBS_N, SOLFLAGS_N, ARCH_FEATURES_N (mk/toolchain.mk
+# says what each does). A chapter without the file builds with the common flags.
+CHAPTER_MKS  := $(wildcard $(addsuffix /chapter.mk,$(CHAPTER_DIRS)))
+include $(CHAPTER_MKS)
 
 
 .PHONY: all $(addprefix chapter,$(CHAPTERS)) $(addprefix solution,$(CHAPTERS))
 
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor $(if $(wildcard tools/gpu-keeper.cu),$(BUILD)/gpu-keeper)
 
-$(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
+# Each build depends on a stamp of its own whole command (mk/toolchain.mk's write_stamp): a flag changed
+# in one chapter.mk rebuilds that chapter only, a SOLFLAGS_N its reference only, another ARCH all of them.
+$(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(BUILD)/.flags-chapter%
+	$(call say,NVCC,$@)$(call starter_cmd,$*) -o $(ATMP) $< $(call chapter_libs,$*) $(PUBLISH)
 
-# The reference build's own flags: chapter 3's also times CUB for its speed-of-light row, whose headers
-# cost about 10 s of compiling that a student's build of the starter need not pay.
-SOLFLAGS_3 := -DWB_CUB
-$(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) $(SOLFLAGS_$*) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
+$(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(BUILD)/.flags-solution%
+	$(call say,NVCC,$@)$(call solution_cmd,$*) -o $(ATMP) $< $(call chapter_libs,$*) $(PUBLISH)
+
+# The stamps, named as targets so that make keeps them (a file only a pattern rule makes is deleted).
+$(addprefix $(BUILD)/.flags-chapter,$(CHAPTERS)): $(BUILD)/.flags-chapter%: FORCE
+	$(call write_stamp,$(call starter_cmd,$*) $(call chapter_libs,$*))
+$(addprefix $(BUILD)/.flags-solution,$(SOLUTIONS_PRESENT)): $(BUILD)/.flags-solution%: FORCE
+	$(call write_stamp,$(call solution_cmd,$*) $(call chapter_libs,$*))
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
 # Static pattern rules: make never applies implicit (pattern) rules to .PHONY targets, so a plain
@@ -34,6 +43,13 @@ $(addprefix chapter,$(CHAPTERS)): chapter%: $(BUILD)/chapter%
 
 $(addprefix solution,$(SOLUTIONS_PRESENT)): solution%: $(BUILD)/solution%
 	$(engine_run) ./$< $(ARGS)
+
+# make new-chapter N=6 NAME=scan [WITH_MK=1]: a new chapter's scaffold and the checklist of what is left
+# (scripts/new-chapter.sh; WITH_MK=1 writes its chapter.mk too).
+.PHONY: new-chapter
+new-chapter:
+	$(course_only)
+	@$(SCRIPTS)/new-chapter.sh $(call shq,$(N)) $(call shq,$(NAME)) $(if $(filter 1 yes true,$(WITH_MK)),1,0)
 
 # Every reference, built and not run: what the grader times students beside.
 .PHONY: references

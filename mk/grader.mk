@@ -47,12 +47,16 @@ endif
 
 # The compile command and the libraries, recorded for the grader (it reads this file instead of calling
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
-# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c).
+# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c). "arch_flags" are the
+# machine code of a chapter's arch-specific features for this GPU (ARCH_FEATURES_N: sm_90a on an H200),
+# which a student's build gets as the reference's does.
 json_str = "$(subst ",\",$(subst \,\\,$(1)))"
-$(GRADING_FLAGS): $(FLAGS_STAMP) Makefile $(MK)/toolchain.mk $(MK)/chapters.mk
-	@printf '{"nvcc": %s, "libs": {"default": %s}, "sol_libs": {"comment": "never linked to student code"%s}}\n' \
-	  '$(call json_str,$(NVCC) $(NVCCFLAGS))' '$(call json_str,$(LDLIBS))' \
-	  '$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))' > $(ATMP) $(PUBLISH)
+GRADING_FLAGS_JSON = {"nvcc": $(call json_str,$(NVCC) $(NVCCFLAGS)), "libs": {"default": $(call json_str,$(LDLIBS))}, \
+  "sol_libs": {"comment": "never linked to student code"$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))}, \
+  "arch_flags": {"comment": "for both builds, where this GPU runs them"$(foreach n,$(CHAPTERS),$(if $(call chapter_archflags,$(n)),$(comma) "$(n)": $(call json_str,$(call chapter_archflags,$(n)))))}}
+# Written only when its text changes, as the flags stamps are (a chapter.mk added or removed included).
+$(GRADING_FLAGS): FORCE
+	$(call write_stamp,$(GRADING_FLAGS_JSON))
 
 grading-flags: $(GRADING_FLAGS)
 	@cat $(GRADING_FLAGS)

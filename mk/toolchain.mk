@@ -70,8 +70,28 @@ ifeq ($(wildcard solutions),)
   CFLAGS += -DWBT_STUDENT_RELEASE
 endif
 LDLIBS    := -lgomp
-# Per-chapter extra libraries (cuBLAS is only the speed-of-light reference of chapter 4).
-LDLIBS_4  := -lcublas
+
+# ------------------------------------------------------------------ a chapter's own flags
+# A chapter's chapters/NN-name/chapter.mk (included by mk/chapters.mk; N below is the number without its
+# leading zero) may set LDLIBS_N (libraries of both builds), SOLFLAGS_N (the reference's build only) and
+# ARCH_FEATURES_N, the arch-specific targets its code has a path for (sm_90a: wgmma, setmaxnreg). A
+# feature's machine code is built only for the GPU it runs on: sm_90a when ARCH is sm_90 (an H100 or
+# H200 detected, or ARCH=sm_90 given), nothing for any other ARCH (sm_90a code runs on no other GPU, and
+# the chapter's portable code is built as always).
+# $(call arch_family,90a) -> 90: a target without its arch-specific (a) or family (f) suffix.
+arch_family = $(patsubst %a,%,$(patsubst %f,%,$(1)))
+# $(call chapter_archflags,N): the -gencode flags of chapter N's features that ARCH runs (ARCH=sm_90a
+# itself already builds that code: nothing twice); a feature not of the form sm_NNa is an error.
+chapter_archflags = $(strip $(foreach f,$(ARCH_FEATURES_$(1)),$(if $(shell echo '$(f)' | grep -Ex 'sm_[0-9]{2,3}[af]'),,$(error \
+                      ARCH_FEATURES_$(1) = '$(f)' is not of the form sm_NNa (e.g. sm_90a)))$(call \
+                      arch_feature_gencode,$(patsubst sm_%,%,$(f)))))
+arch_feature_gencode = $(if $(filter $(call arch_family,$(ARCH_NUM)),$(call arch_family,$(1))),$(if \
+                         $(filter $(1),$(ARCH_NUM)),,-gencode=arch=compute_$(1)$(comma)code=sm_$(1)))
+# The whole commands of chapter N's two builds, up to the file names: the build and its stamp (below)
+# read the same text.
+starter_cmd  = $(NVCC) $(NVCCFLAGS) $(call chapter_archflags,$(1))
+solution_cmd = $(NVCC) $(NVCCFLAGS) $(call chapter_archflags,$(1)) $(SOLFLAGS_$(1))
+chapter_libs = $(LDLIBS) $(LDLIBS_$(1))
 
 # $(call ensure_packages,PROBE,PACKAGES,WHO): runs the shell command PROBE; if it fails, installs the
 # Debian PACKAGES and probes again, else prints the exact command and fails (scripts/ensure-packages.sh).
@@ -79,8 +99,11 @@ ensure_packages = $(SCRIPTS)/ensure-packages.sh $(call shq,$(3)) $(call shq,$(2)
 
 # Rebuild when the flags change (e.g. another ARCH), not only when sources do: the stamp's recipe runs
 # on every build but rewrites the file (and so triggers rebuilds) only when the flags differ.
+# $(call write_stamp,TEXT): the recipe of a stamp holding TEXT.
+write_stamp = @mkdir -p $(@D) && printf '%s\n' $(call shq,$(strip $(1))) | cmp -s - $@ || \
+              { printf '%s\n' $(call shq,$(strip $(1))) > $(ATMP) $(PUBLISH); }
 FLAGS_STAMP := $(BUILD)/.flags
 $(FLAGS_STAMP): FORCE
-	@mkdir -p $(@D) && echo '$(NVCC) $(NVCCFLAGS)' | cmp -s - $@ || { echo '$(NVCC) $(NVCCFLAGS)' > $(ATMP) $(PUBLISH); }
+	$(call write_stamp,$(NVCC) $(NVCCFLAGS))
 
 .SECONDEXPANSION:

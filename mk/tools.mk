@@ -25,9 +25,16 @@ LI_KIND     := $(if $(LI_SOL),solution,chapter)
 LI_DIR      := $(if $(LI_SOL),solutions,chapters)
 LI_VALID    := $(strip $(if $(LI_SOL),$(SOLUTIONS_PRESENT),$(CHAPTERS)))
 LI_PROG      = $(BUILD)/$(LI_KIND)$(CH)
+# The program to build first, only for a valid CH: without one LI_CHECK_CH stops the target with the valid
+# ones, and `make -n` (which runs the $(MAKE) line but not the check) asks for no build/chapter of no chapter.
+LI_BUILD     = $(if $(filter $(CH),$(LI_VALID)),$(LI_PROG))
 LI_SRC       = $(call chapter_src,$(LI_DIR),$(CH))
 LI_OUT       = $(BUILD)/look/$(LI_KIND)$(CH)
-LI_ARCH      = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+LI_GPU_ARCH  = $(if $(DETECTED_CC),$(ARCH),$(if $(filter file,$(origin ARCH)),sm_90,$(ARCH)))
+# A chapter's arch-specific feature of that architecture (ARCH_FEATURES_N, its chapter.mk: sm_90a on an
+# H100) is what is looked at there, as its build runs it.
+LI_ARCH      = $(or $(firstword $(foreach f,$(ARCH_FEATURES_$(CH)),$(if $(filter $(call arch_family,$(patsubst \
+                 sm_%,%,$(LI_GPU_ARCH))),$(call arch_family,$(patsubst sm_%,%,$(f)))),$(f)))),$(LI_GPU_ARCH))
 LI_ARCH_NUM  = $(patsubst sm_%,%,$(patsubst compute_%,%,$(LI_ARCH)))
 LI_DEVFLAGS  = $(filter-out -gencode=%,$(NVCCFLAGS))
 CUOBJDUMP   ?= $(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_TOP)/bin/cuobjdump))
@@ -71,7 +78,7 @@ $(INSPECT): $(OBJ)/tools/inspect/inspect.o $(INSPECT_CU) $(wildcard tools/inspec
 sass:
 	@$(LI_CHECK_CH)
 	@$(LI_CHECK_V)
-	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_BUILD)
 	@mkdir -p $(BUILD)/look
 	@if [ -n "$(CUOBJDUMP)" ]; then \
 	  $(LI_PTXAS); \
@@ -85,7 +92,7 @@ sass:
 resources:
 	@$(LI_CHECK_CH)
 	@$(LI_CHECK_V)
-	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_BUILD)
 	@mkdir -p $(BUILD)/look
 	@$(LI_PTXAS)
 	@$(INSPECT) resources --program $(LI_PROG) --ptxas $(LI_OUT)-$(LI_ARCH).ptxas --arch $(LI_ARCH) \
@@ -105,7 +112,7 @@ sanitize:
 profile:
 	@$(LI_CHECK_CH)
 	@$(LI_CHECK_V)
-	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_PROG)
+	@$(MAKE) -s --no-print-directory $(INSPECT) $(LI_BUILD)
 	@mkdir -p $(BUILD)/look $(BUILD)/profile
 	@$(LI_PTXAS)
 	@$(INSPECT) profile --program $(LI_PROG) $(LI_VARG) --report $(BUILD)/profile/$(LI_KIND)$(CH)-$(or $(V),none) \

@@ -347,21 +347,32 @@ Test(grading_build, a_build_process_killed_is_a_build_that_failed, .timeout = 30
  * back whole (pipeline.c, children.h): on the fake workbook with its chapter twice (8 and 9, no GPU), the
  * two chapters get their verdicts as one alone would; the process of one killed while it works makes that
  * chapter the grader's error, saying how it ended, and the other is graded. */
-Test(grading_build, chapters_at_once_hand_back_their_results, .timeout = 300)
+/* The fake workbook in a folder others may pass (d), its reference built, the grader's path in grade; then `more`
+ * (a shell command run there, its submission sub/ made from solutions/ by the caller's choice). */
+static void fake_workbook(char *d, size_t dlen, char *grade, const char *more, char *log)
 {
-    static char log[WBT_OUT_MAX];
-    char d[64], grade[PATH_MAX], root[PATH_MAX], p[256];
+    char root[PATH_MAX];
     wbt_skip_if_no_isolation();
-    wbt_tmpdir_open(d, sizeof d);
+    wbt_tmpdir_open(d, dlen);
     chmod(d, 0755);
     cr_assert_not_null(realpath("build/grade", grade));
     cr_assert_not_null(realpath(".", root));
-    /* build/solution8 copied after its source: a reference older than its source is refused (a second's race) */
-    int rc = wbt_run(log, "cd %s && cp -r %s/tests/grading/fake/. . && cp %s/common/*.h common/ && make -s build/grading-flags.json "
-                          "build/solution9 && cp -r chapters/09-fake chapters/08-fake && cp -r solutions/09-fake solutions/08-fake && "
-                          "cp build/solution9 build/solution8 && mkdir sub && cp -r solutions sub/chapters && chmod -R a+rX .",
-                     d, root, root);
+    int rc = wbt_run(log, "cd %1$s && cp -r %2$s/tests/grading/fake/. . && cp %2$s/common/*.h common/ && "
+                          "make -s build/grading-flags.json build/solution9 && %3$s && chmod -R a+rX .",
+                     d, root, more);
     cr_assert_eq(rc, 0, "%s", log);
+}
+
+Test(grading_build, chapters_at_once_hand_back_their_results, .timeout = 300)
+{
+    static char log[WBT_OUT_MAX];
+    char d[64], grade[PATH_MAX], p[256];
+    /* build/solution8 copied after its source: a reference older than its source is refused (a second's race) */
+    fake_workbook(d, sizeof d, grade,
+                  "cp -r chapters/09-fake chapters/08-fake && cp -r solutions/09-fake solutions/08-fake && "
+                  "cp build/solution9 build/solution8 && mkdir sub && cp -r solutions sub/chapters",
+                  log);
+    int rc;
     rc = wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD PATH=$PWD/bin:$PATH; %s --quiet --no-perf --rubric rubric.json "
                       "--seeds 5 --out out sub; %s --no-perf --rubric rubric.json --seeds 5 --out k sub > k.log 2>&1 & g=$!; "
                       "for i in $(seq 1000); do grep -q 'ch8 reference seed' k.log && break; sleep 0.01; done; "
@@ -380,4 +391,38 @@ Test(grading_build, chapters_at_once_hand_back_their_results, .timeout = 300)
     cr_expect(strstr(md, "**grader error**: the process grading this chapter died (it was killed by signal 9"), "%s", md);
     cr_expect(strstr(md, ": 6.0 / 8.0"), "the other chapter was graded:\n%s", md);
     free(md);
+}
+
+/* A chapter's arch flags (its chapter.mk's ARCH_FEATURES_N, recorded in build/grading-flags.json for this GPU:
+ * sm_90a code on an H200) reach a student's build as the reference's: on the fake workbook, whose "nvcc" is
+ * gcc, a region that compiles only with its chapter's recorded flag builds with it and fails without it. */
+Test(grading_build, a_chapters_arch_flags_reach_the_students_build, .timeout = 300)
+{
+    static char log[WBT_OUT_MAX];
+    char d[64], grade[PATH_MAX];
+    fake_workbook(d, sizeof d, grade,
+                  "mkdir sub && cp -r solutions sub/chapters && "
+                  "sed -i 's|// BEGIN TODO(plus)|&\\n#ifndef WB_FAKE_FEATURE\\n#error built without the chapter flags\\n#endif|' "
+                  "sub/chapters/09-fake/fake.cu && grep -q WB_FAKE_FEATURE sub/chapters/09-fake/fake.cu && "
+                  "sed 's|}}$|}, \"arch_flags\": {\"comment\": \"x\", \"9\": \"-DWB_FAKE_FEATURE\"}}|' build/grading-flags.json "
+                  "> with.json && grep -q arch_flags with.json && cp build/grading-flags.json without.json",
+                  log);
+    int rc;
+    static const char *const flags[] = {"with", "without"};
+    for (int w = 0; w < 2; w++) {
+        rc = wbt_run(log, "cd %1$s && cp %2$s.json build/grading-flags.json && export WB_GRADE_LOCK_DIR=$PWD PATH=$PWD/bin:$PATH; "
+                          "%3$s --quiet --no-perf --rubric rubric.json --seeds 5 --out %2$s sub",
+                     d, flags[w], grade);
+        cr_assert(rc == GR_EXIT_OK || rc == GR_EXIT_NO_GPU, "exit %d\n%s", rc, log);
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s/grading.json", d, flags[w]);
+        json_error_t e;
+        json_t *g = json_load_file(p, 0, &e);
+        cr_assert_not_null(g, "%s: %s\n%s", p, e.text, log);
+        const char *st = json_string_value(json_object_get(json_array_get(json_object_get(g, "chapters"), 0), "status"));
+        cr_assert_not_null(st, "%s", log);
+        if (w == 0) cr_expect_str_neq(st, "build failed", "the chapter's arch flags did not reach the build\n%s", log);
+        else cr_expect_str_eq(st, "build failed", "the region compiled without its chapter's flag: the test proves nothing\n%s", log);
+        json_decref(g);
+    }
 }

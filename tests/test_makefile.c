@@ -67,6 +67,98 @@ Test(makefile, tenth_chapter_builds_and_runs_like_the_others, .timeout = 600)
     wbt_run(out, "rm -rf '%s'", dir);
 }
 
+/* ---------------------------------------------------------------- a chapter's own flags (issue 60) */
+
+/* A make in the chapter-10 copy with a logging stand-in for nvcc (it writes the -o file and logs its
+ * command) and ARCH given, so that the test is the same on any machine; the lines of the files built. */
+#define FAKE_NVCC "printf '#!/bin/sh\\necho \"$*\" >> \"$(dirname \"$0\")/nvcc.log\"\\nwhile [ $# -gt 0 ]; do " \
+                  "[ \"$1\" = -o ] && : > \"$2\"; shift; done\\n' > nvcc && chmod +x nvcc"
+static const char *flags_make(const char *dir, const char *arch, const char *chapter_mk)
+{
+    int rc = wbt_run(out, "cd '%s' && rm -f nvcc.log && %s && " WBT_MAKE " NVCC=$PWD/nvcc ARCH=%s build/chapter1 "
+                          "build/solution1 build/chapter10 build/solution10 && { cat nvcc.log 2>/dev/null || :; }",
+                     dir, chapter_mk, arch);
+    cr_assert_eq(rc, 0, "make (%s, ARCH=%s): %s", chapter_mk, arch, out);
+    return out;
+}
+
+/* Each chapter's builds depend on a stamp of their own command (issue 60: after SOLFLAGS_6 was added,
+ * `make solution6` did not rebuild): a flag in chapters/10-…/chapter.mk rebuilds chapter 10 only, a
+ * SOLFLAGS its reference only; ARCH_FEATURES_10 := sm_90a adds sm_90a code to chapter 10's builds only
+ * where ARCH is sm_90, and to nothing at ARCH=sm_80. */
+Test(makefile, a_chapters_flags_rebuild_that_chapter_only, .timeout = 120)
+{
+    char dir[512];
+    copy_with_chapter10(dir, sizeof dir);
+    if (access("solutions/01-reversal", F_OK) != 0) cr_skip_test("student release: no references to build");
+    const char *mk = "chapters/10-reversal2/chapter.mk";
+    char set[256];
+    const char *o = flags_make(dir, "sm_80", FAKE_NVCC);
+    cr_assert_eq(wbt_count(o, "  NVCC   build/"), 4, "the first build:\n%s", o);
+    o = flags_make(dir, "sm_80", "true");
+    cr_assert_eq(wbt_count(o, "  NVCC   build/"), 0, "nothing changed, yet:\n%s", o);
+
+    snprintf(set, sizeof set, "echo 'SOLFLAGS_10 := -DWB_TEN' > %s", mk);
+    o = flags_make(dir, "sm_80", set);
+    cr_assert(wbt_count(o, "  NVCC   build/") == 1 && strstr(o, "  NVCC   build/solution10\n") && strstr(o, "-DWB_TEN"),
+              "SOLFLAGS_10 rebuilds chapter 10's reference only, with it:\n%s", o);
+    snprintf(set, sizeof set, "echo 'LDLIBS_10 := -lm' >> %s", mk);
+    o = flags_make(dir, "sm_80", set);
+    cr_assert(wbt_count(o, "  NVCC   build/") == 2 && strstr(o, "  NVCC   build/chapter10\n") &&
+              strstr(o, "  NVCC   build/solution10\n") && wbt_count(o, "reversal2.cu -lgomp -lm") == 2,
+              "LDLIBS_10 rebuilds both of chapter 10's builds, linking it:\n%s", o);
+
+    snprintf(set, sizeof set, "echo 'ARCH_FEATURES_10 := sm_90a' >> %s", mk);
+    o = flags_make(dir, "sm_80", set);
+    cr_assert_eq(wbt_count(o, "  NVCC   build/"), 0, "sm_80 runs no sm_90a code: nothing to rebuild:\n%s", o);
+    o = flags_make(dir, "sm_90", "true");
+    cr_assert_eq(wbt_count(o, "  NVCC   build/"), 4, "another ARCH rebuilds every chapter:\n%s", o);
+    cr_assert_eq(wbt_count(o, "-gencode=arch=compute_90a,code=sm_90a"), 2, "sm_90a code in chapter 10's builds only:\n%s", o);
+    for (const char *l = o; (l = strstr(l, "-gencode=arch=compute_90a")); l++) {
+        const char *eol = strchr(l, '\n'), *src = strstr(l, "reversal2.cu");
+        cr_assert(eol && src && src < eol, "sm_90a code in another chapter:\n%s", o);
+    }
+    o = flags_make(dir, "sm_90a", "true");
+    cr_assert_eq(wbt_count(o, "compute_90a,code=sm_90a"), 4, "ARCH=sm_90a builds its code once per build:\n%s", o);
+
+    snprintf(set, sizeof set, "rm %s", mk);
+    o = flags_make(dir, "sm_90a", set);
+    cr_assert(wbt_count(o, "  NVCC   build/") == 2 && !strstr(o, "build/chapter1\n") && !strstr(o, "-DWB_TEN"),
+              "chapter.mk removed: chapter 10 rebuilt with the common flags:\n%s", o);
+    snprintf(set, sizeof set, "echo 'ARCH_FEATURES_10 := 90a' > %s", mk);
+    int rc = wbt_run(out, "cd '%s' && %s && " WBT_MAKE " NVCC=$PWD/nvcc ARCH=sm_90 build/chapter10", dir, set);
+    cr_assert(rc != 0 && strstr(out, "ARCH_FEATURES_10 = '90a' is not of the form sm_NNa"), "a bad feature (exit %d):\n%s", rc, out);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
+/* The grader builds student code from build/grading-flags.json: a chapter's arch flags are recorded for this
+ * ARCH (sm_90a on an H200), as the reference's build has them; none for a GPU that does not run them. */
+Test(makefile, the_grader_records_a_chapters_arch_flags_for_this_gpu, .timeout = 120)
+{
+    char dir[512];
+    copy_with_chapter10(dir, sizeof dir);
+    int rc = wbt_run(out, "cd '%s' && echo 'ARCH_FEATURES_10 := sm_90a' > chapters/10-reversal2/chapter.mk && "
+                          "echo 'LDLIBS_10 := -lm' >> chapters/10-reversal2/chapter.mk && "
+                          WBT_MAKE " -s ARCH=sm_80 build/grading-flags.json && cat build/grading-flags.json && echo && "
+                          WBT_MAKE " -s ARCH=sm_90 build/grading-flags.json && cat build/grading-flags.json",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *second = strchr(out, '\n');
+    cr_assert_not_null(second, "%s", out);
+    *second++ = 0;
+    json_error_t e;
+    json_t *at80 = json_loads(out, 0, &e), *at90 = json_loads(second, 0, &e);
+    cr_assert(at80 && at90, "not JSON (%s):\n%s\n%s", e.text, out, second);
+    cr_expect_null(json_object_get(json_object_get(at80, "arch_flags"), "10"), "sm_80: %s", out);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(at90, "arch_flags"), "10")),
+                     "-gencode=arch=compute_90a,code=sm_90a", "sm_90: %s", second);
+    cr_expect_null(json_object_get(json_object_get(at90, "arch_flags"), "1"), "%s", second);
+    cr_expect_str_eq(json_string_value(json_object_get(json_object_get(at90, "sol_libs"), "10")), "-lm", "%s", second);
+    json_decref(at80);
+    json_decref(at90);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
 /* Reading the Makefile runs nothing: a logging nvidia-smi and nvcc first on PATH stay silent for targets
  * that need no GPU and no compiler. */
 Test(makefile, parsing_runs_no_tool)

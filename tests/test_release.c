@@ -336,20 +336,23 @@ Test(release, holds_no_solution_line_and_no_untracked_file, .timeout = 300)
 
 /* Untracked strays in a checkout stay out of its release, even ones named like course files: a fresh
  * git repository of this checkout's tracked files, with the strays of issue 28 added and not committed. */
-/* Each chapter's facts (chapters/NN-name/chapter.json) travel with its starter: without them the release's
- * `make check` and tests would know no chapter. */
+/* Each chapter's facts (chapters/NN-name/chapter.json) and its build flags (chapter.mk, where it has one) travel
+ * with its starter: without the facts the release's `make check` and tests would know no chapter, without the
+ * flags its build would miss a library (chapter 4's cuBLAS) or its sm_90a code. */
 Test(release, holds_every_chapters_facts, .timeout = 300)
 {
-    char dir[512], pat[128];
+    char dir[512];
     wbt_tmpdir(dir, sizeof dir);
     build_release(dir);
-    snprintf(pat, sizeof pat, "chapters/[0-9][0-9]-*/chapter.json");
-    glob_t g;
-    cr_assert_eq(glob(pat, 0, NULL, &g), 0, "no chapter.json in this checkout");
-    for (size_t i = 0; i < g.gl_pathc; i++)
-        cr_expect_eq(wbt_run(out, "cmp '%s' '%s/rel/cuda-workbook-student/%s'", g.gl_pathv[i], dir, g.gl_pathv[i]), 0,
-                     "%s is not in the release:\n%s", g.gl_pathv[i], out);
-    globfree(&g);
+    static const char *const pats[] = {"chapters/[0-9][0-9]-*/chapter.json", "chapters/[0-9][0-9]-*/chapter.mk"};
+    for (size_t p = 0; p < sizeof pats / sizeof pats[0]; p++) {
+        glob_t g;
+        cr_assert_eq(glob(pats[p], 0, NULL, &g), 0, "no %s in this checkout", pats[p]);
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            cr_expect_eq(wbt_run(out, "cmp '%s' '%s/rel/cuda-workbook-student/%s'", g.gl_pathv[i], dir, g.gl_pathv[i]), 0,
+                         "%s is not in the release:\n%s", g.gl_pathv[i], out);
+        globfree(&g);
+    }
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
 
