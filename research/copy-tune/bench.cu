@@ -7,9 +7,12 @@
  * Every kernel's output is checked against a one-element-per-thread kernel (exactly, on the GPU), at the
  * timed size and at a ragged one; each is timed as the median of `reps` launches (CUDA events) after 3
  * warm-ups, in two rounds. CSV on stdout; README.md has the H200's numbers.
- * Build (repository root): nvcc -O3 -std=c++17 -arch=sm_90 -Icommon -o build/copy-tune research/copy-tune/bench.cu
+ * Build (repository root): nvcc -O3 -std=c++20 -arch=sm_90 -Icommon -Xcompiler -fopenmp -o build/copy-tune research/copy-tune/bench.cu -lgomp
  * Run: build/copy-tune [log2 n] [reps]                                        (GPU, about 30 s) */
-#include "wb.h"
+/* chapter 1's reverse_pick, and wb.h's timing and ceilings, from the chapter itself */
+#define main chapter1_main
+#include "../../solutions/01-reversal/reversal.cu"
+#undef main
 
 #include <functional>
 #include <string>
@@ -73,16 +76,6 @@ __global__ void count_diff(const int *a, const int *b, size_t n, unsigned long l
 }
 
 /* ------------------------------------------------------------------ chapter 1's vector, generalised */
-__device__ __forceinline__ int4 reverse_pick(int4 lo, int4 hi, int r)
-{
-    switch (r) {
-    case 0: return make_int4(lo.w, lo.z, lo.y, lo.x);
-    case 1: return make_int4(hi.x, lo.w, lo.z, lo.y);
-    case 2: return make_int4(hi.y, hi.x, lo.w, lo.z);
-    default: return make_int4(hi.z, hi.y, hi.x, lo.w);
-    }
-}
-
 /* One tile: blockDim.x * V chunks from chunk `first`; the chapter's body. */
 template <int V, int H> __device__ __forceinline__ void reverse_tile(const int *in, int *out, int n, int first)
 {

@@ -10,7 +10,7 @@ mkdir -p "$BUILD"
 bin=${BIN:-$BUILD/copy-tune}
 if [ -z "${BIN:-}" ] || ! "$bin" 10 1 >/dev/null 2>&1; then
     bin=$BUILD/copy-tune
-    "${NVCC:-nvcc}" -O3 -std=c++17 -arch=sm_90 -I"$HERE/../../common" -o "$bin" "$HERE/bench.cu" || exit 1
+    "${NVCC:-nvcc}" -O3 -std=c++20 -arch=sm_90 -I"$HERE/../../common" -Xcompiler -fopenmp -o "$bin" "$HERE/bench.cu" -lgomp || exit 1
 fi
 csv=${OUT:+$OUT/copy.csv}
 csv=${csv:-$BUILD/copy-tune.csv}
