@@ -6,6 +6,8 @@
 # make results    (GPU) runs every solution at its default sizes and records handouts/results/chN.json
 #                 (the --json lines), chN.txt (the printed table and --claims) and chN.meta.json, then
 #                 make handouts-fill.
+#                 The results of an earlier GPU stay in handouts/results/$(RESULTS_OTHER)/ (the same files,
+#                 not rewritten by make results); a handout shows that table too, at its other-GPU marker.
 # make handouts-fill  writes each chapter's results table and claims into handouts/chN.md itself,
 #                 between its markers, so that the Markdown students open shows them (no GPU needed;
 #                 tests/test_results.c checks that they match handouts/results/).
@@ -14,6 +16,7 @@ HANDOUT_OUT   := $(BUILD)/handouts
 HANDOUT_GEN   := $(HANDOUT_OUT)/gen
 HANDOUT_TOOL  := $(HANDOUT_OUT)/wbresults
 RESULTS_DIR   := handouts/results
+RESULTS_OTHER ?= h100
 HANDOUT_SRCS  := $(wildcard handouts/ch[0-9].md handouts/ch[0-9][0-9].md)
 INSTRUCTOR_SRCS := $(wildcard handouts/instructor/*.md)
 HANDOUT_HTML  := $(patsubst handouts/%.md,$(HANDOUT_OUT)/%.html,$(HANDOUT_SRCS) $(INSTRUCTOR_SRCS))
@@ -43,6 +46,11 @@ $(HANDOUT_GEN)/ch%-table.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/
 	@mkdir -p $(@D)
 	$(call say,GEN,$@)$(HANDOUT_TOOL) table $< $(RESULTS_DIR)/ch$*.meta.json > $(ATMP) $(PUBLISH)
 
+$(HANDOUT_GEN)/ch%-table-other.md: $(RESULTS_DIR)/$(RESULTS_OTHER)/ch%.json \
+  $$(wildcard $(RESULTS_DIR)/$(RESULTS_OTHER)/ch$$*.meta.json) $(HANDOUT_TOOL)
+	@mkdir -p $(@D)
+	$(call say,GEN,$@)$(HANDOUT_TOOL) table $< $(RESULTS_DIR)/$(RESULTS_OTHER)/ch$*.meta.json > $(ATMP) $(PUBLISH)
+
 $(HANDOUT_GEN)/ch%-plot.gp: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)/ch$$*.meta.json) $(HANDOUT_TOOL)
 	@mkdir -p $(@D)
 	$(call say,GEN,$@)$(HANDOUT_TOOL) plot $< $(RESULTS_DIR)/ch$*.meta.json $(HANDOUT_GEN)/ch$*-plot.png > $(ATMP) $(PUBLISH)
@@ -56,17 +64,23 @@ $(HANDOUT_GEN)/ch%-claims.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)
 
 # Keep the generated pieces (make would delete them as intermediates), so they can be looked at.
 RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch[0-9].json $(RESULTS_DIR)/ch[0-9][0-9].json))
+OTHER_NUMS := $(patsubst $(RESULTS_DIR)/$(RESULTS_OTHER)/ch%.json,%,$(wildcard $(RESULTS_DIR)/$(RESULTS_OTHER)/ch[0-9].json $(RESULTS_DIR)/$(RESULTS_OTHER)/ch[0-9][0-9].json))
 .SECONDARY: $(foreach n,$(RESULT_NUMS),$(addprefix $(HANDOUT_GEN)/ch$(n),-table.md -plot.gp -plot.png -claims.md)) \
+            $(foreach n,$(OTHER_NUMS),$(HANDOUT_GEN)/ch$(n)-table-other.md) \
             $(patsubst handouts/%.md,$(HANDOUT_GEN)/%.md,$(HANDOUT_SRCS))
-HANDOUT_PIECES = $(if $(wildcard $(RESULTS_DIR)/ch$*.json),$(HANDOUT_GEN)/ch$*-table.md $(HANDOUT_GEN)/ch$*-plot.png $(HANDOUT_GEN)/ch$*-claims.md)
+HANDOUT_PIECES = $(if $(wildcard $(RESULTS_DIR)/ch$*.json),$(HANDOUT_GEN)/ch$*-table.md $(HANDOUT_GEN)/ch$*-plot.png $(HANDOUT_GEN)/ch$*-claims.md) \
+                 $(if $(wildcard $(RESULTS_DIR)/$(RESULTS_OTHER)/ch$*.json),$(HANDOUT_GEN)/ch$*-table-other.md)
 $(HANDOUT_GEN)/ch%.md: handouts/ch%.md $(HANDOUT_TOOL) $$(HANDOUT_PIECES)
 	@mkdir -p $(@D)
 	$(call say,GEN,$@)$(HANDOUT_TOOL) expand $< $(or $(filter %-table.md,$^),-) $(or $(filter %-plot.png,$^),-) \
-	  "Throughput of each variant of chapter $* beside the speed of light" $(or $(filter %-claims.md,$^),-) > $(ATMP) $(PUBLISH)
+	  "Throughput of each variant of chapter $* beside the speed of light" $(or $(filter %-claims.md,$^),-) \
+	  $(or $(filter %-table-other.md,$^),-) > $(ATMP) $(PUBLISH)
 
-handouts-fill: $(foreach n,$(RESULT_NUMS),$(HANDOUT_GEN)/ch$(n)-table.md $(HANDOUT_GEN)/ch$(n)-claims.md) $(HANDOUT_TOOL)
+handouts-fill: $(foreach n,$(RESULT_NUMS),$(HANDOUT_GEN)/ch$(n)-table.md $(HANDOUT_GEN)/ch$(n)-claims.md) \
+               $(foreach n,$(OTHER_NUMS),$(HANDOUT_GEN)/ch$(n)-table-other.md) $(HANDOUT_TOOL)
 	@for n in $(RESULT_NUMS); do \
-	  $(HANDOUT_TOOL) fill handouts/ch$$n.md $(HANDOUT_GEN)/ch$$n-table.md $(HANDOUT_GEN)/ch$$n-claims.md \
+	  other=-; case " $(OTHER_NUMS) " in *" $$n "*) other=$(HANDOUT_GEN)/ch$$n-table-other.md;; esac; \
+	  $(HANDOUT_TOOL) fill handouts/ch$$n.md $(HANDOUT_GEN)/ch$$n-table.md $(HANDOUT_GEN)/ch$$n-claims.md "$$other" \
 	    > handouts/ch$$n.md.tmp && mv handouts/ch$$n.md.tmp handouts/ch$$n.md && echo "handouts/ch$$n.md: filled" || exit 1; \
 	done
 

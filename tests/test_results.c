@@ -147,14 +147,14 @@ Test(results, expand_replaces_markers_and_notes_missing_pieces)
     fputs("| a | b |\n", f);
     fclose(f);
     f = fopen(outp, "w");
-    int n = wbr_expand(f, md, table, "-", "alt", "-");
+    int n = wbr_expand(f, md, table, "-", "alt", "-", NULL);
     fclose(f);
     cr_assert_eq(n, 3, "three marker lines (an indented marker is text, not a marker)");
     char *text = read_text(outp);
     cr_assert_not_null(strstr(text, "# H\n| a | b |\nmiddle\n*No plot yet"), "%s", text);
     cr_assert_not_null(strstr(text, "*No `--claims` output recorded yet.*"), "%s", text);
     cr_assert_not_null(strstr(text, "  " WBR_MARK_TABLE "\nend\n"), "%s", text);
-    cr_assert_eq(wbr_expand(stdout, "/nonexistent.md", NULL, NULL, NULL, NULL), -1);
+    cr_assert_eq(wbr_expand(stdout, "/nonexistent.md", NULL, NULL, NULL, NULL, NULL), -1);
     free(text);
     remove(md);
     remove(table);
@@ -250,18 +250,18 @@ Test(results, fill_writes_blocks_in_place_and_expand_replaces_them)
     fputs("| a | b |\n", f);
     fclose(f);
     f = fopen(outp, "w");
-    cr_assert_eq(wbr_fill(f, md, table, "-"), 2);
+    cr_assert_eq(wbr_fill(f, md, table, "-", NULL), 2);
     fclose(f);
     char *text = read_text(outp);
     cr_assert_str_eq(text, "# H\n" WBR_MARK_TABLE "\n| a | b |\n" WBR_END_TABLE "\nmiddle\n" WBR_MARK_PLOT "\n" WBR_MARK_CLAIMS
                            "\n*No `--claims` output recorded yet.*\n" WBR_END_CLAIMS "\nend\n");
     f = fopen(again, "w"); /* filling a filled handout changes nothing */
-    wbr_fill(f, outp, table, "-");
+    wbr_fill(f, outp, table, "-", NULL);
     fclose(f);
     char *twice = read_text(again);
     cr_assert_str_eq(twice, text);
     f = fopen(again, "w");
-    cr_assert_eq(wbr_expand(f, outp, table, "-", "alt", "-"), 3);
+    cr_assert_eq(wbr_expand(f, outp, table, "-", "alt", "-", NULL), 3);
     fclose(f);
     free(twice);
     twice = read_text(again);
@@ -270,6 +270,55 @@ Test(results, fill_writes_blocks_in_place_and_expand_replaces_them)
     free(text);
     free(twice);
     remove(md), remove(table), remove(outp), remove(again);
+    rmdir(dir);
+}
+
+/* Another GPU's table (handouts/results/<gpu>/) between its own markers: filled in place, replaced
+ * whole when stale, a note when that GPU recorded nothing, the block left as it is without a table
+ * (the callers that know of no other GPU), and rendered without its markers. */
+Test(results, other_gpu_table_fills_its_own_block)
+{
+    char dir[64], md[128], table[128], other[128], outp[128];
+    wbt_tmpdir(dir, sizeof dir);
+    snprintf(md, sizeof md, "%s/h.md", dir);
+    snprintf(table, sizeof table, "%s/t.md", dir);
+    snprintf(other, sizeof other, "%s/o.md", dir);
+    snprintf(outp, sizeof outp, "%s/out.md", dir);
+    FILE *f = fopen(md, "w");
+    fprintf(f, "# H\n%s\nnew\n%s\ntext\n%s\nstale other\n%s\nend\n", WBR_MARK_TABLE, WBR_END_TABLE, WBR_MARK_OTHER,
+            WBR_END_OTHER);
+    fclose(f);
+    f = fopen(table, "w");
+    fputs("| newest |\n", f);
+    fclose(f);
+    f = fopen(other, "w");
+    fputs("| older GPU |\n", f);
+    fclose(f);
+    char *text = NULL;
+    size_t len = 0;
+    f = open_memstream(&text, &len);
+    cr_assert_eq(wbr_fill(f, md, table, "-", other), 2);
+    fclose(f);
+    cr_assert_str_eq(text, "# H\n" WBR_MARK_TABLE "\n| newest |\n" WBR_END_TABLE "\ntext\n" WBR_MARK_OTHER
+                           "\n| older GPU |\n" WBR_END_OTHER "\nend\n");
+    free(text);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(wbr_fill(f, md, table, "-", "-"), 2);
+    fclose(f);
+    cr_assert_not_null(strstr(text, WBR_MARK_OTHER "\n*No other GPU's results recorded for this chapter.*\n" WBR_END_OTHER),
+                       "%s", text);
+    free(text);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(wbr_fill(f, md, table, "-", NULL), 1);
+    fclose(f);
+    cr_assert_not_null(strstr(text, WBR_MARK_OTHER "\nstale other\n" WBR_END_OTHER "\n"), "%s", text);
+    free(text);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(wbr_expand(f, md, table, "-", "alt", "-", other), 2);
+    fclose(f);
+    cr_assert_str_eq(text, "# H\n| newest |\ntext\n| older GPU |\nend\n");
+    free(text);
+    remove(md), remove(table), remove(other), remove(outp);
     rmdir(dir);
 }
 
@@ -310,10 +359,30 @@ Test(results, handouts_hold_the_recorded_results)
         fclose(f);
         json_decref(rows);
         json_decref(m);
+        /* another GPU's recording of the chapter (handouts/results/<gpu>/chN.json, one at most) */
+        char pattern[64], other[128];
+        glob_t og;
+        snprintf(pattern, sizeof pattern, "handouts/results/*/ch%d.json", n);
+        int has_other = glob(pattern, 0, NULL, &og) == 0;
+        if (has_other) {
+            cr_assert_eq(og.gl_pathc, 1, "%s: one other GPU's recording at most", pattern);
+            char ometa[128];
+            snprintf(ometa, sizeof ometa, "%.*s.meta.json", (int)(strlen(og.gl_pathv[0]) - strlen(".json")), og.gl_pathv[0]);
+            json_t *orows = wbr_load_lines(og.gl_pathv[0], err, sizeof err), *om = wbr_load_meta(ometa);
+            cr_assert_not_null(orows, "%s", err);
+            snprintf(other, sizeof other, "%s/o%d.md", dir, n);
+            f = fopen(other, "w");
+            wbr_table(f, orows, om, og.gl_pathv[0]);
+            fclose(f);
+            json_decref(orows);
+            json_decref(om);
+            globfree(&og);
+        }
         char *fresh = NULL;
         size_t len = 0;
         f = open_memstream(&fresh, &len);
-        cr_assert_eq(wbr_fill(f, md, table, claims), 2, "%s: a table and a claims marker", md);
+        cr_assert_eq(wbr_fill(f, md, table, claims, has_other ? other : NULL), 2 + has_other,
+                     "%s: a table and a claims marker%s", md, has_other ? ", and one for the other GPU's table" : "");
         fclose(f);
         char *text = read_text(md), why[1200];
         first_difference(text, fresh, why, sizeof why);
@@ -322,6 +391,7 @@ Test(results, handouts_hold_the_recorded_results)
         free(text);
         free(fresh);
         remove(table), remove(claims);
+        if (has_other) remove(other);
     }
     globfree(&g);
     rmdir(dir);

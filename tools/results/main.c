@@ -4,10 +4,12 @@
  *   wbresults table  RESULTS.json META.json            Markdown table on stdout
  *   wbresults plot   RESULTS.json META.json OUT.png    gnuplot script on stdout (draws OUT.png)
  *   wbresults claims RESULTS.txt                       the --claims block as Markdown on stdout
- *   wbresults expand HANDOUT.md TABLE.md PLOT.png ALT CLAIMS.md
+ *   wbresults expand HANDOUT.md TABLE.md PLOT.png ALT CLAIMS.md [OTHER.md]
  *                                                      the handout with its markers replaced
- *   wbresults fill   HANDOUT.md TABLE.md CLAIMS.md     the handout with its table and claims blocks
+ *   wbresults fill   HANDOUT.md TABLE.md CLAIMS.md [OTHER.md]
+ *                                                      the handout with its table and claims blocks
  *                                                      filled in (its own file keeps them)
+ *   OTHER.md: another GPU's table for the other-GPU marker; without it that block stays as it is.
  *   wbresults meta   OUT.json key=value...             writes a meta file (strings)
  *
  * Exit codes: 0 done, 1 bad or unusable input (one line on stderr says why), 2 bad usage.
@@ -17,7 +19,8 @@
 static int usage(void)
 {
     fputs("usage: wbresults table RESULTS META | plot RESULTS META PNG | claims TXT |\n"
-          "       expand HANDOUT TABLE PNG ALT CLAIMS | fill HANDOUT TABLE CLAIMS | meta OUT key=value...\n",
+          "       expand HANDOUT TABLE PNG ALT CLAIMS [OTHER] | fill HANDOUT TABLE CLAIMS [OTHER] |\n"
+          "       meta OUT key=value...\n",
           stderr);
     return 2;
 }
@@ -49,9 +52,11 @@ int main(int argc, char **argv)
         wbr_claims(stdout, argv[2]);
         return 0;
     }
-    if ((strcmp(cmd, "expand") == 0 && argc == 7) || (strcmp(cmd, "fill") == 0 && argc == 5)) {
-        int n = cmd[0] == 'e' ? wbr_expand(stdout, argv[2], argv[3], argv[4], argv[5], argv[6])
-                              : wbr_fill(stdout, argv[2], argv[3], argv[4]);
+    if ((strcmp(cmd, "expand") == 0 && (argc == 7 || argc == 8)) || (strcmp(cmd, "fill") == 0 && (argc == 5 || argc == 6))) {
+        int e = cmd[0] == 'e';
+        const char *other = argc == (e ? 8 : 6) ? argv[argc - 1] : NULL;
+        int n = e ? wbr_expand(stdout, argv[2], argv[3], argv[4], argv[5], argv[6], other)
+                  : wbr_fill(stdout, argv[2], argv[3], argv[4], other);
         if (n < 0) {
             fprintf(stderr, "wbresults: cannot read %s\n", argv[2]);
             return 1;

@@ -297,7 +297,7 @@ static size_t wbr_block_end(char **lines, size_t i, const char *end_mark)
     for (size_t j = i + 1; lines[j]; j++) {
         if (wbr_line_is(lines[j], end_mark)) return j;
         if (wbr_line_is(lines[j], WBR_MARK_TABLE) || wbr_line_is(lines[j], WBR_MARK_PLOT) ||
-            wbr_line_is(lines[j], WBR_MARK_CLAIMS))
+            wbr_line_is(lines[j], WBR_MARK_CLAIMS) || wbr_line_is(lines[j], WBR_MARK_OTHER))
             return i;
     }
     return i;
@@ -313,7 +313,7 @@ static void wbr_piece(FILE *out, const char *mark, const char *end_mark, const c
 }
 
 static int wbr_rewrite(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
-                       const char *plot_alt, const char *claims_md, int fill)
+                       const char *plot_alt, const char *claims_md, const char *other_md, int fill)
 {
     char **lines = wbr_read_lines(md_path);
     if (!lines) return -1;
@@ -329,6 +329,11 @@ static int wbr_rewrite(FILE *out, const char *md_path, const char *table_md, con
         } else if (wbr_line_is(line, WBR_MARK_CLAIMS)) {
             wbr_piece(out, WBR_MARK_CLAIMS, WBR_END_CLAIMS, claims_md, "*No `--claims` output recorded yet.*\n", fill);
             i = wbr_block_end(lines, i, WBR_END_CLAIMS);
+            replaced++;
+        } else if (other_md && wbr_line_is(line, WBR_MARK_OTHER)) {
+            wbr_piece(out, WBR_MARK_OTHER, WBR_END_OTHER, strcmp(other_md, "-") ? other_md : NULL,
+                      "*No other GPU's results recorded for this chapter.*\n", fill);
+            i = wbr_block_end(lines, i, WBR_END_OTHER);
             replaced++;
         } else if (wbr_line_is(line, WBR_MARK_PLOT) && !fill) {
             FILE *png = plot_png ? fopen(plot_png, "rb") : NULL;
@@ -350,12 +355,12 @@ static int wbr_rewrite(FILE *out, const char *md_path, const char *table_md, con
 }
 
 int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
-                             const char *plot_alt, const char *claims_md)
+                             const char *plot_alt, const char *claims_md, const char *other_md)
 {
-    return wbr_rewrite(out, md_path, table_md, plot_png, plot_alt, claims_md, 0);
+    return wbr_rewrite(out, md_path, table_md, plot_png, plot_alt, claims_md, other_md, 0);
 }
 
-int wbr_fill(FILE *out, const char *md_path, const char *table_md, const char *claims_md)
+int wbr_fill(FILE *out, const char *md_path, const char *table_md, const char *claims_md, const char *other_md)
 {
-    return wbr_rewrite(out, md_path, table_md, NULL, NULL, claims_md, 1);
+    return wbr_rewrite(out, md_path, table_md, NULL, NULL, claims_md, other_md, 1);
 }

@@ -26,6 +26,10 @@
 #define WBR_MARK_PLOT "<!-- results-plot -->"
 #define WBR_MARK_CLAIMS "<!-- results-claims -->"
 #define WBR_END_CLAIMS "<!-- /results-claims -->"
+/* The same table as recorded on another GPU (handouts/results/<gpu>/), kept beside the newest one so that
+ * a reader sees how the ratios move from one GPU to the next. */
+#define WBR_MARK_OTHER "<!-- results-table-other -->"
+#define WBR_END_OTHER "<!-- /results-table-other -->"
 
 /* A number field: its value, or NAN when absent or null (the contract writes null for "does not apply"). */
 double wbr_num(json_t *obj, const char *key);
@@ -55,16 +59,18 @@ int wbr_plot(FILE *f, json_t *rows, json_t *meta, const char *png_path);
 void wbr_claims(FILE *f, const char *txt_path);
 
 /* Copies the handout md_path to out with each marker line replaced by its piece: the table file, an
- * image link to plot_png (relative to the rendered handout), the claims file. A piece whose file does
+ * image link to plot_png (relative to the rendered handout), the claims file, the other GPU's table
+ * (other_md; NULL leaves that marker's block as it is). A piece whose file does
  * not exist becomes a one-line note, so a handout still renders before its chapter has results.
  * A block already filled (marker … end marker) is replaced whole.
  * Returns the number of markers replaced, or -1 when md_path cannot be read. */
 int wbr_expand(FILE *out, const char *md_path, const char *table_md, const char *plot_png,
-                             const char *plot_alt, const char *claims_md);
+                             const char *plot_alt, const char *claims_md, const char *other_md);
 
-/* The handout md_path with its table and claims markers filled: each marker, then its piece (or the
- * note), then its end marker, in place of any block it held; the plot marker stays as it is (a picture
+/* The handout md_path with its table, claims and other-GPU markers filled (other_md NULL: that block
+ * stays as it is): each marker, then its piece (or the note), then its end marker, in place of any block
+ * it held; the plot marker stays as it is (a picture
  * is drawn for the HTML only). Returns the number of blocks written, or -1 when md_path cannot be read. */
-int wbr_fill(FILE *out, const char *md_path, const char *table_md, const char *claims_md);
+int wbr_fill(FILE *out, const char *md_path, const char *table_md, const char *claims_md, const char *other_md);
 
 #endif /* WB_RESULTS_H */
