@@ -15,6 +15,17 @@ static void gr_build_name_symbol(gr_build_report *r, const char *log)
              (int)(n > 200 ? 200 : n), p);
 }
 
+/* A build that failed names the compiler's first error in the reason ("matmul.cu(369): error: expected an
+ * expression"), not only in the log: make check's line is often all a student reads. */
+static void gr_build_name_error(gr_build_report *r, const char *log)
+{
+    const char *p = log ? strstr(log, ": error") : NULL;
+    if (!p || strstr(r->reason, ": error") || strstr(r->reason, "undefined reference")) return;
+    while (p > log && p[-1] != '\n') p--;
+    size_t n = strcspn(p, "\n"), at = strlen(r->reason);
+    snprintf(r->reason + at, sizeof r->reason - at, ": %.*s", (int)(n > 200 ? 200 : n), p);
+}
+
 /* A note where the file differs from the starter outside the regions (ignored), their contents removed. */
 static void gr_note_outside(const char *pristine, size_t plen, const char *stu, size_t slen, gr_build_report *rep)
 {
@@ -93,6 +104,8 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
         GR_FAIL(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
         gr_build_name_symbol(rep, r.err);
         gr_build_name_symbol(rep, r.out);
+        gr_build_name_error(rep, r.err);
+        gr_build_name_error(rep, r.out);
     }
     gr_run_result_free(&r);
 }

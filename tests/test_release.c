@@ -443,6 +443,24 @@ Test(release, check_without_a_gpu_tells_each_finding_and_what_it_did_not_check, 
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
 
+/* make check in the release compiles each chapter for the architectures its code paths test for, as a grader's
+ * GPU does, GPU or not (issue 65: without one everything was built for sm_75 alone, and an error in a
+ * `__CUDA_ARCH__ >= 800` path came out "0 findings", Error 8). Chapter 4's region async-copy with one planted. */
+Test(release, check_compiles_the_paths_a_graders_gpu_compiles, .timeout = 600)
+{
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    build_release(dir);
+    int rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && sed -i '/BEGIN TODO(async-copy)/a #if __CUDA_ARCH__ >= 800\\n"
+                          "    int planted = ;\\n#endif' chapters/04-matmul/matmul.cu && grep -c 'int planted = ;' chapters/04-matmul/matmul.cu",
+                     dir);
+    cr_assert(rc == 0 && atoi(out) == 1, "planting: %s", out);
+    rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student' && CUDA_VISIBLE_DEVICES=-1 " WBT_MAKE " check CH=4 2>&1", dir);
+    cr_assert(strstr(out, "build failed") && strstr(out, "matmul.cu(") && strstr(out, "): error: expected an expression"),
+              "the planted error, reported with the compiler's line:\n%s", out);
+    wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
+}
+
 /* make check in the release grades a student's filled-in chapter on the GPU: with no reference there,
  * correctness is the program's own check, run inside the sandbox. Its work tree is under /tmp, as on a
  * student's machine, which bubblewrap replaces with an empty tmpfs: the program must be bound back in
