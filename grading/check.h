@@ -41,7 +41,8 @@ void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why);
 
 /* How a practice run scores performance: timed beside the reference (where this copy has it), else against
  * its recorded table (handouts/results/chN.json) if recorded on this GPU model at the benchmark size, else
- * not at all: those points leave the total and its maximum (never a total the grader would not give). */
+ * not at all: those points leave the total and its maximum (never a total the grader would not give), and
+ * an estimate from the speed of light (gr_check_estimate_of) is told beside them, never added. */
 typedef enum { GR_PERF_TIMED, GR_PERF_RECORDED, GR_PERF_NOT_SCORED } gr_check_perf_way;
 typedef struct {
     int have_ref;            /* the reference was timed beside the student's code */
@@ -51,6 +52,16 @@ typedef struct {
     char size_recorded[64];  /* the recorded table's size, canonical */
 } gr_check_perf_in;
 gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in);
+
+/* Not scored, an estimate instead where both speeds of light are known: a variant's time ratio to the reference
+ * predicted as the reference's recorded % of the speed of light (handouts/results/, another GPU or size) over
+ * the student's % measured in this run (the same work: time goes as one over the %), and the points the
+ * rubric's bands give that ratio, out of points. ok 0 when either % is unknown. Pure. */
+typedef struct {
+    int ok;
+    double ratio, pts;
+} gr_check_estimate;
+gr_check_estimate gr_check_estimate_of(const gr_rubric *rub, double stu_pct, double ref_pct, double points);
 
 /* The practice run's self-checked chapters: their performance points as decided above, then the totals. */
 void gr_check_score_perf(const gr_config *x, gr_sub_result *res);

@@ -216,4 +216,50 @@ Test(check, without_a_reference_the_total_leaves_out_what_was_not_scored, .init 
     cr_assert(strstr(out, "SELF-PASS"), "%s", out);
     cr_assert(strstr(out, "performance: not scored here (2.0 points, not in the total)"), "%s", out);
     cr_assert(strstr(out, "total 6.0 / 6.0"), "want the total without the performance points:\n%s", out);
+    /* a table recorded on another GPU: an estimate from the speed of light, labelled, never in the total (the
+     * recorded share is tiny, so the estimate is every point) */
+    rc = wbt_run(out, "mkdir -p %1$s/handouts/results && for v in plus reverse; do printf '{\"chapter\":\"9-fake\","
+                      "\"variant\":\"%%s\",\"size\":\"1048576\",\"gpu\":\"Another GPU\",\"median_ms\":1,\"sol_pct\":0.0001,"
+                      "\"verdict\":\"PASS\"}\\n' $v; done > %1$s/handouts/results/ch9.json",
+                 dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = run_check(out);
+    cr_assert_eq(rc, GR_EXIT_OK, "exit %d\n%s", rc, out);
+    cr_assert(strstr(out, "performance ESTIMATE, not in the total: plus 0.00x, reverse 0.00x of the reference's time, about "
+                          "2.0 of 2.0 points;") && strstr(out, "recorded % (Another GPU)"), "%s", out);
+    cr_assert(strstr(out, "total 6.0 / 6.0"), "an estimate is never in the total:\n%s", out);
+    char fb[128], *md;
+    size_t mdl;
+    snprintf(fb, sizeof fb, "%s/out/feedback.md", dir);
+    cr_assert_not_null(md = wb_read_file(fb, &mdl), "%s", fb);
+    cr_assert(strstr(md, "Estimate, not scored: ") && strstr(md, "% of this GPU's speed of light; the reference's recorded 0.0% "
+                                                               "(Another GPU) predicts 0.00x its time, 1.0 of 1.0 points."),
+              "%s", md);
+    free(md);
+}
+
+/* A GPU without a recorded table (a T4, a laptop's, the H200 today): an estimate from the speeds of light, the
+ * reference's recorded % over the student's % of this run, by the rubric's bands; unknown on either side: none. */
+Test(check, the_estimate_without_a_record_for_this_gpu_is_from_the_speed_of_light)
+{
+    gr_rubric *rub = calloc(1, sizeof *rub);
+    rub->n_bands = 3;
+    rub->band[0].within = 1.05, rub->band[0].fraction = 1.0;
+    rub->band[1].within = 1.5, rub->band[1].fraction = 0.5;
+    rub->band[2].within = 3.0, rub->band[2].fraction = 0.25;
+    gr_check_estimate e = gr_check_estimate_of(rub, 80.0, 99.5, 4.0);
+    cr_assert(e.ok);
+    cr_assert_float_eq(e.ratio, 99.5 / 80.0, 1e-12, "%g", e.ratio);
+    cr_assert_float_eq(e.pts, 2.0, 1e-12, "1.24x: the second band, half of 4: %g", e.pts);
+    e = gr_check_estimate_of(rub, 99.0, 99.5, 4.0);
+    cr_assert_float_eq(e.pts, 4.0, 1e-12, "within 5 %%: all of it (%g)", e.pts);
+    e = gr_check_estimate_of(rub, 110.0, 99.5, 4.0);
+    cr_assert(e.ok && e.ratio < 1 && e.pts == 4.0, "faster than the reference's record: %g, %g", e.ratio, e.pts);
+    e = gr_check_estimate_of(rub, 20.0, 99.5, 4.0);
+    cr_assert(e.ok && e.pts == 0, "4.98x: beyond the last band: %g", e.pts);
+    cr_assert_not(gr_check_estimate_of(rub, 0, 99.5, 4.0).ok, "no % of this run");
+    cr_assert_not(gr_check_estimate_of(rub, 80.0, 0, 4.0).ok, "no recorded %");
+    cr_assert_not(gr_check_estimate_of(rub, NAN, 99.5, 4.0).ok);
+    cr_assert_not(gr_check_estimate_of(rub, 80.0, INFINITY, 4.0).ok);
+    free(rub);
 }
