@@ -87,6 +87,30 @@ void gr_check_not_checked(const char *why, char *out, size_t len)
              (int)(l > 300 ? 300 : l), cause);
 }
 
+void gr_check_untouched(const gr_ch_result *cr, char *out, size_t len)
+{
+    out[0] = 0;
+    if (cr->n_untouched > 0)
+        snprintf(out, len, "%d of %d region%s untouched (%s): %s the starter's text", cr->n_untouched, cr->n_regions,
+                 cr->n_regions == 1 ? "" : "s", cr->untouched, cr->n_untouched == 1 ? "it still holds" : "each still holds");
+}
+
+void gr_check_summary(int n_findings, int n_untouched, int n_regions, char *out, size_t len)
+{
+    char done[200] = "";
+    if (n_untouched > 0)
+        snprintf(done, sizeof done, "; %d of the %d regions still hold the starter's text, so %s not done yet",
+                 n_untouched, n_regions, n_untouched == 1 ? "that one is" : "those are");
+    if (n_findings > 0)
+        snprintf(out, len, "in short: %d finding%s above to fix%s; correctness and speed need a GPU. make ends with "
+                 "`Error %d`, which means findings, not that make check broke", n_findings, n_findings == 1 ? "" : "s",
+                 done, GR_EXIT_CHECK_FINDINGS);
+    else
+        snprintf(out, len, "in short: nothing wrong found in what this machine can check%s; correctness and speed need "
+                 "a GPU. make ends with `Error %d`, which means nothing found, not that make check broke", done,
+                 GR_EXIT_CHECK_CLEAN);
+}
+
 void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why)
 {
     int n = gr_check_findings(s, NULL, 0);
@@ -96,11 +120,20 @@ void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why)
     fprintf(f, "check without a GPU: %d finding%s in what needs none (the build, the markers, edits outside the "
                "regions, the region screen)\n",
             n, n == 1 ? "" : "s");
+    int untouched = 0, regions = 0;
+    for (int c = 0; c < s->n_ch; c++) {
+        char line[500];
+        gr_check_untouched(&s->ch[c], line, sizeof line);
+        if (line[0]) fprintf(f, "  chapter %d: %s\n", s->ch[c].number, line);
+        untouched += s->ch[c].n_untouched, regions += s->ch[c].n_regions;
+    }
     for (int i = 0; i < n; i++)
         fprintf(f, "  ch%d%s%s: %s\n", fd[i].ch, fd[i].who[0] ? " " : "", fd[i].who, fd[i].text);
     free(fd);
     char line[900];
     gr_check_not_checked(why, line, sizeof line);
+    fprintf(f, "%s\n", line);
+    gr_check_summary(n, untouched, regions, line, sizeof line);
     fprintf(f, "%s\n", line);
 }
 

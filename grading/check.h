@@ -1,6 +1,7 @@
 /* check.h — `make check` (build/grade --check, the practice run): what it concludes and prints. Without a GPU
  * the steps that need none still run (build, markers, edits outside the regions, region screen): their
- * sentences one line each, then one line on what was not checked and how to get it. The decisions are pure. */
+ * sentences one line each, each chapter's regions that still hold the starter's text, then one line on what was not
+ * checked and how to get it, and one that says what it all means. The decisions are pure. */
 #ifndef GR_CHECK_H
 #define GR_CHECK_H
 
@@ -34,6 +35,13 @@ void gr_check_not_checked(const char *why, char *out, size_t len);
 /* A run's outcome (a grading that is not the practice run: GR_CHECK_RAN); whether it ran without a GPU. */
 gr_check_outcome gr_check_outcome_of(const gr_sub_result *s, gr_mode mode);
 static inline int gr_check_no_gpu(gr_check_outcome o) { return o == GR_CHECK_FINDINGS || o == GR_CHECK_CLEAN; }
+
+/* A chapter's regions that still hold the starter's text, as a line ("4 of 4 regions untouched (…): …"), or "". */
+void gr_check_untouched(const gr_ch_result *cr, char *out, size_t len);
+
+/* The last line without a GPU, in plain words: findings to fix, or nothing found in what this machine can
+ * check; the regions not done yet; what needs a GPU; what make's `Error 7` or `Error 8` after it means. */
+void gr_check_summary(int n_findings, int n_untouched, int n_regions, char *out, size_t len);
 
 /* The conclusion without a GPU instead of the grade's table (why: gr_sub_judge's reason). Before the
  * reports are written (they free the compile logs). */

@@ -147,6 +147,8 @@ typedef struct {
     gr_ch_status status;
     char reason[600];
     char outside[300];              /* edits outside the TODO regions (ignored) */
+    int n_regions, n_untouched;     /* the starter's regions; of them, those still as the starter gave them */
+    char untouched[300];            /* their names, ", " between (build.c) */
     char *compile_log;              /* head + tail */
     int self_check;                 /* check mode without a reference: verdicts are the program's own */
     gr_var_result v[GR_MAX_VAR];

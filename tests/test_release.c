@@ -430,6 +430,22 @@ Test(release, check_without_a_gpu_tells_each_finding_and_what_it_did_not_check, 
     cr_assert(strstr(out, "Error 8") && strstr(out, "0 findings"), "the untouched starter: want nothing found (8):\n%s", out);
     cr_assert(strstr(out, "\nnot checked here: correctness, compute-sanitizer and speed"), "%s", out);
     cr_assert(strstr(out, "make check ENGINE=slurm"), "%s", out);
+    /* the untouched starter says so, region by region (issue 65: "0 findings" alone read as a solved chapter) */
+    char path[700], want[200];
+    snprintf(path, sizeof path, "%s/rel/cuda-workbook-student/chapters/01-reversal/reversal.cu", dir);
+    size_t len;
+    char *text = wb_read_file(path, &len), err[200];
+    wb_region r[64];
+    int n = text ? wb_regions_parse(text, len, r, 64, err, sizeof err) : -1;
+    free(text);
+    cr_assert_gt(n, 0, "%s: no regions", path);
+    snprintf(want, sizeof want, "\n  chapter 1: %d of %d regions untouched (%s, ", n, n, r[0].name);
+    cr_assert(strstr(out, want), "want `%s`:\n%s", want + 1, out);
+    cr_assert(strstr(out, "\nin short: nothing wrong found in what this machine can check; ") &&
+                  strstr(out, "not done yet; correctness and speed need a GPU. make ends with `Error 8`, which means nothing found"),
+              "the last line, in plain words:\n%s", out);
+    wbt_run(out, "cat '%s/rel/cuda-workbook-student/build/check/feedback.md'", dir);
+    cr_assert(strstr(out, want) && strstr(out, "\nin short: nothing wrong found"), "feedback.md has make check's lines:\n%s", out);
     /* an edit outside the regions, a forbidden include in region `global` */
     rc = wbt_run(out, "cd '%s/rel/cuda-workbook-student/chapters/01-reversal' && sed -i '1a int student_edit;' reversal.cu && "
                       "sed -i '/BEGIN TODO(global)/a #include <stdio.h>' reversal.cu", dir);
