@@ -159,6 +159,40 @@ Test(makefile, the_grader_records_a_chapters_arch_flags_for_this_gpu, .timeout =
     wbt_run(out, "rm -rf '%s'", dir);
 }
 
+/* Without a GPU (an nvidia-smi that answers nothing) and without ARCH, the grader's build of each chapter adds
+ * what a grader's GPU builds beside sm_75: sm_80, sm_90 and the chapter's own features, each once (issue 65:
+ * a `__CUDA_ARCH__ >= 800` path was never compiled on a laptop). ARCH given: that one only. */
+Test(makefile, without_a_gpu_the_graders_build_adds_what_a_graders_gpu_builds, .timeout = 120)
+{
+    char dir[512];
+    copy_with_chapter10(dir, sizeof dir);
+    int rc = wbt_run(out, "cd '%1$s' && echo 'ARCH_FEATURES_10 := sm_90a' > chapters/10-reversal2/chapter.mk && "
+                          "mkdir bin && printf '#!/bin/sh\nexit 9\n' > bin/nvidia-smi && chmod +x bin/nvidia-smi && "
+                          "export PATH=\"$PWD/bin:$PATH\" && " WBT_MAKE " -s build/grading-flags.json && "
+                          "cat build/grading-flags.json && echo && " WBT_MAKE " -s ARCH=sm_75 build/grading-flags.json && "
+                          "cat build/grading-flags.json",
+                     dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    char *second = strchr(out, '\n');
+    cr_assert_not_null(second, "%s", out);
+    *second++ = 0;
+    json_error_t e;
+    json_t *none = json_loads(out, 0, &e), *given = json_loads(second, 0, &e);
+    cr_assert(none && given, "not JSON (%s):\n%s\n%s", e.text, out, second);
+    json_t *flags = json_object_get(none, "arch_flags");
+    cr_expect_str_eq(json_string_value(json_object_get(flags, "1")),
+                     "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90", "%s", out);
+    cr_expect_str_eq(json_string_value(json_object_get(flags, "10")),
+                     "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 "
+                     "-gencode=arch=compute_90a,code=sm_90a", "%s", out);
+    cr_expect(strstr(json_string_value(json_object_get(none, "nvcc")), "code=sm_75"), "sm_75 stays: %s", out);
+    cr_expect_null(json_object_get(json_object_get(given, "arch_flags"), "1"), "ARCH given: %s", second);
+    cr_expect_null(json_object_get(json_object_get(given, "arch_flags"), "10"), "ARCH given: %s", second);
+    json_decref(none);
+    json_decref(given);
+    wbt_run(out, "rm -rf '%s'", dir);
+}
+
 /* Reading the Makefile runs nothing: a logging nvidia-smi and nvcc first on PATH stay silent for targets
  * that need no GPU and no compiler. */
 Test(makefile, parsing_runs_no_tool)
