@@ -524,7 +524,10 @@ Test(release, check_grades_a_filled_in_chapter_with_its_own_check, .timeout = 60
      * that could not be scored here (grading/check.h): "12.0 / 17.0" read as five lost points */
     double sc = json_number_value(json_object_get(ch, "score")), mx = json_number_value(json_object_get(ch, "max_score"));
     cr_assert(mx > 0 && sc > mx - 0.05, "the reference's regions got %.1f / %.1f from make check:\n%s", sc, mx, out);
-    cr_assert(strstr(out, "performance: not scored here") || strstr(out, "recorded on this GPU"), "%s", out);
+    /* recorded on this GPU model (an H100), else an estimate from the speed of light, labelled (issue 65: the
+     * H200 said only "not scored here") */
+    cr_assert(strstr(out, "performance ESTIMATE, not in the total: global ") || strstr(out, "recorded on this GPU"),
+              "%s", out);
     json_decref(g);
     wbt_run(out, "chmod -R u+w '%1$s'; rm -rf '%1$s'", dir);
 }
