@@ -15,6 +15,17 @@ static void gr_build_name_symbol(gr_build_report *r, const char *log)
              (int)(n > 200 ? 200 : n), p);
 }
 
+/* A build that failed names the compiler's first error in the reason ("matmul.cu(369): error: expected an
+ * expression"), not only in the log: make check's line is often all a student reads. */
+static void gr_build_name_error(gr_build_report *r, const char *log)
+{
+    const char *p = log ? strstr(log, ": error") : NULL;
+    if (!p || strstr(r->reason, ": error") || strstr(r->reason, "undefined reference")) return;
+    while (p > log && p[-1] != '\n') p--;
+    size_t n = strcspn(p, "\n"), at = strlen(r->reason);
+    snprintf(r->reason + at, sizeof r->reason - at, ": %.*s", (int)(n > 200 ? 200 : n), p);
+}
+
 /* A note where the file differs from the starter outside the regions (ignored), their contents removed. */
 static void gr_note_outside(const char *pristine, size_t plen, const char *stu, size_t slen, gr_build_report *rep)
 {
@@ -33,6 +44,28 @@ static void gr_note_outside(const char *pristine, size_t plen, const char *stu, 
     }
     free(a);
     free(b);
+}
+
+/* Which of the starter's regions the student's file still holds as the starter gave them (wb_region_untouched);
+ * of_reference: the pristine file is the reference, its hint lines the starter's text. After a splice, which
+ * checked that both files have the same regions. */
+static void gr_note_untouched(const char *pristine, size_t plen, int of_reference, const char *stu, size_t slen,
+                              gr_build_report *rep)
+{
+    wb_region p[64], q[64];
+    char e[200];
+    int pn = wb_regions_parse(pristine, plen, p, 64, e, sizeof e), qn = wb_regions_parse(stu, slen, q, 64, e, sizeof e);
+    for (int k = 0; k < pn; k++)
+        for (int m = 0; m < qn; m++) {
+            if (strcmp(p[k].name, q[m].name)) continue;
+            if (!wb_region_untouched(pristine + p[k].begin, p[k].end - p[k].begin, of_reference, stu + q[m].begin,
+                                     q[m].end - q[m].begin))
+                continue;
+            size_t at = strlen(rep->untouched);
+            snprintf(rep->untouched + at, sizeof rep->untouched - at, "%s%s", at ? ", " : "", p[k].name);
+            rep->n_untouched++;
+        }
+    rep->n_regions = pn > 0 ? pn : 0;
 }
 
 /* The course's headers (every .h in common/), never the student's, into bdir/common. */
@@ -93,6 +126,8 @@ static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapt
         GR_FAIL(rep, GR_CH_BUILD_FAILED, "nvcc %s", d);
         gr_build_name_symbol(rep, r.err);
         gr_build_name_symbol(rep, r.out);
+        gr_build_name_error(rep, r.err);
+        gr_build_name_error(rep, r.out);
     }
     gr_run_result_free(&r);
 }
@@ -106,7 +141,7 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
     snprintf(bdir, sizeof bdir, "%s/build", work);
     gr_rmtree(bdir);
     gr_mkdirs(bdir, 0755);
-    gr_pristine_path(x, ch, pristine_path, sizeof pristine_path);
+    int of_reference = gr_pristine_path(x, ch, pristine_path, sizeof pristine_path) == 2;
     char *pristine = gr_read_capped(pristine_path, 4 << 20, &plen);
     char *stu = gr_read_capped(student, 4 << 20, &slen);
     char *spliced = NULL;
@@ -118,6 +153,7 @@ void gr_build_chapter(const gr_config *x, const gr_sub_state *s, const gr_chapte
         GR_FAIL(rep, GR_CH_NOT_GRADABLE, "%s: %s", ch->file, err);
     if (spliced) {
         gr_note_outside(pristine, plen, stu, slen, rep);
+        gr_note_untouched(pristine, plen, of_reference, stu, slen, rep);
         snprintf(path, sizeof path, "%s/%s", bdir, ch->file);
         gr_write_file(path, spliced, olen);
         gr_copy_headers(x, bdir);

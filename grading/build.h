@@ -11,6 +11,9 @@ typedef struct {
     gr_ch_status status;      /* GR_CH_GRADED: built; else not gradable, build failed or grader error */
     char reason[800];         /* why not, in words for the student */
     char outside[300];        /* a note on edits outside the TODO regions (ignored), or "" */
+    int n_regions;            /* the starter's TODO regions */
+    int n_untouched;          /* of them, those the student's file still holds as the starter gave them */
+    char untouched[300];      /* their names, ", " between */
     char log[2 * GR_RUN_TEXT_MAX(GR_BUILD_OUT_CAP)]; /* nvcc's stderr, then its stdout; "" if it did not run */
 } gr_build_report;
 

@@ -87,6 +87,30 @@ void gr_check_not_checked(const char *why, char *out, size_t len)
              (int)(l > 300 ? 300 : l), cause);
 }
 
+void gr_check_untouched(const gr_ch_result *cr, char *out, size_t len)
+{
+    out[0] = 0;
+    if (cr->n_untouched > 0)
+        snprintf(out, len, "%d of %d region%s untouched (%s): %s the starter's text", cr->n_untouched, cr->n_regions,
+                 cr->n_regions == 1 ? "" : "s", cr->untouched, cr->n_untouched == 1 ? "it still holds" : "each still holds");
+}
+
+void gr_check_summary(int n_findings, int n_untouched, int n_regions, char *out, size_t len)
+{
+    char done[200] = "";
+    if (n_untouched > 0)
+        snprintf(done, sizeof done, "; %d of the %d regions still hold the starter's text, so %s not done yet",
+                 n_untouched, n_regions, n_untouched == 1 ? "that one is" : "those are");
+    if (n_findings > 0)
+        snprintf(out, len, "in short: %d finding%s above to fix%s; correctness and speed need a GPU. make ends with "
+                 "`Error %d`, which means findings, not that make check broke", n_findings, n_findings == 1 ? "" : "s",
+                 done, GR_EXIT_CHECK_FINDINGS);
+    else
+        snprintf(out, len, "in short: nothing wrong found in what this machine can check%s; correctness and speed need "
+                 "a GPU. make ends with `Error %d`, which means nothing found, not that make check broke", done,
+                 GR_EXIT_CHECK_CLEAN);
+}
+
 void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why)
 {
     int n = gr_check_findings(s, NULL, 0);
@@ -96,11 +120,20 @@ void gr_check_print_static(FILE *f, const gr_sub_result *s, const char *why)
     fprintf(f, "check without a GPU: %d finding%s in what needs none (the build, the markers, edits outside the "
                "regions, the region screen)\n",
             n, n == 1 ? "" : "s");
+    int untouched = 0, regions = 0;
+    for (int c = 0; c < s->n_ch; c++) {
+        char line[500];
+        gr_check_untouched(&s->ch[c], line, sizeof line);
+        if (line[0]) fprintf(f, "  chapter %d: %s\n", s->ch[c].number, line);
+        untouched += s->ch[c].n_untouched, regions += s->ch[c].n_regions;
+    }
     for (int i = 0; i < n; i++)
         fprintf(f, "  ch%d%s%s: %s\n", fd[i].ch, fd[i].who[0] ? " " : "", fd[i].who, fd[i].text);
     free(fd);
     char line[900];
     gr_check_not_checked(why, line, sizeof line);
+    fprintf(f, "%s\n", line);
+    gr_check_summary(n, untouched, regions, line, sizeof line);
     fprintf(f, "%s\n", line);
 }
 
@@ -113,26 +146,30 @@ gr_check_perf_way gr_check_perf_decide(const gr_check_perf_in *in)
     return same_gpu && same_size ? GR_PERF_RECORDED : GR_PERF_NOT_SCORED;
 }
 
-/* The reference's recorded table of chapter ch (handouts/results/chN.json): its GPU, its size (canonical)
- * and each variant's median time, into in and ms (by the chapter's variant order; 0: not recorded). */
-static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_check_perf_in *in, double *ms)
+/* The reference's recorded table of chapter ch (handouts/results/chN.json): its GPU, its size (canonical) and
+ * each variant's median time and % of the speed of light, into in, ms and pct (by the chapter's variant order;
+ * 0: not recorded). A row at the benchmark size is taken before any other. */
+static void gr_check_recorded(const gr_config *x, const gr_ch_result *cr, gr_check_perf_in *in, double *ms, double *pct)
 {
     char path[PATH_MAX], err[200];
     snprintf(path, sizeof path, "%s/handouts/results/ch%d.json", x->root, cr->number);
     json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL, *o;
     size_t i;
+    int at_perf[GR_MAX_VAR] = {0};
     json_array_foreach(lines, i, o)
     {
         const char *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
         const char *gpu = json_string_value(json_object_get(o, WB_JSON_GPU));
         const char *size = json_string_value(json_object_get(o, WB_JSON_SIZE));
+        gr_size z;
+        const char *canon = !size ? "" : gr_size_parse(size, &z) ? "0" : z.canon;
         for (int k = 0; v && k < cr->n_v; k++) {
-            if (strcmp(v, cr->v[k].name)) continue;
+            if (strcmp(v, cr->v[k].name) || at_perf[k]) continue;
+            at_perf[k] = canon[0] && !strcmp(canon, in->size_perf);
             ms[k] = json_number_value(json_object_get(o, WB_JSON_MEDIAN_MS));
+            pct[k] = json_number_value(json_object_get(o, WB_JSON_SOL_PCT));
             if (gpu) snprintf(in->gpu_recorded, sizeof in->gpu_recorded, "%s", gpu);
-            gr_size z;
-            if (size)
-                snprintf(in->size_recorded, sizeof in->size_recorded, "%s", gr_size_parse(size, &z) ? "0" : z.canon);
+            if (size) snprintf(in->size_recorded, sizeof in->size_recorded, "%s", canon);
         }
     }
     json_decref(lines);
@@ -149,18 +186,59 @@ static void gr_check_score_recorded(const gr_config *x, gr_ch_result *cr, const 
              "model (%s, handouts/results/ch%d.json); the grader times the reference beside yours", in->gpu_here, cr->number);
 }
 
-static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
+gr_check_estimate gr_check_estimate_of(const gr_rubric *rub, double stu_pct, double ref_pct, double points)
 {
-    double pts = 0;
+    gr_check_estimate e = {0, 0, 0};
+    if (!(stu_pct > 0) || !(ref_pct > 0) || !isfinite(stu_pct) || !isfinite(ref_pct)) return e;
+    e.ok = 1;
+    e.ratio = ref_pct / stu_pct;
+    e.pts = gr_band_fraction(rub, e.ratio) * points;
+    return e;
+}
+
+/* Each timed variant's estimate (gr_check_estimate_of) in its note and a short list in lst; their points in *pts
+ * and the points they are out of in *of. Returns how many variants have one. */
+static int gr_check_estimates(const gr_config *x, gr_ch_result *cr, const gr_check_perf_in *in, const double *pct,
+                              char *lst, size_t len, double *pts, double *of)
+{
+    int n = 0;
+    lst[0] = 0;
+    *pts = *of = 0;
+    for (int k = 0; k < cr->n_v; k++) {
+        gr_var_result *r = &cr->v[k];
+        int timed = r->verdict == GR_V_SELF_PASS && r->perf_ran && r->stu_ms > 0 && !r->caught;
+        gr_check_estimate e = gr_check_estimate_of(&x->rub, timed ? r->stu_sol_pct : 0, pct[k], r->rub.perf);
+        if (!e.ok) continue;
+        n++;
+        *pts += e.pts, *of += r->rub.perf;
+        size_t at = strlen(lst);
+        snprintf(lst + at, len - at, "%s%s %.2fx", at ? ", " : "", r->name, e.ratio);
+        snprintf(r->perf_note, sizeof r->perf_note, "Estimate, not scored: %.4f ms here at size %s, %.1f%% of this GPU's "
+                 "speed of light; the reference's recorded %.1f%% (%s) predicts %.2fx its time, %.1f of %.1f points.",
+                 r->stu_ms, in->size_perf, r->stu_sol_pct, pct[k], in->gpu_recorded, e.ratio, e.pts, r->rub.perf);
+    }
+    return n;
+}
+
+static void gr_check_unscored(const gr_config *x, gr_ch_result *cr, const gr_check_perf_in *in, const double *pct)
+{
+    double pts = 0, est = 0, of = 0;
+    char lst[300];
+    int n = gr_check_estimates(x, cr, in, pct, lst, sizeof lst, &est, &of);
     for (int k = 0; k < cr->n_v; k++) {
         pts += cr->v[k].rub.perf;
         cr->v[k].rub.perf = 0;
         cr->v[k].perf_pts = 0;
     }
-    snprintf(cr->perf_note, sizeof cr->perf_note, "performance: not scored here (%.1f points, not in the total): no "
-             "reference to time yours beside%s%s%s; the grader times it beside yours", pts,
-             in->gpu_recorded[0] ? ", and its recorded times are for " : "", in->gpu_recorded,
-             in->gpu_recorded[0] ? (strcmp(in->gpu_here, in->gpu_recorded) ? " (another GPU)" : " at another size") : "");
+    if (n)
+        snprintf(cr->perf_note, sizeof cr->perf_note, "performance ESTIMATE, not in the total: %s of the reference's time, "
+                 "about %.1f of %.1f points; from your %% of the speed of light in this run against the reference's "
+                 "recorded %% (%s); the grader times the reference beside yours", lst, est, of, in->gpu_recorded);
+    else
+        snprintf(cr->perf_note, sizeof cr->perf_note, "performance: not scored here (%.1f points, not in the total): no "
+                 "reference to time yours beside%s%s%s; the grader times it beside yours", pts,
+                 in->gpu_recorded[0] ? ", and its recorded times are for " : "", in->gpu_recorded,
+                 in->gpu_recorded[0] ? (strcmp(in->gpu_here, in->gpu_recorded) ? " (another GPU)" : " at another size") : "");
 }
 
 void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
@@ -172,14 +250,14 @@ void gr_check_score_perf(const gr_config *x, gr_sub_result *res)
         if (cr->status != GR_CH_GRADED || !cr->self_check) continue;
         if (!gpu[0]) gr_gpu_name(x->gpu, gpu, sizeof gpu);
         gr_check_perf_in in = {0};
-        double ms[GR_MAX_VAR] = {0};
+        double ms[GR_MAX_VAR] = {0}, pct[GR_MAX_VAR] = {0};
         snprintf(in.gpu_here, sizeof in.gpu_here, "%s", gpu);
         for (int i = 0; i < x->rub.n_ch; i++)
             if (x->rub.ch[i].number == cr->number)
                 snprintf(in.size_perf, sizeof in.size_perf, "%s", x->rub.ch[i].perf_size.canon);
-        gr_check_recorded(x, cr, &in, ms);
+        gr_check_recorded(x, cr, &in, ms, pct);
         if (gr_check_perf_decide(&in) == GR_PERF_RECORDED) gr_check_score_recorded(x, cr, &in, ms);
-        else gr_check_unscored(cr, &in);
+        else gr_check_unscored(x, cr, &in, pct);
     }
     gr_sub_totals(res);
 }

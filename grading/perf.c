@@ -394,6 +394,7 @@ void gr_perf_self(const gr_chjob *j)
         gr_var_result *r = &cr->v[plan.sel[i]];
         r->perf_ran = 1;
         r->stu_ms = gr_med(&ss->ms[plan.sel[i]]);
+        r->stu_sol_pct = gr_med(&ss->pct[plan.sel[i]]); /* make check's estimate (check.h) */
         snprintf(r->perf_note, sizeof r->perf_note, "Your time at size %s: %.4f ms (no reference here: performance "
                                                     "points are given when graded).",
                  j->ch->perf_size.text, r->stu_ms);

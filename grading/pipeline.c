@@ -382,6 +382,8 @@ static void gr_prepare(gr_sub_run *g)
         if (how[g->probing + i].end != GR_CHILD_DONE) GR_FAIL(b, GR_CH_BUILD_FAILED, "the build process died");
         if (b->status != GR_CH_GRADED) GR_FAIL(cr, b->status, "%s", b->reason);
         snprintf(cr->outside, sizeof cr->outside, "%s", b->outside);
+        snprintf(cr->untouched, sizeof cr->untouched, "%s", b->untouched);
+        cr->n_regions = b->n_regions, cr->n_untouched = b->n_untouched;
         if (b->log[0]) cr->compile_log = strdup(b->log);
     }
     if (g->probing) {

@@ -139,6 +139,46 @@ char *wb_regions_splice(const char *pristine, size_t plen, const char *student, 
     return wb_regions_fill(pristine, plen, pr, pn, student, fill, out_len);
 }
 
+int wb_hint_line(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    return len - i >= 3 && memcmp(line + i, "//|", 3) == 0 ? (int)i : -1;
+}
+
+/* The next byte of a region's text that is not white space, from *at on (text[0..len)), or -1 at its end. Of a
+ * reference's region (hints), only its hint lines' text counts, after their `//|`. */
+static int wb_region_next(const char *text, size_t len, int hints, size_t *at)
+{
+    while (*at < len) {
+        size_t i = *at;
+        if (hints && (i == 0 || text[i - 1] == '\n')) { /* a line's start: its hint text, or skip the line */
+            const char *nl = memchr(text + i, '\n', len - i);
+            size_t ll = nl ? (size_t)(nl - (text + i)) : len - i;
+            int w = wb_hint_line(text + i, ll);
+            if (w < 0) {
+                *at = i + ll + (nl != NULL);
+                continue;
+            }
+            *at = i + (size_t)w + 3;
+            continue;
+        }
+        (*at)++;
+        if (!isspace((unsigned char)text[i])) return (unsigned char)text[i];
+    }
+    return -1;
+}
+
+int wb_region_untouched(const char *starter, size_t slen, int of_reference, const char *student, size_t len)
+{
+    size_t a = 0, b = 0;
+    for (;;) {
+        int x = wb_region_next(starter, slen, of_reference, &a), y = wb_region_next(student, len, 0, &b);
+        if (x != y) return 0;
+        if (x < 0) return 1;
+    }
+}
+
 char *wb_read_file(const char *path, size_t *len)
 {
     return gr_read_capped(path, (size_t)1 << 30, len);

@@ -5,6 +5,7 @@
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm.h>
 
+#include "check.h"
 #include "html.h"
 
 json_t *gr_jstr(const char *s)
@@ -270,9 +271,14 @@ void gr_write_feedback(FILE *f, const gr_sub_result *s, const char *sub, int onl
                    "comes from **your program's own CPU check** (marked \"self-check\"); grading compares your "
                    "raw results with the reference instead._\n\n");
     char why[sizeof s->error + 700];
-    if (gr_sub_judge(s, why, sizeof why) != GR_SUB_GRADED) /* no score that was not earned, here either */
+    if (gr_sub_judge(s, why, sizeof why) != GR_SUB_GRADED) { /* no score that was not earned, here either */
         fprintf(f, "**Not graded:** %s\n\n**Score: none** (out of %.1f): this run is not a grade; it is graded again.\n\n", why, s->max);
-    else fprintf(f, "**Score: %.1f / %.1f**\n\n", s->score, s->max);
+        if (gr_check_no_gpu(gr_check_outcome_of(s, s->mode))) { /* the lines make check printed, as printed */
+            fprintf(f, "```text\n");
+            gr_check_print_static(f, s, why);
+            fprintf(f, "```\n\n");
+        }
+    } else fprintf(f, "**Score: %.1f / %.1f**\n\n", s->score, s->max);
     fprintf(f, "Random seeds of this run: `%s` (replay: `%s`).\n\n", seeds, replay);
     for (int c = 0; c < s->n_ch; c++) {
         const gr_ch_result *ch = &s->ch[c];

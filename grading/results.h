@@ -105,6 +105,7 @@ typedef struct {
     int perf_ran;
     double stu_ms, ref_ms, ratio;
     double ref_sol_pct;             /* the reference's % of the speed of light at the benchmark size; 0: unknown */
+    double stu_sol_pct;             /* the practice run's own timing (no reference): the student's %; 0: unknown */
     char perf_note[300];
     unsigned caught;                /* what the grader caught: bits 1u << gr_caught (above) */
     char caught_note[600];          /* one sentence per finding, for the student */
@@ -146,12 +147,14 @@ typedef struct {
     gr_ch_status status;
     char reason[600];
     char outside[300];              /* edits outside the TODO regions (ignored) */
+    int n_regions, n_untouched;     /* the starter's regions; of them, those still as the starter gave them */
+    char untouched[300];            /* their names, ", " between (build.c) */
     char *compile_log;              /* head + tail */
     int self_check;                 /* check mode without a reference: verdicts are the program's own */
     gr_var_result v[GR_MAX_VAR];
     int n_v;
     double score, max;
-    char perf_note[400];
+    char perf_note[640];            /* the chapter's: a practice run's estimate lists every variant (check.c) */
     double wall_s;
     struct {
         const char *name;           /* a pipeline step's (static); s: its wall time (grading.json "steps") */

@@ -131,7 +131,7 @@ int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out,
      * the regions would be built and never noticed. The reference is the starter outside the regions
      * (tests/test_regions.c), and only the outside of the pristine is used here (the splice, the note). */
     snprintf(out, len, "%s/solutions/%s/%s", x->root, ch->dir, ch->file);
-    if (x->mode == GR_MODE_CHECK && gr_is_file(out)) return 1;
+    if (x->mode == GR_MODE_CHECK && gr_is_file(out)) return 2;
     snprintf(out, len, "%s/chapters/%s/%s", x->root, ch->dir, ch->file);
     return gr_is_file(out);
 }

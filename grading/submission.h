@@ -36,7 +36,8 @@ int gr_sub_is_empty(const gr_sub_content *c);
 int gr_sub_precheck(const gr_rubric *rub, const char *sub, int janitor, char *why, size_t len);
 
 /* The pristine starter: grading/pristine/ in the student release, else chapters/ (make check: solutions/,
- * the same outside the regions, since there chapters/ is the student's own file). */
+ * the same outside the regions, since there chapters/ is the student's own file). 1: a starter, 2: that
+ * reference (its regions hold the starter's text as hint lines), 0: none. */
 int gr_pristine_path(const gr_config *x, const gr_chapter_rubric *ch, char *out, size_t len);
 
 /* 1 with the reference binary of chapter ch in ref (as gr_stage_reference left it in `work`, the

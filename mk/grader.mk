@@ -49,11 +49,12 @@ endif
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
 # libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c). "arch_flags" are the
 # machine code of a chapter's arch-specific features for this GPU (ARCH_FEATURES_N: sm_90a on an H200),
-# which a student's build gets as the reference's does.
+# which a student's build gets as the reference's does; without a GPU, also what a grader's GPU would build
+# (mk/toolchain.mk's grader_archflags: sm_80, sm_90), so make check compiles every path of the chapter.
 json_str = "$(subst ",\",$(subst \,\\,$(1)))"
 GRADING_FLAGS_JSON = {"nvcc": $(call json_str,$(NVCC) $(NVCCFLAGS)), "libs": {"default": $(call json_str,$(LDLIBS))}, \
   "sol_libs": {"comment": "never linked to student code"$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))}, \
-  "arch_flags": {"comment": "for both builds, where this GPU runs them"$(foreach n,$(CHAPTERS),$(if $(call chapter_archflags,$(n)),$(comma) "$(n)": $(call json_str,$(call chapter_archflags,$(n)))))}}
+  "arch_flags": {"comment": "where this GPU runs them; without a GPU, what a grader's GPU builds too"$(foreach n,$(CHAPTERS),$(if $(call grader_archflags,$(n)),$(comma) "$(n)": $(call json_str,$(call grader_archflags,$(n)))))}}
 # Written only when its text changes, as the flags stamps are (a chapter.mk added or removed included).
 $(GRADING_FLAGS): FORCE
 	$(call write_stamp,$(GRADING_FLAGS_JSON))

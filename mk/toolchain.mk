@@ -46,6 +46,8 @@ test doctor sass resources sanitize profile check grade grade-class diagnose-mut
 # `make clean` run no nvidia-smi.
 DETECTED_CC = $(eval DETECTED_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
                 | head -n1 | tr -d '. \r'))$(DETECTED_CC)
+# Whether ARCH was given (the command line, the environment): then no build adds an architecture of its own.
+ARCH_GIVEN := $(if $(filter undefined,$(origin ARCH)),,1)
 ifeq ($(origin ARCH),undefined)
   ARCH = $(eval ARCH := $(if $(DETECTED_CC),sm_$(DETECTED_CC),sm_75))$(ARCH)
 endif
@@ -92,6 +94,16 @@ arch_feature_gencode = $(if $(filter $(call arch_family,$(ARCH_NUM)),$(call arch
 starter_cmd  = $(NVCC) $(NVCCFLAGS) $(call chapter_archflags,$(1))
 solution_cmd = $(NVCC) $(NVCCFLAGS) $(call chapter_archflags,$(1)) $(SOLFLAGS_$(1))
 chapter_libs = $(LDLIBS) $(LDLIBS_$(1))
+# The grader's build of a student's chapter (make check): where no GPU is detected and no ARCH given (sm_75),
+# also the machine code of the architectures the chapters' code paths test for (`__CUDA_ARCH__ >= 800`:
+# cp.async; sm_90, the H100's) and of the chapter's ARCH_FEATURES_N, as a grader's GPU builds them, so that
+# an error in such a path is found on the student's laptop and not first on the grader's GPU. With a GPU,
+# or ARCH given, that architecture is the one built.
+NO_GPU_ARCHS    := 80 90
+no_gpu_archflags = $(if $(ARCH_GIVEN)$(DETECTED_CC),,$(foreach a,$(filter-out $(ARCH_NUM),$(NO_GPU_ARCHS) \
+                     $(patsubst sm_%,%,$(ARCH_FEATURES_$(1)))),-gencode=arch=compute_$(a)$(comma)code=sm_$(a)))
+grader_archflags = $(strip $(call chapter_archflags,$(1)) $(filter-out $(call chapter_archflags,$(1)),$(call \
+                     no_gpu_archflags,$(1))))
 
 # $(call ensure_packages,PROBE,PACKAGES,WHO): runs the shell command PROBE; if it fails, installs the
 # Debian PACKAGES and probes again, else prints the exact command and fails (scripts/ensure-packages.sh).

@@ -105,6 +105,41 @@ Test(check, the_line_on_what_was_not_checked_names_the_cause_and_the_ways)
     cr_assert_null(strchr(line, '\n'), "one line: %s", line);
 }
 
+/* The regions not done yet, and the last line: what it all means, in plain words, and what make's `Error N` is. */
+Test(check, the_regions_not_done_and_the_last_line_in_plain_words)
+{
+    gr_sub_result *s = calloc(1, sizeof *s);
+    gr_ch_result *c = chapter(s, 1, 4);
+    char line[900];
+    gr_check_untouched(c, line, sizeof line);
+    cr_assert_str_empty(line, "no region untouched: no line");
+    c->n_regions = 4, c->n_untouched = 4;
+    snprintf(c->untouched, sizeof c->untouched, "global, shared-static, shared-dynamic, vector");
+    gr_check_untouched(c, line, sizeof line);
+    cr_assert_str_eq(line, "4 of 4 regions untouched (global, shared-static, shared-dynamic, vector): each still holds "
+                           "the starter's text");
+    c->n_untouched = 1;
+    snprintf(c->untouched, sizeof c->untouched, "vector");
+    gr_check_untouched(c, line, sizeof line);
+    cr_assert_str_eq(line, "1 of 4 regions untouched (vector): it still holds the starter's text");
+    free(s);
+    gr_check_summary(0, 0, 19, line, sizeof line);
+    cr_assert(strstr(line, "in short: nothing wrong found in what this machine can check; correctness and speed need a GPU"),
+              "%s", line);
+    cr_assert(strstr(line, "`Error 8`, which means nothing found, not that make check broke"), "%s", line);
+    cr_assert_null(strstr(line, "not done"), "%s", line);
+    gr_check_summary(0, 4, 19, line, sizeof line);
+    cr_assert(strstr(line, "nothing wrong found in what this machine can check; 4 of the 19 regions still hold the starter's "
+                           "text, so those are not done yet;"), "%s", line);
+    gr_check_summary(2, 1, 19, line, sizeof line);
+    cr_assert(strstr(line, "in short: 2 findings above to fix; 1 of the 19 regions still hold the starter's text, so that one "
+                           "is not done yet;"), "%s", line);
+    cr_assert(strstr(line, "`Error 7`, which means findings"), "%s", line);
+    gr_check_summary(1, 0, 19, line, sizeof line);
+    cr_assert(strstr(line, "1 finding above to fix;"), "%s", line);
+    cr_assert_null(strchr(line, '\n'), "one line: %s", line);
+}
+
 /* ---------------------------------------------------------------- the grader on the fake workbook */
 static char dir[64];
 static char grade[PATH_MAX];
@@ -146,6 +181,28 @@ Test(check, without_a_gpu_findings_one_line_each_then_what_was_not_checked, .ini
     cr_assert_eq(rc, GR_EXIT_CHECK_CLEAN, "solved regions, no GPU: exit %d, want %d\n%s", rc, GR_EXIT_CHECK_CLEAN, out);
     cr_assert(strstr(out, "0 findings") && wbt_count(out, "not checked here: correctness, compute-sanitizer and speed") == 1, "%s", out);
     cr_assert_null(strstr(out, "total"), "a total of what was not graded:\n%s", out);
+    cr_assert_null(strstr(out, "untouched"), "both regions solved:\n%s", out);
+    cr_assert(strstr(out, "\nin short: nothing wrong found in what this machine can check; correctness and speed need a GPU"),
+              "%s", out);
+    /* the region `reverse` as the starter gives it (empty: the fake reference has no hint lines), white space aside */
+    rc = wbt_run(out, "cd %s && sed -i '/BEGIN TODO(reverse)/,/END TODO(reverse)/{/TODO/!s/.*/   /}' chapters/09-fake/fake.cu",
+                 dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = run_check(out);
+    cr_assert_eq(rc, GR_EXIT_CHECK_CLEAN, "an untouched region is no finding: exit %d\n%s", rc, out);
+    cr_assert_eq(wbt_count(out, "\n  chapter 9: 1 of 2 regions untouched (reverse): it still holds the starter's text\n"), 1,
+                 "%s", out);
+    cr_assert(strstr(out, "so that one is not done yet"), "%s", out);
+    char fb[128], *md;
+    snprintf(fb, sizeof fb, "%s/out/feedback.md", dir);
+    size_t mdl;
+    cr_assert_not_null(md = wb_read_file(fb, &mdl), "%s", fb);
+    cr_assert(strstr(md, "\n  chapter 9: 1 of 2 regions untouched (reverse)") && strstr(md, "\nin short: nothing wrong found") &&
+                  strstr(md, "\n0 findings") == NULL && strstr(md, "check without a GPU: 0 findings"),
+              "feedback.md carries make check's lines:\n%s", md);
+    free(md);
+    rc = wbt_run(out, "cp %1$s/solutions/09-fake/fake.cu %1$s/chapters/09-fake/fake.cu", dir);
+    cr_assert_eq(rc, 0, "%s", out);
     /* an edit outside the regions (line 2) and an include in region `plus` */
     rc = wbt_run(out, "cd %s && sed -i '2a int student_edit;' chapters/09-fake/fake.cu && "
                       "sed -i '/BEGIN TODO(plus)/a #include \"wb.h\"' chapters/09-fake/fake.cu",
@@ -216,4 +273,50 @@ Test(check, without_a_reference_the_total_leaves_out_what_was_not_scored, .init 
     cr_assert(strstr(out, "SELF-PASS"), "%s", out);
     cr_assert(strstr(out, "performance: not scored here (2.0 points, not in the total)"), "%s", out);
     cr_assert(strstr(out, "total 6.0 / 6.0"), "want the total without the performance points:\n%s", out);
+    /* a table recorded on another GPU: an estimate from the speed of light, labelled, never in the total (the
+     * recorded share is tiny, so the estimate is every point) */
+    rc = wbt_run(out, "mkdir -p %1$s/handouts/results && for v in plus reverse; do printf '{\"chapter\":\"9-fake\","
+                      "\"variant\":\"%%s\",\"size\":\"1048576\",\"gpu\":\"Another GPU\",\"median_ms\":1,\"sol_pct\":0.0001,"
+                      "\"verdict\":\"PASS\"}\\n' $v; done > %1$s/handouts/results/ch9.json",
+                 dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = run_check(out);
+    cr_assert_eq(rc, GR_EXIT_OK, "exit %d\n%s", rc, out);
+    cr_assert(strstr(out, "performance ESTIMATE, not in the total: plus 0.00x, reverse 0.00x of the reference's time, about "
+                          "2.0 of 2.0 points;") && strstr(out, "recorded % (Another GPU)"), "%s", out);
+    cr_assert(strstr(out, "total 6.0 / 6.0"), "an estimate is never in the total:\n%s", out);
+    char fb[128], *md;
+    size_t mdl;
+    snprintf(fb, sizeof fb, "%s/out/feedback.md", dir);
+    cr_assert_not_null(md = wb_read_file(fb, &mdl), "%s", fb);
+    cr_assert(strstr(md, "Estimate, not scored: ") && strstr(md, "% of this GPU's speed of light; the reference's recorded 0.0% "
+                                                               "(Another GPU) predicts 0.00x its time, 1.0 of 1.0 points."),
+              "%s", md);
+    free(md);
+}
+
+/* A GPU without a recorded table (a T4, a laptop's, the H200 today): an estimate from the speeds of light, the
+ * reference's recorded % over the student's % of this run, by the rubric's bands; unknown on either side: none. */
+Test(check, the_estimate_without_a_record_for_this_gpu_is_from_the_speed_of_light)
+{
+    gr_rubric *rub = calloc(1, sizeof *rub);
+    rub->n_bands = 3;
+    rub->band[0].within = 1.05, rub->band[0].fraction = 1.0;
+    rub->band[1].within = 1.5, rub->band[1].fraction = 0.5;
+    rub->band[2].within = 3.0, rub->band[2].fraction = 0.25;
+    gr_check_estimate e = gr_check_estimate_of(rub, 80.0, 99.5, 4.0);
+    cr_assert(e.ok);
+    cr_assert_float_eq(e.ratio, 99.5 / 80.0, 1e-12, "%g", e.ratio);
+    cr_assert_float_eq(e.pts, 2.0, 1e-12, "1.24x: the second band, half of 4: %g", e.pts);
+    e = gr_check_estimate_of(rub, 99.0, 99.5, 4.0);
+    cr_assert_float_eq(e.pts, 4.0, 1e-12, "within 5 %%: all of it (%g)", e.pts);
+    e = gr_check_estimate_of(rub, 110.0, 99.5, 4.0);
+    cr_assert(e.ok && e.ratio < 1 && e.pts == 4.0, "faster than the reference's record: %g, %g", e.ratio, e.pts);
+    e = gr_check_estimate_of(rub, 20.0, 99.5, 4.0);
+    cr_assert(e.ok && e.pts == 0, "4.98x: beyond the last band: %g", e.pts);
+    cr_assert_not(gr_check_estimate_of(rub, 0, 99.5, 4.0).ok, "no % of this run");
+    cr_assert_not(gr_check_estimate_of(rub, 80.0, 0, 4.0).ok, "no recorded %");
+    cr_assert_not(gr_check_estimate_of(rub, NAN, 99.5, 4.0).ok);
+    cr_assert_not(gr_check_estimate_of(rub, 80.0, INFINITY, 4.0).ok);
+    free(rub);
 }

@@ -119,3 +119,29 @@ Test(regions, norm_line_collapses_space_and_counts_tokens)
     wb_norm_line("abcdefghijkl", 12, small, sizeof small);
     cr_assert_str_eq(small, "abcdefg", "cut at the buffer");
 }
+
+/* wb_region_untouched (make check's "regions untouched"): a region as the starter gave it, white space aside;
+ * of a reference, the starter's text is its hint lines' (`//| `), its code none of it. */
+Test(regions, untouched_is_the_starters_text_white_space_aside)
+{
+#define U(st, ref, stu) wb_region_untouched(st, strlen(st), ref, stu, strlen(stu))
+    const char *hint = "    /* One thread per element: i = the global index. */\n";
+    cr_assert(U(hint, 0, hint), "the starter's own region");
+    cr_assert(U(hint, 0, "/* One thread per element: i = the global index. */\n\n"), "indentation and a blank line");
+    cr_assert(U(hint, 0, "\t/* One  thread per\telement: i = the global index. */"), "spaces inside the hint");
+    cr_assert_not(U(hint, 0, "    /* One thread per element: i = the global index. */\n    int i = 0;\n"), "code added");
+    cr_assert_not(U(hint, 0, ""), "the hint deleted is an edit");
+    cr_assert_not(U(hint, 0, "    /* One thread per element: i = the global index! */\n"), "one character");
+    cr_assert(U("", 0, "  \n\t\n"), "an empty starter region left empty");
+    const char *ref = "    //| /* One thread per element: i = the global index. */\n"
+                      "    //|\n"
+                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (i < n) out[n - 1 - i] = in[i];\n";
+    cr_assert(U(ref, 1, hint), "a reference's hint lines are the starter's text");
+    cr_assert_not(U(ref, 1, "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) out[n - 1 - i] = in[i];\n"),
+                  "the reference's code is no starter's text");
+    cr_assert_not(U(ref, 0, hint), "read as a starter, the reference's region is all of it");
+    cr_assert(U("    for (int i = 0; i < n; i++) out[i] = in[i];\n", 1, ""), "a reference without hint lines: an empty starter region");
+    cr_assert(U("//|\n//| a\n//|b\n", 1, "a b"), "a bare `//|`, and one without its space");
+#undef U
+}

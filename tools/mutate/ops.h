@@ -53,7 +53,7 @@ int mu_own_load(const char *root, const char *dir, mu_own_ops *o, char *err, siz
 void mu_own_free(mu_own_ops *o);
 
 /* Where op applies in text[0..len): the offsets of up to max occurrences, none on a hint line (`//| `, the
- * starter's text: a comment in the reference, tools/starter's st_hint_line); returns how many. */
+ * starter's text: a comment in the reference, grading/regions.h's wb_hint_line); returns how many. */
 int mu_find(const mu_op *op, const char *text, size_t len, size_t *at, int max);
 
 /* text[0..len) with op applied at the occurrence found at offset at (a swap: at every occurrence off the hint
