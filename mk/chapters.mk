@@ -22,6 +22,8 @@ $(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(FL
 # The reference build's own flags: chapter 3's also times CUB for its speed-of-light row, whose headers
 # cost about 10 s of compiling that a student's build of the starter need not pay.
 SOLFLAGS_3 := -DWB_CUB
+# Chapter 7 times CUB's DeviceScan as its anchor the same way (until a chapter's own chapter.mk says so).
+SOLFLAGS_7 := -DWB_CUB
 $(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
 	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) $(SOLFLAGS_$*) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
 
