@@ -54,7 +54,7 @@
 #define SUMS_ITEMS 8                  /* block sums each of its threads adds in a row */
 #define ADD_BLOCK 256                 /* the add-back kernel's threads a block */
 #define TILE_THREADS 256              /* reduce-then-scan and decoupled-lookback: threads a block */
-#define TILE_VECS 4                   /* 16-byte chunks a thread: the coarsening factor (measured) */
+#define TILE_VECS 4                   /* 16-byte chunks a thread: the coarsening factor */
 #define WARP_SPAN (WARP * TILE_VECS * 4)          /* elements of a tile one warp owns */
 #define TILE (TILE_THREADS * TILE_VECS * 4)       /* elements a tile: 4096 */
 
@@ -144,6 +144,8 @@ static void launch_kogge_stone(State *s) { three_kernels(s, scan_kogge_stone, KS
  * half a stride after it, down the strides. Work 2·2048, span 2·log2(2048) steps. Shared word i sits
  * at PAD(i) = i + i/32: one word of padding every 32, so the trees' accesses at strides of 2, 4, …
  * 1024 words, which would fall into ever fewer of the 32 banks, spread over all of them. */
+#define PAD(i) ((i) + ((i) >> 5))
+
 __global__ void scan_brent_kung(const int *in, int *out, unsigned *block_sums, int n)
 {
     // BEGIN TODO(brent-kung)
@@ -282,9 +284,7 @@ static const wb_variant variants[] = {
      "scan_kogge_stone,scan_block_sums,add_block_offsets", launch_kogge_stone, NULL, "16", NULL,
      {{KS_BLOCK}, {SUMS_BLOCK}, {ADD_BLOCK}}},
     {"brent-kung", "work-efficient up-sweep/down-sweep, 2 elements a thread, padded against bank conflicts",
-     "scan_brent_kung,scan_block_sums,add_block_offsets", launch_brent_kung, NULL, "16",
-     "work-efficient: 2n adds instead of n log n, but twice the steps; faster than Kogge-Stone only where "
-     "the adds, not the memory, set the pace (PMPP ch. 11)",
+     "scan_brent_kung,scan_block_sums,add_block_offsets", launch_brent_kung, NULL, "16", NULL,
      {{BK_BLOCK}, {SUMS_BLOCK}, {ADD_BLOCK}}},
     {"warp-shuffle", "warp scans in registers by __shfl_up_sync, then a scan of the warps' totals",
      "scan_warp_shuffle,scan_block_sums,add_block_offsets", launch_warp_shuffle, NULL, "16", NULL,
@@ -293,9 +293,7 @@ static const wb_variant variants[] = {
      "reduce_tiles,scan_block_sums,scan_tiles", launch_reduce_then_scan, NULL, "12", NULL,
      {{TILE_THREADS}, {SUMS_BLOCK}, {TILE_THREADS}}},
     {"decoupled-lookback", "one pass: tiles in start order publish totals and prefixes, look back for theirs",
-     "scan_decoupled_lookback", launch_decoupled_lookback, NULL, "8",
-     "as fast as a copy of the same bytes (Merrill & Garland 2016: within a few percent of memcpy on a "
-     "2016 GPU)",
+     "scan_decoupled_lookback", launch_decoupled_lookback, NULL, "8", NULL,
      {{TILE_THREADS}}},
 };
 
