@@ -4,6 +4,8 @@
  * with a class the diagnosis knows, a sample of them compiled with the course's nvcc command, and the
  * confusion table on made-up grading results. Grading the mutants is `make diagnose-mutants` (GPU).
  */
+#include <glob.h>
+
 #include "diagnose.h"
 #include "gr_util.h"
 #include "mutate.h"
@@ -63,6 +65,17 @@ Test(mutate, operators_rewrite_one_occurrence)
     cr_assert_null(mu_apply(ceil, "wb_ceil_div(n", 13, 0), "an unbalanced call is not mutated");
 }
 
+/* Whether chapter c has a reference here (solutions/NN-name/), so its mutants are counted. */
+static int has_solution(int c)
+{
+    char pat[64];
+    glob_t g;
+    snprintf(pat, sizeof pat, "solutions/%02d-*/*.cu", c);
+    int found = glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    globfree(&g);
+    return found;
+}
+
 static json_t *all_mutants(const char *out)
 {
     cr_assert_eq(mu_write_all(".", out, 0, NULL), 0, "mutate failed (run from the repository root)");
@@ -102,7 +115,7 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
     wbt_tmpdir(out, sizeof out);
     json_t *list = all_mutants(out);
     cr_assert_geq(json_array_size(list), 60, "only %zu mutants", json_array_size(list));
-    int per_ch[6] = {0};
+    int per_ch[100] = {0};
     size_t i;
     json_t *m;
     json_array_foreach(list, i, m)
@@ -111,7 +124,7 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
         cr_assert(gr_bug_parse(label) >= 0, "mutant %s: '%s' is not a diagnose class", json_string_value(json_object_get(m, "id")),
                   label);
         int chn = (int)json_integer_value(json_object_get(m, "chapter"));
-        cr_assert(chn >= 1 && chn <= 5);
+        cr_assert(chn >= 1 && chn < 100);
         per_ch[chn]++;
         char p[1024], sp[512];
         mutant_path(out, m, p, sizeof p);
@@ -125,7 +138,8 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
         cr_assert(mo && so && mol == sol && !memcmp(mo, so, sol), "%s differs from %s outside the regions", p, sp);
         free(mt), free(st), free(mo), free(so);
     }
-    for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 5, "chapter %d has only %d mutants", c, per_ch[c]);
+    for (int c = 1; c < 100; c++)
+        if (has_solution(c)) cr_assert_geq(per_ch[c], 5, "chapter %d has only %d mutants", c, per_ch[c]);
     json_decref(list);
 }
 
@@ -138,7 +152,7 @@ Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
     char out[256];
     wbt_tmpdir(out, sizeof out);
     json_t *list = all_mutants(out);
-    int slow = 0, alternatives = 0, per_ch[6] = {0};
+    int slow = 0, alternatives = 0, per_ch[100] = {0};
     size_t i;
     json_t *m;
     json_array_foreach(list, i, m)
@@ -158,10 +172,14 @@ Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
         switch (b) {
         case GR_BUG_BARRIER: ok = MORE("__syncthreads()"); break;
         case GR_BUG_ATOMICS: ok = MORE("atomicAdd(result"); break;
-        case GR_BUG_SCALAR_LOADS: ok = wbt_count(mt, "__ldcs") + wbt_count(mt, "__stcs") < wbt_count(st, "__ldcs") + wbt_count(st, "__stcs"); break;
+        case GR_BUG_SCALAR_LOADS:
+            ok = wbt_count(mt, "__ldcs") + wbt_count(mt, "__stcs") < wbt_count(st, "__ldcs") + wbt_count(st, "__stcs") ||
+                 wbt_count(mt, "(const uint4 *)") < wbt_count(st, "(const uint4 *)");
+            break;
         case GR_BUG_SPILLS: ok = MORE("#pragma unroll 1") || MORE("volatile float"); break;
         case GR_BUG_OCCUPANCY: ok = strstr(id, "-launch-") != NULL; break;
-        case GR_BUG_PADDING: ok = MORE("* 32]") || MORE("* 8]") || MORE("% 32 *") || MORE("Bs[tx]") || wbt_count(mt, "A_PAD") < wbt_count(st, "A_PAD"); break;
+        case GR_BUG_PADDING: ok = MORE("* 32]") || MORE("* 8]") || MORE("% 32 *") || MORE("Bs[tx]") || wbt_count(mt, "A_PAD") < wbt_count(st, "A_PAD") ||
+                                wbt_count(mt, "PAD(") < wbt_count(st, "PAD("); break;
         case GR_BUG_EXTRA_INSTR: ok = MORE("__shfl_sync"); break;
         case GR_BUG_UNCOALESCED: ok = MORE("threadIdx.x * gridDim.x") || MORE("threadIdx.x + blockIdx.x") || MORE("+ threadIdx.x;\n    int col") || MORE("d[nn * i + k]") || MORE("int i = threadIdx.x"); break;
         default: break;
@@ -174,7 +192,8 @@ Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
     }
     cr_assert_geq(slow, 25, "only %d slow mutants", slow);
     cr_assert_geq(alternatives, 4, "only %d correct alternatives graded with perf", alternatives);
-    for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 3, "chapter %d has only %d slow mutants", c, per_ch[c]);
+    for (int c = 1; c < 100; c++)
+        if (has_solution(c)) cr_assert_geq(per_ch[c], 3, "chapter %d has only %d slow mutants", c, per_ch[c]);
     json_decref(list);
 }
 
