@@ -74,6 +74,13 @@ Test(screen, a_library_doing_the_work_is_named)
     cr_assert_str_eq(h[0].token, "cub::DeviceReduce::Sum");
     cr_assert_eq(screen("thrust::reduce(thrust::device, a, a + n);\n", h, 4), 2);
     cr_assert_eq(screen("::cublasCreate(&h);\n", h, 4), 1);
+    /* chapter 7's scan, whole or a block of it, by CUB or Thrust */
+    cr_assert_eq(screen("cub::DeviceScan::InclusiveSum(tmp, bytes, in, out, n);\n", h, 4), 1);
+    cr_assert_str_eq(h[0].token, "cub::DeviceScan::InclusiveSum");
+    cr_assert_eq(h[0].rule->cost, GR_COST_PERF);
+    cr_assert_eq(screen("typedef cub::BlockScan<unsigned, 256> scan_t;\n", h, 4), 1);
+    cr_assert_eq(screen("thrust::inclusive_scan(thrust::device, a, a + n, b);\n", h, 4), 2);
+    cr_assert_str_eq(h[0].token, "thrust::inclusive_scan");
 }
 
 Test(screen, streams_timers_sleeps_and_threads)
