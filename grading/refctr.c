@@ -128,8 +128,8 @@ static int gr_refctr_chapter(const gr_config *x, gr_sub_state *s, const gr_chapt
         tried++;
         gr_ctr_status st = gr_refctr_get(x, s, ch, ref, dir, ncu, pv[v].name, pv[v].kernels, &c, &sec, &m);
         if (st != GR_CTR_OK) LOG(x, "ch%d ref counters %s: %s", ch->number, pv[v].name, gr_ctr_status_name(st));
-        kept += st == GR_CTR_OK, made += m && st == GR_CTR_OK;
-        if (m) took += sec, longest = fmax(longest, sec);
+        kept += st == GR_CTR_OK;
+        if (m && st == GR_CTR_OK) made++, took += sec, longest = fmax(longest, sec);
     }
     LOG(x, "ch%d reference counters: %d of %d variants kept, %d profiled now in %.1f s (the longest %.1f s)",
         ch->number, kept, tried, made, took, longest);

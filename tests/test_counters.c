@@ -480,28 +480,8 @@ Test(counters_gpu, a_two_kernel_variant_reaches_its_own_kernel, .timeout = 180)
     free(text);
 }
 
-/* The fake workbook of tests/test_grading_e2e.c with stand-ins on PATH for ncu (it sleeps, then prints the H100
- * capture: a profiler whose passes cost seconds) and for nvidia-smi (one GPU and its model's name), in dir: a class of
- * two entries whose plus is slow. Its budget is wide: the fake's "kernels" are CPU loops, a slow one's benchmark
- * costs half a minute, and its time ratio (tens) scales the stand-in's fixed seconds as a real profile's passes. */
-static void slow_class(char *out, const char *dir, int ncu_sleep_s)
-{
-    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
-    int rc = wbt_run(out, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
-                          "make -s -C %1$s build/grading-flags.json build/solution9 && "
-                          "(printf '#!/bin/sh\\nsleep %2$d\\ncat <<\"CSV\"\\n'; cat tests/captured/ncu_ch1_global.csv; echo CSV) > %1$s/bin/ncu && "
-                          "printf '#!/bin/sh\\ncase \"$*\" in *--query-gpu=name*) echo \"Fake GPU\";; *-L*) echo \"GPU 0: Fake GPU (UUID: GPU-0)\";; esac\\n' > %1$s/bin/nvidia-smi && "
-                          "sed -i 's|^  \"seeds\": 2,|  \"seeds\": 2, \"bounds\": {\"gpu_chapter_s\": 1800, \"gpu_submission_s\": 3600},|' %1$s/rubric.json && "
-                          "for e in a b; do mkdir -p %1$s/class/$e && cp -r build/cases/bugs/ch9/good/. %1$s/class/$e/ && "
-                          "sed -i 's|^    for (int i = 0; i < n; i++) out\\[i\\] = in\\[i\\] + 1;|"
-                          "    for (int k = 0; k < 6; k++) for (int i = 0; i < n; i++) out[i] = in[i] + 1;|' "
-                          "%1$s/class/$e/chapters/09-fake/fake.cu; done && chmod -R a+rX %1$s && chmod a+x %1$s/bin/*",
-                     dir, ncu_sleep_s);
-    cr_assert_eq(rc, 0, "%s", out);
-}
-
-/* Issue 64: on a fresh machine (no build/counters/) the references' counters are made once, before the first entry,
- * by the class, within a limit of their own (the stand-in's 8 s outlasts the 7.5 s that was once every reference's
+/* Issue 64: on a fresh machine (tests/grading/slow-class.sh: stand-ins for ncu, which sleeps 8 s, and nvidia-smi; no
+ * build/counters/) the references' counters are made once, before the first entry, by the class, within a limit of their own (the stand-in's 8 s outlasts the 7.5 s that was once every reference's
  * share of a student's budget); each entry reads them kept, and its own profile's limit follows from the kept
  * profile time and its time ratio (gr_ctr_limit). Planted fault: without gr_refctr_make in the class's preparation
  * the first entry profiles the reference, after the entries' line, and the order below fails. */
@@ -512,10 +492,11 @@ Test(counters, a_fresh_class_makes_the_reference_counters_before_its_first_entry
     char dir[512], grade[PATH_MAX];
     cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
     wbt_tmpdir(dir, sizeof dir);
-    slow_class(out, dir, 8);
-    int rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json --seeds 5 "
-                          "--class class --out out --jobs 1 2>&1",
-                     dir, grade);
+    int rc = wbt_run(out, "tests/grading/slow-class.sh %s 8 2", dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json --seeds 5 "
+                      "--class class --out out --jobs 1 2>&1",
+                 dir, grade);
     const char *entries = strstr(out, " entries, 1 GPU(s)"), *made = strstr(out, "ch9 reference counters: 2 of 2 variants kept");
     cr_assert(entries && made && made < entries, "the reference's counters made before the entries (exit %d):\n%s", rc, out);
     const char *profiled = strstr(out, " launch(es) of plus_kernel, 27 metrics, in ");
@@ -550,11 +531,11 @@ Test(counters, a_fresh_class_makes_the_reference_counters_before_its_first_entry
     /* and the entries' variants were measured: counters, not a time limit */
     for (int e = 0; e < 2; e++) {
         char p[600];
-        snprintf(p, sizeof p, "%s/out/%c/grading.json", dir, "ab"[e]);
+        snprintf(p, sizeof p, "%s/out/student%02d/grading.json", dir, e + 1);
         char *g = gr_read_capped(p, 1 << 22, NULL);
         cr_assert_not_null(g, "%s", p);
         const char *c = strstr(g, "\"counters\""), *ok = c ? strstr(c, "\"status\": \"ok\"") : NULL;
-        cr_expect(ok && ok - c < 40, "%c: %.3000s", "ab"[e], g);
+        cr_expect(ok && ok - c < 40, "student%02d: %.3000s", e + 1, g);
         free(g);
     }
     wbt_run(out, "chmod -R u+w %s; rm -rf %s", dir, dir);
