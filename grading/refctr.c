@@ -93,7 +93,8 @@ gr_ctr_status gr_refctr_get(const gr_config *x, const gr_sub_state *s, const gr_
     int costed = kept && sscanf(kept, "# wb-profile-s %lf", ref_s) == 1 && *ref_s > 0;
     gr_ctr_status st = costed ? gr_ctr_parse(kept, c) : GR_CTR_FAILED;
     free(kept);
-    if (st == GR_CTR_OK) LOG(x, "ch%d ref counters %s: kept, %.2f s to profile (%s)", ch->number, variant, *ref_s, keep);
+    if (st == GR_CTR_OK)
+        LOG(x, "ch%d ref counters %s: kept, %.2f s to profile (%s)", ch->number, variant, *ref_s, keep);
     else {
         gr_sub_state mine = *s;
         mine.budget = NULL; /* a product of the reference build: no student's budget pays for it */
@@ -139,10 +140,12 @@ static int gr_refctr_chapter(const gr_config *x, gr_sub_state *s, const gr_chapt
 int gr_refctr_make(const gr_config *x)
 {
     char ncu[PATH_MAX], work[PATH_MAX], closed[PATH_MAX];
-    const char *none = x->mode == GR_MODE_CHECK ? "the practice run" : !gr_gpu_count() ? "no GPU"
-                       : gr_ctr_find_ncu(x->sanitizer, ncu, sizeof ncu) < 0 ? "no ncu beside compute-sanitizer nor on PATH"
+    const char *none = x->mode == GR_MODE_CHECK ? "the practice run"
+                       : !gr_gpu_count()  ? "no GPU"
+                       : gr_ctr_find_ncu(x->sanitizer, ncu, sizeof ncu) < 0 ? "no ncu beside compute-sanitizer nor PATH"
                        : gr_runs_mkdtemp(x->janitor, "wb-ref-ctr", 0711, work, sizeof work, closed, sizeof closed)
-                           ? "no scratch folder its runs can reach" : NULL;
+                           ? "no scratch folder its runs can reach"
+                           : NULL;
     if (none) {
         LOG(x, "reference counters: none made before the entries (%s)", none);
         return -1;
