@@ -5,6 +5,7 @@
 #include "grades.h"
 #include "lms.h"
 #include "pipeline.h"
+#include "refctr.h"
 #include "refkeep.h"
 #include "report.h"
 #include "roster.h"
@@ -100,7 +101,8 @@ static void gr_class_gpu_probe(gr_config *x, const gr_chapter_rubric *ch)
 }
 
 /* Before any entry (the configuration's last fill): the references built once (graders would race to build
- * them), then with them whether runs reach the GPU under bubblewrap and how compute-sanitizer runs here. */
+ * them), then with them whether runs reach the GPU under bubblewrap, how compute-sanitizer runs here, and the
+ * references' counters on this GPU (issue 64: on a fresh machine a slow variant's feedback named no cause). */
 static void gr_class_prepare(gr_config *x)
 {
     const gr_chapter_rubric *first = NULL;
@@ -115,6 +117,7 @@ static void gr_class_prepare(gr_config *x)
         gr_san_probe(x, NULL, &x->san);
         LOG(x, "sanitizer: %s", x->san.line);
     }
+    if (!x->no_perf) gr_refctr_make(x);
 }
 
 int gr_class_pick_gpu(const int *busy, int ngpu)

@@ -113,10 +113,30 @@ static int submit(const job_round *r, const char *file, const char *what, gr_str
     return 4;
 }
 
-/* The job array of m tasks; its id into id. Returns 0, 2 or 4 (submit). */
-static int submit_array(const job_round *r, int m, char *id, size_t len)
+/* The references' counters on a GPU node, once, before the array's tasks (issue 64): `grade --reference-counters`
+ * with the judge's options; its id into id. Returns 0, 2 or 4 (submit). */
+static int submit_counters(const job_round *r, char *id, size_t len)
 {
     char log[PATH_MAX + 64];
+    gr_str s = {0}, extra = {0};
+    snprintf(log, sizeof log, "%s/counters.log", r->rd);
+    if (r->so->gres) gr_str_addf(&extra, "#SBATCH --gres=%s\n", r->so->gres);
+    script(&s, r, "wb-grade-counters", log, extra.s ? extra.s : "");
+    gr_str_free(&extra);
+    sq(&s, r->judge);
+    for (int k = 0; k < r->so->n_judge; k++) gr_str_add(&s, " "), sq(&s, r->so->judge[k]);
+    gr_str_add(&s, " --reference-counters\n");
+    char *none[] = {NULL};
+    int rc = submit(r, "counters.sh", "the reference counters job", &s, none, 0, id, len);
+    if (!rc) printf("slurm: reference counters job %s\n", id);
+    return rc;
+}
+
+/* The job array of m tasks, after the counters job (afterany: a task whose GPU found none kept makes its own);
+ * its id into id. Returns 0, 2 or 4 (submit). */
+static int submit_array(const job_round *r, int m, const char *ctr_id, char *id, size_t len)
+{
+    char log[PATH_MAX + 64], dep[96];
     gr_str s = {0}, extra = {0};
     snprintf(log, sizeof log, "%s/task-%%a.log", r->rd);
     gr_str_addf(&extra, "#SBATCH --array=0-%d\n", m - 1);
@@ -129,8 +149,9 @@ static int submit_array(const job_round *r, int m, char *id, size_t len)
     gr_str_add(&s, "/task-\"$SLURM_ARRAY_TASK_ID\".args ");
     sq(&s, r->judge);
     gr_str_add(&s, "\n");
-    char *none[] = {NULL};
-    int rc = submit(r, "array.sh", "the job array", &s, none, 0, id, len);
+    snprintf(dep, sizeof dep, "--dependency=afterany:%s", ctr_id);
+    char *flags[] = {ctr_id[0] ? dep : NULL, NULL};
+    int rc = submit(r, "array.sh", "the job array", &s, flags, 0, id, len);
     if (!rc) printf("slurm: job array %s, %d task(s)\n", id, m);
     return rc;
 }
@@ -179,7 +200,9 @@ int gr_slurm_class(const gr_slurm_opts *so, const char *subs, const char *out, i
     int m = write_tasks(&r, e, n);
     free(e);
     if (m < 0) return 2;
-    if (m > 0 && (rc = submit_array(&r, m, array_id, sizeof array_id))) return rc;
+    char ctr_id[64] = "";
+    if (m > 0 && (rc = submit_counters(&r, ctr_id, sizeof ctr_id))) return rc;
+    if (m > 0 && (rc = submit_array(&r, m, ctr_id, array_id, sizeof array_id))) return rc;
     if (!m) printf("slurm: nothing left to grade (use --force to regrade)\n");
     return submit_merge(&r, array_id);
 }

@@ -1,6 +1,8 @@
 /* budget.c — see budget.h. */
 #include "budget.h"
 
+#include <math.h>
+
 void gr_budget_init(gr_budget *b, const gr_rubric *r)
 {
     memset(b, 0, sizeof *b);
@@ -30,6 +32,14 @@ int gr_budget_spent(const gr_budget *b, char *why, size_t len)
                  sub ? "submission" : "chapter", sub ? b->cap_submission : b->cap_chapter, sub ? "submission" : "chapter",
                  sub ? b->submission : b->chapter);
     return 1;
+}
+
+double gr_budget_left(const gr_budget *b)
+{
+    double left = INFINITY;
+    if (b && b->cap_chapter > 0) left = fmin(left, b->cap_chapter - b->chapter);
+    if (b && b->cap_submission > 0) left = fmin(left, b->cap_submission - b->submission);
+    return left > 0 ? left : 0;
 }
 
 double gr_confirm_limit(const gr_rubric *r, double ref_wall_s)

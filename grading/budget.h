@@ -29,6 +29,9 @@ void gr_budget_charge_span(gr_budget *b, double seconds);
 /* 0 while both shares have time left (or b is NULL); else 1 with a sentence for the feedback in why (or NULL). */
 int gr_budget_spent(const gr_budget *b, char *why, size_t len);
 
+/* Seconds left of the tighter share (INFINITY where b is NULL or neither has a cap), never below 0. */
+double gr_budget_left(const gr_budget *b);
+
 /* A run that confirms a timeout or a crash alone: max(confirm_s, confirm_factor x the reference's run of the
  * same sizes), never above the run limit. */
 double gr_confirm_limit(const gr_rubric *r, double ref_wall_s);

@@ -13,7 +13,7 @@ static const char *const gr_ctr_status_lines[GR_CTR_STATUS_COUNT] = {
     "",
     "hardware counters were not available (no Nsight Compute on the grading host), so no cause is named",
     "hardware counters were not available (the GPU driver lets only administrators read them), so no cause is named",
-    "hardware counters were not measured (the chapter's GPU time budget was spent), so no cause is named",
+    "hardware counters were not measured (the profile did not fit in the GPU time budget left), so no cause is named",
     "hardware counters were not measured (the profiler ran past its time limit), so no cause is named",
     "hardware counters could not be read for this variant, so no cause is named",
 };
@@ -73,34 +73,58 @@ const char *gr_ctr_metric(int i)
     return NULL;
 }
 
-int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max)
+int gr_ctr_launches(const char *kernels)
 {
+    if (!kernels || !*kernels) return 0;
+    int n = 1;
+    for (const char *c = kernels; *c; c++) n += *c == ',';
+    return n;
+}
+
+int gr_ctr_argv(const gr_ctr_req *q, gr_ctr_cmd *c)
+{
+    memset(c, 0, sizeof *c);
     /* only the variant's own kernels, the list's commas the regex's alternatives (make profile's filter): a
      * name, or a name with its template arguments or parameter list */
-    char filter[GR_CTR_ARG + 1];
-    int at = snprintf(filter, sizeof filter, "regex:^(%s)([<(].*)?$", q->kernels ? q->kernels : "");
-    if (!q->kernels || !*q->kernels || at >= (int)sizeof filter) return -1;
-    for (char *c = filter; *c; c++)
-        if (*c == ',') *c = '|';
+    int at = snprintf(c->filter, sizeof c->filter, "regex:^(%s)([<(].*)?$", q->kernels ? q->kernels : "");
+    if (!gr_ctr_launches(q->kernels) || at >= GR_CTR_ARG) return -1;
+    for (char *f = c->filter; *f; f++)
+        if (*f == ',') *f = '|';
+    snprintf(c->launches, sizeof c->launches, "%d", gr_ctr_launches(q->kernels));
+    for (int i = 0, n = 0; gr_ctr_metric(i); i++) {
+        n += snprintf(c->metrics + n, sizeof c->metrics - (size_t)n, "%s%s", i ? "," : "", gr_ctr_metric(i));
+        if (n >= (int)sizeof c->metrics) return -1;
+    }
     /* --clock-control none: the clocks the timings were taken at; --print-units base: bytes, not MB;
      * one repetition, no warm-up: ncu replays each kernel itself, the program's repetitions only cost time.
-     * The count is of launches the filter admits, all kernels together: a variant of two kernels (chapter
-     * 5's pad_transpose, then its own) launches the first in its preparation and its check before the
-     * second, so 8 reaches both in every run of one repetition (the student's and the reference's alike). The
-     * sections hold every metric of the plan (a --metrics list would not fit one argument). */
+     * The count is of launches the filter admits, the check's first of each kernel (gr_ctr_launches); the
+     * metrics alone, not the sections that hold them (each section adds passes of its own). */
     const char *const a[] = {q->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                             "--launch-count", "8", "--kernel-name", filter,
-                             "--section", "SpeedOfLight", "--section", "LaunchStats", "--section", "Occupancy",
-                             "--section", "MemoryWorkloadAnalysis_Chart", "--section", "MemoryWorkloadAnalysis_Tables",
-                             "--section", "WarpStateStats", "--section", "InstructionStats",
+                             "--launch-count", c->launches, "--kernel-name", c->filter, "--metrics", c->metrics,
                              q->prog, "--variant", q->variant, "--size", q->size, "--reps", "1", "--warmup", "0"};
     int n = sizeof a / sizeof a[0];
-    if (n > max) return -1;
     for (int i = 0; i < n; i++) {
-        if (!a[i] || strlen(a[i]) >= GR_CTR_ARG) return -1;
-        snprintf(args[i], GR_CTR_ARG, "%s", a[i]);
+        if (!a[i] || (a[i] != c->metrics && strlen(a[i]) >= GR_CTR_ARG)) return -1;
+        c->argv[i] = a[i];
     }
-    return n;
+    return c->argc = n;
+}
+
+int gr_ctr_limit(double ref_s, double ratio, double left_s, double *limit_s, char *why, size_t len)
+{
+    *limit_s = 0;
+    if (!(ref_s > 0) || !isfinite(ref_s)) return snprintf(why, len, "the reference's profile time is unknown"), 0;
+    if (!(ratio > 0) || !isfinite(ratio)) return snprintf(why, len, "the variant's time ratio is unknown"), 0;
+    double need = GR_CTR_MARGIN * ref_s * (ratio > 1 ? ratio : 1) + GR_CTR_SLACK_S;
+    if (!(need <= left_s)) {
+        snprintf(why, len, "the profile needs %.0f s (the reference's %.2f s x %.2f, the time ratio), the GPU budget "
+                 "has %.0f s left", need, ref_s, ratio > 1 ? ratio : 1, left_s > 0 ? left_s : 0);
+        return 0;
+    }
+    *limit_s = need;
+    snprintf(why, len, "%.2f s: the reference's %.2f s x %.2f, the time ratio, x %.1f + %.0f s", need, ref_s,
+             ratio > 1 ? ratio : 1, GR_CTR_MARGIN, GR_CTR_SLACK_S);
+    return 1;
 }
 
 /* Field f of row r: its metrics' sum, a metric ncu did not report as 0 (a kernel without shared memory

@@ -45,8 +45,8 @@ typedef enum { GR_LIM_NONE, GR_LIM_REGISTERS, GR_LIM_SHARED, GR_LIM_BLOCK_SIZE, 
 gr_ctr_limiter gr_ctr_limiter_of(const gr_ctr *c);
 const char *gr_ctr_limiter_name(gr_ctr_limiter l);
 
-/* The metric plan: the i-th name read from ncu's output, NULL past the last (ncu collects them by sections:
- * a comma-separated --metrics list would not fit one argument of the sandbox's argv). */
+/* The metric plan: the i-th name read from ncu's output, NULL past the last. ncu collects these alone (one
+ * --metrics list, gr_ctr_argv), not the sections that hold them: seven sections cost 15 s a run on the H200. */
 const char *gr_ctr_metric(int i);
 
 /* c as a JSON object of its numbers (grading.json keeps what the cause was drawn from, so a change to the
@@ -63,11 +63,32 @@ typedef struct {
     const char *kernels;    /* the variant's kernels, comma-separated, as the reference's --list names them */
 } gr_ctr_req;
 
-#define GR_CTR_ARGS 40
-#define GR_CTR_ARG 160 /* gr_cmd's own bound on one argument */
-/* The argv of one profiled run into args (at most GR_CTR_ARGS of GR_CTR_ARG bytes); returns argc, or -1 (also when no
- * kernel is named: the harness's own kernels, the speed-of-light sweep that runs first, would be what ncu measured). */
-int gr_ctr_argv(const gr_ctr_req *q, char args[][GR_CTR_ARG], int max);
+#define GR_CTR_ARGS 32
+#define GR_CTR_ARG 160      /* gr_cmd's own bound on one argument (the metric list is kept by the caller) */
+#define GR_CTR_METRICS 2048 /* the metric list, comma-separated */
+/* One profiled run's argv: argv[i] points into this struct (the filter, the count and the list are its own). */
+typedef struct {
+    char filter[GR_CTR_ARG + 1], launches[16], metrics[GR_CTR_METRICS];
+    const char *argv[GR_CTR_ARGS + 1];
+    int argc;
+} gr_ctr_cmd;
+/* The argv of one profiled run into c; returns argc, or -1 (also when no kernel is named: the harness's own kernels,
+ * the speed-of-light sweep that runs first, would be what ncu measured). Each argument but the metric list fits
+ * GR_CTR_ARG bytes. */
+int gr_ctr_argv(const gr_ctr_req *q, gr_ctr_cmd *c);
+
+/* The launches one run profiles: one per kernel the variant names (a run checks the variant before it times it,
+ * and the check's launches are each kernel's first: a prepare kernel, then the variant's own). 0 for none. Pure. */
+int gr_ctr_launches(const char *kernels);
+
+/* The student's profile limit (issue 64): the reference's measured profile time, ref_s, scaled by the student's
+ * measured time ratio (at least 1: the profiler's own start does not shrink), times GR_CTR_MARGIN, plus
+ * GR_CTR_SLACK_S; it must fit in left_s, the GPU time the submission's budget has left after timing and
+ * correctness (INFINITY: no budget). 1 with the limit in *limit_s; 0 when it does not fit or cannot be derived,
+ * with the reason in why. Pure. */
+#define GR_CTR_MARGIN 1.5
+#define GR_CTR_SLACK_S 2.0
+int gr_ctr_limit(double ref_s, double ratio, double left_s, double *limit_s, char *why, size_t len);
 
 /* ncu's --csv --page raw output (the program's own lines around it are skipped) -> c. Returns the status:
  * OK with at least one kernel, NO_PERM when ncu says ERR_NVGPUCTRPERM, FAILED otherwise. */

@@ -373,7 +373,7 @@ static void gr_diagnose_slow(const gr_diag_ev *e, gr_diag *d)
         return;
     }
     gr_bug bug = GR_BUG_SLOW;
-    char why[300];
+    char why[340]; /* within the evidence, after the time ratio's ~55 characters */
     if (e->ctr == GR_CTR_OK) bug = gr_perf_cause(&e->stu_ctr, &e->ref_ctr, why, sizeof why);
     else snprintf(why, sizeof why, "%s", gr_ctr_status_line(e->ctr));
     gr_say(d, bug, "right, but %.1fx the reference's time (%.3g ms vs %.3g ms); %s",

@@ -145,6 +145,10 @@ void gr_diag_scan(const void *ref, const void *got, unsigned long long n, unsign
  * departure is one of its known consequences, with its two numbers in why; else GR_BUG_SLOW, why: what was seen. */
 gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len);
 
+/* What was measured where no rule names a cause (issue 64: never only "no cause"): the counters the rules read,
+ * the student's beside the reference's, the farthest apart first, as many whole pairs as fit in len. Pure. */
+void gr_ctr_side_by_side(const gr_ctr *stu, const gr_ctr *ref, char *out, size_t len);
+
 /* The kind of a sanitizer finding from its first line ("Invalid __global__ write", "Race reported", ...). */
 gr_san_kind gr_san_kind_of(const char *first);
 

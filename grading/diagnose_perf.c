@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* One metric of both runs. */
 typedef struct {
@@ -118,9 +119,56 @@ gr_bug gr_perf_cause(const gr_ctr *stu, const gr_ctr *ref, char *why, size_t len
         else snprintf(why, len, r->fmt, p[i].stu, p[i].ref);
         return r->bug;
     }
-    /* what was measured, naming nothing */
-    snprintf(why, len, "measured (%.3g instructions vs %.3g, occupancy %.0f %% vs %.0f %%, %.1f vs %.1f sectors per "
-                       "request), no single cause",
-             stu->inst, ref->inst, stu->occupancy, ref->occupancy, m_ld_sectors(stu), m_ld_sectors(ref));
+    gr_ctr_side_by_side(stu, ref, why, len); /* what was measured, naming nothing */
     return GR_BUG_SLOW;
+}
+
+/* What the rules read, each as a student reads it: the side by side of a slowdown no rule names. */
+static double m_time(const gr_ctr *c) { return c->time_ns / 1e6; }
+static const struct {
+    const char *name;
+    double (*metric)(const gr_ctr *);
+} gr_measured[] = {
+    {"kernel ms", m_time},
+    {"instructions", m_inst},
+    {"occupancy %", m_occupancy},
+    {"sectors per load", m_ld_sectors},
+    {"sectors per store", m_st_sectors},
+    {"global requests", m_requests},
+    {"DRAM bytes", m_dram},
+    {"bank conflicts per shared request", m_conflicts},
+    {"barrier stalls per instruction", m_barrier},
+    {"global atomics", m_atomics},
+    {"local sectors per global sector", m_local},
+};
+enum { GR_N_MEASURED = sizeof gr_measured / sizeof gr_measured[0] };
+
+/* How far apart two numbers are, whichever is larger: 1 alike, 0 where neither was measured. */
+static double gr_apart(double s, double r)
+{
+    if (!(s > 0) && !(r > 0)) return 0;
+    return s > 0 && r > 0 ? fmax(s / r, r / s) : INFINITY;
+}
+
+void gr_ctr_side_by_side(const gr_ctr *stu, const gr_ctr *ref, char *out, size_t len)
+{
+    int order[GR_N_MEASURED], n = 0;
+    double far[GR_N_MEASURED];
+    for (int i = 0; i < GR_N_MEASURED; i++) {
+        far[i] = gr_apart(gr_measured[i].metric(stu), gr_measured[i].metric(ref));
+        if (far[i] <= 0) continue;
+        int k = n++;
+        for (; k > 0 && far[order[k - 1]] < far[i]; k--) order[k] = order[k - 1]; /* the farthest apart first */
+        order[k] = i;
+    }
+    int at = snprintf(out, len, "no rule names one cause; measured, yours vs the reference's:");
+    for (int k = 0, first = 1; k < n && at >= 0 && (size_t)at < len; k++) {
+        char item[96];
+        int m = snprintf(item, sizeof item, "%s %s %.3g vs %.3g", first ? "" : ",", gr_measured[order[k]].name,
+                         gr_measured[order[k]].metric(stu), gr_measured[order[k]].metric(ref));
+        if ((size_t)(at + m) >= len) continue; /* a whole number pair, or none: a shorter one may still fit */
+        memcpy(out + at, item, (size_t)m + 1);
+        at += m, first = 0;
+    }
+    if (!n) snprintf(out, len, "no rule names one cause, and ncu reported none of the metrics the rules read");
 }

@@ -2,110 +2,34 @@
 #define _GNU_SOURCE 1
 #include "evidence.h"
 #include "correctness.h"
+#include "refctr.h"
 #include "sanitize.h"
-#include "wb_inputs.h"
 
-int gr_ctr_room(const gr_budget *b)
-{
-    return !b || (b->cap_chapter - b->chapter >= 2 * GR_CTR_RUN_S && b->cap_submission - b->submission >= 2 * GR_CTR_RUN_S);
-}
-
-int gr_ctr_cache_name(const char *gpu, unsigned long long build, int chapter, const char *variant, const char *size,
-                      char *out, size_t len)
-{
-    int n = snprintf(out, len, "%s_%016llx_ch%d_%s_%s.csv", gpu, build, chapter, variant, size);
-    if (n < 0 || (size_t)n >= len) return -1;
-    gr_safe_name(out, len, out, ".-");
-    return 0;
-}
-
-/* The file keeping the reference's counters for this GPU model, build, variant and size, its lock taken (the
- * caller closes the fd returned); -1 without a model name, a readable reference or a writable build/counters/
- * (then each grading profiles the reference, as without a cache). */
-static int gr_ctr_cache_lock(const gr_chjob *j, const char *variant, char *path, size_t len)
-{
-    char model[256], name[PATH_MAX];
-    gr_gpu_name(j->x->gpu, model, sizeof model);
-    size_t bytes;
-    char *build = gr_read_capped(j->ref, (size_t)1 << 30, &bytes);
-    int ok = model[0] && build &&
-             !gr_ctr_cache_name(model, wb_checksum64(build, bytes), j->ch->number, variant, j->ch->perf_size.canon, name,
-                                sizeof name);
-    free(build);
-    char dir[PATH_MAX], lock[PATH_MAX + 8];
-    snprintf(dir, sizeof dir, "%s/build/counters", j->x->root);
-    if (!ok || (gr_mkdirs(dir, 0755) && !gr_is_dir(dir))) return -1;
-    snprintf(path, len, "%s/%s", dir, name);
-    snprintf(lock, sizeof lock, "%s.lock", path);
-    return gr_lock_alone(lock);
-}
-
-/* One profiled run of prog's variant within limit seconds; its counters into c, its wall time into *wall
- * (NULL: not wanted); keep: where ncu's output is kept when it gave counters (NULL: nowhere). */
-static gr_ctr_status gr_ctr_run(const gr_chjob *j, const gr_ctr_req *q, const char *who, double limit, gr_ctr *c,
-                                double *wall, const char *keep)
-{
-    const gr_config *x = j->x;
-    char dir[PATH_MAX], what[96], args[GR_CTR_ARGS][GR_CTR_ARG];
-    int n = gr_ctr_argv(q, args, GR_CTR_ARGS);
-    if (n < 0) return GR_CTR_FAILED;
-    snprintf(dir, sizeof dir, "%s/ctr-%s-%s", j->work, who, q->variant);
-    gr_rmtree(dir);
-    gr_mkdirs(dir, 0755);
-    gr_cmd cmd;
-    gr_cmd_init(&cmd, x, j->s, dir, limit, GR_RUN_MEASURED);
-    cmd.o.out_cap = GR_CTR_OUT_CAP;
-    cmd.o.no_bwrap |= j->s->san->mode == GR_SAN_UID; /* ncu needs what compute-sanitizer needs of the host */
-    for (int i = 0; i < n; i++) gr_arg(&cmd, "%s", args[i]);
-    gr_cmd_ro(&cmd, q->prog);
-    gr_cmd_ro(&cmd, q->ncu);
-    snprintf(what, sizeof what, "ch%d %s counters %s", j->ch->number, who, q->variant);
-    gr_run_result r;
-    gr_exec(&cmd, &r, what);
-    if (wall) *wall = r.wall_s;
-    gr_ctr_status st = r.timed_out ? GR_CTR_TIMEOUT : gr_ctr_parse(r.out, c);
-    if (st == GR_CTR_FAILED && r.err && strstr(r.err, "ERR_NVGPUCTRPERM")) st = GR_CTR_NO_PERM;
-    char tmp[PATH_MAX + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", keep ? keep : "");
-    if (keep && st == GR_CTR_OK && (gr_write_file(tmp, r.out, strlen(r.out)) || rename(tmp, keep)))
-        LOG(x, "cannot keep the reference's counters in %s", keep);
-    gr_run_result_free(&r);
-    gr_rmtree(dir);
-    return st;
-}
-
-/* Profiles `variant` of the student's build and of the reference into e (sets e->ctr whatever happens): its `kernels`
- * alone (comma-separated, from the reference's --list), none named: nothing measured. */
+/* Profiles `variant` of the reference (kept, or made now outside the submission's budget: refctr.h) and then of the
+ * student's build into e (sets e->ctr whatever happens): its `kernels` alone (comma-separated, from the reference's
+ * --list), none named: nothing measured. The student's run gets the limit its work derives from (gr_ctr_limit). */
 static void gr_slow_counters(const gr_chjob *j, const char *variant, const char *kernels, gr_diag_ev *e)
 {
-    char ncu[PATH_MAX], keep[PATH_MAX] = "";
+    char ncu[PATH_MAX], why[200];
+    double ref_s = 0, limit = 0;
+    int made;
     if (!j->ref) e->ctr = GR_CTR_FAILED; /* check mode without solutions/: nothing to compare with */
     else if (gr_ctr_find_ncu(j->x->sanitizer, ncu, sizeof ncu) < 0) e->ctr = GR_CTR_NO_NCU;
-    else if (!gr_ctr_room(j->s->budget)) e->ctr = GR_CTR_BUDGET;
-    else {
-        /* the kept file's lock before the GPU's (never the other way round): a grading that waits here for
-         * another's profile of the same reference holds nothing the other needs */
-        int cache = gr_ctr_cache_lock(j, variant, keep, sizeof keep);
-        /* alone on the GPU, as a benchmark: another grading's kernels would add to the device's counters
-         * (DRAM bytes, L2) and ncu's replays would wait on them; the pair is bounded by 2 x GR_CTR_RUN_S */
-        gr_gpu_lock *l = j->s->lock;
-        int alone = gr_gpu_take_for_run(l, GR_LOCK_ALONE);
-        const gr_ctr_req stu = {ncu, j->stu, variant, j->ch->perf_size.text, kernels},
-                         ref = {ncu, j->ref, variant, j->ch->perf_size.text, kernels};
-        /* the reference first: its kernels are the fast ones; the slow student's run then gets what the
-         * pair's 2 x GR_CTR_RUN_S leaves (a 49 ms kernel replayed for every pass outran 7.5 s on the H100),
-         * all of it where the reference's were kept */
-        double ref_s = 0;
-        char *kept = cache >= 0 ? gr_read_capped(keep, GR_CTR_OUT_CAP, NULL) : NULL;
-        e->ctr = kept ? gr_ctr_parse(kept, &e->ref_ctr) : GR_CTR_FAILED;
-        free(kept);
-        if (e->ctr == GR_CTR_OK)
-            LOG(j->x, "ch%d ref counters %s: kept from an earlier grading (%s)", j->ch->number, variant, keep);
-        else e->ctr = gr_ctr_run(j, &ref, "ref", GR_CTR_RUN_S, &e->ref_ctr, &ref_s, cache >= 0 ? keep : NULL);
-        if (cache >= 0) close(cache);
-        if (e->ctr == GR_CTR_OK) e->ctr = gr_ctr_run(j, &stu, "stu", 2 * GR_CTR_RUN_S - ref_s, &e->stu_ctr, NULL, NULL);
-        if (alone) gr_gpu_release(l);
+    else e->ctr = gr_refctr_get(j->x, j->s, j->ch, j->ref, j->work, ncu, variant, kernels, &e->ref_ctr, &ref_s, &made);
+    if (e->ctr != GR_CTR_OK) return;
+    double ratio = e->ref_ms > 0 ? e->stu_ms / e->ref_ms : 0;
+    if (!gr_ctr_limit(ref_s, ratio, gr_budget_left(j->s->budget), &limit, why, sizeof why)) {
+        LOG(j->x, "ch%d stu counters %s: not run: %s", j->ch->number, variant, why);
+        e->ctr = GR_CTR_BUDGET;
+        return;
     }
+    LOG(j->x, "ch%d stu counters %s: limit %s", j->ch->number, variant, why);
+    /* alone on the GPU, as a benchmark: another grading's kernels would add to the device's counters (DRAM bytes,
+     * L2) and ncu's replays would wait on them */
+    int alone = gr_gpu_take_for_run(j->s->lock, GR_LOCK_ALONE);
+    const gr_ctr_req stu = {ncu, j->stu, variant, j->ch->perf_size.text, kernels};
+    e->ctr = gr_ctr_exec(j->x, j->s, j->ch->number, j->work, &stu, "stu", limit, &e->stu_ctr, NULL, NULL);
+    if (alone) gr_gpu_release(j->s->lock);
 }
 
 #define GR_REPEATS 3

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE 1
 #include "check.h"
 #include "pipeline.h"
+#include "refctr.h"
 #include "report.h"
 #include "sanitize.h"
 #include "setup.h"
@@ -18,6 +19,8 @@ static void gr_usage(FILE *f)
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --force  --no-perf\n"
                "         --no-sanitizer  --student NAME  --quiet  --insecure-sandbox\n"
                "       grade --isolation        say how student code is kept from the course files, and exit\n"
+               "       grade --reference-counters  profile every reference's variants on this GPU, kept in\n"
+               "                                build/counters/ (a class does it before its first entry), and exit\n"
                "       grade --validate ...     check the command line, the rubric and the paths it names, and each\n"
                "                                built chapter program's --list against its chapter.json (no GPU,\n"
                "                                nothing built or written); say ok, and exit: make runs it before the GPU\n"
@@ -30,9 +33,10 @@ typedef struct {
     gr_shared_cli s;
     const char *sub, *student;
     int isolation; /* --isolation: print the isolation in force and exit */
+    int refctr;    /* --reference-counters: make the references' counters and exit (a Slurm class's first job) */
 } gr_cli;
 
-enum { O_STUDENT = GR_O_OWN, O_CHECK, O_ISOLATION };
+enum { O_STUDENT = GR_O_OWN, O_CHECK, O_ISOLATION, O_REFCTR };
 
 /* grade's own options (gr_own_opt). */
 static int gr_own(int c, const char *arg, char **argv, void *own, gr_config *x)
@@ -42,6 +46,7 @@ static int gr_own(int c, const char *arg, char **argv, void *own, gr_config *x)
     if (c == O_STUDENT) cli->student = arg;
     else if (c == O_CHECK) x->mode = GR_MODE_CHECK;
     else if (c == O_ISOLATION) cli->isolation = 1;
+    else if (c == O_REFCTR) cli->refctr = 1;
     return -1;
 }
 
@@ -52,6 +57,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
                                              {"student", required_argument, 0, O_STUDENT},
                                              {"check", no_argument, 0, O_CHECK},
                                              {"isolation", no_argument, 0, O_ISOLATION},
+                                             {"reference-counters", no_argument, 0, O_REFCTR},
                                              {0, 0, 0, 0}};
     int rc = gr_parse_opts(argc, argv, longopts, gr_usage, gr_own, cli, &cli->s, x);
     if (rc >= 0) return rc;
@@ -60,7 +66,7 @@ static int gr_parse_cli(int argc, char **argv, gr_cli *cli, gr_config *x)
         return gr_stop(GR_EXIT_USAGE, "grade: one submission at a time (got %s and %s); use build/course --class DIR",
                        cli->sub, argv[optind]);
     int given = !!cli->sub + (x->mode == GR_MODE_CHECK); /* exactly one of SUB and --check (--isolation: or none) */
-    if (given == 1 || (cli->isolation && !given)) return -1;
+    if ((given == 1 && !cli->refctr) || ((cli->isolation || cli->refctr) && !given)) return -1;
     gr_usage(stderr);
     return GR_EXIT_USAGE;
 }
@@ -80,6 +86,19 @@ static int gr_doctor(gr_config *x)
         printf("sanitizer: %s\n", x->san.line);
     }
     return rc;
+}
+
+/* --reference-counters: the references' counters made for this GPU before any entry (refctr.h), as a class makes
+ * them; the isolation and the sanitizer's way first, which their runs use. Exit 0 also where none could be made:
+ * each slow variant's grading then makes its reference's, outside its budget. */
+static int gr_reference_counters(gr_config *x)
+{
+    int rc = gr_setup_isolate(x, NULL);
+    if (rc >= 0) return rc;
+    if (x->no_perf) return GR_EXIT_OK; /* no variant is found slow: nothing would read them */
+    if (!x->no_san) gr_san_probe(x, NULL, &x->san);
+    gr_refctr_make(x);
+    return GR_EXIT_OK;
 }
 
 /* Who the reports are about and where they go: --student (a class's entry) or the submission's name,
@@ -164,5 +183,6 @@ int main(int argc, char **argv)
         return gr_stop(GR_EXIT_USAGE, "%s", why);
     if (cli.s.validate) return gr_validate(x);
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
+    if (cli.refctr) return gr_reference_counters(x);
     return gr_grade_single(x, &cli);
 }

@@ -38,6 +38,12 @@ void gr_arg(gr_cmd *c, const char *fmt, ...)
     c->argv[c->argc] = NULL;
 }
 
+void gr_arg_keep(gr_cmd *c, const char *s)
+{
+    if (strlen(s) < sizeof c->store[0] || c->argc >= 94) gr_arg(c, "%s", s);
+    else c->argv[c->argc++] = s, c->argv[c->argc] = NULL;
+}
+
 void gr_cmd_ro(gr_cmd *c, const char *path)
 {
     for (int i = 0; i < 3; i++)

@@ -102,6 +102,9 @@ void gr_cmd_init(gr_cmd *c, const gr_config *x, const gr_sub_state *s, const cha
                  gr_run_kind kind);
 
 void gr_arg(gr_cmd *c, const char *fmt, ...);
+/* s as one argument: copied where it fits the store, else s itself, which the caller keeps until gr_exec returns
+ * (ncu's metric list). */
+void gr_arg_keep(gr_cmd *c, const char *s);
 
 /* Makes `path` readable inside bubblewrap (bound again after the hidden directories and the tmpfs /tmp). */
 void gr_cmd_ro(gr_cmd *c, const char *path);

@@ -247,6 +247,29 @@ Test(diagnose, slow_variants)
     expect(&e, GR_BUG_HOST_WORK);
 }
 
+/* Issue 64: counters measured but no rule of the table fits: the evidence says what was measured, the student's
+ * beside the reference's, within the evidence's length, never only "no cause". */
+Test(diagnose, a_slowdown_no_rule_names_says_what_it_measured)
+{
+    gr_diag_ev e;
+    all_pass(&e, 1);
+    e.slow = 1, e.stu_ms = 1.28, e.ref_ms = 1.0;
+    e.ctr = GR_CTR_OK;
+    gr_ctr *r = &e.ref_ctr, *s = &e.stu_ctr;
+    r->n_kernels = 2, r->time_ns = 1.0e6, r->inst = 3.0e8, r->occupancy = 60, r->ld_sectors = 4e6, r->ld_requests = 1e6;
+    r->st_sectors = 1e6, r->st_requests = 2.5e5, r->dram_bytes = 1e8, r->shared_requests = 1e6;
+    *s = *r;
+    s->time_ns = 1.28e6, s->inst = 3.9e8, s->occupancy = 45; /* 1.3x the instructions, 1.33x less occupancy */
+    gr_diag d;
+    gr_diagnose(&e, &d);
+    cr_assert_eq(d.bug, GR_BUG_SLOW, "%s: %s", gr_bug_name(d.bug), d.evidence);
+    cr_assert(strstr(d.evidence, "1.3x the reference's time") && strstr(d.evidence, "measured, yours vs the reference's") &&
+              strstr(d.evidence, "occupancy % 45 vs 60") && strstr(d.evidence, "instructions 3.9e+08 vs 3e+08"),
+              "%s", d.evidence);
+    cr_assert_lt(strlen(d.evidence), sizeof d.evidence - 1, "cut at the evidence's end: %s", d.evidence);
+    cr_assert_null(strstr(d.evidence, "no single cause"), "%s", d.evidence);
+}
+
 Test(diagnose, weak_evidence_is_unclear_and_says_what_was_seen)
 {
     gr_diag_ev e;

@@ -6,7 +6,7 @@
 
 #include <fcntl.h>
 
-#include "evidence.h"
+#include "refctr.h"
 #include "gpu.h"
 
 Test(gpu_ids, cuda_visible_devices_names_the_gpus_and_their_ids)

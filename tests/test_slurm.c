@@ -192,3 +192,37 @@ Test(slurm, a_chapter_and_make_check_run_on_a_node_and_bring_back_the_exit_code,
     cr_assert_eq(access(p, F_OK), 0, "no %s:\n%s", p, out);
 #undef SL_MAKE
 }
+
+/* Issue 64: a class on Slurm makes the references' counters once, in a job of its own that the array waits for (on
+ * tests/grading/slow-class.sh's fresh machine: a stand-in ncu that sleeps, no build/counters/), not per task; each task
+ * reads them kept and derives its own profile's limit from them. Where each task made them, the fresh cluster's
+ * first tasks each outlasted the 7.5 s that was once the reference's share of a student's budget. */
+Test(slurm, the_reference_counters_are_made_once_before_the_array, .timeout = 1200)
+{
+    static char out[WBT_OUT_MAX];
+    char grade[PATH_MAX];
+    chmod(dir, 0755); /* the programs run as nobody when the tests run as root */
+    cr_assert_not_null(realpath("build/course", grade), "build/course is not built");
+    cluster_start(out);
+    int rc = wbt_run(out, "mkdir %s/wb && tests/grading/slow-class.sh %s/wb 3 2", dir, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    rc = wbt_run(out, "cd %s/wb && export WB_GRADE_LOCK_DIR=$PWD && export SLURM_CONF=%s/slurm.conf && PATH=%s/wb/bin:$PATH "
+                      "timeout 900 %s --class %s/wb/class --engine slurm --out %s/slurm-out --seeds 5 --rubric rubric.json "
+                      "--time 15 2>&1",
+                 dir, dir, dir, grade, dir, dir);
+    cr_assert_eq(rc, 0, "slurm engine: exit %d\n%s", rc, out);
+    const char *job = strstr(out, "slurm: reference counters job "), *array = strstr(out, "slurm: job array ");
+    cr_expect(job && array && job < array && strstr(out, "2 task(s)"), "%s", out);
+    wbt_run(out, "cat %s/slurm-out/slurm/round-*/counters.log", dir);
+    cr_expect_not_null(strstr(out, "ch9 reference counters: 2 of 2 variants kept, 2 profiled now"), "%s", out);
+    wbt_run(out, "cat %s/slurm-out/slurm/round-*/task-*.log", dir);
+    int kept = 0, profiled = 0, limits = 0;
+    for (const char *p = out; (p = strstr(p, "ch9 ref counters plus: ")); p++) {
+        kept += !strncmp(p + 23, "kept, ", 6);
+        profiled += p[23] >= '0' && p[23] <= '9';
+    }
+    for (const char *p = out; (p = strstr(p, "ch9 stu counters plus: limit ")); p++) limits++;
+    cr_expect_eq(kept, 2, "each task reads the kept counters:\n%s", out);
+    cr_expect_eq(profiled, 0, "a task profiled the reference:\n%s", out);
+    cr_expect_eq(limits, 2, "each task's limit derived from them:\n%s", out);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# gpu-fresh.sh OUT — issue 64 on a GPU machine, from the workbook's root (about 4 minutes on an H200): the first class
+# on a fresh machine, no build/counters/. Its logs go to OUT, a short summary to stdout:
+#   1. the grader, the course, the references and chapter 5's mutants built (make -j);
+#   2. a fresh class of chapter 5 (`--ch 5`, no sanitizer): its performance mutants (tools/mutate: uncoalesced, spills,
+#      bank conflicts, barrier stalls) and a copy of the references; the class makes chapter 5's references'
+#      counters before its first entry (its log's counter lines are quoted), then each slow variant's diagnosis:
+#      a cause named, or what was measured beside the reference, or why nothing was;
+#   3. `build/grade --reference-counters` for the other chapters (chapter 5's are kept): the plan's cost of every
+#      reference variant on this GPU, per chapter;
+#   4. every kept file holds every metric of the plan (grading/counters.c's table), and chapter 5's v5 its own
+#      kernel beside pad_transpose (one launch per kernel named reaches both).
+# Exit 1 when a step failed or a check did not hold. It stays out of the student release (no tests/*.sh there).
+set -uo pipefail
+if [ $# -ne 1 ]; then echo "usage: $0 OUT" >&2; exit 2; fi
+out=$1 fail=0
+mkdir -p "$out"
+m=build/mutants-fresh
+t0=$(date +%s)
+step() { echo "[$(($(date +%s) - t0)) s] $*"; }
+
+step "build"
+make -s -j"$(nproc)" build/grade build/course build/mutate references > "$out/build.log" 2>&1 || { echo "build failed (build.log)"; exit 1; }
+rm -rf "$m" && ./build/mutate --out "$m" --ch 5 > "$out/mutate.log" 2>&1 || { echo "mutate failed"; exit 1; }
+mkdir -p "$m/class/reference" && cp -r "$m"/subs-perf/* "$m/class/" && cp -r solutions/05-minplus "$m/class/reference/"
+
+step "a fresh class of chapter 5: $(ls "$m/class" | wc -l) entries, build/counters/ removed"
+rm -rf build/counters
+timeout -k 5 170 ./build/course --class "$m/class" --out "$m/out" --ch 5 --jobs 3 --no-sanitizer --seeds 20261202 \
+    > "$out/class.log" 2>&1 || { echo "the class did not exit 0 (class.log)"; fail=1; }
+grep -E 'reference counters|ref counters|stu counters' "$out/class.log" > "$out/class-counters.txt" || true
+entries=$(grep -n ' entries, [0-9]* GPU' "$out/class.log" | head -1 | cut -d: -f1)
+made=$(grep -n 'ch5 reference counters:' "$out/class.log" | head -1 | cut -d: -f1)
+echo "class counter lines (made before the first entry: line ${made:-none} < line ${entries:-none}):"
+grep -E 'reference counters:|ref counters [a-z0-9-]+: [0-9]|stu counters [a-z0-9-]+: (limit|not run)' "$out/class.log" | sed 's/^/  /'
+[ -n "$made" ] && [ -n "$entries" ] && [ "$made" -lt "$entries" ] || { echo "FAIL: not made before the first entry"; fail=1; }
+# each slow variant of the class: its time ratio, what was named, the counters' status
+python3 - "$m/out" > "$out/diagnoses.txt" <<'PY' || fail=1
+import json, os, sys
+slow = told = 0
+for e in sorted(os.listdir(sys.argv[1])):
+    p = os.path.join(sys.argv[1], e, "grading.json")
+    if not os.path.isfile(p): continue
+    for ch in json.load(open(p)).get("chapters", []):
+        for v in ch.get("variants", []):
+            d = v.get("diagnosis") or {}
+            c = (d.get("counters") or {}).get("status")
+            if c is None: continue
+            slow += 1
+            told += d.get("class") not in ("slow", None)
+            print(f"{e} {v.get('variant')} {v.get('time_ratio') or 0:.2f}x: {d.get('class')} (counters {c}): "
+                  f"{d.get('evidence', '')[:300]}")
+print(f"slow variants told a cause: {told} of {slow}")
+PY
+sed 's/^/  /' "$out/diagnoses.txt"
+
+step "the references' counters of every chapter (chapter 5's kept)"
+timeout -k 5 150 ./build/grade --reference-counters --no-sanitizer > "$out/refctr.log" 2>&1 || { echo "--reference-counters failed (refctr.log)"; fail=1; }
+grep -E 'reference counters' "$out/refctr.log" | sed 's/^/  /'
+echo "  the plan's cost per reference variant (s):"
+grep -E 'ref counters [a-z0-9-]+: [0-9]+ launch' "$out/class.log" "$out/refctr.log" | sed -E 's/.*\] (ch[0-9]) ref counters ([a-z0-9-]+): ([0-9]+) launch.* in ([0-9.]+) s/    \1 \2 \4 (\3 launches)/'
+
+step "every kept file holds every metric of the plan"
+metrics=$(grep -o '"[a-z0-9_]*__[a-z0-9_.]*"' grading/counters.c | tr -d '"' | sort -u)
+n=0
+for f in build/counters/*.csv; do
+    [ -f "$f" ] || continue
+    n=$((n + 1))
+    head=$(grep -m1 '^"ID"' "$f")
+    for k in $metrics; do case $head in *"\"$k\""*) ;; *) echo "  FAIL: $f lacks $k"; fail=1 ;; esac; done
+done
+v5=$(ls build/counters/*_ch5_v5_*.csv 2>/dev/null | head -1)
+echo "  $n kept files checked; ch5 v5's rows of its own kernel: $( [ -n "$v5" ] && grep -c '"minplus_v5' "$v5" || echo none)"
+[ -n "$v5" ] && grep -q '"minplus_v5' "$v5" || { echo "  FAIL: ch5 v5's own kernel not profiled"; fail=1; }
+tar -czf "$out/fresh-logs.tar.gz" -C "$m" out 2>/dev/null || true
+step "done, exit $fail"
+exit "$fail"
