@@ -139,13 +139,6 @@ char *wb_regions_splice(const char *pristine, size_t plen, const char *student, 
     return wb_regions_fill(pristine, plen, pr, pn, student, fill, out_len);
 }
 
-int wb_hint_line(const char *line, size_t len)
-{
-    size_t i = 0;
-    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
-    return len - i >= 3 && memcmp(line + i, "//|", 3) == 0 ? (int)i : -1;
-}
-
 char *wb_read_file(const char *path, size_t *len)
 {
     return gr_read_capped(path, (size_t)1 << 30, len);

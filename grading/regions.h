@@ -34,12 +34,6 @@ char *wb_regions_outside(const char *text, size_t len, size_t *out_len, char *er
 char *wb_regions_splice(const char *pristine, size_t plen, const char *student, size_t slen,
                                       size_t *out_len, char *err, size_t errlen);
 
-/* A hint line: in a reference's region, a line of the student's starter region (tools/starter makes the
- * starter from the reference), written as white space, then `//| ` and the text, or a bare `//|` for an empty
- * line. Returns the length of the white space before `//|`, or -1 for any other line. Every reader of a
- * reference's regions asks this: a hint line is shipped in the starter, and is no part of the answer. */
-int wb_hint_line(const char *line, size_t len);
-
 /* Reads a whole regular file (gr_read_capped, up to 1 GiB); NULL if it cannot. */
 char *wb_read_file(const char *path, size_t *len);
 

@@ -9,7 +9,7 @@
 #   build/lib/libcourse.a      course/*.c but main.c                grading, common (not in the release)
 #   build/lib/libinspect.a     tools/inspect/*.c but inspect.c      grading (regions, sanitizer), common
 #   build/lib/libwbresults.a   tools/results/*.c but main.c         common
-#   build/lib/libmutate.a      tools/mutate/*.c but mutate.c        grading, common (not in the release)
+#   build/lib/libmutate.a      tools/mutate/*.c but mutate.c        starter, grading, common (not in the release)
 #   build/lib/libstarter.a     tools/starter/*.c but main.c         grading (regions, chapters), common (not in the release)
 #
 # Objects go to build/obj/<the source's path>.o; the include paths are the folder's own and those of the
@@ -50,7 +50,7 @@ endif
 ifneq ($(LIB_STARTER),)
 $(LIB_STARTER): $(call objs_of,$(LIB_STARTER_SRCS))
 endif
-ALL_LIBS := $(LIB_STARTER) $(LIB_MUTATE) $(LIB_COURSE) $(LIB_INSPECT) $(LIB_RESULTS) $(LIB_GRADING) $(LIB_COMMON)
+ALL_LIBS := $(LIB_MUTATE) $(LIB_STARTER) $(LIB_COURSE) $(LIB_INSPECT) $(LIB_RESULTS) $(LIB_GRADING) $(LIB_COMMON)
 $(ALL_LIBS):
 	@mkdir -p $(@D)
 	$(call say,AR,$@)rm -f $(ATMP) && ar rcs $(ATMP) $^ $(PUBLISH)
@@ -60,8 +60,9 @@ LINK_GRADING := $(LIB_GRADING) $(LIB_COMMON)
 LINK_COURSE  := $(LIB_COURSE) $(LINK_GRADING)
 LINK_INSPECT := $(LIB_INSPECT) $(LINK_GRADING)
 LINK_RESULTS := $(LIB_RESULTS) $(LIB_COMMON)
-LINK_MUTATE  := $(LIB_MUTATE) $(LINK_GRADING)
 LINK_STARTER := $(LIB_STARTER) $(LINK_GRADING)
+# the mutator skips the references' hint lines as the starters' generator reads them (st_hint_line)
+LINK_MUTATE  := $(LIB_MUTATE) $(LINK_STARTER)
 LINK_ALL     := $(ALL_LIBS)
 # The system libraries under each (Debian packages), linked with it wherever it is, so that a module that
 # starts using one of them needs no edit of its users' links: jansson and libm under common/; libarchive
@@ -78,8 +79,8 @@ INC_GRADING := $(INC_COMMON) -Igrading
 INC_COURSE  := $(INC_GRADING) -Icourse
 INC_INSPECT := $(INC_GRADING) -Itools/inspect
 INC_RESULTS := $(INC_COMMON) -Itools/results
-INC_MUTATE  := $(INC_GRADING) -Itools/mutate
 INC_STARTER := $(INC_GRADING) -Itools/starter
+INC_MUTATE  := $(INC_STARTER) -Itools/mutate
 $(OBJ)/common/%.o:        INCLUDES = $(INC_COMMON)
 $(OBJ)/grading/%.o:       INCLUDES = $(INC_GRADING)
 $(OBJ)/course/%.o:        INCLUDES = $(INC_COURSE)

@@ -8,6 +8,7 @@
 #include "gr_util.h"
 #include "mutate.h"
 #include "regions.h"
+#include "starter.h"
 #include "wbtest.h"
 
 /* An operator of every chapter (chapter 0) or chapter `chapter`'s own (its solutions/NN-name/mutants.json). */
@@ -135,8 +136,8 @@ Test(mutate, no_mutant_edits_a_hint_line, .timeout = 120)
         char *mt = wb_read_file(p, NULL), *st = wb_read_file(sp, NULL), *a = mt, *b = st;
         cr_assert(mt && st, "%s or %s", p, sp);
         for (;;) { /* the hint lines of both, in order */
-            while (*a && wb_hint_line(a, strcspn(a, "\n")) < 0) a += strcspn(a, "\n") + (a[strcspn(a, "\n")] != 0);
-            while (*b && wb_hint_line(b, strcspn(b, "\n")) < 0) b += strcspn(b, "\n") + (b[strcspn(b, "\n")] != 0);
+            while (*a && st_hint_line(a, strcspn(a, "\n")) < 0) a += strcspn(a, "\n") + (a[strcspn(a, "\n")] != 0);
+            while (*b && st_hint_line(b, strcspn(b, "\n")) < 0) b += strcspn(b, "\n") + (b[strcspn(b, "\n")] != 0);
             size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
             cr_assert(la == lb && !memcmp(a, b, la), "mutant %s edits a hint line of %s: '%.*s' for '%.*s'",
                       json_string_value(json_object_get(m, "id")), sp, (int)la, a, (int)lb, b);

@@ -102,19 +102,6 @@ Test(regions, splice_missing_region_is_not_gradable)
     cr_assert(strstr(err, "'b-2' is missing"), "%s", err);
 }
 
-/* wb_hint_line: a reference's hint line (the starter's text, tools/starter) is white space, then `//|`;
- * every reader of a reference's regions asks it (the generator, the mutator, the leak check). */
-Test(regions, hint_line_is_white_space_then_the_bar)
-{
-    const char *yes[] = {"//|", "//| x", "  \t//|  y", "//|x"}, *no[] = {"", "// | x", "x //| y", "/|", "//"};
-    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
-        cr_expect_geq(wb_hint_line(yes[i], strlen(yes[i])), 0, "'%s' is a hint line", yes[i]);
-    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
-        cr_expect_eq(wb_hint_line(no[i], strlen(no[i])), -1, "'%s' is not a hint line", no[i]);
-    cr_expect_eq(wb_hint_line("  \t//| y", 8), 3, "the indentation's length");
-    cr_expect_eq(wb_hint_line("  //| y", 3), -1, "only the first len bytes are the line");
-}
-
 /* wb_norm_line: white space made single, none at the ends; C tokens counted (the leak check's measure). */
 Test(regions, norm_line_collapses_space_and_counts_tokens)
 {

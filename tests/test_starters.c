@@ -118,6 +118,19 @@ Test(starters, hint_lines_keep_their_indentation_and_order)
     free(s);
 }
 
+/* st_hint_line: a reference's hint line is white space, then `//|`; every reader of a reference's regions
+ * asks it (the generator, the mutator, the leak check). */
+Test(starters, a_hint_line_is_white_space_then_the_bar)
+{
+    const char *yes[] = {"//|", "//| x", "  \t//|  y", "//|x"}, *no[] = {"", "// | x", "x //| y", "/|", "//"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++)
+        cr_expect_geq(st_hint_line(yes[i], strlen(yes[i])), 0, "'%s' is a hint line", yes[i]);
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        cr_expect_eq(st_hint_line(no[i], strlen(no[i])), -1, "'%s' is not a hint line", no[i]);
+    cr_expect_eq(st_hint_line("  \t//| y", 8), 3, "the indentation's length");
+    cr_expect_eq(st_hint_line("  //| y", 3), -1, "only the first len bytes are the line");
+}
+
 /* A reference the generator refuses: one line naming the line and what is wrong. */
 struct bad_ref {
     const char *text, *says;

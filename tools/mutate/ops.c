@@ -1,7 +1,7 @@
 /* ops.c — see ops.h. */
 #define _GNU_SOURCE 1
 #include "ops.h"
-#include "regions.h"
+#include "starter.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,7 +60,7 @@ static int mu_on_hint(const char *text, size_t len, size_t i)
     size_t b = i, e = i;
     while (b > 0 && text[b - 1] != '\n') b--;
     while (e < len && text[e] != '\n') e++;
-    return wb_hint_line(text + b, e - b) >= 0;
+    return st_hint_line(text + b, e - b) >= 0;
 }
 
 /* The first occurrence of s at or after from, off the hint lines; len when none. */

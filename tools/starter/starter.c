@@ -12,6 +12,13 @@
 #include "regions.h"
 #include "rubric.h"
 
+int st_hint_line(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    return len - i >= 3 && memcmp(line + i, "//|", 3) == 0 ? (int)i : -1;
+}
+
 /* The one line of a reference's error into err; NULL. */
 __attribute__((format(printf, 3, 4))) static char *st_fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -32,7 +39,7 @@ static int st_region(const char *ref, const wb_region *r, char *out, size_t *o, 
         size_t ll = (size_t)(nl - line); /* a region's lines all end in '\n': its END marker follows */
         at += ll + 1;
         lineno++;
-        int w = wb_hint_line(line, ll);
+        int w = st_hint_line(line, ll);
         if (w < 0) continue; /* the reference's own code: not the student's */
         const char *rest = line + w + 3;
         size_t rl = ll - (size_t)w - 3;
