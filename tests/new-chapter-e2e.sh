@@ -48,7 +48,7 @@ git clone -q . "$wb"
 # its sources and nothing else.
 changed=$(git diff --name-only HEAD)
 (cd "$wb" && git ls-files -z) | while IFS= read -r -d '' f; do
-  [ -e "$f" ] && ! grep -qxF -- "$f" <<<"$changed" && touch -h -r "$f" "$wb/$f"
+  if [ -e "$f" ] && ! grep -qxF -- "$f" <<<"$changed"; then touch -h -r "$f" "$wb/$f"; fi
 done
 mkdir -p "$wb/build"
 if [ -d build ]; then # without WORK itself (under build/ by default) and the other runs' trees
