@@ -84,26 +84,20 @@ static void gr_copy_headers(const gr_config *x, const char *bdir)
     globfree(&g);
 }
 
-/* nvcc in the sandbox, in bdir (the spliced file and the headers are there). The Makefile is the one source of
- * the command: it records it in build/grading-flags.json ({"nvcc": …, "libs": {"default": …}, "sol_libs":
- * {"4": "-lcublas"}, "arch_flags": {"6": "-gencode=arch=compute_90a,code=sm_90a"}}). Student code links the
- * default libraries only: a chapter's own are its speed-of-light reference's, and no library may do a
- * variant's work. A chapter's arch flags (its chapter.mk's ARCH_FEATURES_N, for this GPU) it gets as the
- * reference does: a wgmma variant is compiled for the sm_90a it is timed on. */
+/* nvcc in the sandbox, in bdir (the spliced file and the headers are there): build/grading-flags.json's "nvcc", or
+ * the chapter's own in "chapter_nvcc" (its arch flags: sm_90a on an H200). Student code links the default libraries
+ * only: a chapter's own ("sol_libs") are its speed-of-light reference's, and no library may do a variant's work. */
 static void gr_compile(const gr_config *x, const gr_sub_state *s, const gr_chapter_rubric *ch, const char *bdir,
                        gr_build_report *rep)
 {
     char path[PATH_MAX], cmd[6144];
     snprintf(path, sizeof path, "%s/build/grading-flags.json", x->root);
     json_t *f = json_load_file(path, 0, NULL);
-    const char *nvcc = json_string_value(json_object_get(f, "nvcc"));
+    json_t *own = json_object_get(json_object_get(f, "chapter_nvcc"), ch->dir);
+    const char *nvcc = json_string_value(own ? own : json_object_get(f, "nvcc"));
     const char *libs = json_string_value(json_object_get(json_object_get(f, "libs"), "default"));
-    char num[16];
-    snprintf(num, sizeof num, "%d", ch->number);
-    const char *arch = json_string_value(json_object_get(json_object_get(f, "arch_flags"), num));
     int none = !nvcc || !*nvcc;
-    snprintf(cmd, sizeof cmd, "%s %s -DWB_NO_SOL_LIBS -o prog %s %s", nvcc ? nvcc : "", arch ? arch : "", ch->file,
-             libs ? libs : "");
+    snprintf(cmd, sizeof cmd, "%s -DWB_NO_SOL_LIBS -o prog %s %s", nvcc ? nvcc : "", ch->file, libs ? libs : "");
     json_decref(f);
     if (none) {
         GR_FAIL(rep, GR_CH_GRADER_ERROR, "build/grading-flags.json has no nvcc command (run `make build/grading-flags.json`)");

@@ -3,7 +3,8 @@
 
 # chapters/01-reversal/reversal.cu -> chapter number 1; chapters/10-x/x.cu -> 10 (two digits or more).
 CHAPTER_DIRS := $(sort $(wildcard chapters/[0-9][0-9]-*))
-CHAPTERS     := $(foreach d,$(CHAPTER_DIRS),$(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(d))))))
+chapter_num   = $(patsubst 0%,%,$(firstword $(subst -, ,$(notdir $(1)))))
+CHAPTERS     := $(foreach d,$(CHAPTER_DIRS),$(call chapter_num,$(d)))
 # $(call chapter_src,DIR,N): the .cu file of chapter N under chapters/ or solutions/ (N is 1, 2, … 10 …;
 # the folder is 01-…, 09-…, 10-…).
 chapter_src   = $(firstword $(wildcard $(1)/$(if $(filter 1 2 3 4 5 6 7 8 9,$(2)),0)$(2)-*/*.cu))

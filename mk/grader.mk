@@ -47,14 +47,17 @@ endif
 
 # The compile command and the libraries, recorded for the grader (it reads this file instead of calling
 # back into make); rewritten whenever the flags change. "sol_libs" are the chapters' speed-of-light
-# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c). "arch_flags" are the
-# machine code of a chapter's arch-specific features for this GPU (ARCH_FEATURES_N: sm_90a on an H200),
-# which a student's build gets as the reference's does; without a GPU, also what a grader's GPU would build
-# (mk/toolchain.mk's grader_archflags: sm_80, sm_90), so make check compiles every path of the chapter.
+# libraries (LDLIBS_N): recorded, never linked to student code (grading/build.c). "chapter_nvcc" is the
+# command of a chapter (by folder) whose build has arch flags for this GPU (ARCH_FEATURES_N: sm_90a on an
+# H200): a student's build gets them as the reference's does; without a GPU and without ARCH, also what a
+# grader's GPU would build (mk/toolchain.mk's grader_archflags: sm_80, sm_90), so make check compiles every
+# path of the chapter.
 json_str = "$(subst ",\",$(subst \,\\,$(1)))"
 GRADING_FLAGS_JSON = {"nvcc": $(call json_str,$(NVCC) $(NVCCFLAGS)), "libs": {"default": $(call json_str,$(LDLIBS))}, \
   "sol_libs": {"comment": "never linked to student code"$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))}, \
-  "arch_flags": {"comment": "where this GPU runs them; without a GPU, what a grader's GPU builds too"$(foreach n,$(CHAPTERS),$(if $(call grader_archflags,$(n)),$(comma) "$(n)": $(call json_str,$(call grader_archflags,$(n)))))}}
+  "chapter_nvcc": {"comment": "a chapter's own, with its arch flags"$(foreach d,$(CHAPTER_DIRS),$(if $(call \
+    grader_archflags,$(call chapter_num,$(d))),$(comma) "$(notdir $(d))": $(call json_str,$(NVCC) $(NVCCFLAGS) $(call \
+    grader_archflags,$(call chapter_num,$(d)))))))}}
 # Written only when its text changes, as the flags stamps are (a chapter.mk added or removed included).
 $(GRADING_FLAGS): FORCE
 	$(call write_stamp,$(GRADING_FLAGS_JSON))

@@ -43,8 +43,13 @@ failed=()
 rm -rf "$work" && mkdir -p "$work"
 wb=$work/wb
 git clone -q . "$wb"
-# The clone's files older than the build outputs copied beside them: only what the runs change is rebuilt.
-(cd "$wb" && git ls-files -z | xargs -0 touch -h -d '2000-01-01 00:00')
+# The clone's files keep this checkout's times (a file changed here since its last commit keeps the clone's
+# own, now), so that make, with this checkout's build outputs copied beside them, rebuilds what is older than
+# its sources and nothing else.
+changed=$(git diff --name-only HEAD)
+(cd "$wb" && git ls-files -z) | while IFS= read -r -d '' f; do
+  if [ -e "$f" ] && ! grep -qxF -- "$f" <<<"$changed"; then touch -h -r "$f" "$wb/$f"; fi
+done
 mkdir -p "$wb/build"
 if [ -d build ]; then # without WORK itself (under build/ by default) and the other runs' trees
   inside=${work#"$(realpath build)"/}

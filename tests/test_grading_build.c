@@ -393,9 +393,9 @@ Test(grading_build, chapters_at_once_hand_back_their_results, .timeout = 300)
     free(md);
 }
 
-/* A chapter's arch flags (its chapter.mk's ARCH_FEATURES_N, recorded in build/grading-flags.json for this GPU:
- * sm_90a code on an H200) reach a student's build as the reference's: on the fake workbook, whose "nvcc" is
- * gcc, a region that compiles only with its chapter's recorded flag builds with it and fails without it. */
+/* A chapter's arch flags (its chapter.mk's ARCH_FEATURES_N, in its command in build/grading-flags.json's
+ * "chapter_nvcc" for this GPU: sm_90a code on an H200) reach a student's build as the reference's: on the fake
+ * workbook, whose "nvcc" is gcc, a region that compiles only with its chapter's flag builds with it, not without. */
 Test(grading_build, a_chapters_arch_flags_reach_the_students_build, .timeout = 300)
 {
     static char log[WBT_OUT_MAX];
@@ -404,8 +404,9 @@ Test(grading_build, a_chapters_arch_flags_reach_the_students_build, .timeout = 3
                   "mkdir sub && cp -r solutions sub/chapters && "
                   "sed -i 's|// BEGIN TODO(plus)|&\\n#ifndef WB_FAKE_FEATURE\\n#error built without the chapter flags\\n#endif|' "
                   "sub/chapters/09-fake/fake.cu && grep -q WB_FAKE_FEATURE sub/chapters/09-fake/fake.cu && "
-                  "sed 's|}}$|}, \"arch_flags\": {\"comment\": \"x\", \"9\": \"-DWB_FAKE_FEATURE\"}}|' build/grading-flags.json "
-                  "> with.json && grep -q arch_flags with.json && cp build/grading-flags.json without.json",
+                  "sed 's|^{\"nvcc\": \"\\([^\"]*\\)\"\\(.*\\)}$|{\"nvcc\": \"\\1\"\\2, \"chapter_nvcc\": "
+                  "{\"09-fake\": \"\\1 -DWB_FAKE_FEATURE\"}}|' build/grading-flags.json "
+                  "> with.json && grep -q 'chapter_nvcc.*FAKE' with.json && cp build/grading-flags.json without.json",
                   log);
     int rc;
     static const char *const flags[] = {"with", "without"};
