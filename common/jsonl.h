@@ -44,6 +44,9 @@ typedef struct {
     /* --grading, a timed repetition wrong (fresh inputs): which and where ("" when the line does not say). */
     char timed_fault[96];
     double rep_wall_ms;  /* fresh inputs: wall clock per timed repetition; NAN when the line does not say */
+    /* verdict UNAVAILABLE: why the program says this GPU cannot run the variant ("" when not said). The
+     * grader believes it of the reference's run only (grading/results.h, gr_avail_decide). */
+    char unavailable_reason[WB_REASON_LEN];
 } wb_row;
 
 /* Fills *row from one result line; returns 0, or -1 with the first missing or mistyped field named

@@ -3,9 +3,9 @@
 
 #include "wbtest.h"
 
-static const wb_variant variants[] = {{"naive", "a", "k_naive", NULL, NULL, NULL, NULL, {{0}}},
-                                     {"shared", "b", "k_shared", NULL, NULL, NULL, NULL, {{0}}},
-                                     {"fast-one", "c", "k_fast", NULL, NULL, NULL, NULL, {{0}}}};
+static const wb_variant variants[] = {{"naive", "a", "k_naive", NULL, NULL, NULL, NULL, {{0}}, NULL},
+                                     {"shared", "b", "k_shared", NULL, NULL, NULL, NULL, {{0}}, NULL},
+                                     {"fast-one", "c", "k_fast", NULL, NULL, NULL, NULL, {{0}}, NULL}};
 static const wb_cli cli1 = {"9-test", "test", variants, 3, 1, 1 << 30, "N", "2^20 1000"};
 static const wb_cli cli3 = {"9-mat", "test", variants, 3, 3, 1 << 20, "MxNxK", "64x32x16"};
 
