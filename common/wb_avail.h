@@ -64,7 +64,7 @@ static inline int wb_avail_decide(const wb_need *need, int cc_major, int cc_mino
     char want[40], gpu[40], ran[40], what[64] = "";
     wb_arch_name(need->major, need->minor, need->arch_specific, want, sizeof want);
     wb_arch_name(cc_major, cc_minor, 0, gpu, sizeof gpu);
-    if (need->what && *need->what) snprintf(what, sizeof what, " (%.50s)", need->what);
+    if (need->what && *need->what) snprintf(what, sizeof what, " for %.50s", need->what);
     int cc = cc_major * 10 + cc_minor, needed = need->major * 10 + need->minor;
     if (cc < needed) {
         wb_avail_say(why, n, "needs %s code%s; this GPU is %s", want, what, gpu);
@@ -117,7 +117,7 @@ static inline void wb_avail_find(const wb_cli *cli, const wb_device *dev, wb_ava
         for (char *c = why; *c; c++)
             if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
         a->mask |= 1u << v;
-        snprintf(a->why[v], sizeof a->why[v], "%s", why[0] ? why : "this GPU cannot run it (the chapter says no more)");
+        snprintf(a->why[v], sizeof a->why[v], "%s", why[0] ? why : "this GPU cannot run it; the chapter gives no reason");
     }
 }
 
@@ -187,7 +187,7 @@ static inline int wb_needs_cc(const wb_device *dev, int major, int minor, const 
 /* Ready-made hooks: `.unavailable = wb_needs_sm90a` in a variant table. */
 static inline int wb_needs_sm90a(const wb_device *dev, char *why, size_t n)
 {
-    wb_need need = {9, 0, 1, "wgmma, TMA"};
+    wb_need need = {9, 0, 1, "wgmma and TMA"};
     return wb_needs(dev, &need, why, n);
 }
 

@@ -125,8 +125,49 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     json_decref(lines);
 }
 
+/* ---------------------------------------------------------------- variants a GPU cannot run */
+/* The JSON lines a dump run left in dir (NULL: none, or unreadable: the dumps tell). */
+static json_t *gr_rows_load(const char *dir)
+{
+    char path[PATH_MAX + 32], err[200];
+    snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
+    return gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
+}
+
+/* WB_UNAVAILABLE with its reason in why when a line of the variant says so, else WB_PASS (another verdict,
+ * or no line: its dumps are judged). */
+static wb_verdict gr_rows_avail(const json_t *lines, const char *variant, char *why, size_t len)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(lines, i, o)
+    {
+        wb_row row;
+        char err[200];
+        if (wb_row_get(o, &row, err, sizeof err) || strcmp(row.variant, variant) || row.verdict != WB_UNAVAILABLE)
+            continue;
+        snprintf(why, len, "%s", row.unavailable_reason[0] ? row.unavailable_reason : "no reason given");
+        return WB_UNAVAILABLE;
+    }
+    return WB_PASS;
+}
+
+/* What one run's lines (the reference's, and the student's where given) make of a variant's availability,
+ * added to what earlier runs made: not here outranks a dodge; the first reason of each is kept. */
+static void gr_note_avail(gr_corr *c, const char *variant, const json_t *ref_rows, const json_t *stu_rows)
+{
+    char rwhy[WB_REASON_LEN] = "", swhy[WB_REASON_LEN] = "";
+    wb_verdict rv = gr_rows_avail(ref_rows, variant, rwhy, sizeof rwhy);
+    wb_verdict sv = stu_rows ? gr_rows_avail(stu_rows, variant, swhy, sizeof swhy) : WB_PASS;
+    gr_avail a = gr_avail_decide(1, rv, sv);
+    if (a == GR_AVAIL_RUNS || c->f.avail == GR_AVAIL_NOT_HERE || c->f.avail == a) return;
+    c->f.avail = a;
+    snprintf(c->f.unavailable, sizeof c->f.unavailable, "%s", a == GR_AVAIL_NOT_HERE ? rwhy : swhy);
+}
+
 /* Compares every variant's dumps and written inputs of one (seed, chunk) run: those of its run alone where
- * it had one (judged by what it does alone), else the batch's. */
+ * it had one (judged by what it does alone), else the batch's. A variant the reference could not run on this
+ * GPU is not compared; one whose program said so where the reference ran is wrong at every size. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                            gr_corr *corr, const char *isofmt)
 {
@@ -136,6 +177,13 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
         char iso[PATH_MAX];
         snprintf(iso, sizeof iso, isofmt, r->name);
         const char *dir = gr_is_dir(iso) ? iso : studir;
+        if (corr[v].f.avail == GR_AVAIL_NOT_HERE) continue;
+        if (corr[v].f.avail == GR_AVAIL_DODGED) {
+            corr[v].f.runs_total += k->count;
+            corr[v].f.runs_bad += k->count;
+            for (int s = k->first; s < k->first + k->count; s++) gr_size_bad(&corr[v].f, ch->edge[s].text);
+            continue;
+        }
         unsigned counted = 0;
         for (int s = k->first; s < k->first + k->count; s++) {
             corr[v].f.runs_total++;
@@ -317,14 +365,16 @@ int gr_rows_input_written(const json_t *lines, const char *variant, const char *
 }
 
 /* The reference's results for one (seed, chunk of sizes) in refdir: kept by an earlier entry of the class
- * (refkeep.h: then refdir is the kept folder), else run now and kept for the next. Returns 0 with the run's
- * wall time, or -1 (-3: no GPU) with why. */
-static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, char *refdir, size_t rlen, double *wall,
-                              char *why, size_t wlen)
+ * (refkeep.h: then refdir is the kept folder), else run now and kept for the next. Kept per GPU model
+ * (`model`, file-safe): which variants the GPU can run is its own (its lines' UNAVAILABLE). Returns 0 with
+ * the run's wall time, or -1 (-3: no GPU) with why. */
+static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, const char *model, char *refdir,
+                              size_t rlen, double *wall, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
-    char name[96], what[80];
-    snprintf(name, sizeof name, "ch%d-seed%llu-%d", j->ch->number, chunk->seed, chunk->first);
+    char name[200], what[80];
+    snprintf(name, sizeof name, "ch%d-seed%llu-%d%s%s", j->ch->number, chunk->seed, chunk->first, model[0] ? "-" : "",
+             model);
     if (!gr_keep_find(x, name, 0, refdir, rlen, NULL, wall)) return 0;
     int lock = gr_keep_lock(x, name);
     if (lock >= 0 && !gr_keep_find(x, name, 0, refdir, rlen, NULL, wall)) return close(lock), 0;
@@ -353,7 +403,8 @@ static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, cha
 
 /* One (seed, chunk of sizes): the reference's results, the student's run of the variants still alive, some
  * re-run alone, the comparison. Returns 0, or -1 (-3: no GPU) with why when the reference could not run. */
-static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
+static int gr_correct_chunk(const gr_chjob *j, int si, int first, const char *model, gr_corr *corr, char *why,
+                            size_t wlen)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
@@ -365,13 +416,15 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     snprintf(refdir, sizeof refdir, "%s", own);
     snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);
     double ref_wall;
-    int rc = gr_reference_chunk(j, &chunk, refdir, sizeof refdir, &ref_wall, why, wlen);
+    int rc = gr_reference_chunk(j, &chunk, model, refdir, sizeof refdir, &ref_wall, why, wlen);
     if (rc) return rc;
     double confirm = gr_confirm_limit(&x->rub, ref_wall); /* for the runs alone below; not the batch's */
+    json_t *ref_rows = gr_rows_load(refdir);
+    for (int v = 0; v < cr->n_v; v++) gr_note_avail(&corr[v], cr->v[v].name, ref_rows, NULL);
     char live[1024] = "";
     int n_live = 0;
-    for (int v = 0; v < cr->n_v; v++)
-        if (!corr[v].dead) {
+    for (int v = 0; v < cr->n_v; v++) /* a variant that cannot run here, or said so, is not run again */
+        if (!corr[v].dead && corr[v].f.avail == GR_AVAIL_RUNS) {
             size_t l = strlen(live);
             snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
             n_live++;
@@ -383,12 +436,24 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
         gr_dump_run(j, &chunk, j->stu, live, studir, what, &c, &r);
         gr_run_result_free(&r);
     } else gr_mkdirs(studir, 0755);
+    json_t *stu_rows = gr_rows_load(studir);
+    for (int v = 0; v < cr->n_v && stu_rows; v++) gr_note_avail(&corr[v], cr->v[v].name, ref_rows, stu_rows);
+    json_decref(stu_rows);
     chunk.limit = confirm;
     char isofmt[PATH_MAX];
     snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", j->work, si, first);
-    for (int v = 0; v < cr->n_v; v++)
-        if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1))
+    for (int v = 0; v < cr->n_v; v++) {
+        if (corr[v].f.avail != GR_AVAIL_RUNS) continue; /* nothing to confirm: its line said why */
+        if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1)) {
             gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
+            char iso[PATH_MAX];
+            snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
+            json_t *alone = gr_rows_load(iso); /* alone, it may say what the batch's run had no time to */
+            if (alone) gr_note_avail(&corr[v], cr->v[v].name, ref_rows, alone);
+            json_decref(alone);
+        }
+    }
+    json_decref(ref_rows);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
     gr_rmtree(own); /* result files can be large; a kept run is elsewhere, for the entries after this one */
     gr_rmtree(studir);
@@ -404,7 +469,7 @@ static void gr_corr_verdicts(gr_ch_result *cr, gr_corr *corr, int self, int expe
         const gr_verdict_facts f = {.self = self, .runs_expected = expect, .runs_total = k->f.runs_total,
                                     .runs_bad = k->f.runs_bad, .runs_todo = k->runs_todo,
                                     .failed = k->f.lost != GR_LOST_NONE, .timed_out = k->timed_out,
-                                    .crashed = k->crashed};
+                                    .crashed = k->crashed, .avail = k->f.avail};
         r->verdict = gr_verdict_decide(&f);
         r->correct_pts = r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS ? r->rub.correct : 0;
         k->f.self = self;
@@ -428,6 +493,13 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
         for (int k = 0; k < cr->n_v; k++) {
             gr_var_facts *f = &corr[k].f;
             if (strcmp(cr->v[k].name, row.variant)) continue;
+            if (gr_avail_decide(0, WB_PASS, row.verdict) == GR_AVAIL_NOT_HERE) { /* its own GPU: believed */
+                if (f->avail != GR_AVAIL_NOT_HERE)
+                    snprintf(f->unavailable, sizeof f->unavailable, "%s",
+                             row.unavailable_reason[0] ? row.unavailable_reason : "no reason given");
+                f->avail = GR_AVAIL_NOT_HERE;
+                continue;
+            }
             f->runs_total++;
             f->runs_bad += row.verdict != WB_PASS;
             corr[k].runs_todo += row.verdict == WB_TODO;
@@ -442,8 +514,10 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
 }
 
 /* The practice run of one (seed, chunk of sizes): the program's own verdicts. Returns 0, or -3 (no GPU) with why. */
-static int gr_self_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
+static int gr_self_chunk(const gr_chjob *j, int si, int first, const char *model, gr_corr *corr, char *why,
+                         size_t wlen)
 {
+    (void)model;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/self-%d-%d", j->work, si, first);
     const gr_dump_chunk run = {j->x->seeds[si], first, gr_chunk_count(j->ch, first), 0};
@@ -470,9 +544,12 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     int self = !j->ref; /* the practice run */
     gr_corr corr[GR_MAX_VAR] = {0};
     for (int v = 0; !self && v < j->cr->n_v; v++) gr_diag_ev_init(&j->cr->v[v].ev, j->ch, v);
+    char model[128] = ""; /* a class keeps the reference's runs per GPU model; nothing is kept outside one */
+    if (!self && j->x->keep[0]) gr_gpu_name(j->x->gpu, model, sizeof model);
+    gr_safe_name(model, sizeof model, model, "-");
     for (int si = 0; si < j->x->n_seeds; si++)
         for (int first = 0; first < j->ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            int rc = (self ? gr_self_chunk : gr_correct_chunk)(j, si, first, corr, why, wlen);
+            int rc = (self ? gr_self_chunk : gr_correct_chunk)(j, si, first, model, corr, why, wlen);
             if (rc) return rc;
         }
     gr_corr_verdicts(j->cr, corr, self, self ? j->x->n_seeds * j->ch->n_edge : 0);

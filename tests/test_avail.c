@@ -19,27 +19,27 @@ Test(avail, the_decision)
     static const struct decide_case cases[] = {
         /* sm_90a code runs on a 9.0 GPU only, and only from an sm_90a build */
         {&need_sm90a, 9, 0, {900, 900}, NULL},
-        {&need_sm90a, 8, 0, {800, 0}, "needs sm_90a code (wgmma); this GPU is sm_80"},
-        {&need_sm90a, 8, 9, {890, 0}, "needs sm_90a code (wgmma); this GPU is sm_89"},
+        {&need_sm90a, 8, 0, {800, 0}, "needs sm_90a code for wgmma; this GPU is sm_80"},
+        {&need_sm90a, 8, 9, {890, 0}, "needs sm_90a code for wgmma; this GPU is sm_89"},
         {&need_sm90a, 9, 0, {800, 0},
-         "needs sm_90a code (wgmma); this build has none for this sm_90 GPU, which runs its sm_80 code: rebuild with "
+         "needs sm_90a code for wgmma; this build has none for this sm_90 GPU, which runs its sm_80 code: rebuild with "
          "make ARCH=sm_90a"},
         {&need_sm90a, 9, 0, {900, 0},
-         "needs sm_90a code (wgmma); this build has none for this sm_90 GPU, which runs its sm_90 code: rebuild with "
+         "needs sm_90a code for wgmma; this build has none for this sm_90 GPU, which runs its sm_90 code: rebuild with "
          "make ARCH=sm_90a"},
-        {&need_sm90a, 10, 0, {1000, 1000}, "needs sm_90a code (wgmma), which only sm_90 GPUs run; this GPU is sm_100"},
-        {&need_sm90a, 12, 0, {900, 0}, "needs sm_90a code (wgmma), which only sm_90 GPUs run; this GPU is sm_120"},
+        {&need_sm90a, 10, 0, {1000, 1000}, "needs sm_90a code for wgmma, which only sm_90 GPUs run; this GPU is sm_100"},
+        {&need_sm90a, 12, 0, {900, 0}, "needs sm_90a code for wgmma, which only sm_90 GPUs run; this GPU is sm_120"},
         /* sm_90 code runs on 9.0 and later, from any build of sm_90 or later */
         {&need_sm90, 9, 0, {900, 0}, NULL},
         {&need_sm90, 9, 0, {900, 900}, NULL},
         {&need_sm90, 10, 0, {1000, 0}, NULL},
         {&need_sm90, 12, 0, {900, 0}, NULL},
-        {&need_sm90, 8, 6, {860, 0}, "needs sm_90 code (cp.async.bulk); this GPU is sm_86"},
+        {&need_sm90, 8, 6, {860, 0}, "needs sm_90 code for cp.async.bulk; this GPU is sm_86"},
         {&need_sm90, 9, 0, {750, 0},
-         "needs sm_90 code (cp.async.bulk); this build has none for this sm_90 GPU, which runs its sm_75 code: rebuild "
+         "needs sm_90 code for cp.async.bulk; this build has none for this sm_90 GPU, which runs its sm_75 code: rebuild "
          "with make ARCH=sm_90"},
         /* a probe that could not run decides nothing in the variant's favour */
-        {&need_sm90, 9, 0, {0, 0}, "needs sm_90 code (cp.async.bulk); could not tell which code this build runs on this "
+        {&need_sm90, 9, 0, {0, 0}, "needs sm_90 code for cp.async.bulk; could not tell which code this build runs on this "
                                    "sm_90 GPU"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -101,7 +101,7 @@ Test(avail, every_hook_asked_once_about_the_gpu)
     cr_assert_eq(a.asked, 1);
     cr_assert_eq(a.mask, (1u << 2) | (1u << 3), "mask %#x", a.mask);
     cr_expect_str_eq(a.why[2], "needs sm_90a code", "one line");
-    cr_expect_str_eq(a.why[3], "this GPU cannot run it (the chapter says no more)");
+    cr_expect_str_eq(a.why[3], "this GPU cannot run it; the chapter gives no reason");
     cr_expect_str_eq(a.why[0], "");
     cr_assert(wb_avail_hooks(&hooked_cli));
     static const wb_cli bare = {"9-bare", "test", hooked, 1, 1, 1 << 30, "N", "1000"};
@@ -125,7 +125,7 @@ static wb_result unavailable_result(void)
     snprintf(r.size, sizeof r.size, "4096x4096x4096");
     r.verdict = WB_UNAVAILABLE;
     r.ms = r.pre_ms = r.speedup = r.cpu_ms = -1;
-    snprintf(r.unavailable_reason, sizeof r.unavailable_reason, "needs sm_90a code (wgmma); this GPU is sm_80");
+    snprintf(r.unavailable_reason, sizeof r.unavailable_reason, "needs sm_90a code for wgmma; this GPU is sm_80");
     return r;
 }
 
@@ -138,7 +138,7 @@ Test(avail, the_row_says_na_and_why)
     FILE *f = open_memstream(&text, &len);
     wb_table_row(f, &t, &r);
     fclose(f);
-    cr_expect(strstr(text, "  N/A: not available on this GPU: needs sm_90a code (wgmma); this GPU is sm_80\n"), "%s", text);
+    cr_expect(strstr(text, "  N/A: not available on this GPU: needs sm_90a code for wgmma; this GPU is sm_80\n"), "%s", text);
     cr_expect_null(strstr(text, "FAIL"), "%s", text);
     cr_expect_null(strstr(text, "UNAVAILABLE"), "the table says N/A: %s", text);
     free(text);
@@ -160,7 +160,7 @@ Test(avail, the_line_reads_back)
     wb_row row;
     cr_assert_eq(wb_row_get(json_array_get(lines, 0), &row, err, sizeof err), 0, "%s", err);
     cr_expect_eq(row.verdict, WB_UNAVAILABLE);
-    cr_expect_str_eq(row.unavailable_reason, "needs sm_90a code (wgmma); this GPU is sm_80");
+    cr_expect_str_eq(row.unavailable_reason, "needs sm_90a code for wgmma; this GPU is sm_80");
     cr_expect(isnan(row.median_ms) && isnan(row.throughput), "not timed: null");
     cr_expect_eq(row.timed_check, WB_NOT_CHECKED);
     json_decref(lines);
@@ -217,10 +217,11 @@ Test(avail_gpu, unavailable_variants_are_na_and_never_fail, .timeout = 120)
     cr_expect_str_eq(verdict_of(lines, "nowhere", out), "UNAVAILABLE");
     cr_expect_str_eq(verdict_of(lines, "mute", out), "UNAVAILABLE");
     const char *why = json_string_value(json_object_get(wb_jsonl_find(lines, "nowhere", NULL), WB_JSON_UNAVAILABLE_REASON));
-    cr_expect(why && !strncmp(why, "needs sm_990 code (no such GPU); this GPU is sm_", 48), "%s", why);
-    cr_expect(strstr(out, "N/A: not available on this GPU: needs sm_990 code (no such GPU)"), "%s", out);
+    const char *want = "needs sm_990 code for a GPU that does not exist; this GPU is sm_";
+    cr_expect(why && !strncmp(why, want, strlen(want)), "%s", why);
+    cr_expect(strstr(out, "N/A: not available on this GPU: needs sm_990 code for a GPU that does not exist"), "%s", out);
     cr_expect_str_eq(json_string_value(json_object_get(wb_jsonl_find(lines, "mute", NULL), WB_JSON_UNAVAILABLE_REASON)),
-                     "this GPU cannot run it (the chapter says no more)");
+                     "this GPU cannot run it; the chapter gives no reason");
     json_decref(lines);
 }
 
@@ -268,4 +269,183 @@ Test(avail_gpu, the_probe_agrees_with_the_code_that_runs, .timeout = 120)
     }
     json_decref(listed);
     json_decref(lines);
+}
+
+/* ---------------------------------------------------------------- the grader: only the reference decides */
+Test(avail_grade, only_the_references_unavailable_counts)
+{
+    /* ref, stu -> decision; a run that passed, failed or was TODO all ran */
+    cr_expect_eq(gr_avail_decide(1, WB_UNAVAILABLE, WB_UNAVAILABLE), GR_AVAIL_NOT_HERE);
+    cr_expect_eq(gr_avail_decide(1, WB_UNAVAILABLE, WB_PASS), GR_AVAIL_NOT_HERE, "the GPU's, whatever the student's said");
+    cr_expect_eq(gr_avail_decide(1, WB_UNAVAILABLE, WB_FAIL), GR_AVAIL_NOT_HERE);
+    cr_expect_eq(gr_avail_decide(1, WB_PASS, WB_UNAVAILABLE), GR_AVAIL_DODGED, "a student's claim where the reference ran");
+    cr_expect_eq(gr_avail_decide(1, WB_PASS, WB_PASS), GR_AVAIL_RUNS);
+    cr_expect_eq(gr_avail_decide(1, WB_PASS, WB_FAIL), GR_AVAIL_RUNS);
+    cr_expect_eq(gr_avail_decide(1, WB_PASS, WB_TODO), GR_AVAIL_RUNS);
+    /* the practice run without a reference: the student's own GPU, its own word */
+    cr_expect_eq(gr_avail_decide(0, WB_PASS, WB_UNAVAILABLE), GR_AVAIL_NOT_HERE);
+    cr_expect_eq(gr_avail_decide(0, WB_PASS, WB_PASS), GR_AVAIL_RUNS);
+}
+
+Test(avail_grade, the_verdict_of_a_variant_not_run_here_and_of_a_dodge)
+{
+    gr_verdict_facts f = {.runs_total = 4, .runs_bad = 0, .avail = GR_AVAIL_NOT_HERE};
+    cr_expect_eq(gr_verdict_decide(&f), GR_V_UNAVAILABLE);
+    f.self = 1;
+    cr_expect_eq(gr_verdict_decide(&f), GR_V_UNAVAILABLE, "the practice run too");
+    f = (gr_verdict_facts){.runs_total = 0, .runs_bad = 0, .avail = GR_AVAIL_DODGED};
+    cr_expect_eq(gr_verdict_decide(&f), GR_V_WRONG, "a dodge is never a PASS, even with nothing compared");
+    f = (gr_verdict_facts){.runs_total = 4, .runs_bad = 4, .runs_todo = 4, .avail = GR_AVAIL_DODGED};
+    cr_expect_eq(gr_verdict_decide(&f), GR_V_WRONG, "nor a TODO");
+    f.avail = GR_AVAIL_RUNS;
+    cr_expect_eq(gr_verdict_decide(&f), GR_V_TODO, "what it was before");
+    cr_expect_str_eq(gr_verdict_name(GR_V_UNAVAILABLE), "UNAVAILABLE");
+}
+
+/* A chapter of three variants of 2 + 1 + 1 points each; the second not available on this GPU. */
+static gr_sub_result one_chapter_one_unavailable(void)
+{
+    static gr_sub_result s;
+    memset(&s, 0, sizeof s);
+    s.n_ch = 1;
+    gr_ch_result *ch = &s.ch[0];
+    ch->n_v = 3;
+    for (int v = 0; v < 3; v++) {
+        gr_var_result *r = &ch->v[v];
+        snprintf(r->name, sizeof r->name, "v%d", v);
+        r->rub = (gr_variant_rubric){.correct = 2, .perf = 1, .sanitizer = 1};
+        r->verdict = GR_V_PASS;
+        r->correct_pts = 2, r->perf_pts = 1, r->san_pts = 1;
+    }
+    gr_var_result *u = &ch->v[1];
+    u->verdict = GR_V_UNAVAILABLE;
+    u->correct_pts = u->perf_pts = u->san_pts = 0;
+    u->seen.avail = GR_AVAIL_NOT_HERE;
+    snprintf(u->seen.unavailable, sizeof u->seen.unavailable, "needs sm_90a code for wgmma; this GPU is sm_80");
+    return s;
+}
+
+Test(avail_grade, its_points_leave_the_maximum)
+{
+    gr_sub_result s = one_chapter_one_unavailable();
+    gr_sub_totals(&s);
+    cr_expect_float_eq(s.ch[0].max, 8.0, 1e-9, "two graded variants of 4 points: %g", s.ch[0].max);
+    cr_expect_float_eq(s.ch[0].score, 8.0, 1e-9, "full marks: nothing lost for what this GPU cannot run");
+    cr_expect_float_eq(gr_var_max(&s.ch[0].v[1]), 0.0, 1e-9);
+    /* a dodge keeps its points in the maximum and earns none */
+    gr_var_result *u = &s.ch[0].v[1];
+    u->verdict = GR_V_WRONG;
+    u->seen.avail = GR_AVAIL_DODGED;
+    gr_sub_totals(&s);
+    cr_expect_float_eq(s.ch[0].max, 12.0, 1e-9);
+    cr_expect_float_eq(s.ch[0].score, 8.0, 1e-9);
+}
+
+Test(avail_grade, the_reports_say_not_available_not_graded)
+{
+    gr_sub_result s = one_chapter_one_unavailable();
+    gr_sub_totals(&s);
+    char detail[GR_DETAIL_MAX];
+    gr_var_detail(&s.ch[0].v[1], detail, sizeof detail);
+    cr_expect_str_eq(detail, "not available on this GPU (needs sm_90a code for wgmma; this GPU is sm_80): not graded; "
+                             "its points are left out of the maximum.");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    gr_write_feedback(f, &s, "sub", 0);
+    gr_print_table(f, &s);
+    fclose(f);
+    cr_expect(strstr(text, "**Score: 8.0 / 8.0**"), "%s", text);
+    cr_expect(strstr(text, "| v1 | N/A: not available on this GPU | - | - | - | not graded |"), "%s", text);
+    cr_expect(strstr(text, "not available on this GPU (needs sm_90a code for wgmma; this GPU is sm_80): not graded"), "%s", text);
+    cr_expect(strstr(text, "N/A v1: not available on this GPU (needs sm_90a code for wgmma"), "the terminal's table: %s", text);
+    free(text);
+}
+
+Test(avail_grade, a_dodge_is_told_why_it_failed)
+{
+    gr_sub_result s = one_chapter_one_unavailable();
+    gr_var_result *u = &s.ch[0].v[1];
+    u->verdict = GR_V_WRONG;
+    u->seen.avail = GR_AVAIL_DODGED;
+    u->seen.runs_bad = u->seen.runs_total = 5;
+    snprintf(u->seen.sizes_bad, sizeof u->seen.sizes_bad, "1, 257");
+    char detail[GR_DETAIL_MAX];
+    gr_var_detail(u, detail, sizeof detail);
+    cr_expect(strstr(detail, "your program said it is not available on this GPU (needs sm_90a code for wgmma; this GPU "
+                             "is sm_80), but the reference runs it on this GPU"), "%s", detail);
+    cr_expect(strstr(detail, "Wrong at 5 of 5 runs (sizes: 1, 257)."), "%s", detail);
+}
+
+/* The fake workbook of tests/test_grading_e2e.c (host C, no GPU) graded with its variant "plus" one the
+ * "GPU" cannot run (tests/grading/fake/common/fakedrv.h, -DFAKE_UNAVAILABLE=0): in the reference's build and
+ * the student's (the grader builds both for the same GPU), or in the student's build alone, which is a
+ * student's program saying it where the reference runs it. Returns grade's exit status; grading.json in g. */
+static int grade_fake_avail(const char *dir, const char *ref_flag, const char *stu_flag, char *log, json_t **g)
+{
+    char grade[PATH_MAX], p[PATH_MAX];
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    const char *cc = "-O1 -std=gnu11 -x c -Icommon";
+    int rc = wbt_run(log, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
+                          "make -s -B -C %1$s build/grading-flags.json NVCCFLAGS='%2$s %3$s' && "
+                          "make -s -B -C %1$s build/solution9 NVCCFLAGS='%2$s %4$s' && mkdir -p %1$s/class && "
+                          "cp -r build/cases/bugs/ch9/good %1$s/class/good && chmod -R a+rX %1$s",
+                     dir, cc, stu_flag, ref_flag);
+    cr_assert_eq(rc, 0, "%s", log);
+    rc = wbt_run(log, "cd %s && rm -rf out && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric "
+                      "rubric.json --seeds 5 --out out class/good 2>&1", dir, grade);
+    snprintf(p, sizeof p, "%s/out/grading.json", dir);
+    *g = json_load_file(p, 0, NULL);
+    cr_assert_not_null(*g, "%s\n%s", p, log);
+    return rc;
+}
+
+static json_t *fake_variant(json_t *g, const char *name)
+{
+    json_t *ch = json_array_get(json_object_get(g, "chapters"), 0), *v;
+    size_t i;
+    json_array_foreach(json_object_get(ch, "variants"), i, v) if (!strcmp(json_string_value(json_object_get(v, "variant")), name)) return v;
+    return NULL;
+}
+
+Test(avail_grade, end_to_end_not_graded_on_this_gpu_and_a_dodge_fails, .timeout = 300)
+{
+    wbt_skip_if_no_isolation();
+    static char log[WBT_OUT_MAX], fb[WBT_OUT_MAX];
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755); /* the programs run as other users when the tests run as root */
+    json_t *g;
+    int rc = grade_fake_avail(dir, "-DFAKE_UNAVAILABLE=0", "-DFAKE_UNAVAILABLE=0", log, &g);
+    cr_expect_eq(rc, 0, "%s", log);
+    cr_expect_str_eq(json_string_value(json_object_get(g, "status")), "graded", "%s", log);
+    json_t *plus = fake_variant(g, "plus"), *ch = json_array_get(json_object_get(g, "chapters"), 0);
+    cr_assert_not_null(plus, "%s", log);
+    cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "UNAVAILABLE", "%s", log);
+    cr_expect_float_eq(json_number_value(json_object_get(plus, "max_score")), 0.0, 1e-9);
+    cr_expect_str_eq(json_string_value(json_object_get(plus, WB_JSON_UNAVAILABLE_REASON)),
+                     "needs sm_90a code for wgmma; this GPU is the fake's");
+    cr_expect_str_eq(json_string_value(json_object_get(fake_variant(g, "reverse"), "verdict")), "PASS", "%s", log);
+    double max = json_number_value(json_object_get(ch, "max_score"));
+    cr_expect_float_eq(json_number_value(json_object_get(ch, "score")), max, 1e-9, "no point lost:\n%s", log);
+    cr_expect_gt(max, 0.0);
+    json_decref(g);
+    wbt_run(fb, "cat %s/out/feedback.md", dir);
+    cr_expect(strstr(fb, "not available on this GPU (needs sm_90a code for wgmma; this GPU is the fake's): not graded"),
+              "%s", fb);
+
+    /* the student's build alone says so: the reference runs it, so it is the student's failure */
+    rc = grade_fake_avail(dir, "", "-DFAKE_UNAVAILABLE=0", log, &g);
+    cr_expect_eq(rc, 0, "%s", log);
+    plus = fake_variant(g, "plus");
+    cr_assert_not_null(plus, "%s", log);
+    cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "WRONG", "%s", log);
+    cr_expect_float_eq(json_number_value(json_object_get(plus, "score")), 0.0, 1e-9, "%s", log);
+    cr_expect_gt(json_number_value(json_object_get(plus, "max_score")), 0.0, "its points stay in the maximum");
+    cr_expect_str_eq(json_string_value(json_object_get(fake_variant(g, "reverse"), "verdict")), "PASS", "%s", log);
+    json_decref(g);
+    wbt_run(fb, "cat %s/out/feedback.md", dir);
+    cr_expect(strstr(fb, "your program said it is not available on this GPU (needs sm_90a code for wgmma; this GPU is "
+                         "the fake's), but the reference runs it on this GPU"), "%s", fb);
+    wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
 }

@@ -61,7 +61,7 @@ static void launch_sm90(State *s)
     LAUNCH_CHECK();
 }
 
-static int needs_cc99(const wb_device *dev, char *why, size_t n) { return wb_needs_cc(dev, 99, 0, "no such GPU", why, n); }
+static int needs_cc99(const wb_device *dev, char *why, size_t n) { return wb_needs_cc(dev, 99, 0, "a GPU that does not exist", why, n); }
 
 static int mute(const wb_device *dev, char *why, size_t n) { return 1; }
 
