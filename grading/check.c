@@ -153,7 +153,7 @@ static void gr_check_unscored(gr_ch_result *cr, const gr_check_perf_in *in)
 {
     double pts = 0;
     for (int k = 0; k < cr->n_v; k++) {
-        pts += cr->v[k].rub.perf;
+        pts += gr_var_graded(&cr->v[k]) ? cr->v[k].rub.perf : 0; /* one this GPU cannot run is out of the total already */
         cr->v[k].rub.perf = 0;
         cr->v[k].perf_pts = 0;
     }

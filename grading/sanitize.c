@@ -14,9 +14,28 @@ static double gr_san_limit(const gr_chjob *j, const char *tool)
     return gr_sanitizer_limit(&j->x->rub, t < ch->n_tools ? j->s->san->ref_s[ch - j->x->rub.ch][t] : 0);
 }
 
+/* Did a student's run under the tool say a variant is not available on this GPU (its JSON lines in dir)? The
+ * variants it runs are those the reference ran here: such a run ran nothing, and is never clean. */
+static int gr_san_dodged(const char *dir)
+{
+    char path[PATH_MAX + 16], err[200];
+    snprintf(path, sizeof path, "%s/san.jsonl", dir);
+    json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL, *o;
+    size_t i;
+    int dodged = 0;
+    json_array_foreach(lines, i, o)
+    {
+        wb_row row;
+        dodged |= !wb_row_get(o, &row, err, sizeof err) && row.verdict == WB_UNAVAILABLE;
+    }
+    json_decref(lines);
+    return dodged;
+}
+
 /* One tool on `prog` (its `variants`) within `limit` seconds (0: the student's), in the sandbox the host's decision
  * gives: never a weaker one for a student (whatever the program does under the tool, there is no second try
- * elsewhere). 1: a finding, 0: clean, -1: no verdict (the time limit, or the tool did not finish: no summary). */
+ * elsewhere). 1: a finding, 0: clean, -1: no verdict (the time limit, or the tool did not finish: no summary; a
+ * student's variant that said it is not available on this GPU). */
 static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
                       gr_run_result *r)
 {
@@ -30,7 +49,8 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_cmd_init(&c, x, j->s, dir, limit > 0 ? limit : gr_san_limit(j, tool), GR_RUN_GPU);
     c.o.no_bwrap |= j->s->san->mode == GR_SAN_UID;
     const char *const argv[] = {x->sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "10", prog,
-                                "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0"};
+                                "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0",
+                                "--json", "san.jsonl"};
     for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     gr_cmd_ro(&c, prog);
     gr_cmd_ro(&c, x->sanitizer);
@@ -40,8 +60,10 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_san_report rep;
     gr_san_parse(r->out, &rep);
     int finding = (r->exited && r->code == 86) || gr_san_findings(&rep) > 0;
+    int dodged = !strcmp(prog, j->stu) && gr_san_dodged(dir);
     gr_rmtree(dir);
-    return r->timed_out || (!finding && !(rep.found_summary && r->exited && r->code == 0)) ? -1 : finding;
+    if (dodged) LOG(x, "%s: the student's program said a variant is not available on this GPU", what);
+    return r->timed_out || dodged || (!finding && !(rep.found_summary && r->exited && r->code == 0)) ? -1 : finding;
 }
 
 /* One run of a batch: a tool of j's chapter on prog; limit 0: the student's. */

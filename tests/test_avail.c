@@ -449,3 +449,25 @@ Test(avail_grade, end_to_end_not_graded_on_this_gpu_and_a_dodge_fails, .timeout 
                          "the fake's), but the reference runs it on this GPU"), "%s", fb);
     wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
 }
+
+/* A student's program that says it only under compute-sanitizer (it can tell: the tool injects its library)
+ * ran nothing there: no sanitizer points, never "clean"; the variant's other points stand. */
+Test(avail_grade, saying_it_under_the_sanitizer_earns_no_sanitizer_points, .timeout = 300)
+{
+    wbt_skip_if_no_isolation();
+    static char log[WBT_OUT_MAX];
+    char dir[512];
+    wbt_tmpdir(dir, sizeof dir);
+    chmod(dir, 0755);
+    json_t *g;
+    int rc = grade_fake_avail(dir, "", "-DFAKE_DODGE_SANITIZER=0", log, &g);
+    cr_expect_eq(rc, 0, "%s", log);
+    json_t *plus = fake_variant(g, "plus"), *rev = fake_variant(g, "reverse");
+    cr_assert_not_null(plus, "%s", log);
+    cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "PASS", "%s", log);
+    cr_expect_float_eq(json_number_value(json_object_get(plus, "sanitizer_points")), 0.0, 1e-9, "%s", log);
+    cr_expect_neq(strcmp(json_string_value(json_object_get(plus, "sanitizer")), "clean"), 0, "%s", log);
+    cr_expect_gt(json_number_value(json_object_get(rev, "sanitizer_points")), 0.0, "the other variant keeps its: %s", log);
+    json_decref(g);
+    wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
+}
