@@ -275,6 +275,7 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "                      and counts GPU work on any stream; the last one is checked, then each variant\n"
             "                      runs once on other inputs; adds the hardware's CEILING line to --json\n"
             "  -h, --help          this text\n"
+            "a variant this GPU cannot run is N/A with its reason, and changes no exit code\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
             "            4 CUDA error, 5 cannot write an output file, 6 out of GPU memory\n",
             cli->size_help, cli->default_sizes);

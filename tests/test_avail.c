@@ -471,3 +471,36 @@ Test(avail_grade, saying_it_under_the_sanitizer_earns_no_sanitizer_points, .time
     json_decref(g);
     wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
 }
+
+/* The probe asks the build itself: a build of PTX for an older GPU runs JIT-compiled on this one, without
+ * the newer instructions, whatever this GPU has; on a 9.0 GPU an sm_90a build runs them. Builds the planted
+ * program twice with nvcc (tests/planted/availability.cu is otherwise built for the GPU found). */
+Test(avail_gpu, the_probe_tells_an_old_build_on_a_new_gpu, .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    char dir[256];
+    wbt_tmpdir(dir, sizeof dir);
+    const char *nvcc = "nvcc -O3 -std=c++20 -Icommon -Xcompiler -fopenmp tests/planted/availability.cu -lgomp";
+    int rc = wbt_run(out, "%1$s -gencode=arch=compute_75,code=compute_75 -o %2$s/ptx75 & a=$!; "
+                          "%1$s -gencode=arch=compute_90a,code=sm_90a -o %2$s/sm90a & b=$!; wait $a && wait $b",
+                     nvcc, dir);
+    cr_assert_eq(rc, 0, "%s", out);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "%s/ptx75 --size 1000 --reps 1 --warmup 0", dir);
+    json_t *lines = wbt_run_json(out, &rc, cmd); /* skips without a GPU */
+    cr_assert_eq(rc, WB_EXIT_PASS, "%s", out);
+    cr_expect_str_eq(verdict_of(lines, "sm90a", out), "UNAVAILABLE");
+    cr_expect_str_eq(verdict_of(lines, "sm90", out), "UNAVAILABLE");
+    const char *why = json_string_value(json_object_get(wb_jsonl_find(lines, "sm90a", NULL), WB_JSON_UNAVAILABLE_REASON));
+    cr_expect(why && (strstr(why, "which runs its sm_75 code") || strstr(why, "this GPU is sm_")), "%s", why);
+    json_decref(lines);
+    if (strstr(out, "(sm_90,")) { /* the GPU line: an sm_90a build has code for a 9.0 GPU only */
+        snprintf(cmd, sizeof cmd, "%s/sm90a --size 1000 --reps 1 --warmup 0", dir);
+        lines = wbt_run_json(out, &rc, cmd);
+        cr_assert_eq(rc, WB_EXIT_PASS, "%s", out);
+        cr_expect_str_eq(verdict_of(lines, "sm90a", out), "PASS", "%s", out);
+        cr_expect_str_eq(verdict_of(lines, "sm90", out), "PASS", "%s", out);
+        json_decref(lines);
+    }
+    wbt_run(out, "rm -rf %s", dir);
+}
