@@ -1,7 +1,10 @@
 /* Variants a GPU cannot run (common/wb_avail.h, CONTRACT.md "Variants a GPU cannot run"): the decision
  * (pure), the hooks asked once, the N/A row and the UNAVAILABLE line read back; then, on a GPU, the
  * harness's whole behaviour on tests/planted/availability.cu (N/A rows, exit code, --grading, --list). */
+#pragma GCC diagnostic ignored "-Wunused-function" /* grading/check.h's checks of a whole corpus */
 #include "wbtest.h"
+
+#include "grading/check.h"
 
 #define PLANTED "./build/planted/availability"
 
@@ -383,70 +386,53 @@ Test(avail_grade, a_dodge_is_told_why_it_failed)
  * student's program saying it where the reference runs it. Returns grade's exit status; grading.json in g. */
 static int grade_fake_avail(const char *dir, const char *ref_flag, const char *stu_flag, char *log, json_t **g)
 {
-    char grade[PATH_MAX], p[PATH_MAX];
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    const char *cc = "-O1 -std=gnu11 -x c -Icommon";
-    int rc = wbt_run(log, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
-                          "make -s -B -C %1$s build/grading-flags.json NVCCFLAGS='%2$s %3$s' && "
-                          "make -s -B -C %1$s build/solution9 NVCCFLAGS='%2$s %4$s' && mkdir -p %1$s/class && "
-                          "cp -r build/cases/bugs/ch9/good %1$s/class/good && chmod -R a+rX %1$s",
-                     dir, cc, stu_flag, ref_flag);
-    cr_assert_eq(rc, 0, "%s", log);
-    rc = wbt_run(log, "cd %s && rm -rf out && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric "
-                      "rubric.json --seeds 5 --out out class/good 2>&1", dir, grade);
-    snprintf(p, sizeof p, "%s/out/grading.json", dir);
-    *g = json_load_file(p, 0, NULL);
-    cr_assert_not_null(*g, "%s\n%s", p, log);
+    int rc = wbt_grade_fake(dir, ref_flag, stu_flag, log);
+    *g = load("%s/out/grading.json", dir);
     return rc;
-}
-
-static json_t *fake_variant(json_t *g, const char *name)
-{
-    json_t *ch = json_array_get(json_object_get(g, "chapters"), 0), *v;
-    size_t i;
-    json_array_foreach(json_object_get(ch, "variants"), i, v) if (!strcmp(json_string_value(json_object_get(v, "variant")), name)) return v;
-    return NULL;
 }
 
 Test(avail_grade, end_to_end_not_graded_on_this_gpu_and_a_dodge_fails, .timeout = 300)
 {
     wbt_skip_if_no_isolation();
-    static char log[WBT_OUT_MAX], fb[WBT_OUT_MAX];
-    char dir[512];
+    static char log[WBT_OUT_MAX];
+    char dir[512], out[600];
     wbt_tmpdir(dir, sizeof dir);
     chmod(dir, 0755); /* the programs run as other users when the tests run as root */
     json_t *g;
     int rc = grade_fake_avail(dir, "-DFAKE_UNAVAILABLE=0", "-DFAKE_UNAVAILABLE=0", log, &g);
     cr_expect_eq(rc, 0, "%s", log);
     cr_expect_str_eq(json_string_value(json_object_get(g, "status")), "graded", "%s", log);
-    json_t *plus = fake_variant(g, "plus"), *ch = json_array_get(json_object_get(g, "chapters"), 0);
+    json_t *plus = variant_of(g, "plus"), *ch = json_array_get(json_object_get(g, "chapters"), 0);
     cr_assert_not_null(plus, "%s", log);
     cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "UNAVAILABLE", "%s", log);
     cr_expect_float_eq(json_number_value(json_object_get(plus, "max_score")), 0.0, 1e-9);
     cr_expect_str_eq(json_string_value(json_object_get(plus, WB_JSON_UNAVAILABLE_REASON)),
                      "needs sm_90a code for wgmma; this GPU is the fake's");
-    cr_expect_str_eq(json_string_value(json_object_get(fake_variant(g, "reverse"), "verdict")), "PASS", "%s", log);
+    cr_expect_str_eq(json_string_value(json_object_get(variant_of(g, "reverse"), "verdict")), "PASS", "%s", log);
     double max = json_number_value(json_object_get(ch, "max_score"));
     cr_expect_float_eq(json_number_value(json_object_get(ch, "score")), max, 1e-9, "no point lost:\n%s", log);
     cr_expect_gt(max, 0.0);
     json_decref(g);
-    wbt_run(fb, "cat %s/out/feedback.md", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    char *fb = feedback_of(out);
     cr_expect(strstr(fb, "not available on this GPU (needs sm_90a code for wgmma; this GPU is the fake's): not graded"),
               "%s", fb);
 
     /* the student's build alone says so: the reference runs it, so it is the student's failure */
     rc = grade_fake_avail(dir, "", "-DFAKE_UNAVAILABLE=0", log, &g);
     cr_expect_eq(rc, 0, "%s", log);
-    plus = fake_variant(g, "plus");
+    plus = variant_of(g, "plus");
     cr_assert_not_null(plus, "%s", log);
     cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "WRONG", "%s", log);
     cr_expect_float_eq(json_number_value(json_object_get(plus, "score")), 0.0, 1e-9, "%s", log);
     cr_expect_gt(json_number_value(json_object_get(plus, "max_score")), 0.0, "its points stay in the maximum");
-    cr_expect_str_eq(json_string_value(json_object_get(fake_variant(g, "reverse"), "verdict")), "PASS", "%s", log);
+    cr_expect_str_eq(json_string_value(json_object_get(variant_of(g, "reverse"), "verdict")), "PASS", "%s", log);
     json_decref(g);
-    wbt_run(fb, "cat %s/out/feedback.md", dir);
+    free(fb);
+    fb = feedback_of(out);
     cr_expect(strstr(fb, "your program said it is not available on this GPU (needs sm_90a code for wgmma; this GPU is "
                          "the fake's), but the reference runs it on this GPU"), "%s", fb);
+    free(fb);
     wbt_run(log, "chmod -R u+w %s; rm -rf %s", dir, dir);
 }
 
@@ -462,7 +448,7 @@ Test(avail_grade, saying_it_under_the_sanitizer_earns_no_sanitizer_points, .time
     json_t *g;
     int rc = grade_fake_avail(dir, "", "-DFAKE_DODGE_SANITIZER=0", log, &g);
     cr_expect_eq(rc, 0, "%s", log);
-    json_t *plus = fake_variant(g, "plus"), *rev = fake_variant(g, "reverse");
+    json_t *plus = variant_of(g, "plus"), *rev = variant_of(g, "reverse");
     cr_assert_not_null(plus, "%s", log);
     cr_expect_str_eq(json_string_value(json_object_get(plus, "verdict")), "PASS", "%s", log);
     cr_expect_float_eq(json_number_value(json_object_get(plus, "sanitizer_points")), 0.0, 1e-9, "%s", log);
