@@ -13,6 +13,7 @@
 # -- the course's own (not in the student release):
 #   make solutionN              build and run chapter N's reference; SOLUTION=1 looks inside it
 #   make references             build every chapter's reference (build/solutionN), run none
+#   make starters [CHECK=1]     write chapters/ from solutions/ (each region's `//| ` lines); CHECK=1: only name differences
 #   make grade SUB=path | grade-class SUBS=dir | dist-student   the autograder; the student release
 #   make diagnose-mutants [CH=N] mutants of the reference solutions graded: which bugs the feedback names (GPU)
 #   make results                record the solutions' results for the handouts (GPU)

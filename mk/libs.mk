@@ -9,7 +9,8 @@
 #   build/lib/libcourse.a      course/*.c but main.c                grading, common (not in the release)
 #   build/lib/libinspect.a     tools/inspect/*.c but inspect.c      grading (regions, sanitizer), common
 #   build/lib/libwbresults.a   tools/results/*.c but main.c         common
-#   build/lib/libmutate.a      tools/mutate/*.c but mutate.c        grading, common (not in the release)
+#   build/lib/libmutate.a      tools/mutate/*.c but mutate.c        starter, grading, common (not in the release)
+#   build/lib/libstarter.a     tools/starter/*.c but main.c         grading (regions, chapters), common (not in the release)
 #
 # Objects go to build/obj/<the source's path>.o; the include paths are the folder's own and those of the
 # libraries it uses, nothing else.
@@ -25,6 +26,8 @@ LIB_INSPECT_SRCS := $(filter-out tools/inspect/inspect.c,$(wildcard tools/inspec
 LIB_RESULTS_SRCS := $(filter-out tools/results/main.c,$(wildcard tools/results/*.c))
 # The mutation tool quotes solution lines: the student release has no tools/mutate/ (release/allow-list).
 LIB_MUTATE_SRCS  := $(filter-out tools/mutate/mutate.c,$(wildcard tools/mutate/*.c))
+# The starters' generator reads the references: the student release has no tools/starter/ either.
+LIB_STARTER_SRCS := $(filter-out tools/starter/main.c,$(wildcard tools/starter/*.c))
 
 LIB_COMMON  := $(LIBDIR)/libwbcommon.a
 LIB_GRADING := $(LIBDIR)/libgrading.a
@@ -32,6 +35,7 @@ LIB_COURSE  := $(if $(LIB_COURSE_SRCS),$(LIBDIR)/libcourse.a)
 LIB_INSPECT := $(LIBDIR)/libinspect.a
 LIB_RESULTS := $(LIBDIR)/libwbresults.a
 LIB_MUTATE  := $(if $(LIB_MUTATE_SRCS),$(LIBDIR)/libmutate.a)
+LIB_STARTER := $(if $(LIB_STARTER_SRCS),$(LIBDIR)/libstarter.a)
 
 $(LIB_COMMON):  $(call objs_of,$(LIB_COMMON_SRCS))
 $(LIB_GRADING): $(call objs_of,$(LIB_GRADING_SRCS))
@@ -43,7 +47,10 @@ $(LIB_RESULTS): $(call objs_of,$(LIB_RESULTS_SRCS))
 ifneq ($(LIB_MUTATE),)
 $(LIB_MUTATE):  $(call objs_of,$(LIB_MUTATE_SRCS))
 endif
-ALL_LIBS := $(LIB_MUTATE) $(LIB_COURSE) $(LIB_INSPECT) $(LIB_RESULTS) $(LIB_GRADING) $(LIB_COMMON)
+ifneq ($(LIB_STARTER),)
+$(LIB_STARTER): $(call objs_of,$(LIB_STARTER_SRCS))
+endif
+ALL_LIBS := $(LIB_MUTATE) $(LIB_STARTER) $(LIB_COURSE) $(LIB_INSPECT) $(LIB_RESULTS) $(LIB_GRADING) $(LIB_COMMON)
 $(ALL_LIBS):
 	@mkdir -p $(@D)
 	$(call say,AR,$@)rm -f $(ATMP) && ar rcs $(ATMP) $^ $(PUBLISH)
@@ -53,7 +60,9 @@ LINK_GRADING := $(LIB_GRADING) $(LIB_COMMON)
 LINK_COURSE  := $(LIB_COURSE) $(LINK_GRADING)
 LINK_INSPECT := $(LIB_INSPECT) $(LINK_GRADING)
 LINK_RESULTS := $(LIB_RESULTS) $(LIB_COMMON)
-LINK_MUTATE  := $(LIB_MUTATE) $(LINK_GRADING)
+LINK_STARTER := $(LIB_STARTER) $(LINK_GRADING)
+# the mutator skips the references' hint lines as the starters' generator reads them (st_hint_line)
+LINK_MUTATE  := $(LIB_MUTATE) $(LINK_STARTER)
 LINK_ALL     := $(ALL_LIBS)
 # The system libraries under each (Debian packages), linked with it wherever it is, so that a module that
 # starts using one of them needs no edit of its users' links: jansson and libm under common/; libarchive
@@ -70,13 +79,15 @@ INC_GRADING := $(INC_COMMON) -Igrading
 INC_COURSE  := $(INC_GRADING) -Icourse
 INC_INSPECT := $(INC_GRADING) -Itools/inspect
 INC_RESULTS := $(INC_COMMON) -Itools/results
-INC_MUTATE  := $(INC_GRADING) -Itools/mutate
+INC_STARTER := $(INC_GRADING) -Itools/starter
+INC_MUTATE  := $(INC_STARTER) -Itools/mutate
 $(OBJ)/common/%.o:        INCLUDES = $(INC_COMMON)
 $(OBJ)/grading/%.o:       INCLUDES = $(INC_GRADING)
 $(OBJ)/course/%.o:        INCLUDES = $(INC_COURSE)
 $(OBJ)/tools/inspect/%.o: INCLUDES = $(INC_INSPECT)
 $(OBJ)/tools/results/%.o: INCLUDES = $(INC_RESULTS)
 $(OBJ)/tools/mutate/%.o:  INCLUDES = $(INC_MUTATE)
+$(OBJ)/tools/starter/%.o: INCLUDES = $(INC_STARTER)
 
 # snprintf truncation of over-long paths and messages is deliberate in the grader and the tools:
 # -Wno-format-truncation. Needs jansson and libarchive's headers: the grader's probe installs them.

@@ -13,7 +13,7 @@ PLANTED   := $(patsubst tests/planted/%.cu,$(BUILD)/planted/%,$(wildcard tests/p
 .PHONY: test deps slurm-deps course-deps isolation-deps packages
 
 # The tests test every module: they include every folder (each of them only its own, mk/libs.mk).
-$(BUILD)/tests/%.o: INCLUDES = $(INC_COURSE) -Itools/inspect -Itools/results -Itools/mutate
+$(BUILD)/tests/%.o: INCLUDES = $(INC_COURSE) -Itools/inspect -Itools/results -Itools/mutate -Itools/starter
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests/.deps-ok
 	@mkdir -p $(@D)
 	$(call say,CC,$@)$(CC) $(CFLAGS) $(INCLUDES) $(DEPFLAGS) -c -o $(ATMP) $< $(PUBLISH)
@@ -86,7 +86,7 @@ packages:
 TEST_PREREQS = deps all $(PLANTED) $(BUILD)/test-runner $(INSPECT) $(GRADER) $(COURSE_BIN) \
                $(if $(wildcard tests/planted/inspect_occupancy.cu),$(BUILD)/planted/inspect_occupancy.ptxas) \
                $(if $(wildcard tests/cases/case-gen.c),$(CASE_GEN) $(CASES_BUGS)) \
-               $(if $(wildcard tests/test_mutate.c),$(MUTATE))
+               $(if $(wildcard tests/test_mutate.c),$(MUTATE)) $(if $(wildcard tests/test_starters.c),$(STARTER_GEN))
 # Every temporary file of the suite goes to TEST_TMP (TMPDIR for the runner and all it starts: the
 # tests' wbt_tmpdir, nvcc, the grader; also the grader's GPU lock files unless WB_GRADE_LOCK_DIR is
 # set), which is removed after the run whatever the tests did. Then the suite fails if it left an entry

@@ -1,6 +1,7 @@
 # mk/tools.mk — the course's C tools (tools/): the look-inside tool and its targets (sass, resources,
-# sanitize, profile), and the mutation tool with `make diagnose-mutants`. The results tool is the
-# handouts' (mk/handouts.mk); the libraries they link are in mk/libs.mk.
+# sanitize, profile), the mutation tool with `make diagnose-mutants`, and the starters' generator with
+# `make starters`. The results tool is the handouts' (mk/handouts.mk); the libraries they link are in
+# mk/libs.mk.
 
 # make sass CH=N [V=variant] [SOLUTION=1]   the SASS of the variant's kernels, a legend of the instructions
 #                                           that matter and a count per kind (PTX when cuobjdump is missing)
@@ -141,3 +142,17 @@ diagnose-mutants:
 	@if [ -d $(MUTANTS)/subs-perf ]; then set -x; ./$(COURSE_BIN) --class $(MUTANTS)/subs-perf --out $(MUTANTS)/out-perf --jobs 1 --seeds $(MUTANT_SEED) $(if $(CH),--ch $(CH)) >/dev/null; fi
 	./$(MUTATE) --report $(MUTANTS)
 
+
+# make starters [CHECK=1]: every chapter's starter (chapters/NN-name/name.cu) made from its reference
+# (solutions/NN-name/name.cu): each region's `//| ` hint lines become the starter's region (tools/starter/);
+# a starter is never edited by hand. CHECK=1 writes nothing and names each starter that differs (exit 1);
+# a bad reference (a region without a hint line, unbalanced markers) or a chapter without one: one line
+# naming the file and line, nothing written. tests/test_starters.c fails when a committed starter differs.
+STARTER_GEN := $(BUILD)/starter
+$(STARTER_GEN): $(OBJ)/tools/starter/main.o $(LINK_STARTER)
+	$(call say,LD,$@)$(CC) -o $(ATMP) $< $(LINK_STARTER) $(SYSLIBS_GRADING) $(PUBLISH)
+.PHONY: starters
+starters:
+	$(course_only)
+	@$(MAKE) -s --no-print-directory $(STARTER_GEN)
+	@./$(STARTER_GEN) $(if $(filter 1 yes true,$(CHECK)),--check)

@@ -290,10 +290,16 @@ Test(makefile, programs_link_and_include_only_what_they_use, .timeout = 120)
         {"build/handouts/wbresults", "build/lib/libwbresults.a build/lib/libwbcommon.a", "libgrading libinspect libmutate"},
         {"build/inspect", "build/lib/libinspect.a build/lib/libgrading.a build/lib/libwbcommon.a",
          "libwbresults libmutate"},
+        {"build/obj/tools/starter/starter.o", "-Icommon -Igrading -Itools/starter ", "-Itools/mutate -Icourse"},
+        {"build/starter", "build/lib/libstarter.a build/lib/libgrading.a build/lib/libwbcommon.a",
+         "libinspect libwbresults libmutate libcourse"},
+        {"build/mutate", "build/lib/libmutate.a build/lib/libstarter.a build/lib/libgrading.a build/lib/libwbcommon.a",
+         "libinspect libwbresults libcourse"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 #ifdef WBT_STUDENT_RELEASE
-        if (strstr(cases[i].target, "course")) continue; /* the release has no course/ */
+        if (strstr(cases[i].target, "course") || strstr(cases[i].target, "starter") || strstr(cases[i].target, "mutate"))
+            continue; /* the release has no course/, tools/starter/ or tools/mutate/ */
 #endif
         /* the last command printed is the target's own (compile or link) */
         int rc = wbt_run(out, WBT_MAKE " -n -B V=1 %s 2>&1 | tail -n 1", cases[i].target);

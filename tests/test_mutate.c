@@ -8,26 +8,71 @@
 #include "gr_util.h"
 #include "mutate.h"
 #include "regions.h"
+#include "starter.h"
 #include "wbtest.h"
 
 /* An operator of every chapter (chapter 0) or chapter `chapter`'s own (its solutions/NN-name/mutants.json). */
 static const mu_op *op_of(mu_kind kind, int chapter)
 {
-    static mu_own_ops own[6];
+    static mu_own_ops own[GR_MAX_CH];
     char err[300], dirs[GR_MAX_CH][128];
     if (!chapter) {
         for (int i = 0; i < mu_n_ops; i++)
             if (mu_ops[i].kind == kind) return &mu_ops[i];
         cr_assert_fail("no operator of kind %d", kind);
     }
-    cr_assert(chapter >= 1 && chapter <= 5);
-    int n = gr_chapters_scan(".", dirs, GR_MAX_CH);
-    cr_assert_geq(n, chapter, "chapters/ has %d chapters", n);
-    if (!own[chapter].doc) cr_assert_eq(mu_own_load(".", dirs[chapter - 1], &own[chapter], err, sizeof err), 0, "%s", err);
-    for (int i = 0; i < own[chapter].n; i++)
-        if (own[chapter].op[i].kind == kind) return &own[chapter].op[i];
+    int n = gr_chapters_scan(".", dirs, GR_MAX_CH), c = 0, number = -1;
+    for (; c < n && number != chapter; c++) cr_assert_eq(gr_chapter_dir_split(dirs[c], &number, err, sizeof err), 0);
+    cr_assert_eq(number, chapter, "chapters/ has no chapter %d", chapter);
+    mu_own_ops *o = &own[c - 1];
+    if (!o->doc) cr_assert_eq(mu_own_load(".", dirs[c - 1], o, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < o->n; i++)
+        if (o->op[i].kind == kind) return &o->op[i];
     cr_assert_fail("chapter %d has no operator of kind %d", chapter, kind);
     return NULL;
+}
+
+/* The workbook's chapters, found from their folders (never a count written here: a new chapter is a folder):
+ * each one's number and how many TODO regions its reference has. How many. */
+typedef struct {
+    int number, regions;
+} tm_chapter;
+
+static int tm_chapters(tm_chapter *out)
+{
+    char dirs[GR_MAX_CH][128], file[128], p[400];
+    int n = gr_chapters_scan(".", dirs, GR_MAX_CH);
+    for (int c = 0; c < n; c++) {
+        cr_assert_eq(gr_chapter_dir_split(dirs[c], &out[c].number, file, sizeof file), 0, "%s", dirs[c]);
+        snprintf(p, sizeof p, "solutions/%s/%s", dirs[c], file);
+        size_t len;
+        char *text = wb_read_file(p, &len);
+        cr_assert_not_null(text, "%s", p);
+        out[c].regions = wbt_count(text, "BEGIN TODO(");
+        free(text);
+    }
+    cr_assert_geq(n, 1, "no chapter folder under chapters/");
+    return n;
+}
+
+/* Where chapter number sits in cs (n of them); fails when it is none of them. */
+static int tm_index(const tm_chapter *cs, int n, int number)
+{
+    for (int c = 0; c < n; c++)
+        if (cs[c].number == number) return c;
+    cr_assert_fail("a mutant of chapter %d, which has no folder", number);
+    return -1;
+}
+
+/* Each chapter's floor: a lesson's ladder (three regions or more) gets at least `ladder` mutants, a smaller
+ * chapter (a new one from make new-chapter) at least `small`, so the mutator reaches every chapter. */
+static void tm_floors(const tm_chapter *cs, int n, const int *per_ch, int ladder, int small, const char *what)
+{
+    for (int c = 0; c < n; c++) {
+        int floor = cs[c].regions >= 3 ? ladder : small;
+        cr_expect_geq(per_ch[c], floor, "chapter %d (%d regions) has only %d %s (at least %d)", cs[c].number, cs[c].regions,
+                      per_ch[c], what, floor);
+    }
 }
 
 static char *apply_first(const mu_op *op, const char *text)
@@ -63,6 +108,30 @@ Test(mutate, operators_rewrite_one_occurrence)
     cr_assert_null(mu_apply(ceil, "wb_ceil_div(n", 13, 0), "an unbalanced call is not mutated");
 }
 
+/* A reference's hint lines (`//| `, the starter's text) are comments: no operator lands on one, so that
+ * each mutant changes the reference's code (the occurrence in the code is found after the one in the hint). */
+Test(mutate, operators_skip_hint_lines)
+{
+    const char *t = "    //| where i < n, write in[i]; if (i < n) too; __syncthreads(); blockIdx.y\n"
+                    "    if (i < n) out[i] = in[i];\n    __syncthreads();\n    r = blockIdx.y; c = blockIdx.x;\n";
+    size_t at[2];
+    const mu_op *bounds = &mu_ops[3];
+    cr_assert_eq(mu_find(bounds, t, strlen(t), at, 2), 1, "only the code's (i < n), not the hint's two");
+    cr_assert_gt(at[0], (size_t)(strchr(t, '\n') - t));
+    const mu_op *drop = op_of(MU_DELETE_LINE, 0);
+    cr_assert_eq(mu_find(drop, t, strlen(t), at, 2), 1, "only the code's __syncthreads()");
+    char *m = mu_apply(drop, t, strlen(t), at[0]);
+    cr_assert(m && strstr(m, "//| where") && strstr(m, "too; __syncthreads();") && wbt_count(m, "__syncthreads") == 1, "%s", m);
+    free(m);
+    const mu_op *swap = op_of(MU_SWAP, 4);
+    cr_assert_eq(mu_find(swap, t, strlen(t), at, 2), 1);
+    m = mu_apply(swap, t, strlen(t), at[0]);
+    cr_assert(m && strstr(m, "__syncthreads(); blockIdx.y\n") && strstr(m, "r = blockIdx.x; c = blockIdx.y;"), "%s", m);
+    free(m);
+    const char *only_hint = "    //| r = blockIdx.y; c = blockIdx.x;\n    r = 0;\n";
+    cr_assert_eq(mu_find(swap, only_hint, strlen(only_hint), at, 2), 0, "a swap found only in a hint line");
+}
+
 static json_t *all_mutants(const char *out)
 {
     cr_assert_eq(mu_write_all(".", out, 0, NULL), 0, "mutate failed (run from the repository root)");
@@ -96,13 +165,44 @@ static char *mutant_path(const char *out, json_t *m, char *p, size_t len)
     return mutant_path_in(".", out, m, p, len);
 }
 
+/* Every mutant of the references keeps each hint line of its reference as it is. */
+Test(mutate, no_mutant_edits_a_hint_line, .timeout = 120)
+{
+    char out[256];
+    wbt_tmpdir(out, sizeof out);
+    json_t *list = all_mutants(out), *m;
+    size_t i, hints = 0;
+    json_array_foreach(list, i, m)
+    {
+        char p[1024], sp[512];
+        mutant_path(out, m, p, sizeof p);
+        snprintf(sp, sizeof sp, "solutions/%s", strstr(p, "/chapters/") + strlen("/chapters/"));
+        char *mt = wb_read_file(p, NULL), *st = wb_read_file(sp, NULL), *a = mt, *b = st;
+        cr_assert(mt && st, "%s or %s", p, sp);
+        for (;;) { /* the hint lines of both, in order */
+            while (*a && st_hint_line(a, strcspn(a, "\n")) < 0) a += strcspn(a, "\n") + (a[strcspn(a, "\n")] != 0);
+            while (*b && st_hint_line(b, strcspn(b, "\n")) < 0) b += strcspn(b, "\n") + (b[strcspn(b, "\n")] != 0);
+            size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+            cr_assert(la == lb && !memcmp(a, b, la), "mutant %s edits a hint line of %s: '%.*s' for '%.*s'",
+                      json_string_value(json_object_get(m, "id")), sp, (int)la, a, (int)lb, b);
+            if (!*a) break;
+            hints += !i;
+            a += la + (a[la] != 0), b += lb + (b[lb] != 0);
+        }
+        free(mt), free(st);
+    }
+    cr_assert_gt(hints, 0, "the first mutant's reference has no hint line");
+    json_decref(list);
+}
+
 Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
 {
     char out[256];
     wbt_tmpdir(out, sizeof out);
     json_t *list = all_mutants(out);
     cr_assert_geq(json_array_size(list), 60, "only %zu mutants", json_array_size(list));
-    int per_ch[6] = {0};
+    tm_chapter cs[GR_MAX_CH];
+    int per_ch[GR_MAX_CH] = {0}, n_ch = tm_chapters(cs);
     size_t i;
     json_t *m;
     json_array_foreach(list, i, m)
@@ -110,9 +210,7 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
         const char *label = json_string_value(json_object_get(m, "label"));
         cr_assert(gr_bug_parse(label) >= 0, "mutant %s: '%s' is not a diagnose class", json_string_value(json_object_get(m, "id")),
                   label);
-        int chn = (int)json_integer_value(json_object_get(m, "chapter"));
-        cr_assert(chn >= 1 && chn <= 5);
-        per_ch[chn]++;
+        per_ch[tm_index(cs, n_ch, (int)json_integer_value(json_object_get(m, "chapter")))]++;
         char p[1024], sp[512];
         mutant_path(out, m, p, sizeof p);
         snprintf(sp, sizeof sp, "solutions/%s", strstr(p, "/chapters/") + strlen("/chapters/"));
@@ -125,7 +223,7 @@ Test(mutate, sixty_mutants_inside_the_regions_with_valid_labels, .timeout = 120)
         cr_assert(mo && so && mol == sol && !memcmp(mo, so, sol), "%s differs from %s outside the regions", p, sp);
         free(mt), free(st), free(mo), free(so);
     }
-    for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 5, "chapter %d has only %d mutants", c, per_ch[c]);
+    tm_floors(cs, n_ch, per_ch, 5, 1, "mutants");
     json_decref(list);
 }
 
@@ -138,7 +236,8 @@ Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
     char out[256];
     wbt_tmpdir(out, sizeof out);
     json_t *list = all_mutants(out);
-    int slow = 0, alternatives = 0, per_ch[6] = {0};
+    tm_chapter cs[GR_MAX_CH];
+    int slow = 0, alternatives = 0, per_ch[GR_MAX_CH] = {0}, n_ch = tm_chapters(cs);
     size_t i;
     json_t *m;
     json_array_foreach(list, i, m)
@@ -170,11 +269,11 @@ Test(mutate, slow_mutants_edit_what_their_label_says, .timeout = 120)
         cr_assert(ok, "%s (%s): the edit is not what the label says", id, label);
         free(mt), free(st);
         if (b == GR_BUG_NONE) alternatives++;
-        else if (b != GR_BUG_HOST_WORK) slow++, per_ch[json_integer_value(json_object_get(m, "chapter"))]++;
+        else if (b != GR_BUG_HOST_WORK) slow++, per_ch[tm_index(cs, n_ch, (int)json_integer_value(json_object_get(m, "chapter")))]++;
     }
     cr_assert_geq(slow, 25, "only %d slow mutants", slow);
     cr_assert_geq(alternatives, 4, "only %d correct alternatives graded with perf", alternatives);
-    for (int c = 1; c <= 5; c++) cr_assert_geq(per_ch[c], 3, "chapter %d has only %d slow mutants", c, per_ch[c]);
+    tm_floors(cs, n_ch, per_ch, 3, 0, "slow mutants");
     json_decref(list);
 }
 

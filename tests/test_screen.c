@@ -114,6 +114,17 @@ Test(screen, comments_and_strings_are_not_code)
     cr_assert_eq(screen("char c = '{';\n", h, 4), 0, "a brace in a character literal is not a brace");
 }
 
+/* A reference's hint lines (`//| `, its starter's text: tools/starter) are comments: what they name is not code.
+ * One that ends in a splice would hide the next line in the comment, which is why tools/starter refuses it. */
+Test(screen, a_references_hint_lines_are_comments)
+{
+    gr_screen_hit h[4];
+    cr_assert_eq(screen("//| /* cublasSgemm(h); #include <cub/cub.cuh> usleep(1); */\n//|\n    //| fopen(\"x\");\nint x = 1;\n", h, 4),
+                 0);
+    cr_assert_eq(screen("    //| /* hint */\n    usleep(1);\n", h, 4), 1, "the code after the hint lines is screened");
+    cr_assert_eq(screen("//| a hint ending in a splice \\\nusleep(1);\n", h, 4), 0, "the next line joined to the comment");
+}
+
 Test(screen, a_region_that_leaves_its_function)
 {
     gr_screen_hit h[4];

@@ -45,6 +45,7 @@ static void reverse_cpu(const int *in, int n, int first, int count, int *expecte
 __global__ void reverse_global(const int *in, int *out, int n)
 {
     // BEGIN TODO(global)
+    //| /* One thread per element: i = the global index; where i < n, write in[i] to out[n-1-i]. */
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) out[n - 1 - i] = in[i];
     // END TODO(global)
@@ -62,6 +63,8 @@ static void launch_global(State *s)
 __global__ void reverse_shared_static(const int *in, int *out, int n)
 {
     // BEGIN TODO(shared-static)
+    //| /* Reverse the block's tile in a __shared__ int tile[BLOCK], __syncthreads(), then write the tile to the
+    //|  * mirrored place so that reads and writes are both contiguous; the last tile may be partial. */
     __shared__ int tile[BLOCK];
     int t = threadIdx.x;
     int i = blockIdx.x * BLOCK + t;
@@ -83,6 +86,7 @@ static void launch_shared_static(State *s)
 __global__ void reverse_shared_dynamic(const int *in, int *out, int n)
 {
     // BEGIN TODO(shared-dynamic)
+    //| /* shared-static with `extern __shared__ int tile[]` and blockDim.x as the tile width. */
     extern __shared__ int tile[];
     int t = threadIdx.x, width = blockDim.x;
     int i = blockIdx.x * width + t;
@@ -96,6 +100,7 @@ __global__ void reverse_shared_dynamic(const int *in, int *out, int n)
 static void launch_shared_dynamic(State *s)
 {
     // BEGIN TODO(shared-dynamic-launch)
+    //| /* Launch reverse_shared_dynamic with the tile's bytes as the third <<< >>> argument; LAUNCH_CHECK() after it. */
     size_t shared_bytes = BLOCK * sizeof(int);
     reverse_shared_dynamic<<<wb_ceil_div(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
@@ -121,6 +126,8 @@ __device__ __forceinline__ int4 reverse_pick(int4 lo, int4 hi, int r)
 __global__ void reverse_vector(const int *in, int *out, int n)
 {
     // BEGIN TODO(vector)
+    //| /* int4 loads and stores, VEC_PER_THREAD per thread, every load before the first store; when 4 does not
+    //|  * divide n the input chunks straddle two aligned int4s (see reverse_pick); the chunks at the ends go scalar. */
     const int4 *in4 = (const int4 *)in;
     int4 *out4 = (int4 *)out;
     int p = n / 4, r = n % 4;

@@ -60,6 +60,7 @@ static void adjdiff_cpu(const int *input, int first, int count, int *expected)
 __global__ void adjdiff_naive(const int *input, int *result, int n)
 {
     // BEGIN TODO(naive)
+    //| /* One thread per element: result[i] = input[i] - input[i-1] (result[0] = input[0]), only where i < n. */
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) result[i] = input[i] - (i > 0 ? input[i - 1] : 0);
     // END TODO(naive)
@@ -78,6 +79,8 @@ static void launch_naive(State *s)
 __global__ void adjdiff_shared(const int *input, int *result, int n)
 {
     // BEGIN TODO(shared)
+    //| /* Each thread loads its element into a __shared__ int tile[BLOCK]; after __syncthreads() its left neighbour is
+    //|  * tile[tx-1], except for thread 0, whose neighbour is in the previous block (read it from global memory). */
     __shared__ int tile[BLOCK];
     int tx = threadIdx.x;
     int i = blockIdx.x * BLOCK + tx;
@@ -105,6 +108,7 @@ static void launch_shared(State *s)
 __global__ void adjdiff_shared_dynamic(const int *input, int *result, int n)
 {
     // BEGIN TODO(shared-dynamic)
+    //| /* shared with `extern __shared__ int tile[]` and blockDim.x as the tile width. */
     extern __shared__ int tile[];
     int tx = threadIdx.x;
     int i = blockIdx.x * blockDim.x + tx;
@@ -122,6 +126,7 @@ __global__ void adjdiff_shared_dynamic(const int *input, int *result, int n)
 static void launch_shared_dynamic(State *s)
 {
     // BEGIN TODO(shared-dynamic-launch)
+    //| /* Launch adjdiff_shared_dynamic with the tile's bytes as the third <<< >>> argument; LAUNCH_CHECK() after it. */
     size_t shared_bytes = BLOCK * sizeof(int);
     adjdiff_shared_dynamic<<<wb_ceil_div(s->n, BLOCK), BLOCK, shared_bytes>>>(s->d_in, s->d_out, s->n);
     LAUNCH_CHECK();
@@ -138,6 +143,8 @@ static void launch_shared_dynamic(State *s)
 __global__ void adjdiff_vector(const int *input, int *result, int n)
 {
     // BEGIN TODO(vector)
+    //| /* int4 streaming loads and stores, VEC_PER_THREAD per thread; a chunk's left neighbour is the last element of
+    //|  * the previous chunk: take it from the lane before with __shfl_up_sync (lane 0 reads it from memory). */
     const int4 *in4 = (const int4 *)input;
     int4 *out4 = (int4 *)result;
     int p = n / 4;              /* whole chunks */

@@ -76,6 +76,7 @@ static int64_t sum_cpu(const int *input, int n)
 static void zero_result(State *s)
 {
     // BEGIN TODO(zero-result)
+    //| /* *result must be 0 before each run: set it on the same stream as the kernel (cudaMemsetAsync). */
     CUDA_CHECK(cudaMemsetAsync(s->d_result, 0, sizeof *s->d_result, 0));
     // END TODO(zero-result)
 }
@@ -85,6 +86,7 @@ static void zero_result(State *s)
 __global__ void sum_global_atomic(const int *input, unsigned long long *result, int n)
 {
     // BEGIN TODO(global-atomic)
+    //| /* One thread per element: atomicAdd it (as unsigned long long) into *result, only where i < n. */
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) atomicAdd(result, (unsigned long long)(long long)input[i]);
     // END TODO(global-atomic)
@@ -102,6 +104,8 @@ static void launch_global_atomic(State *s)
 __global__ void sum_block_atomic(const int *input, unsigned long long *result, int n)
 {
     // BEGIN TODO(block-atomic)
+    //| /* atomicAdd into a __shared__ partial sum per block (zero it first, __syncthreads() around it), then thread 0
+    //|  * adds the block's partial to *result with one global atomicAdd. */
     __shared__ int partial;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (threadIdx.x == 0) partial = 0;
@@ -126,6 +130,9 @@ static void launch_block_atomic(State *s)
  * and warp 0 adds those BLOCK/32 totals the same way; one global atomic per block. Every thread of
  * the block must call it (the shuffles name all 32 lanes, and there is a barrier). */
 // BEGIN TODO(block-sum)
+//| /* A helper your warp-shuffle and grid-stride kernels share, e.g. __device__ void block_sum_atomic(long long v,
+//|  * unsigned long long *result): each warp sums with __shfl_down_sync, the warps' sums go through shared memory,
+//|  * and one thread adds the block's total to *result. */
 __device__ long long warp_sum(long long v)
 {
     for (int offset = WARP / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
@@ -150,6 +157,7 @@ __device__ void block_sum_atomic(long long v, unsigned long long *result)
 __global__ void sum_warp_shuffle(const int *input, unsigned long long *result, int n)
 {
     // BEGIN TODO(warp-shuffle)
+    //| /* Each thread takes its element (0 beyond n) and hands it to your block-sum helper. */
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     block_sum_atomic(i < n ? input[i] : 0, result);
     // END TODO(warp-shuffle)
@@ -169,6 +177,8 @@ static void launch_warp_shuffle(State *s)
 __global__ void sum_grid_stride(const int *input, unsigned long long *result, int n)
 {
     // BEGIN TODO(grid-stride)
+    //| /* Loop over the array with a stride of the whole grid, int4 chunks at a time, summing in a 64-bit register;
+    //|  * then block-sum the threads' partials. The tail (n not a multiple of 4) needs scalar loads. */
     const int4 *in4 = (const int4 *)input;
     int p = n / 4;
     int stride = gridDim.x * blockDim.x;

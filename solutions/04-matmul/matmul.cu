@@ -147,6 +147,8 @@ static double matmul_rtol(int K) { return gamma_n(K, 0x1p-24) + 2.0 * gamma_n(K,
 __global__ void matmul_naive(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(naive)
+    //| /* One thread per element of C: row = blockIdx.y * blockDim.y + threadIdx.y, col likewise along x; where both
+    //|  * lie inside C, C[row][col] = the sum over k of A[row][k] * B[k][col] (row-major: A[row * K + k]). */
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < M && col < N) {
@@ -160,6 +162,8 @@ __global__ void matmul_naive(const float *A, const float *B, float *C, int M, in
 static void launch_naive(State *s)
 {
     // BEGIN TODO(naive-launch)
+    //| /* A BLOCK_WIDTH x BLOCK_WIDTH block of threads per tile of C (x: columns, y: rows), enough blocks to cover
+    //|  * C whatever its size (wb_ceil_div), then LAUNCH_CHECK(). */
     dim3 block(BLOCK_WIDTH, BLOCK_WIDTH);
     dim3 grid(wb_ceil_div(s->N, BLOCK_WIDTH), wb_ceil_div(s->M, BLOCK_WIDTH)); /* x: columns of C, y: rows */
     matmul_naive<<<grid, block>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
@@ -175,6 +179,8 @@ static void launch_naive(State *s)
 __global__ void matmul_tiled(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(tiled)
+    //| /* Phase by phase along k: load a TILE_WIDTH x TILE_WIDTH tile of A and one of B into __shared__ arrays (0 where
+    //|  * the index lies outside the matrix), __syncthreads(), add the tile's TILE_WIDTH products, __syncthreads(). */
     __shared__ float As[TILE_WIDTH][TILE_WIDTH];
     __shared__ float Bs[TILE_WIDTH][TILE_WIDTH];
     int tx = threadIdx.x, ty = threadIdx.y;
@@ -211,6 +217,10 @@ static void launch_tiled(State *s)
 __global__ void __launch_bounds__(R1_THREADS) matmul_reg1d(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(reg-1d)
+    //| /* Slice by slice along k: each thread loads one element of A's BM1 x BK1 part and one of B's BK1 x BN1
+    //|  * part into __shared__ arrays (0 outside the matrices), __syncthreads(); then at each k it reads one B
+    //|  * value into a register and adds its product with TM1 values of A into TM1 accumulators;
+    //|  * __syncthreads(). Finally each thread stores its TM1 elements of C that lie inside it. */
     __shared__ float As[BM1][BK1];
     __shared__ float Bs[BK1][BN1];
     int tid = threadIdx.x, tx = tid % BN1, ty = tid / BN1; /* column tx, rows ty*TM1 .. ty*TM1+TM1-1 */
@@ -249,6 +259,9 @@ static void launch_reg1d(State *s)
 }
 
 // BEGIN TODO(edge-access)
+//| /* File-level __device__ helpers for your register-blocked kernels (reg-2d, reg-block, vector, …): read
+//|  * 4 consecutive elements of a row with zeros outside the matrix, store 4 leaving out what lies outside, and
+//|  * 16-byte versions where the row length and address allow. They make ragged sizes safe in one place. */
 /* X[r][c..c+3] of a rows×cols row-major matrix, zeros where that lies outside it (c is a multiple of
  * 4 in every caller). The address is formed only inside the matrix, so r·cols never overflows. */
 __device__ __forceinline__ float4 load4_guarded(const float *X, int rows, int cols, int r, int c)
@@ -305,6 +318,9 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_reg2d(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(reg-2d)
+    //| /* A BM x BN tile of C per block, each thread the 8x8 sub-block at rows ty*8.., columns tx*8..; per BK-deep
+    //|  * slice of k, load A's and B's parts as they lie (your guarded helpers), __syncthreads(), at each k read 8
+    //|  * values of A and 8 of B into registers and add their 64 products, __syncthreads(); store through the helpers. */
     __shared__ float As[BM][BK];
     __shared__ float Bs[BK][BN];
     int tid = threadIdx.x;
@@ -382,6 +398,8 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_regblock(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(reg-block)
+    //| /* Your reg-2d with the layout of the comment above: A's slice stored transposed into As[BK][BM + A_PAD], tx and
+    //|  * ty from the warp and lane, each thread's rows and columns read (and C stored) in two halves 64 apart. */
     __shared__ float As[BK][BM + A_PAD];
     __shared__ float Bs[BK][BN];
     int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -449,6 +467,8 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_vector(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(vector)
+    //| /* reg-block with 16-byte accesses: float4 loads from global memory (your edge-access helpers), float4
+    //|  * shared-memory reads, float4 stores of C; scalar only at the ragged edges. */
     __shared__ __align__(16) float As[BK][BM + A_PAD];
     __shared__ __align__(16) float Bs[BK][BN];
     int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -510,6 +530,8 @@ __global__ void __launch_bounds__(RB_THREADS, 2)
     matmul_double_buffer(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(double-buffer)
+    //| /* vector with two shared buffers: load slice s+1 into registers while computing slice s, then store it to the
+    //|  * other buffer; one __syncthreads() per slice. */
     __shared__ __align__(16) float As[2][BK][BM + A_PAD];
     __shared__ __align__(16) float Bs[2][BK][BN];
     int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -654,6 +676,10 @@ __global__ void __launch_bounds__(AC_THREADS, 2)
     matmul_async_copy(const float *A, const float *B, float *C, int M, int N, int K)
 {
     // BEGIN TODO(async-copy)
+    //| /* double-buffer's pipeline with the copies done by cp.async: copy slice 0 (cp_async4 for A, transposed;
+    //|  * copy4_async for B; then cp_async_commit()); for each slice: cp_async_wait_all(), __syncthreads(), start
+    //|  * the copies of the next slice into the other buffer, multiply this one out; store your 8x8 of C. With
+    //|  * EDGE false every tile is whole: plain cp_async4/cp_async16 copies and float4 stores, no bounds test. */
     __shared__ __align__(16) float As[2][BK][AC_BM + A_PAD];
     __shared__ __align__(16) float Bs[2][BK][AC_BN];
     int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;

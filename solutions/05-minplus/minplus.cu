@@ -135,6 +135,7 @@ static void launch_v0(State *s)
 __global__ void minplus_v1(float *r, const float *d, int n)
 {
     // BEGIN TODO(v1)
+    //| /* Start from v0 and change only which thread index runs along i and which along j. */
     int i = threadIdx.y + blockIdx.y * blockDim.y;
     int j = threadIdx.x + blockIdx.x * blockDim.x;
     if (i >= n || j >= n) return;
@@ -185,6 +186,8 @@ static void prepare_padded(State *s)
 __global__ void minplus_v2(float *r, const float *d, const float *t, int n, int nn)
 {
     // BEGIN TODO(v2)
+    //| /* ia = threadIdx.x, ja = threadIdx.y, ic = blockIdx.x, jc = blockIdx.y; v[8][8] starts at +inf;
+    //|  * per k: x[ib] = t[nn*k + i], y[jb] = d[nn*k + j], then 64 steps; write r only where i, j < n. */
     int ia = threadIdx.x;
     int ja = threadIdx.y;
     int ic = blockIdx.x;
@@ -230,6 +233,9 @@ static void launch_v2(State *s)
 __global__ void minplus_v3(float *r, const float *d, const float *t, int n, int nn)
 {
     // BEGIN TODO(v3)
+    //| /* v2's tile and indices; per step ks (4 k at a time) thread ija = ja*8 + ia stores
+    //|  * xx[f][ija] = t[nn*k + ic*64 + ija] and yy[f][ija] = d[nn*k + jc*64 + ija], f = 0..3. Where do
+    //|  * the two __syncthreads() go, and why is each needed? */
     int ia = threadIdx.x;
     int ja = threadIdx.y;
     int ic = blockIdx.x;
@@ -296,6 +302,7 @@ static void launch_v3(State *s)
  *     __launch_bounds__(32, 16) caps the registers at 128 so that 16 blocks fit on an SM.
  * threadIdx.x runs along j, so a warp writes r along rows (as float4 when 4 divides n). */
 // BEGIN TODO(v4-stage)
+//| /* Helpers your v4 and v5 use go here (the reference stages its copies with a function). */
 /* Starts the copies of rows ks .. ks + V4_STEP - 1 of the block's 32 columns of t and 64 of d into xs
  * and ys: 4 + 8 copies of 16 bytes per thread. */
 __device__ __forceinline__ void v4_stage(float (*xs)[32], float (*ys)[64], const float4 *t4, const float4 *d4,
@@ -332,6 +339,8 @@ __device__ __forceinline__ void v4_operands(const float *xrow, const float *yrow
 __global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, const float *t, int n, int nn)
 {
     // BEGIN TODO(v4)
+    //| /* Your design; the comment above describes the reference's. Keep r exact and write only
+    //|  * where i, j < n. */
     int ja = threadIdx.x;
     int ia = threadIdx.y;
     int ic = blockIdx.y;
@@ -387,6 +396,7 @@ __global__ void __launch_bounds__(32, 16) minplus_v4(float *r, const float *d, c
 static void launch_v4(State *s)
 {
     // BEGIN TODO(v4-launch)
+    //| /* Launch your minplus_v4 here (LAUNCH_CHECK() after it). */
     dim3 block(8, 4), grid(s->nn / 64, wb_ceil_div(s->n, 32));
     minplus_v4<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
     LAUNCH_CHECK();
@@ -402,6 +412,7 @@ static void launch_v4(State *s)
 __global__ void __launch_bounds__(32, 16) minplus_v5(float *r, const float *d, const float *t, int n, int nn)
 {
     // BEGIN TODO(v5)
+    //| /* v4 with a 3-way min for two steps (see above). Keep r exact and write only where i, j < n. */
     int ja = threadIdx.x;
     int ia = threadIdx.y;
     int ic = blockIdx.y;
@@ -460,6 +471,7 @@ __global__ void __launch_bounds__(32, 16) minplus_v5(float *r, const float *d, c
 static void launch_v5(State *s)
 {
     // BEGIN TODO(v5-launch)
+    //| /* Launch your minplus_v5 here (LAUNCH_CHECK() after it). */
     dim3 block(8, 4), grid(s->nn / 64, wb_ceil_div(s->n, 32));
     minplus_v5<<<grid, block>>>(s->d_r, s->d_padded, s->d_transposed, s->n, s->nn);
     LAUNCH_CHECK();

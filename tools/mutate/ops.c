@@ -1,6 +1,7 @@
 /* ops.c — see ops.h. */
 #define _GNU_SOURCE 1
 #include "ops.h"
+#include "starter.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,18 +53,34 @@ static const char *mu_needle(const mu_op *op)
     }
 }
 
+/* Is offset i of text on a hint line (`//| `: the starter's text, a comment in the reference)? A mutant
+ * there changes nothing the grader can see: operators apply to the reference's own code only. */
+static int mu_on_hint(const char *text, size_t len, size_t i)
+{
+    size_t b = i, e = i;
+    while (b > 0 && text[b - 1] != '\n') b--;
+    while (e < len && text[e] != '\n') e++;
+    return st_hint_line(text + b, e - b) >= 0;
+}
+
+/* The first occurrence of s at or after from, off the hint lines; len when none. */
+static size_t mu_code_find(const char *text, size_t len, size_t from, const char *s)
+{
+    size_t sl = strlen(s);
+    for (size_t i = from; i + sl <= len; i++)
+        if (!memcmp(text + i, s, sl) && !mu_on_hint(text, len, i)) return i;
+    return len;
+}
+
 int mu_find(const mu_op *op, const char *text, size_t len, size_t *at, int max)
 {
     const char *needle = mu_needle(op);
-    size_t nl = strlen(needle);
     int n = 0;
     if (op->kind == MU_SWAP) { /* one mutant: every a and b exchanged */
-        const char *p = memmem(text, len, op->a, strlen(op->a)), *q = memmem(text, len, op->b, strlen(op->b));
-        if (p && q && max > 0) at[n++] = 0;
+        if (mu_code_find(text, len, 0, op->a) < len && mu_code_find(text, len, 0, op->b) < len && max > 0) at[n++] = 0;
         return n;
     }
-    for (size_t i = 0; i + nl <= len && n < max; i++) {
-        if (memcmp(text + i, needle, nl)) continue;
+    for (size_t i = 0; n < max && (i = mu_code_find(text, len, i, needle)) < len; i++) {
         /* wb_ceil_div( inside another wb_ceil_div( is the same launch: only the outer one */
         if ((op->kind == MU_CEIL_FLOOR || op->kind == MU_CEIL_ONE) && n && i < at[n - 1] + 40) continue;
         at[n++] = i;
@@ -89,7 +106,10 @@ static char *mu_swap(const mu_op *op, const char *t, size_t len)
     char *o = malloc(cap);
     if (!o) return NULL;
     for (size_t i = 0; i < len;) {
-        if (i + la <= len && !memcmp(t + i, op->a, la)) memcpy(o + n, op->b, lb), n += lb, i += la;
+        if ((i == 0 || t[i - 1] == '\n') && mu_on_hint(t, len, i)) { /* a hint line stays as it is */
+            while (i < len && t[i] != '\n') o[n++] = t[i++];
+            if (i < len) o[n++] = t[i++];
+        } else if (i + la <= len && !memcmp(t + i, op->a, la)) memcpy(o + n, op->b, lb), n += lb, i += la;
         else if (i + lb <= len && !memcmp(t + i, op->b, lb)) memcpy(o + n, op->a, la), n += la, i += lb;
         else o[n++] = t[i++];
     }

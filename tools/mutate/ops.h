@@ -52,11 +52,12 @@ typedef struct {
 int mu_own_load(const char *root, const char *dir, mu_own_ops *o, char *err, size_t elen);
 void mu_own_free(mu_own_ops *o);
 
-/* Where op applies in text[0..len): the offsets of up to max occurrences; returns how many. */
+/* Where op applies in text[0..len): the offsets of up to max occurrences, none on a hint line (`//| `, the
+ * starter's text: a comment in the reference, tools/starter's st_hint_line); returns how many. */
 int mu_find(const mu_op *op, const char *text, size_t len, size_t *at, int max);
 
-/* text[0..len) with op applied at the occurrence found at offset at: a malloc'd string, or NULL if the
- * occurrence does not parse (e.g. an unbalanced call) or nothing changes. */
+/* text[0..len) with op applied at the occurrence found at offset at (a swap: at every occurrence off the hint
+ * lines): a malloc'd string, or NULL if the occurrence does not parse (e.g. an unbalanced call) or nothing changes. */
 char *mu_apply(const mu_op *op, const char *text, size_t len, size_t at);
 
 #endif /* WB_MUTATE_OPS_H */
