@@ -190,3 +190,22 @@ int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
     }
     return 0;
 }
+
+int wb_jsonl_unavailable(const char *path, const char *variant, char *why, size_t len)
+{
+    char err[200];
+    json_t *lines = wb_jsonl_load(path, err, sizeof err), *o;
+    size_t i;
+    int found = 0;
+    json_array_foreach(lines, i, o)
+    {
+        wb_row row;
+        if (found || wb_row_get(o, &row, err, sizeof err) || row.verdict != WB_UNAVAILABLE ||
+            (variant && strcmp(row.variant, variant)))
+            continue;
+        found = 1;
+        if (len) snprintf(why, len, "%s", row.unavailable_reason[0] ? row.unavailable_reason : "no reason given");
+    }
+    json_decref(lines);
+    return found;
+}

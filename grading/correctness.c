@@ -125,49 +125,23 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     json_decref(lines);
 }
 
-/* ---------------------------------------------------------------- variants a GPU cannot run */
-/* The JSON lines a dump run left in dir (NULL: none, or unreadable: the dumps tell). */
-static json_t *gr_rows_load(const char *dir)
+/* What the reference's lines in refdir and the student's in studir (NULL: not run yet) say of a variant's
+ * availability, added to what earlier runs said: not here outranks a dodge; the first reason is kept. */
+static void gr_note_avail(gr_corr *c, const char *variant, const char *refdir, const char *studir)
 {
-    char path[PATH_MAX + 32], err[200];
-    snprintf(path, sizeof path, "%s/" GR_DUMP_ROWS, dir);
-    return gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL;
-}
-
-/* WB_UNAVAILABLE with its reason in why when a line of the variant says so, else WB_PASS (another verdict,
- * or no line: its dumps are judged). */
-static wb_verdict gr_rows_avail(const json_t *lines, const char *variant, char *why, size_t len)
-{
-    size_t i;
-    json_t *o;
-    json_array_foreach(lines, i, o)
-    {
-        wb_row row;
-        char err[200];
-        if (wb_row_get(o, &row, err, sizeof err) || strcmp(row.variant, variant) || row.verdict != WB_UNAVAILABLE)
-            continue;
-        snprintf(why, len, "%s", row.unavailable_reason[0] ? row.unavailable_reason : "no reason given");
-        return WB_UNAVAILABLE;
-    }
-    return WB_PASS;
-}
-
-/* What one run's lines (the reference's, and the student's where given) make of a variant's availability,
- * added to what earlier runs made: not here outranks a dodge; the first reason of each is kept. */
-static void gr_note_avail(gr_corr *c, const char *variant, const json_t *ref_rows, const json_t *stu_rows)
-{
-    char rwhy[WB_REASON_LEN] = "", swhy[WB_REASON_LEN] = "";
-    wb_verdict rv = gr_rows_avail(ref_rows, variant, rwhy, sizeof rwhy);
-    wb_verdict sv = stu_rows ? gr_rows_avail(stu_rows, variant, swhy, sizeof swhy) : WB_PASS;
-    gr_avail a = gr_avail_decide(1, rv, sv);
+    char rp[PATH_MAX + 32], sp[PATH_MAX + 32], rwhy[WB_REASON_LEN], swhy[WB_REASON_LEN];
+    snprintf(rp, sizeof rp, "%s/" GR_DUMP_ROWS, refdir);
+    snprintf(sp, sizeof sp, "%s/" GR_DUMP_ROWS, studir ? studir : ".");
+    int ref = wb_jsonl_unavailable(rp, variant, rwhy, sizeof rwhy);
+    int stu = studir && wb_jsonl_unavailable(sp, variant, swhy, sizeof swhy);
+    gr_avail a = gr_avail_decide(1, ref ? WB_UNAVAILABLE : WB_PASS, stu ? WB_UNAVAILABLE : WB_PASS);
     if (a == GR_AVAIL_RUNS || c->f.avail == GR_AVAIL_NOT_HERE || c->f.avail == a) return;
     c->f.avail = a;
-    snprintf(c->f.unavailable, sizeof c->f.unavailable, "%s", a == GR_AVAIL_NOT_HERE ? rwhy : swhy);
+    snprintf(c->f.unavailable, sizeof c->f.unavailable, "%s", ref ? rwhy : swhy);
 }
 
 /* Compares every variant's dumps and written inputs of one (seed, chunk) run: those of its run alone where
- * it had one (judged by what it does alone), else the batch's. A variant the reference could not run on this
- * GPU is not compared; one whose program said so where the reference ran is wrong at every size. */
+ * it had one (judged by what it does alone), else the batch's; not one the reference could not run here. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                            gr_corr *corr, const char *isofmt)
 {
@@ -177,13 +151,7 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
         char iso[PATH_MAX];
         snprintf(iso, sizeof iso, isofmt, r->name);
         const char *dir = gr_is_dir(iso) ? iso : studir;
-        if (corr[v].f.avail == GR_AVAIL_NOT_HERE) continue;
-        if (corr[v].f.avail == GR_AVAIL_DODGED) {
-            corr[v].f.runs_total += k->count;
-            corr[v].f.runs_bad += k->count;
-            for (int s = k->first; s < k->first + k->count; s++) gr_size_bad(&corr[v].f, ch->edge[s].text);
-            continue;
-        }
+        if (corr[v].f.avail == GR_AVAIL_NOT_HERE) continue; /* a dodge's missing results count as wrong below */
         unsigned counted = 0;
         for (int s = k->first; s < k->first + k->count; s++) {
             corr[v].f.runs_total++;
@@ -419,8 +387,7 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, const char *mo
     int rc = gr_reference_chunk(j, &chunk, model, refdir, sizeof refdir, &ref_wall, why, wlen);
     if (rc) return rc;
     double confirm = gr_confirm_limit(&x->rub, ref_wall); /* for the runs alone below; not the batch's */
-    json_t *ref_rows = gr_rows_load(refdir);
-    for (int v = 0; v < cr->n_v; v++) gr_note_avail(&corr[v], cr->v[v].name, ref_rows, NULL);
+    for (int v = 0; v < cr->n_v; v++) gr_note_avail(&corr[v], cr->v[v].name, refdir, NULL);
     char live[1024] = "";
     int n_live = 0;
     for (int v = 0; v < cr->n_v; v++) /* a variant that cannot run here, or said so, is not run again */
@@ -436,24 +403,14 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, const char *mo
         gr_dump_run(j, &chunk, j->stu, live, studir, what, &c, &r);
         gr_run_result_free(&r);
     } else gr_mkdirs(studir, 0755);
-    json_t *stu_rows = gr_rows_load(studir);
-    for (int v = 0; v < cr->n_v && stu_rows; v++) gr_note_avail(&corr[v], cr->v[v].name, ref_rows, stu_rows);
-    json_decref(stu_rows);
+    for (int v = 0; v < cr->n_v; v++) gr_note_avail(&corr[v], cr->v[v].name, refdir, studir);
     chunk.limit = confirm;
     char isofmt[PATH_MAX];
     snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", j->work, si, first);
-    for (int v = 0; v < cr->n_v; v++) {
-        if (corr[v].f.avail != GR_AVAIL_RUNS) continue; /* nothing to confirm: its line said why */
-        if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1)) {
+    for (int v = 0; v < cr->n_v; v++) /* one whose line said why has nothing to confirm */
+        if (corr[v].f.avail == GR_AVAIL_RUNS &&
+            (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1)))
             gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
-            char iso[PATH_MAX];
-            snprintf(iso, sizeof iso, isofmt, cr->v[v].name);
-            json_t *alone = gr_rows_load(iso); /* alone, it may say what the batch's run had no time to */
-            if (alone) gr_note_avail(&corr[v], cr->v[v].name, ref_rows, alone);
-            json_decref(alone);
-        }
-    }
-    json_decref(ref_rows);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
     gr_rmtree(own); /* result files can be large; a kept run is elsewhere, for the entries after this one */
     gr_rmtree(studir);
@@ -493,11 +450,8 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
         for (int k = 0; k < cr->n_v; k++) {
             gr_var_facts *f = &corr[k].f;
             if (strcmp(cr->v[k].name, row.variant)) continue;
-            if (gr_avail_decide(0, WB_PASS, row.verdict) == GR_AVAIL_NOT_HERE) { /* its own GPU: believed */
-                if (f->avail != GR_AVAIL_NOT_HERE)
-                    snprintf(f->unavailable, sizeof f->unavailable, "%s",
-                             row.unavailable_reason[0] ? row.unavailable_reason : "no reason given");
-                f->avail = GR_AVAIL_NOT_HERE;
+            if ((f->avail = gr_avail_decide(0, WB_PASS, row.verdict)) == GR_AVAIL_NOT_HERE) { /* its own GPU */
+                snprintf(f->unavailable, sizeof f->unavailable, "%s", row.unavailable_reason);
                 continue;
             }
             f->runs_total++;

@@ -189,9 +189,8 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
             if (!gr_var_graded(r)) {
-                fprintf(f, "  %-3d %-18s %-10s %-9s %-11s %-12s %s\n", ch->number, r->name, "N/A", "-", "-", "-",
-                        "not graded");
-                fprintf(f, "      N/A %s: not available on this GPU (%s)\n", r->name, r->seen.unavailable);
+                fprintf(f, "  %-3d %-18s %-10s not available on this GPU (%s): not graded\n", ch->number, r->name,
+                        "N/A", r->seen.unavailable);
                 continue;
             }
             char corr[24], san[24] = "-", perf[24] = "-";

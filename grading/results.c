@@ -2,8 +2,7 @@
 #define _GNU_SOURCE 1
 #include "results.h"
 
-static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS",      "WRONG",     "TODO",      "CRASH",
-                                               "TIMEOUT", "ERROR",     "SELF-PASS", "SELF-FAIL", "UNAVAILABLE"};
+static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL", "UNAVAILABLE"};
 /* NULL-terminated for gr_word_index */
 static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error",
                                                  "no GPU", NULL};

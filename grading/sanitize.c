@@ -14,28 +14,10 @@ static double gr_san_limit(const gr_chjob *j, const char *tool)
     return gr_sanitizer_limit(&j->x->rub, t < ch->n_tools ? j->s->san->ref_s[ch - j->x->rub.ch][t] : 0);
 }
 
-/* Did a student's run under the tool say a variant is not available on this GPU (its JSON lines in dir)? The
- * variants it runs are those the reference ran here: such a run ran nothing, and is never clean. */
-static int gr_san_dodged(const char *dir)
-{
-    char path[PATH_MAX + 16], err[200];
-    snprintf(path, sizeof path, "%s/san.jsonl", dir);
-    json_t *lines = gr_is_file(path) ? wb_jsonl_load(path, err, sizeof err) : NULL, *o;
-    size_t i;
-    int dodged = 0;
-    json_array_foreach(lines, i, o)
-    {
-        wb_row row;
-        dodged |= !wb_row_get(o, &row, err, sizeof err) && row.verdict == WB_UNAVAILABLE;
-    }
-    json_decref(lines);
-    return dodged;
-}
-
 /* One tool on `prog` (its `variants`) within `limit` seconds (0: the student's), in the sandbox the host's decision
  * gives: never a weaker one for a student (whatever the program does under the tool, there is no second try
  * elsewhere). 1: a finding, 0: clean, -1: no verdict (the time limit, or the tool did not finish: no summary; a
- * student's variant that said it is not available on this GPU). */
+ * student's run that said a variant the reference runs here is not available on this GPU: it ran nothing). */
 static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
                       gr_run_result *r)
 {
@@ -60,9 +42,10 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_san_report rep;
     gr_san_parse(r->out, &rep);
     int finding = (r->exited && r->code == 86) || gr_san_findings(&rep) > 0;
-    int dodged = !strcmp(prog, j->stu) && gr_san_dodged(dir);
+    char rows[PATH_MAX + 16];
+    snprintf(rows, sizeof rows, "%s/san.jsonl", dir);
+    int dodged = !strcmp(prog, j->stu) && wb_jsonl_unavailable(rows, NULL, NULL, 0);
     gr_rmtree(dir);
-    if (dodged) LOG(x, "%s: the student's program said a variant is not available on this GPU", what);
     return r->timed_out || dodged || (!finding && !(rep.found_summary && r->exited && r->code == 0)) ? -1 : finding;
 }
 
