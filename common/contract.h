@@ -9,7 +9,7 @@
  *   random inputs ..... wb_hash64, wb_random_at, wb_fill_i32, wb_fill_f32
  *   sizes ............. wb_size, wb_size_parse, wb_size_str, wb_size_elems
  *   dump files ........ wb_dump_path                 (DIR/VARIANT_SIZE.bin)
- *   verdicts .......... wb_verdict, wb_verdict_name, wb_verdict_parse
+ *   verdicts .......... wb_verdict, wb_verdict_name, wb_verdict_parse, WB_REASON_LEN
  *   JSON lines ........ WB_JSON_* field names        (common/jsonl.h reads them back)
  */
 #ifndef WB_CONTRACT_H
@@ -219,8 +219,13 @@ typedef enum { WB_NOT_CHECKED, WB_CHECKED_PASS, WB_CHECKED_FAIL } wb_grading_che
 #define WB_SOL_REPS 20
 
 /* ---------------------------------------------------------------- verdicts */
-/* WB_CEILING: the --grading line that states what the hardware can do (see wb_peak.h). */
-typedef enum { WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING } wb_verdict;
+/* WB_CEILING: the --grading line that states what the hardware can do (see wb_peak.h).
+ * WB_UNAVAILABLE: a variant this GPU, or this build on it, cannot run (wb_avail.h): not run, not wrong,
+ * with its reason (WB_JSON_UNAVAILABLE_REASON). Last, so that the older values keep their numbers. */
+typedef enum { WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING, WB_UNAVAILABLE } wb_verdict;
+
+/* The longest reason a variant is unavailable, its terminating NUL included (longer ones are cut). */
+#define WB_REASON_LEN 160
 
 static inline const char *wb_verdict_name(wb_verdict v)
 {
@@ -229,14 +234,15 @@ static inline const char *wb_verdict_name(wb_verdict v)
     case WB_TODO: return "TODO";
     case WB_REFERENCE: return "REFERENCE";
     case WB_CEILING: return "CEILING";
+    case WB_UNAVAILABLE: return "UNAVAILABLE";
     default: return "FAIL";
     }
 }
 
-/* Returns 0 and sets *v for "PASS", "FAIL", "TODO", "REFERENCE", "CEILING"; -1 otherwise. */
+/* Returns 0 and sets *v for "PASS", "FAIL", "TODO", "REFERENCE", "CEILING", "UNAVAILABLE"; -1 otherwise. */
 static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 {
-    static const wb_verdict all[] = {WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING};
+    static const wb_verdict all[] = {WB_PASS, WB_FAIL, WB_TODO, WB_REFERENCE, WB_CEILING, WB_UNAVAILABLE};
     for (size_t k = 0; s && k < sizeof all / sizeof all[0]; k++)
         if (strcmp(s, wb_verdict_name(all[k])) == 0) {
             *v = all[k];
@@ -269,6 +275,8 @@ static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 #define WB_JSON_CPU_MS "cpu_ms"               /* host CPU time (user + system) per timed repetition */
 #define WB_JSON_TIMED_FAULT "timed_fault"     /* with timed_check FAIL: which repetition was wrong, and where */
 #define WB_JSON_REP_WALL_MS "rep_wall_ms"     /* fresh inputs: wall-clock ms per timed repetition, its untimed part included */
+/* Verdict UNAVAILABLE only: why this GPU, or this build on it, cannot run the variant (one line). */
+#define WB_JSON_UNAVAILABLE_REASON "unavailable_reason"
 /* Any run (absent when the variant left its inputs as generated; wb_inputs.h): */
 #define WB_JSON_INPUT_WRITTEN "input_written"           /* the first changed element of the input (an index) */
 #define WB_JSON_INPUT_WRITTEN_NAME "input_written_name" /* which input: its name, or "input K" in setup order */
@@ -277,5 +285,8 @@ static inline int wb_verdict_parse(const char *s, wb_verdict *v)
 #define WB_JSON_KERNELS "kernels"
 #define WB_JSON_THREADS "threads" /* per kernel, in the order of "kernels": threads per block (0: not said) */
 #define WB_JSON_DSMEM "dsmem"     /* per kernel: dynamic shared memory per block, bytes */
+/* A variant with an `unavailable` hook (wb_cli.h): true or false on this GPU (false: with
+ * WB_JSON_UNAVAILABLE_REASON), null when no GPU could be asked. Absent: the variant runs everywhere. */
+#define WB_JSON_AVAILABLE "available"
 
 #endif /* WB_CONTRACT_H */

@@ -164,12 +164,14 @@ int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
         row_string(line, WB_JSON_INPUT_WRITTEN_NAME, row->input_written_name, sizeof row->input_written_name, 0, err,
                    errlen) ||
         row_string(line, WB_JSON_TIMED_FAULT, row->timed_fault, sizeof row->timed_fault, 0, err, errlen) ||
+        row_string(line, WB_JSON_UNAVAILABLE_REASON, row->unavailable_reason, sizeof row->unavailable_reason, 0, err,
+                   errlen) ||
         row_index(line, WB_JSON_INPUT_WRITTEN, &row->input_written, err, errlen))
         return -1;
     char verdict[16];
     if (row_string(line, WB_JSON_VERDICT, verdict, sizeof verdict, 1, err, errlen)) return -1;
     if (wb_verdict_parse(verdict, &row->verdict)) {
-        snprintf(err, errlen, "field \"%s\" is \"%s\", not PASS, FAIL, TODO or REFERENCE", WB_JSON_VERDICT, verdict);
+        snprintf(err, errlen, "field \"%s\" is \"%s\", not PASS, FAIL, TODO, REFERENCE, CEILING or UNAVAILABLE", WB_JSON_VERDICT, verdict);
         return -1;
     }
     const json_t *seed = json_object_get(line, WB_JSON_SEED), *reps = json_object_get(line, WB_JSON_REPS);
@@ -187,4 +189,23 @@ int wb_row_get(const json_t *line, wb_row *row, char *err, size_t errlen)
         row->n_dims = (int)k + 1;
     }
     return 0;
+}
+
+int wb_jsonl_unavailable(const char *path, const char *variant, char *why, size_t len)
+{
+    char err[200];
+    json_t *lines = wb_jsonl_load(path, err, sizeof err), *o;
+    size_t i;
+    int found = 0;
+    json_array_foreach(lines, i, o)
+    {
+        wb_row row;
+        if (found || wb_row_get(o, &row, err, sizeof err) || row.verdict != WB_UNAVAILABLE ||
+            (variant && strcmp(row.variant, variant)))
+            continue;
+        found = 1;
+        if (len) snprintf(why, len, "%s", row.unavailable_reason[0] ? row.unavailable_reason : "no reason given");
+    }
+    json_decref(lines);
+    return found;
 }

@@ -24,6 +24,10 @@ json_t *wb_jsonl_load(const char *path, char *err, size_t errlen);
 /* The first line whose "variant" is `variant` and, unless size is NULL, whose "size" is `size`. */
 json_t *wb_jsonl_find(const json_t *lines, const char *variant, const char *size);
 
+/* Does a line of the JSON-lines file at path say `variant` (NULL: any) is UNAVAILABLE? 1 with its reason in
+ * why (len 0: not wanted), 0 when none does or the file cannot be read. */
+int wb_jsonl_unavailable(const char *path, const char *variant, char *why, size_t len);
+
 /* One result line, typed. Numbers that were null (or absent) read as NAN; strings not given read "". */
 typedef struct {
     char chapter[32], variant[64], size[48], gpu[128], unit[24], extra_name[32], extra[32];
@@ -44,6 +48,9 @@ typedef struct {
     /* --grading, a timed repetition wrong (fresh inputs): which and where ("" when the line does not say). */
     char timed_fault[96];
     double rep_wall_ms;  /* fresh inputs: wall clock per timed repetition; NAN when the line does not say */
+    /* verdict UNAVAILABLE: why the program says this GPU cannot run the variant ("" when not said). The
+     * grader believes it of the reference's run only (grading/results.h, gr_avail_decide). */
+    char unavailable_reason[WB_REASON_LEN];
 } wb_row;
 
 /* Fills *row from one result line; returns 0, or -1 with the first missing or mistyped field named

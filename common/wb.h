@@ -6,6 +6,8 @@
  *
  *   the contract ........ contract.h: exit codes, poison, random inputs, sizes, dump names, verdicts
  *   command line ........ wb_cli.h: wb_parse_args   (pure: no printing, no exit; unit-tested)
+ *   availability ........ wb_avail.h: wb_avail_decide (pure), wb_avail_find; under nvcc the probe of
+ *                         the code this build runs (wb_built_with_sm90a) and hooks (wb_needs_sm90a)
  *   verification ........ wb_check.h: wb_check_*    (first few mismatches, then a count)
  *   read-only inputs .... wb_inputs.h: wb_checksum64, wb_first_diff, wb_input_decide (pure)
  *   output .............. wb_table.h: wb_table_*, wb_json_result
@@ -38,6 +40,7 @@
 #include "contract.h"
 #include "wb_check.h"
 #include "wb_cli.h"
+#include "wb_avail.h"
 #include "wb_inputs.h"
 #include "wb_table.h"
 

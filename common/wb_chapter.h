@@ -78,7 +78,7 @@ static inline int wb_fit_sizes(const char *prog, const wb_chapter *ch, wb_option
 }
 
 static inline void wb_print_claims(FILE *out, const wb_chapter *ch, const wb_options *o, const wb_device *dev,
-                                   const char *size, const double *speedups)
+                                   const char *size, const double *speedups, unsigned unavailable)
 {
     int any = 0;
     for (int v = 0; v < ch->cli.n_variants; v++) {
@@ -86,7 +86,8 @@ static inline void wb_print_claims(FILE *out, const wb_chapter *ch, const wb_opt
         if (!claim || !(o->variant_mask & (1u << v))) continue;
         if (!any++) fprintf(out, "  the sources' claims beside this GPU (%s), size %s:\n", dev->prop.name, size);
         fprintf(out, "    %-16s claimed: %s\n    %-16s measured here: ", ch->cli.variants[v].name, claim, "");
-        if (speedups[v] >= 0) fprintf(out, "%.2fx the speed of %s\n", speedups[v], ch->cli.variants[0].name);
+        if (unavailable & (1u << v)) fprintf(out, "not available on this GPU\n");
+        else if (speedups[v] >= 0) fprintf(out, "%.2fx the speed of %s\n", speedups[v], ch->cli.variants[0].name);
         else fprintf(out, "not timed (needs %s and this variant, both correct)\n", ch->cli.variants[0].name);
     }
 }

@@ -36,6 +36,12 @@ typedef struct {
     long dsmem;                   /* dynamic shared memory per block, bytes */
 } wb_shape;
 
+/* The GPU the harness found (wb_device.h, CUDA only); here only as what `unavailable` is asked about. */
+#ifndef WB_DEVICE_TYPEDEF
+#define WB_DEVICE_TYPEDEF
+typedef struct wb_device wb_device;
+#endif
+
 /* One row of a chapter's variant table: everything about a variant in one place. */
 typedef struct {
     const char *name;             /* the CLI name, e.g. "shared-static" */
@@ -46,6 +52,11 @@ typedef struct {
     const char *extra;            /* the chapter's own column for it (e.g. loads per element), or NULL */
     const char *claim;            /* what the course's source material claimed for it, or NULL (--claims) */
     wb_shape shapes[WB_MAX_KERNELS]; /* each kernel's launch, in the order of `kernels` (for --list) */
+    /* NULL: runs on every GPU. Else asked once per run, after the GPU is found: non-zero means this GPU,
+     * or this build on it, cannot run the variant, with a one-line reason in why (wb_avail.h has
+     * ready-made ones: wb_needs_sm90a, wb_needs_sm90). Such a variant is not run: N/A, verdict
+     * UNAVAILABLE, the exit code as if it were not selected. Last, so positional tables stay valid. */
+    int (*unavailable)(const wb_device *dev, char *why, size_t n);
 } wb_variant;
 
 /* What the command line needs to know about a chapter. */
@@ -264,6 +275,7 @@ static inline void wb_usage(FILE *f, const char *prog, const wb_cli *cli)
             "                      and counts GPU work on any stream; the last one is checked, then each variant\n"
             "                      runs once on other inputs; adds the hardware's CEILING line to --json\n"
             "  -h, --help          this text\n"
+            "a variant this GPU cannot run is N/A with its reason, and changes no exit code\n"
             "exit codes: 0 all correct, 1 wrong or not implemented, 2 bad usage, 3 no CUDA device,\n"
             "            4 CUDA error, 5 cannot write an output file, 6 out of GPU memory\n",
             cli->size_help, cli->default_sizes);

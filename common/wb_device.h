@@ -15,10 +15,14 @@
 /* Blocks (or chunks) needed to cover n items, per_block at a time. */
 static inline int wb_ceil_div(long long n, long long per_block) { return (int)((n + per_block - 1) / per_block); }
 
-typedef struct {
+#ifndef WB_DEVICE_TYPEDEF
+#define WB_DEVICE_TYPEDEF
+typedef struct wb_device wb_device; /* also named in wb_cli.h, for a variant's `unavailable` */
+#endif
+struct wb_device {
     cudaDeviceProp prop;
     size_t free_bytes, total_bytes;
-} wb_device;
+};
 
 /* The one probe for a usable GPU (chapters, doctor, look-inside tool): 0 with *dev filled in, or
  * WB_EXIT_NO_DEVICE with the one plain reason in why (the same wording everywhere). Never exits. */

@@ -8,6 +8,7 @@
 #define WB_MAIN_H
 #ifdef __CUDACC__
 
+#include "wb_avail.h"
 #include "wb_chapter.h"
 #include "wb_guard.h"
 #include "wb_peak.h"
@@ -28,13 +29,28 @@ static inline void wb_list_shapes(const wb_variant *vi)
     fputs("]", stdout);
 }
 
-/* --list: one line per variant, or with --json one object per variant on stdout (machine-readable). */
-static inline void wb_list_variants(const wb_chapter *ch, int json)
+/* --list --json's availability of a variant with a hook: true, false with the reason, or null (no GPU). */
+static inline void wb_list_available(const wb_avail *a, int v)
+{
+    fputs(",\"" WB_JSON_AVAILABLE "\":", stdout);
+    if (!a->asked) fputs("null", stdout);
+    else if (!(a->mask & (1u << v))) fputs("true", stdout);
+    else {
+        fputs("false,\"" WB_JSON_UNAVAILABLE_REASON "\":", stdout);
+        wb_json_string(stdout, a->why[v]);
+    }
+}
+
+/* --list: one line per variant, or with --json one object per variant on stdout (machine-readable);
+ * a variant this GPU cannot run says so and why (a: the hooks' answers, asked only when there are hooks). */
+static inline void wb_list_variants(const wb_chapter *ch, int json, const wb_avail *a)
 {
     for (int v = 0; v < ch->cli.n_variants; v++) {
         const wb_variant *vi = &ch->cli.variants[v];
         if (!json) {
-            printf("%-16s %s\n", vi->name, vi->idea);
+            printf("%-16s %s", vi->name, vi->idea);
+            if (a->mask & (1u << v)) printf(" [not available on this GPU: %s]", a->why[v]);
+            printf("\n");
             continue;
         }
         fputs("{\"" WB_JSON_VARIANT "\":", stdout);
@@ -44,8 +60,19 @@ static inline void wb_list_variants(const wb_chapter *ch, int json)
         fputs(",\"" WB_JSON_KERNELS "\":", stdout);
         wb_json_string(stdout, vi->kernels ? vi->kernels : "");
         wb_list_shapes(vi);
+        if (vi->unavailable) wb_list_available(a, v);
         fputs("}\n", stdout);
     }
+}
+
+/* --list's answers: a chapter without hooks never touches the GPU; one with hooks asks a GPU when there
+ * is one, and lists without availability when there is none. */
+static inline void wb_list_avail(const wb_chapter *ch, wb_avail *a)
+{
+    wb_device dev;
+    char why[256];
+    int found = wb_avail_hooks(&ch->cli) && wb_device_probe(&dev, why, sizeof why) == 0;
+    wb_avail_find(&ch->cli, found ? &dev : NULL, a);
 }
 
 /* Parse: the options, and what is answered before the GPU is probed (--help, --list, every bad option).
@@ -62,7 +89,9 @@ static inline int wb_main_parse(int argc, char **argv, const wb_chapter *ch, wb_
         return WB_EXIT_PASS;
     }
     if (o->list) {
-        wb_list_variants(ch, o->json_path != NULL);
+        wb_avail a;
+        wb_list_avail(ch, &a);
+        wb_list_variants(ch, o->json_path != NULL, &a);
         return WB_EXIT_PASS;
     }
     if (wb_check_output_paths(o, err, sizeof err)) {
@@ -106,6 +135,7 @@ typedef struct {
     State *st;
     const wb_options *o;
     const char *prog;
+    const wb_avail *avail;        /* the variants this GPU cannot run: not run, N/A */
     wb_emit_ctx em;
     wb_guard *guard;
     wb_output res;
@@ -193,6 +223,14 @@ static inline int wb_size_variant(wb_size_run *z, int v, double *first_ms)
     State *state = z->st;
     wb_result *r = &z->rs[v];
     wb_result_init(r, var->name, z->em.size, var->extra);
+    z->reps_used[v] = 0;
+    if (z->avail->mask & (1u << v)) { /* not run at all: its row and line say why */
+        r->verdict = WB_UNAVAILABLE;
+        snprintf(r->unavailable_reason, sizeof r->unavailable_reason, "%s", z->avail->why[v]);
+        z->speedups[v] = -1;
+        if (!o->grading) wb_emit(&z->em, r, 0, NULL);
+        return 0;
+    }
     r->verdict = wb_run_checked(z->ch, state, var, &z->res, z->host, &z->chks[v]);
     if (o->dump_dir && wb_dump(o->dump_dir, r, z->host, wb_output_bytes(&z->res), z->prog)) return WB_EXIT_IO;
     wb_guard_inputs(z->guard, r); /* after the dump: setting the inputs up again makes a new `host` */
@@ -221,6 +259,10 @@ static inline void wb_size_rotated(wb_size_run *z)
     for (int v = 0; v < z->ch->cli.n_variants; v++) {
         if (!(z->o->variant_mask & (1u << v))) continue;
         wb_result *r = &z->rs[v];
+        if (r->verdict == WB_UNAVAILABLE) {
+            wb_emit(&z->em, r, 0, NULL);
+            continue;
+        }
         if (r->verdict != WB_TODO) {
             wb_check again;
             int ok = wb_run_checked(z->ch, z->st, &z->ch->cli.variants[v], &z->res, z->host, &again) == WB_PASS;
@@ -251,8 +293,9 @@ static inline int wb_run_size(wb_size_run *z)
     if (o->grading) wb_size_rotated(z);
     int status = WB_EXIT_PASS;
     for (int v = 0; v < z->ch->cli.n_variants; v++)
-        if ((o->variant_mask & (1u << v)) && z->rs[v].verdict != WB_PASS) status = WB_EXIT_WRONG;
-    if (o->claims) wb_print_claims(z->em.out, z->ch, o, z->em.dev, z->ref.size, z->speedups);
+        if ((o->variant_mask & (1u << v)) && z->rs[v].verdict != WB_PASS && z->rs[v].verdict != WB_UNAVAILABLE)
+            status = WB_EXIT_WRONG;
+    if (o->claims) wb_print_claims(z->em.out, z->ch, o, z->em.dev, z->ref.size, z->speedups, z->avail->mask);
     return status;
 }
 
@@ -268,6 +311,8 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
     wb_device dev;
     wb_device_init(&dev);
     wb_grading = o.grading;
+    wb_avail avail;
+    wb_avail_find(&ch->cli, &dev, &avail); /* once, before any size: the answer is the GPU's and the build's */
     if ((rc = wb_fit_sizes(argv[0], ch, &o, &dev))) return rc;
     FILE *json;
     if ((rc = wb_json_open(argv[0], &o, &json))) return rc;
@@ -281,7 +326,7 @@ static inline int wb_main(int argc, char **argv, const wb_chapter *ch, State *st
     wb_guard_init(&guard, ch, state);
     for (int s = 0; s < o.n_sizes; s++) {
         wb_size_run z = {};
-        z.ch = ch, z.st = state, z.o = &o, z.prog = argv[0], z.guard = &guard;
+        z.ch = ch, z.st = state, z.o = &o, z.prog = argv[0], z.guard = &guard, z.avail = &avail;
         /* The speed of light and the ceiling are the GPU's, not the variants': a median of the default 20
          * runs is enough, and the grader's high --reps (its wall-clock cross-check) need not repeat them. */
         z.sol_reps = o.reps < WB_SOL_REPS ? o.reps : WB_SOL_REPS;

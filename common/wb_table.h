@@ -41,6 +41,8 @@ typedef struct {
     /* --grading on fresh inputs: wall-clock ms per timed repetition, generation and check included (the
      * grader sizes its wall-clock cross-check by the reference's); 0: not measured. */
     double rep_wall_ms;
+    /* verdict WB_UNAVAILABLE: why this GPU, or this build on it, cannot run the variant (wb_avail.h). */
+    char unavailable_reason[WB_REASON_LEN];
 } wb_result;
 
 typedef struct {
@@ -72,7 +74,9 @@ static inline void wb_table_row(FILE *f, const wb_table *t, const wb_result *r)
     if (t->has_pre) fprintf(f, " %9s", pre);
     fprintf(f, " %12s %8s %7s", tp, pct, sp);
     if (t->extra_name) fprintf(f, " %10s", r->extra);
-    fprintf(f, "  %s\n", r->is_reference ? "(speed of light)" : wb_verdict_name(r->verdict));
+    if (r->verdict == WB_UNAVAILABLE && !r->is_reference)
+        fprintf(f, "  N/A: not available on this GPU: %s\n", r->unavailable_reason);
+    else fprintf(f, "  %s\n", r->is_reference ? "(speed of light)" : wb_verdict_name(r->verdict));
 }
 
 static inline void wb_json_string(FILE *f, const char *s)
@@ -144,6 +148,10 @@ static inline void wb_json_result(FILE *f, const char *chapter, const char *gpu,
     if (r->wrote_input) {
         fprintf(f, ",\"" WB_JSON_INPUT_WRITTEN "\":%lld,\"" WB_JSON_INPUT_WRITTEN_NAME "\":", r->input_element);
         wb_json_string(f, r->input_name);
+    }
+    if (r->verdict == WB_UNAVAILABLE && !r->is_reference) {
+        fputs(",\"" WB_JSON_UNAVAILABLE_REASON "\":", f);
+        wb_json_string(f, r->unavailable_reason);
     }
     fputs(",\"verdict\":", f);
     wb_json_string(f, r->is_reference ? "REFERENCE" : wb_verdict_name(r->verdict));

@@ -130,7 +130,7 @@ static void sec_chapter(gr_str *b, const klass *k, const gr_chapter_rubric *ch)
         double *sp = calloc((size_t)k->n + 1, sizeof *sp);
         for (int i = 0; i < k->n; i++) {
             json_t *x = k->r[i].not_run ? NULL : variant_of(k->r[i].g, ch->number, vr->name);
-            if (!x) continue;
+            if (!x || !strcmp(jstr(x, "verdict"), "UNAVAILABLE")) continue; /* not graded on that entry's GPU */
             graded++;
             correct += !strcmp(jstr(x, "verdict"), "PASS");
             full += vr->perf > 0 && json_number_value(json_object_get(x, "perf_points")) >= vr->perf - 1e-9;

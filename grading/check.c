@@ -226,7 +226,7 @@ static void gr_check_unscored(const gr_config *x, gr_ch_result *cr, const gr_che
     char lst[300];
     int n = gr_check_estimates(x, cr, in, pct, lst, sizeof lst, &est, &of);
     for (int k = 0; k < cr->n_v; k++) {
-        pts += cr->v[k].rub.perf;
+        pts += gr_var_graded(&cr->v[k]) ? cr->v[k].rub.perf : 0; /* one this GPU cannot run is out of the total already */
         cr->v[k].rub.perf = 0;
         cr->v[k].perf_pts = 0;
     }

@@ -125,8 +125,23 @@ static void gr_note_input_writes(const gr_chjob *j, const gr_dump_chunk *k, cons
     json_decref(lines);
 }
 
+/* What the reference's lines in refdir and the student's in studir (NULL: not run yet) say of a variant's
+ * availability, added to what earlier runs said: not here outranks a dodge; the first reason is kept. */
+static void gr_note_avail(gr_corr *c, const char *variant, const char *refdir, const char *studir)
+{
+    char rp[PATH_MAX + 32], sp[PATH_MAX + 32], rwhy[WB_REASON_LEN], swhy[WB_REASON_LEN];
+    snprintf(rp, sizeof rp, "%s/" GR_DUMP_ROWS, refdir);
+    snprintf(sp, sizeof sp, "%s/" GR_DUMP_ROWS, studir ? studir : ".");
+    int ref = wb_jsonl_unavailable(rp, variant, rwhy, sizeof rwhy);
+    int stu = studir && wb_jsonl_unavailable(sp, variant, swhy, sizeof swhy);
+    gr_avail a = gr_avail_decide(1, ref ? WB_UNAVAILABLE : WB_PASS, stu ? WB_UNAVAILABLE : WB_PASS);
+    if (a == GR_AVAIL_RUNS || c->f.avail == GR_AVAIL_NOT_HERE || c->f.avail == a) return;
+    c->f.avail = a;
+    snprintf(c->f.unavailable, sizeof c->f.unavailable, "%s", ref ? rwhy : swhy);
+}
+
 /* Compares every variant's dumps and written inputs of one (seed, chunk) run: those of its run alone where
- * it had one (judged by what it does alone), else the batch's. */
+ * it had one (judged by what it does alone), else the batch's; not one the reference could not run here. */
 static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char *refdir, const char *studir,
                            gr_corr *corr, const char *isofmt)
 {
@@ -136,6 +151,7 @@ static void gr_compare_run(const gr_chjob *j, const gr_dump_chunk *k, const char
         char iso[PATH_MAX];
         snprintf(iso, sizeof iso, isofmt, r->name);
         const char *dir = gr_is_dir(iso) ? iso : studir;
+        if (corr[v].f.avail == GR_AVAIL_NOT_HERE) continue; /* a dodge's missing results count as wrong below */
         unsigned counted = 0;
         for (int s = k->first; s < k->first + k->count; s++) {
             corr[v].f.runs_total++;
@@ -317,14 +333,16 @@ int gr_rows_input_written(const json_t *lines, const char *variant, const char *
 }
 
 /* The reference's results for one (seed, chunk of sizes) in refdir: kept by an earlier entry of the class
- * (refkeep.h: then refdir is the kept folder), else run now and kept for the next. Returns 0 with the run's
- * wall time, or -1 (-3: no GPU) with why. */
-static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, char *refdir, size_t rlen, double *wall,
-                              char *why, size_t wlen)
+ * (refkeep.h: then refdir is the kept folder), else run now and kept for the next. Kept per GPU model
+ * (`model`, file-safe): which variants the GPU can run is its own (its lines' UNAVAILABLE). Returns 0 with
+ * the run's wall time, or -1 (-3: no GPU) with why. */
+static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, const char *model, char *refdir,
+                              size_t rlen, double *wall, char *why, size_t wlen)
 {
     const gr_config *x = j->x;
-    char name[96], what[80];
-    snprintf(name, sizeof name, "ch%d-seed%llu-%d", j->ch->number, chunk->seed, chunk->first);
+    char name[200], what[80];
+    snprintf(name, sizeof name, "ch%d-seed%llu-%d%s%s", j->ch->number, chunk->seed, chunk->first, model[0] ? "-" : "",
+             model);
     if (!gr_keep_find(x, name, 0, refdir, rlen, NULL, wall)) return 0;
     int lock = gr_keep_lock(x, name);
     if (lock >= 0 && !gr_keep_find(x, name, 0, refdir, rlen, NULL, wall)) return close(lock), 0;
@@ -353,7 +371,8 @@ static int gr_reference_chunk(const gr_chjob *j, const gr_dump_chunk *chunk, cha
 
 /* One (seed, chunk of sizes): the reference's results, the student's run of the variants still alive, some
  * re-run alone, the comparison. Returns 0, or -1 (-3: no GPU) with why when the reference could not run. */
-static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
+static int gr_correct_chunk(const gr_chjob *j, int si, int first, const char *model, gr_corr *corr, char *why,
+                            size_t wlen)
 {
     const gr_config *x = j->x;
     const gr_chapter_rubric *ch = j->ch;
@@ -365,13 +384,14 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
     snprintf(refdir, sizeof refdir, "%s", own);
     snprintf(studir, sizeof studir, "%s/stu-%d-%d", j->work, si, first);
     double ref_wall;
-    int rc = gr_reference_chunk(j, &chunk, refdir, sizeof refdir, &ref_wall, why, wlen);
+    int rc = gr_reference_chunk(j, &chunk, model, refdir, sizeof refdir, &ref_wall, why, wlen);
     if (rc) return rc;
     double confirm = gr_confirm_limit(&x->rub, ref_wall); /* for the runs alone below; not the batch's */
+    for (int v = 0; v < cr->n_v; v++) gr_note_avail(&corr[v], cr->v[v].name, refdir, NULL);
     char live[1024] = "";
     int n_live = 0;
-    for (int v = 0; v < cr->n_v; v++)
-        if (!corr[v].dead) {
+    for (int v = 0; v < cr->n_v; v++) /* a variant that cannot run here, or said so, is not run again */
+        if (!corr[v].dead && corr[v].f.avail == GR_AVAIL_RUNS) {
             size_t l = strlen(live);
             snprintf(live + l, sizeof live - l, "%s%s", l ? "," : "", cr->v[v].name);
             n_live++;
@@ -383,11 +403,13 @@ static int gr_correct_chunk(const gr_chjob *j, int si, int first, gr_corr *corr,
         gr_dump_run(j, &chunk, j->stu, live, studir, what, &c, &r);
         gr_run_result_free(&r);
     } else gr_mkdirs(studir, 0755);
+    for (int v = 0; v < cr->n_v; v++) gr_note_avail(&corr[v], cr->v[v].name, refdir, studir);
     chunk.limit = confirm;
     char isofmt[PATH_MAX];
     snprintf(isofmt, sizeof isofmt, "%s/iso-%d-%d-%%s", j->work, si, first);
-    for (int v = 0; v < cr->n_v; v++)
-        if (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1))
+    for (int v = 0; v < cr->n_v; v++) /* one whose line said why has nothing to confirm */
+        if (corr[v].f.avail == GR_AVAIL_RUNS &&
+            (corr[v].dead || gr_needs_alone(j, &chunk, refdir, studir, cr->v[v].name, n_live > 1)))
             gr_isolate(j, &chunk, isofmt, cr->v[v].name, &corr[v]);
     gr_compare_run(j, &chunk, refdir, studir, corr, isofmt);
     gr_rmtree(own); /* result files can be large; a kept run is elsewhere, for the entries after this one */
@@ -404,7 +426,7 @@ static void gr_corr_verdicts(gr_ch_result *cr, gr_corr *corr, int self, int expe
         const gr_verdict_facts f = {.self = self, .runs_expected = expect, .runs_total = k->f.runs_total,
                                     .runs_bad = k->f.runs_bad, .runs_todo = k->runs_todo,
                                     .failed = k->f.lost != GR_LOST_NONE, .timed_out = k->timed_out,
-                                    .crashed = k->crashed};
+                                    .crashed = k->crashed, .avail = k->f.avail};
         r->verdict = gr_verdict_decide(&f);
         r->correct_pts = r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS ? r->rub.correct : 0;
         k->f.self = self;
@@ -428,6 +450,10 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
         for (int k = 0; k < cr->n_v; k++) {
             gr_var_facts *f = &corr[k].f;
             if (strcmp(cr->v[k].name, row.variant)) continue;
+            if ((f->avail = gr_avail_decide(0, WB_PASS, row.verdict)) == GR_AVAIL_NOT_HERE) { /* its own GPU */
+                snprintf(f->unavailable, sizeof f->unavailable, "%s", row.unavailable_reason);
+                continue;
+            }
             f->runs_total++;
             f->runs_bad += row.verdict != WB_PASS;
             corr[k].runs_todo += row.verdict == WB_TODO;
@@ -442,8 +468,10 @@ static void gr_self_rows(const gr_ch_result *cr, const char *dir, unsigned long 
 }
 
 /* The practice run of one (seed, chunk of sizes): the program's own verdicts. Returns 0, or -3 (no GPU) with why. */
-static int gr_self_chunk(const gr_chjob *j, int si, int first, gr_corr *corr, char *why, size_t wlen)
+static int gr_self_chunk(const gr_chjob *j, int si, int first, const char *model, gr_corr *corr, char *why,
+                         size_t wlen)
 {
+    (void)model;
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/self-%d-%d", j->work, si, first);
     const gr_dump_chunk run = {j->x->seeds[si], first, gr_chunk_count(j->ch, first), 0};
@@ -470,9 +498,12 @@ int gr_correctness(const gr_chjob *j, char *why, size_t wlen)
     int self = !j->ref; /* the practice run */
     gr_corr corr[GR_MAX_VAR] = {0};
     for (int v = 0; !self && v < j->cr->n_v; v++) gr_diag_ev_init(&j->cr->v[v].ev, j->ch, v);
+    char model[128] = ""; /* a class keeps the reference's runs per GPU model; nothing is kept outside one */
+    if (!self && j->x->keep[0]) gr_gpu_name(j->x->gpu, model, sizeof model);
+    gr_safe_name(model, sizeof model, model, "-");
     for (int si = 0; si < j->x->n_seeds; si++)
         for (int first = 0; first < j->ch->n_edge; first += GR_MAX_SIZES_PER_RUN) {
-            int rc = (self ? gr_self_chunk : gr_correct_chunk)(j, si, first, corr, why, wlen);
+            int rc = (self ? gr_self_chunk : gr_correct_chunk)(j, si, first, model, corr, why, wlen);
             if (rc) return rc;
         }
     gr_corr_verdicts(j->cr, corr, self, self ? j->x->n_seeds * j->ch->n_edge : 0);

@@ -96,6 +96,8 @@ void gr_evidence(const gr_chjob *j, const gr_prog_variant *pv, int npv)
         gr_var_result *r = &cr->v[v];
         gr_diag_ev *e = &r->ev;
         if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_SELF_PASS || r->verdict == GR_V_SELF_FAIL) continue;
+        /* not run here, or its program said so where the reference ran: nothing of it to repeat or profile */
+        if (r->seen.avail != GR_AVAIL_RUNS) continue;
         if (gr_var_failed(r)) {
             int s = gr_repeat_size(e);
             if (s >= 0) e->repeats = gr_repeats(j, r->name, s);

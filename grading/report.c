@@ -136,7 +136,14 @@ void gr_var_detail(const gr_var_result *r, char *out, size_t len)
     const gr_var_facts *f = &r->seen;
     out[0] = 0;
     if (r->verdict == GR_V_NOT_RUN || r->verdict == GR_V_PASS || r->verdict == GR_V_SELF_PASS) return;
-    if (f->self) {
+    if (r->verdict == GR_V_UNAVAILABLE)
+        snprintf(out, len, "not available on this GPU (%s): not graded; its points are left out of the maximum.",
+                 f->unavailable);
+    else if (f->avail == GR_AVAIL_DODGED)
+        snprintf(out, len, "your program said it is not available on this GPU (%s), but the reference runs it on this "
+                           "GPU: only the reference's run decides that, so the variant failed.\nWrong at %d of %d runs "
+                           "(sizes: %s).", f->unavailable, f->runs_bad, f->runs_total, f->sizes_bad);
+    else if (f->self) {
         char note[600] = "no verdict reported";
         if (f->self_row[0]) snprintf(note, sizeof note, "self-check: %s at size %s, seed %llu", f->self_row, f->size, f->seed);
         else if (f->lost == GR_LOST_RAN) gr_lost_text(f, note, sizeof note);
@@ -182,6 +189,11 @@ void gr_print_table(FILE *f, const gr_sub_result *s)
         }
         for (int v = 0; v < ch->n_v; v++) {
             const gr_var_result *r = &ch->v[v];
+            if (!gr_var_graded(r)) {
+                fprintf(f, "  %-3d %-18s %-10s not available on this GPU (%s): not graded\n", ch->number, r->name,
+                        "N/A", r->seen.unavailable);
+                continue;
+            }
             char corr[24], san[24] = "-", perf[24] = "-";
             snprintf(corr, sizeof corr, "%.1f/%.1f", r->correct_pts, r->rub.correct);
             const char *sw = gr_sanv_found(r->san_state) ? "FOUND" : r->san_state == GR_SANV_UNFINISHED ? "n/a" : "ok";
@@ -236,6 +248,10 @@ static void gr_md_table(FILE *f, const gr_ch_result *ch)
         if (gr_var_ratio(r) > 0) snprintf(perf, sizeof perf, "%.2fx (%.4f ms vs %.4f ms)", r->ratio, r->stu_ms, r->ref_ms);
         else if (r->perf_ran && r->stu_ms > 0) snprintf(perf, sizeof perf, "%.4f ms", r->stu_ms);
         static const char *const san[] = {"-", "clean", "not checked", "finding", "-"}; /* by gr_san_verdict */
+        if (!gr_var_graded(r)) {
+            fprintf(f, "| %s | N/A: not available on this GPU | - | - | - | not graded |\n", r->name);
+            continue;
+        }
         fprintf(f, "| %s | %s%s | %.1f / %.1f | %s | %s | %.1f / %.1f |\n", r->name, gr_verdict_name(r->verdict),
                 r->caught ? " (caught)" : "", r->correct_pts, r->rub.correct, san[r->san_state], perf, gr_var_score(r),
                 gr_var_max(r));
@@ -365,6 +381,11 @@ int gr_write_results_json(const char *path, const gr_sub_result *s, const char *
             const gr_var_result *r = &ch->v[v];
             char detail[GR_DETAIL_MAX];
             gr_var_detail(r, detail, sizeof detail);
+            if (!gr_var_graded(r)) { /* one informational test: no score, none lost */
+                snprintf(name, sizeof name, "Chapter %d / %s", ch->number, r->name);
+                json_array_append_new(tests, gr_gs_test(name, 0, 0, detail, 0));
+                continue;
+            }
             static const char *const what[3] = {"correctness", "sanitizer", "performance"};
             const double got[3] = {r->correct_pts, r->san_pts, r->perf_pts};
             const double max[3] = {r->rub.correct, r->rub.sanitizer, r->rub.perf};
@@ -440,6 +461,8 @@ static json_t *gr_grading_json(const gr_sub_result *s)
             for (int k = 0; k < GR_CAUGHT_N; k++)
                 if (r->caught & 1u << k) json_array_append_new(caught, json_string(gr_caught_name((gr_caught)k)));
             json_object_set_new(x, "caught", caught);
+            if (r->seen.avail != GR_AVAIL_RUNS) /* not graded here, or the student's program said so: why */
+                json_object_set_new(x, WB_JSON_UNAVAILABLE_REASON, gr_jstr(r->seen.unavailable));
             json_array_append_new(vs, x);
         }
         json_object_set_new(o, "variants", vs);

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE 1
 #include "results.h"
 
-static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL"};
+static const char *const gr_verdict_names[] = {"NOT-RUN", "PASS", "WRONG", "TODO", "CRASH", "TIMEOUT", "ERROR", "SELF-PASS", "SELF-FAIL", "UNAVAILABLE"};
 /* NULL-terminated for gr_word_index */
 static const char *const gr_ch_status_names[] = {"graded", "missing", "not gradable", "build failed", "grader error",
                                                  "no GPU", NULL};
@@ -80,8 +80,16 @@ gr_sub_status gr_sub_judge(const gr_sub_result *s, char *why, size_t len)
     return st;
 }
 
+gr_avail gr_avail_decide(int have_ref, wb_verdict ref, wb_verdict stu)
+{
+    if (have_ref) return ref == WB_UNAVAILABLE ? GR_AVAIL_NOT_HERE : stu == WB_UNAVAILABLE ? GR_AVAIL_DODGED : GR_AVAIL_RUNS;
+    return stu == WB_UNAVAILABLE ? GR_AVAIL_NOT_HERE : GR_AVAIL_RUNS; /* the practice run on the student's own GPU */
+}
+
 gr_verdict gr_verdict_decide(const gr_verdict_facts *f)
 {
+    if (f->avail == GR_AVAIL_NOT_HERE) return GR_V_UNAVAILABLE;
+    if (f->avail == GR_AVAIL_DODGED) return GR_V_WRONG;
     if (f->self) {
         if (f->runs_total == f->runs_expected && !f->runs_bad) return GR_V_SELF_PASS;
         return f->runs_todo == f->runs_total && f->runs_total ? GR_V_TODO : GR_V_SELF_FAIL;

@@ -45,8 +45,15 @@ typedef enum { GR_SANV_NOT_RUN, GR_SANV_CLEAN, GR_SANV_UNFINISHED, GR_SANV_FINDI
 static inline int gr_sanv_ran(gr_san_verdict s) { return s == GR_SANV_CLEAN || s == GR_SANV_UNFINISHED || s == GR_SANV_FINDING; }
 static inline int gr_sanv_found(gr_san_verdict s) { return s == GR_SANV_FINDING || s == GR_SANV_FEEDBACK_FINDING; }
 
-typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL } gr_verdict;
+/* GR_V_UNAVAILABLE: this GPU cannot run it, as gr_avail_decide believes (CONTRACT.md): not graded. */
+typedef enum { GR_V_NOT_RUN, GR_V_PASS, GR_V_WRONG, GR_V_TODO, GR_V_CRASH, GR_V_TIMEOUT, GR_V_ERROR, GR_V_SELF_PASS, GR_V_SELF_FAIL,
+               GR_V_UNAVAILABLE } gr_verdict;
 const char *gr_verdict_name(gr_verdict v);
+
+/* Can a variant be graded on this GPU? From its lines' verdicts there, the reference's (have_ref 0: the practice
+ * run without one) and the student's: only the reference's UNAVAILABLE counts; the student's alone is a dodge. */
+typedef enum { GR_AVAIL_RUNS, GR_AVAIL_NOT_HERE, GR_AVAIL_DODGED } gr_avail;
+gr_avail gr_avail_decide(int have_ref, wb_verdict ref, wb_verdict stu);
 
 /* What a variant's runs came to, all a verdict depends on. */
 typedef struct {
@@ -57,11 +64,12 @@ typedef struct {
     int runs_todo;         /* of which the untouched poison of a TODO (self: rows that said TODO) */
     int failed;            /* a run that left results missing ended badly (then: how) */
     int timed_out, crashed;
+    gr_avail avail;        /* gr_avail_decide's, over the runs: NOT_HERE from any run, else DODGED from any */
 } gr_verdict_facts;
 
-/* The verdict: PASS when nothing was wrong; TODO when every run was the untouched poison; a run that
- * ended badly names how (TIMEOUT before CRASH before ERROR); else WRONG. Self: SELF_PASS only when every
- * row came and passed; TODO when every row seen said so; else SELF_FAIL. */
+/* The verdict: UNAVAILABLE, or WRONG for a dodge, as avail says; PASS when nothing was wrong; TODO when every
+ * run was the untouched poison; a run that ended badly names how (TIMEOUT before CRASH before ERROR); else WRONG.
+ * Self: SELF_PASS only when every row came and passed; TODO when every row seen said so; else SELF_FAIL. */
 gr_verdict gr_verdict_decide(const gr_verdict_facts *f);
 
 typedef enum { GR_CH_GRADED, GR_CH_MISSING, GR_CH_NOT_GRADABLE, GR_CH_BUILD_FAILED, GR_CH_GRADER_ERROR, GR_CH_NO_GPU } gr_ch_status;
@@ -92,6 +100,8 @@ typedef struct {
     unsigned long long input_seed;
     char input_size[48];
     char self_row[16];              /* self: the first failing row's verdict word, at size and seed above */
+    gr_avail avail;                 /* NOT_HERE: not graded; DODGED: the student's program said so, not the reference */
+    char unavailable[WB_REASON_LEN]; /* the reason its line gave (the reference's, or the dodging student's) */
 } gr_var_facts;
 
 typedef struct {
@@ -114,7 +124,9 @@ typedef struct {
 } gr_var_result;
 
 static inline double gr_var_score(const gr_var_result *v) { return v->correct_pts + v->perf_pts + v->san_pts; }
-static inline double gr_var_max(const gr_var_result *v) { return v->rub.correct + v->rub.perf + v->rub.sanitizer; }
+/* One this GPU cannot run is not graded: its points leave the maximum. */
+static inline int gr_var_graded(const gr_var_result *v) { return v->verdict != GR_V_UNAVAILABLE; }
+static inline double gr_var_max(const gr_var_result *v) { return gr_var_graded(v) ? v->rub.correct + v->rub.perf + v->rub.sanitizer : 0; }
 /* The time ratio to the reference where the benchmark measured one, else 0. */
 static inline double gr_var_ratio(const gr_var_result *v) { return v->perf_ran && v->ratio > 0 ? v->ratio : 0; }
 /* The student's % of the speed of light: the reference's over the time ratio (same work), else 0. */

@@ -16,7 +16,8 @@ static double gr_san_limit(const gr_chjob *j, const char *tool)
 
 /* One tool on `prog` (its `variants`) within `limit` seconds (0: the student's), in the sandbox the host's decision
  * gives: never a weaker one for a student (whatever the program does under the tool, there is no second try
- * elsewhere). 1: a finding, 0: clean, -1: no verdict (the time limit, or the tool did not finish: no summary). */
+ * elsewhere). 1: a finding, 0: clean, -1: no verdict (the time limit, or the tool did not finish: no summary; a
+ * student's run that said a variant the reference runs here is not available on this GPU: it ran nothing). */
 static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, const char *variants, double limit,
                       gr_run_result *r)
 {
@@ -30,7 +31,8 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_cmd_init(&c, x, j->s, dir, limit > 0 ? limit : gr_san_limit(j, tool), GR_RUN_GPU);
     c.o.no_bwrap |= j->s->san->mode == GR_SAN_UID;
     const char *const argv[] = {x->sanitizer, "--tool", tool, "--error-exitcode", "86", "--print-limit", "10", prog,
-                                "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0"};
+                                "--variant", variants, "--size", ch->sanitizer_size.text, "--reps", "1", "--warmup", "0",
+                                "--json", "san.jsonl"};
     for (size_t a = 0; a < sizeof argv / sizeof argv[0]; a++) gr_arg(&c, "%s", argv[a]);
     gr_cmd_ro(&c, prog);
     gr_cmd_ro(&c, x->sanitizer);
@@ -40,8 +42,11 @@ static int gr_san_run(const gr_chjob *j, const char *prog, const char *tool, con
     gr_san_report rep;
     gr_san_parse(r->out, &rep);
     int finding = (r->exited && r->code == 86) || gr_san_findings(&rep) > 0;
+    char rows[PATH_MAX + 16];
+    snprintf(rows, sizeof rows, "%s/san.jsonl", dir);
+    int dodged = !strcmp(prog, j->stu) && wb_jsonl_unavailable(rows, NULL, NULL, 0);
     gr_rmtree(dir);
-    return r->timed_out || (!finding && !(rep.found_summary && r->exited && r->code == 0)) ? -1 : finding;
+    return r->timed_out || dodged || (!finding && !(rep.found_summary && r->exited && r->code == 0)) ? -1 : finding;
 }
 
 /* One run of a batch: a tool of j's chapter on prog; limit 0: the student's. */

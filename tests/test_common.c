@@ -3,9 +3,9 @@
 
 #include "wbtest.h"
 
-static const wb_variant variants[] = {{"naive", "a", "k_naive", NULL, NULL, NULL, NULL, {{0}}},
-                                     {"shared", "b", "k_shared", NULL, NULL, NULL, NULL, {{0}}},
-                                     {"fast-one", "c", "k_fast", NULL, NULL, NULL, NULL, {{0}}}};
+static const wb_variant variants[] = {{"naive", "a", "k_naive", NULL, NULL, NULL, NULL, {{0}}, NULL},
+                                     {"shared", "b", "k_shared", NULL, NULL, NULL, NULL, {{0}}, NULL},
+                                     {"fast-one", "c", "k_fast", NULL, NULL, NULL, NULL, {{0}}, NULL}};
 static const wb_cli cli1 = {"9-test", "test", variants, 3, 1, 1 << 30, "N", "2^20 1000"};
 static const wb_cli cli3 = {"9-mat", "test", variants, 3, 3, 1 << 20, "MxNxK", "64x32x16"};
 
@@ -258,7 +258,7 @@ Test(json, result_line_parses)
     FILE *f = open_memstream(&buf, &len);
     wb_size size = {3, {4, 5, 6}};
     wb_table t = {"GB/s", "loads", 1};
-    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00", WB_NOT_CHECKED, WB_NOT_CHECKED, -1, 0, 0, "", "", 0};
+    wb_result r = {"naive", "4x5x6", WB_FAIL, 0, 1.5, -1, 10.0, 50.0, -1, "2.00", WB_NOT_CHECKED, WB_NOT_CHECKED, -1, 0, 0, "", "", 0, ""};
     wb_json_result(f, "9-test", "GPU \"X\"", &size, 42, 20, &t, &r);
     fclose(f);
     json_error_t e;
@@ -416,7 +416,7 @@ Test(inputs, json_line_says_which_input_and_where)
     FILE *f = open_memstream(&buf, &len);
     wb_size size = {1, {1000}};
     wb_table t = {"GB/s", NULL, 0};
-    wb_result r = {"naive", "1000", WB_PASS, 0, 1.5, -1, 10.0, 50.0, -1, "", WB_NOT_CHECKED, WB_NOT_CHECKED, -1, 0, 0, "", "", 0};
+    wb_result r = {"naive", "1000", WB_PASS, 0, 1.5, -1, 10.0, 50.0, -1, "", WB_NOT_CHECKED, WB_NOT_CHECKED, -1, 0, 0, "", "", 0, ""};
     wb_json_result(f, "9-test", "GPU", &size, 42, 20, &t, &r); /* a zeroed result: clean */
     r.verdict = WB_FAIL, r.wrote_input = 1, r.input_element = 7;
     strcpy(r.input_name, "input 0");

@@ -83,22 +83,6 @@ Test(gpulock, only_a_shared_run_out_of_memory_goes_again_alone)
  * the reference's first run in each folder (-DFAKE_OOM_ONCE: another run held the memory) costs the good
  * submission nothing; a student's program that never gets its memory (-DFAKE_OOM_ALWAYS) is graded, its
  * variants not passed. Every retry is logged. */
-static int grade_fake(const char *dir, const char *ref_flag, const char *stu_flag, char *log)
-{
-    char grade[PATH_MAX];
-    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
-    const char *cc = "-O1 -std=gnu11 -x c -Icommon";
-    int rc = wbt_run(log, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
-                          "make -s -C %1$s build/grading-flags.json NVCCFLAGS='%2$s %3$s' && "
-                          "make -s -B -C %1$s build/solution9 NVCCFLAGS='%2$s %4$s' && mkdir -p %1$s/class && "
-                          "cp -r build/cases/bugs/ch9/good %1$s/class/good && chmod -R a+rX %1$s",
-                     dir, cc, stu_flag, ref_flag);
-    cr_assert_eq(rc, 0, "%s", log);
-    return wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json "
-                        "--seeds 5 --out out class/good 2>&1",
-                   dir, grade);
-}
-
 Test(gpulock, a_run_out_of_gpu_memory_beside_others_is_not_its_failure, .timeout = 300)
 {
     wbt_skip_if_no_isolation();
@@ -106,7 +90,7 @@ Test(gpulock, a_run_out_of_gpu_memory_beside_others_is_not_its_failure, .timeout
     char dir[512], p[600];
     wbt_tmpdir(dir, sizeof dir);
     chmod(dir, 0755); /* the programs run as other users when the tests run as root */
-    int rc = grade_fake(dir, "-DFAKE_OOM_ONCE", "", log);
+    int rc = wbt_grade_fake(dir, "-DFAKE_OOM_ONCE", "", log);
     cr_assert_eq(rc, 0, "the reference's memory failure beside others is the GPU's state (exit %d):\n%s", rc, log);
     cr_expect(strstr(log, "reference") && strstr(log, "once more alone on the GPU"), "no retry logged:\n%s", log);
     snprintf(p, sizeof p, "%s/out/grading.json", dir);
@@ -118,7 +102,7 @@ Test(gpulock, a_run_out_of_gpu_memory_beside_others_is_not_its_failure, .timeout
     json_decref(g);
     wbt_run(log, "chmod -R u+w %s; rm -rf %s/*", dir, dir);
 
-    rc = grade_fake(dir, "", "-DFAKE_OOM_ALWAYS", log);
+    rc = wbt_grade_fake(dir, "", "-DFAKE_OOM_ALWAYS", log);
     cr_expect(strstr(log, "student") && strstr(log, "once more alone on the GPU"), "no retry logged:\n%s", log);
     g = json_load_file(p, 0, NULL);
     cr_assert_not_null(g, "%s\n%s", p, log);

@@ -213,6 +213,25 @@ static inline const char *wbt_verdict_of(json_t *lines, const char *variant)
     return json_string_value(json_object_get(wb_jsonl_find(lines, variant, NULL), WB_JSON_VERDICT));
 }
 
+/* The fake workbook of tests/test_grading_e2e.c (host C, no GPU) in dir, its reference built with ref_flag and
+ * the student's builds with stu_flag (the grader's recorded nvcc command), graded with the ch9 corpus's entry
+ * "good" into dir/out (made afresh): grade's exit status, its output in log. */
+static inline int wbt_grade_fake(const char *dir, const char *ref_flag, const char *stu_flag, char *log)
+{
+    char grade[PATH_MAX];
+    cr_assert_not_null(realpath("build/grade", grade), "build/grade is not built");
+    const char *cc = "-O1 -std=gnu11 -x c -Icommon";
+    int rc = wbt_run(log, "cp -r tests/grading/fake/. %1$s/ && cp common/*.h %1$s/common/ && "
+                          "make -s -B -C %1$s build/grading-flags.json NVCCFLAGS='%2$s %3$s' && "
+                          "make -s -B -C %1$s build/solution9 NVCCFLAGS='%2$s %4$s' && rm -rf %1$s/class %1$s/out && "
+                          "mkdir -p %1$s/class && cp -r build/cases/bugs/ch9/good %1$s/class/good && chmod -R a+rX %1$s",
+                     dir, cc, stu_flag, ref_flag);
+    cr_assert_eq(rc, 0, "%s", log);
+    return wbt_run(log, "cd %s && export WB_GRADE_LOCK_DIR=$PWD && PATH=$PWD/bin:$PATH %s --rubric rubric.json "
+                        "--seeds 5 --out out class/good 2>&1",
+                   dir, grade);
+}
+
 /* Skips the test unless a usable GPU is present (asks build/doctor, which exits 3 without one). */
 static inline void wbt_require_gpu(void)
 {

@@ -157,7 +157,9 @@ void wbr_table(FILE *f, json_t *rows, json_t *meta, const char *results_path)
         if (has_prep) fprintf(f, " %s |", prep);
         fprintf(f, " %s | %s | %s |", tp, pct, sp);
         if (extra_name) fprintf(f, " %s |", *wbr_str(r, "extra") ? wbr_str(r, "extra") : "–");
-        fprintf(f, " %s |\n", ref ? "speed of light" : wbr_str(r, "verdict"));
+        if (!ref && !strcmp(wbr_str(r, "verdict"), "UNAVAILABLE")) /* CONTRACT.md: N/A and why, never a failure */
+            fprintf(f, " N/A: not available on this GPU: %s |\n", wbr_str(r, WB_JSON_UNAVAILABLE_REASON));
+        else fprintf(f, " %s |\n", ref ? "speed of light" : wbr_str(r, "verdict"));
     }
     fputs("\n: ", f);
     wbr_provenance(f, rows, meta, results_path);

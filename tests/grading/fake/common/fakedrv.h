@@ -6,7 +6,9 @@
  * one run on inputs from seed ^ WB_ROTATED_SEED (rotated_check), the CPU time inside the "launcher"
  * (cpu_ms), and a CEILING line. Inputs are read-only in every run (fake_guard). The fake's ceiling is
  * eight times the rate of a memcpy of the same bytes: the "kernels" are scalar loops timed on a shared,
- * busy CPU, and an honest loop must never be near it.
+ * busy CPU, and an honest loop must never be near it. Built with -DFAKE_UNAVAILABLE=K, variant K is one this
+ * "GPU" cannot run (CONTRACT.md, "Variants a GPU cannot run"): not run, an UNAVAILABLE line with its reason;
+ * with -DFAKE_DODGE_SANITIZER=K it says so only under the fake compute-sanitizer (a student's dodge).
  */
 #ifndef FAKEDRV_H
 #define FAKEDRV_H
@@ -94,9 +96,20 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
         fprintf(stderr, "%s: %s\n", argv[0], err);
         return WB_EXIT_USAGE;
     }
+    static const char unavailable[] = "needs sm_90a code for wgmma; this GPU is the fake's";
+#if defined FAKE_UNAVAILABLE
+    const int na = FAKE_UNAVAILABLE;
+#elif defined FAKE_DODGE_SANITIZER
+    const int na = getenv("FAKE_UNDER_SANITIZER") ? FAKE_DODGE_SANITIZER : -1;
+#else
+    const int na = -1;
+#endif
     if (o.list) {
-        for (int v = 0; v < nv; v++)
-            printf("{\"variant\":\"%s\",\"idea\":\"a loop\",\"kernels\":\"%s\"}\n", vars[v].name, vars[v].kernels);
+        for (int v = 0; v < nv; v++) {
+            printf("{\"variant\":\"%s\",\"idea\":\"a loop\",\"kernels\":\"%s\"", vars[v].name, vars[v].kernels);
+            if (v == na) printf(",\"available\":false,\"unavailable_reason\":\"%s\"", unavailable);
+            printf("}\n");
+        }
         return 0;
     }
 #ifdef FAKE_NO_GPU
@@ -149,6 +162,14 @@ static int fake_main(int argc, char **argv, const fake_variant *vars, int nv)
         }
         for (int v = 0; v < nv; v++) {
             if (!(o.variant_mask & (1u << v))) continue;
+            if (v == na) { /* not run: no dump, no time, the exit code unchanged */
+                printf("  %-10s %-10d %10s  N/A: not available on this GPU: %s\n", vars[v].name, n, "-", unavailable);
+                if (json)
+                    fprintf(json, "{\"chapter\":\"9-fake\",\"variant\":\"%s\",\"size\":\"%d\",\"median_ms\":null,"
+                                  "\"throughput\":null,\"unit\":\"GB/s\",\"prep_ms\":null,\"reps\":0,"
+                                  "\"unavailable_reason\":\"%s\",\"verdict\":\"UNAVAILABLE\"}\n", vars[v].name, n, unavailable);
+                continue;
+            }
             memset(out, WB_POISON_BYTE, 4 * (size_t)n);
             fake_expected(vars[v].name, in, exp, n);
             vars[v].fn(in, out, n);
