@@ -17,13 +17,13 @@ SOLUTIONS    := $(addprefix $(BUILD)/solution,$(SOLUTIONS_PRESENT))
 all: $(STARTERS) $(SOLUTIONS) $(BUILD)/doctor $(if $(wildcard tools/gpu-keeper.cu),$(BUILD)/gpu-keeper)
 
 $(BUILD)/chapter%: $$(call chapter_src,chapters,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) $(ARCHFLAGS_$*) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
 
 # The reference build's own flags: chapter 3's also times CUB for its speed-of-light row, whose headers
 # cost about 10 s of compiling that a student's build of the starter need not pay.
 SOLFLAGS_3 := -DWB_CUB
 $(BUILD)/solution%: $$(call chapter_src,solutions,$$*) $(wildcard common/*.h) $(FLAGS_STAMP)
-	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) $(SOLFLAGS_$*) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
+	$(call say,NVCC,$@)$(NVCC) $(NVCCFLAGS) $(ARCHFLAGS_$*) $(SOLFLAGS_$*) -o $(ATMP) $< $(LDLIBS) $(LDLIBS_$*) $(PUBLISH)
 
 # Exit status 3 from a program means "no CUDA device"; make then reports "Error 3".
 # Static pattern rules: make never applies implicit (pattern) rules to .PHONY targets, so a plain

@@ -72,6 +72,10 @@ endif
 LDLIBS    := -lgomp
 # Per-chapter extra libraries (cuBLAS is only the speed-of-light reference of chapter 4).
 LDLIBS_4  := -lcublas
+# Chapter 6 (until chapters/06-tcmatmul/chapter.mk is read by the build): cuBLAS, and its Hopper variants'
+# sm_90a code, built only where ARCH is sm_90 (sm_90a code runs on no other GPU).
+LDLIBS_6  := -lcublas
+ARCHFLAGS_6 = $(if $(filter 90,$(ARCH_NUM)),-gencode=arch=compute_90a$(comma)code=sm_90a)
 
 # $(call ensure_packages,PROBE,PACKAGES,WHO): runs the shell command PROBE; if it fails, installs the
 # Debian PACKAGES and probes again, else prints the exact command and fails (scripts/ensure-packages.sh).
