@@ -81,7 +81,17 @@ using namespace nvcuda;
 #define MM_BN 128
 #define MM_BK 64
 #define MM_THREADS 128
+/* pipeline: the same warps, PIPE_WN of them along N (block tile 128 × 64·PIPE_WN), PIPE_STAGES slices.
+ * Measured on the H200 at 4096³ and 8192³ (2 or 4 along N, 3 or 4 stages): 2 × 3 and 4 × 3 within 5 %
+ * of each other, 2 × 4 about 40 % slower (handouts/ch6.md). -DPIPE_WN=4 -DPIPE_STAGES=4 tries another. */
+#ifndef PIPE_STAGES
 #define PIPE_STAGES 3
+#endif
+#ifndef PIPE_WN
+#define PIPE_WN 2
+#endif
+#define PIPE_BN (64 * PIPE_WN)
+#define PIPE_THREADS (64 * PIPE_WN)
 /* wgmma: 2 warpgroups of 64×128 each, a 128×128 block tile; wgmma-ws: 1 producer and 2 consumer
  * warpgroups of 64×256, a 128×256 block tile. Both: 64-deep slices (128 bytes, the swizzle's span). */
 #define HG_BM 128
@@ -481,14 +491,14 @@ template <int PENDING> __device__ __forceinline__ void cp_async_wait()
 #endif
 }
 
-#define PIPE_STAGE_HALVES ((MM_BM + MM_BN) * MM_BK)
+#define PIPE_STAGE_HALVES ((MM_BM + PIPE_BN) * MM_BK)
 #define PIPE_SMEM (PIPE_STAGES * PIPE_STAGE_HALVES * (int)sizeof(__half))
 
-/* swizzle with PIPE_STAGES slices in shared memory (dynamic: 96 KB): slice t + PIPE_STAGES − 1 is
+/* swizzle with PIPE_STAGES slices in shared memory (dynamic: 96 KB at 3 stages of 128×128): slice t + PIPE_STAGES − 1 is
  * copied while slice t is computed, so the copies of two slices are always in flight. One barrier per
  * slice: it says slice t has landed for everyone, and that everyone has finished slice t − 1, whose
  * buffer the copies issued right after it refill. */
-__global__ void __launch_bounds__(MM_THREADS)
+__global__ void __launch_bounds__(PIPE_THREADS, 1)
     tc_pipeline(const __half *A, const __half *Bt, float *C, int M, int N, int K)
 {
     // BEGIN TODO(pipeline)
@@ -498,17 +508,21 @@ __global__ void __launch_bounds__(MM_THREADS)
     //|  * 0..PIPE_STAGES-2. Slice t: cp_async_wait<PIPE_STAGES - 2>, barrier, copy(t + PIPE_STAGES - 1),
     //|  * mma_slice on stage t % PIPE_STAGES. Then store_warp_tile. */
     extern __shared__ __align__(128) __half pipe_smem[];
-    int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, wm = warp / 2, wn = warp % 2;
-    int row0 = blockIdx.y * MM_BM, col0 = blockIdx.x * MM_BN, slices = (K + MM_BK - 1) / MM_BK;
+    int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, wm = warp / PIPE_WN, wn = warp % PIPE_WN;
+    int row0 = blockIdx.y * MM_BM, col0 = blockIdx.x * PIPE_BN, slices = (K + MM_BK - 1) / MM_BK;
     float acc[4][8][4] = {};
     auto copy_slice = [&](int t) {
         if (t < slices) {
             __half *As = pipe_smem + t % PIPE_STAGES * PIPE_STAGE_HALVES, *Bs = As + MM_BM * MM_BK;
             int k0 = t * MM_BK;
 #pragma unroll
-            for (int i = tid; i < MM_BM * MM_BK / 8; i += MM_THREADS) {
+            for (int i = tid; i < MM_BM * MM_BK / 8; i += PIPE_THREADS) {
                 int r = i / (MM_BK / 8), c = i % (MM_BK / 8) * 8;
                 copy_chunk8_async(As + slice_offset(r, c, true), A, M, K, row0 + r, k0 + c);
+            }
+#pragma unroll
+            for (int i = tid; i < PIPE_BN * MM_BK / 8; i += PIPE_THREADS) {
+                int r = i / (MM_BK / 8), c = i % (MM_BK / 8) * 8;
                 copy_chunk8_async(Bs + slice_offset(r, c, true), Bt, N, K, col0 + r, k0 + c);
             }
         }
@@ -529,8 +543,8 @@ __global__ void __launch_bounds__(MM_THREADS)
 static void launch_pipeline(State *s)
 {
     CUDA_CHECK(cudaFuncSetAttribute(tc_pipeline, cudaFuncAttributeMaxDynamicSharedMemorySize, PIPE_SMEM));
-    dim3 grid(wb_ceil_div(s->N, MM_BN), wb_ceil_div(s->M, MM_BM));
-    tc_pipeline<<<grid, MM_THREADS, PIPE_SMEM>>>(s->d_A, s->d_Bt, s->d_C, s->M, s->N, s->K);
+    dim3 grid(wb_ceil_div(s->N, PIPE_BN), wb_ceil_div(s->M, MM_BM));
+    tc_pipeline<<<grid, PIPE_THREADS, PIPE_SMEM>>>(s->d_A, s->d_Bt, s->d_C, s->M, s->N, s->K);
     LAUNCH_CHECK();
 }
 
@@ -933,7 +947,7 @@ static const wb_variant variants[] = {
     {"swizzle", "shared rows XOR-swizzled by 16-byte chunk: ldmatrix without bank conflicts", "tc_mma<true>",
      launch_swizzle, NULL, "mma m16n8k16", NULL, {{MM_THREADS}}, NULL},
     {"pipeline", "cp.async in " WB_STR(PIPE_STAGES) " stages: two slices in flight while one is computed",
-     "tc_pipeline", launch_pipeline, NULL, "mma m16n8k16", NULL, {{MM_THREADS, PIPE_SMEM}}, NULL},
+     "tc_pipeline", launch_pipeline, NULL, "mma m16n8k16", NULL, {{PIPE_THREADS, PIPE_SMEM}}, NULL},
     {"wgmma", "Hopper warpgroup MMA from shared memory, slices by TMA on mbarriers, 4 stages (sm_90a)", "tc_wgmma",
      launch_wgmma, prepare_hopper, "wgmma m64n128k16", NULL, {{HG_THREADS, HG_SMEM}}, wb_needs_sm90a},
     {"wgmma-ws", "warp-specialized: a TMA producer warpgroup, 2 consumers of 64x256, setmaxnreg (sm_90a)",
