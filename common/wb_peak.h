@@ -261,16 +261,16 @@ template <int C, int THREADS>
 __global__ void __launch_bounds__(THREADS) wb_tc_kernel(const float *in, float *sink, int iters)
 {
     using namespace nvcuda;
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> x;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> y;
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[C];
-    wmma::fill_fragment(a, __float2half(in[threadIdx.x % 64]));
-    wmma::fill_fragment(b, __float2half(in[64 + threadIdx.x % 64]));
+    wmma::fill_fragment(x, __float2half(in[threadIdx.x % 64]));
+    wmma::fill_fragment(y, __float2half(in[64 + threadIdx.x % 64]));
 #pragma unroll
     for (int u = 0; u < C; ++u) wmma::fill_fragment(acc[u], 0.0f);
     for (int it = 0; it < iters; ++it)
 #pragma unroll
-        for (int u = 0; u < C; ++u) wmma::mma_sync(acc[u], a, b, acc[u]);
+        for (int u = 0; u < C; ++u) wmma::mma_sync(acc[u], x, y, acc[u]);
     /* Every element: on sm_80 and later an mma_sync is two HMMAs, each writing half of the fragment, and
      * one element kept would let the compiler drop the other (the loop then "ran" at twice the peak). */
     float m = 0;
