@@ -7,6 +7,7 @@
 #include "sanitize.h"
 #include "setup.h"
 #include "submission.h"
+#include "validate.h"
 
 #include <libgen.h> /* POSIX basename: a trailing slash does not count; "/" is refused first (gr_sub_path_check) */
 
@@ -17,8 +18,10 @@ static void gr_usage(FILE *f)
                "options: --out DIR  --ch N  --seeds A,B  --rubric FILE  --force  --no-perf\n"
                "         --no-sanitizer  --student NAME  --quiet  --insecure-sandbox\n"
                "       grade --isolation        say how student code is kept from the course files, and exit\n"
-               "       grade --validate ...     check the command line, the rubric and the paths it names (no GPU,\n"
-               "                                nothing built or written), and exit: make runs it before the GPU check\n"
+               "       grade --validate ...     check the command line, the rubric and the paths it names, and each\n"
+               "                                built chapter program's --list against its chapter.json (no GPU,\n"
+               "                                nothing built or written); say ok, and exit: make runs it before the GPU\n"
+               "                                check\n"
                "a class (a folder of submissions, an LMS's download): build/course --class DIR (make grade-class)\n");
     gr_usage_exits(f);
 }
@@ -133,6 +136,17 @@ static int gr_grade_single(gr_config *x, const gr_cli *cli)
     return gr_exit_of(st);
 }
 
+/* --validate, after the paths: each built chapter program's variants against its facts; "ok: …" unless --quiet. */
+static int gr_validate(const gr_config *x)
+{
+    gr_validate_summary sum;
+    char why[700], line[400];
+    if (gr_validate_programs(&x->rub, x->root, &sum, why, sizeof why)) return gr_stop(GR_EXIT_USAGE, "grade: %s", why);
+    gr_validate_say(&sum, line, sizeof line);
+    if (!x->quiet) printf("grade: %s\n", line);
+    return GR_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     gr_config *x = calloc(1, sizeof *x); /* large (the rubric): not on the stack; freed with the process */
@@ -148,7 +162,7 @@ int main(int argc, char **argv)
     if (cli.sub && (cli.student ? gr_sub_path_check(cli.sub, why, sizeof why)
                                 : gr_sub_precheck(&x->rub, cli.sub, x->janitor, why, sizeof why)))
         return gr_stop(GR_EXIT_USAGE, "%s", why);
-    if (cli.s.validate) return GR_EXIT_OK;
+    if (cli.s.validate) return gr_validate(x);
     gr_find_sanitizer(x->sanitizer, sizeof x->sanitizer);
     return gr_grade_single(x, &cli);
 }

@@ -554,6 +554,18 @@ int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, in
     return 0;
 }
 
+int gr_variants_match(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len)
+{
+    if (gr_variants_check(ch, listed, n, why, len)) return -1;
+    for (int k = 0; k < n; k++)
+        if (!gr_rubric_variant(ch, listed[k])) {
+            snprintf(why, len, "chapter %d: the program lists variant '%s', which chapters/%s/chapter.json does not "
+                     "name (add it to \"variants\")", ch->number, listed[k], ch->dir);
+            return -1;
+        }
+    return 0;
+}
+
 double gr_band_fraction(const gr_rubric *r, double ratio)
 {
     if (!(ratio > 0) || !isfinite(ratio)) return 0;

@@ -116,6 +116,10 @@ const gr_variant_rubric *gr_rubric_variant(const gr_chapter_rubric *ch, const ch
  * (it would be graded but cannot run). A variant only the program has is graded for information. */
 int gr_variants_check(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len);
 
+/* gr_variants_check both ways: also -1 where the program lists a variant the facts do not name (it would go
+ * ungraded). What `grade --validate` asks of every built chapter program (validate.h). */
+int gr_variants_match(const gr_chapter_rubric *ch, const char *const *listed, int n, char *why, size_t len);
+
 /* The fraction of the performance points for time ratio student/reference (bands are step functions). */
 double gr_band_fraction(const gr_rubric *r, double ratio);
 

@@ -82,7 +82,7 @@ grade:
 	$(course_only)
 	@if [ -z $(call shq,$(SUB)) ]; then echo "usage: make grade SUB=dir|file.zip|file.tar.gz [OUT=dir] [CH=n] [SEEDS=a,b]" >&2; exit 2; fi
 	@$(call build_quietly,$(GRADER) $(BUILD)/doctor)
-	@./$(GRADER) --validate $(GRADE_ARGS) $(call shq,$(SUB))
+	@./$(GRADER) --validate --quiet $(GRADE_ARGS) $(call shq,$(SUB))
 	@$(GPU_REQUIRED)
 	@$(MAKE) --no-print-directory $(SOLUTIONS) $(GPU_KEEPER)
 	./$(GRADER) $(GRADE_ARGS) $(call shq,$(SUB))

@@ -14,7 +14,7 @@ HANDOUT_OUT   := $(BUILD)/handouts
 HANDOUT_GEN   := $(HANDOUT_OUT)/gen
 HANDOUT_TOOL  := $(HANDOUT_OUT)/wbresults
 RESULTS_DIR   := handouts/results
-HANDOUT_SRCS  := $(wildcard handouts/ch[0-9].md)
+HANDOUT_SRCS  := $(wildcard handouts/ch[0-9].md handouts/ch[0-9][0-9].md)
 INSTRUCTOR_SRCS := $(wildcard handouts/instructor/*.md)
 HANDOUT_HTML  := $(patsubst handouts/%.md,$(HANDOUT_OUT)/%.html,$(HANDOUT_SRCS) $(INSTRUCTOR_SRCS))
 # pandoc 2.19 renamed --self-contained to --embed-resources; Debian 12 has 2.17.
@@ -55,7 +55,7 @@ $(HANDOUT_GEN)/ch%-claims.md: $(RESULTS_DIR)/ch%.json $$(wildcard $(RESULTS_DIR)
 	$(call say,GEN,$@)$(HANDOUT_TOOL) claims $(RESULTS_DIR)/ch$*.txt > $(ATMP) $(PUBLISH)
 
 # Keep the generated pieces (make would delete them as intermediates), so they can be looked at.
-RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch[0-9].json))
+RESULT_NUMS := $(patsubst $(RESULTS_DIR)/ch%.json,%,$(wildcard $(RESULTS_DIR)/ch[0-9].json $(RESULTS_DIR)/ch[0-9][0-9].json))
 .SECONDARY: $(foreach n,$(RESULT_NUMS),$(addprefix $(HANDOUT_GEN)/ch$(n),-table.md -plot.gp -plot.png -claims.md)) \
             $(patsubst handouts/%.md,$(HANDOUT_GEN)/%.md,$(HANDOUT_SRCS))
 HANDOUT_PIECES = $(if $(wildcard $(RESULTS_DIR)/ch$*.json),$(HANDOUT_GEN)/ch$*-table.md $(HANDOUT_GEN)/ch$*-plot.png $(HANDOUT_GEN)/ch$*-claims.md)

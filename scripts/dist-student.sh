@@ -30,6 +30,12 @@ candidates | LC_ALL=C sort | { grep -E -f "$build/dist/allow.re" || true; } |
     tar -cf - -T - | tar -xf - -C "$dist"
 cp release/README.md "$dist/README.md"
 for d in chapters/[0-9][0-9]-*/; do
+    # A chapter folder whose program git does not track ships no starter: say which file to git add.
+    if ! compgen -G "$dist/$d*.cu" >/dev/null; then
+        untracked=$(git ls-files --others --exclude-standard -- "$d" 2>/dev/null | tr '\n' ' ')
+        die "${d%/}: no tracked chapter program (${untracked:+untracked: ${untracked% }; }the release ships only the files" \
+            "git tracks: git add the chapter's folder first)"
+    fi
     pristine=$dist/grading/pristine/$(basename "$d")
     mkdir -p "$pristine"
     cp "$dist/$d"*.cu "$pristine/"

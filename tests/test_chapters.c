@@ -66,7 +66,8 @@ static json_t *wbc_tests_section(json_t *facts, const gr_chapter_rubric *ch)
 {
     json_t *t = json_object_get(facts, "tests");
     cr_assert(json_is_object(t), "chapters/%s/chapter.json: no \"tests\" object", ch->dir);
-    const char *known[] = {"comment", "starter_size", "json_size", "unit", "bad_usage", "sanitizer", "sanitizer_size"};
+    const char *known[] = {"comment",   "starter_size",   "json_size",    "unit",
+                           "bad_usage", "sanitizer",      "sanitizer_size", "grading_sizes"};
     const char *k;
     json_t *v;
     json_object_foreach(t, k, v)
@@ -83,8 +84,12 @@ static json_t *wbc_tests_section(json_t *facts, const gr_chapter_rubric *ch)
     cr_assert(!json_object_get(t, "sanitizer_size") || gr_size_parse(wbt_fact_str(t, "sanitizer_size"), &z) == 0,
               "chapters/%s/chapter.json: tests.sanitizer_size", ch->dir);
     cr_assert(wbt_fact_str(t, "unit"), "chapters/%s/chapter.json: tests.unit", ch->dir);
-    json_t *bad = json_object_get(t, "bad_usage"), *san = json_object_get(t, "sanitizer");
+    json_t *bad = json_object_get(t, "bad_usage"), *san = json_object_get(t, "sanitizer"), *gs = json_object_get(t, "grading_sizes");
     size_t i;
+    cr_assert(!gs || (json_is_array(gs) && json_array_size(gs) >= 1), "chapters/%s/chapter.json: tests.grading_sizes is a list",
+              ch->dir);
+    json_array_foreach(gs, i, v) cr_assert(json_is_string(v) && gr_size_parse(json_string_value(v), &z) == 0,
+                                           "chapters/%s/chapter.json: tests.grading_sizes[%zu]", ch->dir, i);
     json_array_foreach(bad, i, v) cr_assert(json_is_string(v), "chapters/%s/chapter.json: tests.bad_usage[%zu]", ch->dir, i);
     json_array_foreach(san, i, v)
     {
@@ -190,7 +195,7 @@ ParameterizedTest(wbc_case *k, chapters, facts_are_valid_and_match_the_program)
 Test(chapters, every_chapter_folder_has_facts_that_load)
 {
     char err[400];
-    cr_assert_geq(wbc_chapters(".", wbc_ch, GR_MAX_CH, err, sizeof err), 5, "%s", err);
+    cr_assert_geq(wbc_chapters(".", wbc_ch, GR_MAX_CH, err, sizeof err), 1, "%s", err);
     DIR *d = opendir("chapters");
     cr_assert_not_null(d);
     struct dirent *e;
@@ -321,6 +326,62 @@ ParameterizedTest(wbc_case *k, chapters, WBT_WHOSE(sanitizer_clean), .timeout = 
     snprintf(cmd, sizeof cmd, "%s --size %s --variant %s --reps 1 --warmup 0", solution, size, k->variant);
     json_decref(facts);
     wbt_sanitize(k->tool, cmd);
+}
+
+/* ---------------------------------------------------------------- --grading, every chapter */
+/* The sizes the reference is run at under --grading: the chapter's tests.grading_sizes, else its json_size. */
+static int wbc_grading_of(const gr_chapter_rubric *ch, json_t *tests, wbc_case *cases, int max)
+{
+    json_t *sizes = json_object_get(tests, "grading_sizes");
+    int n = 0, ns = sizes ? (int)json_array_size(sizes) : 1;
+    for (int i = 0; i < ns && n < max; i++) {
+        const char *size = json_string_value(sizes ? json_array_get(sizes, (size_t)i) : json_object_get(tests, "json_size"));
+        cases[n] = wbc_of(ch);
+        snprintf(cases[n++].args, sizeof cases[0].args, "%s", size ? size : "");
+    }
+    return n;
+}
+
+ParameterizedTestParameters(chapters, WBT_WHOSE(grading_run_passes_every_check))
+{
+    static wbc_case cases[WBC_MAX];
+    return cr_make_param_array(wbc_case, cases, wbc_cases(cases, WBC_MAX, wbc_grading_of));
+}
+/* --grading (CONTRACT.md, "Grading runs"): every variant that runs passes the checks of its timed and rotated
+ * runs, reports its CPU time and leaves its inputs as generated, with the hardware's CEILING line. One case
+ * per chapter and size, from the folders: a new chapter's --grading path is tested like the others'. */
+ParameterizedTest(wbc_case *k, chapters, WBT_WHOSE(grading_run_passes_every_check), .timeout = 300)
+{
+    static char out[WBT_OUT_MAX];
+    char cmd[700], starter[512], solution[512];
+    int rc;
+    wbc_programs(".", k->number, starter, solution, sizeof starter);
+    snprintf(cmd, sizeof cmd, "%s --size %s --grading --reps 3 --warmup 1", solution, k->args);
+    json_t *lines = wbt_run_json(out, &rc, cmd);
+    WBT_SKIP_IF_NO_GPU(rc, out);
+    cr_assert_eq(rc, WB_EXIT_PASS, "ch%d: exit %d\n%s", k->number, rc, out);
+    cr_assert(!strstr(out, "writes its input"), "ch%d\n%s", k->number, out);
+    size_t i, ceilings = 0, refs = 0, ran = 0;
+    json_t *o;
+    json_array_foreach(lines, i, o)
+    {
+        const char *verdict = json_string_value(json_object_get(o, WB_JSON_VERDICT)), *v = json_string_value(json_object_get(o, WB_JSON_VARIANT));
+        cr_assert_not_null(verdict, "ch%d: a line without a verdict\n%s", k->number, out);
+        if (!strcmp(verdict, "CEILING")) {
+            ceilings++;
+            cr_assert_gt(json_number_value(json_object_get(o, WB_JSON_THROUGHPUT)), 0.0, "ch%d: CEILING", k->number);
+        }
+        refs += !strcmp(verdict, "REFERENCE");
+        if (strcmp(verdict, "PASS")) continue;
+        ran++;
+        cr_assert_str_eq(json_string_value(json_object_get(o, WB_JSON_TIMED_CHECK)), "PASS", "ch%d %s", k->number, v);
+        cr_assert_str_eq(json_string_value(json_object_get(o, WB_JSON_ROTATED_CHECK)), "PASS", "ch%d %s", k->number, v);
+        cr_assert(json_is_number(json_object_get(o, WB_JSON_CPU_MS)), "ch%d %s: no cpu_ms", k->number, v);
+    }
+    cr_assert_eq(ceilings, 1u, "ch%d: one CEILING line\n%s", k->number, out);
+    cr_assert_geq(refs, 1u, "ch%d: no speed-of-light row\n%s", k->number, out);
+    cr_assert_geq(ran, 1u, "ch%d: no variant passed\n%s", k->number, out);
+    json_decref(lines);
 }
 
 /* ---------------------------------------------------------------- a chapter from its folder alone */

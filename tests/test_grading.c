@@ -5,6 +5,11 @@
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "wbrubric.h"
 
+#include "validate.h"
+
+#include <sys/stat.h>
+#include <sys/time.h>
+
 #include "compare.h"
 #include "report.h"
 
@@ -39,7 +44,7 @@ Test(grading_rubric, the_real_rubric_is_valid_and_matches_the_programs, .timeout
             listed[n] = json_string_value(json_object_get(o, "variant"));
             cr_assert_not_null(listed[n], "chapter %d --list --json: no \"variant\" in line %zu", ch->number, n + 1);
         }
-        cr_expect_eq(gr_variants_check(ch, listed, (int)json_array_size(lines), why, sizeof why), 0, "%s", why);
+        cr_expect_eq(gr_variants_match(ch, listed, (int)json_array_size(lines), why, sizeof why), 0, "%s", why);
         json_decref(lines);
         for (int e = 0; e < ch->n_edge; e++) cr_expect(ch->edge[e].n_dims > 0 && ch->edge[e].canon[0]);
     }
@@ -153,6 +158,53 @@ Test(grading_rubric, the_programs_list_is_checked_against_the_chapters_variants)
     cr_expect_eq(gr_variants_check(&r.ch[0], more, 3, why, sizeof why), 0, "%s", why);
     cr_assert_eq(gr_variants_check(&r.ch[0], less, 2, why, sizeof why), -1);
     cr_expect_str_eq(why, "chapter 1: chapters/01-d/chapter.json names variant 'b', which the program does not list");
+    /* grade --validate asks for both ways: a variant only the program has would go ungraded */
+    cr_expect_eq(gr_variants_match(&r.ch[0], both, 2, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(gr_variants_match(&r.ch[0], more, 3, why, sizeof why), -1);
+    cr_expect_str_eq(why, "chapter 1: the program lists variant 'x', which chapters/01-d/chapter.json does not name "
+                          "(add it to \"variants\")");
+    cr_assert_eq(gr_variants_match(&r.ch[0], less, 2, why, sizeof why), -1);
+}
+
+/* grade --validate holds each built chapter program's --list against its chapter.json, both ways (issue 60: a
+ * misspelt "vectr" was accepted and nothing said): a workbook of one chapter whose program is a stub listing
+ * "global" and "vector". A program older than its chapter.json is named, not checked (make rebuilds it). */
+static void vt_facts(const char *root, const char *second, gr_rubric *r, time_t program_at)
+{
+    char facts[400], err[600], p[600];
+    snprintf(facts, sizeof facts, "{\"dump\": \"int32\", \"edge_sizes\": [\"1\"], \"sanitizer_size\": \"1\", "
+             "\"perf_size\": \"1\", \"variants\": [{\"name\": \"global\"}, {\"name\": \"%s\"}]}", second);
+    wbr_write(root, "chapters/01-d/chapter.json", facts);
+    cr_assert_eq(wbr_load_at(root, "{}", r, err, sizeof err), 0, "%s", err);
+    snprintf(p, sizeof p, "%s/build/solution1", root);
+    struct timeval at[2] = {{program_at, 0}, {program_at, 0}};
+    cr_assert_eq(utimes(p, at), 0, "%s", p);
+}
+
+Test(grading_rubric, validate_holds_each_built_program_against_its_facts, .timeout = 30)
+{
+    static gr_rubric r;
+    char root[256], why[600] = "", line[400];
+    wbt_tmpdir(root, sizeof root);
+    wbr_write(root, "chapters/01-d/d.cu", "int x;\n");
+    wbr_write(root, "solutions/01-d/d.cu", "int x;\n");
+    wbr_write(root, "build/solution1", "#!/bin/sh\necho '{\"variant\": \"global\"}'\necho '{\"variant\": \"vector\"}'\n");
+    char p[600];
+    snprintf(p, sizeof p, "%s/build/solution1", root);
+    cr_assert_eq(chmod(p, 0755), 0);
+    gr_validate_summary sum;
+    vt_facts(root, "vectr", &r, time(NULL) + 60);
+    cr_assert_eq(gr_validate_programs(&r, root, &sum, why, sizeof why), -1);
+    cr_expect_str_eq(why, "chapter 1: chapters/01-d/chapter.json names variant 'vectr', which the program does not list");
+    vt_facts(root, "vector", &r, time(NULL) + 60);
+    cr_assert_eq(gr_validate_programs(&r, root, &sum, why, sizeof why), 0, "%s", why);
+    gr_validate_say(&sum, line, sizeof line);
+    cr_expect_str_eq(line, "ok: 1 chapters, each one's variants as its program lists them");
+    vt_facts(root, "vector", &r, time(NULL) - 60); /* built before its facts changed */
+    cr_assert_eq(gr_validate_programs(&r, root, &sum, why, sizeof why), 0, "%s", why);
+    gr_validate_say(&sum, line, sizeof line);
+    cr_expect_str_eq(line, "ok: 1 chapters; variants checked against 0 built programs (not built or older than their "
+                           "source, so not checked: solution1)");
 }
 
 /* ---------------------------------------------------------------- bands */

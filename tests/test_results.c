@@ -291,9 +291,9 @@ Test(results, handouts_hold_the_recorded_results)
     char dir[64];
     wbt_tmpdir(dir, sizeof dir);
     glob_t g;
-    cr_assert_eq(glob("handouts/results/ch[0-9].json", 0, NULL, &g), 0, "no recorded results");
+    cr_assert_gt(wbt_glob_chapters("handouts/results", ".json", &g), 0, "no recorded results");
     for (size_t k = 0; k < g.gl_pathc; k++) {
-        int n = g.gl_pathv[k][strlen("handouts/results/ch")] - '0';
+        int n = wbt_chapter_of_path(g.gl_pathv[k]);
         char meta[64], txt[64], md[64], table[128], claims[128], err[256];
         snprintf(meta, sizeof meta, "handouts/results/ch%d.meta.json", n);
         snprintf(txt, sizeof txt, "handouts/results/ch%d.txt", n);

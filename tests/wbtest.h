@@ -12,6 +12,7 @@
 #include <criterion/parameterized.h>
 #include <ctype.h>
 #include <dirent.h>
+#include <glob.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -276,6 +277,25 @@ static inline json_t *wbt_chapter_json(const char *root, int number, char *dir, 
         }
     if (d) closedir(d);
     return facts;
+}
+
+/* A chapter's files in dir named ch<N><suffix> ("handouts", ".md": handouts/ch1.md … handouts/ch12.md), N of one
+ * or two digits, into g (globfree it); how many. Never ch[0-9] alone: chapter 10 is a folder like the others. */
+static inline size_t wbt_glob_chapters(const char *dir, const char *suffix, glob_t *g)
+{
+    char one[512], two[512];
+    snprintf(one, sizeof one, "%s/ch[0-9]%s", dir, suffix);
+    snprintf(two, sizeof two, "%s/ch[0-9][0-9]%s", dir, suffix);
+    memset(g, 0, sizeof *g);
+    int a = glob(one, 0, NULL, g), b = glob(two, a == 0 ? GLOB_APPEND : 0, NULL, g);
+    return a == 0 || b == 0 ? g->gl_pathc : 0;
+}
+
+/* The chapter number of such a file: "handouts/results/ch12.json" -> 12 (the digits after the last "/ch"). */
+static inline int wbt_chapter_of_path(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return atoi((slash ? slash + 1 : path) + 2);
 }
 
 /* A string of a chapter's facts by path ("tests.json_size"), or NULL. */
