@@ -9,6 +9,7 @@
  *   wb_read_rate ....... GB/s of reading a buffer once (int4 loads; the best of 6 shapes: grid-stride, one pass)
  *   wb_fma_peak ........ GFLOP/s of fp32 FMA (2 flops each; the best of 4 launch shapes)
  *   wb_minplus_peak .... G steps/s of v = min(v, x + y), the fastest exact instruction mix of the two
+ *   wb_tc_peak ......... GFLOP/s of the tensor cores, fp16 products summed in fp32 (wmma 16×16×16 on registers)
  *
  * Each is the best of a small sweep of independent chains and launch shapes, measured in the same run;
  * tests/test_peak.c checks on the GPU that a wider sweep (tests/planted/peak_sweep.cu) finds at most
@@ -16,6 +17,8 @@
  */
 #ifndef WB_PEAK_H
 #define WB_PEAK_H
+
+#include <mma.h> /* wb_tc_peak's fragments */
 
 /* The largest of n rates. */
 static inline double wb_max_of(const double *x, int n)
@@ -249,5 +252,51 @@ static inline double wb_minplus_peak(const float *vals, size_t count, int warmup
     double p = wb_max_of(plain, WB_COUNT(plain)), q = wb_max_of(dpx, WB_COUNT(dpx));
     *name = q > p ? "peak 2 adds + min3" : "peak fminf(v, x+y)";
     return q > p ? q : p;
+}
+
+/* C independent accumulator fragments per warp, each C += A·B with fp16 A, B (16×16 each) and fp32 C,
+ * all on registers: nothing but tensor-core instructions in the loop (on sm_80 and later each mma_sync
+ * is two HMMA.16816.F32). A and B come from memory so nothing folds. */
+template <int C, int THREADS>
+__global__ void __launch_bounds__(THREADS) wb_tc_kernel(const float *in, float *sink, int iters)
+{
+    using namespace nvcuda;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> x;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> y;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[C];
+    wmma::fill_fragment(x, __float2half(in[threadIdx.x % 64]));
+    wmma::fill_fragment(y, __float2half(in[64 + threadIdx.x % 64]));
+#pragma unroll
+    for (int u = 0; u < C; ++u) wmma::fill_fragment(acc[u], 0.0f);
+    for (int it = 0; it < iters; ++it)
+#pragma unroll
+        for (int u = 0; u < C; ++u) wmma::mma_sync(acc[u], x, y, acc[u]);
+    /* Every element: on sm_80 and later an mma_sync is two HMMAs, each writing half of the fragment, and
+     * one element kept would let the compiler drop the other (the loop then "ran" at twice the peak). */
+    float m = 0;
+#pragma unroll
+    for (int u = 0; u < C; ++u)
+#pragma unroll
+        for (int e = 0; e < acc[u].num_elements; ++e) m += acc[u].x[e];
+    sink[blockIdx.x * THREADS + threadIdx.x] = m;
+}
+
+template <int C, int THREADS>
+static inline double wb_tc_shape(const float *in, float *sink, int waves, int warmup, int reps)
+{
+    int blocks, iters = WB_PEAK_WORK / 8 / C;
+    double ms = wb_peak_shape_ms(wb_tc_kernel<C, THREADS>, THREADS, waves, warmup, reps, &blocks, in, sink, iters);
+    return 2.0 * 16 * 16 * 16 * C * iters * (double)blocks * (THREADS / 32) / (ms * 1e-3) / 1e9;
+}
+
+/* GFLOP/s of the tensor cores with fp16 inputs and fp32 sums (2·16·16·16 flops per mma_sync): the best
+ * of a few numbers of chains and launch shapes. This is the rate of the warp-level MMA every GPU from
+ * sm_70 has; Hopper's warpgroup MMA (wgmma) goes faster, and chapter 6 measures it beside this one. */
+static inline double wb_tc_peak(int warmup, int reps)
+{
+    float *in = wb_peak_operands(NULL, 0), *sink = wb_peak_sink();
+    double r[] = {wb_tc_shape<4, 256>(in, sink, 4, warmup, reps), wb_tc_shape<8, 256>(in, sink, 4, warmup, reps),
+                  wb_tc_shape<8, 128>(in, sink, 4, warmup, reps), wb_tc_shape<4, 512>(in, sink, 2, warmup, reps)};
+    return wb_max_of(r, WB_COUNT(r));
 }
 #endif /* WB_PEAK_H */

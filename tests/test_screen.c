@@ -81,6 +81,14 @@ Test(screen, a_library_doing_the_work_is_named)
     cr_assert_eq(screen("typedef cub::BlockScan<unsigned, 256> scan_t;\n", h, 4), 1);
     cr_assert_eq(screen("thrust::inclusive_scan(thrust::device, a, a + n, b);\n", h, 4), 2);
     cr_assert_str_eq(h[0].token, "thrust::inclusive_scan");
+    /* Chapter 6's products: cuBLASLt, CUTLASS and CuTe by name, not only by their headers. */
+    cr_assert_eq(screen("cublasLtMatmul(lt, op, &one, a, la, b, lb, &zero, c, lc, c, lc, NULL, ws, n, 0);\n", h, 4), 1);
+    cr_assert_str_eq(h[0].token, "cublasLtMatmul");
+    cr_assert_eq(screen("cutlass::gemm::device::Gemm<cutlass::half_t> gemm;\n", h, 4), 2);
+    cr_assert_str_eq(h[0].token, "cutlass::gemm::device::Gemm");
+    cr_assert_eq(h[0].rule->cost, GR_COST_PERF);
+    cr_assert_eq(screen("auto t = cute::make_tensor(p, layout);\n", h, 4), 1);
+    cr_assert_eq(screen("int cutoff = 3; float acute = 1;\n", h, 4), 0);
 }
 
 Test(screen, streams_timers_sleeps_and_threads)
