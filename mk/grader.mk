@@ -57,7 +57,7 @@ GRADING_FLAGS_JSON = {"nvcc": $(call json_str,$(NVCC) $(NVCCFLAGS)), "libs": {"d
   "sol_libs": {"comment": "never linked to student code"$(foreach n,$(CHAPTERS),$(if $(LDLIBS_$(n)),$(comma) "$(n)": $(call json_str,$(LDLIBS_$(n)))))}, \
   "chapter_nvcc": {"comment": "a chapter's own, with its arch flags"$(foreach d,$(CHAPTER_DIRS),$(if $(call \
     grader_archflags,$(call chapter_num,$(d))),$(comma) "$(notdir $(d))": $(call json_str,$(NVCC) $(NVCCFLAGS) $(call \
-    grader_archflags,$(call chapter_num,$(d)))))))}}
+    grader_archflags,$(call chapter_num,$(d))))))}}
 # Written only when its text changes, as the flags stamps are (a chapter.mk added or removed included).
 $(GRADING_FLAGS): FORCE
 	$(call write_stamp,$(GRADING_FLAGS_JSON))
