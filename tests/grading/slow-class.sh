@@ -16,6 +16,10 @@ cat > "$dir"/bin/nvidia-smi <<'SMI'
 case "$*" in *--query-gpu=name*) echo "Fake GPU";; *-L*) echo "GPU 0: Fake GPU (UUID: GPU-0)";; esac
 SMI
 sed -i 's|^  "seeds": 2,|  "seeds": 2, "bounds": {"gpu_chapter_s": 1800, "gpu_submission_s": 3600},|' "$dir"/rubric.json
+# Six times the work measures 4.5x to 5.3x on a loaded CPU: the fake's first band (within 5x: full points, so no
+# counters) sat on that edge, and a CI run lost one entry's profile to it. Full points only within 2x here.
+sed -i 's|^\( *\)"within": 5,|\1"within": 2,|' "$dir"/rubric.json
+grep -q '"within": 2,' "$dir"/rubric.json
 for i in $(seq 1 "$n"); do
   e=$(printf 'student%02d' "$i")
   mkdir -p "$dir/class/$e" && cp -r build/cases/bugs/ch9/good/. "$dir/class/$e"/
