@@ -12,6 +12,31 @@
 typedef void (*wb_gemm_rows_fn)(const float *A, const float *B, int N, int K, const int *rows, int n_rows,
                                 double *ref, double *abs_sum);
 
+/* The CPU's rows, a wb_gemm_rows_fn: products of two floats (fp16 widened to float too) are exact in
+ * double, and the sums round at 2^-53, far below any fp32 tolerance. */
+static inline void wb_gemm_rows_cpu(const float *A, const float *B, int N, int K, const int *rows, int n_rows,
+                                    double *ref, double *abs_sum)
+{
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int r = 0; r < n_rows; r++) {
+        double *c = ref + (size_t)r * N, *c_abs = abs_sum + (size_t)r * N;
+        for (int j = 0; j < N; j++) c[j] = c_abs[j] = 0.0;
+        const float *a = A + (size_t)rows[r] * K;
+        for (int k = 0; k < K; k++) {
+            double a_k = a[k], a_abs = fabs(a_k);
+            const float *b = B + (size_t)k * N;
+            for (int j = 0; j < N; j++) {
+                c[j] += a_k * b[j];
+                c_abs[j] += a_abs * fabs((double)b[j]);
+            }
+        }
+    }
+}
+
+/* γ_n = n·u/(1 − n·u) (Higham, "Accuracy and Stability of Numerical Algorithms", §3.1): the bound on the
+ * relative error of n roundings at unit roundoff u. */
+static inline double wb_gamma_n(int n, double u) { return n * u / (1.0 - n * u); }
+
 typedef struct {
     int M, N, K, n_exact, *exact_rows; /* the exact rows, in increasing order */
     double rtol, *ex_ref, *ex_bound;    /* their values and bounds (rtol·Σ|a||b|), n_exact×N */

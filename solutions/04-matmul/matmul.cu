@@ -113,32 +113,8 @@ struct State {
 };
 
 /* ------------------------------------------------------------------ CPU reference */
-/* Rows rows[0..n_rows) of A·B in double, and of |A|·|B| (the Σ|a||b| of the error bound). Products of
- * two floats are exact in double; the sums round at 2^-53, far below the fp32 tolerance. */
-static void matmul_rows_cpu(const float *A, const float *B, int N, int K, const int *rows, int n_rows,
-                            double *ref, double *abs_sum)
-{
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int r = 0; r < n_rows; r++) {
-        double *c = ref + (size_t)r * N, *c_abs = abs_sum + (size_t)r * N;
-        for (int j = 0; j < N; j++) c[j] = c_abs[j] = 0.0;
-        const float *a = A + (size_t)rows[r] * K;
-        for (int k = 0; k < K; k++) {
-            double a_k = a[k], a_abs = fabs(a_k);
-            const float *b = B + (size_t)k * N;
-            for (int j = 0; j < N; j++) {
-                c[j] += a_k * b[j];
-                c_abs[j] += a_abs * fabs((double)b[j]);
-            }
-        }
-    }
-}
-
-/* γ_n = n·u/(1 − n·u) (Higham, "Accuracy and Stability of Numerical Algorithms", §3.1). */
-static double gamma_n(int n, double u) { return n * u / (1.0 - n * u); }
-
 /* The relative tolerance for K-term dot products in fp32, see the header comment. */
-static double matmul_rtol(int K) { return gamma_n(K, 0x1p-24) + 2.0 * gamma_n(K, 0x1p-53); }
+static double matmul_rtol(int K) { return wb_gamma_n(K, 0x1p-24) + 2.0 * wb_gamma_n(K, 0x1p-53); }
 
 /* ------------------------------------------------------------------ kernels and their launchers */
 /* Thread (row, col) computes C[row][col] alone: every multiply-add loads one element of A and one of
@@ -828,7 +804,7 @@ static void setup(State *s, const wb_size *size, uint64_t seed, wb_output *out)
     *out = wb_output{s->d_C, WB_ELEM_F32, M * N};
     /* Every row on the CPU while it can afford it, else a sample of rows. */
     int all = M * N * K <= (1ull << 31) && M * N <= (1ull << 26);
-    wb_gemm_ref_exact(&s->ref, s->h_A, s->h_B, s->M, s->N, s->K, matmul_rtol(s->K), all, matmul_rows_cpu);
+    wb_gemm_ref_exact(&s->ref, s->h_A, s->h_B, s->M, s->N, s->K, matmul_rtol(s->K), all, wb_gemm_rows_cpu);
 #ifndef WB_NO_SOL_LIBS
     /* cuBLAS's C, checked against the exact rows; the other rows' reference when not all are exact. */
     wb_cublas_begin();
@@ -907,7 +883,7 @@ static void fresh_verify(State *s, uint64_t seed, unsigned rep, unsigned long lo
     fresh_bx<<<wb_ceil_div(s->K, 8), 256>>>(s->d_fresh, s->N, s->K, seed);
     LAUNCH_CHECK();
     fresh_row<<<wb_ceil_div(s->M, 8), 256>>>(s->d_C, s->d_fresh, s->M, s->N, s->K, seed, matmul_rtol(s->K),
-                                             2.0 * gamma_n(s->N + s->K, 0x1p-53), rep, fault);
+                                             2.0 * wb_gamma_n(s->N + s->K, 0x1p-53), rep, fault);
     LAUNCH_CHECK();
 }
 
