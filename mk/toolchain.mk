@@ -106,8 +106,10 @@ grader_archflags = $(strip $(call chapter_archflags,$(1)) $(filter-out $(call ch
                      no_gpu_archflags,$(1))))
 
 # $(call ensure_packages,PROBE,PACKAGES,WHO): runs the shell command PROBE; if it fails, installs the
-# Debian PACKAGES and probes again, else prints the exact command and fails (scripts/ensure-packages.sh).
-ensure_packages = $(SCRIPTS)/ensure-packages.sh $(call shq,$(3)) $(call shq,$(2)) $(call shq,$(1))
+# Debian PACKAGES and probes again, else prints the exact command and fails (scripts/ensure-packages.sh);
+# one install at a time, under BUILD/.packages.lock (make -j test starts several).
+ensure_packages = mkdir -p $(call shq,$(BUILD)) && WB_PACKAGES_LOCK=$(call shq,$(BUILD)/.packages.lock) \
+                  $(SCRIPTS)/ensure-packages.sh $(call shq,$(3)) $(call shq,$(2)) $(call shq,$(1))
 
 # Rebuild when the flags change (e.g. another ARCH), not only when sources do: the stamp's recipe runs
 # on every build but rewrites the file (and so triggers rebuilds) only when the flags differ.
