@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# gpu-fresh.sh OUT — issue 64 on a GPU machine, from the workbook's root (about 4 minutes on an H200): the first class
+# gpu-fresh.sh OUT — issue 64 on a GPU machine, from the workbook's root (about 8 minutes on an H200): the first class
 # on a fresh machine, no build/counters/. Its logs go to OUT, a short summary to stdout:
 #   1. the grader, the course, the references and chapter 5's mutants built (make -j);
-#   2. a fresh class of chapter 5 (`--ch 5`, no sanitizer): its performance mutants (tools/mutate: uncoalesced, spills,
-#      bank conflicts, barrier stalls) and a copy of the references; the class makes chapter 5's references'
-#      counters before its first entry (its log's counter lines are quoted), then each slow variant's diagnosis:
-#      a cause named, or what was measured beside the reference, or why nothing was;
+#   2. a fresh class of 20 of chapter 5 (`--ch 5`, no sanitizer): its performance mutants (tools/mutate: uncoalesced,
+#      spills, bank conflicts, barrier stalls), each handed in by two students, and copies of the references; the
+#      class makes chapter 5's references' counters before its first entry (its log's counter lines are quoted), then
+#      each slow variant's diagnosis: a cause named, or what was measured beside the reference, or why nothing was;
+#      then the same class on a single-node Slurm cluster (tests/slurm/cluster.sh; skipped with the reason where
+#      Slurm cannot run), build/counters/ removed again;
 #   3. `build/grade --reference-counters` for the other chapters (chapter 5's are kept): the plan's cost of every
 #      reference variant on this GPU, per chapter;
 #   4. every kept file holds every metric of the plan (grading/counters.c's table), and chapter 5's v5 its own
@@ -22,20 +24,17 @@ step() { echo "[$(($(date +%s) - t0)) s] $*"; }
 step "build"
 make -s -j"$(nproc)" build/grade build/course build/mutate references > "$out/build.log" 2>&1 || { echo "build failed (build.log)"; exit 1; }
 rm -rf "$m" && ./build/mutate --out "$m" --ch 5 > "$out/mutate.log" 2>&1 || { echo "mutate failed"; exit 1; }
-mkdir -p "$m/class/reference" && cp -r "$m"/subs-perf/* "$m/class/" && cp -r solutions/05-minplus "$m/class/reference/"
+mkdir -p "$m/class"
+for e in "$m"/subs-perf/*; do cp -r "$e" "$m/class/$(basename "$e")-a"; cp -r "$e" "$m/class/$(basename "$e")-b"; done
+i=0
+while [ "$(ls "$m/class" | wc -l)" -lt 20 ]; do
+    i=$((i + 1)) && mkdir -p "$m/class/reference-$i/chapters" && cp -r solutions/05-minplus "$m/class/reference-$i/chapters/"
+done
 
-step "a fresh class of chapter 5: $(ls "$m/class" | wc -l) entries, build/counters/ removed"
-rm -rf build/counters
-timeout -k 5 170 ./build/course --class "$m/class" --out "$m/out" --ch 5 --jobs 3 --no-sanitizer --seeds 20261202 \
-    > "$out/class.log" 2>&1 || { echo "the class did not exit 0 (class.log)"; fail=1; }
-grep -E 'reference counters|ref counters|stu counters' "$out/class.log" > "$out/class-counters.txt" || true
-entries=$(grep -n ' entries, [0-9]* GPU' "$out/class.log" | head -1 | cut -d: -f1)
-made=$(grep -n 'ch5 reference counters:' "$out/class.log" | head -1 | cut -d: -f1)
-echo "class counter lines (made before the first entry: line ${made:-none} < line ${entries:-none}):"
-grep -E 'reference counters:|ref counters [a-z0-9-]+: [0-9]|stu counters [a-z0-9-]+: (limit|not run)' "$out/class.log" | sed 's/^/  /'
-[ -n "$made" ] && [ -n "$entries" ] && [ "$made" -lt "$entries" ] || { echo "FAIL: not made before the first entry"; fail=1; }
-# each slow variant of the class: its time ratio, what was named, the counters' status
-python3 - "$m/out" > "$out/diagnoses.txt" <<'PY' || fail=1
+# diagnoses OUTDIR NAME: each slow variant of the class graded into OUTDIR, its time ratio, what was named, the
+# counters' status, into $out/NAME.txt and stdout; fails when fewer than 8, or fewer than 95 % told a cause.
+diagnoses() {
+    python3 - "$1" > "$out/$2.txt" <<'PY'
 import json, os, sys
 slow = told = 0
 for e in sorted(os.listdir(sys.argv[1])):
@@ -51,8 +50,49 @@ for e in sorted(os.listdir(sys.argv[1])):
             print(f"{e} {v.get('variant')} {v.get('time_ratio') or 0:.2f}x: {d.get('class')} (counters {c}): "
                   f"{d.get('evidence', '')[:300]}")
 print(f"slow variants told a cause: {told} of {slow}")
+sys.exit(0 if slow >= 8 and told >= 0.95 * slow else 1)
 PY
-sed 's/^/  /' "$out/diagnoses.txt"
+    local rc=$?
+    sed 's/^/  /' "$out/$2.txt"
+    [ "$rc" = 0 ] || echo "FAIL: fewer than 8 slow variants, or fewer than 95 % of them told a cause"
+    return "$rc"
+}
+
+step "a fresh class of chapter 5: $(ls "$m/class" | wc -l) entries, build/counters/ removed"
+rm -rf build/counters
+timeout -k 5 300 ./build/course --class "$m/class" --out "$m/out" --ch 5 --jobs 3 --no-sanitizer --seeds 20261202 \
+    > "$out/class.log" 2>&1 || { echo "the class did not exit 0 (class.log)"; fail=1; }
+grep -E 'reference counters|ref counters|stu counters' "$out/class.log" > "$out/class-counters.txt" || true
+entries=$(grep -n ' entries, [0-9]* GPU' "$out/class.log" | head -1 | cut -d: -f1)
+made=$(grep -n 'ch5 reference counters:' "$out/class.log" | head -1 | cut -d: -f1)
+echo "class counter lines (made before the first entry: line ${made:-none} < line ${entries:-none}):"
+grep -E 'reference counters:|ref counters [a-z0-9-]+: [0-9]|stu counters [a-z0-9-]+: (limit|not run)' "$out/class.log" | sed 's/^/  /'
+[ -n "$made" ] && [ -n "$entries" ] && [ "$made" -lt "$entries" ] || { echo "FAIL: not made before the first entry"; fail=1; }
+diagnoses "$m/out" diagnoses || fail=1
+
+step "the same class on Slurm, build/counters/ removed"
+cl=$(mktemp -d /tmp/wb-fresh-slurm.XXXXXX) && chmod 755 "$cl" && chmod -R a+rX "$m/class"
+src=$(tests/slurm/cluster.sh start "$cl" 2>&1)
+src_rc=$?
+if [ "$src_rc" = 77 ]; then
+    echo "  skipped: Slurm cannot run here: $(tail -n 1 <<<"$src")"
+elif [ "$src_rc" != 0 ]; then
+    echo "FAIL: the cluster did not start: $(tail -n 3 <<<"$src")" && fail=1
+else
+    rm -rf build/counters
+    SLURM_CONF=$cl/slurm.conf timeout -k 5 360 ./build/course --class "$m/class" --engine slurm --out "$m/out-slurm" \
+        --ch 5 --no-sanitizer --seeds 20261202 --time 10 > "$out/slurm.log" 2>&1 ||
+        { echo "the Slurm class did not exit 0 (slurm.log)"; fail=1; }
+    grep -E '^slurm: ' "$out/slurm.log" | sed 's/^/  /'
+    cp "$cl/jobcomp.txt" "$out/slurm-jobcomp.txt" 2>/dev/null || true
+    grep -h 'Name=wb-' "$cl/jobcomp.txt" 2>/dev/null | sed -E 's/.*(JobId=[0-9]+).*(Name=[^ ]+).*(JobState=[^ ]+).*/  \1 \2 \3/' |
+        sort -u | head -n 8
+    ls build/counters/*_ch5_* > /dev/null 2>&1 || { echo "FAIL: no chapter 5 counters kept after the Slurm class"; fail=1; }
+    diagnoses "$m/out-slurm" diagnoses-slurm || fail=1
+    tests/slurm/cluster.sh stop "$cl" > /dev/null 2>&1
+    tar -czf "$out/slurm-logs.tar.gz" -C "$m" out-slurm 2>/dev/null || true
+fi
+rm -rf "$cl"
 
 step "the references' counters of every chapter (chapter 5's kept)"
 timeout -k 5 150 ./build/grade --reference-counters --no-sanitizer > "$out/refctr.log" 2>&1 || { echo "--reference-counters failed (refctr.log)"; fail=1; }
