@@ -7,6 +7,7 @@
 #define _GNU_SOURCE 1
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 #include "corpus.h"
+#include "honesty.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -20,6 +21,39 @@
 #define BOMB "/tmp/wb-hostile-bomb"
 /* What one submission of the corpus may hold the GPU, in seconds. */
 #define MAX_GPU_SECONDS 120
+
+static int in_list(json_t *list, const char *name)
+{
+    json_t *x;
+    size_t i;
+    json_array_foreach(list, i, x) if (!strcmp(json_string_value(x), name)) return 1;
+    return 0;
+}
+
+/* The variants the screen charges for a caught entry, from the whole file as the grader screens it: its own variant
+ * and those its `charged` list names, no more and no fewer (a region whose names the starter's code uses is no one
+ * variant's, and costs them all). Returns the number of differences, each said in `why`. */
+static int screen_charges(const gr_chapter_rubric *ch, const char *name, const char *text, json_t *e, char *why, size_t wn)
+{
+    static gr_ch_result cr;
+    memset(&cr, 0, sizeof cr);
+    for (int v = 0; v < ch->n_var; v++) snprintf(cr.v[v].name, sizeof cr.v[v].name, "%s", ch->var[v].name);
+    cr.n_v = ch->n_var;
+    gr_honesty_screen(ch, text, strlen(text), &cr);
+    int bad = 0;
+    why[0] = 0;
+    for (int v = 0; v < cr.n_v; v++) {
+        int want = !strcmp(cr.v[v].name, json_string_value(json_object_get(e, "variant"))) ||
+                   in_list(json_object_get(e, "charged"), cr.v[v].name);
+        int got = !!(cr.v[v].caught & 1u << GR_CAUGHT_SCREEN_PERF);
+        if (want == got) continue;
+        bad++;
+        size_t at = strlen(why);
+        snprintf(why + at, wn - at, "%s: %s %s; ", name, cr.v[v].name,
+                 got ? "is charged by the screen but not in its `charged` list" : "is in `charged` but the screen spares it");
+    }
+    return bad;
+}
 
 Test(hostile, every_entry_is_generated_and_reaches_the_sandbox, .timeout = 60)
 {
@@ -47,6 +81,10 @@ Test(hostile, every_entry_is_generated_and_reaches_the_sandbox, .timeout = 60)
         else
             cr_expect(n == 1 && hits[0].rule && hits[0].rule->cost == (strcmp(want, "perf") ? GR_COST_CORRECT : GR_COST_PERF),
                       "%s: expected one screen hit costing %s, got %d (%s)", name, want, n, first);
+        if (want && !strcmp(want, "perf")) {
+            char why[1000];
+            cr_expect_eq(screen_charges(ch, name, text, e, why, sizeof why), 0, "%s", why);
+        }
         free(text);
     }
     json_decref(ex);
@@ -99,14 +137,6 @@ static int full_marks(json_t *v, const gr_variant_rubric *r)
            json_number_value(json_object_get(v, "perf_points")) == r->perf &&
            json_number_value(json_object_get(v, "sanitizer_points")) == r->sanitizer &&
            json_array_size(json_object_get(v, "caught")) == 0;
-}
-
-static int in_list(json_t *list, const char *name)
-{
-    json_t *x;
-    size_t i;
-    json_array_foreach(list, i, x) if (!strcmp(json_string_value(x), name)) return 1;
-    return 0;
 }
 
 /* "a|b": either */
