@@ -14,7 +14,6 @@ nvidia-smi -L >/dev/null 2>&1 || { echo "times.sh: no usable NVIDIA GPU here (nv
 mkdir -p "$out/bin"
 make -s build/mutate references >/dev/null
 rm -rf "$out/m" && build/mutate --out "$out/m" >/dev/null
-nvcc_cmd=$(cat build/.flags)
 # id region label chapter, one line per performance mutant
 python3 - "$out/m/mutants.json" > "$out/list" <<'PY'
 import json, sys
@@ -22,12 +21,14 @@ for m in json.load(open(sys.argv[1])):
     if m.get("perf"):
         print(m["id"], m["region"], m["label"], m["chapter"])
 PY
+# A mutant is its chapter's reference with one region changed: built with the reference's whole command as the
+# Makefile last built it (build/.flags-solutionN: its chapter.mk's libraries, defines and arch features included).
 build_one() { # id chapter
   local src; src=$(ls "$out/m/subs-perf/$1"/chapters/*/*.cu)
-  local libs=-lgomp; [ "$2" = 4 ] && libs="-lgomp -lcublas"
-  $nvcc_cmd -o "$out/bin/$1" "$src" $libs > "$out/bin/$1.log" 2>&1 || echo "build failed: $1" >&2
+  # shellcheck disable=SC2046 # the stamp is the command's words
+  $(cat "build/.flags-solution$2") -o "$out/bin/$1" "$src" > "$out/bin/$1.log" 2>&1 || echo "build failed: $1" >&2
 }
-export -f build_one; export out nvcc_cmd
+export -f build_one; export out
 awk '{print $1, $4}' "$out/list" | xargs -P "$jobs" -n 2 bash -c 'build_one "$0" "$1"'
 # each chapter's perf size and variants, read once
 declare -A size variants
