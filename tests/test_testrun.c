@@ -56,7 +56,7 @@ static void fake_runner(const char *dir)
 /* make test's run (scripts/test.sh): the runner's failure is make test's; an entry the suite leaves in the
  * watched /tmp fails a passing run under either rule (TMP_CHECK=0 only warns), and the rule in force is
  * said; the counts and the skips are listed on every run, failed or not; REQUIRE_GPU=1 turns a skipped GPU
- * test into a failure, another skip only into a line; a line per suite as it ends. A fake runner plays
+ * test into a failure, another skip only into a line; a skip whose reason stops at its colon fails; a line per suite as it ends. A fake runner plays
  * Criterion. */
 Test(testrun, fails_on_tmp_leftovers_and_required_gpu_skips, .timeout = 60)
 {
@@ -82,6 +82,7 @@ Test(testrun, fails_on_tmp_leftovers_and_required_gpu_skips, .timeout = 60)
         {"SKIPS=slurm REQUIRE_GPU=1", 0, "1 slurm"},
         {"SKIPS='slurm no_CUDA_device' REQUIRE_GPU=1", 1, "REQUIRE_GPU=1: 1 GPU test(s) skipped"},
         {"SKIPS=no_CUDA_device", 0, "1 no_CUDA_device"},
+        {"SKIPS='slurm needs_a_GPU:'", 1, "a skip that does not say why: b::y "},
     };
     char root[512];
     cr_assert_not_null(getcwd(root, sizeof root));
