@@ -266,8 +266,10 @@ static std::vector<Kernel> kernels()
         CUDA_CHECK(cudaFuncGetAttributes(&attr, tc_pipeline));
         int per_sm = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tc_pipeline, PIPE_THREADS, PIPE_SMEM));
-        ks.push_back(Kernel{"pipeline (chapter)", "128x" WB_STR(PIPE_BN) "x64 warp 64x64 S=" WB_STR(PIPE_STAGES), 0,
-                            run_pipeline, 0, attr, PIPE_THREADS, PIPE_SMEM, per_sm});
+        char knobs[128];
+        snprintf(knobs, sizeof knobs, "%dx%dx%d warp 64x64 (%d warps) S=%d", MM_BM, PIPE_BN, MM_BK, PIPE_THREADS / 32,
+                 PIPE_STAGES);
+        ks.push_back(Kernel{"pipeline (chapter)", knobs, 0, run_pipeline, 0, attr, PIPE_THREADS, PIPE_SMEM, per_sm});
     }
     /* the chapter's tile and warps, with the fragment double buffer, 32-deep slices and rasterization */
     add_hgemm<128, 128, 32, 64, 64, 4, 2>(ks, {1, 8});
