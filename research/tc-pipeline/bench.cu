@@ -14,7 +14,8 @@
  * row against the CPU in fp64 where M·N·K ≤ 2^31, else 32 sampled rows and cuBLAS's C for the others,
  * within matmul_rtol(K). A G other than the first of a tile configuration is compared bit for bit
  * with that first output (the block order changes no sum). Timing: CUDA events, 3 warm-ups, median of
- * `reps` launches, two rounds interleaved, cuBLAS GemmEx timed in each round (the speed of light).
+ * `reps` launches, two rounds interleaved, cuBLAS GemmEx timed in each round (the speed of light);
+ * first, twice, the rate of mma.sync on registers alone (common/wb_peak.h), the ceiling of them all.
  *
  * Build (repository root):
  *   nvcc -O3 -std=c++20 -arch=sm_90 -Icommon -Xcompiler -fopenmp -Xptxas -v -o build/tc-pipeline \
@@ -378,6 +379,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%-20s %-44s %3d regs, %zu B local, %3d threads, %6d B smem, %d blocks/SM\n", k.name.c_str(),
                 k.knobs.c_str(), k.attr.numRegs, k.attr.localSizeBytes, k.threads, k.smem, k.per_sm);
     printf("round,size,kernel,knobs,regs,local_bytes,blocks_per_sm,ms,TFLOPs,of_cublas,cublas_TFLOPs,check\n");
+    /* What mma.sync itself can do here (wb_peak.h's loop of wmma MMAs on registers, two HMMAs each):
+     * the ceiling of every kernel in this bench, below the wgmma peak on Hopper. */
+    for (int round = 0; round < 2; round++)
+        printf("%d,peak,mma.sync peak (wmma loop),-,-,-,-,-,%.1f,-,-,-\n", round, wb_tc_peak(3, reps) / 1e3);
     int all_pass = 1;
     for (size_t z = 0; z < sizes.size(); z++) {
         State s;
