@@ -276,8 +276,9 @@ __global__ void __launch_bounds__(T) lb_onepass(const int *in, int *out, unsigne
 /* One wave of blocks (the launcher sizes the grid by the occupancy calculator). A block keeps two tile
  * ids: the current one, in registers a[], and the next, drawn a tile ahead and loaded into b[] before
  * warp 0 starts the current tile's lookback, so the block has bytes in flight while it waits. The id
- * after next is drawn once the current tile's prefix is known; slot next_s[it & 1] is rewritten only
- * after the barrier that follows its last read.
+ * after next is drawn by thread 0 (RELAXED: before its lookback, so the round trip overlaps it; ACQREL:
+ * after its stores, since a release store would wait for the atomic) and written to next_s[it & 1] after
+ * the barrier that follows that slot's last read.
  * Forward progress, by induction on the tile id: a block publishes its current tile's aggregate after
  * its own loads and a barrier; its next tile's aggregate waits for the current tile's lookback, and the
  * current id is lower (a block's draws increase); a lookback waits on lower ids only. So tile t waits, at
@@ -307,10 +308,12 @@ __global__ void __launch_bounds__(T) lb_persist(const int *in, int *out, unsigne
         /* The warps' sums and the next id are about to be read. */
         __syncthreads();
         int nxt = next_s[(it + 1) & 1];
-        unsigned before, aggregate;
+        unsigned before, aggregate, drawn = 0;
         warps_prefix<T>(tot, &before, &aggregate);
         bool more = nxt < tiles;
         if (more && (O == RELAXED || warp != 0)) ld_tile<T, V>(in, n, nxt, b);
+        /* The atomic's round trip overlaps the lookback: its result is first used after the barrier. */
+        if (threadIdx.x == 0 && more && O == RELAXED) drawn = atomicAdd(counter, 1u);
         if (warp == 0) {
             unsigned e = publish_and_look_back<O>(status, cur, aggregate, k);
             if (lane == 0) exclusive_s = e;
@@ -319,9 +322,13 @@ __global__ void __launch_bounds__(T) lb_persist(const int *in, int *out, unsigne
         rows_scan(a, before);
         /* Every thread is about to read the exclusive prefix, and has read tot[] and next_s[]. */
         __syncthreads();
-        if (threadIdx.x == 0 && more) next_s[it & 1] = draw_tile(counter, k.last_draw);
         add_all(a, exclusive_s);
         st_tile<T, V>(out, n, cur, a);
+        if (threadIdx.x == 0 && more) {
+            if (O == ACQREL) drawn = atomicAdd(counter, 1u);
+            if (drawn == k.last_draw) atomicExch(counter, 0u); /* draw_tile's reset, split from its draw */
+            next_s[it & 1] = (int)drawn;
+        }
         if (!more) break;
         cur = nxt;
         copy_regs(a, b);
@@ -440,12 +447,12 @@ static void check_one(Cfg &c, Bufs &B, int n, const char *what)
 
 /* The chapter's seeded input (full-range values, negative about half the time, and long runs) and the
  * chapter's CPU scan of it, both on the GPU. */
-static void prepare(Bufs &B, int n, uint64_t seed, std::vector<int> &h_in, std::vector<int> &h_exp)
+static void prepare(Bufs &B, int n, uint64_t seed, int *h_in, int *h_exp)
 {
-    fill_input(h_in.data(), n, seed);
-    scan_cpu(h_in.data(), n, h_exp.data());
-    CUDA_CHECK(cudaMemcpy(B.in, h_in.data(), sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy(B.expect, h_exp.data(), sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
+    fill_input(h_in, n, seed);
+    scan_cpu(h_in, n, h_exp);
+    CUDA_CHECK(cudaMemcpy(B.in, h_in, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(B.expect, h_exp, sizeof(int) * (size_t)n, cudaMemcpyHostToDevice));
 }
 
 enum Reset { R_MEMSET, R_EPOCH };
@@ -621,7 +628,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "%s, %d SMs, L2 %d MB, n = 2^%d, reps %d\n", prop.name, B.sms, prop.l2CacheSize >> 20, lg, reps);
     alloc_buffers(B, n);
     std::vector<Cfg> cs = configs(B.sms);
-    std::vector<int> h_in((size_t)n), h_exp((size_t)n);
+    int *h_in = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the input");
+    int *h_exp = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the CPU's scan");
 
     /* Correctness: 20 runs at 2^24, each checked; then every size, ending with n, the timed input. */
     prepare(B, n_rep, 7001, h_in, h_exp);
