@@ -3,8 +3,8 @@
  *   chapter decoupled-lookback, chapter reduce-then-scan   the chapter's kernels, by including its file
  *   lookback one-pass    one block a tile as the chapter, with T threads, V uint4 a thread, relaxed or
  *                        acquire/release status words, the aggregate published after a block reduction
- *                        (early) or after the whole in-tile scan (late, as the chapter), a nanosleep
- *                        between polls, and the statuses reset by a memset or by an epoch tag
+ *                        (early) or after the whole in-tile scan (late, as the chapter), __nanosleep
+ *                        before and between polls, and the statuses reset by a memset or an epoch tag
  *   lookback persistent  one wave of blocks, tile ids still drawn from the counter; each block loads its
  *                        next tile (and draws the id after it) while warp 0 looks back for the current
  *   reduce-then-scan K   the chapter's three kernels with K tiles a block in both passes
@@ -38,6 +38,7 @@ enum Kind { K_INVALID = 0, K_AGGREGATE = 1, K_PREFIX = 2 };
 struct Knobs {
     unsigned epoch;      /* this launch's tag in every status word it writes (never 0) */
     unsigned last_draw;  /* the counter's value at the launch's last draw: that block resets it to 0 */
+    unsigned first_ns;   /* __nanosleep before the first poll, once the aggregate is out (0: none) */
     unsigned sleep_ns;   /* __nanosleep between polls of a status not yet published (0: spin) */
 };
 
@@ -205,6 +206,7 @@ template <int O> __device__ unsigned publish_and_look_back(unsigned long long *s
     int lane = threadIdx.x % WARP;
     if (lane == 0) st_status<O>(&status[tile], tagged(k.epoch, tile ? K_AGGREGATE : K_PREFIX, aggregate));
     if (tile == 0) return 0;
+    if (k.first_ns) __nanosleep(k.first_ns);
     unsigned exclusive = 0;
     for (int last = tile - 1;; last -= WARP) {
         int j = last - lane;
@@ -459,41 +461,46 @@ enum Reset { R_MEMSET, R_EPOCH };
 static const char *order_name(int o) { return o == cand::RELAXED ? "relaxed" : "acqrel"; }
 
 /* The statuses and the counter as a launch needs them, and its knobs. */
-static cand::Knobs launch_knobs(Bufs &B, int tiles, unsigned draws, int reset, unsigned sleep_ns)
+static cand::Knobs launch_knobs(Bufs &B, int tiles, unsigned draws, int reset, unsigned first_ns, unsigned sleep_ns)
 {
     if (reset == R_MEMSET) {
         CUDA_CHECK(cudaMemsetAsync(B.status, 0, sizeof *B.status * (size_t)tiles, 0));
         CUDA_CHECK(cudaMemsetAsync(B.counter, 0, sizeof *B.counter, 0));
     }
     B.epoch++;
-    return cand::Knobs{B.epoch, draws - 1, sleep_ns};
+    return cand::Knobs{B.epoch, draws - 1, first_ns, sleep_ns};
 }
 
-template <int T, int V, int O, bool EARLY> static void add_onepass(std::vector<Cfg> &cs, int reset, unsigned sleep_ns)
+/* first_ns, sleep_ns: CUB 3.0's sm_90 tuning for 4-byte sums (cub/device/dispatch/tuning/tuning_scan.cuh,
+ * fixed_delay_constructor_t<648, 1245>) sleeps 1245 ns before its first poll and 648 ns between polls
+ * (when the grid has 500 blocks or more): the configurations below try about that, 1250 and 650. */
+template <int T, int V, int O, bool EARLY>
+static void add_onepass(std::vector<Cfg> &cs, int reset, unsigned sleep_ns, unsigned first_ns = 0)
 {
     char k[128];
-    snprintf(k, sizeof k, "T=%d V=%d %s %s reset=%s sleep=%u", T, V, order_name(O), EARLY ? "early" : "late",
-             reset == R_EPOCH ? "epoch" : "memset", sleep_ns);
+    snprintf(k, sizeof k, "T=%d V=%d %s %s reset=%s sleep=%u/%u", T, V, order_name(O), EARLY ? "early" : "late",
+             reset == R_EPOCH ? "epoch" : "memset", first_ns, sleep_ns);
     cs.push_back({"lookback one-pass", k, [=](Bufs &B, int n) {
                       int tiles = wb_ceil_div(n, cand::Shape<T, V>::elems);
-                      cand::Knobs kn = launch_knobs(B, tiles, (unsigned)tiles, reset, sleep_ns);
+                      cand::Knobs kn = launch_knobs(B, tiles, (unsigned)tiles, reset, first_ns, sleep_ns);
                       cand::lb_onepass<T, V, O, EARLY><<<tiles, T>>>(B.in, B.out, B.status, B.counter, n, kn);
                       LAUNCH_CHECK();
                   }});
 }
 
-template <int T, int V, int O> static void add_persist(std::vector<Cfg> &cs, int sms, int reset, unsigned sleep_ns)
+template <int T, int V, int O>
+static void add_persist(std::vector<Cfg> &cs, int sms, int reset, unsigned sleep_ns, unsigned first_ns = 0)
 {
     int occ = 0;
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, cand::lb_persist<T, V, O>, T, 0));
     if (occ == 0) return;
     char k[128];
-    snprintf(k, sizeof k, "T=%d V=%d %s occ=%d reset=%s sleep=%u", T, V, order_name(O), occ,
-             reset == R_EPOCH ? "epoch" : "memset", sleep_ns);
+    snprintf(k, sizeof k, "T=%d V=%d %s occ=%d reset=%s sleep=%u/%u", T, V, order_name(O), occ,
+             reset == R_EPOCH ? "epoch" : "memset", first_ns, sleep_ns);
     cs.push_back({"lookback persistent", k, [=](Bufs &B, int n) {
                       int tiles = wb_ceil_div(n, cand::Shape<T, V>::elems);
                       int grid = sms * occ < tiles ? sms * occ : tiles;
-                      cand::Knobs kn = launch_knobs(B, tiles, (unsigned)(tiles + grid), reset, sleep_ns);
+                      cand::Knobs kn = launch_knobs(B, tiles, (unsigned)(tiles + grid), reset, first_ns, sleep_ns);
                       cand::lb_persist<T, V, O><<<grid, T>>>(B.in, B.out, B.status, B.counter, n, tiles, kn);
                       LAUNCH_CHECK();
                   }});
@@ -514,9 +521,9 @@ template <int T, int V, int K> static void add_rts(std::vector<Cfg> &cs)
                   }});
 }
 
-static std::vector<Cfg> configs(int sms)
+/* The copy and CUB first (each round's ratios use them), then the chapter's two kernels. */
+static std::vector<Cfg> baseline_configs()
 {
-    using namespace cand;
     std::vector<Cfg> cs;
     auto chapter = [](void (*launch)(State *)) {
         return [launch](Bufs &B, int n) {
@@ -535,17 +542,25 @@ static std::vector<Cfg> configs(int sms)
                   }});
     cs.push_back({"chapter decoupled-lookback", "T=256 V=4 acqrel late reset=memset", chapter(launch_decoupled_lookback)});
     cs.push_back({"chapter reduce-then-scan", "T=256 V=4 K=1", chapter(launch_reduce_then_scan)});
+    return cs;
+}
+
+static void onepass_configs(std::vector<Cfg> &cs)
+{
+    using namespace cand;
     /* (a) one idea at a time from the chapter's kernel: ordering, then the early aggregate, then the reset */
     add_onepass<256, 4, ACQREL, false>(cs, R_MEMSET, 0);
     add_onepass<256, 4, RELAXED, false>(cs, R_MEMSET, 0);
     add_onepass<256, 4, ACQREL, true>(cs, R_MEMSET, 0);
     add_onepass<256, 4, RELAXED, true>(cs, R_MEMSET, 0);
     add_onepass<256, 4, RELAXED, true>(cs, R_EPOCH, 0);
-    add_onepass<256, 4, RELAXED, true>(cs, R_EPOCH, 64);
-    add_onepass<256, 4, RELAXED, true>(cs, R_EPOCH, 256);
+    for (unsigned ns : {100u, 350u, 650u}) add_onepass<256, 4, RELAXED, true>(cs, R_EPOCH, ns);
+    add_onepass<256, 4, RELAXED, true>(cs, R_EPOCH, 650, 1250);
     /* (b) tile shapes, relaxed, early, no memset */
     add_onepass<128, 4, RELAXED, true>(cs, R_EPOCH, 0);
     add_onepass<512, 4, RELAXED, true>(cs, R_EPOCH, 0);
+    add_onepass<128, 6, RELAXED, true>(cs, R_EPOCH, 0); /* CUB's sm_90 tile for 4-byte sums: 128 x 24 */
+    add_onepass<128, 6, RELAXED, true>(cs, R_EPOCH, 650, 1250);
     add_onepass<128, 8, RELAXED, true>(cs, R_EPOCH, 0);
     add_onepass<256, 8, RELAXED, true>(cs, R_EPOCH, 0);
     add_onepass<512, 8, RELAXED, true>(cs, R_EPOCH, 0);
@@ -554,6 +569,11 @@ static std::vector<Cfg> configs(int sms)
     add_onepass<512, 16, RELAXED, true>(cs, R_EPOCH, 0);
     add_onepass<256, 8, ACQREL, true>(cs, R_EPOCH, 0);
     add_onepass<256, 16, RELAXED, false>(cs, R_EPOCH, 0);
+}
+
+static void persistent_configs(std::vector<Cfg> &cs, int sms)
+{
+    using namespace cand;
     /* (c) persistent and pipelined */
     add_persist<128, 4, RELAXED>(cs, sms, R_EPOCH, 0);
     add_persist<256, 4, RELAXED>(cs, sms, R_EPOCH, 0);
@@ -561,9 +581,15 @@ static std::vector<Cfg> configs(int sms)
     add_persist<128, 8, RELAXED>(cs, sms, R_EPOCH, 0);
     add_persist<256, 8, RELAXED>(cs, sms, R_EPOCH, 0);
     add_persist<512, 8, RELAXED>(cs, sms, R_EPOCH, 0);
-    add_persist<256, 8, RELAXED>(cs, sms, R_EPOCH, 64);
+    add_persist<128, 6, RELAXED>(cs, sms, R_EPOCH, 0);
+    for (unsigned ns : {100u, 350u, 650u}) add_persist<256, 8, RELAXED>(cs, sms, R_EPOCH, ns);
+    add_persist<256, 8, RELAXED>(cs, sms, R_EPOCH, 650, 1250);
     add_persist<256, 8, RELAXED>(cs, sms, R_MEMSET, 0);
     add_persist<256, 8, ACQREL>(cs, sms, R_EPOCH, 0);
+}
+
+static void rts_configs(std::vector<Cfg> &cs)
+{
     /* (d) reduce-then-scan, tiles a block */
     add_rts<256, 4, 1>(cs);
     add_rts<256, 4, 2>(cs);
@@ -576,7 +602,6 @@ static std::vector<Cfg> configs(int sms)
     add_rts<256, 8, 8>(cs);
     add_rts<512, 4, 4>(cs);
     add_rts<512, 8, 2>(cs);
-    return cs;
 }
 
 /* A whole number in [lo, hi] from argv, or a one-line error and exit 2. */
@@ -612,26 +637,10 @@ static void alloc_buffers(Bufs &B, int n_max)
     B.epoch = 0;
 }
 
-int main(int argc, char **argv)
+/* Correctness: 20 runs at 2^24 (or n), each checked; then every size, ending with n, the timed input. */
+static void check_all(std::vector<Cfg> &cs, Bufs &B, int n, int *h_in, int *h_exp)
 {
-    if (argc > 3) {
-        fprintf(stderr, "usage: %s [log2 n (12-29)] [reps (1-1000)]\n", argv[0]);
-        return 2;
-    }
-    int lg = argc > 1 ? parse_arg(argv[1], 12, 29, "log2 n") : 28;
-    int reps = argc > 2 ? parse_arg(argv[2], 1, 1000, "reps") : 20;
-    int n = 1 << lg, n_rep = n < (1 << 24) ? n : 1 << 24;
-    cudaDeviceProp prop;
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
-    Bufs B = {};
-    B.sms = prop.multiProcessorCount;
-    fprintf(stderr, "%s, %d SMs, L2 %d MB, n = 2^%d, reps %d\n", prop.name, B.sms, prop.l2CacheSize >> 20, lg, reps);
-    alloc_buffers(B, n);
-    std::vector<Cfg> cs = configs(B.sms);
-    int *h_in = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the input");
-    int *h_exp = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the CPU's scan");
-
-    /* Correctness: 20 runs at 2^24, each checked; then every size, ending with n, the timed input. */
+    int n_rep = n < (1 << 24) ? n : 1 << 24;
     prepare(B, n_rep, 7001, h_in, h_exp);
     for (Cfg &c : cs)
         for (int r = 0; r < 20; r++) check_one(c, B, n_rep, "repeated");
@@ -642,26 +651,52 @@ int main(int argc, char **argv)
         prepare(B, m, 7000 + (uint64_t)m, h_in, h_exp);
         for (Cfg &c : cs) check_one(c, B, m, "size");
     }
+}
 
-    /* Timing at n: two rounds, each with the copy and CUB; each row's last timed output checked. */
-    printf("round,kernel,config,n,ms,GBps,of_copy,of_cub,checks,check\n");
-    for (int round = 0; round < 2; round++) {
-        std::vector<double> ms(cs.size());
-        for (size_t i = 0; i < cs.size(); i++) {
-            ms[i] = wb_time_ms([&] { cs[i].run(B, n); }, 3, reps, NULL);
-            record(cs[i], B, n, "after timing");
-        }
-        double copy_ms = ms[0], cub_ms = ms[1];
-        for (size_t i = 0; i < cs.size(); i++) {
-            double gbs = 8.0 * n / (ms[i] * 1e-3) / 1e9;
-            const Cfg &c = cs[i];
-            char checks[32];
-            snprintf(checks, sizeof checks, "%d/%d", c.passed, c.checks);
-            printf("%d,%s,%s,%d,%.4f,%.1f,%.4f,%.4f,%s,%s\n", round, c.kernel.c_str(), c.knobs.c_str(), n, ms[i], gbs,
-                   copy_ms / ms[i], cub_ms / ms[i], c.scans ? checks : "-",
-                   !c.scans ? "-" : c.passed == c.checks ? "PASS" : "WRONG");
-        }
-        fflush(stdout);
+/* One round at n: every configuration timed (the copy and CUB first), its last timed output checked,
+ * then its CSV row with this round's ratios. */
+static void time_round(std::vector<Cfg> &cs, Bufs &B, int n, int reps, int round)
+{
+    std::vector<double> ms(cs.size());
+    for (size_t i = 0; i < cs.size(); i++) {
+        ms[i] = wb_time_ms([&] { cs[i].run(B, n); }, 3, reps, NULL);
+        record(cs[i], B, n, "after timing");
     }
+    double copy_ms = ms[0], cub_ms = ms[1];
+    for (size_t i = 0; i < cs.size(); i++) {
+        const Cfg &c = cs[i];
+        char checks[32];
+        snprintf(checks, sizeof checks, "%d/%d", c.passed, c.checks);
+        printf("%d,%s,%s,%d,%.4f,%.1f,%.4f,%.4f,%s,%s\n", round, c.kernel.c_str(), c.knobs.c_str(), n, ms[i],
+               8.0 * n / (ms[i] * 1e-3) / 1e9, copy_ms / ms[i], cub_ms / ms[i], c.scans ? checks : "-",
+               !c.scans ? "-" : c.passed == c.checks ? "PASS" : "WRONG");
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 3) {
+        fprintf(stderr, "usage: %s [log2 n (12-29)] [reps (1-1000)]\n", argv[0]);
+        return 2;
+    }
+    int lg = argc > 1 ? parse_arg(argv[1], 12, 29, "log2 n") : 28;
+    int reps = argc > 2 ? parse_arg(argv[2], 1, 1000, "reps") : 20;
+    int n = 1 << lg;
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    Bufs B = {};
+    B.sms = prop.multiProcessorCount;
+    fprintf(stderr, "%s, %d SMs, L2 %d MB, n = 2^%d, reps %d\n", prop.name, B.sms, prop.l2CacheSize >> 20, lg, reps);
+    alloc_buffers(B, n);
+    std::vector<Cfg> cs = baseline_configs();
+    onepass_configs(cs);
+    persistent_configs(cs, B.sms);
+    rts_configs(cs);
+    int *h_in = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the input");
+    int *h_exp = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the CPU's scan");
+    check_all(cs, B, n, h_in, h_exp);
+    printf("round,kernel,config,n,ms,GBps,of_copy,of_cub,checks,check\n");
+    for (int round = 0; round < 2; round++) time_round(cs, B, n, reps, round);
     return 0;
 }

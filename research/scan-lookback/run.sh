@@ -8,7 +8,7 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 BUILD="$HERE/../../build"
 mkdir -p "$BUILD"
 bin=${BIN:-$BUILD/scan-lookback}
-if [ -z "${BIN:-}" ] || [ ! -x "$bin" ]; then
+if [ -z "${BIN:-}" ] || ! "$bin" 12 1 >/dev/null 2>&1; then
     bin=$BUILD/scan-lookback
     "${NVCC:-nvcc}" -O3 -std=c++20 -arch=${ARCH:-sm_90} -I"$HERE/../../common" -Xcompiler -fopenmp \
         -o "$bin" "$HERE/bench.cu" -lgomp || exit 1
