@@ -642,13 +642,17 @@ static void check_all(std::vector<Cfg> &cs, Bufs &B, int n, int *h_in, int *h_ex
 {
     int n_rep = n < (1 << 24) ? n : 1 << 24;
     prepare(B, n_rep, 7001, h_in, h_exp);
-    for (Cfg &c : cs)
+    for (Cfg &c : cs) {
+        /* never run before: should one hang, the last line on stderr names it */
+        fprintf(stderr, "checking %s %s\n", c.kernel.c_str(), c.knobs.c_str());
         for (int r = 0; r < 20; r++) check_one(c, B, n_rep, "repeated");
+    }
     std::vector<int> sizes = {1, 33, 4097, (1 << 22) + 3, n - 1, n};
     for (size_t i = 0; i < sizes.size(); i++) {
         int m = sizes[i];
         if (m > n || (i && m <= sizes[i - 1])) continue;
         prepare(B, m, 7000 + (uint64_t)m, h_in, h_exp);
+        fprintf(stderr, "checking every kernel at n = %d\n", m);
         for (Cfg &c : cs) check_one(c, B, m, "size");
     }
 }
@@ -697,6 +701,9 @@ int main(int argc, char **argv)
     int *h_exp = (int *)wb_host_alloc(sizeof(int) * (size_t)n, "the CPU's scan");
     check_all(cs, B, n, h_in, h_exp);
     printf("round,kernel,config,n,ms,GBps,of_copy,of_cub,checks,check\n");
-    for (int round = 0; round < 2; round++) time_round(cs, B, n, reps, round);
+    for (int round = 0; round < 2; round++) {
+        fprintf(stderr, "timing round %d\n", round);
+        time_round(cs, B, n, reps, round);
+    }
     return 0;
 }
