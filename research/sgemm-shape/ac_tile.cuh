@@ -1,8 +1,11 @@
 /* ac_tile.cuh: chapter 4's async-copy kernel with its block tile as template parameters: ROWS (64 or
  * 128) rows of C by AC_BN = 256 columns, BK-deep slices in STAGES (2 or 3) cp.async buffers. Everything
- * else is the chapter's (chapter_async_copy.inc): the warp layout, the transposing 4-byte copies of A,
- * the 16-byte copies of B, the guarded path under EDGE, the j-outer order of the multiply-adds. With
- * ROWS 128 each thread holds two of the chapter's 8×8 blocks, at rows ty and 64 + ty (16×8 in all).
+ * else is the chapter's (chapter_async_copy.inc): the 32×64 warp tiles of 8×8 per lane, the
+ * transposing 4-byte copies of A, the 16-byte copies of B, the guarded path under EDGE, the j-outer
+ * order of the multiply-adds. THREADS (256 or 512) splits the block's warps over its rows: with
+ * THREADS = 4·ROWS each thread computes the chapter's 8×8 (the 128-row tile then has 16 warps, as two
+ * of the chapter's blocks on one SM have); with ROWS 128 and 256 threads each thread holds two 8×8
+ * blocks, THREADS/4 rows apart (16×8, the sweep's 128×256 had 8×16: 8 warps per SM).
  * STAGES 2 is the chapter's pipeline line for line (the form research/sgemm-shape/chapter.patch puts
  * in the chapter); STAGES 3 waits for all but the newest group, so two slices are in flight.
  * Shared memory is dynamic: every tile but the chapter's needs more than the 48 KiB a static array may
@@ -13,12 +16,21 @@
 template <int ROWS, int STAGES>
 constexpr int ac_smem_bytes() { return (int)sizeof(float) * STAGES * BK * (ROWS + A_PAD + AC_BN); }
 
-template <int ROWS, int STAGES, bool EDGE>
-__global__ void __launch_bounds__(AC_THREADS, ROWS == 64 ? 2 : 1)
+/* Blocks per SM that __launch_bounds__ asks for: 16 warps at 128 registers for 8×8 per thread, one
+ * block at up to 255 registers for 16×8. */
+constexpr int ac_min_blocks(int ROWS, int THREADS) { return ROWS * 4 == THREADS ? 512 / THREADS : 1; }
+
+template <int ROWS, int THREADS, int STAGES, bool EDGE>
+__global__ void __launch_bounds__(THREADS, ac_min_blocks(ROWS, THREADS))
     ac_tile(const float *A, const float *B, float *C, int M, int N, int K)
 {
     static_assert((ROWS == 64 || ROWS == 128) && (STAGES == 2 || STAGES == 3), "the tiles measured");
-    constexpr int MI = ROWS / 64, A_COPIES = ROWS * BK / AC_THREADS, A_RUNS = ROWS / 32;
+    static_assert((THREADS == 256 || THREADS == 512) && THREADS <= 4 * ROWS, "whole 8x8 blocks per thread");
+    constexpr int SPAN = THREADS / 4;                    /* rows the block's warps cover at once */
+    constexpr int MI = ROWS / SPAN;                      /* 8x8 blocks per thread, SPAN rows apart */
+    constexpr int A_COPIES = ROWS * BK / THREADS;        /* 4-byte copies of A per thread per slice */
+    constexpr int A_RUNS = ROWS / (THREADS / 8);         /* A's copies i and i + A_RUNS: 8 k further */
+    constexpr int B_COPIES = BK * AC_BN / 4 / THREADS;   /* 16-byte copies of B */
     extern __shared__ __align__(16) float smem[];
     auto As = reinterpret_cast<float (*)[BK][ROWS + A_PAD]>(smem);
     auto Bs = reinterpret_cast<float (*)[BK][AC_BN]>(smem + STAGES * BK * (ROWS + A_PAD));
@@ -33,24 +45,24 @@ __global__ void __launch_bounds__(AC_THREADS, ROWS == 64 ? 2 : 1)
         if (!EDGE || (inside && k0 + BK <= K)) {
 #pragma unroll
             for (int i = 0; i < A_COPIES; i++) {
-                int m = tid / 8 + 32 * (i % A_RUNS), k = tid % 8 + 8 * (i / A_RUNS);
+                int m = tid / 8 + THREADS / 8 * (i % A_RUNS), k = tid % 8 + 8 * (i / A_RUNS);
                 cp_async4(&As[buf][k][m], A + (row0 + m) * K + k0 + k, 4);
             }
 #pragma unroll
-            for (int i = 0; i < AC_B_COPIES; i++) {
-                int k = tid / 64 + 4 * i, nq = tid % 64 * 4;
+            for (int i = 0; i < B_COPIES; i++) {
+                int k = tid / 64 + THREADS / 64 * i, nq = tid % 64 * 4;
                 cp_async16(&Bs[buf][k][nq], B + (k0 + k) * N + col0 + nq);
             }
         } else {
 #pragma unroll
             for (int i = 0; i < A_COPIES; i++) {
-                int m = tid / 8 + 32 * (i % A_RUNS), k = tid % 8 + 8 * (i / A_RUNS), r = row0 + m, c = k0 + k;
+                int m = tid / 8 + THREADS / 8 * (i % A_RUNS), k = tid % 8 + 8 * (i / A_RUNS), r = row0 + m, c = k0 + k;
                 bool in = r < M && c < K;
                 cp_async4(&As[buf][k][m], in ? A + r * K + c : A, in ? 4 : 0);
             }
 #pragma unroll
-            for (int i = 0; i < AC_B_COPIES; i++) {
-                int k = tid / 64 + 4 * i, nq = tid % 64 * 4;
+            for (int i = 0; i < B_COPIES; i++) {
+                int k = tid / 64 + THREADS / 64 * i, nq = tid % 64 * 4;
                 copy4_async(&Bs[buf][k][nq], B, K, N, k0 + k, col0 + nq);
             }
         }
@@ -62,7 +74,7 @@ __global__ void __launch_bounds__(AC_THREADS, ROWS == 64 ? 2 : 1)
             float a[MI][TM], b[TN];
 #pragma unroll
             for (int mi = 0; mi < MI; mi++) {
-                float4 lo = *(const float4 *)&As[cur][k][64 * mi + ty], hi = *(const float4 *)&As[cur][k][64 * mi + ty + 4];
+                float4 lo = *(const float4 *)&As[cur][k][SPAN * mi + ty], hi = *(const float4 *)&As[cur][k][SPAN * mi + ty + 4];
                 a[mi][0] = lo.x, a[mi][1] = lo.y, a[mi][2] = lo.z, a[mi][3] = lo.w;
                 a[mi][4] = hi.x, a[mi][5] = hi.y, a[mi][6] = hi.z, a[mi][7] = hi.w;
             }
@@ -108,7 +120,7 @@ __global__ void __launch_bounds__(AC_THREADS, ROWS == 64 ? 2 : 1)
     for (int mi = 0; mi < MI; mi++)
 #pragma unroll
         for (int i = 0; i < TM; i++) {
-            int row = row0 + 64 * mi + ty + i;
+            int row = row0 + SPAN * mi + ty + i;
             float4 lo = make_float4(acc[mi][i][0], acc[mi][i][1], acc[mi][i][2], acc[mi][i][3]);
             float4 hi = make_float4(acc[mi][i][4], acc[mi][i][5], acc[mi][i][6], acc[mi][i][7]);
             if (EDGE) {
@@ -121,13 +133,15 @@ __global__ void __launch_bounds__(AC_THREADS, ROWS == 64 ? 2 : 1)
         }
 }
 
-/* The rule chapter.patch puts in the chapter's launcher: the 128-row tile when its blocks fit one per
- * SM in a single wave while the 64-row tile's blocks would put a second block on some SM anyway
- * (tiles128 <= SMs < tiles64); otherwise the chapter's 64-row tile. Both then take one wave and the
- * same work per SM, but the taller tile copies each B slice once for 128 rows instead of twice, and
- * reads 6 float4 from shared memory per 128 multiply-adds instead of 4 per 64. Below one SM per
- * 64-row block the taller tile would leave SMs idle; above one wave of it, it has half the warps per
- * SM (8 instead of 16) to hide latency with (sweep: 0.870 against 0.951 at 4096³). */
+/* The rule chapter.patch puts in the chapter's launcher: the 128-row tile (512 threads of 8×8) when
+ * its blocks fit one per SM in a single wave while the 64-row tile's would put a second block on some
+ * SM anyway (tiles128 <= SMs < tiles64); otherwise the chapter's 64-row tile. In that single wave
+ * both give an SM the same 16 warps and the same multiply-adds, but one 128-row block copies each
+ * slice of B once where two 64-row blocks copy it twice: 6144 instead of 10240 floats per SM per
+ * slice. Over more than one wave, two independent blocks per SM can overlap one's barrier waits and
+ * start-up with the other's work (the sweep's 128x256, 0.870 of cuBLAS at 4096³ against 0.951); with
+ * fewer 64-row blocks than SMs the taller tile would leave SMs idle. A hypothesis for the bench to
+ * confirm or refute, not a measurement. */
 static inline bool ac_tall_tile(int M, int N, int sms)
 {
     long long cols = wb_ceil_div(N, AC_BN);

@@ -5,8 +5,10 @@
  *   async-copy        the chapter's kernel and launcher as they are (chapter_async_copy.inc)
  *   async-copy-edge   the same kernel with EDGE forced on: what the guarded path costs (diagnosis)
  *   tile              ac_tile.cuh's kernel, the chapter's templated by tile: 64x256 and 128x256, 16
- *                     deep, 2 or 3 buffers (the sweep's good tiles, research/sgemm-tune/README.md)
- *   rule              what chapter.patch's launcher picks (ac_tall_tile), 2 buffers
+ *                     deep, 2 or 3 buffers (the sweep's good tiles, research/sgemm-tune/README.md),
+ *                     256 or 512 threads (8x8 per thread, or 16x8 for 128 rows in 256 threads)
+ *   rule              what chapter.patch's launcher picks (ac_tall_tile): 64x256x16-2buf-256t, or
+ *                     128x256x16-2buf-512t where the 64-row grid is one wave with some SM doubled
  * Check (the chapter's tolerance, its matmul_rtol and wb_gemm_ref's rule for rows compared with a
  * library): |c - c_cuBLAS| <= 2·rtol·Σ_k|a_ik||b_kj| for every element, rtol = γ_K(2^-24) +
  * 2·γ_K(2^-53), the factor 2 for the error of both sides; Σ|a||b| by cublasDgemm on |A|, |B| in
@@ -55,17 +57,19 @@ __device__ __forceinline__ void cp_async_wait_group()
 
 /* The chapter's launcher for one tile: EDGE where the tiles do not divide the shape. The attribute
  * call per launch is what chapter 6's launchers do (its host time lies inside a per-launch timing). */
-template <int ROWS, int STAGES>
+template <int ROWS, int THREADS, int STAGES>
 static void ac_tile_launch(const float *A, const float *B, float *C, int M, int N, int K)
 {
     constexpr int smem = ac_smem_bytes<ROWS, STAGES>();
     dim3 grid(wb_ceil_div(N, AC_BN), wb_ceil_div(M, ROWS));
     if (M % ROWS == 0 && N % AC_BN == 0 && K % BK == 0) {
-        CUDA_CHECK(cudaFuncSetAttribute(ac_tile<ROWS, STAGES, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        ac_tile<ROWS, STAGES, false><<<grid, AC_THREADS, smem>>>(A, B, C, M, N, K);
+        auto *k = ac_tile<ROWS, THREADS, STAGES, false>;
+        CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        k<<<grid, THREADS, smem>>>(A, B, C, M, N, K);
     } else {
-        CUDA_CHECK(cudaFuncSetAttribute(ac_tile<ROWS, STAGES, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        ac_tile<ROWS, STAGES, true><<<grid, AC_THREADS, smem>>>(A, B, C, M, N, K);
+        auto *k = ac_tile<ROWS, THREADS, STAGES, true>;
+        CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+        k<<<grid, THREADS, smem>>>(A, B, C, M, N, K);
     }
     LAUNCH_CHECK();
 }
@@ -93,21 +97,23 @@ static void run_chapter_edge(State *s)
     matmul_async_copy<true><<<grid, AC_THREADS>>>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K);
     LAUNCH_CHECK();
 }
-template <int ROWS, int STAGES>
-static void run_tile(State *s) { ac_tile_launch<ROWS, STAGES>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K); }
+template <int ROWS, int THREADS, int STAGES>
+static void run_tile(State *s) { ac_tile_launch<ROWS, THREADS, STAGES>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K); }
 static void run_rule(State *s)
 {
-    if (ac_tall_tile(s->M, s->N, sm_count())) run_tile<128, 2>(s);
-    else run_tile<64, 2>(s);
+    if (ac_tall_tile(s->M, s->N, sm_count())) run_tile<128, 512, 2>(s);
+    else run_tile<64, 256, 2>(s);
 }
 
 static const Kernel kernels[] = {
     {"async-copy", "64x256x16-2buf-chapter", run_chapter},
     {"async-copy-edge", "64x256x16-2buf-chapter-EDGE", run_chapter_edge},
-    {"tile", "64x256x16-2buf", run_tile<64, 2>},
-    {"tile", "64x256x16-3buf", run_tile<64, 3>},
-    {"tile", "128x256x16-2buf", run_tile<128, 2>},
-    {"tile", "128x256x16-3buf", run_tile<128, 3>},
+    {"tile", "64x256x16-2buf-256t", run_tile<64, 256, 2>},
+    {"tile", "64x256x16-3buf-256t", run_tile<64, 256, 3>},
+    {"tile", "128x256x16-2buf-512t", run_tile<128, 512, 2>}, /* chapter.patch's taller tile */
+    {"tile", "128x256x16-3buf-512t", run_tile<128, 512, 3>},
+    {"tile", "128x256x16-2buf-256t", run_tile<128, 256, 2>}, /* 16x8 per thread, 8 warps per SM */
+    {"tile", "128x256x16-3buf-256t", run_tile<128, 256, 3>}, /* the closest to the sweep's 1.010 */
     {"rule", "rule", run_rule},
 };
 #define NKERNELS (int)(sizeof kernels / sizeof kernels[0])
@@ -222,7 +228,7 @@ static bool bench_size(const int d[3], int reps, int sms)
 {
     Case c = case_make(d[0], d[1], d[2]);
     fprintf(stderr, "size %dx%dx%d: rule picks %s\n", d[0], d[1], d[2],
-            ac_tall_tile(d[0], d[1], sms) ? "128x256x16-2buf" : "64x256x16-2buf");
+            ac_tall_tile(d[0], d[1], sms) ? "128x256x16-2buf-512t" : "64x256x16-2buf-256t");
     Verdict v[NKERNELS];
     bool all = true;
     for (int i = 0; i < NKERNELS; i++) {
@@ -241,7 +247,7 @@ static bool bench_size(const int d[3], int reps, int sms)
         for (int i = 0; i < NKERNELS; i++) {
             double ms = wb_time_ms([&] { kernels[i].launch(&c.st); }, 3, reps, NULL);
             const char *config = kernels[i].config;
-            if (kernels[i].launch == run_rule) config = ac_tall_tile(d[0], d[1], sms) ? "rule=128x256x16-2buf" : "rule=64x256x16-2buf";
+            if (kernels[i].launch == run_rule) config = ac_tall_tile(d[0], d[1], sms) ? "rule=128x256x16-2buf-512t" : "rule=64x256x16-2buf-256t";
             print_row(kernels[i], config, c, round, ms, sol, v[i]);
         }
         fflush(stdout);
