@@ -132,19 +132,3 @@ __global__ void __launch_bounds__(THREADS, ac_min_blocks(ROWS, THREADS))
             }
         }
 }
-
-/* The rule chapter.patch puts in the chapter's launcher: the 128-row tile (512 threads of 8×8) when
- * its blocks fit one per SM in a single wave while the 64-row tile's would put a second block on some
- * SM anyway (tiles128 <= SMs < tiles64); otherwise the chapter's 64-row tile. In that single wave
- * both give an SM the same 16 warps and the same multiply-adds, but one 128-row block copies each
- * slice of B once where two 64-row blocks copy it twice: 6144 instead of 10240 floats per SM per
- * slice. Over more than one wave, two independent blocks per SM can overlap one's barrier waits and
- * start-up with the other's work (the sweep's 128x256, 0.870 of cuBLAS at 4096³ against 0.951); with
- * fewer 64-row blocks than SMs the taller tile would leave SMs idle. A hypothesis for the bench to
- * confirm or refute, not a measurement. */
-static inline bool ac_tall_tile(int M, int N, int sms)
-{
-    long long cols = wb_ceil_div(N, AC_BN);
-    long long tiles64 = cols * wb_ceil_div(M, 64), tiles128 = cols * wb_ceil_div(M, 128);
-    return tiles128 <= sms && sms < tiles64;
-}

@@ -7,8 +7,10 @@
  *   tile              ac_tile.cuh's kernel, the chapter's templated by tile: 64x256 and 128x256, 16
  *                     deep, 2 or 3 buffers (the sweep's good tiles, research/sgemm-tune/README.md),
  *                     256 or 512 threads (8x8 per thread, or 16x8 for 128 rows in 256 threads)
- *   rule              what chapter.patch's launcher picks (ac_tall_tile): 64x256x16-2buf-256t, or
- *                     128x256x16-2buf-512t where the 64-row grid is one wave with some SM doubled
+ *   async-copy-patch  the chapter with chapter.patch applied (patch_kernel.inc, patch_launch.inc): its
+ *                     launcher as it is (config rule=<the tile its rule picked>), each of its two tiles forced
+ *                     (64rows: 256 threads, 128rows: 512 threads): the rule is right at a size when
+ *                     the tile it picked is the faster of the two there
  * Check (the chapter's tolerance, its matmul_rtol and wb_gemm_ref's rule for rows compared with a
  * library): |c - c_cuBLAS| <= 2·rtol·Σ_k|a_ik||b_kj| for every element, rtol = γ_K(2^-24) +
  * 2·γ_K(2^-53), the factor 2 for the error of both sides; Σ|a||b| by cublasDgemm on |A|, |B| in
@@ -33,6 +35,7 @@
 #define TN 8
 #define A_PAD 4
 #define AC_BM 64
+#define AC_BM_TALL 128
 #define AC_BN 256
 #define AC_THREADS 256
 #define AC_A_COPIES (AC_BM * BK / AC_THREADS)
@@ -44,6 +47,10 @@ struct State {
 };
 
 #include "chapter_async_copy.inc"
+namespace patch {
+#include "patch_kernel.inc"
+#include "patch_launch.inc"
+}
 /* Waits until at most N of this thread's committed groups are still in flight. */
 template <int N>
 __device__ __forceinline__ void cp_async_wait_group()
@@ -55,22 +62,28 @@ __device__ __forceinline__ void cp_async_wait_group()
 
 #include "ac_tile.cuh"
 
-/* The chapter's launcher for one tile: EDGE where the tiles do not divide the shape. The attribute
- * call per launch is what chapter 6's launchers do (its host time lies inside a per-launch timing). */
+/* Lets both instantiations of a tile take its dynamic shared memory; once per tile, as the patch does
+ * (a call per launch would put its host time inside each timed launch). */
+template <int ROWS, int THREADS, int STAGES>
+static bool ac_tile_allow()
+{
+    constexpr int smem = ac_smem_bytes<ROWS, STAGES>();
+    CUDA_CHECK(cudaFuncSetAttribute(ac_tile<ROWS, THREADS, STAGES, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    CUDA_CHECK(cudaFuncSetAttribute(ac_tile<ROWS, THREADS, STAGES, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    return true;
+}
+
+/* The chapter's launcher for one tile: EDGE where the tiles do not divide the shape. */
 template <int ROWS, int THREADS, int STAGES>
 static void ac_tile_launch(const float *A, const float *B, float *C, int M, int N, int K)
 {
     constexpr int smem = ac_smem_bytes<ROWS, STAGES>();
+    static const bool allowed = ac_tile_allow<ROWS, THREADS, STAGES>();
+    (void)allowed;
     dim3 grid(wb_ceil_div(N, AC_BN), wb_ceil_div(M, ROWS));
-    if (M % ROWS == 0 && N % AC_BN == 0 && K % BK == 0) {
-        auto *k = ac_tile<ROWS, THREADS, STAGES, false>;
-        CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        k<<<grid, THREADS, smem>>>(A, B, C, M, N, K);
-    } else {
-        auto *k = ac_tile<ROWS, THREADS, STAGES, true>;
-        CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-        k<<<grid, THREADS, smem>>>(A, B, C, M, N, K);
-    }
+    bool whole = M % ROWS == 0 && N % AC_BN == 0 && K % BK == 0;
+    auto kernel = whole ? ac_tile<ROWS, THREADS, STAGES, false> : ac_tile<ROWS, THREADS, STAGES, true>;
+    kernel<<<grid, THREADS, smem>>>(A, B, C, M, N, K);
     LAUNCH_CHECK();
 }
 
@@ -99,11 +112,9 @@ static void run_chapter_edge(State *s)
 }
 template <int ROWS, int THREADS, int STAGES>
 static void run_tile(State *s) { ac_tile_launch<ROWS, THREADS, STAGES>(s->d_A, s->d_B, s->d_C, s->M, s->N, s->K); }
-static void run_rule(State *s)
-{
-    if (ac_tall_tile(s->M, s->N, sm_count())) run_tile<128, 512, 2>(s);
-    else run_tile<64, 256, 2>(s);
-}
+static void run_patch(State *s) { patch::launch_async_copy(s); }
+static void run_patch64(State *s) { patch::launch_async_copy_rows<AC_BM>(s); }
+static void run_patch128(State *s) { patch::launch_async_copy_rows<AC_BM_TALL>(s); }
 
 static const Kernel kernels[] = {
     {"async-copy", "64x256x16-2buf-chapter", run_chapter},
@@ -114,7 +125,9 @@ static const Kernel kernels[] = {
     {"tile", "128x256x16-3buf-512t", run_tile<128, 512, 3>},
     {"tile", "128x256x16-2buf-256t", run_tile<128, 256, 2>}, /* 16x8 per thread, 8 warps per SM */
     {"tile", "128x256x16-3buf-256t", run_tile<128, 256, 3>}, /* the closest to the sweep's 1.010 */
-    {"rule", "rule", run_rule},
+    {"async-copy-patch", "rule", run_patch},
+    {"async-copy-patch", "64rows-256t", run_patch64},
+    {"async-copy-patch", "128rows-512t", run_patch128},
 };
 #define NKERNELS (int)(sizeof kernels / sizeof kernels[0])
 
@@ -227,8 +240,8 @@ static void print_row(const Kernel &k, const char *config, const Case &c, int ro
 static bool bench_size(const int d[3], int reps, int sms)
 {
     Case c = case_make(d[0], d[1], d[2]);
-    fprintf(stderr, "size %dx%dx%d: rule picks %s\n", d[0], d[1], d[2],
-            ac_tall_tile(d[0], d[1], sms) ? "128x256x16-2buf-512t" : "64x256x16-2buf-256t");
+    fprintf(stderr, "size %dx%dx%d: the patch's rule picks %s\n", d[0], d[1], d[2],
+            patch::ac_tall_tile(d[0], d[1], sms) ? "128 rows, 512 threads" : "64 rows, 256 threads");
     Verdict v[NKERNELS];
     bool all = true;
     for (int i = 0; i < NKERNELS; i++) {
@@ -247,7 +260,7 @@ static bool bench_size(const int d[3], int reps, int sms)
         for (int i = 0; i < NKERNELS; i++) {
             double ms = wb_time_ms([&] { kernels[i].launch(&c.st); }, 3, reps, NULL);
             const char *config = kernels[i].config;
-            if (kernels[i].launch == run_rule) config = ac_tall_tile(d[0], d[1], sms) ? "rule=128x256x16-2buf-512t" : "rule=64x256x16-2buf-256t";
+            if (kernels[i].launch == run_patch) config = patch::ac_tall_tile(d[0], d[1], sms) ? "rule=128rows-512t" : "rule=64rows-256t";
             print_row(kernels[i], config, c, round, ms, sol, v[i]);
         }
         fflush(stdout);

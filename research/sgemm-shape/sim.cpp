@@ -1,4 +1,4 @@
-/* sim.cpp: runs ac_tile.cuh's kernel on the CPU, since this bench was written without a GPU. Each block
+/* sim.cpp: runs ac_tile.cuh's kernel and chapter.patch's (patch_kernel.inc) on the CPU, since this bench was written without a GPU. Each block
  * is 256 std::threads meeting at a std::barrier for __syncthreads(); blocks run one after another, so
  * the block's shared memory can be one buffer. cp.async is emulated either landing at issue or only
  * when a wait lets it (the two orders a pipeline race can show up in); shared memory starts as NaN
@@ -31,8 +31,10 @@ static bool land_at_issue;       /* the emulation's mode for this run */
 static void __syncthreads() { block_barrier->arrive_and_wait(); }
 static int wb_ceil_div(long long n, long long d) { return (int)((n + d - 1) / d); }
 
-/* The simulated block's dynamic shared memory (the largest tile's 74 496 bytes fit). */
+/* The simulated block's dynamic shared memory (the largest tile's 74 496 bytes fit), under the names
+ * the two kernels give it; both names are one buffer. */
 alignas(16) float smem[80 * 1024 / 4];
+extern float ac_smem[] __attribute__((alias("smem")));
 
 /* cp.async: each thread's groups of pending copies, landed by the waits. */
 struct Copy { float *dst; float v; };
@@ -95,15 +97,20 @@ static void store4_vector(float *X, int rows, int cols, int r, int c, float4 v)
 #define TN 8
 #define A_PAD 4
 #define AC_BN 256
+#define AC_BM 64
+#define AC_BM_TALL 128
+#define AC_THREADS 256
+#define AC_A_COPIES (AC_BM * BK / AC_THREADS)
 #include "ac_tile.cuh"
+#include "patch_kernel.inc"
 
 using KernelFn = void (*)(const float *, const float *, float *, int, int, int);
 
-template <int ROWS, int THREADS, int STAGES>
-static void run_grid(const float *A, const float *B, float *C, int M, int N, int K)
+/* A grid of ROWS x 256 blocks of THREADS threads, EDGE chosen as the launchers do. */
+static void run_blocks(KernelFn whole_tiles, KernelFn edge, int ROWS, unsigned THREADS, const float *A, const float *B,
+                       float *C, int M, int N, int K)
 {
-    bool whole = M % ROWS == 0 && N % AC_BN == 0 && K % BK == 0; /* the launcher's choice of EDGE */
-    KernelFn k = whole ? ac_tile<ROWS, THREADS, STAGES, false> : ac_tile<ROWS, THREADS, STAGES, true>;
+    KernelFn k = M % ROWS == 0 && N % AC_BN == 0 && K % BK == 0 ? whole_tiles : edge;
     for (unsigned by = 0; by < (unsigned)wb_ceil_div(M, ROWS); by++)
         for (unsigned bx = 0; bx < (unsigned)wb_ceil_div(N, AC_BN); bx++) {
             std::fill(std::begin(smem), std::end(smem), NAN);
@@ -122,10 +129,23 @@ static void run_grid(const float *A, const float *B, float *C, int M, int N, int
         }
 }
 
+template <int ROWS, int THREADS, int STAGES>
+static void run_grid(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    run_blocks(ac_tile<ROWS, THREADS, STAGES, false>, ac_tile<ROWS, THREADS, STAGES, true>, ROWS, THREADS, A, B, C, M, N, K);
+}
+
+template <int ROWS>
+static void run_patch(const float *A, const float *B, float *C, int M, int N, int K)
+{
+    run_blocks(matmul_async_copy<ROWS, false>, matmul_async_copy<ROWS, true>, ROWS, ROWS / AC_BM * AC_THREADS, A, B, C, M, N, K);
+}
+
 struct Tile { const char *name; void (*run)(const float *, const float *, float *, int, int, int); };
 static const Tile tiles[] = {{"64x256x16-2buf-256t", run_grid<64, 256, 2>},  {"64x256x16-3buf-256t", run_grid<64, 256, 3>},
                              {"128x256x16-2buf-512t", run_grid<128, 512, 2>}, {"128x256x16-3buf-512t", run_grid<128, 512, 3>},
-                             {"128x256x16-2buf-256t", run_grid<128, 256, 2>}, {"128x256x16-3buf-256t", run_grid<128, 256, 3>}};
+                             {"128x256x16-2buf-256t", run_grid<128, 256, 2>}, {"128x256x16-3buf-256t", run_grid<128, 256, 3>},
+                             {"patch-64rows", run_patch<AC_BM>},                {"patch-128rows", run_patch<AC_BM_TALL>}};
 
 static unsigned long long lcg(unsigned long long &s) { return s = s * 6364136223846793005ull + 1442695040888963407ull; }
 
