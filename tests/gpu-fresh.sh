@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# gpu-fresh.sh OUT — issue 64 on a GPU machine, from the workbook's root (about 8 minutes on an H200): the first class
-# on a fresh machine, no build/counters/. Its logs go to OUT, a short summary to stdout:
+# gpu-fresh.sh OUT [PART] — issue 64 on a GPU machine, from the workbook's root (about 8 minutes on an H200): the first class
+# on a fresh machine, no build/counters/. Its logs go to OUT, a short summary to stdout. PART (default all) runs the
+# build, then `local` (step 2's class), `slurm` (step 2's class on Slurm) or `refs` (steps 3 and 4): each of these
+# fits in one ten-minute command, where all of them may not:
 #   1. the grader, the course, the references and chapter 5's mutants built (make -j);
 #   2. a fresh class of 20 of chapter 5 (`--ch 5`, no sanitizer): its performance mutants (tools/mutate: uncoalesced,
 #      spills, bank conflicts, barrier stalls), each handed in by two students, and copies of the references; the
@@ -14,8 +16,12 @@
 #      kernel beside pad_transpose (one launch per kernel named reaches both).
 # Exit 1 when a step failed or a check did not hold. It stays out of the student release (no tests/*.sh there).
 set -uo pipefail
-if [ $# -ne 1 ]; then echo "usage: $0 OUT" >&2; exit 2; fi
-out=$1 fail=0
+usage="usage: $0 OUT [local|slurm|refs|all]"
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then echo "$usage" >&2; exit 2; fi
+out=$1 part=${2:-all} fail=0
+case $part in local | slurm | refs | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
+# Whether this call runs step $1 (the parts fit one ten-minute command each where all does not).
+want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 mkdir -p "$out"
 m=build/mutants-fresh
 t0=$(date +%s)
@@ -58,6 +64,7 @@ PY
     return "$rc"
 }
 
+if want local; then
 step "a fresh class of chapter 5: $(ls "$m/class" | wc -l) entries, build/counters/ removed"
 rm -rf build/counters
 timeout -k 5 300 ./build/course --class "$m/class" --out "$m/out" --ch 5 --jobs 3 --no-sanitizer --seeds 20261202 \
@@ -69,7 +76,9 @@ echo "class counter lines (made before the first entry: line ${made:-none} < lin
 grep -E 'reference counters:|ref counters [a-z0-9-]+: [0-9]|stu counters [a-z0-9-]+: (limit|not run)' "$out/class.log" | sed 's/^/  /'
 [ -n "$made" ] && [ -n "$entries" ] && [ "$made" -lt "$entries" ] || { echo "FAIL: not made before the first entry"; fail=1; }
 diagnoses "$m/out" diagnoses || fail=1
+fi
 
+if want slurm; then
 step "the same class on Slurm, build/counters/ removed"
 cl=$(mktemp -d /tmp/wb-fresh-slurm.XXXXXX) && chmod 755 "$cl" && chmod -R a+rX "$m/class"
 src=$(tests/slurm/cluster.sh start "$cl" 2>&1)
@@ -93,7 +102,9 @@ else
     tar -czf "$out/slurm-logs.tar.gz" -C "$m" out-slurm 2>/dev/null || true
 fi
 rm -rf "$cl"
+fi
 
+if want refs; then
 step "the references' counters of every chapter (chapter 5's kept)"
 timeout -k 5 150 ./build/grade --reference-counters --no-sanitizer > "$out/refctr.log" 2>&1 || { echo "--reference-counters failed (refctr.log)"; fail=1; }
 grep -E 'reference counters' "$out/refctr.log" | sed 's/^/  /'
@@ -112,6 +123,7 @@ done
 v5=$(ls build/counters/*_ch5_v5_*.csv 2>/dev/null | head -1)
 echo "  $n kept files checked; ch5 v5's rows of its own kernel: $( [ -n "$v5" ] && grep -c '"minplus_v5' "$v5" || echo none)"
 [ -n "$v5" ] && grep -q '"minplus_v5' "$v5" || { echo "  FAIL: ch5 v5's own kernel not profiled"; fail=1; }
+fi
 tar -czf "$out/fresh-logs.tar.gz" -C "$m" out 2>/dev/null || true
 step "done, exit $fail"
 exit "$fail"
