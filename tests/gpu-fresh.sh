@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# gpu-fresh.sh OUT [PART] — issue 64 on a GPU machine, from the workbook's root (about 8 minutes on an H200): the first class
-# on a fresh machine, no build/counters/. Its logs go to OUT, a short summary to stdout. PART (default all) runs the
+# gpu-fresh.sh OUT [PART] — issue 64 on a GPU machine, from the workbook's root (about 8 minutes on an H200): the
+# first class on a fresh machine, no build/counters/. Its logs go to OUT, a short summary to stdout. PART (default all) runs the
 # build, then `local` (step 2's class), `slurm` (step 2's class on Slurm) or `refs` (steps 3 and 4): each of these
 # fits in one ten-minute command, where all of them may not:
 #   1. the grader, the course, the references and chapter 5's mutants built (make -j);
