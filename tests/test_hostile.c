@@ -31,8 +31,9 @@ static int in_list(json_t *list, const char *name)
 }
 
 /* The variants the screen charges for a caught entry, from the whole file as the grader screens it: its own variant
- * and those its `charged` list names, no more and no fewer (a region whose names the starter's code uses is no one
- * variant's, and costs them all). Returns the number of differences, each said in `why`. */
+ * and those its `charged` list names, no more and no fewer (what a region costs follows grading/honesty.h: a region
+ * used from one that is named after no variant costs every variant). Returns the number of differences, each said in
+ * `why`. */
 static int screen_charges(const gr_chapter_rubric *ch, const char *name, const char *text, json_t *e, char *why, size_t wn)
 {
     static gr_ch_result cr;
