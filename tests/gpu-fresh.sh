@@ -5,7 +5,8 @@
 # fits in one ten-minute command, where all of them may not:
 #   1. the grader, the course, the references and chapter 5's mutants built (make -j);
 #   2. a fresh class of 20 of chapter 5 (`--ch 5`, no sanitizer): its performance mutants (tools/mutate: uncoalesced,
-#      spills, bank conflicts, barrier stalls), each handed in by two students, and copies of the references; the
+#      spills, bank conflicts, barrier stalls) and the slow corpus (tests/cases/05-minplus/slow/: variants written as
+#      a student writes them), each handed in by two students, and copies of the references; the
 #      class makes chapter 5's references' counters before its first entry (its log's counter lines are quoted), then
 #      each slow variant's diagnosis: a cause named, or what was measured beside the reference, or why nothing was;
 #      then the same class on a single-node Slurm cluster (tests/slurm/cluster.sh; skipped with the reason where
@@ -28,39 +29,46 @@ t0=$(date +%s)
 step() { echo "[$(($(date +%s) - t0)) s] $*"; }
 
 step "build"
-make -s -j"$(nproc)" build/grade build/course build/mutate references > "$out/build.log" 2>&1 || { echo "build failed (build.log)"; exit 1; }
+make -s -j"$(nproc)" build/grade build/course build/mutate build/case-gen references > "$out/build.log" 2>&1 || { echo "build failed (build.log)"; exit 1; }
 rm -rf "$m" && ./build/mutate --out "$m" --ch 5 > "$out/mutate.log" 2>&1 || { echo "mutate failed"; exit 1; }
 mkdir -p "$m/class"
-for e in "$m"/subs-perf/*; do cp -r "$e" "$m/class/$(basename "$e")-a"; cp -r "$e" "$m/class/$(basename "$e")-b"; done
+./build/case-gen slow "$m/slow" > "$out/case-gen.log" 2>&1 || { echo "case-gen slow failed (case-gen.log)"; exit 1; }
+for e in "$m"/subs-perf/* "$m"/slow/ch5/*; do cp -r "$e" "$m/class/$(basename "$e")-a"; cp -r "$e" "$m/class/$(basename "$e")-b"; done
 i=0
 while [ "$(ls "$m/class" | wc -l)" -lt 20 ]; do
     i=$((i + 1)) && mkdir -p "$m/class/reference-$i/chapters" && cp -r solutions/05-minplus "$m/class/reference-$i/chapters/"
 done
 
 # diagnoses OUTDIR NAME: each slow variant of the class graded into OUTDIR, its time ratio, what was named, the
-# counters' status, into $out/NAME.txt and stdout; fails when fewer than 8, or fewer than 95 % told a cause.
+# counters' status, into $out/NAME.txt and stdout; fails when fewer than 8, or fewer than 95 % told a cause, or when a
+# slow-corpus entry's listed variant was not slow or named another cause than its expected.json's.
 diagnoses() {
-    python3 - "$1" > "$out/$2.txt" <<'PY'
+    python3 - "$1" tests/cases/05-minplus/slow/expected.json > "$out/$2.txt" <<'PY'
 import json, os, sys
 slow = told = 0
+corpus, wrong = json.load(open(sys.argv[2]))["cases"], []
 for e in sorted(os.listdir(sys.argv[1])):
     p = os.path.join(sys.argv[1], e, "grading.json")
     if not os.path.isfile(p): continue
+    want = corpus.get(e.rsplit("-", 1)[0], {})
     for ch in json.load(open(p)).get("chapters", []):
         for v in ch.get("variants", []):
             d = v.get("diagnosis") or {}
             c = (d.get("counters") or {}).get("status")
+            if v.get("variant") in want.get("slow", []) and (c is None or d.get("class") != want["cause"]):
+                wrong.append(f"{e} {v.get('variant')}: {d.get('class')} (counters {c}), expected slow and {want['cause']}")
             if c is None: continue
             slow += 1
             told += d.get("class") not in ("slow", None)
             print(f"{e} {v.get('variant')} {v.get('time_ratio') or 0:.2f}x: {d.get('class')} (counters {c}): "
                   f"{d.get('evidence', '')[:300]}")
 print(f"slow variants told a cause: {told} of {slow}")
-sys.exit(0 if slow >= 8 and told >= 0.95 * slow else 1)
+for w in wrong: print(f"not as the slow corpus says: {w}")
+sys.exit(0 if slow >= 8 and told >= 0.95 * slow and not wrong else 1)
 PY
     local rc=$?
     sed 's/^/  /' "$out/$2.txt"
-    [ "$rc" = 0 ] || echo "FAIL: fewer than 8 slow variants, or fewer than 95 % of them told a cause"
+    [ "$rc" = 0 ] || echo "FAIL: fewer than 8 slow variants, fewer than 95 % of them told a cause, or a slow case not as it says"
     return "$rc"
 }
 
